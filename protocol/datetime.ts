@@ -64,12 +64,14 @@ export function parseDateTime(text: string): XmppDateTime {
     if (offsetHours > 23 || offsetMinutes > 59) throw new DateTimeError('offset-range', text);
     offsetSeconds = (sign === '+' ? 1 : -1) * (offsetHours * 3600 + offsetMinutes * 60);
   }
-  const localSeconds = BigInt(Date.UTC(year, month - 1, day, hour, minute, second)) / 1000n;
-  // Date.UTC maps years 0-99 to 1900-1999; correct for that rare case exactly.
-  const centuryFix = year < 100 ? BigInt(Date.UTC(year, 0) - Date.UTC(year + 1900, 0)) / 1000n : 0n;
+  // setUTCFullYear, unlike Date.UTC, does not remap years 0-99 to the 1900s.
+  const local = new Date(0);
+  local.setUTCFullYear(year, month - 1, day);
+  local.setUTCHours(hour, minute, second, 0);
+  const localSeconds = BigInt(local.getTime() / 1000);
   return {
     text,
-    epochSeconds: localSeconds - centuryFix - BigInt(offsetSeconds),
+    epochSeconds: localSeconds - BigInt(offsetSeconds),
     fraction: (frac ?? '').replace(/0+$/, ''),
   };
 }

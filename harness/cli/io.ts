@@ -1,0 +1,34 @@
+/** What a CLI command may touch: its two output streams and the file system reader. */
+import { readFileSync } from 'node:fs';
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  readFile(path: string): Buffer;
+}
+
+export const processIo: CliIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  readFile: (path) => readFileSync(path),
+};
+
+/** Exit codes shared by every command. */
+export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** A usage mistake: printed with the command's usage line, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Reads an input file, turning I/O failures into usage errors that name the path. */
+export function readInput(io: CliIo, path: string | undefined): Buffer {
+  if (path === undefined) throw new UsageError('missing FILE argument');
+  try {
+    return io.readFile(path);
+  } catch (error) {
+    const reason = error instanceof Error && 'code' in error ? String(error.code) : 'unreadable';
+    throw new UsageError(`cannot read ${path}: ${reason}`);
+  }
+}
