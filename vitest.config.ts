@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['protocol/**/*.test.ts', 'harness/**/*.test.ts', 'reference-gateway/**/*.test.ts', 'bin/**/*.test.ts'],
+    include: [
+      'protocol/**/*.test.ts',
+      'harness/**/*.test.ts',
+      'reference-gateway/**/*.test.ts',
+      'bin/**/*.test.ts',
+    ],
     // The JSON-Schema suite and XSD batches are CPU-heavy; two workers match the CI machine.
     maxWorkers: 2,
     testTimeout: 30_000,

@@ -15,5 +15,10 @@ export function measure(label: string, task: () => void, { warmup = 3, runs = 15
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
   samples.sort((a, b) => a - b);
-  return { label, runs, medianMs: samples[Math.floor(runs / 2)] ?? Number.NaN, minMs: samples[0] ?? Number.NaN };
+  return {
+    label,
+    runs,
+    medianMs: samples[Math.floor(runs / 2)] ?? Number.NaN,
+    minMs: samples[0] ?? Number.NaN,
+  };
 }

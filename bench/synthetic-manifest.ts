@@ -17,7 +17,18 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-const WORDS = ['forecast', 'city', 'Zürich', 'température', 'ветер', '雨', 'humidity', 'unit', 'window', 'alert'];
+const WORDS = [
+  'forecast',
+  'city',
+  'Zürich',
+  'température',
+  'ветер',
+  '雨',
+  'humidity',
+  'unit',
+  'window',
+  'alert',
+];
 
 function toolFor(index: number, random: () => number): JsonObject {
   const word = (): string => WORDS[Math.floor(random() * WORDS.length)] ?? 'x';
@@ -26,14 +37,21 @@ function toolFor(index: number, random: () => number): JsonObject {
     properties[`${word()}_${p}`] = {
       type: p % 3 === 0 ? 'number' : 'string',
       description: `${word()} ${word()} ${word()} — ${word()}`,
-      ...(p % 3 === 0 ? { minimum: -random() * 1e6, maximum: random() * 1e21, multipleOf: 0.001 } : { maxLength: 256 }),
+      ...(p % 3 === 0
+        ? { minimum: -random() * 1e6, maximum: random() * 1e21, multipleOf: 0.001 }
+        : { maxLength: 256 }),
     };
   }
   return {
     name: `tool.${index}.${word()}`,
     title: `Tool ${index}: ${word()}`,
     description: Array.from({ length: 20 }, word).join(' '),
-    inputSchema: { type: 'object', properties, required: Object.keys(properties).slice(0, 3), additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties,
+      required: Object.keys(properties).slice(0, 3),
+      additionalProperties: false,
+    },
     outputSchema: { type: 'object', properties: { summary: { type: 'string' }, score: { type: 'number' } } },
     annotations: { readOnlyHint: random() < 0.5, idempotentHint: true },
     'urn:xmpp:agent-api:0': { supportsProgress: true, tags: [word(), `${word()}-${index}`] },

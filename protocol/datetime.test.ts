@@ -39,8 +39,12 @@ describe('XEP-0082 date-times (#cancellation, spec-positions #31)', () => {
     const b = parseDateTime('2026-07-27T19:15:00Z');
     expect(compareInstants(a, b)).toBe(1);
     expect(compareInstants(b, a)).toBe(-1);
-    expect(compareInstants(parseDateTime('2026-07-27T19:15:00.5000Z'), parseDateTime('2026-07-27T19:15:00.5Z'))).toBe(0);
-    expect(compareInstants(parseDateTime('2026-07-27T19:15:00.9999Z'), parseDateTime('2026-07-27T19:15:01Z'))).toBe(-1);
+    expect(
+      compareInstants(parseDateTime('2026-07-27T19:15:00.5000Z'), parseDateTime('2026-07-27T19:15:00.5Z')),
+    ).toBe(0);
+    expect(
+      compareInstants(parseDateTime('2026-07-27T19:15:00.9999Z'), parseDateTime('2026-07-27T19:15:01Z')),
+    ).toBe(-1);
   });
 
   it('treats the limit instant itself as expired', () => {

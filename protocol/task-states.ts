@@ -18,9 +18,21 @@ export type TaskState = (typeof TASK_STATES)[number];
 export const TERMINAL_STATES = ['cancelled', 'failed', 'completed'] as const;
 export type TerminalState = (typeof TERMINAL_STATES)[number];
 export type NonTerminalState = Exclude<TaskState, TerminalState>;
-export const NON_TERMINAL_STATES: readonly NonTerminalState[] = ['accepted', 'running', 'input_required', 'cancelling'];
+export const NON_TERMINAL_STATES: readonly NonTerminalState[] = [
+  'accepted',
+  'running',
+  'input_required',
+  'cancelling',
+];
 
-export const EVENT_TYPES = ['status', 'progress', 'input_required', 'completed', 'failed', 'cancelled'] as const;
+export const EVENT_TYPES = [
+  'status',
+  'progress',
+  'input_required',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface TransitionRule {
@@ -40,21 +52,36 @@ export const TRANSITIONS: readonly TransitionRule[] = [
     action: 'the target commits one pending input request',
     event: 'input_required',
   },
-  { from: ['input_required'], to: 'running', action: 'the target accepts valid caller input', event: 'status' },
+  {
+    from: ['input_required'],
+    to: 'running',
+    action: 'the target accepts valid caller input',
+    event: 'status',
+  },
   {
     from: NON_TERMINAL_STATES.filter((s) => s !== 'cancelling'),
     to: 'cancelling',
     action: 'the target accepts an authorized cancellation',
     event: 'status',
   },
-  { from: NON_TERMINAL_STATES, to: 'completed', action: 'the target commits a successful result', event: 'completed' },
+  {
+    from: NON_TERMINAL_STATES,
+    to: 'completed',
+    action: 'the target commits a successful result',
+    event: 'completed',
+  },
   {
     from: NON_TERMINAL_STATES,
     to: 'failed',
     action: 'the target commits a failure or deadline expiry',
     event: 'failed',
   },
-  { from: NON_TERMINAL_STATES, to: 'cancelled', action: 'the target confirms cancellation', event: 'cancelled' },
+  {
+    from: NON_TERMINAL_STATES,
+    to: 'cancelled',
+    action: 'the target confirms cancellation',
+    event: 'cancelled',
+  },
 ];
 
 export function isTaskState(value: string): value is TaskState {

@@ -48,7 +48,11 @@ describe('tool nodes (#namespaces)', () => {
     ['empty name', 'urn:xmpp:agent-tool:0#1#', 'empty-name'],
     ['NUL in name', 'urn:xmpp:agent-tool:0#1#AA', 'illegal-tool-name'],
     ['U+FFFE in name', 'urn:xmpp:agent-tool:0#1#77--', 'illegal-tool-name'],
-    ['U+FFFF in name', `urn:xmpp:agent-tool:0#1#${Buffer.from('\uffff').toString('base64url')}`, 'illegal-tool-name'],
+    [
+      'U+FFFF in name',
+      `urn:xmpp:agent-tool:0#1#${Buffer.from('\uffff').toString('base64url')}`,
+      'illegal-tool-name',
+    ],
     ['missing name separator', 'urn:xmpp:agent-tool:0#1', 'not-a-tool-node'],
     ['wrong base', 'urn:xmpp:agent-tools:0#1#YQ', 'not-a-tool-node'],
     ['bad version', 'urn:xmpp:agent-tool:0#1/2#YQ', 'invalid-version'],

@@ -41,7 +41,11 @@ const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function requireVersion(version: string, node: string): void {
   if (!isApiVersion(version)) {
-    throw new ToolNodeError('invalid-version', node, `API version ${JSON.stringify(version)} is not [A-Za-z0-9._~-]{1,64}`);
+    throw new ToolNodeError(
+      'invalid-version',
+      node,
+      `API version ${JSON.stringify(version)} is not [A-Za-z0-9._~-]{1,64}`,
+    );
   }
 }
 
@@ -89,7 +93,11 @@ export function decodeToolNode(node: string): ToolNode {
     throw new ToolNodeError('base64url-padding', node, 'base64url name must be unpadded');
   }
   if (!BASE64URL_ALPHABET.test(encodedName)) {
-    throw new ToolNodeError('base64url-alphabet', node, 'name uses characters outside the base64url alphabet');
+    throw new ToolNodeError(
+      'base64url-alphabet',
+      node,
+      'name uses characters outside the base64url alphabet',
+    );
   }
   if (encodedName.length % 4 === 1) {
     throw new ToolNodeError('base64url-length', node, 'base64url length leaves a dangling character');
@@ -97,7 +105,11 @@ export function decodeToolNode(node: string): ToolNode {
   const bytes = Buffer.from(encodedName, 'base64url');
   // Node's decoder ignores non-zero trailing bits; re-encoding exposes any alias of the bytes.
   if (bytes.toString('base64url') !== encodedName) {
-    throw new ToolNodeError('base64url-noncanonical', node, 'base64url encoding is not canonical (trailing bits)');
+    throw new ToolNodeError(
+      'base64url-noncanonical',
+      node,
+      'base64url encoding is not canonical (trailing bits)',
+    );
   }
   let toolName: string;
   try {

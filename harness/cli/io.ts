@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 
 export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-  readFile(path: string): Buffer;
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly readFile: (path: string) => Buffer;
 }
 
 export const processIo: CliIo = {

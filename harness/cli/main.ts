@@ -15,7 +15,12 @@ export interface Command {
   run(args: readonly string[], io: CliIo): Promise<ExitCode>;
 }
 
-const COMMANDS: readonly Command[] = [hashCommand, nodeCommand, validateManifestCommand, validateSchemaCommand];
+const COMMANDS: readonly Command[] = [
+  hashCommand,
+  nodeCommand,
+  validateManifestCommand,
+  validateSchemaCommand,
+];
 
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length));

@@ -1,6 +1,11 @@
 /** agentconf node VERSION TOOL | node --decode NODE: the tool-node codec (#namespaces). */
 import { parseArgs } from 'node:util';
-import { decodeCollectionNode, decodeToolNode, encodeToolNode, ToolNodeError } from '../../../protocol/tool-node.ts';
+import {
+  decodeCollectionNode,
+  decodeToolNode,
+  encodeToolNode,
+  ToolNodeError,
+} from '../../../protocol/tool-node.ts';
 import { NODE_BASE_TOOL_COLLECTION } from '../../../protocol/namespaces.ts';
 import { EXIT, UsageError } from '../io.ts';
 import type { Command } from '../main.ts';
