@@ -3,31 +3,40 @@
  * maps errors to the shared exit codes (0 ok, 1 invalid input, 2 usage).
  */
 import { EXIT, processIo, UsageError, type CliIo, type ExitCode } from './io.ts';
-import { hashCommand } from './commands/hash.ts';
-import { nodeCommand } from './commands/node.ts';
-import { validateManifestCommand } from './commands/validate-manifest.ts';
-import { validateSchemaCommand } from './commands/validate-schema.ts';
 
 export interface Command {
   readonly name: string;
   readonly usage: string;
   readonly summary: string;
-  run(args: readonly string[], io: CliIo): Promise<ExitCode>;
+  readonly run: (args: readonly string[], io: CliIo) => Promise<ExitCode>;
 }
 
-const COMMANDS: readonly Command[] = [
-  hashCommand,
-  nodeCommand,
-  validateManifestCommand,
-  validateSchemaCommand,
+interface CommandEntry {
+  readonly name: string;
+  /** Loaded on demand: schema evaluators and XML tooling cost start-up time other commands need not pay. */
+  readonly load: () => Promise<Command>;
+}
+
+const COMMANDS: readonly CommandEntry[] = [
+  { name: 'hash', load: async () => (await import('./commands/hash.ts')).hashCommand },
+  { name: 'node', load: async () => (await import('./commands/node.ts')).nodeCommand },
+  {
+    name: 'validate-manifest',
+    load: async () => (await import('./commands/validate-manifest.ts')).validateManifestCommand,
+  },
+  {
+    name: 'validate-schema',
+    load: async () => (await import('./commands/validate-schema.ts')).validateSchemaCommand,
+  },
 ];
 
-function helpText(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.usage.length));
+async function helpText(): Promise<string> {
+  const commands = await Promise.all(COMMANDS.map((entry) => entry.load()));
+  const width = Math.max(...commands.map((c) => c.usage.length));
   return [
     'usage: agentconf COMMAND [ARGS]',
     '',
-    ...COMMANDS.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
+    ...commands.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
     '',
     'exit codes: 0 ok, 1 invalid input, 2 usage error',
     '',
@@ -42,14 +51,15 @@ function isParseArgsError(error: unknown): error is Error {
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<ExitCode> {
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    (name === undefined ? io.err : io.out)(helpText());
+    (name === undefined ? io.err : io.out)(await helpText());
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (command === undefined) {
-    io.err(`agentconf: unknown command ${JSON.stringify(name)}\n\n${helpText()}`);
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (entry === undefined) {
+    io.err(`agentconf: unknown command ${JSON.stringify(name)}\n\n${await helpText()}`);
     return EXIT.usage;
   }
+  const command = await entry.load();
   try {
     return await command.run(args, io);
   } catch (error) {

@@ -1,0 +1,38 @@
+/**
+ * The normative lifecycle payload schema (#event-json-schemas), compiled once. It has no root
+ * type: the <event/> element's 'type' attribute selects `$defs/<type>`, so each definition is
+ * compiled through its URI reference. `format: date-time` stays an annotation here; the
+ * XEP-0082 check is ours (event-rules.ts), because the spec profile is narrower than RFC 3339.
+ */
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import eventSchema from '../../fixtures/schemas/event.schema.json' with { type: 'json' };
+import type { JsonValue } from '../json/json-value.ts';
+import { schemaViolations, type Violation } from '../manifest/schema-violations.ts';
+import { EVENT_TYPES, type EventType } from '../task-states.ts';
+
+/**
+ * strictNumbers (also ajv's default) makes `type: number` refuse NaN and ±Infinity, which is
+ * what enforces "percent MUST be a finite number" (#events) for values built in code; JSON
+ * text cannot carry them, and the strict parse refuses overflow to Infinity.
+ */
+const ajv = new Ajv2020({ allErrors: true, strict: true, strictNumbers: true, validateFormats: false });
+ajv.addSchema(eventSchema);
+
+function compileDefinition(type: EventType): ValidateFunction {
+  const validate = ajv.getSchema(`${eventSchema.$id}#/$defs/${type}`);
+  if (validate === undefined) throw new Error(`the event schema has no definition for ${type}`);
+  return validate;
+}
+
+const validators = new Map<EventType, ValidateFunction>(
+  EVENT_TYPES.map((type) => [type, compileDefinition(type)]),
+);
+
+/** Every way the payload breaks `$defs/<type>`; empty when it conforms. */
+export function eventSchemaViolations(type: EventType, payload: JsonValue): Violation[] {
+  const validate = validators.get(type);
+  if (validate === undefined) {
+    return [{ rule: 'event-type:unknown', path: '', message: 'not a lifecycle event type' }];
+  }
+  return validate(payload) ? [] : schemaViolations(validate.errors);
+}
