@@ -70,7 +70,8 @@ export function syntheticManifest(targetBytes: number, seed = 42): JsonObject {
   while (size < targetBytes) {
     const tool = toolFor(tools.length, random);
     tools.push(tool);
-    size += JSON.stringify(tool).length;
+    // Counted as pretty-printed (the form the bench feeds in), nested two levels deep.
+    size += JSON.stringify(tool, null, 2).replaceAll('\n', '\n    ').length + 6;
   }
   return manifest;
 }
