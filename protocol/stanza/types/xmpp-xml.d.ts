@@ -1,0 +1,48 @@
+/**
+ * The subset of @xmpp/xml 0.14 (ltx 3 Element) that this project uses. The package ships no
+ * types. `attrs` is a plain object: read it with an own-property check (see element-access.ts)
+ * so that names such as "constructor" never resolve through the prototype.
+ */
+declare module '@xmpp/xml' {
+  export type Node = Element | string;
+
+  export class Element {
+    constructor(name: string, attrs?: Record<string, string> | string);
+    name: string;
+    parent: Element | null;
+    children: Node[];
+    attrs: Record<string, string | undefined>;
+    is(name: string, xmlns?: string): boolean;
+    getName(): string;
+    getNS(): string | undefined;
+    getAttr(name: string, xmlns?: string): string | undefined | null;
+    getChild(name: string, xmlns?: string): Element | undefined;
+    getChildren(name: string, xmlns?: string): Element[];
+    getChildElements(): Element[];
+    getText(): string;
+    getChildText(name: string, xmlns?: string): string | null;
+    c(name: string, attrs?: Record<string, string>): Element;
+    cnode<T extends Node>(child: T): T;
+    append(...nodes: Node[]): void;
+    prepend(...nodes: Node[]): void;
+    t(text: string): this;
+    up(): Element;
+    root(): Element;
+    remove(el: Element | string, xmlns?: string): this;
+    toString(): string;
+  }
+
+  export type XmlChild = Node | readonly XmlChild[] | null | undefined | boolean;
+
+  /** Attribute values are stringified; null and undefined values are dropped. */
+  export function xml(
+    name: string,
+    attrs?: Readonly<Record<string, string | number | null | undefined>> | string | null,
+    ...children: XmlChild[]
+  ): Element;
+
+  export function escapeXML(s: string): string;
+  export function escapeXMLText(s: string): string;
+
+  export default xml;
+}
