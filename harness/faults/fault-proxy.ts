@@ -1,0 +1,334 @@
+// A TCP proxy that sits on one link of the federation (an s2s direction or the component link) and
+// misbehaves on demand. Faults act on the byte stream only, so TLS and XMPP pass through untouched
+// until a fault is applied. Needs no privileges: it is an ordinary listener on a loopback address.
+import { EventEmitter, once } from 'node:events';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+
+export interface Endpoint {
+  readonly host: string;
+  readonly port: number;
+}
+
+export type FaultMode = 'forward' | 'blackhole' | 'frozen';
+
+interface ProxyEvents {
+  /** A client connected (the proxy has started connecting upstream, unless blackholed). */
+  connection: [];
+  /** Bytes were held back (frozen or delayed) instead of being forwarded at once. */
+  held: [bytes: number];
+  /** Bytes were discarded (blackhole). */
+  dropped: [bytes: number];
+  /** A proxied connection ended, for whatever reason. */
+  closed: [];
+}
+
+type Queued = { readonly due: number; readonly chunk: Buffer } | { readonly due: number; readonly end: true };
+
+/** One direction of one proxied connection: bytes (and the final FIN) from `source` to `sink`, in order. */
+class Direction {
+  readonly #queue: Queued[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #lastDue = 0;
+  #waitingForDrain = false;
+
+  constructor(
+    private readonly proxy: FaultProxy,
+    private readonly source: Socket,
+    private readonly sink: Socket | undefined,
+    private readonly connection: ProxiedConnection,
+    /** From the connecting side to the target (as opposed to the answers coming back). */
+    readonly towardsTarget: boolean,
+  ) {
+    source.on('data', (chunk: Buffer) => {
+      this.#push({ chunk });
+    });
+    source.on('end', () => {
+      this.#push({ end: true });
+    });
+  }
+
+  get heldBytes(): number {
+    let total = 0;
+    for (const item of this.#queue) if ('chunk' in item) total += item.chunk.length;
+    return total;
+  }
+
+  #push(item: { chunk: Buffer } | { end: true }): void {
+    if (this.proxy.mode === 'blackhole' || this.sink === undefined) {
+      this.connection.damaged = true;
+      if ('chunk' in item) this.proxy.emit('dropped', item.chunk.length);
+      else if (this.sink === undefined) this.connection.reset();
+      return;
+    }
+    // Delays never reorder: a chunk is due no earlier than the one before it.
+    const due = Math.max(Date.now() + this.proxy.delayMs, this.#lastDue);
+    this.#lastDue = due;
+    this.#queue.push({ due, ...item });
+    this.flush();
+    if (this.#queue.length > 0 && 'chunk' in item) this.proxy.emit('held', item.chunk.length);
+  }
+
+  /** Forwards everything that is due, unless the link is frozen; schedules the rest. */
+  flush(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const sink = this.sink;
+    if (this.proxy.mode === 'frozen' || sink === undefined) return;
+    const now = Date.now();
+    for (let head = this.#queue[0]; head !== undefined; head = this.#queue[0]) {
+      if (head.due > now) {
+        this.#timer = setTimeout(() => {
+          this.flush();
+        }, head.due - now);
+        return;
+      }
+      this.#queue.shift();
+      if ('end' in head) {
+        sink.end();
+      } else if (!sink.write(head.chunk) && !this.#waitingForDrain) {
+        // Keep memory bounded on a slow sink: stop reading until it drains.
+        this.#waitingForDrain = true;
+        this.source.pause();
+        sink.once('drain', () => {
+          this.#waitingForDrain = false;
+          this.source.resume();
+        });
+      }
+    }
+  }
+
+  discard(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#queue.length = 0;
+  }
+}
+
+/** A client connection and (unless it arrived during a blackhole) its upstream connection. */
+class ProxiedConnection {
+  /** Bytes were dropped in a blackhole: the stream can never be consistent again. */
+  damaged = false;
+  readonly upstream: Socket | undefined;
+  readonly #directions: Direction[];
+  #finished = false;
+
+  constructor(
+    proxy: FaultProxy,
+    readonly client: Socket,
+    target: Endpoint | undefined,
+    private readonly onFinished: () => void,
+  ) {
+    const upstream =
+      target === undefined
+        ? undefined
+        : connect({ host: target.host, port: target.port, allowHalfOpen: true });
+    this.upstream = upstream;
+    this.#directions = [new Direction(proxy, client, upstream, this, true)];
+    if (upstream !== undefined) this.#directions.push(new Direction(proxy, upstream, client, this, false));
+    for (const socket of [client, upstream]) {
+      // An abrupt end on one side (RST, refused upstream) is passed on as an abrupt end on the other.
+      socket?.on('error', () => {
+        this.reset();
+      });
+      socket?.on('close', () => {
+        if (client.destroyed && (upstream === undefined || upstream.destroyed)) this.#finish();
+      });
+    }
+  }
+
+  heldBytes(towardsTarget: boolean): number {
+    return this.#directions
+      .filter((direction) => direction.towardsTarget === towardsTarget)
+      .reduce((sum, direction) => sum + direction.heldBytes, 0);
+  }
+
+  flush(): void {
+    for (const direction of this.#directions) direction.flush();
+  }
+
+  /** TCP RST to both sides. */
+  reset(): void {
+    for (const direction of this.#directions) direction.discard();
+    if (!this.client.destroyed) this.client.resetAndDestroy();
+    if (this.upstream !== undefined && !this.upstream.destroyed) this.upstream.resetAndDestroy();
+    this.#finish();
+  }
+
+  #finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    for (const direction of this.#directions) direction.discard();
+    this.onFinished();
+  }
+}
+
+export interface FaultProxyOptions {
+  readonly listen: Endpoint;
+  readonly target: Endpoint;
+  /** Used in diagnostics. */
+  readonly name?: string;
+}
+
+export class FaultProxy extends EventEmitter<ProxyEvents> {
+  readonly name: string;
+  readonly target: Endpoint;
+  #listen: Endpoint;
+  #mode: FaultMode = 'forward';
+  #delayMs = 0;
+  #accepted = 0;
+  readonly #connections = new Set<ProxiedConnection>();
+  readonly #server: Server;
+
+  private constructor(options: FaultProxyOptions, server: Server) {
+    super();
+    this.name = options.name ?? `proxy ${options.listen.host}:${options.listen.port}`;
+    this.target = options.target;
+    this.#listen = options.listen;
+    this.#server = server;
+  }
+
+  static async start(options: FaultProxyOptions): Promise<FaultProxy> {
+    // Half-open streams are relayed as such: a FIN from one side is forwarded, not answered.
+    const server = createServer({ allowHalfOpen: true });
+    const proxy = new FaultProxy(options, server);
+    server.on('connection', (socket) => {
+      proxy.#accept(socket);
+    });
+    server.listen({ host: options.listen.host, port: options.listen.port, exclusive: true });
+    await once(server, 'listening');
+    const address = server.address();
+    if (address !== null && typeof address === 'object') {
+      proxy.#listen = { host: address.address, port: address.port };
+    }
+    return proxy;
+  }
+
+  /** Where clients connect (the port is the real one when 0 was asked for). */
+  get listen(): Endpoint {
+    return this.#listen;
+  }
+
+  get mode(): FaultMode {
+    return this.#mode;
+  }
+
+  get delayMs(): number {
+    return this.#delayMs;
+  }
+
+  /** Connections accepted since the proxy started. */
+  get acceptedConnections(): number {
+    return this.#accepted;
+  }
+
+  get openConnections(): number {
+    return this.#connections.size;
+  }
+
+  /** Bytes currently held back by a freeze or a delay, in both directions. */
+  get heldBytes(): number {
+    return this.heldBytesTowardsTarget + this.heldBytesTowardsClient;
+  }
+
+  /** Held bytes sent by the connecting side (for an s2s link: by the server that opened it). */
+  get heldBytesTowardsTarget(): number {
+    let total = 0;
+    for (const connection of this.#connections) total += connection.heldBytes(true);
+    return total;
+  }
+
+  /** Held bytes the target sent back. */
+  get heldBytesTowardsClient(): number {
+    let total = 0;
+    for (const connection of this.#connections) total += connection.heldBytes(false);
+    return total;
+  }
+
+  /** Every byte, in both directions, is forwarded `ms` later than it arrived (order is kept). */
+  delay(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0)
+      throw new RangeError(`delay must be a non-negative number, got ${ms}`);
+    this.#delayMs = ms;
+  }
+
+  /** Resets (TCP RST) both sides of every open connection. New connections are still accepted. */
+  cut(): void {
+    for (const connection of [...this.#connections]) connection.reset();
+  }
+
+  /** Accepts connections but forwards nothing, in either direction, on old and new connections. */
+  blackhole(): void {
+    this.#mode = 'blackhole';
+  }
+
+  /** Stops forwarding; whatever arrives is held, in order, until `resume()` or `restore()`. */
+  freeze(): void {
+    this.#mode = 'frozen';
+  }
+
+  /** Ends a freeze: held bytes are flushed in order and forwarding continues (a delay stays). */
+  resume(): void {
+    if (this.#mode !== 'frozen') return;
+    this.#mode = 'forward';
+    for (const connection of this.#connections) connection.flush();
+  }
+
+  /**
+   * Back to normal: no delay, no freeze (held bytes are flushed), no blackhole. Connections that
+   * lost bytes in a blackhole are reset, since the streams they carry can never recover.
+   */
+  restore(): void {
+    this.#delayMs = 0;
+    this.#mode = 'forward';
+    for (const connection of [...this.#connections]) {
+      if (connection.damaged || connection.upstream === undefined) connection.reset();
+      else connection.flush();
+    }
+  }
+
+  /** Resolves when a 'held' (or other) event satisfies `predicate`, or rejects at the deadline. */
+  async waitFor(
+    event: keyof ProxyEvents,
+    predicate: () => boolean = () => true,
+    timeoutMs = 10_000,
+  ): Promise<void> {
+    if (predicate()) return;
+    await new Promise<void>((resolve, reject) => {
+      const listener = (): void => {
+        if (!predicate()) return;
+        clearTimeout(timer);
+        this.off(event, listener);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.off(event, listener);
+        reject(new Error(`${this.name}: no '${event}' satisfying the condition within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.on(event, listener);
+    });
+  }
+
+  /** Stops listening and resets every open connection. */
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => {
+      this.#server.close(() => {
+        resolve();
+      });
+    });
+    this.cut();
+    await closed;
+  }
+
+  #accept(client: Socket): void {
+    this.#accepted += 1;
+    client.setNoDelay(true);
+    const target = this.#mode === 'blackhole' ? undefined : this.target;
+    const connection = new ProxiedConnection(this, client, target, () => {
+      this.#connections.delete(connection);
+      this.emit('closed');
+    });
+    connection.upstream?.setNoDelay(true);
+    this.#connections.add(connection);
+    this.emit('connection');
+  }
+}

@@ -1,0 +1,13 @@
+/** The domains of the federation topology (the same for every provider). */
+export const FEDERATION_DOMAINS = {
+  /** Server A: remote callers, reaching the gateway across s2s. */
+  remote: 'example.com',
+  /** Server B: local callers, on the gateway's own server. */
+  local: 'server.example',
+  /** Server B: the gateway under test, connected as a XEP-0114 component. */
+  component: 'agents.example',
+  /** Optional third server: a peer nobody configured, for deny-by-default tests. */
+  hostile: 'hostile.example',
+} as const;
+
+export type FederationDomains = typeof FEDERATION_DOMAINS;

@@ -1,0 +1,115 @@
+// Who serves which domain, at which address, and how each server reaches the others. Pure data:
+// the provider turns it into processes, proxies and files.
+import type { Endpoint } from '../faults/fault-proxy.ts';
+import { FEDERATION_DOMAINS } from './domains.ts';
+import type { ProsodyPorts } from './prosody-config.ts';
+import type { ServerRole } from './server-provider.ts';
+
+/** Well-known ports: every server and proxy has an address of its own, so they never collide. */
+export const FEDERATION_PORTS: ProsodyPorts = { c2s: 5222, c2sDirectTls: 5223, s2s: 5269, component: 5347 };
+
+/** ejabberd's HTTP API (account creation), when ejabberd is server A. */
+export const EJABBERD_API_PORT = 5280;
+
+/** Every port a server address must have free. */
+export const SERVER_ADDRESS_PORTS: readonly number[] = [
+  FEDERATION_PORTS.c2s,
+  FEDERATION_PORTS.c2sDirectTls,
+  FEDERATION_PORTS.s2s,
+  FEDERATION_PORTS.component,
+  EJABBERD_API_PORT,
+];
+
+export type LinkName = 's2sAToB' | 's2sBToA' | 'component';
+
+export interface PlannedServer {
+  readonly role: ServerRole;
+  readonly address: string;
+  readonly virtualHosts: readonly string[];
+  readonly componentDomains: readonly string[];
+  /** Every federation domain → the address this server connects to for it (peer or proxy). */
+  readonly routes: ReadonlyMap<string, string>;
+}
+
+export interface PlannedLink {
+  readonly name: LinkName;
+  readonly listen: Endpoint;
+  readonly target: Endpoint;
+}
+
+export interface FederationTopology {
+  readonly servers: readonly PlannedServer[];
+  readonly links: readonly PlannedLink[];
+}
+
+/** How many fresh addresses `planTopology` needs. */
+export function addressesNeeded(withHostile: boolean): number {
+  return withHostile ? 6 : 5;
+}
+
+const { remote, local, component, hostile } = FEDERATION_DOMAINS;
+
+export interface ServedDomains {
+  readonly virtualHosts: readonly string[];
+  readonly componentDomains: readonly string[];
+}
+
+export const SERVED_DOMAINS: Readonly<Record<ServerRole, ServedDomains>> = {
+  a: { virtualHosts: [remote], componentDomains: [] },
+  b: { virtualHosts: [local], componentDomains: [component] },
+  hostile: { virtualHosts: [hostile], componentDomains: [] },
+};
+
+/** Every domain a server answers for (what its certificate must name). */
+export function domainsServedBy(role: ServerRole): string[] {
+  return [...SERVED_DOMAINS[role].virtualHosts, ...SERVED_DOMAINS[role].componentDomains];
+}
+
+export function serverRoles(withHostile: boolean): ServerRole[] {
+  return withHostile ? ['a', 'b', 'hostile'] : ['a', 'b'];
+}
+
+/**
+ * Server A resolves B's domains to the s2sAToB proxy, B resolves A's to the s2sBToA proxy; the
+ * gateway reaches B's component port through the component proxy. The hostile server, when there
+ * is one, is reached directly: its faults are not what is under test.
+ */
+export function planTopology(addresses: readonly string[], withHostile: boolean): FederationTopology {
+  if (addresses.length !== addressesNeeded(withHostile)) {
+    throw new Error(`the topology needs ${addressesNeeded(withHostile)} addresses, got ${addresses.length}`);
+  }
+  const [a = '', b = '', proxyToB = '', proxyToA = '', proxyForGateway = '', hostileAddress] = addresses;
+  const ports = FEDERATION_PORTS;
+
+  const addressOf: Record<ServerRole, string | undefined> = { a, b, hostile: hostileAddress };
+  const roles = serverRoles(withHostile);
+
+  const routesFrom = (from: ServerRole): Map<string, string> => {
+    const routes = new Map<string, string>();
+    for (const to of roles) {
+      let address = addressOf[to] ?? '';
+      if (from === 'a' && to === 'b') address = proxyToB;
+      if (from === 'b' && to === 'a') address = proxyToA;
+      for (const domain of domainsServedBy(to)) routes.set(domain, address);
+    }
+    return routes;
+  };
+
+  return {
+    servers: roles.map((role) => ({
+      role,
+      address: addressOf[role] ?? '',
+      ...SERVED_DOMAINS[role],
+      routes: routesFrom(role),
+    })),
+    links: [
+      { name: 's2sAToB', listen: { host: proxyToB, port: ports.s2s }, target: { host: b, port: ports.s2s } },
+      { name: 's2sBToA', listen: { host: proxyToA, port: ports.s2s }, target: { host: a, port: ports.s2s } },
+      {
+        name: 'component',
+        listen: { host: proxyForGateway, port: ports.component },
+        target: { host: b, port: ports.component },
+      },
+    ],
+  };
+}

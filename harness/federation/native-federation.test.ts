@@ -1,0 +1,164 @@
+// The federation as tests will use it: a caller on example.com reaches a component on
+// agents.example across s2s, and the links and the component fail on demand.
+import { xml, type Element } from '@xmpp/xml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { ManagedProcess } from '../faults/managed-process.ts';
+import { nativeProvider } from './native-provider.ts';
+import type { Federation } from './server-provider.ts';
+import { connectTestClient, type IqReply, type TestClient } from './test-support/c2s-client.ts';
+import { startEchoComponentProcess } from './test-support/echo-component-process.ts';
+
+const ECHO_NS = 'urn:agentconf:test:echo';
+
+function echoRequest(to: string, text: string): Element {
+  return xml('iq', { type: 'get', to }, xml('echo', { xmlns: ECHO_NS }, text));
+}
+
+function echoedText(reply: IqReply): string {
+  if (reply.type !== 'result') throw new Error(`expected a result, got error ${reply.condition}`);
+  return reply.stanza.getChild('echo', ECHO_NS)?.getText() ?? '(no payload)';
+}
+
+describe('native federation', () => {
+  let federation: Federation;
+  let component: ManagedProcess;
+  let alice: TestClient;
+  let bob: TestClient;
+  const target = `echo@agents.example`;
+
+  beforeAll(async () => {
+    // The first run on a machine may install Prosody from Debian.
+    federation = await nativeProvider.start({ hostile: true });
+    component = await startEchoComponentProcess(federation);
+    [alice, bob] = await Promise.all([
+      connectTestClient(federation.account('alice@example.com'), federation.caCertPath),
+      connectTestClient(federation.account('bob@server.example'), federation.caCertPath),
+    ]);
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all([alice.stop(), bob.stop()]);
+    await component.kill9();
+    await federation.stop();
+  });
+
+  it('runs each server on an address of its own, with the topology of the design', () => {
+    const { a, b, hostile } = federation.servers;
+    const addresses = new Set([a.address, b.address, hostile?.address, federation.component.host]);
+    expect(addresses.size).toBe(4);
+    for (const address of addresses) expect(address).toMatch(/^127\.\d+\.\d+\.\d+$/);
+    expect(a.domains).toEqual(['example.com']);
+    expect(b.domains).toEqual(['server.example', 'agents.example']);
+    expect(hostile?.domains).toEqual(['hostile.example']);
+    expect(federation.component.direct).toEqual({ host: b.address, port: 5347 });
+  });
+
+  it('logs in with the accounts written before the start, and refuses a wrong password', async () => {
+    expect(alice.jid).toBe('alice@example.com/harness');
+    expect(bob.jid).toBe('bob@server.example/harness');
+    const wrong = { ...federation.account('alice@example.com'), password: 'not-the-password' };
+    await expect(connectTestClient(wrong, federation.caCertPath, 'wrong')).rejects.toThrow(/not-authorized/);
+  });
+
+  it('creates accounts on a running server', async () => {
+    const carol = await federation.createAccount({ username: 'carol', domain: 'example.com' });
+    const mallory = federation.account('mallory@hostile.example');
+    const clients = await Promise.all([
+      connectTestClient(carol, federation.caCertPath),
+      connectTestClient(mallory, federation.caCertPath),
+    ]);
+    expect(clients.map((client) => client.jid)).toEqual([
+      'carol@example.com/harness',
+      'mallory@hostile.example/harness',
+    ]);
+    await Promise.all(clients.map((client) => client.stop()));
+    await expect(federation.createAccount({ username: 'x', domain: 'agents.example' })).rejects.toThrow(
+      /no server of this federation hosts user accounts/,
+    );
+  });
+
+  it('carries an IQ from example.com to agents.example across both s2s proxies and back', async () => {
+    const { s2sAToB, s2sBToA } = federation.links;
+    const reply = await alice.iq(echoRequest(target, 'across'));
+    expect(echoedText(reply)).toBe('across');
+    expect(reply.type === 'result' && reply.stanza.attrs['from']).toBe(target);
+    // The request went A→B and the answer B→A, each through its proxy.
+    expect(s2sAToB.acceptedConnections).toBeGreaterThan(0);
+    expect(s2sBToA.acceptedConnections).toBeGreaterThan(0);
+    // ... over TLS, authenticated by certificate.
+    const logA = await federation.servers.a.readLog();
+    expect(logA).toMatch(/s2sout\w+\s+info\s+Stream encrypted \(TLSv1\.3/);
+    expect(logA).toMatch(/Outgoing s2s connection example\.com->agents\.example complete/);
+  });
+
+  it("lets the hostile peer reach the component (denying it is the gateway's job)", async () => {
+    const mallory = await connectTestClient(
+      federation.account('mallory@hostile.example'),
+      federation.caCertPath,
+    );
+    try {
+      expect(echoedText(await mallory.iq(echoRequest(target, 'from afar')))).toBe('from afar');
+    } finally {
+      await mallory.stop();
+    }
+  });
+
+  it('answers local callers too', async () => {
+    expect(echoedText(await bob.iq(echoRequest(target, 'local')))).toBe('local');
+  });
+
+  it('delays the s2s link on demand', async () => {
+    federation.links.s2sAToB.delay(150);
+    try {
+      const began = performance.now();
+      expect(echoedText(await alice.iq(echoRequest(target, 'slow')))).toBe('slow');
+      expect(performance.now() - began).toBeGreaterThanOrEqual(150);
+    } finally {
+      federation.links.restoreAll();
+    }
+  });
+
+  it('bounces a stanza caught on an s2s link that is cut, and recovers after restore', async () => {
+    const link = federation.links.s2sAToB;
+    expect(echoedText(await alice.iq(echoRequest(target, 'before')))).toBe('before');
+    link.freeze();
+    const pending = alice.iq(echoRequest(target, 'caught'));
+    // Only bytes from A count: B's stream-management ack for 'before' may still be on its way back.
+    // Once A's request is inside the proxy, the cut catches it in flight, unacknowledged.
+    await link.waitFor('held', () => link.heldBytesTowardsTarget > 0);
+    link.cut();
+    const bounce = await pending;
+    expect(bounce).toMatchObject({ type: 'error', condition: 'recipient-unavailable', errorType: 'cancel' });
+
+    link.restore();
+    expect(echoedText(await alice.iq(echoRequest(target, 'after')))).toBe('after');
+  });
+
+  it('answers remote-server-timeout while the component is down, and recovers when it is back', async () => {
+    expect(echoedText(await alice.iq(echoRequest(target, 'up')))).toBe('up');
+    await component.kill9();
+    // Prosody learns of the loss through the proxy, which closes as soon as the component is gone.
+    await federation.links.component.waitFor(
+      'closed',
+      () => federation.links.component.openConnections === 0,
+    );
+    const reply = await alice.iq(echoRequest(target, 'down'));
+    expect(reply).toMatchObject({ type: 'error', condition: 'remote-server-timeout', errorType: 'wait' });
+
+    await component.restart();
+    await component.waitForOutput('online', 20_000);
+    expect(echoedText(await alice.iq(echoRequest(target, 'back')))).toBe('back');
+  });
+
+  it('restarts a server; s2s comes back on the next stanza', async () => {
+    const { a } = federation.servers;
+    const before = a.pid;
+    await alice.stop();
+    await a.restart();
+    expect(a.pid).not.toBe(before);
+    // The accounts live in the server's data directory, which survives the restart.
+    alice = await connectTestClient(federation.account('alice@example.com'), federation.caCertPath);
+    expect(echoedText(await alice.iq(echoRequest(target, 'again')))).toBe('again');
+  });
+});

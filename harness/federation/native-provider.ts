@@ -1,0 +1,226 @@
+// The `native` provider: Debian's Prosody as ordinary processes on fresh loopback addresses, one
+// per server, with a fault proxy on each s2s direction and on the component link.
+//
+//   alice@example.com ── server A ──[proxy s2sAToB]──▶ server B (server.example, agents.example)
+//                         ▲                                  │          ▲
+//                         └────────[proxy s2sBToA]◀──────────┘   [proxy component] ◀── gateway
+//
+// A resolves server.example/agents.example to the s2sAToB proxy and B resolves example.com to the
+// s2sBToA proxy (each server has its own hosts file), so every s2s byte crosses a proxy.
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { FaultProxy } from '../faults/fault-proxy.ts';
+import { createRunCertificates, type RunCertificates } from './certificates.ts';
+import { EJABBERD, ensureProsody, ensureSoftware } from './debian-packages.ts';
+import { FEDERATION_DOMAINS } from './domains.ts';
+import { EjabberdServer } from './ejabberd-server.ts';
+import { registerExitCleanup } from './exit-cleanup.ts';
+import {
+  EJABBERD_API_PORT,
+  FEDERATION_PORTS,
+  SERVER_ADDRESS_PORTS,
+  addressesNeeded,
+  domainsServedBy,
+  planTopology,
+  serverRoles,
+  type LinkName,
+  type PlannedServer,
+} from './federation-topology.ts';
+import { addLiveFederation, removeLiveFederation } from './live-federations.ts';
+import { guardDirectory, releaseDirectory } from './orphan-watchdog.ts';
+import { allocateLoopbackAddresses, deadUdpPort, releaseLoopbackAddresses } from './loopback-addresses.ts';
+import { NativeFederation } from './native-federation.ts';
+import type { NativeServer } from './native-server.ts';
+import { ProsodyServer } from './prosody-server.ts';
+import type { AccountRequest, Federation, FederationOptions, ServerProvider } from './server-provider.ts';
+
+/** SCRAM iterations of the accounts we write: JavaScript SCRAM in clients costs ~0.8 s at 10 000. */
+const ITERATION_COUNT = 1;
+
+const DEFAULT_S2S_TIMEOUT_SECONDS = 10;
+const DEFAULT_READY_TIMEOUT_MS = 20_000;
+
+function defaultAccounts(withHostile: boolean): AccountRequest[] {
+  const { remote, local, hostile } = FEDERATION_DOMAINS;
+  const accounts: AccountRequest[] = [
+    { username: 'alice', domain: remote },
+    { username: 'bob', domain: local },
+  ];
+  if (withHostile) accounts.push({ username: 'mallory', domain: hostile });
+  return accounts;
+}
+
+/** Everything a run holds, released in reverse: proxies, processes, directory, addresses. */
+class RunResources {
+  readonly proxies = new Map<LinkName, FaultProxy>();
+  readonly servers: NativeServer[] = [];
+  addresses: readonly string[] = [];
+  readonly #forgetDir: () => void;
+
+  constructor(
+    readonly dir: string,
+    private readonly keepDir: boolean,
+  ) {
+    this.#forgetDir = registerExitCleanup(() => {
+      if (!keepDir) rmSync(dir, { recursive: true, force: true });
+    });
+    if (!keepDir) guardDirectory(dir);
+  }
+
+  proxy(name: LinkName): FaultProxy {
+    const proxy = this.proxies.get(name);
+    if (proxy === undefined) throw new Error(`link ${name} has no proxy`);
+    return proxy;
+  }
+
+  async release(): Promise<void> {
+    await Promise.all([...this.proxies.values()].map((proxy) => proxy.close()));
+    await Promise.all(this.servers.map((server) => server.kill9()));
+    if (!this.keepDir) {
+      await rm(this.dir, { recursive: true, force: true });
+      releaseDirectory(this.dir);
+    }
+    this.#forgetDir();
+    releaseLoopbackAddresses(this.addresses);
+  }
+}
+
+interface ServerContext {
+  readonly prosody: string;
+  /** The Erlang runtime, when server A is ejabberd. */
+  readonly erl: string | undefined;
+  readonly certificates: RunCertificates;
+  readonly secret: string;
+  readonly options: FederationOptions;
+}
+
+async function prepareServer(
+  run: RunResources,
+  planned: PlannedServer,
+  context: ServerContext,
+): Promise<NativeServer> {
+  const { options } = context;
+  const dir = join(run.dir, `server-${planned.role}`);
+  await mkdir(dir, { mode: 0o750 });
+  const certificate = context.certificates.leaves.get(`server-${planned.role}`);
+  if (certificate === undefined) throw new Error(`no certificate was issued for server ${planned.role}`);
+  const common = {
+    role: planned.role,
+    dir,
+    address: planned.address,
+    virtualHosts: planned.virtualHosts,
+    certificate,
+    caCertPath: context.certificates.ca.certPath,
+    routes: planned.routes,
+    logLevel: options.logLevel ?? 'info',
+    readyTimeoutMs: options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
+  };
+  if (planned.role === 'a' && context.erl !== undefined) {
+    return EjabberdServer.prepare({
+      ...common,
+      erl: context.erl,
+      ports: { ...FEDERATION_PORTS, api: EJABBERD_API_PORT },
+    });
+  }
+  return ProsodyServer.prepare({
+    ...common,
+    executable: context.prosody,
+    ports: FEDERATION_PORTS,
+    components: planned.componentDomains.map((domain) => ({ domain, secret: context.secret })),
+    hostsFile: join(dir, 'hosts'),
+    deadResolver: { address: planned.address, port: await deadUdpPort(planned.address) },
+    runAsRoot: process.getuid?.() === 0,
+    s2sTimeoutSeconds: options.s2sTimeoutSeconds ?? DEFAULT_S2S_TIMEOUT_SECONDS,
+    iterationCount: ITERATION_COUNT,
+  });
+}
+
+async function startNativeFederation(options: FederationOptions = {}): Promise<Federation> {
+  const startedAt = performance.now();
+  const withHostile = options.hostile ?? false;
+  // Finding (or installing) the servers and issuing certificates overlap with the rest of the preparation.
+  const softwareFound = Promise.all([
+    ensureProsody(),
+    options.serverA === 'ejabberd' ? ensureSoftware(EJABBERD) : undefined,
+  ]);
+  softwareFound.catch(() => undefined);
+  const run = new RunResources(
+    await mkdtemp(join(tmpdir(), 'agentconf-federation-')),
+    options.keepRunDir ?? false,
+  );
+  let federation: NativeFederation | undefined;
+  const release = async (): Promise<void> => {
+    if (federation !== undefined) removeLiveFederation(federation);
+    await run.release();
+  };
+
+  try {
+    const certsDir = join(run.dir, 'certs');
+    await mkdir(certsDir, { mode: 0o700 });
+    const certificatesIssued = createRunCertificates(
+      certsDir,
+      serverRoles(withHostile).map((role) => ({ name: `server-${role}`, domains: domainsServedBy(role) })),
+    );
+    certificatesIssued.catch(() => undefined);
+
+    run.addresses = await allocateLoopbackAddresses(addressesNeeded(withHostile), SERVER_ADDRESS_PORTS);
+    const topology = planTopology(run.addresses, withHostile);
+    const proxies = await Promise.all(
+      topology.links.map(({ name, listen, target }) => FaultProxy.start({ name, listen, target })),
+    );
+    topology.links.forEach(({ name }, index) => {
+      const proxy = proxies[index];
+      if (proxy !== undefined) run.proxies.set(name, proxy);
+    });
+
+    const [certificates, [prosody, erl]] = await Promise.all([certificatesIssued, softwareFound]);
+    const context = { prosody, erl, certificates, secret: randomBytes(18).toString('base64url'), options };
+    run.servers.push(
+      ...(await Promise.all(topology.servers.map((planned) => prepareServer(run, planned, context)))),
+    );
+    const [a, b, hostile] = run.servers;
+    if (a === undefined || b === undefined) throw new Error('servers A and B were not prepared');
+
+    const componentProxy = run.proxy('component');
+    federation = new NativeFederation(
+      { a, b, ...(hostile === undefined ? {} : { hostile }) },
+      {
+        domain: FEDERATION_DOMAINS.component,
+        secret: context.secret,
+        host: componentProxy.listen.host,
+        port: componentProxy.listen.port,
+        direct: componentProxy.target,
+      },
+      {
+        s2sAToB: run.proxy('s2sAToB'),
+        s2sBToA: run.proxy('s2sBToA'),
+        component: componentProxy,
+        restoreAll: () => {
+          for (const proxy of run.proxies.values()) proxy.restore();
+        },
+      },
+      certificates.ca.certPath,
+      run.dir,
+      release,
+    );
+    const created = federation;
+    await Promise.all(
+      (options.accounts ?? defaultAccounts(withHostile)).map((request) => created.createAccount(request)),
+    );
+    const preparedAt = performance.now();
+
+    await Promise.all(run.servers.map((server) => server.start()));
+    federation.timings = { bootMs: performance.now() - startedAt, prepareMs: preparedAt - startedAt };
+    addLiveFederation(federation);
+    return federation;
+  } catch (error) {
+    await release().catch(() => undefined);
+    throw error;
+  }
+}
+
+export const nativeProvider: ServerProvider = { name: 'native', start: startNativeFederation };
