@@ -1,0 +1,17 @@
+/**
+ * Installs the Debian packages the native federation needs (Prosody, and ejabberd for the
+ * cross-implementation tests) before a test run, so that the install does not land inside a
+ * timed test. The same code path the provider uses on demand; exits 1 with the manual command
+ * when it may not install (not root, no apt).
+ */
+import { EJABBERD, ensureSoftware, PROSODY } from './debian-packages.ts';
+
+for (const requirement of [PROSODY, EJABBERD]) {
+  try {
+    const path = await ensureSoftware(requirement);
+    process.stdout.write(`${requirement.name}: ${path}\n`);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
+}
