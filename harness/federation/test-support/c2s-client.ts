@@ -1,19 +1,13 @@
-// A logged-in XMPP client for harness tests, trusting only the run's CA. @xmpp/client takes no TLS
-// options, but looks its transports up per client: a direct-TLS transport that adds the CA and the
-// server name to tls.connect is put first, so no process-wide trust store is touched.
+// A logged-in XMPP client for harness tests, trusting only the run's CA. The connection itself
+// (direct TLS with the run's CA, Nagle off, no c2s stream management, a bounded login that cannot
+// leave an unhandled rejection) is the driver's; this adds the library's IQ caller, which is all
+// the federation tests need. Suites use the driver's Caller (harness/driver) instead.
 import { readFile } from 'node:fs/promises';
 
-import {
-  client,
-  type StanzaError,
-  type Jid,
-  type Transport,
-  type TransportClass,
-  type TransportSocketClass,
-  type XmppClient,
-} from '@xmpp/client';
+import type { StanzaError, XmppClient } from '@xmpp/client';
 import { xml, type Element } from '@xmpp/xml';
 
+import { openClientConnection } from '../../driver/client-connection.ts';
 import type { Account } from '../server-provider.ts';
 
 export interface TestClient {
@@ -39,83 +33,19 @@ function isStanzaError(error: unknown): error is StanzaError {
   return error instanceof Error && error.name === 'StanzaError';
 }
 
-function trustingDirectTls(connection: XmppClient, ca: string, servername: string): TransportClass {
-  const base = connection.transports.find(
-    (transport) =>
-      (transport.prototype as Transport).socketParameters('xmpps://probe.invalid:1') !== undefined,
-  );
-  if (base === undefined) throw new Error('@xmpp/client has no direct TLS transport');
-  const BaseSocket: TransportSocketClass = (base.prototype as Transport).Socket;
-  class NoDelaySocket extends BaseSocket {
-    override connect(options: Record<string, unknown>): void {
-      super.connect(options);
-      // Prosody asks for a stream-management ack after every stanza; with Nagle on, our <a/>
-      // followed by the next request waits for a delayed ACK: ~40 ms per round trip.
-      this.socket?.setNoDelay(true);
-    }
-  }
-  class TrustingDirectTls extends base {
-    override socketParameters(service: string): Record<string, unknown> | undefined {
-      const parameters = super.socketParameters(service);
-      return parameters === undefined ? undefined : { ...parameters, ca, servername };
-    }
-  }
-  TrustingDirectTls.prototype.Socket = NoDelaySocket;
-  return TrustingDirectTls;
-}
-
-/**
- * What XmppClient#start does, minus its flaw: start() creates its 'online' promise before the
- * stream is open and awaits it only afterwards, so a SASL failure in between rejects it unhandled
- * (an unhandled rejection in the test run). Ours is handled from the start.
- */
-async function startConnection(connection: XmppClient, service: string, domain: string): Promise<Jid> {
-  let fail: (error: unknown) => void = () => undefined;
-  const online = new Promise<Jid>((resolve, reject) => {
-    fail = reject;
-    connection.once('online', resolve);
-  });
-  online.catch(() => undefined);
-  const onError = (error: unknown): void => {
-    fail(error);
-  };
-  connection.on('error', onError);
-  try {
-    await connection.connect(service);
-    await connection.open({ domain });
-    return await online;
-  } catch (error) {
-    await connection.stop().catch(() => undefined);
-    throw error;
-  } finally {
-    connection.off('error', onError);
-  }
-}
-
 export async function connectTestClient(
   account: Account,
   caCertPath: string,
   resource = 'harness',
 ): Promise<TestClient> {
   const ca = await readFile(caCertPath, 'utf8');
-  const service = `xmpps://${account.c2sDirectTls.host}:${account.c2sDirectTls.port}`;
-  const connection = client({
-    service,
-    domain: account.domain,
-    username: account.username,
-    password: account.password,
-    resource,
-  });
-  connection.reconnect.stop();
-  // Errors also surface as rejections of start() and of requests; the event must not crash the process.
-  connection.on('error', () => undefined);
-  connection.transports.unshift(trustingDirectTls(connection, ca, account.domain));
-  const jid = await startConnection(connection, service, account.domain);
+  const opened = await openClientConnection({ account, ca, resource });
+  const { connection, jid } = opened;
   // Initial presence, so that the server routes stanzas to this session and not to offline storage.
   await connection.send(xml('presence'));
 
   return {
-    jid: jid.toString(),
+    jid,
     connection,
     async iq(stanza, timeoutMs = 10_000) {
       try {
@@ -126,7 +56,7 @@ export async function connectTestClient(
       }
     },
     async stop() {
-      await connection.stop().catch(() => undefined);
+      await opened.close();
     },
   };
 }

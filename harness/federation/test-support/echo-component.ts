@@ -1,7 +1,11 @@
 // The stand-in gateway of the harness tests: a XEP-0114 component that answers every IQ get with a
 // result carrying a copy of the request's payload. Kept minimal on purpose — it is the federation
-// that is under test, not the component.
+// (and the driver) that is under test, not the component. Two extras for the driver's tests: an
+// IQ whose payload is <fail xmlns='urn:agentconf:test:echo'> is answered with the <error/> the
+// payload carries, and sendRaw() writes any text to the stream (e.g. a task event for a caller).
 import componentPackage, { type XmppComponent } from '@xmpp/component';
+
+export const ECHO_NS = 'urn:agentconf:test:echo';
 
 export interface EchoComponentOptions {
   readonly host: string;
@@ -12,8 +16,10 @@ export interface EchoComponentOptions {
 
 export interface EchoComponent {
   readonly connection: XmppComponent;
-  /** IQ gets answered so far. */
+  /** IQs answered so far. */
   readonly answered: number;
+  /** Writes `text` to the component stream as it is (a stanza must carry from and to). */
+  sendRaw(text: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -28,10 +34,18 @@ export async function startEchoComponent(options: EchoComponentOptions): Promise
   connection.on('error', () => undefined);
   let answered = 0;
   connection.middleware.use((context, next) => {
-    // A returned element becomes the <iq type='result'/>'s child (errors for everything else).
-    if (context.name === 'iq' && context.type === 'get' && context.element !== undefined) {
+    const payload = context.name === 'iq' ? context.element : undefined;
+    if (payload === undefined) return next();
+    // A returned <error/> becomes the error reply's condition (after the echoed request payload).
+    const scriptedError = payload.is('fail', ECHO_NS) ? payload.getChild('error') : undefined;
+    if (scriptedError !== undefined) {
       answered += 1;
-      return context.element;
+      return scriptedError;
+    }
+    // A returned element becomes the <iq type='result'/>'s child (errors for everything else).
+    if (context.type === 'get') {
+      answered += 1;
+      return payload;
     }
     return next();
   });
@@ -43,6 +57,10 @@ export async function startEchoComponent(options: EchoComponentOptions): Promise
     connection,
     get answered() {
       return answered;
+    },
+    async sendRaw(text) {
+      // Connection#write: in @xmpp/connection, not in the declared subset of harness/types.
+      await (connection as unknown as { write(text: string): Promise<void> }).write(text);
     },
     async stop() {
       await connection.stop().catch(() => undefined);

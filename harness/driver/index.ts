@@ -1,0 +1,45 @@
+/**
+ * The test driver (issue 3, item 3): callers on a federation that send IQs and raw stanzas,
+ * await replies, stanzas and task events with deadlines, and record every stanza into a
+ * per-test transcript.
+ */
+export { Driver, createDriver, type DriverOptions } from './driver.ts';
+export {
+  Caller,
+  type CallerOptions,
+  type CallerStatus,
+  type IqExchange,
+  type IqOptions,
+  type WaitOptions,
+} from './caller.ts';
+export {
+  CallerDisconnected,
+  IqTimeout,
+  LoginFailed,
+  MalformedReply,
+  StanzaErrorReply,
+  WaitTimeout,
+  type IqRequestInfo,
+} from './errors.ts';
+export type { ReceivedStanza, StanzaName } from './received-stanza.ts';
+export {
+  TaskEventQueue,
+  type EventWaitOptions,
+  type MalformedTaskEvent,
+  type ReceivedTaskEvent,
+  type ValidTaskEvent,
+} from './task-event-queue.ts';
+export {
+  Transcript,
+  type TranscriptDirection,
+  type TranscriptEntry,
+  type TranscriptJson,
+  type TranscriptKind,
+  type TranscriptOptions,
+} from './transcript.ts';
+export {
+  openClientConnection,
+  type ClientConnection,
+  type ClientConnectionOptions,
+  type WireTap,
+} from './client-connection.ts';
