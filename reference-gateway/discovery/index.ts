@@ -1,0 +1,14 @@
+/**
+ * Reference gateway discovery, metadata and search responders (#discovery, #search,
+ * #manifest-retrieval, #schemas): pure functions from a request, its requester, the addressed
+ * JID, the catalog and the settings to a result payload or a typed stanza fault.
+ */
+export { isDiscoveryPayload, respondToDiscovery, type DiscoveryRequest } from './dispatcher.ts';
+export { FAULT, faultElement, type Outcome, type StanzaFault } from './faults.ts';
+export {
+  DiscoverySettingsError,
+  checkDiscoverySettings,
+  type DiscoverySettings,
+  type GatewayFeatureSwitches,
+  type TaskFeatureSwitches,
+} from './settings.ts';

@@ -1,0 +1,42 @@
+/**
+ * <manifest-request/> at an endpoint (#manifest-retrieval): the active version when no version
+ * is given, else that exact registered version. The <json/> text is exactly the canonical
+ * bytes that were hashed; the stored source formatting never shows.
+ */
+import { buildManifest } from '../../protocol/stanza/index.ts';
+import type { ManifestRequest } from '../../protocol/stanza/index.ts';
+import type { Catalog, ManifestRecord, Requester } from '../catalog/catalog.ts';
+import { FAULT, answer, refuse } from './faults.ts';
+import type { Outcome } from './faults.ts';
+
+/**
+ * Without a version only a visible endpoint with an active version answers: a deactivated
+ * endpoint has nothing to select (spec-positions #23). An exact version stays addressable
+ * after deactivation ("A previously registered version remains addressable by exact value").
+ */
+function selectRecord(
+  catalog: Catalog,
+  requester: Requester,
+  jid: string,
+  request: ManifestRequest,
+): ManifestRecord | undefined {
+  if (request.version === undefined) return catalog.visibleEndpoint(requester, jid)?.active;
+  return catalog.visibleVersion(requester, jid, request.version);
+}
+
+export function manifestRetrieval(
+  catalog: Catalog,
+  requester: Requester,
+  jid: string,
+  request: ManifestRequest,
+): Outcome {
+  const record = selectRecord(catalog, requester, jid, request);
+  if (record === undefined) return refuse(FAULT.itemNotFound);
+  return answer(
+    buildManifest({
+      version: record.version,
+      hash: record.document.hash,
+      json: record.document.bytes.toString('utf8'),
+    }),
+  );
+}

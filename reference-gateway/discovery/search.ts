@@ -1,0 +1,132 @@
+/**
+ * Jabber Search at the gateway JID (#search; XEP-0055, XEP-0004, XEP-0059): the search form on
+ * IQ get, and results on IQ set for a legacy <nick/> or a data-form submission. Results are
+ * the visible endpoints that match, in JID octet order, paged by the directory's pager with
+ * the RSM <set/> outside the form and counts of visible matches only.
+ */
+import type { Element } from '@xmpp/xml';
+import { FORM_TYPE } from '../../protocol/namespaces.ts';
+import {
+  FORM_TYPE_FIELD,
+  buildSearchForm,
+  buildSearchResults,
+  formTypeOf,
+} from '../../protocol/stanza/index.ts';
+import type {
+  DataForm,
+  FormFieldInput,
+  LegacySearchValues,
+  RsmResponse,
+  SearchRequest,
+} from '../../protocol/stanza/index.ts';
+import type { Catalog, Requester, VisibleEndpoint } from '../catalog/catalog.ts';
+import { byJidOctets, endpointDisplayName, endpointSet } from './endpoint-order.ts';
+import { FAULT, answer, refuse } from './faults.ts';
+import type { Outcome } from './faults.ts';
+import { formTypeField } from './form-values.ts';
+import { pageResultSet } from './rsm-paging.ts';
+import { searchMatcher } from './search-match.ts';
+import type { SearchCriteria } from './search-match.ts';
+import type { DiscoverySettings } from './settings.ts';
+
+const INSTRUCTIONS =
+  'Enter part of an agent name to find matching agents, or a tool tag to find agents by capability. ' +
+  'Leave both empty to list every agent you may see.';
+
+/** Our extension field beyond XEP-0055's nick: the XEP-0004 extensibility #search recommends. */
+const TAG_FIELD = 'tag';
+const NICK_FIELD = 'nick';
+
+/**
+ * The IQ get answer: instructions, the legacy <nick/> (required by #search; spec-positions
+ * #18) and a form with the jabber:iq:search FORM_TYPE, nick and tag.
+ */
+export function searchForm(): Element {
+  return buildSearchForm({
+    instructions: INSTRUCTIONS,
+    legacyFields: [NICK_FIELD],
+    form: {
+      type: 'form',
+      title: 'Agent Directory Search',
+      instructions: [INSTRUCTIONS],
+      fields: [
+        formTypeField(FORM_TYPE.search),
+        { var: NICK_FIELD, type: 'text-single', label: 'Nickname' },
+        { var: TAG_FIELD, type: 'text-single', label: 'Tool tag' },
+      ],
+    },
+  });
+}
+
+/**
+ * A legacy submission may only fill <nick/>, the one field offered. Clients that send the
+ * other XEP-0055 fields empty are served; a value in one we do not search would silently widen
+ * the result, so it is refused.
+ */
+function legacyCriteria(fields: LegacySearchValues): SearchCriteria | undefined {
+  const { nick, ...others } = fields;
+  if (Object.values(others).some((value) => value !== '')) return undefined;
+  return nick === undefined ? {} : { nick };
+}
+
+/**
+ * A form submission needs the jabber:iq:search FORM_TYPE (spec-positions #18: bad-request).
+ * nick and tag carry at most one value; any other field must be empty, for the reason above.
+ */
+function formCriteria(form: DataForm): SearchCriteria | undefined {
+  if (formTypeOf(form) !== FORM_TYPE.search) return undefined;
+  let criteria: SearchCriteria = {};
+  for (const field of form.fields) {
+    if (field.var === FORM_TYPE_FIELD) continue;
+    const [value, extra] = field.values;
+    if (field.var === NICK_FIELD || field.var === TAG_FIELD) {
+      if (extra !== undefined) return undefined;
+      if (value !== undefined) criteria = { ...criteria, [field.var]: value };
+    } else if (field.values.some((text) => text !== '')) {
+      return undefined;
+    }
+  }
+  return criteria;
+}
+
+const REPORTED: readonly FormFieldInput[] = [
+  { var: 'jid', type: 'jid-single', label: 'Jabber ID' },
+  { var: NICK_FIELD, type: 'text-single', label: 'Nickname' },
+];
+
+/**
+ * Legacy submissions get legacy items, form submissions a result form holding only <reported/>
+ * and <item/> (spec-positions #18). A legacy search without matches is an empty <query/>; a
+ * form search without matches is a result form without items, still a valid table.
+ */
+function searchResults(
+  kind: SearchRequest['kind'],
+  endpoints: readonly VisibleEndpoint[],
+  rsm: RsmResponse | undefined,
+): Element {
+  const set = rsm === undefined ? {} : { rsm };
+  if (kind === 'legacy') {
+    if (endpoints.length === 0) return buildSearchResults({ kind: 'empty', ...set });
+    const items = endpoints.map((endpoint) => ({ jid: endpoint.jid, nick: endpointDisplayName(endpoint) }));
+    return buildSearchResults({ kind: 'legacy', items, ...set });
+  }
+  const items = endpoints.map((endpoint) => [
+    { var: 'jid', values: [endpoint.jid] },
+    { var: NICK_FIELD, values: [endpointDisplayName(endpoint)] },
+  ]);
+  return buildSearchResults({ kind: 'form', form: { type: 'result', reported: REPORTED, items }, ...set });
+}
+
+export function searchSubmission(
+  catalog: Catalog,
+  requester: Requester,
+  request: SearchRequest,
+  settings: DiscoverySettings,
+): Outcome {
+  const criteria = request.kind === 'legacy' ? legacyCriteria(request.fields) : formCriteria(request.form);
+  if (criteria === undefined) return refuse(FAULT.badRequest);
+  const matches = byJidOctets(catalog.visibleEndpoints(requester)).filter(searchMatcher(criteria));
+  const paged = pageResultSet(endpointSet(matches), request.rsm, settings.pageMaximum);
+  if (!paged.ok) return refuse(paged.fault);
+  return answer(searchResults(request.kind, paged.page.items, paged.page.rsm));
+}
