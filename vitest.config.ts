@@ -8,6 +8,7 @@ export default defineConfig({
       'reference-gateway/**/*.test.ts',
       'bin/**/*.test.ts',
     ],
+    exclude: ['**/node_modules/**', '**/.git/**', 'harness/**/*.containers.test.ts'],
     // The JSON-Schema suite and XSD batches are CPU-heavy; two workers match the CI machine.
     maxWorkers: 2,
     testTimeout: 30_000,

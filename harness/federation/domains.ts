@@ -10,4 +10,10 @@ export const FEDERATION_DOMAINS = {
   hostile: 'hostile.example',
 } as const;
 
-export type FederationDomains = typeof FEDERATION_DOMAINS;
+/** The same four roles in every federation; an external one may give them other names. */
+export interface FederationDomains {
+  readonly remote: string;
+  readonly local: string;
+  readonly component: string;
+  readonly hostile: string;
+}

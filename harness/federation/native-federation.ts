@@ -20,7 +20,8 @@ export interface NativeServers {
 }
 
 export class NativeFederation implements Federation {
-  readonly provider = 'native';
+  /** Which provider started it (subclasses for other providers say theirs). */
+  readonly provider: string = 'native';
   readonly domains = FEDERATION_DOMAINS;
   timings: FederationTimings = { bootMs: Number.NaN, prepareMs: Number.NaN };
   readonly #accounts = new Map<string, Account>();

@@ -27,6 +27,8 @@ export interface ProsodyInstanceSpec {
   readonly deadResolver: { readonly address: string; readonly port: number };
   readonly runAsRoot: boolean;
   readonly logLevel: 'debug' | 'info';
+  /** Log to standard output instead of the log file (in a container, where the engine keeps it). */
+  readonly logToConsole?: boolean;
   /** Seconds before an s2s connection attempt is given up (Prosody's default is 90). */
   readonly s2sTimeoutSeconds: number;
   /** SCRAM iterations for accounts Prosody creates itself (1: logins cost nothing in tests). */
@@ -49,7 +51,7 @@ export function renderProsodyConfig(spec: ProsodyInstanceSpec): string {
     '-- Generated for one agentconf federation run; thrown away with it.',
     `pidfile = ${lua(paths.pidfile)}`,
     `data_path = ${lua(paths.data)}`,
-    `log = { ${spec.logLevel} = ${lua(paths.log)} }`,
+    `log = { ${spec.logLevel} = ${spec.logToConsole === true ? '"*console"' : lua(paths.log)} }`,
     `run_as_root = ${String(spec.runAsRoot)}`,
     'daemonize = false',
     '',

@@ -1,0 +1,148 @@
+// Containers and networks must not outlive the process that created them, however it ends.
+// Two layers, like the native provider's:
+//   - a synchronous exit cleanup (normal exit, uncaught error, SIGINT/SIGTERM/SIGHUP): a short
+//     Node child, run with spawnSync, removes what is still registered;
+//   - a watchdog for the case where no JavaScript runs (SIGKILL): a detached Node process holding
+//     a pipe from this one, which removes everything still registered when the pipe closes.
+// testcontainers' own reaper (Ryuk) needs an image from a registry, so it is off here.
+import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
+import { Socket } from 'node:net';
+import type { Writable } from 'node:stream';
+
+import { registerExitCleanup } from '../federation/exit-cleanup.ts';
+import type { DockerEndpoint } from './docker-api.ts';
+
+/**
+ * Plain JavaScript run by `node -e`: removes containers (forced, with anonymous volumes), then
+ * networks. argv (after `--`): endpoint JSON, then items `c:<id>` / `n:<id>`. With `--watch`, items arrive as
+ * `+c id`, `-c id`, `+n id`, `-n id` lines on stdin and the removal runs when stdin closes.
+ */
+const REMOVER_SCRIPT = String.raw`
+const http = require('node:http');
+const args = process.argv.slice(1);
+const watch = args[0] === '--watch';
+if (watch) args.shift();
+const endpoint = JSON.parse(args.shift());
+const target = endpoint.kind === 'unix' ? { socketPath: endpoint.socketPath } : { host: endpoint.host, port: endpoint.port };
+const containers = new Set(), networks = new Set();
+for (const item of args) (item.startsWith('c:') ? containers : networks).add(item.slice(2));
+function call(method, path) {
+  return new Promise((resolve) => {
+    const req = http.request({ ...target, method, path, headers: { host: 'docker' }, timeout: 30000 }, (res) => {
+      res.resume();
+      res.on('end', resolve);
+    });
+    req.on('error', resolve);
+    req.on('timeout', () => req.destroy());
+    req.end();
+  });
+}
+async function removeAll() {
+  await Promise.all([...containers].map((id) => call('DELETE', '/containers/' + encodeURIComponent(id) + '?force=true&v=true')));
+  await Promise.all([...networks].map((id) => call('DELETE', '/networks/' + encodeURIComponent(id))));
+}
+if (!watch) {
+  removeAll();
+} else {
+  let buffered = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk) => {
+    buffered += chunk;
+    let newline;
+    while ((newline = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      const set = line[1] === 'c' ? containers : networks;
+      if (line[0] === '+') set.add(line.slice(3));
+      else if (line[0] === '-') set.delete(line.slice(3));
+    }
+  });
+  process.stdin.on('end', removeAll);
+  process.stdin.on('error', removeAll);
+}
+`;
+
+const watchdogs = new Map<string, ChildProcessByStdio<Writable, null, null>>();
+
+function watchdogInput(endpoint: DockerEndpoint): Writable | undefined {
+  const key = JSON.stringify(endpoint);
+  const existing = watchdogs.get(key);
+  if (existing?.exitCode === null && existing.signalCode === null) return existing.stdin;
+  try {
+    const child = spawn(process.execPath, ['-e', REMOVER_SCRIPT, '--', '--watch', key], {
+      detached: true,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    child.on('error', () => watchdogs.delete(key));
+    child.stdin.on('error', () => watchdogs.delete(key));
+    // Neither the watchdog nor its pipe may keep this process alive.
+    child.unref();
+    const pipe: unknown = child.stdin;
+    if (pipe instanceof Socket) pipe.unref();
+    watchdogs.set(key, child);
+    return child.stdin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes containers and networks now, synchronously (for exit paths, where nothing can be awaited). */
+export function removeDockerResourcesSync(
+  endpoint: DockerEndpoint,
+  containers: readonly string[],
+  networks: readonly string[],
+): void {
+  if (containers.length === 0 && networks.length === 0) return;
+  spawnSync(
+    process.execPath,
+    [
+      '-e',
+      REMOVER_SCRIPT,
+      '--',
+      JSON.stringify(endpoint),
+      ...containers.map((id) => `c:${id}`),
+      ...networks.map((id) => `n:${id}`),
+    ],
+    { stdio: 'ignore', timeout: 60_000 },
+  );
+}
+
+/**
+ * What one run created in the engine. Everything registered is removed on any exit of this process
+ * unless `release()` was called first (after the run removed it itself).
+ */
+export class DockerResourceGuard {
+  readonly #endpoint: DockerEndpoint;
+  readonly #containers = new Set<string>();
+  readonly #networks = new Set<string>();
+  readonly #forget: () => void;
+
+  constructor(endpoint: DockerEndpoint) {
+    this.#endpoint = endpoint;
+    this.#forget = registerExitCleanup(() => {
+      removeDockerResourcesSync(endpoint, [...this.#containers], [...this.#networks]);
+    });
+  }
+
+  addContainer(id: string): void {
+    this.#containers.add(id);
+    watchdogInput(this.#endpoint)?.write(`+c ${id}\n`);
+  }
+
+  addNetwork(id: string): void {
+    this.#networks.add(id);
+    watchdogInput(this.#endpoint)?.write(`+n ${id}\n`);
+  }
+
+  /** The run removed its resources itself: nobody else must try. */
+  release(): void {
+    if (this.#containers.size > 0 || this.#networks.size > 0) {
+      const input = watchdogInput(this.#endpoint);
+      for (const id of this.#containers) input?.write(`-c ${id}\n`);
+      for (const id of this.#networks) input?.write(`-n ${id}\n`);
+    }
+    this.#containers.clear();
+    this.#networks.clear();
+    this.#forget();
+  }
+}

@@ -1,0 +1,30 @@
+// testcontainers is loaded on first use, never at import time, for two reasons:
+//   - a run that does not use containers (the native provider, unit tests) does not pay for it;
+//   - it pulls in signal-exit (through proper-lockfile), whose SIGINT/SIGTERM listener only ends
+//     the process when it is the last listener at the moment it runs. Our exit cleanup
+//     (federation/exit-cleanup.ts) leaves the decision to the other listeners of a signal, so it
+//     must run first: its handlers are installed before testcontainers is loaded.
+import type * as Testcontainers from 'testcontainers';
+
+import { registerExitCleanup } from '../federation/exit-cleanup.ts';
+
+/**
+ * testcontainers must neither start its reaper (Ryuk: an image from a registry; our own cleanup
+ * does that job) nor look for the host with a helper container. Defaults only: a user's settings win.
+ */
+export function configureTestcontainers(env: Record<string, string | undefined> = process.env): void {
+  env['TESTCONTAINERS_RYUK_DISABLED'] ??= 'true';
+  env['TESTCONTAINERS_HOST_OVERRIDE'] ??= 'localhost';
+}
+
+let loading: Promise<typeof Testcontainers> | undefined;
+
+export function loadTestcontainers(): Promise<typeof Testcontainers> {
+  if (loading === undefined) {
+    // Registering (and at once dropping) a cleanup installs the exit handlers.
+    registerExitCleanup(() => undefined)();
+    configureTestcontainers();
+    loading = import('testcontainers');
+  }
+  return loading;
+}
