@@ -1,4 +1,6 @@
 /** npm run bench: every benchmark, one after the other, printed for humans. */
 import { benchCanonicalHash, printCanonicalHash } from './canonical-hash.ts';
+import { benchFederation, printFederation } from './federation.ts';
 
 printCanonicalHash(benchCanonicalHash());
+printFederation(await benchFederation());

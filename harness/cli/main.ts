@@ -18,6 +18,10 @@ interface CommandEntry {
 }
 
 const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'federation',
+    load: async () => (await import('./commands/federation.ts')).federationCommand,
+  },
   { name: 'hash', load: async () => (await import('./commands/hash.ts')).hashCommand },
   { name: 'node', load: async () => (await import('./commands/node.ts')).nodeCommand },
   {

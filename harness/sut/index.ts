@@ -1,0 +1,34 @@
+/** The SUT adapter: the config describing the gateway under test, and starting it (docs/sut.md). */
+export { expandLaunch, type ExpandedFile, type ExpandedLaunch } from './expand-launch.ts';
+export {
+  componentFor,
+  launchSut,
+  SutMismatchError,
+  type SutInstance,
+  type SutLaunchOptions,
+} from './launch.ts';
+export { PLACEHOLDER_NAMES, type LaunchFacts, type PlaceholderName } from './placeholders.ts';
+export { PROFILE_IDS, PROFILE_TITLES, withImpliedProfiles, type ProfileId } from './profiles.ts';
+export {
+  discoInfoProbe,
+  SutNotReadyError,
+  waitForSutReady,
+  type ProbeAnswer,
+  type SutProbe,
+} from './readiness.ts';
+export {
+  DEFAULT_COMPONENT_DOMAIN,
+  DEFAULT_TIMEOUTS,
+  GENERATED_SECRET,
+  formatViolation,
+  loadSutConfig,
+  parseSutConfig,
+  SutConfigError,
+  type FixtureProvisioning,
+  type LaunchCommand,
+  type SutConfig,
+  type SutConfigViolation,
+  type SutLaunch,
+  type SutLimits,
+  type SutTimeouts,
+} from './sut-config.ts';

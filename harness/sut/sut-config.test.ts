@@ -1,0 +1,205 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { DEFAULT_JSON_LIMITS } from '../../protocol/json/json-limits.ts';
+import { REPO_ROOT } from '../../protocol/test-support/shared-paths.ts';
+import { PROFILE_IDS, withImpliedProfiles } from './profiles.ts';
+import {
+  DEFAULT_TIMEOUTS,
+  loadSutConfig,
+  parseSutConfig,
+  SutConfigError,
+  type SutConfig,
+} from './sut-config.ts';
+
+const MINIMAL = {
+  name: 'gw',
+  component: { secret: 'generate' },
+  launch: { command: ['gw', '--secret', '{componentSecret}'] },
+  profiles: ['core-directory'],
+  fixtures: 'manual',
+};
+
+function parse(value: unknown): SutConfig {
+  return parseSutConfig(JSON.stringify(value), '/configs/gw.json', { baseDir: REPO_ROOT });
+}
+
+/** The violations, as "path: message" lines. */
+function problems(value: unknown): string[] {
+  try {
+    parse(value);
+  } catch (error) {
+    if (error instanceof SutConfigError) return error.violations.map((v) => `${v.path}: ${v.message}`);
+    throw error;
+  }
+  throw new Error('the config was accepted');
+}
+
+describe('SUT config', () => {
+  it('accepts the committed configs', async () => {
+    const reference = await loadSutConfig(resolve(REPO_ROOT, 'fixtures/sut/reference-gateway.json'));
+    expect(reference).toMatchObject({
+      name: 'agentconf reference gateway',
+      component: { domain: 'agents.example', secret: 'generate' },
+      adminJid: 'admin@server.example',
+      fixtures: 'world-file',
+    });
+    expect(reference.launch).toMatchObject({
+      command: ['node', 'bin/agentconf.js', 'gateway', '--config', '{dataDir}/gateway.json'],
+      cwd: REPO_ROOT,
+    });
+    expect(reference.profiles).not.toContain('human-messaging');
+    const external = await loadSutConfig(resolve(REPO_ROOT, 'fixtures/sut/external-gateway.example.json'));
+    expect(external.launch).toBe('external');
+    const echo = await loadSutConfig(resolve(REPO_ROOT, 'fixtures/sut/echo-component.json'));
+    expect(echo.name).toBe('harness echo component');
+  });
+
+  it("documents the reference gateway's JSON limits as protocol/json enforces them", async () => {
+    const reference = await loadSutConfig(resolve(REPO_ROOT, 'fixtures/sut/reference-gateway.json'));
+    expect(reference.limits).toEqual({
+      jsonMaxBytes: DEFAULT_JSON_LIMITS.maxBytes,
+      jsonMaxDepth: DEFAULT_JSON_LIMITS.maxDepth,
+      jsonMaxStringLength: DEFAULT_JSON_LIMITS.maxStringLength,
+      jsonMaxObjectMembers: DEFAULT_JSON_LIMITS.maxObjectMembers,
+      jsonMaxArrayItems: DEFAULT_JSON_LIMITS.maxArrayElements,
+    });
+  });
+
+  it('fills in defaults and resolves the working directory against the config', () => {
+    const config = parse({ ...MINIMAL, launch: { ...MINIMAL.launch, cwd: 'fixtures' } });
+    expect(config.component.domain).toBe('agents.example');
+    expect(config.timeouts).toEqual(DEFAULT_TIMEOUTS);
+    expect(config.limits).toEqual({});
+    expect(config.launch).toEqual({
+      command: ['gw', '--secret', '{componentSecret}'],
+      env: {},
+      cwd: resolve(REPO_ROOT, 'fixtures'),
+      files: {},
+    });
+    const partial = parse({ ...MINIMAL, timeouts: { replySeconds: 2.5 } });
+    expect(partial.timeouts).toEqual({ ...DEFAULT_TIMEOUTS, replySeconds: 2.5 });
+  });
+
+  it('claims the profiles a claimed profile builds on (#conformance)', () => {
+    const config = parse({ ...MINIMAL, profiles: ['interactive-tasks', 'jabber-search'] });
+    expect(config.declaredProfiles).toEqual(['interactive-tasks', 'jabber-search']);
+    expect(config.profiles).toEqual([
+      'core-directory',
+      'jabber-search',
+      'tool-discovery',
+      'task-execution',
+      'interactive-tasks',
+    ]);
+    expect(withImpliedProfiles(['self-registration', 'human-messaging'])).toEqual([
+      'self-registration',
+      'human-messaging',
+    ]);
+  });
+
+  it('has the profile list of the schema', () => {
+    const schema = JSON.parse(
+      readFileSync(resolve(REPO_ROOT, 'fixtures/schemas/sut-config.schema.json'), 'utf8'),
+    ) as { $defs: { profile: { enum: string[] } } };
+    expect(schema.$defs.profile.enum).toEqual([...PROFILE_IDS]);
+  });
+
+  it('reports every schema violation at once, with its path', () => {
+    expect(
+      problems({
+        name: '',
+        homepage: 'ftp://gw.example',
+        component: { domian: 'agents.example', secret: '' },
+        launch: { command: [], env: { '1BAD': 'x', OK: 3 }, files: { '../escape': 'x' }, cwdd: '.' },
+        profiles: ['core-dir', 'core-directory', 'core-directory'],
+        fixtures: 'admin-iq',
+        limits: { rsmPageMax: 0 },
+        timeouts: { startupSeconds: -1 },
+        extra: true,
+      }),
+    ).toEqual([
+      '/adminJid: "adminJid" is required: fixtures \'admin-iq\' provisions as adminJid',
+      '/extra: unknown member "extra"; allowed here: $schema, name, version, homepage, component, launch, profiles, adminJid, fixtures, limits, timeouts',
+      '/name: must not be empty',
+      '/homepage: must match ^https?://[^\\s]+$',
+      '/component/domian: unknown member "domian" (did you mean "domain"?); allowed here: domain, secret',
+      '/component/secret: must not be empty',
+      '/launch/cwdd: unknown member "cwdd" (did you mean "cwd"?); allowed here: command, env, cwd, files',
+      '/launch/command: must have at least 1 item(s)',
+      '/launch/env/1BAD: the name "1BAD" must match ^[A-Za-z_][A-Za-z0-9_]*$',
+      '/launch/env/OK: must be a string',
+      '/launch/files/..~1escape: the name "../escape" must match ^[A-Za-z0-9_][A-Za-z0-9._-]*$',
+      '/profiles/0: "core-dir" is not one of "core-directory", "jabber-search", "tool-discovery", "task-execution", "interactive-tasks", "self-registration", "admin-provisioning", "human-messaging"',
+      '/profiles/2: repeats item 1',
+      '/limits/rsmPageMax: must be at least 1',
+      '/timeouts/startupSeconds: must be greater than 0',
+    ]);
+  });
+
+  it('says what launch may be', () => {
+    expect(problems({ ...MINIMAL, launch: 'externally' })).toEqual([
+      '/launch: must be "external" or an object with "command"',
+    ]);
+    expect(problems({ ...MINIMAL, launch: 5 })).toEqual([
+      '/launch: must be "external" or an object with "command"',
+    ]);
+    expect(problems({ ...MINIMAL, launch: {} })).toEqual(['/launch/command: "command" is required']);
+  });
+
+  it('requires adminJid for the admin-provisioning profile', () => {
+    expect(problems({ ...MINIMAL, profiles: ['admin-provisioning'] })).toEqual([
+      '/adminJid: "adminJid" is required: the admin-provisioning profile is tested as adminJid',
+    ]);
+  });
+
+  it('checks placeholders, fixture modes, JIDs and the working directory beyond the schema', () => {
+    expect(
+      problems({
+        ...MINIMAL,
+        component: { domain: 'agents..example', secret: 'generate' },
+        launch: {
+          command: ['', '--host', '{serverhost}', '--admin', '{adminJid}', '{{literal}', '{nonsense}'],
+          files: { 'gw.json': { nested: ['{dataDir}', '{worldfile}'] } },
+          cwd: 'no-such-directory',
+        },
+        fixtures: 'world-file',
+      }),
+    ).toEqual([
+      '/launch/command/2: unknown placeholder {serverhost} (did you mean {serverHost}?; write {{serverhost} for a literal {serverhost})',
+      '/launch/command/6: unknown placeholder {nonsense} (known: {serverHost}, {componentPort}, {componentDomain}, {componentSecret}, {worldFile}, {dataDir}, {caFile}, {adminJid}; write {{nonsense} for a literal {nonsense})',
+      '/launch/files/gw.json/nested/1: unknown placeholder {worldfile} (did you mean {worldFile}?; write {{worldfile} for a literal {worldfile})',
+      '/launch/command/0: the program must not be empty',
+      `/launch/cwd: no such directory: ${resolve(REPO_ROOT, 'no-such-directory')}`,
+      '/component/secret: "generate" makes a new secret for every run, so the launch must pass {componentSecret}',
+      '/adminJid: the launch uses {adminJid}, so "adminJid" is required',
+      '/fixtures: "world-file" needs a launch command that passes {worldFile} to the gateway',
+      '/component/domain: not a valid domain (domainpart-label)',
+    ]);
+    expect(problems({ ...MINIMAL, launch: 'external', fixtures: 'world-file' })).toEqual([
+      '/fixtures: "world-file" needs a launch command that passes {worldFile}; an external gateway cannot be given one',
+    ]);
+    expect(problems({ ...MINIMAL, launch: { command: ['gw', '{componentSecret}', '{worldFile}'] } })).toEqual(
+      [
+        '/fixtures: the launch uses {worldFile}, which the harness writes only when "fixtures" is "world-file"',
+      ],
+    );
+    expect(problems({ ...MINIMAL, adminJid: 'server.example' })).toEqual([
+      '/adminJid: must match ^[^@/\\s]+@[^@/\\s]+$',
+    ]);
+  });
+
+  it('reports JSON that is not JSON, or not I-JSON, with its line', () => {
+    expect(() => parseSutConfig('{"name": "x",\n "name": 2}', 'dup.json')).toThrow(
+      /dup\.json: 1 problem\(s\) in the SUT config\n {2}\/ \(line 2, column 2\): not JSON: duplicate member/,
+    );
+    expect(() => parseSutConfig('{', 'cut.json')).toThrow(/not JSON/);
+  });
+
+  it('names a file it cannot read', async () => {
+    await expect(loadSutConfig('/nonexistent/sut.json')).rejects.toThrow(
+      /\/nonexistent\/sut\.json: 1 problem\(s\) in the SUT config\n {2}\/: cannot read the file \(ENOENT\)/,
+    );
+  });
+});

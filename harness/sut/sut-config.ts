@@ -1,0 +1,445 @@
+/**
+ * The SUT config: a JSON file describing the gateway under test (docs/sut.md), checked against
+ * fixtures/schemas/sut-config.schema.json and then against the rules a schema cannot express
+ * (placeholders, JIDs, which fixture mode needs which placeholder). Every problem is reported at
+ * once, each with the JSON pointer of what is wrong.
+ */
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+
+import sutConfigSchema from '../../fixtures/schemas/sut-config.schema.json' with { type: 'json' };
+import { JsonRejection } from '../../protocol/json/json-rejection.ts';
+import type { JsonValue } from '../../protocol/json/json-value.ts';
+import { parseStrictJson } from '../../protocol/json/strict-json.ts';
+import { JidError, parseBareJid, parseJid } from '../../protocol/jid/index.ts';
+import { checkTemplate, jsonStrings, placeholdersIn, type PlaceholderProblem } from './placeholders.ts';
+import { withImpliedProfiles, type ProfileId } from './profiles.ts';
+
+export type FixtureProvisioning = 'world-file' | 'admin-iq' | 'manual';
+
+export interface LaunchCommand {
+  /** argv: the program, then its arguments (templates). */
+  readonly command: readonly [string, ...string[]];
+  /** Added to the harness's environment (values are templates). */
+  readonly env: Readonly<Record<string, string>>;
+  /** Absolute: resolved against the config file's directory. */
+  readonly cwd: string;
+  /** Written into {dataDir} before the start: text templates, or JSON documents of templates. */
+  readonly files: Readonly<Record<string, string | JsonValue>>;
+}
+
+/** 'external': the gateway is running already, or is started by someone else, and connects by itself. */
+export type SutLaunch = LaunchCommand | 'external';
+
+export interface SutLimits {
+  readonly jsonMaxBytes?: number;
+  readonly jsonMaxDepth?: number;
+  readonly jsonMaxStringLength?: number;
+  readonly jsonMaxObjectMembers?: number;
+  readonly jsonMaxArrayItems?: number;
+  readonly rsmPageMax?: number;
+  readonly requestReplaySeconds?: number;
+}
+
+export interface SutTimeouts {
+  readonly startupSeconds: number;
+  readonly replySeconds: number;
+  readonly taskSeconds: number;
+}
+
+export interface SutConfig {
+  /** Where the config was read from (a path, or a label for configs built in code). */
+  readonly source: string;
+  readonly name: string;
+  readonly version?: string;
+  readonly homepage?: string;
+  readonly component: {
+    readonly domain: string;
+    /** 'generate': the federation's per-run secret; otherwise a fixed secret. */
+    readonly secret: string;
+  };
+  readonly launch: SutLaunch;
+  /** The claim: the listed profiles plus those they build on, in #conformance order. */
+  readonly profiles: readonly ProfileId[];
+  /** The profiles as the file lists them. */
+  readonly declaredProfiles: readonly ProfileId[];
+  readonly adminJid?: string;
+  readonly fixtures: FixtureProvisioning;
+  readonly limits: SutLimits;
+  readonly timeouts: SutTimeouts;
+}
+
+export const DEFAULT_COMPONENT_DOMAIN = 'agents.example';
+export const GENERATED_SECRET = 'generate';
+export const DEFAULT_TIMEOUTS: SutTimeouts = { startupSeconds: 30, replySeconds: 10, taskSeconds: 60 };
+
+export interface SutConfigViolation {
+  /** RFC 6901 pointer into the config ('' is the whole document). */
+  readonly path: string;
+  readonly message: string;
+  /** For JSON syntax errors. */
+  readonly line?: number;
+  readonly column?: number;
+}
+
+export class SutConfigError extends Error {
+  override readonly name = 'SutConfigError';
+  constructor(
+    readonly source: string,
+    readonly violations: readonly SutConfigViolation[],
+  ) {
+    super(
+      [
+        `${source}: ${violations.length} problem(s) in the SUT config`,
+        ...violations.map(formatViolation),
+      ].join('\n  '),
+    );
+  }
+}
+
+export function formatViolation(violation: SutConfigViolation): string {
+  const at = violation.line === undefined ? '' : ` (line ${violation.line}, column ${violation.column ?? 0})`;
+  return `${violation.path === '' ? '/' : violation.path}${at}: ${violation.message}`;
+}
+
+// The schema is ours and fixed: strict mode catches mistakes in it (except strictRequired, which
+// refuses the `if`/`then: { required }` idiom; union types are allowed for file templates); verbose gives error messages the parent schema
+// (allowed member names, the reason a member is required).
+const ajv = new Ajv2020({
+  allErrors: true,
+  strict: true,
+  strictRequired: false,
+  allowUnionTypes: true,
+  verbose: true,
+  validateFormats: false,
+});
+const validateSchema = ajv.compile(sutConfigSchema);
+
+/** The edit distance of two short names, for "did you mean" hints. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+function pointerToken(name: string): string {
+  return name.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+function param(error: ErrorObject, name: string): unknown {
+  return (error.params as Record<string, unknown>)[name];
+}
+
+function parentSchema(error: ErrorObject): Record<string, unknown> {
+  const schema: unknown = error.parentSchema;
+  return typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>) : {};
+}
+
+function unknownMemberMessage(error: ErrorObject, member: string): string {
+  const properties = parentSchema(error)['properties'];
+  const allowed = typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+  const closest = allowed
+    .map((name) => ({ name, d: distance(member.toLowerCase(), name.toLowerCase()) }))
+    .sort((x, y) => x.d - y.d)[0];
+  const hint =
+    closest !== undefined && closest.d <= Math.max(2, Math.floor(member.length / 3))
+      ? ` (did you mean "${closest.name}"?)`
+      : '';
+  return `unknown member "${member}"${hint}; allowed here: ${allowed.join(', ')}`;
+}
+
+function schemaViolation(error: ErrorObject): SutConfigViolation | undefined {
+  const path = error.instancePath;
+  // A `propertyNames` failure comes as the inner error (naming the member) plus a summary.
+  if (error.keyword === 'propertyNames') return undefined;
+  const { propertyName } = error;
+  if (propertyName !== undefined) {
+    return {
+      path: `${path}/${pointerToken(propertyName)}`,
+      message: `the name "${propertyName}" must match ${String(param(error, 'pattern'))}`,
+    };
+  }
+  const limit = param(error, 'limit');
+  switch (error.keyword) {
+    case 'if':
+      return undefined; // The failing branch reports the actual problem.
+    case 'required': {
+      const member = String(param(error, 'missingProperty'));
+      // The `then` of a conditional requirement says why; other descriptions are documentation.
+      const reason = error.schemaPath.includes('/then/') ? parentSchema(error)['description'] : undefined;
+      return {
+        path: `${path}/${pointerToken(member)}`,
+        message: `"${member}" is required${typeof reason === 'string' ? `: ${reason}` : ''}`,
+      };
+    }
+    case 'additionalProperties': {
+      const member = String(param(error, 'additionalProperty'));
+      return { path: `${path}/${pointerToken(member)}`, message: unknownMemberMessage(error, member) };
+    }
+    case 'type':
+      if (path === '/launch') return { path, message: 'must be "external" or an object with "command"' };
+      return { path, message: `must be ${describeType(param(error, 'type'))}` };
+    case 'const':
+      if (path === '/launch') return { path, message: 'must be "external" or an object with "command"' };
+      return { path, message: `must be ${JSON.stringify(param(error, 'allowedValue'))}` };
+    case 'enum': {
+      const allowed = param(error, 'allowedValues');
+      const list = Array.isArray(allowed) ? allowed.map((v) => JSON.stringify(v)).join(', ') : '';
+      return { path, message: `${JSON.stringify(error.data)} is not one of ${list}` };
+    }
+    case 'pattern':
+      return { path, message: `must match ${String(param(error, 'pattern'))}` };
+    case 'minLength':
+      return {
+        path,
+        message: limit === 1 ? 'must not be empty' : `must have at least ${String(limit)} characters`,
+      };
+    case 'maxLength':
+      return { path, message: `must have at most ${String(limit)} characters` };
+    case 'minItems':
+      return { path, message: `must have at least ${String(limit)} item(s)` };
+    case 'uniqueItems':
+      return {
+        path: `${path}/${String(param(error, 'i'))}`,
+        message: `repeats item ${String(param(error, 'j'))}`,
+      };
+    case 'minimum':
+      return { path, message: `must be at least ${String(limit)}` };
+    case 'exclusiveMinimum':
+      return { path, message: `must be greater than ${String(limit)}` };
+    default:
+      return { path, message: error.message ?? `violates "${error.keyword}"` };
+  }
+}
+
+function describeType(type: unknown): string {
+  const types = String(type).split(',');
+  const words = types.map((t) =>
+    t === 'object' || t === 'array' ? `an ${t}` : t === 'integer' ? 'an integer' : `a ${t}`,
+  );
+  return words.join(' or ');
+}
+
+/** What the JSON Schema says, as violations; duplicates (same place, same words) dropped. */
+function schemaViolations(value: JsonValue): SutConfigViolation[] {
+  if (validateSchema(value)) return [];
+  const seen = new Set<string>();
+  const violations: SutConfigViolation[] = [];
+  for (const error of validateSchema.errors ?? []) {
+    const violation = schemaViolation(error);
+    if (violation === undefined) continue;
+    const key = `${violation.path}\n${violation.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    violations.push(violation);
+  }
+  return violations;
+}
+
+/** The shape the schema guarantees; members absent stay absent. */
+interface RawSutConfig {
+  readonly name: string;
+  readonly version?: string;
+  readonly homepage?: string;
+  readonly component: { readonly domain?: string; readonly secret: string };
+  readonly launch:
+    | 'external'
+    | {
+        readonly command: [string, ...string[]];
+        readonly env?: Record<string, string>;
+        readonly cwd?: string;
+        readonly files?: Record<string, string | JsonValue>;
+      };
+  readonly profiles: ProfileId[];
+  readonly adminJid?: string;
+  readonly fixtures: FixtureProvisioning;
+  readonly limits?: SutLimits;
+  readonly timeouts?: Partial<SutTimeouts>;
+}
+
+function objectOf(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/** Every template string of a launch object, with its pointer (whatever the schema says about it). */
+function* launchTemplates(launch: Record<string, unknown>): Generator<[string, string]> {
+  const command = launch['command'];
+  if (Array.isArray(command)) {
+    for (const [index, arg] of command.entries()) {
+      if (typeof arg === 'string') yield [arg, `/launch/command/${index}`];
+    }
+  }
+  for (const [name, value] of Object.entries(objectOf(launch['env']) ?? {})) {
+    if (typeof value === 'string') yield [value, `/launch/env/${pointerToken(name)}`];
+  }
+  for (const [name, content] of Object.entries(objectOf(launch['files']) ?? {})) {
+    yield* jsonStrings(content as JsonValue, `/launch/files/${pointerToken(name)}`);
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The rules beyond the schema. They run even when the schema found problems (each rule looks
+ * only at members of the right type), so that one pass reports everything.
+ */
+function semanticViolations(value: JsonValue, baseDir: string): SutConfigViolation[] {
+  const config = objectOf(value);
+  if (config === undefined) return [];
+  const violations: PlaceholderProblem[] = [];
+  const launch = objectOf(config['launch']);
+  const component = objectOf(config['component']);
+  const { fixtures, adminJid } = config;
+  const used = new Set<string>();
+  if (launch !== undefined) {
+    for (const [template, path] of launchTemplates(launch)) {
+      violations.push(...checkTemplate(template, path));
+      for (const name of placeholdersIn(template)) used.add(name);
+    }
+    const command = launch['command'];
+    if (Array.isArray(command) && command[0] === '') {
+      violations.push({ path: '/launch/command/0', message: 'the program must not be empty' });
+    }
+    const cwd = launch['cwd'];
+    if (typeof cwd === 'string' && cwd !== '' && !isDirectory(resolve(baseDir, cwd))) {
+      violations.push({ path: '/launch/cwd', message: `no such directory: ${resolve(baseDir, cwd)}` });
+    }
+    if (
+      Array.isArray(command) &&
+      component?.['secret'] === GENERATED_SECRET &&
+      !used.has('componentSecret')
+    ) {
+      violations.push({
+        path: '/component/secret',
+        message: '"generate" makes a new secret for every run, so the launch must pass {componentSecret}',
+      });
+    }
+  }
+  if (used.has('adminJid') && adminJid === undefined) {
+    violations.push({ path: '/adminJid', message: 'the launch uses {adminJid}, so "adminJid" is required' });
+  }
+  const hasCommand = launch === undefined || Array.isArray(launch['command']);
+  if (fixtures === 'world-file' && hasCommand && !used.has('worldFile')) {
+    violations.push({
+      path: '/fixtures',
+      message:
+        launch === undefined
+          ? '"world-file" needs a launch command that passes {worldFile}; an external gateway cannot be given one'
+          : '"world-file" needs a launch command that passes {worldFile} to the gateway',
+    });
+  }
+  if (typeof fixtures === 'string' && fixtures !== 'world-file' && used.has('worldFile')) {
+    violations.push({
+      path: '/fixtures',
+      message: 'the launch uses {worldFile}, which the harness writes only when "fixtures" is "world-file"',
+    });
+  }
+  const domain = component?.['domain'];
+  if (typeof domain === 'string') {
+    try {
+      const jid = parseJid(domain);
+      if (jid.localpart !== undefined || jid.resourcepart !== undefined)
+        throw new JidError('resource-present');
+    } catch (error) {
+      if (!(error instanceof JidError)) throw error;
+      violations.push({ path: '/component/domain', message: `not a valid domain (${error.rule})` });
+    }
+  }
+  if (typeof adminJid === 'string') {
+    try {
+      if (parseBareJid(adminJid).localpart === undefined) throw new JidError('empty-localpart');
+    } catch (error) {
+      if (!(error instanceof JidError)) throw error;
+      violations.push({ path: '/adminJid', message: `not a valid bare JID of an account (${error.rule})` });
+    }
+  }
+  return violations;
+}
+
+function buildConfig(raw: RawSutConfig, source: string, baseDir: string): SutConfig {
+  const launch: SutLaunch =
+    raw.launch === 'external'
+      ? 'external'
+      : {
+          command: raw.launch.command,
+          env: raw.launch.env ?? {},
+          cwd: resolve(baseDir, raw.launch.cwd ?? '.'),
+          files: raw.launch.files ?? {},
+        };
+  return {
+    source,
+    name: raw.name,
+    ...(raw.version === undefined ? {} : { version: raw.version }),
+    ...(raw.homepage === undefined ? {} : { homepage: raw.homepage }),
+    component: { domain: raw.component.domain ?? DEFAULT_COMPONENT_DOMAIN, secret: raw.component.secret },
+    launch,
+    profiles: withImpliedProfiles(raw.profiles),
+    declaredProfiles: raw.profiles,
+    ...(raw.adminJid === undefined ? {} : { adminJid: raw.adminJid }),
+    fixtures: raw.fixtures,
+    limits: raw.limits ?? {},
+    timeouts: { ...DEFAULT_TIMEOUTS, ...raw.timeouts },
+  };
+}
+
+export interface ParseOptions {
+  /** Where relative paths (launch.cwd) start; default: the directory of `source`. */
+  readonly baseDir?: string;
+}
+
+/** Parses and checks a config; throws SutConfigError listing every problem. */
+export function parseSutConfig(
+  text: Uint8Array | string,
+  source: string,
+  options: ParseOptions = {},
+): SutConfig {
+  let value: JsonValue;
+  try {
+    value = parseStrictJson(text);
+  } catch (error) {
+    if (!(error instanceof JsonRejection)) throw error;
+    const message = error.message.replace(/ at line \d+, column \d+$/, '');
+    throw new SutConfigError(source, [
+      { path: '', message: `not JSON: ${message}`, line: error.line, column: error.column },
+    ]);
+  }
+  const baseDir = options.baseDir ?? dirname(resolve(source));
+  const violations = schemaViolations(value);
+  // A rule's finding is left out where the schema already complained about the same member.
+  for (const violation of semanticViolations(value, baseDir)) {
+    if (!violations.some((v) => v.path === violation.path)) violations.push(violation);
+  }
+  if (violations.length > 0) throw new SutConfigError(source, violations);
+  // The schema has vouched for the shape.
+  return buildConfig(value as unknown as RawSutConfig, source, baseDir);
+}
+
+/** Reads and checks the config file at `path`. */
+export async function loadSutConfig(path: string): Promise<SutConfig> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    const reason = error instanceof Error && 'code' in error ? String(error.code) : 'unreadable';
+    throw new SutConfigError(path, [{ path: '', message: `cannot read the file (${reason})` }]);
+  }
+  return parseSutConfig(bytes, path);
+}
