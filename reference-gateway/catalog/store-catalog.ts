@@ -1,0 +1,112 @@
+/**
+ * The Catalog over the store and the access policy: what one requester may see (#rules: one
+ * visibility decision for search, items, endpoint info, manifest, tool info and schemas).
+ *
+ * Hidden and nonexistent endpoints go through the same code path: every lookup reads the store
+ * AND asks the policy, and only then combines the two answers, so neither answer short-cuts
+ * the other (#errors, #privacy; spec-positions #19). A deactivated endpoint is not listed and
+ * has no active record, but its exact versions stay addressable to requesters who may see the
+ * endpoint (#manifest-retrieval, spec-positions #23).
+ *
+ * Records are built once per stored version and cached by (jid, version, hash); versions are
+ * immutable, and a removed one is never served because the store is asked first. Stored bytes
+ * are parsed strictly and re-canonicalized on first use: a row whose bytes do not reproduce
+ * its hash is corruption, and the catalog refuses to serve it.
+ */
+import { JidError, compareUtf8, normalizeBareJid } from '../../protocol/jid/index.ts';
+import { canonicalDocument } from '../../protocol/json/canonical.ts';
+import type { JsonLimits } from '../../protocol/json/json-limits.ts';
+import { parseStrictJson } from '../../protocol/json/strict-json.ts';
+import type { Manifest } from '../../protocol/manifest/index.ts';
+import type { AccessPolicy } from '../policy/access-policy.ts';
+import type { GatewayStore } from '../store/gateway-store.ts';
+import type { StoredVersion } from '../store/store-records.ts';
+import type { Catalog, ManifestRecord, Requester, VisibleEndpoint } from './catalog.ts';
+import { buildManifestRecord } from './manifest-record.ts';
+
+export class CatalogIntegrityError extends Error {
+  override readonly name = 'CatalogIntegrityError';
+}
+
+/** Stored manifests passed the registration limits in force then; reading them back sets none. */
+const STORED_MANIFEST_LIMITS: JsonLimits = {
+  maxBytes: Infinity,
+  maxDepth: Infinity,
+  maxStringLength: Infinity,
+  maxObjectMembers: Infinity,
+  maxArrayElements: Infinity,
+  maxValues: Infinity,
+};
+
+export class StoreCatalog implements Catalog {
+  readonly #store: GatewayStore;
+  readonly #policy: () => AccessPolicy;
+  readonly #records = new Map<string, ManifestRecord>();
+
+  /** `policy` is read on every call, so a recompiled policy applies at once. */
+  constructor(store: GatewayStore, policy: () => AccessPolicy) {
+    this.#store = store;
+    this.#policy = policy;
+  }
+
+  visibleEndpoints(requester: Requester): readonly VisibleEndpoint[] {
+    const policy = this.#policy();
+    return this.#store.registrations
+      .activeVersions()
+      .filter((stored) => policy.canSee(requester, stored.jid))
+      .map((stored) => ({ jid: stored.jid, active: this.#record(stored) }))
+      .sort((a, b) => compareUtf8(a.jid, b.jid));
+  }
+
+  visibleEndpoint(requester: Requester, jid: string): VisibleEndpoint | undefined {
+    const endpoint = normalizedOrUndefined(jid);
+    const stored =
+      endpoint === undefined ? undefined : this.#store.registrations.activeVersionRecord(endpoint);
+    const visible = endpoint !== undefined && this.#policy().canSee(requester, endpoint);
+    if (stored === undefined || !visible) return undefined;
+    return { jid: stored.jid, active: this.#record(stored) };
+  }
+
+  visibleVersion(requester: Requester, jid: string, version: string): ManifestRecord | undefined {
+    const endpoint = normalizedOrUndefined(jid);
+    const stored = endpoint === undefined ? undefined : this.#store.registrations.version(endpoint, version);
+    const visible = endpoint !== undefined && this.#policy().canSee(requester, endpoint);
+    if (stored === undefined || !visible) return undefined;
+    return this.#record(stored);
+  }
+
+  #record(stored: StoredVersion): ManifestRecord {
+    const key = `${stored.jid}\u0000${stored.version}\u0000${stored.hash.value}`;
+    let record = this.#records.get(key);
+    if (record === undefined) {
+      record = recordOf(stored);
+      this.#records.set(key, record);
+    }
+    return record;
+  }
+}
+
+function normalizedOrUndefined(jid: string): string | undefined {
+  try {
+    return normalizeBareJid(jid);
+  } catch (error) {
+    if (error instanceof JidError) return undefined;
+    throw error;
+  }
+}
+
+function recordOf(stored: StoredVersion): ManifestRecord {
+  const value = parseStrictJson(stored.canonicalJson, STORED_MANIFEST_LIMITS);
+  const document = canonicalDocument(value);
+  if (!document.bytes.equals(stored.canonicalJson) || document.hash.value !== stored.hash.value) {
+    throw new CatalogIntegrityError(
+      `stored manifest ${stored.jid} ${stored.version} does not match its hash`,
+    );
+  }
+  // Validated before it was stored, so the value has the manifest's shape.
+  const manifest = value as unknown as Manifest;
+  if (manifest.agent.version !== stored.version) {
+    throw new CatalogIntegrityError(`stored manifest ${stored.jid} ${stored.version} names another version`);
+  }
+  return buildManifestRecord(stored.jid, manifest, document);
+}

@@ -1,0 +1,167 @@
+/**
+ * The fixture-world file (docs/gateway-config.md, fixtures/schemas/fixture-world.schema.json):
+ * endpoints with their manifests, active versions and per-endpoint overrides, plus policy
+ * grants. This module reads and checks the file and resolves manifest files (relative to the
+ * world file); registration/world-provisioning.ts validates the manifests and loads the world
+ * into the store.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { canonicalJson } from '../../protocol/json/canonical.ts';
+import type { JsonObject, JsonValue } from '../../protocol/json/json-value.ts';
+import type { Grant } from '../policy/policy-rules.ts';
+import { validateFixtureWorldSchema } from './config-schemas.ts';
+import {
+  ConfigError,
+  describeIoError,
+  readJsonFile,
+  schemaViolations,
+  type ConfigViolation,
+} from './config-violations.ts';
+import { grantsOf, normalizedJid, type GrantDeclaration } from './policy-declarations.ts';
+
+export interface WorldManifest {
+  /** JSON pointer of the entry in the world file, for messages. */
+  readonly path: string;
+  /** The manifest file's absolute path, or 'inline'. */
+  readonly origin: string;
+  /** The manifest text: the file's bytes, or the inline object serialized. */
+  readonly text: string | Uint8Array;
+}
+
+export interface WorldEndpoint {
+  readonly path: string;
+  /** Normalized endpoint bare JID. */
+  readonly jid: string;
+  readonly versions: readonly WorldManifest[];
+  /** The declared active version; null declares the endpoint inactive. */
+  readonly active: string | null;
+  readonly hidden: boolean;
+  readonly restrictedInvocation: boolean;
+}
+
+export interface FixtureWorld {
+  /** The world file (or a label for worlds built in code). */
+  readonly source: string;
+  readonly endpoints: readonly WorldEndpoint[];
+  readonly grants: readonly Grant[];
+}
+
+/** A world lists many manifests inline; 64 MiB bounds it while leaving room for that. */
+const MAX_WORLD_BYTES = 64 * 1_048_576;
+
+interface RawWorld {
+  readonly endpoints: readonly {
+    readonly jid: string;
+    readonly versions: readonly ({ readonly file: string } | { readonly manifest: JsonObject })[];
+    readonly active?: string | null;
+    readonly hidden?: boolean;
+    readonly restrictedInvocation?: boolean;
+  }[];
+  readonly grants?: readonly GrantDeclaration[];
+}
+
+export interface WorldFileReader {
+  readFile(path: string): Uint8Array;
+}
+
+const DISK: WorldFileReader = { readFile: (path) => readFileSync(path) };
+
+export function parseFixtureWorld(
+  value: JsonValue,
+  options: { readonly source: string; readonly baseDir: string; readonly files?: WorldFileReader },
+): FixtureWorld {
+  const violations = schemaViolations(validateFixtureWorldSchema, value);
+  if (violations.length > 0) throw new ConfigError(options.source, violations);
+  const raw = value as unknown as RawWorld;
+  const files = options.files ?? DISK;
+  const seen = new Map<string, string>();
+  const endpoints: WorldEndpoint[] = [];
+  raw.endpoints.forEach((entry, index) => {
+    const path = `/endpoints/${index}`;
+    const jid = normalizedJid(entry.jid, `${path}/jid`, violations);
+    if (jid !== undefined) {
+      const first = seen.get(jid);
+      if (first !== undefined)
+        violations.push({ path: `${path}/jid`, message: `the same endpoint as ${first}` });
+      seen.set(jid, path);
+    }
+    const versions = entry.versions.flatMap((source, i) =>
+      manifestOf(source, `${path}/versions/${i}`, options.baseDir, files, violations),
+    );
+    endpoints.push({
+      path,
+      jid: jid ?? '',
+      versions,
+      active: entry.active ?? null,
+      hidden: entry.hidden ?? false,
+      restrictedInvocation: entry.restrictedInvocation ?? false,
+    });
+  });
+  const grants = grantsOf(raw.grants ?? [], '/grants', violations);
+  if (violations.length > 0) throw new ConfigError(options.source, violations);
+  return { source: options.source, endpoints, grants };
+}
+
+function manifestOf(
+  source: { readonly file: string } | { readonly manifest: JsonObject },
+  path: string,
+  baseDir: string,
+  files: WorldFileReader,
+  violations: ConfigViolation[],
+): WorldManifest[] {
+  if ('manifest' in source) {
+    // The world file was parsed strictly, so the inline object is I-JSON; its canonical text
+    // goes through the same intake as any submitted manifest.
+    return [{ path, origin: 'inline', text: canonicalJson(source.manifest) }];
+  }
+  const file = resolve(baseDir, source.file);
+  try {
+    return [{ path, origin: file, text: files.readFile(file) }];
+  } catch (error) {
+    violations.push({ path: `${path}/file`, message: `cannot read ${file} (${describeIoError(error)})` });
+    return [];
+  }
+}
+
+/**
+ * The world file at `path` as a JSON value with every `{ "file" }` manifest replaced by the
+ * parsed `{ "manifest" }` it names: a world that stays valid wherever it is written (the
+ * harness copies the world into each run's data directory). The registered content is the
+ * same: manifests are stored as their canonical bytes, whatever the source formatting.
+ */
+export function inlineWorldFile(path: string): JsonValue {
+  const absolute = resolve(path);
+  const value = readJsonFile(absolute, MAX_WORLD_BYTES);
+  const violations = schemaViolations(validateFixtureWorldSchema, value);
+  if (violations.length > 0) throw new ConfigError(absolute, violations);
+  const raw = value as unknown as RawWorld;
+  const endpoints = raw.endpoints.map((entry, index) => ({
+    ...entry,
+    versions: entry.versions.map((source, i) => {
+      if ('manifest' in source) return source;
+      const file = resolve(dirname(absolute), source.file);
+      try {
+        return { manifest: readJsonFile(file, MAX_WORLD_BYTES) };
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        throw new ConfigError(absolute, [
+          { path: `/endpoints/${index}/versions/${i}/file`, message: error.message.replaceAll('\n  ', '; ') },
+        ]);
+      }
+    }),
+  }));
+  const inlined: JsonObject = { ...(value as JsonObject), endpoints };
+  return inlined;
+}
+
+/** Reads and checks the world file at `path`; throws ConfigError listing every problem. */
+export function loadFixtureWorld(path: string, files?: WorldFileReader): FixtureWorld {
+  const absolute = resolve(path);
+  const value = readJsonFile(absolute, MAX_WORLD_BYTES);
+  return parseFixtureWorld(value, {
+    source: absolute,
+    baseDir: dirname(absolute),
+    ...(files === undefined ? {} : { files }),
+  });
+}

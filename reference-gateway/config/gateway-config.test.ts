@@ -1,0 +1,273 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { inspect } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { JsonObject, JsonValue } from '../../protocol/json/json-value.ts';
+import { REPO_ROOT } from '../../protocol/test-support/shared-paths.ts';
+import { ConfigError } from './config-violations.ts';
+import {
+  loadGatewayConfig,
+  parseGatewayConfig,
+  type ConfigEnvironment,
+  type GatewayConfig,
+} from './gateway-config.ts';
+import { DEFAULT_LIMITS } from './limits.ts';
+import { docsExample, DOCS_DIR } from './test-support/docs-examples.ts';
+
+const ENVIRONMENT: ConfigEnvironment = {
+  env: { AGENTCONF_COMPONENT_SECRET: 's3cret-from-env' },
+  readTextFile: (path) => {
+    if (path === '/etc/agentconf/secret') return 's3cret-from-file\n';
+    throw Object.assign(new Error('nope'), { code: 'ENOENT' });
+  },
+};
+
+function minimal(extra: JsonObject = {}): JsonObject {
+  return {
+    component: { domain: 'agents.example', host: '127.0.0.1', port: 5347, secret: 'inline-secret' },
+    database: 'gateway.sqlite',
+    ...extra,
+  };
+}
+
+function parse(value: JsonValue): GatewayConfig {
+  return parseGatewayConfig(value, { source: 'test.json', baseDir: '/srv/gw', environment: ENVIRONMENT });
+}
+
+function problems(value: JsonValue): string[] {
+  try {
+    parse(value);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.violations.map((v) => `${v.path}: ${v.message}`);
+    throw error;
+  }
+  return expect.fail('expected a ConfigError');
+}
+
+describe('a minimal config', () => {
+  it('gets the documented defaults and absolute paths', () => {
+    const config = parse(minimal());
+    expect(config).toMatchObject({
+      name: 'agentconf reference gateway',
+      component: { domain: 'agents.example', host: '127.0.0.1', port: 5347 },
+      database: '/srv/gw/gateway.sqlite',
+      world: undefined,
+      localDomains: [],
+      admins: [],
+      selfRegistration: true,
+      policy: { local: { see: false, invoke: false }, grants: [], endpoints: [] },
+      limits: DEFAULT_LIMITS,
+      health: undefined,
+      endpointInfo: { requestReplaySeconds: 86400, coldStartSupported: false },
+    });
+    expect(config.component.secret.reveal()).toBe('inline-secret');
+  });
+
+  it('never prints the secret', () => {
+    const config = parse(minimal());
+    expect(JSON.stringify(config)).not.toContain('inline-secret');
+    expect(inspect(config, { depth: 10 })).not.toContain('inline-secret');
+    expect(String(config.component.secret)).toBe('[redacted]');
+  });
+
+  it('accepts the port as a string of digits, as launch templates produce', () => {
+    const config = parse(
+      minimal({ component: { domain: 'agents.example', host: 'h', port: '5347', secret: 'x' } }),
+    );
+    expect(config.component.port).toBe(5347);
+    expect(
+      problems(minimal({ component: { domain: 'agents.example', host: 'h', port: '99999', secret: 'x' } })),
+    ).toEqual(['/component/port: must be a port number from 1 to 65535']);
+  });
+});
+
+describe('the component secret', () => {
+  const component = { domain: 'agents.example', host: 'h', port: 1 };
+
+  it('comes from a file (without its trailing line break) or an environment variable', () => {
+    expect(
+      parse(
+        minimal({ component: { ...component, secretFile: '/etc/agentconf/secret' } }),
+      ).component.secret.reveal(),
+    ).toBe('s3cret-from-file');
+    expect(
+      parse(
+        minimal({ component: { ...component, secretEnv: 'AGENTCONF_COMPONENT_SECRET' } }),
+      ).component.secret.reveal(),
+    ).toBe('s3cret-from-env');
+  });
+
+  it('must be given exactly once, and must resolve', () => {
+    expect(problems(minimal({ component }))).toEqual([
+      '/component: give exactly one of "secret", "secretFile" or "secretEnv"',
+    ]);
+    expect(problems(minimal({ component: { ...component, secret: 'a', secretEnv: 'B' } }))).toEqual([
+      '/component: give exactly one of "secret", "secretFile" or "secretEnv"',
+    ]);
+    expect(problems(minimal({ component: { ...component, secretEnv: 'UNSET_VARIABLE' } }))).toEqual([
+      '/component/secretEnv: the environment variable UNSET_VARIABLE is not set or empty',
+    ]);
+    expect(problems(minimal({ component: { ...component, secretFile: 'missing' } }))).toEqual([
+      '/component/secretFile: cannot read /srv/gw/missing (ENOENT)',
+    ]);
+  });
+});
+
+describe('readable problems', () => {
+  it('lists every problem at once, each at its pointer', () => {
+    expect(
+      problems({
+        component: { domain: 'agents.example', host: 'h', port: 0, secret: 'x', sekret: 'y' },
+        localDomains: ['server.example', 'server.example'],
+        limits: { rsmPageMax: 0, toolsPerManifest: 5000 },
+      }),
+    ).toEqual([
+      '/database: "database" is required',
+      '/component/sekret: unknown member "sekret"; allowed here: domain, host, port, secret, secretFile, secretEnv',
+      '/component/port: must be at least 1',
+      '/localDomains/1: repeats item 0',
+      '/limits/toolsPerManifest: must be at most 4096',
+      '/limits/rsmPageMax: must be at least 1',
+    ]);
+  });
+
+  it('checks JIDs and domains beyond the schema', () => {
+    expect(
+      problems(
+        minimal({
+          localDomains: ['server.example', 'agents.example'],
+          admins: ['admin@-bad-.example'],
+          policy: { grants: [{ principal: 'alice@example.com', see: ['weather@agents..example'] }] },
+        }),
+      ),
+    ).toEqual([
+      '/localDomains/1: the component domain hosts virtual endpoints, not C2S accounts; it cannot be a local domain',
+      '/admins/0: not a bare JID (domainpart-label)',
+      '/policy/grants/0/see/0: not a bare JID (domainpart-label)',
+    ]);
+  });
+
+  it('explains grants that name no or two subjects, or give nothing', () => {
+    expect(
+      problems(
+        minimal({
+          policy: {
+            grants: [
+              { see: ['*'] },
+              { domain: 'example.com', principal: 'alice@example.com', see: ['*'] },
+              { domain: 'example.com' },
+              { domain: 'example.com', invoke: [{ endpoint: 'weather@agents.example' }] },
+            ],
+          },
+        }),
+      ),
+    ).toEqual([
+      '/policy/grants/0: a grant names exactly one of "domain" or "principal"',
+      '/policy/grants/1: a grant names exactly one of "domain" or "principal"',
+      '/policy/grants/2: a grant gives "see", "invoke" or both',
+      '/policy/grants/3/invoke/0/tools: "tools" is required',
+    ]);
+  });
+});
+
+describe('policy and limits', () => {
+  it('normalizes grants into records: "*" is every endpoint, tool grants are per tool', () => {
+    const config = parse(
+      minimal({
+        localDomains: ['Server.Example'],
+        admins: ['Admin@Server.Example'],
+        policy: {
+          local: { see: true },
+          grants: [
+            { domain: 'Example.COM', see: ['*'], invoke: ['Weather@Agents.Example'] },
+            {
+              principal: 'alice@example.com',
+              invoke: [{ endpoint: 'calendar@agents.example', tools: ['events.list', 'event.create'] }],
+            },
+          ],
+          endpoints: [{ jid: 'Vault@agents.example', hidden: true }],
+        },
+      }),
+    );
+    expect(config.localDomains).toEqual(['server.example']);
+    expect(config.admins).toEqual(['admin@server.example']);
+    expect(config.policy).toEqual({
+      local: { see: true, invoke: false },
+      grants: [
+        { subjectKind: 'domain', subject: 'example.com', action: 'see', endpoint: null, tool: null },
+        {
+          subjectKind: 'domain',
+          subject: 'example.com',
+          action: 'invoke',
+          endpoint: 'weather@agents.example',
+          tool: null,
+        },
+        {
+          subjectKind: 'principal',
+          subject: 'alice@example.com',
+          action: 'invoke',
+          endpoint: 'calendar@agents.example',
+          tool: 'events.list',
+        },
+        {
+          subjectKind: 'principal',
+          subject: 'alice@example.com',
+          action: 'invoke',
+          endpoint: 'calendar@agents.example',
+          tool: 'event.create',
+        },
+      ],
+      endpoints: [{ endpoint: 'vault@agents.example', hidden: true, restrictedInvocation: false }],
+    });
+  });
+
+  it('merges limit overrides, rate limits per operation, onto the defaults', () => {
+    const config = parse(
+      minimal({ limits: { rsmPageMax: 20, rateLimits: { search: { burst: 5, perSecond: 0.5 } } } }),
+    );
+    expect(config.limits).toEqual({
+      ...DEFAULT_LIMITS,
+      rsmPageMax: 20,
+      rateLimits: { ...DEFAULT_LIMITS.rateLimits, search: { burst: 5, perSecond: 0.5 } },
+    });
+  });
+});
+
+describe('files', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'agentconf-config-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loads a file and resolves paths against its directory', () => {
+    const path = join(dir, 'gateway.json');
+    writeFileSync(path, JSON.stringify(minimal({ world: 'world.json' })));
+    const config = loadGatewayConfig(path);
+    expect(config.source).toBe(path);
+    expect(config.database).toBe(join(dir, 'gateway.sqlite'));
+    expect(config.world).toBe(join(dir, 'world.json'));
+  });
+
+  it('reports duplicate members and syntax errors with line and column', () => {
+    const path = join(dir, 'gateway.json');
+    writeFileSync(path, '{\n  "database": "a",\n  "database": "b"\n}');
+    expect(() => loadGatewayConfig(path)).toThrow(
+      /\/ \(line 3, column \d+\): not acceptable JSON \(duplicate-member\)/,
+    );
+    expect(() => loadGatewayConfig(join(dir, 'missing.json'))).toThrow(/cannot read the file \(ENOENT\)/);
+  });
+
+  it('accepts the example of docs/gateway-config.md', () => {
+    const config = parseGatewayConfig(docsExample('gateway-config'), {
+      source: 'docs example',
+      baseDir: DOCS_DIR,
+      environment: ENVIRONMENT,
+    });
+    expect(config.world).toBe(resolve(REPO_ROOT, 'fixtures', 'worlds', 'reference.json'));
+    expect(config.health).toEqual({ host: '127.0.0.1', port: 8080 });
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * Everything the gateway starts with, before any XMPP: the database opened, the config's
+ * policy and the fixture world loaded into it, the access policy compiled, and the services
+ * the responders and the registration handlers use. The XMPP wiring takes it from here.
+ *
+ * Start order: open the store (migrations) → replace the config's grants → load the world
+ * (idempotent; any problem aborts the start with every problem listed) → compile the policy
+ * from the store's grants and the config's local defaults.
+ */
+import { StoreCatalog } from '../catalog/store-catalog.ts';
+import { compileAccessPolicy, type AccessPolicy } from '../policy/access-policy.ts';
+import { RateLimiter } from '../policy/rate-limiter.ts';
+import { Provisioning } from '../registration/provisioning.ts';
+import { Registry } from '../registration/registry.ts';
+import { provisionWorld, type WorldReport } from '../registration/world-provisioning.ts';
+import { GatewayStore } from '../store/gateway-store.ts';
+import { loadFixtureWorld } from './fixture-world.ts';
+import type { GatewayConfig } from './gateway-config.ts';
+import type { RateLimitedOperation } from './limits.ts';
+
+export interface GatewayState {
+  readonly config: GatewayConfig;
+  readonly store: GatewayStore;
+  readonly catalog: StoreCatalog;
+  readonly registry: Registry;
+  readonly provisioning: Provisioning;
+  readonly rateLimiter: RateLimiter<RateLimitedOperation>;
+  /** What loading the world did; undefined without a world. */
+  readonly world: WorldReport | undefined;
+  /** The access policy in force. */
+  readonly policy: AccessPolicy;
+  /** Recompiles the policy from the store (after grants change). */
+  reloadPolicy(): void;
+  close(): void;
+}
+
+function compilePolicy(config: GatewayConfig, store: GatewayStore): AccessPolicy {
+  const stored = store.policy.load();
+  return compileAccessPolicy({
+    localDomains: config.localDomains,
+    localDefaults: config.policy.local,
+    grants: stored.grants,
+    endpointPolicies: stored.endpointPolicies,
+  });
+}
+
+/** `now` (milliseconds since the epoch) is the clock of the store and the rate limiter. */
+export async function openGatewayState(config: GatewayConfig, now: () => number): Promise<GatewayState> {
+  const store = GatewayStore.open(config.database, { now });
+  try {
+    store.policy.replaceSource('config', {
+      grants: config.policy.grants,
+      endpointPolicies: config.policy.endpoints,
+    });
+    const world =
+      config.world === undefined
+        ? undefined
+        : await provisionWorld(store, loadFixtureWorld(config.world), config.limits);
+    let policy = compilePolicy(config, store);
+    const registry = new Registry(store);
+    const rateLimiter = new RateLimiter(config.limits.rateLimits, now);
+    const provisioning = new Provisioning(
+      registry,
+      {
+        admins: config.admins,
+        localDomains: config.localDomains,
+        selfRegistration: config.selfRegistration,
+        hostedDomains: [config.component.domain],
+      },
+      config.limits,
+      rateLimiter,
+    );
+    return {
+      config,
+      store,
+      catalog: new StoreCatalog(store, () => policy),
+      registry,
+      provisioning,
+      rateLimiter,
+      world,
+      get policy() {
+        return policy;
+      },
+      reloadPolicy() {
+        policy = compilePolicy(config, store);
+      },
+      close() {
+        store.close();
+      },
+    };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}

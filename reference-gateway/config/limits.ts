@@ -1,0 +1,59 @@
+/**
+ * The gateway's documented limits (#json-encoding: "Gateways MUST impose documented limits";
+ * #rules: bound manifest size, schema size, directory result count; #security: rate limits).
+ * Exceeding one answers <resource-constraint/>, always after authorization (spec-positions
+ * #42). docs/gateway-config.md documents each one; the suite reads them from the SUT config
+ * and probes just past them.
+ */
+import type { TokenBucketRule } from '../policy/rate-limiter.ts';
+import type { ManifestLimits } from '../registration/manifest-intake.ts';
+
+/** The operations rate-limited per principal (#security lists them). */
+export const RATE_LIMITED_OPERATIONS = [
+  'registration',
+  'administration',
+  'discovery',
+  'search',
+  'metadata',
+  'invocation',
+] as const;
+export type RateLimitedOperation = (typeof RATE_LIMITED_OPERATIONS)[number];
+
+export interface GatewayLimits extends ManifestLimits {
+  /** Most items one RSM page returns, whatever <max/> asks for (#list-agents, #list-tools, #search). */
+  readonly rsmPageMax: number;
+  readonly rateLimits: Readonly<Record<RateLimitedOperation, TokenBucketRule>>;
+}
+
+/**
+ * Why these numbers:
+ * - manifestMaxBytes 1 MiB, jsonMaxDepth 64, the string/member/item counts: the strict JSON
+ *   parser's own defaults (protocol/json/json-limits.ts), which bound parse time and memory.
+ *   Servers usually cap stanzas lower (Prosody: 256 KiB from C2S), so the server's cap is what
+ *   a registrant meets first; ours still bounds what a component link can deliver.
+ * - schemaMaxBytes 256 KiB: a generous single tool schema; it also caps what one
+ *   <schema-request/> result carries.
+ * - toolsPerManifest 4096: the protocol maximum of the normative schema (#manifest).
+ * - rsmPageMax 100: a page a client renders at once; `count` still reports the full set.
+ * - Rate limits: bursts well above what the conformance suite sends in a test, refilling fast
+ *   enough for interactive use, low enough to slow enumeration of the directory and of
+ *   hidden JIDs (#privacy). Registration and administration are rarer and cost more.
+ */
+export const DEFAULT_LIMITS: GatewayLimits = Object.freeze({
+  manifestMaxBytes: 1_048_576,
+  schemaMaxBytes: 262_144,
+  jsonMaxDepth: 64,
+  jsonMaxStringLength: 65_536,
+  jsonMaxObjectMembers: 16_384,
+  jsonMaxArrayItems: 65_536,
+  toolsPerManifest: 4096,
+  rsmPageMax: 100,
+  rateLimits: Object.freeze({
+    registration: { burst: 20, perSecond: 2 },
+    administration: { burst: 50, perSecond: 5 },
+    discovery: { burst: 200, perSecond: 50 },
+    search: { burst: 100, perSecond: 20 },
+    metadata: { burst: 200, perSecond: 50 },
+    invocation: { burst: 100, perSecond: 20 },
+  }),
+});
