@@ -8,7 +8,14 @@ import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import {
+  createConfigAjv,
+  formatViolation,
+  pointerToken,
+  schemaViolations as configSchemaViolations,
+  type ConfigViolation,
+} from '../../protocol/json/config-problems.ts';
 
 import sutConfigSchema from '../../fixtures/schemas/sut-config.schema.json' with { type: 'json' };
 import { JsonRejection } from '../../protocol/json/json-rejection.ts';
@@ -76,14 +83,8 @@ export const DEFAULT_COMPONENT_DOMAIN = 'agents.example';
 export const GENERATED_SECRET = 'generate';
 export const DEFAULT_TIMEOUTS: SutTimeouts = { startupSeconds: 30, replySeconds: 10, taskSeconds: 60 };
 
-export interface SutConfigViolation {
-  /** RFC 6901 pointer into the config ('' is the whole document). */
-  readonly path: string;
-  readonly message: string;
-  /** For JSON syntax errors. */
-  readonly line?: number;
-  readonly column?: number;
-}
+export type SutConfigViolation = ConfigViolation;
+export { formatViolation };
 
 export class SutConfigError extends Error {
   override readonly name = 'SutConfigError';
@@ -100,150 +101,19 @@ export class SutConfigError extends Error {
   }
 }
 
-export function formatViolation(violation: SutConfigViolation): string {
-  const at = violation.line === undefined ? '' : ` (line ${violation.line}, column ${violation.column ?? 0})`;
-  return `${violation.path === '' ? '/' : violation.path}${at}: ${violation.message}`;
-}
+const validateSchema = createConfigAjv().compile(sutConfigSchema);
 
-// The schema is ours and fixed: strict mode catches mistakes in it (except strictRequired, which
-// refuses the `if`/`then: { required }` idiom; union types are allowed for file templates); verbose gives error messages the parent schema
-// (allowed member names, the reason a member is required).
-const ajv = new Ajv2020({
-  allErrors: true,
-  strict: true,
-  strictRequired: false,
-  allowUnionTypes: true,
-  verbose: true,
-  validateFormats: false,
-});
-const validateSchema = ajv.compile(sutConfigSchema);
-
-/** The edit distance of two short names, for "did you mean" hints. */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
+/** `launch` is a string or an object: say so once instead of quoting both branches' errors. */
+function rewordLaunch(error: ErrorObject): SutConfigViolation | undefined {
+  if (error.instancePath === '/launch' && (error.keyword === 'type' || error.keyword === 'const')) {
+    return { path: '/launch', message: 'must be "external" or an object with "command"' };
   }
-  return previous[b.length] ?? 0;
+  return undefined;
 }
 
-function pointerToken(name: string): string {
-  return name.replaceAll('~', '~0').replaceAll('/', '~1');
-}
-
-function param(error: ErrorObject, name: string): unknown {
-  return (error.params as Record<string, unknown>)[name];
-}
-
-function parentSchema(error: ErrorObject): Record<string, unknown> {
-  const schema: unknown = error.parentSchema;
-  return typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>) : {};
-}
-
-function unknownMemberMessage(error: ErrorObject, member: string): string {
-  const properties = parentSchema(error)['properties'];
-  const allowed = typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
-  const closest = allowed
-    .map((name) => ({ name, d: distance(member.toLowerCase(), name.toLowerCase()) }))
-    .sort((x, y) => x.d - y.d)[0];
-  const hint =
-    closest !== undefined && closest.d <= Math.max(2, Math.floor(member.length / 3))
-      ? ` (did you mean "${closest.name}"?)`
-      : '';
-  return `unknown member "${member}"${hint}; allowed here: ${allowed.join(', ')}`;
-}
-
-function schemaViolation(error: ErrorObject): SutConfigViolation | undefined {
-  const path = error.instancePath;
-  // A `propertyNames` failure comes as the inner error (naming the member) plus a summary.
-  if (error.keyword === 'propertyNames') return undefined;
-  const { propertyName } = error;
-  if (propertyName !== undefined) {
-    return {
-      path: `${path}/${pointerToken(propertyName)}`,
-      message: `the name "${propertyName}" must match ${String(param(error, 'pattern'))}`,
-    };
-  }
-  const limit = param(error, 'limit');
-  switch (error.keyword) {
-    case 'if':
-      return undefined; // The failing branch reports the actual problem.
-    case 'required': {
-      const member = String(param(error, 'missingProperty'));
-      // The `then` of a conditional requirement says why; other descriptions are documentation.
-      const reason = error.schemaPath.includes('/then/') ? parentSchema(error)['description'] : undefined;
-      return {
-        path: `${path}/${pointerToken(member)}`,
-        message: `"${member}" is required${typeof reason === 'string' ? `: ${reason}` : ''}`,
-      };
-    }
-    case 'additionalProperties': {
-      const member = String(param(error, 'additionalProperty'));
-      return { path: `${path}/${pointerToken(member)}`, message: unknownMemberMessage(error, member) };
-    }
-    case 'type':
-      if (path === '/launch') return { path, message: 'must be "external" or an object with "command"' };
-      return { path, message: `must be ${describeType(param(error, 'type'))}` };
-    case 'const':
-      if (path === '/launch') return { path, message: 'must be "external" or an object with "command"' };
-      return { path, message: `must be ${JSON.stringify(param(error, 'allowedValue'))}` };
-    case 'enum': {
-      const allowed = param(error, 'allowedValues');
-      const list = Array.isArray(allowed) ? allowed.map((v) => JSON.stringify(v)).join(', ') : '';
-      return { path, message: `${JSON.stringify(error.data)} is not one of ${list}` };
-    }
-    case 'pattern':
-      return { path, message: `must match ${String(param(error, 'pattern'))}` };
-    case 'minLength':
-      return {
-        path,
-        message: limit === 1 ? 'must not be empty' : `must have at least ${String(limit)} characters`,
-      };
-    case 'maxLength':
-      return { path, message: `must have at most ${String(limit)} characters` };
-    case 'minItems':
-      return { path, message: `must have at least ${String(limit)} item(s)` };
-    case 'uniqueItems':
-      return {
-        path: `${path}/${String(param(error, 'i'))}`,
-        message: `repeats item ${String(param(error, 'j'))}`,
-      };
-    case 'minimum':
-      return { path, message: `must be at least ${String(limit)}` };
-    case 'exclusiveMinimum':
-      return { path, message: `must be greater than ${String(limit)}` };
-    default:
-      return { path, message: error.message ?? `violates "${error.keyword}"` };
-  }
-}
-
-function describeType(type: unknown): string {
-  const types = String(type).split(',');
-  const words = types.map((t) =>
-    t === 'object' || t === 'array' ? `an ${t}` : t === 'integer' ? 'an integer' : `a ${t}`,
-  );
-  return words.join(' or ');
-}
-
-/** What the JSON Schema says, as violations; duplicates (same place, same words) dropped. */
+/** What the JSON Schema says, as violations. */
 function schemaViolations(value: JsonValue): SutConfigViolation[] {
-  if (validateSchema(value)) return [];
-  const seen = new Set<string>();
-  const violations: SutConfigViolation[] = [];
-  for (const error of validateSchema.errors ?? []) {
-    const violation = schemaViolation(error);
-    if (violation === undefined) continue;
-    const key = `${violation.path}\n${violation.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    violations.push(violation);
-  }
-  return violations;
+  return configSchemaViolations(validateSchema, value, rewordLaunch);
 }
 
 /** The shape the schema guarantees; members absent stay absent. */

@@ -124,7 +124,7 @@ describe('readable problems', () => {
       }),
     ).toEqual([
       '/database: "database" is required',
-      '/component/sekret: unknown member "sekret"; allowed here: domain, host, port, secret, secretFile, secretEnv',
+      '/component/sekret: unknown member "sekret" (did you mean "secret"?); allowed here: domain, host, port, secret, secretFile, secretEnv',
       '/component/port: must be at least 1',
       '/localDomains/1: repeats item 0',
       '/limits/toolsPerManifest: must be at most 4096',
