@@ -22,6 +22,7 @@ const COMMANDS: readonly CommandEntry[] = [
     name: 'federation',
     load: async () => (await import('./commands/federation.ts')).federationCommand,
   },
+  { name: 'gateway', load: async () => (await import('./commands/gateway.ts')).gatewayCommand },
   { name: 'hash', load: async () => (await import('./commands/hash.ts')).hashCommand },
   { name: 'node', load: async () => (await import('./commands/node.ts')).nodeCommand },
   {

@@ -1,0 +1,248 @@
+// The reference gateway through a real native federation: bob@server.example (local) and
+// alice@example.com (remote, across s2s) call the in-process gateway component.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { xml } from '@xmpp/xml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../harness/cli/main.ts';
+import type { CliIo } from '../../harness/cli/io.ts';
+import { createDriver, type Caller, type Driver } from '../../harness/driver/index.ts';
+import { nativeProvider } from '../../harness/federation/native-provider.ts';
+import type { Federation } from '../../harness/federation/server-provider.ts';
+import { REPO_ROOT } from '../../protocol/test-support/shared-paths.ts';
+import { canonicalDocument } from '../../protocol/json/canonical.ts';
+import { parseStrictJson } from '../../protocol/json/strict-json.ts';
+import { NS, NS_AGENT_API } from '../../protocol/namespaces.ts';
+import {
+  buildDiscoInfoRequest,
+  buildDiscoItemsRequest,
+  buildManifestRequest,
+  buildRegister,
+  buildRegistrationStatus,
+  parseDiscoInfo,
+  parseDiscoItems,
+  parseManifest,
+  parseRegistration,
+} from '../../protocol/stanza/index.ts';
+import { loadGatewayConfig, type GatewayConfig } from '../config/gateway-config.ts';
+import { openGatewayState, type GatewayState } from '../config/gateway-state.ts';
+import { manifestText, REFERENCE_WORLD } from '../registration/test-support/manifests.ts';
+import { backoffDelay } from './backoff.ts';
+import { GatewayComponent } from './gateway-component.ts';
+
+const GATEWAY = 'agents.example';
+const INSTANT = {
+  setTimeout,
+  clearTimeout: (h: unknown) => {
+    clearTimeout(h as NodeJS.Timeout);
+  },
+  random: () => 0,
+};
+
+describe('reference gateway component', () => {
+  let federation: Federation;
+  let driver: Driver;
+  let bob: Caller;
+  let alice: Caller;
+  let dir: string;
+  let config: GatewayConfig;
+  let state: GatewayState;
+  let gateway: GatewayComponent;
+  let configPath: string;
+
+  async function startGateway(): Promise<void> {
+    state = await openGatewayState(config, Date.now);
+    gateway = await GatewayComponent.start(state, {
+      backoff: { initialMs: 20, maxMs: 200 },
+      timing: INSTANT,
+    });
+  }
+
+  async function stopGateway(): Promise<void> {
+    await gateway.stop();
+    state.close();
+  }
+
+  beforeAll(async () => {
+    federation = await nativeProvider.start();
+    dir = mkdtempSync(join(tmpdir(), 'agentconf-gateway-'));
+    const { host, port, domain, secret } = federation.component;
+    const path = join(dir, 'gateway.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        component: { domain, host, port, secret },
+        database: 'gateway.sqlite',
+        world: REFERENCE_WORLD,
+        localDomains: ['server.example'],
+        admins: ['bob@server.example'],
+      }),
+    );
+    configPath = path;
+    config = loadGatewayConfig(path);
+    await startGateway();
+    driver = createDriver(federation, { timeoutMs: 5000 });
+    bob = await driver.connect('bob@server.example', 'desk');
+    alice = await driver.connect('alice@example.com', 'laptop');
+  }, 300_000);
+
+  afterAll(async () => {
+    await driver.closeAll();
+    await stopGateway();
+    await federation.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists the directory to a local caller in octet order with the RSM count', async () => {
+    const items = parseDiscoItems(
+      (await bob.iq(GATEWAY, 'get', buildDiscoItemsRequest({ rsm: { max: 10 } }))) ?? xml('none'),
+    );
+    expect(items.items.map((item) => item.jid)).toEqual([
+      'calendar@agents.example',
+      'toolbox@agents.example',
+      'translator@agents.example',
+      'weather@agents.example',
+    ]);
+    expect(items.rsm?.count).toBe(4);
+  });
+
+  it('answers endpoint info with the endpoint-info form', async () => {
+    const exchange = await bob.exchangeIq('weather@agents.example', 'get', buildDiscoInfoRequest({}));
+    expect(exchange.parsed.type).toBe('result');
+    const info = parseDiscoInfo(exchange.parsed.payload ?? xml('none'));
+    expect(info.forms.length).toBeGreaterThan(0);
+    expect(exchange.reply.xml).toContain('urn:xmpp:agent-endpoint-info:0');
+    expect(exchange.reply.xml).toContain('cold_start_supported');
+  });
+
+  it('serves a manifest whose <json/> hashes to the served <hash/>', async () => {
+    const manifest = parseManifest(
+      (await bob.iq('weather@agents.example', 'get', buildManifestRequest({}))) ?? xml('none'),
+    );
+    expect(manifest.version).toBe('1.4.0');
+    const hash = canonicalDocument(parseStrictJson(Buffer.from(manifest.json, 'utf8'))).hash;
+    expect(hash.value).toBe(manifest.hash.value);
+  });
+
+  it('denies a remote caller by default with the same item-not-found as a nonexistent endpoint', async () => {
+    const hidden = await alice.exchangeIq('translator@agents.example', 'get', buildManifestRequest({}));
+    const missing = await alice.exchangeIq('nobody@agents.example', 'get', buildManifestRequest({}));
+    expect(hidden.parsed.type).toBe('error');
+    if (hidden.parsed.type !== 'error' || missing.parsed.type !== 'error') throw new Error('not errors');
+    expect(hidden.parsed.error.condition).toBe('item-not-found');
+    const errorXml = (text: string): string => text.slice(text.indexOf('<error'));
+    expect(errorXml(hidden.reply.xml)).toBe(errorXml(missing.reply.xml));
+  });
+
+  it('sends exactly one reply per IQ, also one service-unavailable for an unknown payload', async () => {
+    const before = bob.inbound.length;
+    const replies = gateway.replies;
+    const ping = await bob.exchangeIq(GATEWAY, 'get', xml('ping', { xmlns: NS.ping }));
+    expect(ping.parsed.type).toBe('result');
+    const unknown = await bob.exchangeIq(GATEWAY, 'set', xml('mystery', { xmlns: 'urn:example:unknown' }));
+    expect(unknown.parsed.type).toBe('error');
+    if (unknown.parsed.type === 'error') expect(unknown.parsed.error.condition).toBe('service-unavailable');
+    // A late second reply would reach bob after the first: a third round trip flushes it.
+    const flush = await bob.exchangeIq(GATEWAY, 'get', xml('ping', { xmlns: NS.ping }));
+    const received = bob.inbound.slice(before).filter((s) => s.name === 'iq');
+    expect(received.map((s) => s.id)).toEqual([ping.id, unknown.id, flush.id]);
+    expect(gateway.replies - replies).toBe(3);
+  });
+
+  it('keeps an admin-registered version across a restart with the same database', async () => {
+    const text = manifestText({ jid: 'fresh@agents.example', version: '2.0.0' });
+    const registered = await bob.iq(GATEWAY, 'set', buildRegister({ manifestJson: text }));
+    expect(registered?.is('registered', NS_AGENT_API)).toBe(true);
+    await stopGateway();
+    await startGateway();
+    const status = parseRegistration(
+      (await bob.iq(GATEWAY, 'get', buildRegistrationStatus({ jid: 'fresh@agents.example' }))) ?? xml('none'),
+    );
+    expect(status.versions.map((v) => v.id)).toEqual(['2.0.0']);
+  });
+
+  it('never answers IQ results or errors sent to it', async () => {
+    const before = bob.inbound.length;
+    await bob.send(xml('iq', { type: 'result', id: 'stray-result', to: GATEWAY }));
+    await bob.send(
+      xml(
+        'iq',
+        { type: 'error', id: 'stray-error', to: GATEWAY },
+        xml('error', { type: 'cancel' }, xml('item-not-found', { xmlns: NS.stanzas })),
+      ),
+    );
+    const ping = await bob.exchangeIq(GATEWAY, 'get', xml('ping', { xmlns: NS.ping }));
+    const received = bob.inbound.slice(before).filter((s) => s.name === 'iq');
+    expect(received.map((s) => s.id)).toEqual([ping.id]);
+  });
+
+  it('runs as `agentconf gateway --config FILE` (a process) until SIGTERM', async () => {
+    await stopGateway();
+    const child = spawn(process.execPath, ['bin/agentconf.js', 'gateway', '--config', configPath], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) => {
+      child.once('exit', (code, signal) => {
+        resolveExit({ code, signal });
+      });
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const online = new Promise<void>((resolveOnline, rejectOnline) => {
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+        if (stdout.includes(' online via ')) resolveOnline();
+      });
+      void exited.then((status) => {
+        rejectOnline(new Error(`exited before online (${JSON.stringify(status)}):\n${stdout}\n${stderr}`));
+      });
+    });
+    try {
+      await online;
+      expect(stdout).toMatch(/^gateway: agents\.example online via \S+\n$/u);
+      expect(await bob.iq(GATEWAY, 'get', xml('ping', { xmlns: NS.ping }))).toBeUndefined();
+      child.kill('SIGTERM');
+      expect(await exited).toEqual({ code: 0, signal: null });
+      expect(stdout).toMatch(/gateway: stopped \(SIGTERM\)\n$/u);
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+      await startGateway();
+    }
+  }, 60_000);
+
+  it('rejects a missing --config as a usage error', async () => {
+    const err: string[] = [];
+    const io: CliIo = {
+      out: () => undefined,
+      err: (text) => err.push(text),
+      readFile: (file) => readFileSync(file),
+    };
+    expect(await main(['gateway'], io)).toBe(2);
+    expect(err.join('')).toContain('missing --config FILE');
+  });
+
+  it('reconnects after the component link is cut', async () => {
+    const offline = gateway.next('offline');
+    const online = gateway.next('online');
+    federation.links.component.cut();
+    await offline;
+    await online;
+    expect(gateway.status).toBe('online');
+    expect(await bob.iq(GATEWAY, 'get', xml('ping', { xmlns: NS.ping }))).toBeUndefined();
+  });
+});
+
+describe('backoffDelay', () => {
+  it('doubles the ceiling per attempt up to the cap, jittered within its upper half', () => {
+    const policy = { initialMs: 100, maxMs: 1000 };
+    expect([1, 2, 3, 4, 5, 40].map((n) => backoffDelay(n, policy, () => 0))).toEqual([
+      50, 100, 200, 400, 500, 500,
+    ]);
+    expect(backoffDelay(3, policy, () => 0.999_999)).toBe(400);
+  });
+});
