@@ -4,6 +4,7 @@
  * An unknown name is an error, never left as it is: a typo must not reach the gateway's argv.
  */
 import type { JsonValue } from '../../protocol/json/json-value.ts';
+import { appendPointer } from '../../protocol/json/json-pointer.ts';
 
 export const PLACEHOLDER_NAMES = [
   'serverHost',
@@ -96,7 +97,7 @@ export function* jsonStrings(value: JsonValue, path: string): Generator<[string,
     for (const [index, item] of value.entries()) yield* jsonStrings(item, `${path}/${index}`);
   } else if (typeof value === 'object' && value !== null) {
     for (const [key, item] of Object.entries(value)) {
-      yield* jsonStrings(item, `${path}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+      yield* jsonStrings(item, appendPointer(path, key));
     }
   }
 }

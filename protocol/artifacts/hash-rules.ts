@@ -19,7 +19,7 @@ import {
   type SchemaPin,
 } from './example-pins.ts';
 import type { HashVector } from './hash-vectors.ts';
-import { resolvePointer } from './json-pointer.ts';
+import { resolvePointer } from '../json/json-pointer.ts';
 import { catalogueManifests, type CataloguedManifest } from './manifest-catalogue.ts';
 import { attributeValue, firstChild, textContent } from './xml-query.ts';
 import type { XmlElement } from './xml-reader.ts';

@@ -5,7 +5,10 @@
  * reader is the file's author, not a remote peer.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { pointerToken } from './json-pointer.ts';
 import type { JsonValue } from './json-value.ts';
+
+export { pointerToken };
 
 export interface ConfigViolation {
   /** RFC 6901 pointer into the file ('' is the whole document). */
@@ -19,10 +22,6 @@ export interface ConfigViolation {
 export function formatViolation(violation: ConfigViolation): string {
   const at = violation.line === undefined ? '' : ` (line ${violation.line}, column ${violation.column ?? 0})`;
   return `${violation.path === '' ? '/' : violation.path}${at}: ${violation.message}`;
-}
-
-export function pointerToken(name: string | number): string {
-  return String(name).replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
 /**

@@ -16,14 +16,10 @@ export interface Violation {
   readonly message: string;
 }
 
-/** RFC 6901 §3: `~` and `/` inside a reference token are escaped as `~0` and `~1`. */
-export function pointerToken(name: string | number): string {
-  return String(name).replaceAll('~', '~0').replaceAll('/', '~1');
-}
+import { appendPointer as childPointer } from '../json/json-pointer.ts';
 
-export function childPointer(parent: string, name: string | number): string {
-  return `${parent}/${pointerToken(name)}`;
-}
+export { childPointer };
+export { pointerToken } from '../json/json-pointer.ts';
 
 function param(error: ErrorObject, name: string): unknown {
   return (error.params as Record<string, unknown>)[name];

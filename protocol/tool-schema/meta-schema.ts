@@ -7,7 +7,7 @@ import type { JsonObject } from '../json/json-value.ts';
 import { DIALECT_2020_12 } from './dialect.ts';
 import type { Validator } from './evaluator.ts';
 import { validate } from './evaluator.ts';
-import { pointerTokens } from './json-pointer.ts';
+import { pointerTokens } from '../json/json-pointer.ts';
 import { ToolSchemaRejection } from './rejection.ts';
 
 let metaValidator: Promise<Validator> | undefined;

@@ -7,7 +7,7 @@
 import type { JsonObject, JsonValue } from '../json/json-value.ts';
 import { isJsonObject } from '../json/json-value.ts';
 import { isDialect202012, SUPPORTED_VOCABULARIES } from './dialect.ts';
-import { appendPointer } from './json-pointer.ts';
+import { appendPointer } from '../json/json-pointer.ts';
 import { unsupportedAssertionReason } from './keyword-policy.ts';
 import type { ToolSchemaLimits } from './limits.ts';
 import { regexSyntaxError } from './regex.ts';

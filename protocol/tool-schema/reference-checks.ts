@@ -5,7 +5,7 @@
  * reference; version 0 allows it only through an explicit allowlist of documents already held in
  * memory (#security), and otherwise registration fails. Nothing here or in the evaluator fetches.
  */
-import { appendPointer, pointerTokens } from './json-pointer.ts';
+import { appendPointer, pointerTokens } from '../json/json-pointer.ts';
 import type { SchemaInventory } from './policy.ts';
 import { ToolSchemaRejection } from './rejection.ts';
 import { resolveUri } from './uri.ts';

@@ -8,7 +8,7 @@
 import type { JsonObject, JsonValue } from '../json/json-value.ts';
 import { isJsonObject } from '../json/json-value.ts';
 import { SINGLE_SUBSCHEMA_KEYWORDS, SUBSCHEMA_ARRAY_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from './dialect.ts';
-import { appendPointer } from './json-pointer.ts';
+import { appendPointer } from '../json/json-pointer.ts';
 import { resolveUri } from './uri.ts';
 
 export interface SchemaSite {

@@ -7,7 +7,7 @@
 import type { JsonValue } from '../json/json-value.ts';
 import type { OutputUnit, Validator } from './evaluator.ts';
 import { applyEvaluatorPosture } from './evaluator.ts';
-import { pointerTokens } from './json-pointer.ts';
+import { pointerTokens } from '../json/json-pointer.ts';
 
 export interface SchemaValidationError {
   /** JSON pointer into the instance. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../json/json-value.ts';
+import type { JsonValue } from './json-value.ts';
 import { resolvePointer } from './json-pointer.ts';
 
 describe('RFC 6901 pointers', () => {
