@@ -40,9 +40,10 @@ import {
   serverRoles,
   type LinkName,
 } from './federation-topology.ts';
-import { addLiveFederation, removeLiveFederation } from './live-federations.ts';
+import { removeLiveFederation } from './live-federations.ts';
 import { allocateLoopbackAddresses, releaseLoopbackAddresses } from './loopback-addresses.ts';
 import { NativeFederation } from './native-federation.ts';
+import { bootFederation, faultLinks, proxyOf } from './run-boot.ts';
 import { guardDirectory, releaseDirectory } from './orphan-watchdog.ts';
 import type { AccountRequest, FederationOptions, ServerProvider, ServerRole } from './server-provider.ts';
 
@@ -123,9 +124,7 @@ class ContainerRun {
   }
 
   proxy(name: LinkName): FaultProxy {
-    const proxy = this.proxies.get(name);
-    if (proxy === undefined) throw new Error(`link ${name} has no proxy`);
-    return proxy;
+    return proxyOf(this.proxies, name);
   }
 
   async release(): Promise<void> {
@@ -379,14 +378,7 @@ async function startContainerFederation(
         port: componentProxy.listen.port,
         direct: componentProxy.target,
       },
-      {
-        s2sAToB: run.proxy('s2sAToB'),
-        s2sBToA: run.proxy('s2sBToA'),
-        component: componentProxy,
-        restoreAll: () => {
-          for (const proxy of run.proxies.values()) proxy.restore();
-        },
-      },
+      faultLinks(run.proxies),
       caCertPath,
       run.dir,
       release,
@@ -395,16 +387,12 @@ async function startContainerFederation(
       engine.endpoint,
       runId,
     );
-    const created = federation;
-    await Promise.all(
-      (options.accounts ?? defaultAccounts(withHostile)).map((request) => created.createAccount(request)),
+    return await bootFederation(
+      federation,
+      run.servers,
+      options.accounts ?? defaultAccounts(withHostile),
+      startedAt,
     );
-    const preparedAt = performance.now();
-
-    await Promise.all(run.servers.map((server) => server.start()));
-    federation.timings = { bootMs: performance.now() - startedAt, prepareMs: preparedAt - startedAt };
-    addLiveFederation(federation);
-    return federation;
   } catch (error) {
     await release().catch(() => undefined);
     throw error;

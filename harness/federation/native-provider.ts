@@ -30,10 +30,11 @@ import {
   type LinkName,
   type PlannedServer,
 } from './federation-topology.ts';
-import { addLiveFederation, removeLiveFederation } from './live-federations.ts';
+import { removeLiveFederation } from './live-federations.ts';
 import { guardDirectory, releaseDirectory } from './orphan-watchdog.ts';
 import { allocateLoopbackAddresses, deadUdpPort, releaseLoopbackAddresses } from './loopback-addresses.ts';
 import { NativeFederation } from './native-federation.ts';
+import { bootFederation, faultLinks, proxyOf } from './run-boot.ts';
 import type { NativeServer } from './native-server.ts';
 import { ProsodyServer } from './prosody-server.ts';
 import type { AccountRequest, Federation, FederationOptions, ServerProvider } from './server-provider.ts';
@@ -72,9 +73,7 @@ class RunResources {
   }
 
   proxy(name: LinkName): FaultProxy {
-    const proxy = this.proxies.get(name);
-    if (proxy === undefined) throw new Error(`link ${name} has no proxy`);
-    return proxy;
+    return proxyOf(this.proxies, name);
   }
 
   async release(): Promise<void> {
@@ -195,28 +194,17 @@ async function startNativeFederation(options: FederationOptions = {}): Promise<F
         port: componentProxy.listen.port,
         direct: componentProxy.target,
       },
-      {
-        s2sAToB: run.proxy('s2sAToB'),
-        s2sBToA: run.proxy('s2sBToA'),
-        component: componentProxy,
-        restoreAll: () => {
-          for (const proxy of run.proxies.values()) proxy.restore();
-        },
-      },
+      faultLinks(run.proxies),
       certificates.ca.certPath,
       run.dir,
       release,
     );
-    const created = federation;
-    await Promise.all(
-      (options.accounts ?? defaultAccounts(withHostile)).map((request) => created.createAccount(request)),
+    return await bootFederation(
+      federation,
+      run.servers,
+      options.accounts ?? defaultAccounts(withHostile),
+      startedAt,
     );
-    const preparedAt = performance.now();
-
-    await Promise.all(run.servers.map((server) => server.start()));
-    federation.timings = { bootMs: performance.now() - startedAt, prepareMs: preparedAt - startedAt };
-    addLiveFederation(federation);
-    return federation;
   } catch (error) {
     await release().catch(() => undefined);
     throw error;
