@@ -58,6 +58,14 @@ export interface TaskActions {
   requestInput(request: InputRequest): Promise<InputOutcome | ActionRefusal>;
   complete(result: ToolResult, summary?: string): Promise<ActionResult>;
   fail(failure: TaskFailure): Promise<ActionResult>;
+  /**
+   * Settles the task cancelled (#cancellation: the target confirms; #task-states: any
+   * non-terminal state may move to cancelled), normally after `cancellation` aborted. Without
+   * it a tool could only complete or fail a cancelled task, never honour the cancellation.
+   * Optional so that engines written before it still satisfy this interface; a tool that finds
+   * it missing cannot confirm and should treat that as a runtime fault.
+   */
+  confirmCancellation?(reason?: string): Promise<ActionResult>;
   /** Aborted once a cancellation is accepted (state cancelling): advisory, the tool may ignore it. */
   readonly cancellation: AbortSignal;
   /** Aborted once the task is terminal for any reason: no action can commit after it. */
