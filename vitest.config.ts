@@ -7,6 +7,7 @@ export default defineConfig({
       'harness/**/*.test.ts',
       'reference-gateway/**/*.test.ts',
       'bin/**/*.test.ts',
+      'suites/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/.git/**', 'harness/**/*.containers.test.ts'],
     // The JSON-Schema suite and XSD batches are CPU-heavy; two workers match the CI machine.

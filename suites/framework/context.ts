@@ -1,0 +1,45 @@
+/**
+ * What a running case may use. The runner builds one per case attempt: fresh callers with a
+ * transcript of their own, a random source seeded from the run seed and the case ID, and the
+ * facts about the SUT that the run established once (claimed profiles, advertised features).
+ */
+import type { Caller } from '../../harness/driver/index.ts';
+import type { ProfileId } from '../../harness/sut/profiles.ts';
+import type { SeededRandom } from './seeded-random.ts';
+
+/** The accounts a case can act as; each call connects a new resource of that account. */
+export interface CallerPool {
+  /** A caller on the gateway's own server (server.example), without special rights. */
+  local(): Promise<Caller>;
+  /** A caller on the federated server (example.com) holding the fixture's principal grants. */
+  remote(): Promise<Caller>;
+  /** A caller on the federated server with no grants at all (deny-by-default). */
+  stranger(): Promise<Caller>;
+  /** The SUT's administrator account (SUT config `adminJid`). */
+  admin(): Promise<Caller>;
+  /** Another resource of a caller's account, e.g. to prove any resource may recover a task. */
+  sibling(of: Caller): Promise<Caller>;
+}
+
+export interface SutFacts {
+  readonly name: string;
+  /** The gateway's JID (the XEP-0114 component domain). */
+  readonly gatewayJid: string;
+  /** Claimed profiles including the ones they build on. */
+  readonly profiles: ReadonlySet<ProfileId>;
+  /** The features the gateway advertised in its disco#info at the start of the run. */
+  readonly features: ReadonlySet<string>;
+  readonly replyTimeoutMs: number;
+  readonly taskTimeoutMs: number;
+}
+
+export interface CaseContext {
+  readonly sut: SutFacts;
+  readonly callers: CallerPool;
+  readonly random: SeededRandom;
+  /**
+   * Records a SHOULD-level finding on a case that otherwise passes (a warning mark in reports;
+   * a failure only under --strict).
+   */
+  warn(requirement: string, message: string): void;
+}

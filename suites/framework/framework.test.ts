@@ -1,0 +1,273 @@
+import { describe, expect, it } from 'vitest';
+import { Transcript, type IqExchange } from '../../harness/driver/index.ts';
+import type { ProfileId } from '../../harness/sut/profiles.ts';
+import { parseIq, parseXml } from '../../protocol/stanza/index.ts';
+import { defineSuite, type ConformanceCase } from './case.ts';
+import type { CaseContext, SutFacts } from './context.ts';
+import { expectError, expectResultPayload, expectSameErrorPayload, expectThat } from './expect.ts';
+import { runCase, type CaseAttempt, type RunCaseOptions } from './run-case.ts';
+import { SeededRandom, caseSeed, isSeed } from './seeded-random.ts';
+import { CannotTell, NotApplicable, RequirementViolation } from './verdicts.ts';
+
+function exchange(replyXml: string): IqExchange {
+  const element = parseXml(replyXml);
+  const attribute = (name: string): string | undefined => element.attrs[name];
+  return {
+    id: attribute('id') ?? '',
+    requestXml: '<iq/>',
+    reply: {
+      index: 0,
+      name: 'iq',
+      xml: replyXml,
+      element,
+      parseError: undefined,
+      receivedAt: 0,
+      id: attribute('id'),
+      from: attribute('from'),
+      to: attribute('to'),
+      type: attribute('type'),
+    },
+    parsed: parseIq(element) as IqExchange['parsed'],
+  };
+}
+
+const ITEM_NOT_FOUND =
+  "<iq xmlns='jabber:client' type='error' id='a' from='x@agents.example'><error type='cancel'><item-not-found xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>";
+const FORBIDDEN =
+  "<iq xmlns='jabber:client' type='error' id='b' from='y@agents.example'><error type='auth'><forbidden xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>";
+
+describe('SeededRandom', () => {
+  it('gives the same numbers for the same seed and different ones for another', () => {
+    const draw = (seed: number) => {
+      const random = new SeededRandom(seed);
+      return Array.from({ length: 8 }, () => random.int(0, 1_000_000));
+    };
+    expect(draw(42)).toEqual(draw(42));
+    expect(draw(42)).not.toEqual(draw(43));
+  });
+
+  it('derives a per-case seed that depends on both the run seed and the case ID', () => {
+    expect(caseSeed(1, 'a.b')).toBe(caseSeed(1, 'a.b'));
+    expect(caseSeed(1, 'a.b')).not.toBe(caseSeed(2, 'a.b'));
+    expect(caseSeed(1, 'a.b')).not.toBe(caseSeed(1, 'a.c'));
+    expect(isSeed(caseSeed(0xffff_ffff, 'x'))).toBe(true);
+  });
+
+  it('refuses seeds that cannot be printed and typed back', () => {
+    for (const bad of [-1, 1.5, 2 ** 32, Number.NaN]) expect(() => new SeededRandom(bad)).toThrow(RangeError);
+  });
+
+  it('shuffles into a permutation and draws strings from the alphabet', () => {
+    const random = new SeededRandom(7);
+    const items = [1, 2, 3, 4, 5, 6];
+    expect(random.shuffle(items).sort()).toEqual(items);
+    expect(random.string('ab', 50)).toMatch(/^[ab]{50}$/);
+    expect(() => random.pick([])).toThrow(RangeError);
+  });
+});
+
+describe('defineSuite', () => {
+  const base = {
+    requirements: ['list-agents.order'] as [string],
+    profiles: ['core-directory'] as [ProfileId],
+    level: 'MUST' as const,
+    statement: 's',
+    run: () => Promise.resolve(),
+  };
+
+  it('names cases <section>.<name>', () => {
+    const suite = defineSuite('list-agents', 'Listing', [{ ...base, name: 'octet-order' }]);
+    expect(suite.cases.map((c) => c.id)).toEqual(['list-agents.octet-order']);
+    expect(suite.cases[0]?.section).toBe('list-agents');
+  });
+
+  it('refuses duplicate and non-kebab names', () => {
+    expect(() =>
+      defineSuite('s', 't', [
+        { ...base, name: 'a' },
+        { ...base, name: 'a' },
+      ]),
+    ).toThrow(/twice/);
+    expect(() => defineSuite('s', 't', [{ ...base, name: 'Not_Kebab' }])).toThrow(/kebab/);
+  });
+});
+
+describe('expectations', () => {
+  it('expectError accepts the allowed conditions and type, and reports the received stanza otherwise', () => {
+    expectError(exchange(ITEM_NOT_FOUND), 'r.1', 'item-not-found', 'cancel');
+    expectError(exchange(ITEM_NOT_FOUND), 'r.1', ['forbidden', 'item-not-found']);
+    let violation: unknown;
+    try {
+      expectError(exchange(FORBIDDEN), 'r.1', 'item-not-found');
+    } catch (error) {
+      violation = error;
+    }
+    expect(violation).toBeInstanceOf(RequirementViolation);
+    expect(violation).toMatchObject({ requirement: 'r.1', received: FORBIDDEN });
+    expect((violation as RequirementViolation).expected).toContain('<item-not-found/>');
+    expect(() => {
+      expectError(exchange(ITEM_NOT_FOUND), 'r.1', 'item-not-found', 'modify');
+    }).toThrow(RequirementViolation);
+  });
+
+  it('expectResultPayload checks the payload name and namespace', () => {
+    const reply =
+      "<iq xmlns='jabber:client' type='result' id='c'><query xmlns='http://jabber.org/protocol/disco#items'/></iq>";
+    expect(
+      expectResultPayload(exchange(reply), 'r', 'http://jabber.org/protocol/disco#items', 'query').name,
+    ).toBe('query');
+    expect(() =>
+      expectResultPayload(exchange(reply), 'r', 'http://jabber.org/protocol/disco#info', 'query'),
+    ).toThrow(RequirementViolation);
+    expect(() => expectResultPayload(exchange(ITEM_NOT_FOUND), 'r', 'x', 'query')).toThrow(
+      RequirementViolation,
+    );
+  });
+
+  it('expectSameErrorPayload compares the <error/> elements byte for byte, ignoring ids and senders', () => {
+    const other = ITEM_NOT_FOUND.replace("id='a' from='x@", "id='z' from='w@");
+    expectSameErrorPayload(exchange(ITEM_NOT_FOUND), exchange(other), 'r');
+    const withText = ITEM_NOT_FOUND.replace(
+      '</error>',
+      "<text xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'>no such agent</text></error>",
+    );
+    expect(() => {
+      expectSameErrorPayload(exchange(ITEM_NOT_FOUND), exchange(withText), 'r');
+    }).toThrow(/differ/);
+  });
+
+  it('expectThat fails with expected and received', () => {
+    expect(() => {
+      expectThat(false, 'r', 'count 3', 'count 4');
+    }).toThrow(expect.objectContaining({ expected: 'count 3', received: 'count 4' }) as Error);
+    expectThat(true, 'r', '', '');
+  });
+});
+
+describe('runCase', () => {
+  const sut: SutFacts = {
+    name: 'sut',
+    gatewayJid: 'agents.example',
+    profiles: new Set<ProfileId>(['core-directory']),
+    features: new Set(['urn:xmpp:agent-api:0']),
+    replyTimeoutMs: 1000,
+    taskTimeoutMs: 1000,
+  };
+
+  function testCase(run: ConformanceCase['run'], overrides: Partial<ConformanceCase> = {}): ConformanceCase {
+    return {
+      id: 'gateway-info.case',
+      section: 'gateway-info',
+      requirements: ['gateway-info.r'],
+      profiles: ['core-directory'],
+      level: 'MUST',
+      statement: 'statement',
+      run,
+      ...overrides,
+    };
+  }
+
+  function options(overrides: Partial<RunCaseOptions> = {}): RunCaseOptions & { attempts: number } {
+    const state = { attempts: 0 };
+    return Object.assign(state, {
+      sut,
+      runSeed: 1,
+      defaultTimeoutMs: 500,
+      prepare: (
+        _: ConformanceCase,
+        seed: number,
+        warn: (f: { requirement: string; message: string }) => void,
+      ) => {
+        state.attempts += 1;
+        const transcript = new Transcript('t');
+        const context = {
+          sut,
+          callers: {} as CaseContext['callers'],
+          random: new SeededRandom(seed),
+          warn: (requirement: string, message: string) => {
+            warn({ requirement, message });
+          },
+        } satisfies CaseContext;
+        return { context, transcript, dispose: () => Promise.resolve() } satisfies CaseAttempt;
+      },
+      ...overrides,
+    });
+  }
+
+  it('passes a case that returns, keeping its SHOULD warnings', async () => {
+    const result = await runCase(
+      testCase((context) => {
+        context.warn('gateway-info.should', 'no name given');
+        return Promise.resolve();
+      }),
+      options(),
+    );
+    expect(result.outcome).toBe('passed');
+    expect(result.attempts[0]?.warnings).toEqual([
+      { requirement: 'gateway-info.should', message: 'no name given' },
+    ]);
+  });
+
+  it('fails a violation with its requirement, expected and received, after one re-run', async () => {
+    const opts = options();
+    const result = await runCase(
+      testCase(() => Promise.reject(new RequirementViolation('gateway-info.r', 'identity', '<iq/>'))),
+      opts,
+    );
+    expect(result.outcome).toBe('failed');
+    expect(opts.attempts).toBe(2);
+    expect(result.attempts[1]?.violation).toMatchObject({ requirement: 'gateway-info.r', received: '<iq/>' });
+    expect(result.attempts[1]?.transcriptText).toContain('verdict: failed');
+  });
+
+  it('reports a case that fails and then passes as flaky cantTell, not passed', async () => {
+    let calls = 0;
+    const result = await runCase(
+      testCase(() => {
+        calls += 1;
+        return calls === 1 ? Promise.reject(new Error('lost')) : Promise.resolve();
+      }),
+      options(),
+    );
+    expect(result).toMatchObject({ outcome: 'cantTell', flaky: true });
+    expect(result.reason).toMatch(/flaky/);
+  });
+
+  it('maps CannotTell, NotApplicable, unexpected errors and timeouts', async () => {
+    const outcomeOf = async (run: ConformanceCase['run'], extra: Partial<ConformanceCase> = {}) =>
+      (await runCase(testCase(run, extra), options({ rerunFailures: false }))).outcome;
+    expect(await outcomeOf(() => Promise.reject(new CannotTell('server down')))).toBe('cantTell');
+    expect(await outcomeOf(() => Promise.reject(new NotApplicable('no fixture')))).toBe('inapplicable');
+    expect(await outcomeOf(() => Promise.reject(new TypeError('bug')))).toBe('failed');
+    expect(await outcomeOf(() => new Promise(() => undefined), { timeoutMs: 20 })).toBe('failed');
+  });
+
+  it('does not run cases of unclaimed profiles or unadvertised features', async () => {
+    const opts = options();
+    const untested = await runCase(
+      testCase(() => Promise.resolve(), { profiles: ['task-execution'] }),
+      opts,
+    );
+    expect(untested).toMatchObject({ outcome: 'untested', attempts: [] });
+    const inapplicable = await runCase(
+      testCase(() => Promise.resolve(), { features: ['urn:x#y'] }),
+      opts,
+    );
+    expect(inapplicable.outcome).toBe('inapplicable');
+    expect(inapplicable.reason).toContain('urn:x#y');
+    expect(opts.attempts).toBe(0);
+  });
+
+  it('gives the case the seed derived from the run seed and its ID', async () => {
+    let seen = -1;
+    const result = await runCase(
+      testCase((context) => {
+        seen = context.random.seed;
+        return Promise.resolve();
+      }),
+      options(),
+    );
+    expect(seen).toBe(caseSeed(1, 'gateway-info.case'));
+    expect(result.seed).toBe(seen);
+  });
+});

@@ -1,0 +1,10 @@
+/**
+ * Case outcomes, named as in the W3C Evaluation and Report Language (EARL 1.0) so reports map
+ * one to one: earl:passed, earl:failed, earl:cantTell, earl:inapplicable, earl:untested.
+ */
+export const OUTCOMES = ['passed', 'failed', 'cantTell', 'inapplicable', 'untested'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** RFC 2119 strength of the requirement a case checks. */
+export const LEVELS = ['MUST', 'SHOULD', 'MAY'] as const;
+export type Level = (typeof LEVELS)[number];
