@@ -7,14 +7,19 @@ import type { Caller } from '../../harness/driver/index.ts';
 import type { ProfileId } from '../../harness/sut/profiles.ts';
 import type { SeededRandom } from './seeded-random.ts';
 
-/** The accounts a case can act as; each call connects a new resource of that account. */
+/**
+ * The accounts a case can act as, by the role they play in the fixture world
+ * (fixtures/worlds/reference.json); each call connects a new resource of that account.
+ */
 export interface CallerPool {
-  /** A caller on the gateway's own server (server.example), without special rights. */
+  /** On the gateway's own server (server.example), without special rights. */
   local(): Promise<Caller>;
-  /** A caller on the federated server (example.com) holding the fixture's principal grants. */
+  /** On the federated server (example.com), holding the world's principal grants. */
   remote(): Promise<Caller>;
-  /** A caller on the federated server with no grants at all (deny-by-default). */
-  stranger(): Promise<Caller>;
+  /** Another example.com account: only the grants its domain has. */
+  remotePeer(): Promise<Caller>;
+  /** On a domain with no grants at all (hostile.example): deny-by-default. */
+  denied(): Promise<Caller>;
   /** The SUT's administrator account (SUT config `adminJid`). */
   admin(): Promise<Caller>;
   /** Another resource of a caller's account, e.g. to prove any resource may recover a task. */

@@ -258,6 +258,22 @@ describe('runCase', () => {
     expect(opts.attempts).toBe(0);
   });
 
+  it('fails a case whose own assertions passed when the wire checks reject what the SUT sent', async () => {
+    const base = options({ rerunFailures: false });
+    const result = await runCase(
+      testCase(() => Promise.resolve()),
+      {
+        ...base,
+        prepare: (c, seed, warn) => ({
+          ...base.prepare(c, seed, warn),
+          verify: () => Promise.reject(new RequirementViolation('schema.valid-elements', 'valid', '<bad/>')),
+        }),
+      },
+    );
+    expect(result.outcome).toBe('failed');
+    expect(result.attempts[0]?.violation?.requirement).toBe('schema.valid-elements');
+  });
+
   it('gives the case the seed derived from the run seed and its ID', async () => {
     let seen = -1;
     const result = await runCase(

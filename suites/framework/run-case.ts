@@ -47,6 +47,11 @@ export interface CaseResult {
 export interface CaseAttempt {
   readonly context: CaseContext;
   readonly transcript: Transcript;
+  /**
+   * Checks on everything the SUT sent during the attempt (e.g. schema validity), run after the
+   * case's own assertions passed; throws a verdict like a case does.
+   */
+  verify?(): Promise<void>;
   /** Closes the attempt's callers; never rejects. */
   dispose(): Promise<void>;
 }

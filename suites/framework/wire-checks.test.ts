@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { Transcript } from '../../harness/driver/index.ts';
+import { SCHEMA_REQUIREMENT, checkGatewayElements } from './wire-checks.ts';
+import { RequirementViolation } from './verdicts.ts';
+
+const GATEWAY = 'agents.example';
+
+function received(xml: string): Transcript {
+  const transcript = new Transcript('t');
+  transcript.record({ kind: 'stanza', direction: 'received', jid: 'bob@server.example/t', xml });
+  return transcript;
+}
+
+const VALID_REGISTERED =
+  "<iq xmlns='jabber:client' type='result' id='1' from='agents.example' to='bob@server.example/t'>" +
+  "<registered xmlns='urn:xmpp:agent-api:0' jid='weather@agents.example' version='1.0.0'>" +
+  "<hash xmlns='urn:xmpp:hashes:2' algo='sha-256'>K2/YdwvIBAlfUIeZHiNCyiYA4m4W2wrEOqXQDoQyXp4=</hash>" +
+  '</registered></iq>';
+
+describe('checkGatewayElements', () => {
+  it('accepts stanzas whose agent-api elements are schema-valid, and ignores other senders', async () => {
+    const transcript = received(VALID_REGISTERED);
+    transcript.record({
+      kind: 'stanza',
+      direction: 'received',
+      xml: "<iq xmlns='jabber:client' type='result' id='2' from='example.com'><registered xmlns='urn:xmpp:agent-api:0'/></iq>",
+    });
+    await expect(checkGatewayElements(transcript.entries, GATEWAY)).resolves.toBeUndefined();
+  });
+
+  it('fails with the stanza as received when an element from the gateway or an endpoint is invalid', async () => {
+    const invalid =
+      "<iq xmlns='jabber:client' type='result' id='3' from='weather@agents.example/x'>" +
+      "<registered xmlns='urn:xmpp:agent-api:0' bogus='1'/></iq>";
+    const failure = await checkGatewayElements(received(invalid).entries, GATEWAY).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(RequirementViolation);
+    expect(failure).toMatchObject({ requirement: SCHEMA_REQUIREMENT, received: invalid });
+  });
+});
