@@ -119,6 +119,7 @@ async function runAttempt(
       testCase.timeoutMs ?? options.defaultTimeoutMs,
       testCase.id,
     );
+    await attempt.verify?.();
   } catch (error) {
     if (error instanceof RequirementViolation) {
       outcome = 'failed';
