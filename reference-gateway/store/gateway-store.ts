@@ -8,10 +8,12 @@
  * savepoints, so a domain operation's checks and writes commit or roll back together.
  */
 import type Database from 'better-sqlite3';
+import { LedgerTable } from './ledger-table.ts';
 import { openDatabase } from './open-database.ts';
 import { PolicyTables } from './policy-tables.ts';
 import { RegistrationTables } from './registration-tables.ts';
 import { StatementCache } from './statement-cache.ts';
+import { TaskTables } from './task-tables.ts';
 import { WorldTables } from './world-tables.ts';
 
 export interface GatewayStoreOptions {
@@ -23,6 +25,9 @@ export class GatewayStore {
   readonly registrations: RegistrationTables;
   readonly policy: PolicyTables;
   readonly world: WorldTables;
+  readonly tasks: TaskTables;
+  /** The runtime contract's ToolLedger, committed durably per increment. */
+  readonly ledger: LedgerTable;
   readonly #db: Database.Database;
 
   private constructor(db: Database.Database, options: GatewayStoreOptions) {
@@ -33,6 +38,8 @@ export class GatewayStore {
     this.registrations = new RegistrationTables(sql, now, transaction);
     this.policy = new PolicyTables(sql, transaction);
     this.world = new WorldTables(sql, transaction);
+    this.tasks = new TaskTables(sql, transaction);
+    this.ledger = new LedgerTable(sql, transaction);
   }
 
   /** Opens or creates the database file and applies the migrations it lacks. */
