@@ -3,6 +3,11 @@
  * federation agree on the component, creates the admin account, prepares a fresh directory (data
  * directory, fixture-world file, the config's files), fills in the launch template and starts the
  * process through ManagedProcess — so kill -9, restart and the teardown guarantees come with it.
+ *
+ * The fixture world is written into the run directory, away from the file it came from, so it is
+ * written self-contained: a world file given by path has every `{ "file" }` manifest inlined
+ * first (inlineWorldFile), since a relative manifest path would otherwise resolve against the run
+ * directory and name nothing.
  */
 import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,6 +16,8 @@ import { join } from 'node:path';
 
 import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { bareJidEquals, parseBareJid } from '../../protocol/jid/index.ts';
+import { ConfigError } from '../../reference-gateway/config/config-violations.ts';
+import { inlineWorldFile } from '../../reference-gateway/config/fixture-world.ts';
 import { ManagedProcess } from '../faults/managed-process.ts';
 import { registerExitCleanup } from '../federation/exit-cleanup.ts';
 import { guardDirectory, releaseDirectory } from '../federation/orphan-watchdog.ts';
@@ -27,8 +34,14 @@ export class SutMismatchError extends Error {
 export interface SutLaunchOptions {
   readonly config: SutConfig;
   readonly federation: Federation;
-  /** The fixture world, written to {worldFile}; required when the config's fixtures is 'world-file'. */
-  readonly world?: JsonValue | Uint8Array;
+  /**
+   * The fixture world as a value, written to {worldFile} as it is: it must be self-contained
+   * (inline manifests, or absolute `file` paths). Give `worldFile` or `world` (not both) when the
+   * config's fixtures is 'world-file'.
+   */
+  readonly world?: JsonValue;
+  /** A fixture-world file on disk: its manifests are inlined and the result written to {worldFile}. */
+  readonly worldFile?: string;
 }
 
 export interface SutInstance {
@@ -104,15 +117,26 @@ async function runDirectory(): Promise<{ dir: string; release: () => Promise<voi
   };
 }
 
-function worldBytes(world: JsonValue | Uint8Array): Uint8Array | string {
-  return world instanceof Uint8Array ? world : `${JSON.stringify(world, null, 2)}\n`;
+/** The world to write, self-contained; undefined when none was given. */
+function worldOf(options: SutLaunchOptions): JsonValue | undefined {
+  if (options.worldFile === undefined) return options.world;
+  if (options.world !== undefined)
+    throw new SutMismatchError('give the fixture world or a world file, not both');
+  try {
+    return inlineWorldFile(options.worldFile);
+  } catch (error) {
+    if (error instanceof ConfigError)
+      throw new SutMismatchError(`the fixture world is not usable: ${error.message}`);
+    throw error;
+  }
 }
 
 /** Starts the SUT described by `config` for `federation` (nothing to start when its launch is 'external'). */
 export async function launchSut(options: SutLaunchOptions): Promise<SutInstance> {
   const { config, federation } = options;
   const component = componentFor(config, federation);
-  if (config.fixtures === 'world-file' && options.world === undefined) {
+  const world = worldOf(options);
+  if (config.fixtures === 'world-file' && world === undefined) {
     throw new SutMismatchError(
       `${config.name} takes its fixtures from a world file, but no fixture world was given`,
     );
@@ -158,8 +182,8 @@ export async function launchSut(options: SutLaunchOptions): Promise<SutInstance>
     };
     await mkdir(facts.dataDir, { mode: 0o750 });
     const launch = expandLaunch(config.launch, facts, config.source);
-    if (options.world !== undefined && config.fixtures === 'world-file') {
-      await writeFile(facts.worldFile, worldBytes(options.world), { mode: 0o640 });
+    if (world !== undefined && config.fixtures === 'world-file') {
+      await writeFile(facts.worldFile, `${JSON.stringify(world, null, 2)}\n`, { mode: 0o640 });
     }
     for (const file of launch.files) await writeFile(file.path, file.content, { mode: 0o640 });
     managed = await ManagedProcess.start({

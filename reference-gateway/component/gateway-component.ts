@@ -1,23 +1,40 @@
 /**
  * The reference gateway on the wire: a XEP-0114 component (#component-deployment) that hands
- * every inbound IQ to routeIq and writes its one reply with the strict serializer.
+ * every inbound IQ request to routeIq, every inbound IQ result or error to the outbound-IQ
+ * tracker, and every presence to the presence responder, and writes what they return with the
+ * strict serializer (never the library's toString).
  *
  * Exactly one reply per IQ: @xmpp/component wires a middleware chain whose IQ callee answers
  * every IQ nobody registered for with service-unavailable. That chain is detached here (its
  * only 'element' listener is removed at construction), so the library never answers anything;
  * the gateway reads raw 'stanza' events and replies itself, once.
  *
- * Reconnection: the library's fixed-delay reconnect is stopped; this module reconnects with
- * capped exponential backoff and jitter (backoff.ts), with injectable timers and randomness.
+ * Connection lifecycle (#component-deployment: "bounded reconnect, keepalive, IQ correlation"):
+ * - every connection attempt (TCP connect, stream open, handshake) has a deadline; an attempt
+ *   that misses it is torn down, so a server that accepts TCP but never speaks cannot hold the
+ *   gateway in "connecting" forever;
+ * - the first attempt failing is a start failure (GatewayConnectError, nothing retried); once
+ *   the gateway has been online, a lost stream is retried with capped exponential backoff and
+ *   jitter (backoff.ts), never giving up;
+ * - XEP-0199 pings after inbound inactivity detect a stream that died silently (keepalive.ts);
+ * - every outbound IQ still pending when the stream goes down fails at once (outbound-iq.ts).
+ * Timers and randomness are injectable (GatewayTiming).
  */
+import { once } from 'node:events';
 import componentPackage, { type XmppComponent } from '@xmpp/component';
-import type { Element } from '@xmpp/xml';
+import { xml, type Element } from '@xmpp/xml';
+import { JidError, bareJidOf } from '../../protocol/jid/index.ts';
+import { NS } from '../../protocol/namespaces.ts';
 import { parseXml, serialize } from '../../protocol/stanza/index.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayState } from '../config/gateway-state.ts';
 import { checkDiscoverySettings, type DiscoverySettings } from '../discovery/index.ts';
-import { DEFAULT_BACKOFF, backoffDelay, type BackoffPolicy } from './backoff.ts';
-import { routeIq, type IqRouterContext } from './iq-router.ts';
+import { respondToPresence, type PresenceContext } from '../presence/index.ts';
+import { backoffDelay, type BackoffPolicy } from './backoff.ts';
+import { AttemptTimeout, describeConnectFailure, GatewayConnectError } from './connect-failure.ts';
+import { requesterOf, routeIq, type IqRouterContext } from './iq-router.ts';
+import { Keepalive, type KeepalivePolicy } from './keepalive.ts';
+import { OutboundIqError, OutboundIqTracker, type OutboundIqReply } from './outbound-iq.ts';
 
 export interface GatewayTiming {
   readonly setTimeout: (callback: () => void, ms: number) => unknown;
@@ -36,11 +53,31 @@ const SYSTEM_TIMING: GatewayTiming = {
 export interface GatewayComponentOptions {
   /** One line per event worth an operator's attention (never a secret, never stanza content). */
   readonly log?: (line: string) => void;
+  /** Overrides config.reconnect's delays. */
   readonly backoff?: BackoffPolicy;
+  /** Overrides config.keepalive's timing. */
+  readonly keepalive?: KeepalivePolicy;
+  /** Overrides config.reconnect.attemptTimeoutMs. */
+  readonly attemptTimeoutMs?: number;
   readonly timing?: GatewayTiming;
 }
 
-export type GatewayEvent = 'online' | 'offline' | 'reply';
+/**
+ * - online / offline: the stream came up / went down (each transition once);
+ * - reply: an IQ reply was written;
+ * - dead: a ping went unanswered and the stream is being torn down.
+ */
+export type GatewayEvent = 'online' | 'offline' | 'reply' | 'dead';
+
+/** An IQ the gateway sends itself (a ping now; the task engine later). */
+export interface GatewayIqRequest {
+  readonly to: string;
+  readonly type: 'get' | 'set';
+  readonly payload: Element;
+  /** The gateway JID when absent; otherwise a JID on the component domain. */
+  readonly from?: string;
+  readonly timeoutMs: number;
+}
 
 /** What the discovery responders are told about this deployment, from the config. */
 export function discoverySettingsOf(config: GatewayConfig): DiscoverySettings {
@@ -56,49 +93,117 @@ export function discoverySettingsOf(config: GatewayConfig): DiscoverySettings {
   });
 }
 
-interface WritableComponent {
+interface ClosableSocket {
+  readonly closed: boolean;
+  destroy(): void;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+/** The parts of the library's connection this module drives directly. */
+interface RawComponent {
+  readonly socket: ClosableSocket | null;
   write(text: string): Promise<void>;
   connect(service: string): Promise<void>;
   open(options: { domain: string }): Promise<unknown>;
 }
 
+/** Resolves on the connection's next 'online', rejects on its next 'error'. */
+function nextOnline(connection: XmppComponent): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cleanup = (): void => {
+      connection.off('online', onOnline);
+      connection.off('error', onError);
+    };
+    const onOnline = (): void => {
+      cleanup();
+      resolve();
+    };
+    const onError = (error: unknown): void => {
+      cleanup();
+      reject(error instanceof Error ? error : new Error(String(error)));
+    };
+    connection.on('online', onOnline);
+    connection.on('error', onError);
+  });
+}
+
 export class GatewayComponent {
   readonly #connection: XmppComponent;
+  readonly #raw: RawComponent;
   readonly #state: GatewayState;
   readonly #context: IqRouterContext;
+  readonly #presence: PresenceContext;
   readonly #log: (line: string) => void;
   readonly #backoff: BackoffPolicy;
   readonly #timing: GatewayTiming;
+  readonly #attemptTimeoutMs: number;
+  readonly #service: string;
+  readonly #tracker: OutboundIqTracker;
+  readonly #keepalive: Keepalive;
   readonly #listeners = new Map<GatewayEvent, Set<() => void>>();
+  /** Set once the first attempt succeeded: from then on a lost stream is retried. */
+  #started = false;
   #stopping = false;
+  #online = false;
   #attempt = 0;
   #timer: unknown;
   #replies = 0;
 
   private constructor(state: GatewayState, options: GatewayComponentOptions) {
     this.#state = state;
-    this.#log = options.log ?? (() => undefined);
-    this.#backoff = options.backoff ?? DEFAULT_BACKOFF;
-    this.#timing = options.timing ?? SYSTEM_TIMING;
     const { config } = state;
+    this.#log = options.log ?? (() => undefined);
+    this.#backoff = options.backoff ?? {
+      initialMs: config.reconnect.initialMs,
+      maxMs: config.reconnect.maxMs,
+    };
+    this.#timing = options.timing ?? SYSTEM_TIMING;
+    this.#attemptTimeoutMs = options.attemptTimeoutMs ?? config.reconnect.attemptTimeoutMs;
+    this.#service = `xmpp://${config.component.host}:${String(config.component.port)}`;
     this.#context = {
       gatewayJid: config.component.domain,
       catalog: state.catalog,
       settings: discoverySettingsOf(config),
       provisioning: state.provisioning,
       selfRegistration: config.selfRegistration,
+      rateLimiter: state.rateLimiter,
     };
+    this.#presence = { gatewayJid: config.component.domain, catalog: state.catalog };
     this.#connection = componentPackage.component({
-      service: `xmpp://${config.component.host}:${String(config.component.port)}`,
+      service: this.#service,
       domain: config.component.domain,
       password: config.component.secret.reveal(),
     });
+    this.#raw = this.#connection as unknown as RawComponent;
     this.#connection.reconnect.stop();
     // Detach the library's middleware chain (and with it the IQ callee): at construction its
     // listener is the only 'element' listener, so nothing but this module answers stanzas.
     for (const listener of this.#connection.listeners('element')) {
       this.#connection.removeListener('element', listener as (...args: unknown[]) => void);
     }
+    this.#tracker = new OutboundIqTracker({
+      write: (stanza) => this.#raw.write(serialize(stanza)),
+      online: () => this.#online,
+      timing: this.#timing,
+    });
+    const pingTo = config.keepalive.pingTo;
+    this.#keepalive = new Keepalive({
+      policy: options.keepalive ?? { idleMs: config.keepalive.idleMs, timeoutMs: config.keepalive.timeoutMs },
+      timing: this.#timing,
+      ping: (timeoutMs) =>
+        this.iq({ to: pingTo, type: 'get', payload: xml('ping', { xmlns: NS.ping }), timeoutMs }).then(
+          () => true,
+          (error: unknown) => !(error instanceof OutboundIqError && error.reason === 'timeout'),
+        ),
+      onDead: () => {
+        this.#emit('dead');
+        this.#raw.socket?.destroy();
+      },
+      log: this.#log,
+    });
+    this.#connection.on('input', () => {
+      this.#keepalive.activity();
+    });
     this.#connection.on('stanza', (stanza: Element) => {
       this.#onStanza(stanza);
     });
@@ -106,19 +211,38 @@ export class GatewayComponent {
       this.#log(`gateway: component error: ${error instanceof Error ? error.message : String(error)}`);
     });
     this.#connection.on('online', () => {
+      this.#online = true;
       this.#attempt = 0;
+      this.#keepalive.start();
       this.#emit('online');
     });
     this.#connection.on('disconnect', () => {
-      this.#emit('offline');
-      if (!this.#stopping) this.#scheduleReconnect();
+      this.#keepalive.stop();
+      this.#tracker.failAll(this.#stopping ? 'stopped' : 'stream-lost');
+      const wasOnline = this.#online;
+      this.#online = false;
+      if (wasOnline) this.#emit('offline');
+      if (this.#started && !this.#stopping) this.#scheduleReconnect();
     });
   }
 
-  /** Connects and resolves once the component handshake succeeded. */
+  /**
+   * Connects and resolves once the component handshake succeeded; rejects with
+   * GatewayConnectError (one readable sentence) when the first attempt fails, and then leaves
+   * nothing running.
+   */
   static async start(state: GatewayState, options: GatewayComponentOptions = {}): Promise<GatewayComponent> {
     const gateway = new GatewayComponent(state, options);
-    await gateway.#connection.start();
+    try {
+      await gateway.#connectOnce();
+    } catch (error) {
+      gateway.#stopping = true;
+      const { host, port, domain } = state.config.component;
+      throw new GatewayConnectError(
+        describeConnectFailure(error, { host, port, domain, attemptTimeoutMs: gateway.#attemptTimeoutMs }),
+      );
+    }
+    gateway.#started = true;
     return gateway;
   }
 
@@ -126,9 +250,24 @@ export class GatewayComponent {
     return this.#connection.status;
   }
 
+  /** Whether the stream is up (handshake done, not lost since): what /ready reports. */
+  get online(): boolean {
+    return this.#online;
+  }
+
   /** Replies written so far (for tests: one request, one reply). */
   get replies(): number {
     return this.#replies;
+  }
+
+  /** Outbound IQs waiting for their reply. */
+  get pendingIqs(): number {
+    return this.#tracker.pending;
+  }
+
+  /** Inactivity pings sent so far. */
+  get pings(): number {
+    return this.#keepalive.pings;
   }
 
   /** Calls `listener` on every occurrence of `event`; returns the unsubscribe function. */
@@ -152,20 +291,119 @@ export class GatewayComponent {
     });
   }
 
+  /**
+   * Sends an IQ of the gateway's own and resolves with the reply (result or error); rejects
+   * with OutboundIqError when none will come: deadline, stream lost, gateway stopped, offline.
+   */
+  iq(request: GatewayIqRequest): Promise<OutboundIqReply> {
+    return this.#tracker.request({
+      to: request.to,
+      type: request.type,
+      payload: request.payload,
+      from: this.#ownSender(request.from),
+      timeoutMs: request.timeoutMs,
+    });
+  }
+
+  /**
+   * Sends a message or presence stanza as it is (serialized strictly); false when the stream is
+   * not up, or went down while writing. The stanza must name its `to`; a missing `from` is the
+   * gateway JID, and any `from` must be a JID on the component domain (#security: originate
+   * only from JIDs the gateway acts for). IQs go through iq(), which correlates the reply.
+   */
+  async send(stanza: Element): Promise<boolean> {
+    if (stanza.name !== 'message' && stanza.name !== 'presence') {
+      throw new TypeError('send() takes <message/> or <presence/>; use iq() for IQs');
+    }
+    const to: unknown = stanza.attrs['to'];
+    if (typeof to !== 'string' || to === '') throw new TypeError('an outbound stanza needs a "to" address');
+    const from: unknown = stanza.attrs['from'];
+    // A detached copy: the caller's element is not changed by stamping the sender.
+    const outgoing = parseXml(serialize(stanza));
+    outgoing.attrs['from'] = this.#ownSender(typeof from === 'string' ? from : undefined);
+    const text = serialize(outgoing);
+    if (!this.#online) return false;
+    try {
+      await this.#raw.write(text);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Closes the stream; no reconnect afterwards. The state stays open (the caller owns it). */
   async stop(): Promise<void> {
     this.#stopping = true;
     if (this.#timer !== undefined) this.#timing.clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#keepalive.stop();
+    this.#tracker.failAll('stopped');
+    const socket = this.#raw.socket;
     await this.#connection.stop().catch(() => undefined);
+    // A stream that cannot close politely (a dead link) must not keep its socket.
+    if (socket !== null && !socket.closed) socket.destroy();
+  }
+
+  #ownSender(from: string | undefined): string {
+    const gatewayJid = this.#context.gatewayJid;
+    if (from === undefined) return gatewayJid;
+    let bare: string;
+    try {
+      bare = bareJidOf(from);
+    } catch (error) {
+      if (error instanceof JidError) throw new RangeError('the sender is not a JID', { cause: error });
+      throw error;
+    }
+    if (bare !== gatewayJid && !bare.endsWith(`@${gatewayJid}`)) {
+      throw new RangeError(`the gateway sends only from ${gatewayJid} and its endpoint JIDs`);
+    }
+    return from;
   }
 
   #emit(event: GatewayEvent): void {
     for (const listener of [...(this.#listeners.get(event) ?? [])]) listener();
   }
 
+  /** One attempt: TCP connect, stream open, handshake, within the attempt deadline. */
+  async #connectOnce(): Promise<void> {
+    const domain = this.#state.config.component.domain;
+    let socket: ClosableSocket | null = null;
+    const attempt = (async () => {
+      const connected = this.#raw.connect(this.#service);
+      socket = this.#raw.socket;
+      await connected;
+      const online = nextOnline(this.#connection);
+      // The handshake runs on the library's 'open' listener; its outcome is 'online' or 'error'.
+      await Promise.all([this.#raw.open({ domain }), online]);
+    })();
+    let deadline: unknown;
+    const expired = new Promise<never>((_resolve, reject) => {
+      deadline = this.#timing.setTimeout(() => {
+        reject(new AttemptTimeout());
+      }, this.#attemptTimeoutMs);
+    });
+    try {
+      await Promise.race([attempt, expired]);
+    } catch (error) {
+      attempt.catch(() => undefined);
+      await this.#abandon(socket);
+      throw error;
+    } finally {
+      this.#timing.clearTimeout(deadline);
+      expired.catch(() => undefined);
+    }
+  }
+
+  /** Tears down a failed attempt's socket and waits until the connection has noticed. */
+  async #abandon(socket: ClosableSocket | null): Promise<void> {
+    if (socket === null || socket.closed) return;
+    const closed = once(socket as unknown as NodeJS.EventEmitter, 'close');
+    socket.destroy();
+    await closed;
+  }
+
   #scheduleReconnect(): void {
-    if (this.#timer !== undefined || this.#stopping) return;
+    if (this.#timer !== undefined || this.#stopping || this.#online) return;
     this.#attempt += 1;
     const delay = backoffDelay(this.#attempt, this.#backoff, this.#timing.random);
     this.#log(`gateway: disconnected; reconnect attempt ${String(this.#attempt)} in ${String(delay)} ms`);
@@ -176,32 +414,57 @@ export class GatewayComponent {
   }
 
   async #reconnect(): Promise<void> {
-    if (this.#stopping || this.#connection.status !== 'disconnect') return;
-    const { config } = this.#state;
-    const raw = this.#connection as unknown as WritableComponent;
+    if (this.#stopping || this.#online) return;
     try {
-      await raw.connect(`xmpp://${config.component.host}:${String(config.component.port)}`);
-      await raw.open({ domain: config.component.domain });
-    } catch {
-      // The failed socket reports 'disconnect' (which schedules); schedule here for failures it does not.
-      if (this.status === 'disconnect') this.#scheduleReconnect();
+      await this.#connectOnce();
+    } catch (error) {
+      const { host, port, domain } = this.#state.config.component;
+      const target = { host, port, domain, attemptTimeoutMs: this.#attemptTimeoutMs };
+      this.#log(
+        `gateway: reconnect attempt ${String(this.#attempt)} failed: ${describeConnectFailure(error, target)}`,
+      );
+      // The abandoned socket's 'disconnect' scheduled the next attempt; an attempt that failed
+      // before it had a socket has no such event, so schedule here (the timer guard dedupes).
+      this.#scheduleReconnect();
     }
   }
 
-  #onStanza(stanza: Element): void {
-    if (stanza.name !== 'iq') return;
-    void this.#answer(stanza).catch((error: unknown) => {
-      this.#log(`gateway: IQ handling failed: ${error instanceof Error ? error.name : 'error'}`);
+  #onStanza(received: Element): void {
+    void this.#handle(received).catch((error: unknown) => {
+      this.#log(`gateway: stanza handling failed: ${error instanceof Error ? error.name : 'error'}`);
     });
   }
 
-  async #answer(received: Element): Promise<void> {
+  async #handle(received: Element): Promise<void> {
+    if (received.name !== 'iq' && received.name !== 'presence') return;
     // Detached from the stream and re-read by the strict parser: what the codecs expect.
     const stanza = parseXml(serialize(received));
+    if (stanza.name === 'presence') {
+      await this.#answerPresence(stanza);
+      return;
+    }
+    const type: unknown = stanza.attrs['type'];
+    if (type === 'result' || type === 'error') {
+      // Answers to our own requests; anything else is never answered (RFC 6120 §8.2.3).
+      this.#tracker.settle(stanza);
+      return;
+    }
     const reply = await routeIq(stanza, this.#context);
     if (reply === undefined) return;
     this.#replies += 1;
-    await (this.#connection as unknown as WritableComponent).write(serialize(reply));
+    await this.#raw.write(serialize(reply));
     this.#emit('reply');
+  }
+
+  async #answerPresence(stanza: Element): Promise<void> {
+    const { type, from, to } = stanza.attrs as Record<string, unknown>;
+    if (typeof from !== 'string' || typeof to !== 'string') return;
+    const requester = requesterOf(from);
+    if (requester === undefined) return;
+    const replies = respondToPresence(
+      { type: typeof type === 'string' ? type : undefined, to, from, requester },
+      this.#presence,
+    );
+    for (const reply of replies) await this.#raw.write(serialize(reply));
   }
 }

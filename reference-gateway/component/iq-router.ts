@@ -4,7 +4,8 @@
  * stamped sender). Pure apart from the provisioning service: no sockets, so every routing rule
  * is testable without a server.
  *
- * - discovery, metadata and search payloads → respondToDiscovery (#discovery, #search);
+ * - discovery, metadata and search payloads → respondToDiscovery (#discovery, #search), under
+ *   the per-principal rate limits of those three operations (#security);
  * - Administrative Provisioning payloads addressed to the gateway JID → Provisioning
  *   (#registration-flow); mutations are IQ set, <registration-status/> is IQ get;
  * - XEP-0199 ping → empty result (at the gateway and at every hosted JID alike, so a ping never
@@ -38,7 +39,10 @@ import {
   type IqEnvelope,
 } from '../../protocol/stanza/index.ts';
 import type { Catalog, Requester } from '../catalog/catalog.ts';
+import type { RateLimitedOperation } from '../config/limits.ts';
 import { FAULT, respondToDiscovery, type DiscoverySettings, type StanzaFault } from '../discovery/index.ts';
+import { admit } from '../policy/admission.ts';
+import type { RateLimiter } from '../policy/rate-limiter.ts';
 import type { Provisioning } from '../registration/provisioning.ts';
 import { refuse as refuseRegistration, type Outcome } from '../registration/registration-fault.ts';
 
@@ -50,6 +54,8 @@ export interface IqRouterContext {
   readonly provisioning: Provisioning;
   /** Whether non-admins on local domains may self-register (decides the refusal of unparsable <register/>). */
   readonly selfRegistration: boolean;
+  /** The configured token buckets (limits.rateLimits); provisioning holds the same limiter. */
+  readonly rateLimiter: RateLimiter<RateLimitedOperation>;
 }
 
 type AdminOperation =
@@ -66,6 +72,18 @@ const ADMIN_OPERATIONS: ReadonlyMap<string, 'get' | 'set'> = new Map<AdminOperat
 
 const BAD_REQUEST: StanzaFault = FAULT.badRequest;
 const FORBIDDEN: StanzaFault = { condition: 'forbidden', type: 'auth' };
+const RESOURCE_CONSTRAINT: StanzaFault = { condition: 'resource-constraint', type: 'wait' };
+
+/**
+ * The rate-limited operation of a discovery payload (#security names directory enumeration,
+ * search and schema retrieval): manifest and schema requests are metadata, Jabber Search is
+ * search, every disco#info and disco#items is discovery.
+ */
+function discoveryOperation(payload: Element): RateLimitedOperation {
+  const ns = namespaceOf(payload);
+  if (ns === NS.search) return 'search';
+  return ns === NS_AGENT_API ? 'metadata' : 'discovery';
+}
 
 /** The stamped sender as the catalog's requester, or undefined when it is absent or not a JID. */
 export function requesterOf(from: string | undefined): Requester | undefined {
@@ -202,6 +220,13 @@ export async function routeIq(stanza: Element, context: IqRouterContext): Promis
     context.settings,
   );
   if (discovery !== undefined) {
+    // Every request takes a token, but only a request that would succeed may learn that it was
+    // limited: an error answer (hidden, nonexistent, malformed) stays exactly what it is, so a
+    // limit never tells hidden from nonexistent (#privacy, spec-positions #42). The answer is
+    // computed first because success is what authorization means for these operations.
+    const operation = discoveryOperation(payload);
+    const admission = admit(context.rateLimiter, operation, requester.bareJid, discovery.ok);
+    if (admission.kind === 'rate-limited') return errorReply(request, RESOURCE_CONSTRAINT);
     return discovery.ok ? buildIqResult(request, discovery.payload) : errorReply(request, discovery.fault);
   }
   const ns = namespaceOf(payload);

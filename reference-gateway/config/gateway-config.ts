@@ -49,6 +49,28 @@ export interface EndpointInfoConfig {
   readonly coldStartSupported: boolean;
 }
 
+export interface HealthConfig {
+  readonly host: string;
+  /** 0: any free port (the bound address is logged). */
+  readonly port: number;
+}
+
+/** XEP-0199 inactivity pings on the component stream (#component-deployment). */
+export interface KeepaliveConfig {
+  readonly idleMs: number;
+  readonly timeoutMs: number;
+  /** The JID pinged: the XMPP server's domain (normalized). */
+  readonly pingTo: string;
+}
+
+/** Reconnect backoff after the component stream is lost (#component-deployment). */
+export interface ReconnectConfig {
+  readonly initialMs: number;
+  readonly maxMs: number;
+  /** Deadline of one attempt: TCP connect, stream open and handshake. */
+  readonly attemptTimeoutMs: number;
+}
+
 export interface GatewayConfig {
   /** The file the config was read from (or a label for configs built in code). */
   readonly source: string;
@@ -66,13 +88,20 @@ export interface GatewayConfig {
   readonly selfRegistration: boolean;
   readonly policy: PolicyConfig;
   readonly limits: GatewayLimits;
-  readonly health: { readonly host: string; readonly port: number } | undefined;
+  readonly health: HealthConfig | undefined;
+  readonly keepalive: KeepaliveConfig;
+  readonly reconnect: ReconnectConfig;
   readonly endpointInfo: EndpointInfoConfig;
 }
 
 export const DEFAULT_GATEWAY_NAME = 'agentconf reference gateway';
 export const DEFAULT_REQUEST_REPLAY_SECONDS = 86_400;
 export const DEFAULT_HEALTH_HOST = '127.0.0.1';
+export const DEFAULT_KEEPALIVE_IDLE_SECONDS = 60;
+export const DEFAULT_KEEPALIVE_TIMEOUT_SECONDS = 10;
+export const DEFAULT_RECONNECT_INITIAL_SECONDS = 0.5;
+export const DEFAULT_RECONNECT_MAX_SECONDS = 30;
+export const DEFAULT_RECONNECT_ATTEMPT_SECONDS = 10;
 /** A config is small; anything larger is not a config. */
 const MAX_CONFIG_BYTES = 1_048_576;
 
@@ -101,6 +130,16 @@ interface RawConfig {
     readonly rateLimits?: Partial<GatewayLimits['rateLimits']>;
   };
   readonly health?: { readonly host?: string; readonly port: number | string };
+  readonly keepalive?: {
+    readonly idleSeconds?: number;
+    readonly timeoutSeconds?: number;
+    readonly pingTo?: string;
+  };
+  readonly reconnect?: {
+    readonly initialDelaySeconds?: number;
+    readonly maxDelaySeconds?: number;
+    readonly attemptTimeoutSeconds?: number;
+  };
   readonly endpointInfo?: Partial<EndpointInfoConfig>;
 }
 
@@ -116,12 +155,51 @@ const DEFAULT_ENVIRONMENT: ConfigEnvironment = {
   readTextFile: (path) => readFileSync(path, 'utf8'),
 };
 
-function portOf(value: number | string, path: string, violations: ConfigViolation[]): number {
+function portOf(
+  value: number | string,
+  path: string,
+  violations: ConfigViolation[],
+  lowest: 0 | 1 = 1,
+): number {
   const port = typeof value === 'number' ? value : Number(value);
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
-    violations.push({ path, message: 'must be a port number from 1 to 65535' });
+  if (!Number.isInteger(port) || port < lowest || port > 65_535) {
+    violations.push({ path, message: `must be a port number from ${String(lowest)} to 65535` });
   }
   return port;
+}
+
+const millisecondsOf = (seconds: number): number => Math.round(seconds * 1000);
+
+function keepaliveOf(
+  raw: RawConfig['keepalive'],
+  domain: string,
+  localDomains: readonly string[],
+  violations: ConfigViolation[],
+): KeepaliveConfig {
+  const pingTo =
+    raw?.pingTo === undefined
+      ? (localDomains[0] ?? domain)
+      : (normalizedDomain(raw.pingTo, '/keepalive/pingTo', violations) ?? '');
+  return {
+    idleMs: millisecondsOf(raw?.idleSeconds ?? DEFAULT_KEEPALIVE_IDLE_SECONDS),
+    timeoutMs: millisecondsOf(raw?.timeoutSeconds ?? DEFAULT_KEEPALIVE_TIMEOUT_SECONDS),
+    pingTo,
+  };
+}
+
+function reconnectOf(raw: RawConfig['reconnect'], violations: ConfigViolation[]): ReconnectConfig {
+  const reconnect = {
+    initialMs: millisecondsOf(raw?.initialDelaySeconds ?? DEFAULT_RECONNECT_INITIAL_SECONDS),
+    maxMs: millisecondsOf(raw?.maxDelaySeconds ?? DEFAULT_RECONNECT_MAX_SECONDS),
+    attemptTimeoutMs: millisecondsOf(raw?.attemptTimeoutSeconds ?? DEFAULT_RECONNECT_ATTEMPT_SECONDS),
+  };
+  if (reconnect.maxMs < reconnect.initialMs) {
+    violations.push({
+      path: '/reconnect/maxDelaySeconds',
+      message: 'must not be smaller than initialDelaySeconds',
+    });
+  }
+  return reconnect;
 }
 
 function secretOf(
@@ -221,8 +299,10 @@ export function parseGatewayConfig(
       ? undefined
       : {
           host: raw.health.host ?? DEFAULT_HEALTH_HOST,
-          port: portOf(raw.health.port, '/health/port', violations),
+          port: portOf(raw.health.port, '/health/port', violations, 0),
         };
+  const keepalive = keepaliveOf(raw.keepalive, domain, localDomains, violations);
+  const reconnect = reconnectOf(raw.reconnect, violations);
   if (violations.length > 0) throw new ConfigError(options.source, violations);
   return {
     source: options.source,
@@ -236,6 +316,8 @@ export function parseGatewayConfig(
     policy,
     limits: limitsOf(raw.limits),
     health,
+    keepalive,
+    reconnect,
     endpointInfo: {
       requestReplaySeconds: raw.endpointInfo?.requestReplaySeconds ?? DEFAULT_REQUEST_REPLAY_SECONDS,
       coldStartSupported: raw.endpointInfo?.coldStartSupported ?? false,

@@ -8,6 +8,8 @@ import { parseArgs } from 'node:util';
 import { JsonRejection } from '../../../protocol/json/json-rejection.ts';
 import { isJsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../../protocol/json/strict-json.ts';
+import { ConfigError } from '../../../reference-gateway/config/config-violations.ts';
+import { inlineWorldFile } from '../../../reference-gateway/config/fixture-world.ts';
 import { ProcessExitedError } from '../../faults/managed-process.ts';
 import {
   isProviderChoice,
@@ -242,7 +244,8 @@ interface UpOptions {
   readonly provider: ProviderChoice;
   readonly external: ExternalFederationConfig | undefined;
   readonly sut: SutConfig | undefined;
-  readonly world: Uint8Array | undefined;
+  /** The fixture world with its manifests inlined: it is copied into the gateway's run directory. */
+  readonly world: JsonValue | undefined;
   readonly hostile: boolean;
 }
 
@@ -277,10 +280,21 @@ function parseUpArgs(args: readonly string[], io: CliIo): UpOptions | ExitCode {
       return EXIT.invalid;
     }
   }
-  // Handed to the gateway as it is: the gateway judges its content.
-  const world = values.world === undefined ? undefined : readInput(io, values.world);
-  if (sut?.fixtures === 'world-file' && world === undefined) {
+  if (sut?.fixtures === 'world-file' && values.world === undefined) {
     throw new UsageError(`${sut.name} takes its fixtures from a world file: give it with --world FILE`);
+  }
+  // The world is copied into the gateway's run directory, where manifest paths relative to the
+  // world file would name nothing: they are inlined here, and a world with problems stops the
+  // run before anything starts.
+  let world: JsonValue | undefined;
+  if (values.world !== undefined) {
+    try {
+      world = inlineWorldFile(values.world);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      io.err(`invalid: ${error.message}\n`);
+      return EXIT.invalid;
+    }
   }
   let external: ExternalFederationConfig | undefined;
   if (values.external !== undefined) {

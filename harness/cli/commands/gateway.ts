@@ -1,15 +1,41 @@
 /**
- * agentconf gateway --config FILE: runs the reference gateway until SIGTERM or SIGINT. Loads
- * and validates the config, opens the state (database, world, policy), connects as a XEP-0114
- * component and logs one line once online. Config problems exit 1 with every problem listed.
+ * agentconf gateway --config FILE: runs the reference gateway until SIGTERM or SIGINT
+ * (docs/gateway-config.md, "The gateway command"). Loads and validates the config, then starts
+ * the runtime: database, fixture world, optional health listener, component connection.
+ *
+ * Exit codes: 0 after a signal stopped it; 1 when the config is invalid (every problem listed) or
+ * a start stage fails (the database cannot be opened, the fixture world cannot be loaded, the
+ * health listener cannot bind, the first connection fails): one line saying what failed, plus
+ * the world's problems one per line, never a stack trace; 2 for usage errors.
+ *
+ * Output: stdout carries the one "online via" line and the "stopped" line; every log line (the
+ * health listener's address, reconnects, dead streams) goes to stderr.
  */
 import { parseArgs } from 'node:util';
-import { GatewayComponent } from '../../../reference-gateway/component/index.ts';
+import { GatewayStartError, startGatewayRuntime } from '../../../reference-gateway/component/index.ts';
 import { loadGatewayConfig } from '../../../reference-gateway/config/gateway-config.ts';
-import { openGatewayState } from '../../../reference-gateway/config/gateway-state.ts';
 import { ConfigError } from '../../../reference-gateway/config/config-violations.ts';
 import { EXIT, UsageError } from '../io.ts';
 import type { Command } from '../main.ts';
+
+/** The first SIGTERM or SIGINT; dispose() stops listening (a failed start must not keep handlers). */
+function listenForStopSignal(): { readonly received: Promise<NodeJS.Signals>; dispose(): void } {
+  let resolveSignal: (signal: NodeJS.Signals) => void = () => undefined;
+  const received = new Promise<NodeJS.Signals>((resolve) => {
+    resolveSignal = resolve;
+  });
+  const stop = (signal: NodeJS.Signals): void => {
+    dispose();
+    resolveSignal(signal);
+  };
+  const dispose = (): void => {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  return { received, dispose };
+}
 
 export const gatewayCommand: Command = {
   name: 'gateway',
@@ -31,35 +57,34 @@ export const gatewayCommand: Command = {
       io.err(`invalid: ${error.message}\n`);
       return EXIT.invalid;
     }
-    const state = await openGatewayState(config, Date.now);
     const log = (line: string): void => {
       io.err(`${line}\n`);
     };
-    let gateway: GatewayComponent;
+    // Listening before the start: a signal during a slow start still stops the gateway cleanly.
+    const signal = listenForStopSignal();
+    let runtime;
     try {
-      gateway = await GatewayComponent.start(state, { log });
+      runtime = await startGatewayRuntime(config, { log });
     } catch (error) {
-      state.close();
-      throw error;
+      signal.dispose();
+      if (!(error instanceof GatewayStartError)) throw error;
+      io.err(`agentconf gateway: ${error.message}\n`);
+      for (const problem of error.problems) io.err(`  ${problem}\n`);
+      return EXIT.invalid;
     }
+    const { gateway } = runtime;
+    gateway.on('offline', () => {
+      log(`gateway: ${config.component.domain} offline; reconnecting`);
+    });
     gateway.on('online', () => {
       log(`gateway: ${config.component.domain} online again`);
     });
     io.out(
       `gateway: ${config.component.domain} online via ${config.component.host}:${String(config.component.port)}\n`,
     );
-    const signal = await new Promise<NodeJS.Signals>((resolve) => {
-      const stop = (received: NodeJS.Signals): void => {
-        process.off('SIGTERM', stop);
-        process.off('SIGINT', stop);
-        resolve(received);
-      };
-      process.on('SIGTERM', stop);
-      process.on('SIGINT', stop);
-    });
-    await gateway.stop();
-    state.close();
-    io.out(`gateway: stopped (${signal})\n`);
+    const received = await signal.received;
+    await runtime.stop();
+    io.out(`gateway: stopped (${received})\n`);
     return EXIT.ok;
   },
 };

@@ -1,0 +1,160 @@
+/**
+ * The running gateway as `agentconf gateway` starts it: database, fixture world and policy
+ * (openGatewayState), the optional health listener, then the component connection. Each stage
+ * that can fail because of the deployment (not because of a bug) fails with a GatewayStartError
+ * naming the stage in one sentence, and leaves nothing open behind it.
+ *
+ * Stages, in order:
+ * 1. database: opened (and migrated) once on its own first, so that an unreadable path, a
+ *    directory that does not exist or a file that is not a database is reported as such, not
+ *    mixed up with the world loaded in the same call later;
+ * 2. world: openGatewayState loads the config's policy and the fixture world (every problem
+ *    is listed);
+ * 3. health: the listener binds before the connection, so /health answers and /ready says 503
+ *    while the gateway is still connecting;
+ * 4. connection: the first component connection (no retry: a wrong port or secret will not fix
+ *    itself; once online, a lost stream is retried for ever).
+ */
+import { ConfigError } from '../config/config-violations.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
+import { openGatewayState, type GatewayState } from '../config/gateway-state.ts';
+import { startHealthListener, HealthListenError, type HealthListener } from '../health/index.ts';
+import { WorldProvisioningError } from '../registration/world-provisioning.ts';
+import { GatewayStore } from '../store/gateway-store.ts';
+import { GatewayConnectError } from './connect-failure.ts';
+import { GatewayComponent, type GatewayComponentOptions } from './gateway-component.ts';
+
+export type GatewayStartStage = 'database' | 'world' | 'health' | 'connection';
+
+export class GatewayStartError extends Error {
+  override readonly name = 'GatewayStartError';
+  constructor(
+    readonly stage: GatewayStartStage,
+    /** One sentence: what failed and why. */
+    message: string,
+    /** The individual problems, for a stage that has several (the world's). */
+    readonly problems: readonly string[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export interface GatewayRuntimeOptions extends GatewayComponentOptions {
+  /** The clock of the store and the rate limiter (milliseconds since the epoch). */
+  readonly now?: () => number;
+}
+
+export interface GatewayRuntime {
+  readonly config: GatewayConfig;
+  readonly state: GatewayState;
+  readonly gateway: GatewayComponent;
+  readonly health: HealthListener | undefined;
+  /** Stops the listener, the component and the state, in that order. Idempotent. */
+  stop(): Promise<void>;
+}
+
+function databaseProblem(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = 'code' in error && typeof error.code === 'string' ? ` (${error.code})` : '';
+  return `${error.message}${code}`;
+}
+
+function isSqliteError(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    'code' in error &&
+    typeof error.code === 'string' &&
+    error.code.startsWith('SQLITE_')
+  );
+}
+
+function checkDatabase(config: GatewayConfig, now: () => number): void {
+  try {
+    GatewayStore.open(config.database, { now }).close();
+  } catch (error) {
+    throw new GatewayStartError(
+      'database',
+      `cannot open the database ${config.database}: ${databaseProblem(error)}`,
+    );
+  }
+}
+
+async function openState(config: GatewayConfig, now: () => number): Promise<GatewayState> {
+  try {
+    return await openGatewayState(config, now);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      throw new GatewayStartError(
+        'world',
+        `cannot load the fixture world ${error.source}: ${String(error.violations.length)} problem(s)`,
+        error.message
+          .split('\n')
+          .slice(1)
+          .map((line) => line.trim()),
+      );
+    }
+    if (error instanceof WorldProvisioningError) {
+      throw new GatewayStartError(
+        'world',
+        `cannot load the fixture world ${error.source}: ${String(error.problems.length)} problem(s)`,
+        error.problems.map((problem) => `${problem.path}: ${problem.message}`),
+      );
+    }
+    if (isSqliteError(error)) {
+      throw new GatewayStartError(
+        'database',
+        `the database ${config.database} failed: ${databaseProblem(error)}`,
+      );
+    }
+    throw error;
+  }
+}
+
+export async function startGatewayRuntime(
+  config: GatewayConfig,
+  options: GatewayRuntimeOptions = {},
+): Promise<GatewayRuntime> {
+  const now = options.now ?? Date.now;
+  const log = options.log ?? (() => undefined);
+  checkDatabase(config, now);
+  const state = await openState(config, now);
+  let health: HealthListener | undefined;
+  let gateway: GatewayComponent | undefined;
+  try {
+    if (config.health !== undefined) {
+      const listening = await startHealthListener(config.health, {
+        componentOnline: () => gateway?.online ?? false,
+        storeOpen: () => state.store.isOpen,
+      }).catch((error: unknown) => {
+        if (error instanceof HealthListenError) throw new GatewayStartError('health', error.message);
+        throw error;
+      });
+      health = listening;
+      log(`gateway: health listener on ${listening.url}`);
+    }
+    gateway = await GatewayComponent.start(state, options).catch((error: unknown) => {
+      if (error instanceof GatewayConnectError) throw new GatewayStartError('connection', error.message);
+      throw error;
+    });
+  } catch (error) {
+    await health?.close();
+    state.close();
+    throw error;
+  }
+  const running = gateway;
+  let stopping: Promise<void> | undefined;
+  return {
+    config,
+    state,
+    gateway: running,
+    health,
+    stop() {
+      stopping ??= (async () => {
+        await health?.close();
+        await running.stop();
+        state.close();
+      })();
+      return stopping;
+    },
+  };
+}
