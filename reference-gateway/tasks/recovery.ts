@@ -1,0 +1,67 @@
+/**
+ * Task recovery (#task-recovery; spec-positions #4, #39): the source of truth after lost
+ * notifications. Both operations authorize through task-access.ts, so nonexistent, expired,
+ * other-caller and other-endpoint task IDs share one code path and one fault object.
+ * Syntactically invalid task IDs never get here: the codec rejects them (bad-request).
+ *
+ * - <task-state/> carries the endpoint, exact version and manifest hash, state, revision,
+ *   created/updated, retain-until, the effective deadline, result-available (true exactly
+ *   for terminal tasks: every terminal state has a retained payload, spec-positions #39) and,
+ *   while input is pending, the complete input_required object.
+ * - <task-result/> exists only for terminal tasks and carries the terminal event's payload
+ *   and revision; a non-terminal task answers unexpected-request (type wait).
+ */
+import { parseDateTime } from '../../protocol/datetime.ts';
+import { buildTaskResult, buildTaskState, type TaskRequest } from '../../protocol/stanza/task-recovery.ts';
+import { isTerminal } from '../../protocol/task-states.ts';
+import type { Requester } from '../catalog/catalog.ts';
+import type { EngineContext } from './engine-context.ts';
+import { pendingInputJson } from './interactive-input.ts';
+import { authorizedTask } from './task-access.ts';
+import { TASK_FAULT, answer, refuse, type Outcome } from './task-faults.ts';
+
+export function taskState(
+  ctx: EngineContext,
+  requester: Requester,
+  targetJid: string,
+  request: TaskRequest,
+): Outcome {
+  const task = authorizedTask(ctx, requester, targetJid, request.taskId);
+  if (task === undefined) return refuse(TASK_FAULT.itemNotFound);
+  const pending = pendingInputJson(ctx, task);
+  return answer(
+    buildTaskState({
+      taskId: task.taskId,
+      endpoint: task.endpointJid,
+      state: task.state,
+      revision: task.revision,
+      apiVersion: task.apiVersion,
+      created: parseDateTime(task.created),
+      updated: parseDateTime(task.updated),
+      ...(task.deadline === undefined ? {} : { deadline: parseDateTime(task.deadline) }),
+      retainUntil: parseDateTime(task.retainUntil),
+      resultAvailable: isTerminal(task.state),
+      manifestHash: task.manifestHash,
+      ...(pending === undefined ? {} : { pendingInputJson: pending }),
+    }),
+  );
+}
+
+export function taskResult(
+  ctx: EngineContext,
+  requester: Requester,
+  targetJid: string,
+  request: TaskRequest,
+): Outcome {
+  const task = authorizedTask(ctx, requester, targetJid, request.taskId);
+  if (task === undefined) return refuse(TASK_FAULT.itemNotFound);
+  if (!isTerminal(task.state) || task.resultJson === undefined) return refuse(TASK_FAULT.unexpectedRequest);
+  return answer(
+    buildTaskResult({
+      taskId: task.taskId,
+      state: task.state,
+      revision: task.revision,
+      json: task.resultJson,
+    }),
+  );
+}
