@@ -25,6 +25,7 @@ const COMMANDS: readonly CommandEntry[] = [
   { name: 'gateway', load: async () => (await import('./commands/gateway.ts')).gatewayCommand },
   { name: 'hash', load: async () => (await import('./commands/hash.ts')).hashCommand },
   { name: 'node', load: async () => (await import('./commands/node.ts')).nodeCommand },
+  { name: 'run', load: async () => (await import('./commands/run.ts')).runCommand },
   {
     name: 'validate-manifest',
     load: async () => (await import('./commands/validate-manifest.ts')).validateManifestCommand,

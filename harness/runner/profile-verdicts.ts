@@ -11,7 +11,8 @@ import type { CaseResult } from '../../suites/framework/run-case.ts';
 
 export type OutcomeCounts = Record<Outcome, number>;
 
-export type ProfileVerdictName = 'passed' | 'failed' | 'not-claimed';
+/** 'no-cases': claimed, but no MUST case of it ran to a verdict (e.g. a --grep subset). */
+export type ProfileVerdictName = 'passed' | 'failed' | 'no-cases' | 'not-claimed';
 
 export interface ProfileVerdict {
   readonly profile: ProfileId;
@@ -50,23 +51,30 @@ export function isBlocking(result: CaseResult, strict: boolean): boolean {
 }
 
 /** Baseline entries whose case now passes: the run fails until they are removed. */
-export function staleBaselineEntries(results: readonly CaseResult[], baseline: Baseline | undefined): string[] {
+export function staleBaselineEntries(
+  results: readonly CaseResult[],
+  baseline: Baseline | undefined,
+): string[] {
   if (baseline === undefined) return [];
   return results
     .filter((result) => baseline.expectedFailures.has(result.case.id) && result.outcome === 'passed')
     .map((result) => result.case.id);
 }
 
-/** Baseline entries that name no case of this suite (typos, removed cases). */
-export function unknownBaselineEntries(results: readonly CaseResult[], baseline: Baseline | undefined): string[] {
+/** Baseline entries that name no case of the suites (typos, removed cases), selected or not. */
+export function unknownBaselineEntries(caseIds: readonly string[], baseline: Baseline | undefined): string[] {
   if (baseline === undefined) return [];
-  const known = new Set(results.map((result) => result.case.id));
+  const known = new Set(caseIds);
   return [...baseline.expectedFailures.keys()].filter((id) => !known.has(id));
 }
 
 export function profileVerdicts(results: readonly CaseResult[], options: VerdictOptions): ProfileVerdict[] {
   return PROFILE_IDS.map((profile) => {
-    const counts: Record<Level, OutcomeCounts> = { MUST: zeroCounts(), SHOULD: zeroCounts(), MAY: zeroCounts() };
+    const counts: Record<Level, OutcomeCounts> = {
+      MUST: zeroCounts(),
+      SHOULD: zeroCounts(),
+      MAY: zeroCounts(),
+    };
     let warnings = 0;
     let expectedFailures = 0;
     const failingCases: string[] = [];
@@ -81,7 +89,11 @@ export function profileVerdicts(results: readonly CaseResult[], options: Verdict
       else failingCases.push(result.case.id);
     }
     const claimed = options.claimed.has(profile);
-    const verdict: ProfileVerdictName = !claimed ? 'not-claimed' : failingCases.length > 0 ? 'failed' : 'passed';
+    const verdict: ProfileVerdictName = !claimed
+      ? 'not-claimed'
+      : failingCases.length > 0
+        ? 'failed'
+        : 'passed';
     return {
       profile,
       title: PROFILE_TITLES[profile],

@@ -1,0 +1,130 @@
+/**
+ * Runs the selected cases against a started session, one at a time in suite order (cases
+ * share the role callers, and a gateway is judged on one conversation at a time so its
+ * transcript reads plainly), and assembles the RunResult.
+ */
+import { Transcript } from '../driver/index.ts';
+import type { SutConfig } from '../sut/sut-config.ts';
+import type { Suite } from '../../suites/framework/case.ts';
+import { SeededRandom } from '../../suites/framework/seeded-random.ts';
+import { runCase, type CaseResult } from '../../suites/framework/run-case.ts';
+import { checkGatewayElements } from '../../suites/framework/wire-checks.ts';
+import {
+  profileVerdicts,
+  staleBaselineEntries,
+  unknownBaselineEntries,
+  type Baseline,
+} from './profile-verdicts.ts';
+import type { RunResult } from './run-result.ts';
+import type { RunSession } from './run-session.ts';
+import { selectCases, type CaseSelection } from './select-cases.ts';
+
+export interface RunProgress {
+  sectionStarted(section: string, title: string, cases: number): void;
+  caseFinished(result: CaseResult): void;
+  sectionFinished(section: string, results: readonly CaseResult[]): void;
+}
+
+export interface RunConformanceOptions {
+  readonly runId: string;
+  readonly session: RunSession;
+  readonly config: SutConfig;
+  readonly suites: readonly Suite[];
+  readonly selection: CaseSelection;
+  readonly seed: number;
+  readonly strict: boolean;
+  readonly baseline?: Baseline;
+  readonly suiteVersion: string;
+  readonly specRevision: string;
+  readonly progress: RunProgress;
+  /** Per-case limit when the case names none (default: the SUT's task timeout plus the reply timeout). */
+  readonly defaultTimeoutMs?: number;
+}
+
+export async function runConformance(options: RunConformanceOptions): Promise<RunResult> {
+  const { session, config, progress } = options;
+  const startedAt = new Date();
+  const started = performance.now();
+  const results: CaseResult[] = [];
+  const defaultTimeoutMs =
+    options.defaultTimeoutMs ?? session.facts.taskTimeoutMs + session.facts.replyTimeoutMs;
+  for (const { suite, cases } of selectCases(options.suites, options.selection)) {
+    progress.sectionStarted(suite.section, suite.title, cases.length);
+    const sectionResults: CaseResult[] = [];
+    for (const testCase of cases) {
+      const result = await runCase(testCase, {
+        sut: session.facts,
+        runSeed: options.seed,
+        defaultTimeoutMs,
+        prepare: (_, seed, warn) => {
+          const transcript = new Transcript(testCase.id);
+          const pool = session.callers.forAttempt(transcript);
+          return {
+            transcript,
+            context: {
+              sut: session.facts,
+              callers: pool,
+              random: new SeededRandom(seed),
+              warn: (requirement, message) => {
+                transcript.note(`warning: ${requirement}: ${message}`);
+                warn({ requirement, message });
+              },
+            },
+            verify: () => checkGatewayElements(transcript.entries, session.facts.gatewayJid),
+            dispose: () => pool.release(),
+          };
+        },
+      });
+      results.push(result);
+      sectionResults.push(result);
+      progress.caseFinished(result);
+    }
+    progress.sectionFinished(suite.section, sectionResults);
+  }
+  const claimed = session.facts.profiles;
+  const narrowed = (options.selection.grep?.length ?? 0) > 0 || (options.selection.profiles?.length ?? 0) > 0;
+  const profiles = profileVerdicts(results, {
+    claimed,
+    strict: options.strict,
+    ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
+  });
+  const staleBaseline = staleBaselineEntries(results, options.baseline);
+  const unknownBaseline = unknownBaselineEntries(
+    options.suites.flatMap((suite) => suite.cases.map((testCase) => testCase.id)),
+    options.baseline,
+  );
+  return {
+    runId: options.runId,
+    startedAt: startedAt.toISOString(),
+    durationMs: performance.now() - started + session.setupMs,
+    setupMs: session.setupMs,
+    seed: options.seed,
+    strict: options.strict,
+    suiteVersion: options.suiteVersion,
+    specRevision: options.specRevision,
+    provider: session.federation.provider,
+    subject: {
+      name: config.name,
+      ...(config.version === undefined ? {} : { version: config.version }),
+      ...(config.homepage === undefined ? {} : { homepage: config.homepage }),
+      gatewayJid: session.facts.gatewayJid,
+      profiles: [...claimed],
+      features: [...session.facts.features].sort(),
+    },
+    cases: results,
+    profiles,
+    staleBaseline,
+    unknownBaseline,
+    // A claimed profile must pass; one without cases passes the run only when the selection
+    // (--grep, --profile) deliberately left it out.
+    passed:
+      profiles.every(
+        (profile) =>
+          profile.verdict === 'passed' ||
+          profile.verdict === 'not-claimed' ||
+          (profile.verdict === 'no-cases' && narrowed),
+      ) &&
+      staleBaseline.length === 0 &&
+      unknownBaseline.length === 0,
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * Everything a conformance run stands on, started in order and stopped in reverse: the
+ * federation (with the hostile third server, for deny-by-default), the gateway under test with
+ * its fixtures, the callers for each role of the fixture world, and the facts the gateway
+ * advertises about itself.
+ */
+import { xml } from '@xmpp/xml';
+import type { JsonValue } from '../../protocol/json/json-value.ts';
+import { NS } from '../../protocol/namespaces.ts';
+import { parseDiscoInfo } from '../../protocol/stanza/index.ts';
+import type { SutFacts } from '../../suites/framework/context.ts';
+import { createDriver, type Driver } from '../driver/index.ts';
+import type { Federation, ServerProvider } from '../federation/server-provider.ts';
+import { launchSut, type SutInstance } from '../sut/launch.ts';
+import { withImpliedProfiles } from '../sut/profiles.ts';
+import { discoInfoProbe, waitForSutReady } from '../sut/readiness.ts';
+import type { SutConfig } from '../sut/sut-config.ts';
+import { RunCallers, type CallerRoles } from './caller-pool.ts';
+
+/** The accounts the reference fixture world gives a role (fixtures/worlds/reference.json). */
+export const WORLD_ACCOUNTS = {
+  local: { username: 'bob', domain: 'server.example' },
+  remote: { username: 'alice', domain: 'example.com' },
+  remotePeer: { username: 'carol', domain: 'example.com' },
+  denied: { username: 'mallory', domain: 'hostile.example' },
+} as const;
+
+export interface RunSession {
+  readonly federation: Federation;
+  readonly sut: SutInstance;
+  readonly driver: Driver;
+  readonly callers: RunCallers;
+  readonly facts: SutFacts;
+  /** Milliseconds spent starting the federation and the gateway. */
+  readonly setupMs: number;
+  stop(): Promise<void>;
+}
+
+export interface StartSessionOptions {
+  readonly provider: ServerProvider;
+  readonly config: SutConfig;
+  /** The fixture world (self-contained: manifests inlined) for a 'world-file' SUT. */
+  readonly world?: JsonValue;
+  readonly log: (line: string) => void;
+}
+
+async function advertisedFeatures(driver: Driver, local: string, gatewayJid: string): Promise<Set<string>> {
+  const caller = await driver.connect(local, 'agentconf-facts');
+  try {
+    const payload = await caller.iq(gatewayJid, 'get', xml('query', { xmlns: NS.discoInfo }));
+    if (payload === undefined) return new Set();
+    return new Set(parseDiscoInfo(payload).features);
+  } finally {
+    await caller.close();
+  }
+}
+
+export async function startSession(options: StartSessionOptions): Promise<RunSession> {
+  const { config, log } = options;
+  const started = performance.now();
+  const accounts = Object.values(WORLD_ACCOUNTS);
+  const federation = await options.provider.start({ hostile: true, accounts });
+  log(
+    `federation: ${federation.provider}, servers ready in ${String(Math.round(federation.timings.bootMs))} ms`,
+  );
+  let sut: SutInstance | undefined;
+  try {
+    sut = await launchSut({
+      config,
+      federation,
+      ...(options.world === undefined ? {} : { world: options.world }),
+    });
+    const probe = await discoInfoProbe(federation, sut.facts.componentDomain);
+    try {
+      await waitForSutReady(sut, () => probe.probe());
+    } finally {
+      await probe.close();
+    }
+    const gatewayJid = sut.facts.componentDomain;
+    const driver = createDriver(federation, { timeoutMs: config.timeouts.replySeconds * 1_000 });
+    const jidOf = ({ username, domain }: { username: string; domain: string }): string =>
+      `${username}@${domain}`;
+    const roles: CallerRoles = {
+      local: jidOf(WORLD_ACCOUNTS.local),
+      remote: jidOf(WORLD_ACCOUNTS.remote),
+      remotePeer: jidOf(WORLD_ACCOUNTS.remotePeer),
+      denied: jidOf(WORLD_ACCOUNTS.denied),
+      admin: sut.adminAccount?.jid,
+    };
+    const features = await advertisedFeatures(driver, roles.local, gatewayJid);
+    const facts: SutFacts = {
+      name: config.name,
+      gatewayJid,
+      profiles: new Set(withImpliedProfiles(config.profiles)),
+      features,
+      replyTimeoutMs: config.timeouts.replySeconds * 1_000,
+      taskTimeoutMs: config.timeouts.taskSeconds * 1_000,
+    };
+    const launched = sut;
+    const setupMs = performance.now() - started;
+    log(`gateway under test: ${config.name} at ${gatewayJid}, ready after ${String(Math.round(setupMs))} ms`);
+    return {
+      federation,
+      sut: launched,
+      driver,
+      callers: new RunCallers(driver, roles),
+      facts,
+      setupMs,
+      async stop() {
+        await driver.closeAll();
+        await launched.stop().catch(() => undefined);
+        await federation.stop();
+      },
+    };
+  } catch (error) {
+    await sut?.stop().catch(() => undefined);
+    await federation.stop();
+    throw error;
+  }
+}

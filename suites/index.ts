@@ -1,0 +1,8 @@
+/**
+ * Every suite, in the order a run executes them: the spec's section order, so the live output
+ * reads like the spec's table of contents.
+ */
+import type { Suite } from './framework/case.ts';
+import { gatewayInfoSuite } from './sections/gateway-info.ts';
+
+export const ALL_SUITES: readonly Suite[] = [gatewayInfoSuite];
