@@ -62,13 +62,13 @@ export const gatewayInfoSuite = defineSuite('gateway-info', 'Gateway Information
   },
   {
     name: 'claimed-profiles-advertised',
-    requirements: ['gateway-info.advertise-implemented'],
+    requirements: ['gateway-info.features'],
     profiles: ['core-directory', 'jabber-search', 'admin-provisioning', 'self-registration'],
     level: 'MUST',
     statement:
       'Every profile the gateway claims is backed by the feature it rests on in the gateway’s disco#info (a claim without the feature cannot be used).',
     run: async (context) => {
-      const requirement = 'gateway-info.advertise-implemented';
+      const requirement = 'gateway-info.features';
       const { info, replyXml } = await gatewayInfo(context, await context.callers.local(), requirement);
       const missing = PROFILE_FEATURES.filter(
         ([profile, feature]) => context.sut.profiles.has(profile) && !info.features.includes(feature),
