@@ -13,7 +13,7 @@ import { validateElements } from '../../protocol/xsd/validator.ts';
 import { RequirementViolation } from './verdicts.ts';
 
 /** Registry ID of the requirement that every protocol element validates against the schemas. */
-export const SCHEMA_REQUIREMENT = 'schema.valid-elements';
+export const SCHEMA_REQUIREMENT = 'schema.base-structures-valid';
 
 const OUR_NAMESPACES: readonly string[] = [NS_AGENT_API, NS_AGENT_TASK];
 
