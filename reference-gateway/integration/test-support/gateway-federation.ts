@@ -10,15 +10,16 @@
  * (payload-conformance.ts: collected after each test, validated in one batch in afterAll, where
  * a failure names the test that received the payload), and teardown in afterAll.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createDriver, type Caller, type Driver } from '../../../harness/driver/index.ts';
 import { transcriptPerTest } from '../../../harness/driver/vitest-transcripts.ts';
 import { nativeProvider } from '../../../harness/federation/native-provider.ts';
 import type { AccountRequest, Federation } from '../../../harness/federation/server-provider.ts';
-import type { JsonObject } from '../../../protocol/json/json-value.ts';
+import { isJsonObject, type JsonObject } from '../../../protocol/json/json-value.ts';
+import { parseStrictJson } from '../../../protocol/json/strict-json.ts';
 import { GatewayComponent } from '../../component/gateway-component.ts';
 import { loadGatewayConfig, type GatewayConfig } from '../../config/gateway-config.ts';
 import { openGatewayState, type GatewayState } from '../../config/gateway-state.ts';
@@ -52,6 +53,30 @@ export interface GatewayFederationOptions {
   readonly accounts?: readonly string[];
   /** Bare JIDs connected (resource "test") before the first test; others connect on first use. */
   readonly connect?: readonly string[];
+  /**
+   * A variant of the reference world: receives the parsed fixtures/worlds/reference.json (its
+   * manifest paths made absolute) and returns the world to load instead.
+   */
+  readonly world?: (reference: JsonObject) => JsonObject;
+}
+
+/** The reference world with each manifest file path absolute, so a variant can live elsewhere. */
+function referenceWorldDocument(): JsonObject {
+  const world = parseStrictJson(readFileSync(REFERENCE_WORLD));
+  if (!isJsonObject(world) || !Array.isArray(world['endpoints']))
+    throw new Error('unexpected reference world');
+  const endpoints = world['endpoints'].filter(isJsonObject).map((endpoint) => {
+    const versions = Array.isArray(endpoint['versions']) ? endpoint['versions'].filter(isJsonObject) : [];
+    return {
+      ...endpoint,
+      versions: versions.map((version) => {
+        const file = version['file'];
+        return typeof file === 'string' ? { file: resolve(dirname(REFERENCE_WORLD), file) } : version;
+      }),
+    };
+  });
+  const { $schema: _schema, ...rest } = world;
+  return { ...rest, endpoints };
 }
 
 function accountRequest(bareJid: string): AccountRequest {
@@ -86,8 +111,13 @@ export class GatewayFederation {
     try {
       const { host, port, domain, secret } = federation.component;
       const path = join(dir, 'gateway.json');
+      let world = REFERENCE_WORLD;
+      if (options.world !== undefined) {
+        world = join(dir, 'world.json');
+        writeFileSync(world, JSON.stringify(options.world(referenceWorldDocument())));
+      }
       const config: JsonObject = {
-        world: REFERENCE_WORLD,
+        world,
         localDomains: ['server.example'],
         admins: [BOB],
         ...options.config,
