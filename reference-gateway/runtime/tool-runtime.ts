@@ -59,11 +59,11 @@ export interface TaskActions {
   complete(result: ToolResult, summary?: string): Promise<ActionResult>;
   fail(failure: TaskFailure): Promise<ActionResult>;
   /**
-   * Settles the task cancelled (#cancellation: the target confirms; #task-states: any
-   * non-terminal state may move to cancelled), normally after `cancellation` aborted. Without
-   * it a tool could only complete or fail a cancelled task, never honour the cancellation.
-   * Optional so that engines written before it still satisfy this interface; a tool that finds
-   * it missing cannot confirm and should treat that as a runtime fault.
+   * Settles the task cancelled, with an optional reason for the cancelled payload
+   * (#cancellation: the target confirms; #task-states: any non-terminal state may move to
+   * cancelled), normally after `cancellation` aborted. Optional, so engines written before it
+   * still satisfy this interface; without it a tool can neither give a reason nor cancel on its
+   * own initiative, and confirms only in whatever way its engine documents.
    */
   confirmCancellation?(reason?: string): Promise<ActionResult>;
   /** Aborted once a cancellation is accepted (state cancelling): advisory, the tool may ignore it. */

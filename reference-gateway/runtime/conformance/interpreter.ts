@@ -1,0 +1,209 @@
+/**
+ * Runs a parsed script against one task's actions (#model-boundary). Each step either lets
+ * the script go on or stops it; a terminal step (complete, fail, cancel) always stops it.
+ *
+ * Refusals: a task that is already terminal, or whose deadline passed at the commit boundary,
+ * takes no more actions, so 'settled' and 'deadline-expired' stop the script silently. Any other
+ * refusal of an action that must settle the task (an invalid result, input request or failure)
+ * is answered with one fallback failure, `internal-error`, so the task still ends with a terminal
+ * event the suite can predict (spec-positions #40: a result the target cannot validate may end
+ * failed with any code). A refused progress update is advisory and the script goes on.
+ */
+import { dateTimeFromMillis, toEpochMillis, type XmppDateTime } from '../../../protocol/datetime.ts';
+import type { ToolResult } from '../../../protocol/events/payload-types.ts';
+import type { JsonValue } from '../../../protocol/json/json-value.ts';
+import type {
+  ActionRefusal,
+  ActionResult,
+  InputOutcome,
+  InputRequest,
+  TaskActions,
+  ToolLedger,
+} from '../tool-runtime.ts';
+import { untilAborted, type RuntimeClock } from './clock.ts';
+import { REFUSAL_FAILURE } from './failures.ts';
+import type { CancelPolicy, CompleteStep, InputStep, Script, Step, WaitSpan, WaitStep } from './script.ts';
+
+export interface ScriptContext {
+  readonly actions: TaskActions;
+  readonly clock: RuntimeClock;
+  readonly ledger: ToolLedger;
+}
+
+type Next = 'next' | 'stop';
+
+export async function runScript(script: Script, context: ScriptContext): Promise<void> {
+  // Counted before any step, so a replayed or re-dispatched execution shows up even if it
+  // never gets further (#invocation: "MUST NOT execute twice").
+  if (script.ledgerKey !== undefined) context.ledger.increment(script.ledgerKey);
+  const inputs: JsonValue[] = [];
+  for (const step of script.steps) {
+    if (context.actions.settled.aborted) return;
+    if ((await runStep(step, context, inputs)) === 'stop') return;
+  }
+  // Out of steps without settling: the contract makes this a runtime fault, which is what a
+  // script ending this way asks for.
+}
+
+function runStep(step: Step, context: ScriptContext, inputs: JsonValue[]): Promise<Next> {
+  const { actions } = context;
+  switch (step.kind) {
+    case 'progress':
+      return actions.progress(step.update).then((result) => (stopsScript(result) ? 'stop' : 'next'));
+    case 'wait':
+      return runWait(step, context);
+    case 'input':
+      return runInput(step, context, inputs);
+    case 'increment':
+      context.ledger.increment(step.key);
+      return Promise.resolve('next');
+    case 'complete':
+      return settle(actions, completion(actions, step, inputs));
+    case 'fail':
+      return settle(actions, actions.fail(step.failure));
+    case 'cancel':
+      return confirmCancellation(actions, step.reason);
+  }
+}
+
+/** Only a terminal task or a passed deadline stops the script after a progress update. */
+function stopsScript(result: ActionResult): boolean {
+  return !result.ok && isFinal(result.refusal);
+}
+
+function isFinal(refusal: ActionRefusal): boolean {
+  return refusal === 'settled' || refusal === 'deadline-expired';
+}
+
+/** After an action meant to settle the task: done, or the one fallback failure. */
+async function settle(actions: TaskActions, attempt: Promise<ActionResult>): Promise<Next> {
+  const result = await attempt;
+  if (!result.ok && !isFinal(result.refusal)) await actions.fail(REFUSAL_FAILURE);
+  return 'stop';
+}
+
+function completion(
+  actions: TaskActions,
+  step: CompleteStep,
+  inputs: readonly JsonValue[],
+): Promise<ActionResult> {
+  const structured = step.echoInputs ? { inputs: [...inputs] } : step.structuredContent;
+  const result: ToolResult = {
+    content: step.content,
+    ...(structured === undefined ? {} : { structuredContent: structured }),
+    ...(step.isError === undefined ? {} : { isError: step.isError }),
+    ...(step.meta === undefined ? {} : { _meta: step.meta }),
+  };
+  return step.summary === undefined ? actions.complete(result) : actions.complete(result, step.summary);
+}
+
+/**
+ * Settles cancelled through TaskActions.confirmCancellation. An engine without it gets the
+ * script's end instead: the reference engine settles a task that is cancelling when execute
+ * returns (tasks/execution.ts), so confirming still works there, only without the reason.
+ */
+function confirmCancellation(actions: TaskActions, reason: string | undefined): Promise<Next> {
+  if (actions.confirmCancellation === undefined) return Promise.resolve('stop');
+  return settle(
+    actions,
+    reason === undefined ? actions.confirmCancellation() : actions.confirmCancellation(reason),
+  );
+}
+
+/** A policy applied once a cancellation has been observed ('ignore' never gets here). */
+function onCancellation(policy: Exclude<CancelPolicy, 'ignore'>, actions: TaskActions): Promise<Next> {
+  return policy === 'confirm' ? confirmCancellation(actions, undefined) : Promise.resolve('next');
+}
+
+/** Never wakes before the instant: digits beyond the millisecond round the wake-up time up. */
+function wakeAt(instant: XmppDateTime): number {
+  const truncated = toEpochMillis(instant);
+  return instant.fraction.slice(3).replace(/0+$/, '') === '' ? truncated : truncated + 1;
+}
+
+function sleep(span: WaitSpan, clock: RuntimeClock, signal: AbortSignal): Promise<void> {
+  switch (span.kind) {
+    case 'for':
+      return clock.sleepUntil(clock.now() + span.ms, signal);
+    case 'until':
+      return clock.sleepUntil(wakeAt(span.instant), signal);
+    case 'unbounded':
+      return untilAborted(signal);
+  }
+}
+
+async function runWait(step: WaitStep, { actions, clock }: ScriptContext): Promise<Next> {
+  const { onCancel } = step;
+  const interrupt =
+    onCancel === 'ignore' ? actions.settled : AbortSignal.any([actions.settled, actions.cancellation]);
+  await sleep(step.span, clock, interrupt);
+  if (actions.settled.aborted) return 'stop';
+  // Cancellation is sticky: once accepted it is seen by every later waiting step.
+  if (onCancel !== 'ignore' && actions.cancellation.aborted) return onCancellation(onCancel, actions);
+  return 'next';
+}
+
+/** What became of one input request, as the step sees it. */
+type InputWait = InputOutcome | ActionRefusal | 'cancelled';
+
+/**
+ * A request that ended 'settled' although the task is not terminal was superseded by the
+ * cancellation (the reference engine reports it so, tasks/cancellation.ts); it will never be
+ * answered, so the step ends as its policy says ('ignore': without an input).
+ */
+function supersededByCancellation(outcome: InputWait, actions: TaskActions): boolean {
+  return (
+    typeof outcome === 'object' &&
+    outcome.kind === 'settled' &&
+    actions.cancellation.aborted &&
+    !actions.settled.aborted
+  );
+}
+
+async function runInput(
+  step: InputStep,
+  { actions, clock }: ScriptContext,
+  inputs: JsonValue[],
+): Promise<Next> {
+  const { onCancel } = step;
+  const heedsCancel = onCancel !== 'ignore';
+  let reissuesLeft = step.reissue;
+  for (;;) {
+    // A cancelling task cannot move to input_required (#task-states), so a cancellation seen
+    // before the request is handled before asking.
+    if (heedsCancel && actions.cancellation.aborted) return onCancellation(onCancel, actions);
+    const request: InputRequest = {
+      question: step.question,
+      inputSchema: step.inputSchema,
+      ...(step.expiresInMs === undefined
+        ? {}
+        : { expiresAt: dateTimeFromMillis(clock.now() + step.expiresInMs).text }),
+    };
+    const pending = actions.requestInput(request);
+    // Once cancellation is accepted the request can no longer be answered (#interactive-input:
+    // an answer after the cancellation commits is a conflict), so a heeding step stops waiting
+    // for it; the abandoned promise settles when the task does.
+    pending.catch(() => undefined);
+    const outcome: InputWait = heedsCancel
+      ? await Promise.race([pending, untilAborted(actions.cancellation).then(() => 'cancelled' as const)])
+      : await pending;
+    if (outcome === 'cancelled' || supersededByCancellation(outcome, actions)) {
+      return onCancel === 'ignore' ? 'next' : onCancellation(onCancel, actions);
+    }
+    if (typeof outcome === 'string') {
+      if (isFinal(outcome)) return 'stop';
+      await actions.fail(REFUSAL_FAILURE);
+      return 'stop';
+    }
+    switch (outcome.kind) {
+      case 'answered':
+        inputs.push(outcome.input);
+        return 'next';
+      case 'settled':
+        return 'stop';
+      case 'expired':
+        if (reissuesLeft === 0) return settle(actions, actions.fail(step.expiryFailure));
+        reissuesLeft -= 1;
+    }
+  }
+}
