@@ -1,8 +1,11 @@
 // Starting the gateway under test: the template filled in, files and world written, the process
 // started through ManagedProcess, readiness by probing; and once against a real federation.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+import { xml } from '@xmpp/xml';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -10,6 +13,12 @@ import { ProcessExitedError } from '../faults/managed-process.ts';
 import { nativeProvider } from '../federation/native-provider.ts';
 import type { Federation } from '../federation/server-provider.ts';
 import { REPO_ROOT } from '../../protocol/test-support/shared-paths.ts';
+import { canonicalJson } from '../../protocol/json/canonical.ts';
+import { parseStrictJson } from '../../protocol/json/strict-json.ts';
+import { NS } from '../../protocol/namespaces.ts';
+import { buildDiscoItemsRequest, parseDiscoItems } from '../../protocol/stanza/index.ts';
+import { loadFixtureWorld } from '../../reference-gateway/config/fixture-world.ts';
+import { createDriver } from '../driver/index.ts';
 import { expandLaunch } from './expand-launch.ts';
 import { componentFor, launchSut, SutMismatchError, type SutInstance } from './launch.ts';
 import type { LaunchFacts } from './placeholders.ts';
@@ -153,6 +162,52 @@ describe('launchSut (no servers)', () => {
     await sut.stop(); // idempotent
   });
 
+  it('writes a world given by path self-contained: its manifests inlined, loadable from the run directory', async () => {
+    const reference = resolve(REPO_ROOT, 'fixtures/worlds/reference.json');
+    const sut = await launchSut({ config: config(), federation: fakeFederation(), worldFile: reference });
+    try {
+      const { worldFile } = sut.facts;
+      expect(dirname(worldFile)).not.toBe(dirname(reference));
+      const written = await readFile(worldFile, 'utf8');
+      expect(written).not.toContain('"file"');
+      // Read where it was written: every manifest is there, with the same canonical content.
+      const copied = loadFixtureWorld(worldFile);
+      const original = loadFixtureWorld(reference);
+      const canonical = (world: typeof original) =>
+        world.endpoints.map((endpoint) => ({
+          jid: endpoint.jid,
+          versions: endpoint.versions.map((v) =>
+            canonicalJson(parseStrictJson(typeof v.text === 'string' ? v.text : Buffer.from(v.text))),
+          ),
+        }));
+      expect(canonical(copied)).toEqual(canonical(original));
+      expect(copied.grants).toEqual(original.grants);
+    } finally {
+      await sut.stop();
+    }
+  });
+
+  it('refuses a world file with problems before starting anything, and a world given twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentconf-world-'));
+    try {
+      const broken = join(dir, 'world.json');
+      writeFileSync(
+        broken,
+        JSON.stringify({ endpoints: [{ jid: 'x@agents.example', versions: [{ file: 'gone.json' }] }] }),
+      );
+      await expect(
+        launchSut({ config: config(), federation: fakeFederation(), worldFile: broken }),
+      ).rejects.toThrow(
+        /the fixture world is not usable: .*world\.json: 1 problem\(s\)\n {2}\/endpoints\/0\/versions\/0\/file: /,
+      );
+      await expect(
+        launchSut({ config: config(), federation: fakeFederation(), worldFile: broken, world: {} }),
+      ).rejects.toThrow(SutMismatchError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('starts nothing for an external gateway, but still provides the admin account', async () => {
     const federation = fakeFederation();
     const external = await launchSut({
@@ -269,4 +324,47 @@ describe('launchSut on a native federation', () => {
       await probe.close();
     }
   });
+});
+
+// Its own federation: the echo component above holds agents.example on the other one.
+describe('launchSut of the reference gateway on a native federation', () => {
+  let federation: Federation;
+
+  beforeAll(async () => {
+    federation = await nativeProvider.start();
+  }, 300_000);
+
+  afterAll(async () => {
+    await federation.stop();
+  });
+
+  it('launches the reference gateway with the reference world read from another directory', async () => {
+    // The run directory is not fixtures/worlds: the world's relative manifest paths would name
+    // nothing there unless the harness inlined them.
+    const reference = await launchSut({
+      config: await loadSutConfig(resolve(REPO_ROOT, 'fixtures/sut/reference-gateway.json')),
+      federation,
+      worldFile: resolve(REPO_ROOT, 'fixtures/worlds/reference.json'),
+    });
+    const probe = await discoInfoProbe(federation, reference.facts.componentDomain);
+    const driver = createDriver(federation);
+    try {
+      await waitForSutReady(reference, () => probe.probe(), 60_000);
+      const bob = await driver.connect('bob@server.example', 'launch');
+      const items = parseDiscoItems(
+        (await bob.iq('agents.example', 'get', buildDiscoItemsRequest({}))) ?? xml('none'),
+      );
+      expect(items.items.map((item) => item.jid)).toEqual([
+        'calendar@agents.example',
+        'toolbox@agents.example',
+        'translator@agents.example',
+        'weather@agents.example',
+      ]);
+      expect(await bob.iq('agents.example', 'get', xml('ping', { xmlns: NS.ping }))).toBeUndefined();
+    } finally {
+      await driver.closeAll();
+      await probe.close();
+      await reference.stop();
+    }
+  }, 120_000);
 });

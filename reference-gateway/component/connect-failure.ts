@@ -30,8 +30,11 @@ function field(error: unknown, name: string): string | undefined {
 export function describeConnectFailure(error: unknown, target: ConnectTarget): string {
   const server = `${target.host}:${String(target.port)}`;
   const prefix = `cannot connect as ${target.domain} to ${server}`;
-  if (error instanceof AttemptTimeout || field(error, 'name') === 'TimeoutError') {
+  if (error instanceof AttemptTimeout) {
     return `${prefix}: no component handshake within ${String(target.attemptTimeoutMs)} ms (is this the server's component port?)`;
+  }
+  if (field(error, 'name') === 'TimeoutError') {
+    return `${prefix}: the server did not answer the stream open or the handshake in time (is this the server's component port?)`;
   }
   const condition = field(error, 'condition');
   if (condition === 'not-authorized') {

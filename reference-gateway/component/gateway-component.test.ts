@@ -237,6 +237,151 @@ describe('reference gateway component', () => {
   });
 });
 
+describe('presence of hosted endpoints (#identity-presence)', () => {
+  let federation: Federation;
+  let driver: Driver;
+  let bob: Caller;
+  let alice: Caller;
+  let dir: string;
+  let state: GatewayState;
+  let gateway: GatewayComponent;
+
+  beforeAll(async () => {
+    federation = await nativeProvider.start();
+    dir = mkdtempSync(join(tmpdir(), 'agentconf-presence-'));
+    const { host, port, domain, secret } = federation.component;
+    const path = join(dir, 'gateway.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        component: { domain, host, port, secret },
+        database: 'gateway.sqlite',
+        world: REFERENCE_WORLD,
+        localDomains: ['server.example'],
+      }),
+    );
+    state = await openGatewayState(loadGatewayConfig(path), Date.now);
+    gateway = await GatewayComponent.start(state, { timing: INSTANT });
+    driver = createDriver(federation, { timeoutMs: 5000 });
+    bob = await driver.connect('bob@server.example', 'desk');
+    alice = await driver.connect('alice@example.com', 'laptop');
+    // Only a resource that asked for its roster is sent subscription answers (RFC 6121 §2.1.6).
+    for (const caller of [bob, alice]) {
+      await caller.iq(caller.bareJid, 'get', xml('query', { xmlns: 'jabber:iq:roster' }));
+    }
+  }, 300_000);
+
+  afterAll(async () => {
+    await driver.closeAll();
+    await gateway.stop();
+    state.close();
+    await federation.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The presence stanzas from `jid` that `caller` received since `since`, as (type or 'available'). */
+  function presenceFrom(caller: Caller, jid: string, since: number): string[] {
+    return caller.inbound
+      .slice(since)
+      .filter((stanza) => stanza.name === 'presence' && stanza.from === jid)
+      .map((stanza) => stanza.type ?? 'available');
+  }
+
+  async function subscribe(caller: Caller, jid: string): Promise<string[]> {
+    const since = caller.inbound.length;
+    await caller.send(xml('presence', { to: jid, type: 'subscribe' }));
+    await caller.waitForStanza((stanza) => stanza.name === 'presence' && stanza.from === jid, {
+      since,
+      description: `an answer from ${jid}`,
+    });
+    // Whatever else the gateway sends for it is written before the answer to a later IQ.
+    await caller.iq(GATEWAY, 'get', xml('ping', { xmlns: NS.ping }));
+    return presenceFrom(caller, jid, since);
+  }
+
+  it("approves a local caller's subscription to a visible endpoint: subscribed, then available", async () => {
+    expect(await subscribe(bob, 'weather@agents.example')).toEqual(['subscribed', 'available']);
+  });
+
+  it('answers a probe from a caller who may see the endpoint with available presence', async () => {
+    const since = bob.inbound.length;
+    await bob.send(xml('presence', { to: 'calendar@agents.example', type: 'probe' }));
+    const answer = await bob.waitForStanza(
+      (stanza) => stanza.name === 'presence' && stanza.from === 'calendar@agents.example',
+      { since },
+    );
+    expect(answer.type).toBeUndefined();
+  });
+
+  it('declines hidden and nonexistent endpoints alike, byte for byte', async () => {
+    // vault is hidden from local callers; nobody@ does not exist; archive is deactivated.
+    const answers = [];
+    for (const jid of ['vault@agents.example', 'nobody@agents.example', 'archive@agents.example']) {
+      const since = bob.inbound.length;
+      expect(await subscribe(bob, jid)).toEqual(['unsubscribed']);
+      const stanza = bob.inbound.slice(since).find((s) => s.name === 'presence' && s.from === jid);
+      answers.push((stanza?.xml ?? '').replaceAll(jid, 'JID'));
+    }
+    expect(new Set(answers).size).toBe(1);
+  });
+
+  it('gives a remote caller across s2s the same decisions its grants give discovery', async () => {
+    // alice sees weather; translator is invocable for her but not visible.
+    expect(await subscribe(alice, 'weather@agents.example')).toEqual(['subscribed', 'available']);
+    const hidden = await subscribe(alice, 'translator@agents.example');
+    const missing = await subscribe(alice, 'nobody@agents.example');
+    expect(hidden).toEqual(['unsubscribed']);
+    expect(missing).toEqual(hidden);
+    const disco = await alice.exchangeIq('translator@agents.example', 'get', buildDiscoInfoRequest({}));
+    expect(disco.parsed.type).toBe('error');
+  });
+
+  it('declines a subscription to the gateway JID itself', async () => {
+    expect(await subscribe(bob, GATEWAY)).toEqual(['unsubscribed']);
+  });
+});
+
+describe('agentconf gateway: a refused first connection', () => {
+  let federation: Federation;
+  let dir: string;
+
+  beforeAll(async () => {
+    federation = await nativeProvider.start();
+    dir = mkdtempSync(join(tmpdir(), 'agentconf-refused-'));
+  }, 300_000);
+
+  afterAll(async () => {
+    await federation.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('exits 1 with one line when the server refuses the component secret', async () => {
+    const { host, port, domain } = federation.component;
+    const path = join(dir, 'gateway.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        component: { domain, host, port, secret: 'not-the-secret' },
+        database: 'gateway.sqlite',
+      }),
+    );
+    const out: string[] = [];
+    const err: string[] = [];
+    const io: CliIo = {
+      out: (text) => out.push(text),
+      err: (text) => err.push(text),
+      readFile: (file) => readFileSync(file),
+    };
+    expect(await main(['gateway', '--config', path], io)).toBe(1);
+    expect(out).toEqual([]);
+    expect(err.join('')).toBe(
+      `agentconf gateway: cannot connect as agents.example to ${host}:${String(port)}: ` +
+        'the server refused the handshake (not-authorized): check component.secret\n',
+    );
+    expect(err.join('')).not.toContain('not-the-secret');
+  });
+});
+
 describe('backoffDelay', () => {
   it('doubles the ceiling per attempt up to the cap, jittered within its upper half', () => {
     const policy = { initialMs: 100, maxMs: 1000 };

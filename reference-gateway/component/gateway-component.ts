@@ -65,9 +65,10 @@ export interface GatewayComponentOptions {
 /**
  * - online / offline: the stream came up / went down (each transition once);
  * - reply: an IQ reply was written;
+ * - ping: an inactivity ping was sent;
  * - dead: a ping went unanswered and the stream is being torn down.
  */
-export type GatewayEvent = 'online' | 'offline' | 'reply' | 'dead';
+export type GatewayEvent = 'online' | 'offline' | 'reply' | 'ping' | 'dead';
 
 /** An IQ the gateway sends itself (a ping now; the task engine later). */
 export interface GatewayIqRequest {
@@ -190,11 +191,13 @@ export class GatewayComponent {
     this.#keepalive = new Keepalive({
       policy: options.keepalive ?? { idleMs: config.keepalive.idleMs, timeoutMs: config.keepalive.timeoutMs },
       timing: this.#timing,
-      ping: (timeoutMs) =>
-        this.iq({ to: pingTo, type: 'get', payload: xml('ping', { xmlns: NS.ping }), timeoutMs }).then(
+      ping: (timeoutMs) => {
+        this.#emit('ping');
+        return this.iq({ to: pingTo, type: 'get', payload: xml('ping', { xmlns: NS.ping }), timeoutMs }).then(
           () => true,
           (error: unknown) => !(error instanceof OutboundIqError && error.reason === 'timeout'),
-        ),
+        );
+      },
       onDead: () => {
         this.#emit('dead');
         this.#raw.socket?.destroy();
@@ -208,6 +211,8 @@ export class GatewayComponent {
       this.#onStanza(stanza);
     });
     this.#connection.on('error', (error: unknown) => {
+      // Errors of a connection attempt are reported once, by the attempt (describeConnectFailure).
+      if (!this.#online) return;
       this.#log(`gateway: component error: ${error instanceof Error ? error.message : String(error)}`);
     });
     this.#connection.on('online', () => {

@@ -1,9 +1,10 @@
 // `agentconf federation up`: argument handling and the printed summary with a fake provider (no
 // servers), then once for real as a child process, stopped with SIGINT.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
@@ -11,7 +12,7 @@ import { REPO_ROOT } from '../../../protocol/test-support/shared-paths.ts';
 import type { ProviderChoice, SelectProviderOptions } from '../../federation/auto-provider.ts';
 import type { FederationOptions } from '../../federation/server-provider.ts';
 import { waitUntilGone } from '../../federation/test-support/process-liveness.ts';
-import { launchSut, type SutInstance } from '../../sut/launch.ts';
+import { launchSut, type SutInstance, type SutLaunchOptions } from '../../sut/launch.ts';
 import { fakeFederation, type FakeFederation } from '../../sut/test-support/fake-federation.ts';
 import type { CliIo } from '../io.ts';
 import { main } from '../main.ts';
@@ -205,6 +206,72 @@ describe('agentconf federation up (fake provider)', () => {
     expect(result.stdout).toMatch(/^ {2}data directory +\/.*agentconf-sut-.*\/data$/m);
     expect(launched?.process?.running).toBe(false);
     expect(h.federation.stops).toBe(1);
+  });
+
+  it('hands the gateway the --world file with its manifests inlined', async () => {
+    let given: SutLaunchOptions | undefined;
+    const h = harness({
+      launchSut: (options) => {
+        given = options;
+        return launchSut(options);
+      },
+      waitUntilAnswering: async (sut) => {
+        await sut.process?.waitForOutput('up');
+      },
+    });
+    const sut = JSON.stringify({
+      name: 'world reader',
+      component: { secret: 'generate' },
+      launch: {
+        command: [
+          process.execPath,
+          '-e',
+          'console.log("up"); setInterval(() => 0, 1e5)',
+          '{worldFile}',
+          '{componentSecret}',
+        ],
+      },
+      profiles: ['core-directory'],
+      fixtures: 'world-file',
+    });
+    const world = resolve(REPO_ROOT, 'fixtures/worlds/reference.json');
+    const result = await up(['--sut', 'sut.json', '--world', world], h.deps, { 'sut.json': sut });
+    expect(result.stderr).toBe('[gateway] up\n');
+    expect(result.code).toBe(0);
+    const inlined = JSON.stringify(given?.world);
+    expect(inlined).not.toContain('"file"');
+    expect(inlined).toContain('"manifestSpecVersion"');
+    expect(given?.worldFile).toBeUndefined();
+  });
+
+  it('exits 1 for a --world file with problems, naming each, before starting anything', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentconf-world-'));
+    try {
+      const world = join(dir, 'world.json');
+      writeFileSync(
+        world,
+        JSON.stringify({ endpoints: [{ jid: 'x@agents.example', versions: [{ file: 'gone.json' }] }] }),
+      );
+      const h = harness({}, false);
+      const sut = JSON.stringify({
+        name: 'world reader',
+        component: { secret: 'generate' },
+        launch: { command: ['gw', '{worldFile}', '{componentSecret}'] },
+        profiles: ['core-directory'],
+        fixtures: 'world-file',
+      });
+      const result = await up(['--sut', 'sut.json', '--world', world], h.deps, { 'sut.json': sut });
+      expect(result).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          `invalid: ${world}: 1 problem(s)\n` +
+          `  /endpoints/0/versions/0/file: ${join(dir, 'gone.json')}: 1 problem(s); /: cannot read the file (ENOENT)\n`,
+      });
+      expect(h.selected).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('exits 1, after tearing down, when the gateway does not come up', async () => {

@@ -1,0 +1,207 @@
+// The running gateway (startGatewayRuntime, as `agentconf gateway` starts it) against a real
+// native federation whose component link goes through a fault proxy: inactivity pings notice a
+// link that went silent, pending outbound IQs fail when the stream drops, the gateway reconnects
+// and answers again, and /ready follows the component link.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { xml } from '@xmpp/xml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDriver, type Caller, type Driver } from '../../harness/driver/index.ts';
+import { nativeProvider } from '../../harness/federation/native-provider.ts';
+import type { Federation } from '../../harness/federation/server-provider.ts';
+import { NS } from '../../protocol/namespaces.ts';
+import { loadGatewayConfig } from '../config/gateway-config.ts';
+import { REFERENCE_WORLD } from '../registration/test-support/manifests.ts';
+import type { GatewayComponent, GatewayEvent } from './gateway-component.ts';
+import { startGatewayRuntime, type GatewayRuntime } from './gateway-runtime.ts';
+import { OutboundIqError } from './outbound-iq.ts';
+
+const GATEWAY = 'agents.example';
+const PING = xml('ping', { xmlns: NS.ping });
+
+/** Resolves on the gateway's next `event`, or fails the test after `ms`. */
+function nextWithin(gateway: GatewayComponent, event: GatewayEvent, ms = 10_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`no '${event}' within ${String(ms)} ms`));
+    }, ms);
+    const off = gateway.on(event, () => {
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
+}
+
+function httpGet(runtime: GatewayRuntime, path: string): Promise<{ status: number; body: unknown }> {
+  const listener = runtime.health;
+  if (listener === undefined) throw new Error('no health listener');
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      { host: listener.address.host, port: listener.address.port, path },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => {
+          resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as unknown });
+        });
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+describe('gateway liveness on a native federation', () => {
+  let federation: Federation;
+  let driver: Driver;
+  let bob: Caller;
+  let dir: string;
+  let runtime: GatewayRuntime;
+  const log: string[] = [];
+
+  beforeAll(async () => {
+    federation = await nativeProvider.start();
+    dir = mkdtempSync(join(tmpdir(), 'agentconf-liveness-'));
+    const { host, port, domain, secret } = federation.component;
+    const path = join(dir, 'gateway.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        component: { domain, host, port, secret },
+        database: 'gateway.sqlite',
+        world: REFERENCE_WORLD,
+        localDomains: ['server.example'],
+        admins: ['bob@server.example'],
+        health: { port: 0 },
+        // Short enough for a test; the defaults (60 s / 10 s) are for production.
+        keepalive: { idleSeconds: 0.3, timeoutSeconds: 0.6 },
+        reconnect: { initialDelaySeconds: 0.05, maxDelaySeconds: 0.4, attemptTimeoutSeconds: 1 },
+      }),
+    );
+    runtime = await startGatewayRuntime(loadGatewayConfig(path), { log: (line) => log.push(line) });
+    driver = createDriver(federation, { timeoutMs: 5000 });
+    bob = await driver.connect('bob@server.example', 'desk');
+  }, 300_000);
+
+  afterAll(async () => {
+    await driver.closeAll();
+    await runtime.stop();
+    await federation.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('logs the bound health address and answers /health and /ready while online', async () => {
+    expect(log).toContain(`gateway: health listener on ${runtime.health?.url ?? '?'}`);
+    expect(runtime.health?.address.port).toBeGreaterThan(0);
+    expect(await httpGet(runtime, '/health')).toEqual({ status: 200, body: { status: 'ok' } });
+    expect(await httpGet(runtime, '/ready')).toEqual({
+      status: 200,
+      body: { ready: true, component: 'online', store: 'open' },
+    });
+  });
+
+  it('pings its server when the stream is quiet, and a live server keeps it online', async () => {
+    const { gateway } = runtime;
+    let dead = 0;
+    const off = gateway.on('dead', () => (dead += 1));
+    try {
+      await nextWithin(gateway, 'ping');
+      await nextWithin(gateway, 'ping');
+      expect(dead).toBe(0);
+      expect(gateway.online).toBe(true);
+      // The ping target answers: Prosody's mod_ping at server.example.
+      const reply = await gateway.iq({ to: 'server.example', type: 'get', payload: PING, timeoutMs: 5000 });
+      expect(reply).toMatchObject({ type: 'result', from: 'server.example' });
+    } finally {
+      off();
+    }
+  });
+
+  it('notices a blackholed link by the unanswered ping, reconnects once it is back, answers again', async () => {
+    const { gateway } = runtime;
+    const link = federation.links.component;
+    const dead = nextWithin(gateway, 'dead');
+    const offline = nextWithin(gateway, 'offline');
+    // Nothing is reset: the TCP connection stays up, only silence tells.
+    link.blackhole();
+    try {
+      await dead;
+      await offline;
+      expect(gateway.online).toBe(false);
+      expect((await httpGet(runtime, '/ready')).status).toBe(503);
+    } finally {
+      link.restore();
+    }
+    await nextWithin(gateway, 'online');
+    expect(await bob.iq(GATEWAY, 'get', PING)).toBeUndefined();
+    expect((await httpGet(runtime, '/ready')).status).toBe(200);
+  });
+
+  it('notices a frozen link too, and fails the IQs pending on it at once with stream-lost', async () => {
+    const { gateway } = runtime;
+    const link = federation.links.component;
+    const dead = nextWithin(gateway, 'dead');
+    link.freeze();
+    let outcome: unknown;
+    try {
+      // Its own deadline is far away: only the lost stream can end it this soon.
+      const pending = gateway.iq({ to: 'server.example', type: 'get', payload: PING, timeoutMs: 120_000 });
+      expect(gateway.pendingIqs).toBeGreaterThan(0);
+      outcome = await pending.catch((error: unknown) => error);
+      await dead;
+    } finally {
+      link.restore();
+    }
+    expect(outcome).toBeInstanceOf(OutboundIqError);
+    expect((outcome as OutboundIqError).reason).toBe('stream-lost');
+    await nextWithin(gateway, 'online');
+    expect(gateway.pendingIqs).toBe(0);
+    expect(await bob.iq(GATEWAY, 'get', PING)).toBeUndefined();
+  });
+
+  it('/ready is 503 while the component link is cut and 200 again after the reconnect', async () => {
+    const { gateway } = runtime;
+    const link = federation.links.component;
+    const offline = nextWithin(gateway, 'offline');
+    // Cut the connection and keep new ones from getting through, so "cut" lasts while we look.
+    link.blackhole();
+    link.cut();
+    try {
+      await offline;
+      expect(await httpGet(runtime, '/ready')).toEqual({
+        status: 503,
+        body: { ready: false, component: 'offline', store: 'open' },
+      });
+      expect((await httpGet(runtime, '/health')).status).toBe(200);
+      expect(await gateway.send(xml('message', { to: 'bob@server.example' }))).toBe(false);
+    } finally {
+      link.restore();
+    }
+    await nextWithin(gateway, 'online');
+    expect((await httpGet(runtime, '/ready')).status).toBe(200);
+  });
+
+  it('sends messages from an endpoint JID once online again (send() with the strict serializer)', async () => {
+    const since = bob.inbound.length;
+    const sent = await runtime.gateway.send(
+      xml('message', { from: 'weather@agents.example', to: 'bob@server.example/desk', type: 'normal' }, [
+        xml('body', {}, 'forecast <ready> & "quoted"'),
+      ]),
+    );
+    expect(sent).toBe(true);
+    const received = await bob.waitForStanza(
+      (stanza) => stanza.name === 'message' && stanza.from === 'weather@agents.example',
+      { since },
+    );
+    // The server re-serializes what it routes; the text is what must arrive intact.
+    expect(received.element?.getChildText('body')).toBe('forecast <ready> & "quoted"');
+    await expect(
+      runtime.gateway.send(xml('message', { from: 'bob@server.example', to: 'bob@server.example' })),
+    ).rejects.toThrow(RangeError);
+  });
+});
