@@ -9,6 +9,7 @@ import {
   localNameOf,
   namespaceOf,
   serialize,
+  StanzaParseError,
   type DefinedCondition,
   type StanzaErrorType,
 } from '../../protocol/stanza/index.ts';
@@ -89,6 +90,29 @@ export function expectSameErrorPayload(first: IqExchange, second: IqExchange, re
       `two error replies with identical <error/> elements; the first was:\n${first.reply.xml}`,
       second.reply.xml,
       `${requirement}: the two error replies differ`,
+    );
+  }
+}
+
+/**
+ * Reads a payload with a protocol codec; a payload the codec rejects violates `requirement`
+ * (the SUT sent something malformed where the requirement demands a specific structure).
+ */
+export function expectParsed<T>(
+  parse: (element: Element) => T,
+  payload: Element,
+  requirement: string,
+  replyXml: string,
+): T {
+  try {
+    return parse(payload);
+  } catch (error) {
+    if (!(error instanceof StanzaParseError)) throw error;
+    throw new RequirementViolation(
+      requirement,
+      `a well-formed <${payload.name}/>: ${error.message}`,
+      replyXml,
+      `${requirement}: the reply's <${payload.name}/> is malformed (${error.message})`,
     );
   }
 }

@@ -9,12 +9,15 @@ import type { Caller } from '../../harness/driver/index.ts';
 import type { ProfileId } from '../../harness/sut/profiles.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
-import { expectResultPayload, expectThat } from '../framework/expect.ts';
+import { expectParsed, expectResultPayload, expectThat } from '../framework/expect.ts';
 
 async function gatewayInfo(context: CaseContext, caller: Caller, requirement: string) {
   const exchange = await caller.exchangeIq(context.sut.gatewayJid, 'get', buildDiscoInfoRequest({}));
   const payload = expectResultPayload(exchange, requirement, NS.discoInfo, 'query');
-  return { info: parseDiscoInfo(payload), replyXml: exchange.reply.xml };
+  return {
+    info: expectParsed(parseDiscoInfo, payload, requirement, exchange.reply.xml),
+    replyXml: exchange.reply.xml,
+  };
 }
 
 async function expectGatewayIdentity(context: CaseContext, caller: Caller): Promise<void> {
