@@ -1,6 +1,8 @@
 /** npm run bench: every benchmark, one after the other, printed for humans. */
 import { benchCanonicalHash, printCanonicalHash } from './canonical-hash.ts';
 import { benchFederation, printFederation } from './federation.ts';
+import { benchTaskAdmission, printTaskAdmission } from './task-admission.ts';
 
 printCanonicalHash(benchCanonicalHash());
+printTaskAdmission(await benchTaskAdmission());
 printFederation(await benchFederation());
