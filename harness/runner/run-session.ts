@@ -7,9 +7,9 @@
 import { xml } from '@xmpp/xml';
 import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { NS } from '../../protocol/namespaces.ts';
-import { parseDiscoInfo } from '../../protocol/stanza/index.ts';
+import { parseDiscoInfo, StanzaParseError } from '../../protocol/stanza/index.ts';
 import type { SutFacts } from '../../suites/framework/context.ts';
-import { createDriver, type Driver } from '../driver/index.ts';
+import { createDriver, StanzaErrorReply, type Driver } from '../driver/index.ts';
 import type { Federation, ServerProvider } from '../federation/server-provider.ts';
 import { launchSut, type SutInstance } from '../sut/launch.ts';
 import { withImpliedProfiles } from '../sut/profiles.ts';
@@ -44,12 +44,27 @@ export interface StartSessionOptions {
   readonly log: (line: string) => void;
 }
 
-async function advertisedFeatures(driver: Driver, local: string, gatewayJid: string): Promise<Set<string>> {
+/**
+ * The features the gateway advertises, for capability gating. A gateway whose disco#info is
+ * an error or malformed advertises nothing: the #gateway-info cases then say what is wrong.
+ */
+async function advertisedFeatures(
+  driver: Driver,
+  local: string,
+  gatewayJid: string,
+  log: (line: string) => void,
+): Promise<Set<string>> {
   const caller = await driver.connect(local, 'agentconf-facts');
   try {
     const payload = await caller.iq(gatewayJid, 'get', xml('query', { xmlns: NS.discoInfo }));
     if (payload === undefined) return new Set();
     return new Set(parseDiscoInfo(payload).features);
+  } catch (error) {
+    if (!(error instanceof StanzaErrorReply || error instanceof StanzaParseError)) throw error;
+    log(
+      `gateway disco#info unusable (${error.message.split('\n')[0] ?? ''}): treating it as advertising no feature`,
+    );
+    return new Set();
   } finally {
     await caller.close();
   }
@@ -87,7 +102,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       denied: jidOf(WORLD_ACCOUNTS.denied),
       admin: sut.adminAccount?.jid,
     };
-    const features = await advertisedFeatures(driver, roles.local, gatewayJid);
+    const features = await advertisedFeatures(driver, roles.local, gatewayJid, log);
     const facts: SutFacts = {
       name: config.name,
       gatewayJid,
