@@ -67,6 +67,22 @@ describe('cancellation (#cancellation, spec-positions #33, #38)', () => {
     expect((await kit.delivered.event(taskId, 3)).type).toBe('cancelled');
   });
 
+  it('lets the tool confirm the cancellation with a reason (TaskActions.confirmCancellation)', async () => {
+    const { taskId, run } = await running();
+    payload(kit.engine.cancel(BOB, WEATHER, { taskId, expectedRevision: 1 }));
+    expect(await run.actions.confirmCancellation?.('x'.repeat(4097))).toEqual({
+      ok: false,
+      refusal: 'invalid',
+    });
+    expect(await run.actions.confirmCancellation?.('stopped at the caller’s request')).toEqual({ ok: true });
+    expect(parseStrictJson((await kit.delivered.event(taskId, 3)).json)).toEqual({
+      reason: 'stopped at the caller’s request',
+    });
+    expect(run.actions.settled.aborted).toBe(true);
+    run.end();
+    expect(kit.store.tasks.task(taskId)).toMatchObject({ state: 'cancelled', revision: 3 });
+  });
+
   it('is advisory: the tool may still complete after cancelling', async () => {
     const { taskId, run } = await running();
     payload(kit.engine.cancel(BOB, WEATHER, { taskId, expectedRevision: 1 }));

@@ -108,6 +108,22 @@ export function createTaskActions(ctx: EngineContext, task: StoredTask): TaskAct
       });
     },
 
+    /**
+     * The runtime contract's optional confirmation (#cancellation: the target chooses and
+     * commits the terminal state). Allowed from any non-terminal state (#task-states), normally
+     * after `cancellation` aborted; the reason becomes the cancelled payload's `reason`.
+     */
+    confirmCancellation(reason?: string): Promise<ActionResult> {
+      if (live.settled.signal.aborted) return Promise.resolve(refused('settled'));
+      const payload: JsonValue = reason === undefined ? {} : { reason };
+      if (!payloadIsValid('cancelled', payload)) return Promise.resolve(refused('invalid'));
+      return Promise.resolve(
+        commitAction(ctx, taskId, (current, effects) => {
+          settle(ctx, effects, current, 'cancelled', payload);
+        }),
+      );
+    },
+
     fail(failure: TaskFailure): Promise<ActionResult> {
       if (live.settled.signal.aborted) return Promise.resolve(refused('settled'));
       // The schema and the reserved-or-qualified code rule (protocol/events/failure-code.ts).
