@@ -15,6 +15,8 @@ export interface SoftwareRequirement {
   /** The executable that must end up on PATH. */
   readonly program: string;
   readonly packages: readonly string[];
+  /** What needs it, for the refusal message (default: the native federation provider). */
+  readonly neededBy?: string;
 }
 
 export const PROSODY: SoftwareRequirement = {
@@ -28,6 +30,14 @@ export const EJABBERD: SoftwareRequirement = {
   // Run as a plain Erlang node (see ejabberd-server.ts), so the Erlang runtime is what we start.
   program: 'erl',
   packages: ['ejabberd'],
+};
+
+export const CHROMIUM: SoftwareRequirement = {
+  name: 'Chromium',
+  // Headless screenshots prove the interop matrix and the Allure report render (harness/reports/).
+  program: 'chromium',
+  packages: ['chromium'],
+  neededBy: 'the report rendering tests',
 };
 
 /** The command a person has to run when the harness may not install the packages itself. */
@@ -119,7 +129,7 @@ export function decideSetup(requirement: SoftwareRequirement, facts: SetupFacts)
   if (!facts.isRoot || !facts.hasApt) {
     return {
       action: 'refuse',
-      message: `${requirement.name} is required by the native federation provider. Install it with:\n  ${installCommand(requirement)}`,
+      message: `${requirement.name} is required by ${requirement.neededBy ?? 'the native federation provider'}. Install it with:\n  ${installCommand(requirement)}`,
     };
   }
   return {
