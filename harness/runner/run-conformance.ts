@@ -65,6 +65,7 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
               sut: session.facts,
               callers: pool,
               random: new SeededRandom(seed),
+              ...(session.world === undefined ? {} : { world: session.world }),
               warn: (requirement, message) => {
                 transcript.note(`warning: ${requirement}: ${message}`);
                 warn({ requirement, message });

@@ -9,6 +9,7 @@ import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { NS } from '../../protocol/namespaces.ts';
 import { parseDiscoInfo, StanzaParseError } from '../../protocol/stanza/index.ts';
 import type { SutFacts } from '../../suites/framework/context.ts';
+import { referenceWorldOf, type ReferenceWorld } from '../../suites/fixtures/reference-world.ts';
 import { createDriver, StanzaErrorReply, type Driver } from '../driver/index.ts';
 import type { Federation, ServerProvider } from '../federation/server-provider.ts';
 import { launchSut, type SutInstance } from '../sut/launch.ts';
@@ -31,6 +32,8 @@ export interface RunSession {
   readonly driver: Driver;
   readonly callers: RunCallers;
   readonly facts: SutFacts;
+  /** The fixture world the SUT loaded, when its config says "fixtures": "world-file". */
+  readonly world?: ReferenceWorld;
   /** Milliseconds spent starting the federation and the gateway. */
   readonly setupMs: number;
   stop(): Promise<void>;
@@ -102,6 +105,11 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       denied: jidOf(WORLD_ACCOUNTS.denied),
       admin: sut.adminAccount?.jid,
     };
+    // Built from the very value the SUT was given, so cases expect what it actually loaded.
+    const world =
+      config.fixtures === 'world-file' && options.world !== undefined
+        ? referenceWorldOf(options.world, roles)
+        : undefined;
     const features = await advertisedFeatures(driver, roles.local, gatewayJid, log);
     const facts: SutFacts = {
       name: config.name,
@@ -120,6 +128,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       driver,
       callers: new RunCallers(driver, roles),
       facts,
+      ...(world === undefined ? {} : { world }),
       setupMs,
       async stop() {
         await driver.closeAll();

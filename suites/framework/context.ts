@@ -5,6 +5,7 @@
  */
 import type { Caller } from '../../harness/driver/index.ts';
 import type { ProfileId } from '../../harness/sut/profiles.ts';
+import type { ReferenceWorld } from '../fixtures/reference-world.ts';
 import type { SeededRandom } from './seeded-random.ts';
 
 /**
@@ -42,6 +43,12 @@ export interface CaseContext {
   readonly sut: SutFacts;
   readonly callers: CallerPool;
   readonly random: SeededRandom;
+  /**
+   * The fixture world the SUT was started with, for a SUT whose config says
+   * `"fixtures": "world-file"`; absent otherwise. Cases reach it through `requireWorld`
+   * (suites/fixtures/reference-world.ts), which makes them inapplicable without it.
+   */
+  readonly world?: ReferenceWorld;
   /**
    * Records a SHOULD-level finding on a case that otherwise passes (a warning mark in reports;
    * a failure only under --strict).
