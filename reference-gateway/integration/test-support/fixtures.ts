@@ -77,6 +77,16 @@ export const JID = {
   nobody: 'unknown@agents.example',
 } as const;
 
+/** The reference world's endpoints these tests are written against (one per policy case). */
+export const POLICY_FIXTURE_JIDS: readonly string[] = [
+  JID.weather,
+  JID.calendar,
+  JID.translator,
+  JID.vault,
+  JID.toolbox,
+  JID.archive,
+];
+
 /**
  * What each caller's directory lists in the reference world (fixtures/worlds/reference.json),
  * in octet order: active endpoints only, hidden ones only for a grant that names them.

@@ -24,6 +24,7 @@ import { GatewayComponent } from '../../component/gateway-component.ts';
 import { loadGatewayConfig, type GatewayConfig } from '../../config/gateway-config.ts';
 import { openGatewayState, type GatewayState } from '../../config/gateway-state.ts';
 import { REFERENCE_WORLD } from '../../registration/test-support/manifests.ts';
+import { POLICY_FIXTURE_JIDS } from './fixtures.ts';
 import { PayloadConformance } from './payload-conformance.ts';
 
 export const GATEWAY = 'agents.example';
@@ -45,7 +46,7 @@ const INSTANT = {
 
 export interface GatewayFederationOptions {
   /**
-   * Gateway config members over the defaults (the reference world, localDomains server.example,
+   * Gateway config members over the defaults (the reference world as below, localDomains server.example,
    * admin bob@server.example); component and database are always the harness's.
    */
   readonly config?: JsonObject;
@@ -54,27 +55,42 @@ export interface GatewayFederationOptions {
   /** Bare JIDs connected (resource "test") before the first test; others connect on first use. */
   readonly connect?: readonly string[];
   /**
-   * A variant of the reference world: receives the parsed fixtures/worlds/reference.json (its
-   * manifest paths made absolute) and returns the world to load instead.
+   * A variant of the world: receives the reference world as these tests load it (below) and
+   * returns the world to load instead.
    */
   readonly world?: (reference: JsonObject) => JsonObject;
 }
 
-/** The reference world with each manifest file path absolute, so a variant can live elsewhere. */
+/**
+ * fixtures/worlds/reference.json restricted to its policy fixtures (POLICY_FIXTURE_JIDS), with
+ * each manifest path made absolute so the copy can live in the run's directory. The tests write
+ * their expectations out per endpoint; endpoints the world gains for other suites (a runtime
+ * fixture, say) would change every directory page and count here without being about
+ * discovery, so they are left out. Grants are kept whole: a grant naming an endpoint that is
+ * not registered grants nothing.
+ */
 function referenceWorldDocument(): JsonObject {
   const world = parseStrictJson(readFileSync(REFERENCE_WORLD));
   if (!isJsonObject(world) || !Array.isArray(world['endpoints']))
     throw new Error('unexpected reference world');
-  const endpoints = world['endpoints'].filter(isJsonObject).map((endpoint) => {
-    const versions = Array.isArray(endpoint['versions']) ? endpoint['versions'].filter(isJsonObject) : [];
-    return {
-      ...endpoint,
-      versions: versions.map((version) => {
-        const file = version['file'];
-        return typeof file === 'string' ? { file: resolve(dirname(REFERENCE_WORLD), file) } : version;
-      }),
-    };
-  });
+  const endpoints = world['endpoints']
+    .filter(isJsonObject)
+    .filter((endpoint) => POLICY_FIXTURE_JIDS.some((jid) => jid === endpoint['jid']))
+    .map((endpoint) => {
+      const versions = Array.isArray(endpoint['versions']) ? endpoint['versions'].filter(isJsonObject) : [];
+      return {
+        ...endpoint,
+        versions: versions.map((version) => {
+          const file = version['file'];
+          return typeof file === 'string' ? { file: resolve(dirname(REFERENCE_WORLD), file) } : version;
+        }),
+      };
+    });
+  if (endpoints.length !== POLICY_FIXTURE_JIDS.length) {
+    throw new Error(
+      `the reference world no longer holds every policy fixture (${POLICY_FIXTURE_JIDS.join(', ')})`,
+    );
+  }
   const { $schema: _schema, ...rest } = world;
   return { ...rest, endpoints };
 }
@@ -111,11 +127,12 @@ export class GatewayFederation {
     try {
       const { host, port, domain, secret } = federation.component;
       const path = join(dir, 'gateway.json');
-      let world = REFERENCE_WORLD;
-      if (options.world !== undefined) {
-        world = join(dir, 'world.json');
-        writeFileSync(world, JSON.stringify(options.world(referenceWorldDocument())));
-      }
+      const world = join(dir, 'world.json');
+      const reference = referenceWorldDocument();
+      writeFileSync(
+        world,
+        JSON.stringify(options.world === undefined ? reference : options.world(reference)),
+      );
       const config: JsonObject = {
         world,
         localDomains: ['server.example'],
