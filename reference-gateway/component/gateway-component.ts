@@ -94,6 +94,24 @@ export function discoverySettingsOf(config: GatewayConfig): DiscoverySettings {
   });
 }
 
+/**
+ * Everything routeIq needs, from the opened state: the one place where the config's limits
+ * reach the responders (limits.rsmPageMax through the discovery settings; limits.rateLimits
+ * through the state's rate limiter, shared with provisioning, which also holds limits' manifest
+ * intake limits).
+ */
+export function routerContextOf(state: GatewayState): IqRouterContext {
+  const { config } = state;
+  return {
+    gatewayJid: config.component.domain,
+    catalog: state.catalog,
+    settings: discoverySettingsOf(config),
+    provisioning: state.provisioning,
+    selfRegistration: config.selfRegistration,
+    rateLimiter: state.rateLimiter,
+  };
+}
+
 interface ClosableSocket {
   readonly closed: boolean;
   destroy(): void;
@@ -161,14 +179,7 @@ export class GatewayComponent {
     this.#timing = options.timing ?? SYSTEM_TIMING;
     this.#attemptTimeoutMs = options.attemptTimeoutMs ?? config.reconnect.attemptTimeoutMs;
     this.#service = `xmpp://${config.component.host}:${String(config.component.port)}`;
-    this.#context = {
-      gatewayJid: config.component.domain,
-      catalog: state.catalog,
-      settings: discoverySettingsOf(config),
-      provisioning: state.provisioning,
-      selfRegistration: config.selfRegistration,
-      rateLimiter: state.rateLimiter,
-    };
+    this.#context = routerContextOf(state);
     this.#presence = { gatewayJid: config.component.domain, catalog: state.catalog };
     this.#connection = componentPackage.component({
       service: this.#service,

@@ -4,6 +4,7 @@ export { AttemptTimeout, GatewayConnectError, describeConnectFailure } from './c
 export {
   GatewayComponent,
   discoverySettingsOf,
+  routerContextOf,
   type GatewayComponentOptions,
   type GatewayEvent,
   type GatewayIqRequest,

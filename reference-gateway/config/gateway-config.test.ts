@@ -59,6 +59,8 @@ describe('a minimal config', () => {
       policy: { local: { see: false, invoke: false }, grants: [], endpoints: [] },
       limits: DEFAULT_LIMITS,
       health: undefined,
+      keepalive: { idleMs: 60_000, timeoutMs: 10_000, pingTo: 'agents.example' },
+      reconnect: { initialMs: 500, maxMs: 30_000, attemptTimeoutMs: 10_000 },
       endpointInfo: { requestReplaySeconds: 86400, coldStartSupported: false },
     });
     expect(config.component.secret.reveal()).toBe('inline-secret');
@@ -231,6 +233,44 @@ describe('policy and limits', () => {
       rsmPageMax: 20,
       rateLimits: { ...DEFAULT_LIMITS.rateLimits, search: { burst: 5, perSecond: 0.5 } },
     });
+  });
+});
+
+describe('health, keepalive and reconnect', () => {
+  it('accepts health port 0 (any free port); the component port stays 1 to 65535', () => {
+    expect(parse(minimal({ health: { port: 0 } })).health).toEqual({ host: '127.0.0.1', port: 0 });
+    expect(parse(minimal({ health: { host: '::1', port: '8080' } })).health).toEqual({
+      host: '::1',
+      port: 8080,
+    });
+    expect(problems(minimal({ health: { port: 65_536 } }))).toEqual(['/health/port: must be at most 65535']);
+    expect(problems(minimal({ health: { port: '99999' } }))).toEqual([
+      '/health/port: must be a port number from 0 to 65535',
+    ]);
+  });
+
+  it('pings the first local domain by default, or the pingTo given, in milliseconds', () => {
+    const local = parse(minimal({ localDomains: ['Server.Example', 'other.example'] }));
+    expect(local.keepalive.pingTo).toBe('server.example');
+    const tuned = parse(
+      minimal({ keepalive: { idleSeconds: 0.25, timeoutSeconds: 2, pingTo: 'Hub.Example' } }),
+    );
+    expect(tuned.keepalive).toEqual({ idleMs: 250, timeoutMs: 2000, pingTo: 'hub.example' });
+    expect(problems(minimal({ keepalive: { idleSeconds: 0, pingTo: 'a@b' } }))).toEqual([
+      '/keepalive/idleSeconds: must be greater than 0',
+      '/keepalive/pingTo: must match ^[^@/\\s]+$',
+    ]);
+  });
+
+  it('takes reconnect delays in seconds and refuses a ceiling below the first delay', () => {
+    expect(
+      parse(
+        minimal({ reconnect: { initialDelaySeconds: 0.05, maxDelaySeconds: 2, attemptTimeoutSeconds: 1.5 } }),
+      ).reconnect,
+    ).toEqual({ initialMs: 50, maxMs: 2000, attemptTimeoutMs: 1500 });
+    expect(problems(minimal({ reconnect: { initialDelaySeconds: 5, maxDelaySeconds: 1 } }))).toEqual([
+      '/reconnect/maxDelaySeconds: must not be smaller than initialDelaySeconds',
+    ]);
   });
 });
 
