@@ -46,6 +46,7 @@ describe('visibleEndpoints (#list-agents, #rules, #security)', () => {
       BOB,
       [
         'calendar@agents.example',
+        'conformance@agents.example',
         'toolbox@agents.example',
         'translator@agents.example',
         'weather@agents.example',
@@ -53,7 +54,13 @@ describe('visibleEndpoints (#list-agents, #rules, #security)', () => {
     ],
     [
       ALICE,
-      ['calendar@agents.example', 'toolbox@agents.example', 'vault@agents.example', 'weather@agents.example'],
+      [
+        'calendar@agents.example',
+        'conformance@agents.example',
+        'toolbox@agents.example',
+        'vault@agents.example',
+        'weather@agents.example',
+      ],
     ],
     [CAROL, ['weather@agents.example']],
     [MALLORY, []],

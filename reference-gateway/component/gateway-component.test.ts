@@ -101,11 +101,12 @@ describe('reference gateway component', () => {
     );
     expect(items.items.map((item) => item.jid)).toEqual([
       'calendar@agents.example',
+      'conformance@agents.example',
       'toolbox@agents.example',
       'translator@agents.example',
       'weather@agents.example',
     ]);
-    expect(items.rsm?.count).toBe(4);
+    expect(items.rsm?.count).toBe(5);
   });
 
   it('answers endpoint info with the endpoint-info form', async () => {

@@ -4,7 +4,14 @@ import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { intakeManifest } from '../registration/manifest-intake.ts';
 import { REFERENCE_WORLD, manifestObject } from '../registration/test-support/manifests.ts';
 import { ConfigError } from './config-violations.ts';
-import { inlineWorldFile, loadFixtureWorld, parseFixtureWorld, type FixtureWorld } from './fixture-world.ts';
+import type { ToolRuntime } from '../runtime/tool-runtime.ts';
+import {
+  inlineWorldFile,
+  loadFixtureWorld,
+  parseFixtureWorld,
+  resolveEndpointRuntimes,
+  type FixtureWorld,
+} from './fixture-world.ts';
 import { DEFAULT_LIMITS } from './limits.ts';
 import { docsExample, DOCS_DIR } from './test-support/docs-examples.ts';
 
@@ -98,9 +105,11 @@ describe('fixture-world files', () => {
       'vault@agents.example',
       'toolbox@agents.example',
       'archive@agents.example',
+      'conformance@agents.example',
     ]);
     expect(world.endpoints.find((e) => e.jid === 'vault@agents.example')?.hidden).toBe(true);
     expect(world.endpoints.find((e) => e.jid === 'archive@agents.example')?.active).toBeNull();
+    expect(world.endpointRuntimes).toEqual(new Map([['conformance@agents.example', 'conformance']]));
   });
 
   it('accepts the example of docs/gateway-config.md', () => {
@@ -109,6 +118,74 @@ describe('fixture-world files', () => {
       baseDir: DOCS_DIR,
     });
     expect(world.endpoints.map((e) => e.jid)).toEqual(['weather@agents.example', 'echo@agents.example']);
+  });
+});
+
+describe('tool runtimes', () => {
+  const inline = (jid: string): JsonValue => ({ manifest: manifestObject({ jid }) });
+
+  it('maps each endpoint that names a runtime to it, by normalized JID', () => {
+    const world = parse({
+      endpoints: [
+        { jid: 'Echo@Agents.Example', versions: [inline('echo@agents.example')], runtime: 'conformance' },
+        { jid: 'weather@agents.example', versions: [{ file: '../manifests/weather.json' }] },
+      ],
+    });
+    expect(world.endpoints.map((e) => e.runtime)).toEqual(['conformance', undefined]);
+    expect(world.endpointRuntimes).toEqual(new Map([['echo@agents.example', 'conformance']]));
+  });
+
+  it('refuses a runtime name outside the schema pattern', () => {
+    for (const runtime of ['', 'Conformance', '1st', 'a b', 'x'.repeat(65)]) {
+      expect(
+        problems({
+          endpoints: [{ jid: 'echo@agents.example', versions: [inline('echo@agents.example')], runtime }],
+        }),
+      ).toEqual([expect.stringMatching(/^\/endpoints\/0\/runtime: /)]);
+    }
+  });
+
+  it('resolves names to the runtimes the gateway has, listing every unknown name at its pointer', () => {
+    const conformance: ToolRuntime = { name: 'conformance', execute: () => Promise.resolve() };
+    const world = parse({
+      endpoints: [
+        { jid: 'a@agents.example', versions: [inline('a@agents.example')], runtime: 'conformance' },
+        { jid: 'b@agents.example', versions: [inline('b@agents.example')] },
+      ],
+    });
+    expect(resolveEndpointRuntimes(world, [conformance])).toEqual(
+      new Map([['a@agents.example', conformance]]),
+    );
+    const unknown = parse({
+      endpoints: [
+        { jid: 'a@agents.example', versions: [inline('a@agents.example')], runtime: 'llm' },
+        { jid: 'b@agents.example', versions: [inline('b@agents.example')], runtime: 'conformance' },
+        { jid: 'c@agents.example', versions: [inline('c@agents.example')], runtime: 'mcp-bridge' },
+      ],
+    });
+    try {
+      resolveEndpointRuntimes(unknown, [conformance]);
+      expect.fail('expected a ConfigError');
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      expect(error.violations).toEqual([
+        {
+          path: '/endpoints/0/runtime',
+          message: 'no tool runtime named "llm" (this gateway has: "conformance")',
+        },
+        {
+          path: '/endpoints/2/runtime',
+          message: 'no tool runtime named "mcp-bridge" (this gateway has: "conformance")',
+        },
+      ]);
+    }
+    expect(() => resolveEndpointRuntimes(world, [])).toThrow('this gateway has: none');
+  });
+
+  it('gives the reference world a runtime for every name it uses', () => {
+    const conformance: ToolRuntime = { name: 'conformance', execute: () => Promise.resolve() };
+    const runtimes = resolveEndpointRuntimes(loadFixtureWorld(REFERENCE_WORLD), [conformance]);
+    expect([...runtimes.keys()]).toEqual(['conformance@agents.example']);
   });
 });
 

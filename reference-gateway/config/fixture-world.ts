@@ -1,15 +1,18 @@
 /**
  * The fixture-world file (docs/gateway-config.md, fixtures/schemas/fixture-world.schema.json):
- * endpoints with their manifests, active versions and per-endpoint overrides, plus policy
- * grants. This module reads and checks the file and resolves manifest files (relative to the
- * world file); registration/world-provisioning.ts validates the manifests and loads the world
- * into the store.
+ * endpoints with their manifests, active versions, per-endpoint overrides and tool runtimes,
+ * plus policy grants. This module reads and checks the file and resolves manifest files
+ * (relative to the world file); registration/world-provisioning.ts validates the manifests and
+ * loads the world into the store. The endpoint-to-runtime map is not stored: it is read from
+ * the world at every start, like the rest of the gateway's configuration (#model-boundary: the
+ * gateway, not the runtime, knows which endpoint a runtime serves).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { canonicalJson } from '../../protocol/json/canonical.ts';
 import type { JsonObject, JsonValue } from '../../protocol/json/json-value.ts';
 import type { Grant } from '../policy/policy-rules.ts';
+import type { ToolRuntime } from '../runtime/tool-runtime.ts';
 import { validateFixtureWorldSchema } from './config-schemas.ts';
 import {
   ConfigError,
@@ -38,6 +41,8 @@ export interface WorldEndpoint {
   readonly active: string | null;
   readonly hidden: boolean;
   readonly restrictedInvocation: boolean;
+  /** The name of the tool runtime that executes the endpoint's tools; undefined: none. */
+  readonly runtime: string | undefined;
 }
 
 export interface FixtureWorld {
@@ -45,6 +50,8 @@ export interface FixtureWorld {
   readonly source: string;
   readonly endpoints: readonly WorldEndpoint[];
   readonly grants: readonly Grant[];
+  /** Normalized endpoint bare JID → runtime name, for the endpoints that name one. */
+  readonly endpointRuntimes: ReadonlyMap<string, string>;
 }
 
 /** A world lists many manifests inline; 64 MiB bounds it while leaving room for that. */
@@ -57,6 +64,7 @@ interface RawWorld {
     readonly active?: string | null;
     readonly hidden?: boolean;
     readonly restrictedInvocation?: boolean;
+    readonly runtime?: string;
   }[];
   readonly grants?: readonly GrantDeclaration[];
 }
@@ -96,11 +104,45 @@ export function parseFixtureWorld(
       active: entry.active ?? null,
       hidden: entry.hidden ?? false,
       restrictedInvocation: entry.restrictedInvocation ?? false,
+      runtime: entry.runtime,
     });
   });
   const grants = grantsOf(raw.grants ?? [], '/grants', violations);
   if (violations.length > 0) throw new ConfigError(options.source, violations);
-  return { source: options.source, endpoints, grants };
+  const endpointRuntimes = new Map<string, string>();
+  for (const endpoint of endpoints) {
+    if (endpoint.runtime !== undefined) endpointRuntimes.set(endpoint.jid, endpoint.runtime);
+  }
+  return { source: options.source, endpoints, grants, endpointRuntimes };
+}
+
+/**
+ * The runtime serving each endpoint, from the world's names and the runtimes the gateway has.
+ * A name the gateway does not know is a configuration error (reported with every other such
+ * endpoint), not a task failure discovered at the first invocation.
+ */
+export function resolveEndpointRuntimes(
+  world: FixtureWorld,
+  available: readonly ToolRuntime[],
+): ReadonlyMap<string, ToolRuntime> {
+  const byName = new Map(available.map((runtime) => [runtime.name, runtime]));
+  const resolved = new Map<string, ToolRuntime>();
+  const violations: ConfigViolation[] = [];
+  for (const endpoint of world.endpoints) {
+    if (endpoint.runtime === undefined) continue;
+    const runtime = byName.get(endpoint.runtime);
+    if (runtime === undefined) {
+      const known = [...byName.keys()].map((name) => JSON.stringify(name)).join(', ') || 'none';
+      violations.push({
+        path: `${endpoint.path}/runtime`,
+        message: `no tool runtime named ${JSON.stringify(endpoint.runtime)} (this gateway has: ${known})`,
+      });
+    } else {
+      resolved.set(endpoint.jid, runtime);
+    }
+  }
+  if (violations.length > 0) throw new ConfigError(world.source, violations);
+  return resolved;
 }
 
 function manifestOf(

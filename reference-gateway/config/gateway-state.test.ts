@@ -49,9 +49,10 @@ afterEach(() => {
 describe('openGatewayState', () => {
   it('loads the world and the config policy, and serves the catalog', async () => {
     const state = await start();
-    expect(state.world).toMatchObject({ created: 7, pointersApplied: 6 });
+    expect(state.world).toMatchObject({ created: 8, pointersApplied: 7 });
     expect(state.catalog.visibleEndpoints(BOB).map((e) => e.jid)).toEqual([
       'calendar@agents.example',
+      'conformance@agents.example',
       'toolbox@agents.example',
       'translator@agents.example',
       'weather@agents.example',

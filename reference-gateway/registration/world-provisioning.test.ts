@@ -44,19 +44,20 @@ describe('the reference world (fixtures/worlds/reference.json)', () => {
     const reference = loadFixtureWorld(REFERENCE_WORLD);
     const store = dir.open();
     expect(await provisionWorld(store, reference, DEFAULT_LIMITS)).toEqual({
-      created: 7,
+      created: 8,
       unchanged: 0,
       keptRemoved: 0,
-      pointersApplied: 6,
+      pointersApplied: 7,
       policyChanged: true,
     });
-    const unchanged = { created: 0, unchanged: 7, keptRemoved: 0, pointersApplied: 0, policyChanged: false };
+    const unchanged = { created: 0, unchanged: 8, keptRemoved: 0, pointersApplied: 0, policyChanged: false };
     expect(await provisionWorld(store, reference, DEFAULT_LIMITS)).toEqual(unchanged);
     store.close();
     const reopened = dir.open();
     expect(await provisionWorld(reopened, reference, DEFAULT_LIMITS)).toEqual(unchanged);
     expect(reopened.registrations.activeVersions().map((v) => `${v.jid} ${v.version}`)).toEqual([
       'calendar@agents.example 1.0.0',
+      'conformance@agents.example 1.0.0',
       'toolbox@agents.example 3.0.0',
       'translator@agents.example 0.9.0',
       'vault@agents.example 1.0.0',
