@@ -3,16 +3,28 @@
  * throws a RequirementViolation carrying what was expected and the stanza that came back, so
  * the report can show both next to the transcript.
  */
-import type { Element } from '@xmpp/xml';
+import { Element } from '@xmpp/xml';
 import type { IqExchange } from '../../harness/driver/index.ts';
+import { NS } from '../../protocol/namespaces.ts';
 import {
+  extensionForms,
+  isElementNode,
   localNameOf,
   namespaceOf,
+  parseDiscoInfo,
+  parseDiscoItems,
   serialize,
+  setAttribute,
   StanzaParseError,
+  type DataForm,
   type DefinedCondition,
+  type DiscoInfo,
+  type DiscoItems,
+  type FormField,
+  type StanzaError,
   type StanzaErrorType,
 } from '../../protocol/stanza/index.ts';
+import type { CaseContext } from './context.ts';
 import { RequirementViolation } from './verdicts.ts';
 
 /** Fails `requirement` unless `holds`; `expected` and `received` are shown side by side. */
@@ -66,7 +78,28 @@ export function expectError(
   }
 }
 
-/** The serialized <error/> child of an error reply: what two replies must share byte for byte. */
+function sortedCopy(element: Element, omit: readonly string[]): Element {
+  const copy = new Element(element.name);
+  for (const name of Object.keys(element.attrs).sort()) {
+    const value = element.attrs[name];
+    if (value !== undefined && !omit.includes(name)) setAttribute(copy, name, value);
+  }
+  for (const child of element.children)
+    copy.children.push(isElementNode(child) ? sortedCopy(child, []) : child);
+  return copy;
+}
+
+/**
+ * The element serialized with every element's attributes in name order, leaving out the
+ * element's own attributes named in `omit`. Attribute order carries no meaning in XML and
+ * servers re-serialize what they route (Prosody's order varies from stanza to stanza), so
+ * "byte-identical" replies are compared in this form.
+ */
+export function comparableXml(element: Element, omit: readonly string[] = []): string {
+  return serialize(sortedCopy(element, omit));
+}
+
+/** The <error/> child of an error reply in comparable form: what two replies must share. */
 function errorBytes(exchange: IqExchange): string | undefined {
   const { element } = exchange.reply;
   if (element === undefined || exchange.parsed.type !== 'error') return undefined;
@@ -74,12 +107,12 @@ function errorBytes(exchange: IqExchange): string | undefined {
   const errors = element.children.filter(
     (child): child is Element => typeof child !== 'string' && localNameOf(child) === 'error',
   );
-  return errors.length === 1 && errors[0] !== undefined ? serialize(errors[0]) : undefined;
+  return errors.length === 1 && errors[0] !== undefined ? comparableXml(errors[0]) : undefined;
 }
 
 /**
- * Two error replies must carry byte-identical <error/> elements (e.g. a hidden and a missing
- * object: anything that differs tells the caller which one exists).
+ * Two error replies must carry identical <error/> elements, attribute order aside (e.g. a hidden
+ * and a missing object: anything that differs tells the caller which one exists).
  */
 export function expectSameErrorPayload(first: IqExchange, second: IqExchange, requirement: string): void {
   const a = errorBytes(first);
@@ -114,5 +147,206 @@ export function expectParsed<T>(
       replyXml,
       `${requirement}: the reply's <${payload.name}/> is malformed (${error.message})`,
     );
+  }
+}
+
+/**
+ * The error type RFC 6120 gives each condition, as interp-42 reads it: another type is only
+ * warned about; a missing or invalid type never parses.
+ */
+export const EXPECTED_ERROR_TYPES: Readonly<Partial<Record<DefinedCondition, readonly StanzaErrorType[]>>> = {
+  'bad-request': ['modify'],
+  'not-acceptable': ['modify'],
+  'jid-malformed': ['modify'],
+  conflict: ['cancel'],
+  'item-not-found': ['cancel'],
+  'not-allowed': ['cancel'],
+  'service-unavailable': ['cancel', 'wait'],
+  forbidden: ['auth'],
+  'resource-constraint': ['wait'],
+  'unexpected-request': ['wait', 'modify'],
+  'feature-not-implemented': ['cancel', 'modify'],
+};
+
+/**
+ * The reply must be an IQ error with one of `conditions`; an error type other than the one
+ * interp-42 expects for that condition is a warning on `requirement`. Returns the error.
+ */
+export function expectStanzaError(
+  context: Pick<CaseContext, 'warn'>,
+  exchange: IqExchange,
+  requirement: string,
+  conditions: DefinedCondition | readonly DefinedCondition[],
+): StanzaError {
+  expectError(exchange, requirement, conditions);
+  if (exchange.parsed.type !== 'error') throw new Error('unreachable: expectError passed a result');
+  const { error } = exchange.parsed;
+  const types = EXPECTED_ERROR_TYPES[error.condition];
+  if (types !== undefined && !types.includes(error.type)) {
+    context.warn(
+      requirement,
+      `<${error.condition}/> came with type '${error.type}'; RFC 6120 gives it ${types.map((type) => `'${type}'`).join(' or ')} (interp-42)`,
+    );
+  }
+  return error;
+}
+
+/** One of several requests whose replies must not tell their targets apart. */
+export interface ComparedReply {
+  /** What the case calls this target in messages, e.g. "hidden vault@agents.example". */
+  readonly label: string;
+  readonly exchange: IqExchange;
+  /** The address the request went to. */
+  readonly to: string;
+}
+
+/**
+ * The replies must be indistinguishable (#errors, interp-19): all results or all errors, equal
+ * apart from the stanza id and the sender, in comparable form. Each must come from the address
+ * asked; a reply from another address, used alike for all, is only warned about, and senders
+ * that differ otherwise fail.
+ */
+export function expectIndistinguishable(
+  context: Pick<CaseContext, 'warn'>,
+  replies: readonly [ComparedReply, ComparedReply, ...ComparedReply[]],
+  requirement: string,
+): void {
+  const [first] = replies;
+  const shapeOf = ({ exchange, to }: ComparedReply): { sender: string; body: string } => {
+    const { element, from } = exchange.reply;
+    if (element === undefined) return { sender: from ?? '', body: exchange.reply.xml };
+    const sender = from === undefined ? '' : from === to ? '(the address asked)' : from;
+    return { sender, body: comparableXml(element, ['id', 'from']) };
+  };
+  const shapes = replies.map(shapeOf);
+  const firstShape = shapes[0];
+  const describe = (): string =>
+    replies.map((reply) => `${reply.label} (to ${reply.to}):\n${reply.exchange.reply.xml}`).join('\n');
+  shapes.forEach((shape, index) => {
+    const reply = replies[index];
+    if (reply === undefined || firstShape === undefined) return;
+    if (shape.body !== firstShape.body || shape.sender !== firstShape.sender) {
+      throw new RequirementViolation(
+        requirement,
+        `the same reply for ${first.label} and ${reply.label}, apart from id and sender`,
+        describe(),
+        `${requirement}: the replies for ${first.label} and ${reply.label} differ`,
+      );
+    }
+  });
+  if (firstShape !== undefined && firstShape.sender !== '(the address asked)') {
+    context.warn(
+      requirement,
+      `the replies come from ${firstShape.sender || '(no from)'} instead of the address asked (interp-19)`,
+    );
+  }
+}
+
+/** The reply must be a disco#info result; returns it parsed (a malformed one violates `requirement`). */
+export function expectDiscoInfo(exchange: IqExchange, requirement: string): DiscoInfo {
+  const payload = expectResultPayload(exchange, requirement, NS.discoInfo, 'query');
+  return expectParsed(parseDiscoInfo, payload, requirement, exchange.reply.xml);
+}
+
+/** The reply must be a disco#items result; returns it parsed (a malformed one violates `requirement`). */
+export function expectDiscoItems(exchange: IqExchange, requirement: string): DiscoItems {
+  const payload = expectResultPayload(exchange, requirement, NS.discoItems, 'query');
+  return expectParsed(parseDiscoItems, payload, requirement, exchange.reply.xml);
+}
+
+/** disco#info must show an identity of this category and type. */
+export function expectIdentity(
+  info: DiscoInfo,
+  category: string,
+  type: string,
+  requirement: string,
+  replyXml: string,
+): void {
+  expectThat(
+    info.identities.some((identity) => identity.category === category && identity.type === type),
+    requirement,
+    `an <identity category='${category}' type='${type}'/>`,
+    replyXml,
+  );
+}
+
+/** disco#info must list every one of `features`. */
+export function expectFeatures(
+  info: DiscoInfo,
+  features: readonly string[],
+  requirement: string,
+  replyXml: string,
+): void {
+  const missing = features.filter((feature) => !info.features.includes(feature));
+  expectThat(
+    missing.length === 0,
+    requirement,
+    missing.map((feature) => `<feature var='${feature}'/>`).join('\n'),
+    replyXml,
+  );
+}
+
+/** disco#info must carry exactly one XEP-0128 form with this FORM_TYPE; returns it. */
+export function expectExtensionForm(
+  info: DiscoInfo,
+  formType: string,
+  requirement: string,
+  replyXml: string,
+): DataForm {
+  const forms = extensionForms(info, formType);
+  const [form] = forms;
+  if (form === undefined || forms.length > 1) {
+    throw new RequirementViolation(
+      requirement,
+      `exactly one extension form <x xmlns='jabber:x:data' type='result'/> with FORM_TYPE ${formType}`,
+      replyXml,
+    );
+  }
+  expectThat(form.type === 'result', requirement, `the ${formType} form of type 'result'`, replyXml);
+  return form;
+}
+
+/** The field named `name`, if the form has it. */
+export function formField(form: DataForm, name: string): FormField | undefined {
+  return form.fields.find((field) => field.var === name);
+}
+
+/** The form must have the field `name` with exactly one value; returns that value. */
+export function expectFormField(form: DataForm, name: string, requirement: string, replyXml: string): string {
+  const field = formField(form, name);
+  const [value] = field?.values ?? [];
+  if (field === undefined || value === undefined || field.values.length !== 1) {
+    throw new RequirementViolation(requirement, `the field ${name} with one <value/>`, replyXml);
+  }
+  return value;
+}
+
+/**
+ * A form field's text: several values joined with LF, CRLF read as LF (interp-20, for
+ * text-multi descriptions); undefined when the field is absent.
+ */
+export function formText(form: DataForm, name: string): string | undefined {
+  const field = formField(form, name);
+  return field?.values.join('\n').replaceAll('\r\n', '\n');
+}
+
+/**
+ * An XEP-0004 boolean as the suite reads it (interp-20): 1/0 are what responders write,
+ * true/false are read with `canonical` false so the case can warn; anything else is undefined.
+ */
+export function formBoolean(
+  value: string,
+): { readonly value: boolean; readonly canonical: boolean } | undefined {
+  switch (value) {
+    case '1':
+      return { value: true, canonical: true };
+    case '0':
+      return { value: false, canonical: true };
+    case 'true':
+      return { value: true, canonical: false };
+    case 'false':
+      return { value: false, canonical: false };
+    default:
+      return undefined;
   }
 }

@@ -1,0 +1,205 @@
+// The discovery expectations: comparable XML, stanza errors with interp-42 types, replies that must
+// not tell targets apart, disco#info/items results, identities, features and extension forms.
+import { describe, expect, it } from 'vitest';
+import type { IqExchange } from '../../harness/driver/index.ts';
+import { parseIq, parseXml } from '../../protocol/stanza/index.ts';
+import {
+  comparableXml,
+  expectDiscoInfo,
+  expectDiscoItems,
+  expectExtensionForm,
+  expectFeatures,
+  expectFormField,
+  expectIdentity,
+  expectIndistinguishable,
+  expectSameErrorPayload,
+  expectStanzaError,
+  formBoolean,
+  formText,
+} from './expect.ts';
+import { RequirementViolation } from './verdicts.ts';
+
+function exchange(replyXml: string): IqExchange {
+  const element = parseXml(replyXml);
+  const attribute = (name: string): string | undefined => element.attrs[name];
+  return {
+    id: attribute('id') ?? '',
+    requestXml: '<iq/>',
+    reply: {
+      index: 0,
+      name: 'iq',
+      xml: replyXml,
+      element,
+      parseError: undefined,
+      receivedAt: 0,
+      id: attribute('id'),
+      from: attribute('from'),
+      to: attribute('to'),
+      type: attribute('type'),
+    },
+    parsed: parseIq(element) as IqExchange['parsed'],
+  };
+}
+
+function recorder(): { warnings: string[]; warn: (requirement: string, message: string) => void } {
+  const warnings: string[] = [];
+  return { warnings, warn: (requirement, message) => warnings.push(`${requirement}: ${message}`) };
+}
+
+const STANZAS = 'urn:ietf:params:xml:ns:xmpp-stanzas';
+const errorReply = (from: string, condition: string, type: string, id = 'a'): string =>
+  `<iq xmlns='jabber:client' type='error' id='${id}' from='${from}' to='bob@server.example/r'><error type='${type}'><${condition} xmlns='${STANZAS}'/></error></iq>`;
+
+const INFO = `<iq xmlns='jabber:client' type='result' id='i' from='weather@agents.example'><query xmlns='http://jabber.org/protocol/disco#info'><identity category='automation' type='agent-endpoint' name='Weather'/><feature var='http://jabber.org/protocol/disco#info'/><feature var='http://jabber.org/protocol/disco#items'/><x xmlns='jabber:x:data' type='result'><field var='FORM_TYPE' type='hidden'><value>urn:xmpp:agent-endpoint-info:0</value></field><field var='version'><value>1.4.0</value></field><field var='description' type='text-multi'><value>line one</value><value>line two\r\nand three</value></field></x></query></iq>`;
+
+describe('comparableXml', () => {
+  it('orders attributes and leaves out the named ones of the outer element', () => {
+    const a = parseXml("<iq id='1' type='result' from='x'><item node='n' jid='j'/></iq>");
+    const b = parseXml("<iq from='y' type='result' id='2'><item jid='j' node='n'/></iq>");
+    expect(comparableXml(a, ['id', 'from'])).toBe(comparableXml(b, ['id', 'from']));
+    expect(comparableXml(a)).not.toBe(comparableXml(b));
+  });
+
+  it('lets expectSameErrorPayload ignore attribute order inside <error/>', () => {
+    const first = exchange(
+      `<iq type='error' id='a'><error type='cancel' by='x'><item-not-found xmlns='${STANZAS}'/></error></iq>`,
+    );
+    const second = exchange(
+      `<iq type='error' id='b'><error by='x' type='cancel'><item-not-found xmlns='${STANZAS}'/></error></iq>`,
+    );
+    expectSameErrorPayload(first, second, 'r');
+  });
+});
+
+describe('expectStanzaError', () => {
+  it('passes an allowed condition with its RFC 6120 type without warnings', () => {
+    const { warnings, warn } = recorder();
+    const error = expectStanzaError({ warn }, exchange(errorReply('a@x', 'item-not-found', 'cancel')), 'r', [
+      'bad-request',
+      'item-not-found',
+    ]);
+    expect(error.condition).toBe('item-not-found');
+    expect(warnings).toEqual([]);
+  });
+
+  it('warns about another type (interp-42) and fails another condition', () => {
+    const { warnings, warn } = recorder();
+    expectStanzaError(
+      { warn },
+      exchange(errorReply('a@x', 'item-not-found', 'modify')),
+      'r',
+      'item-not-found',
+    );
+    expect(warnings).toEqual([expect.stringContaining("type 'modify'")]);
+    expect(() =>
+      expectStanzaError({ warn }, exchange(errorReply('a@x', 'forbidden', 'auth')), 'r', 'item-not-found'),
+    ).toThrow(RequirementViolation);
+  });
+});
+
+describe('expectIndistinguishable', () => {
+  const hidden = (xml: string) => ({ label: 'hidden', exchange: exchange(xml), to: 'vault@agents.example' });
+  const missing = (xml: string) => ({
+    label: 'missing',
+    exchange: exchange(xml),
+    to: 'nobody@agents.example',
+  });
+
+  it('passes replies equal apart from id and a sender that is the address asked', () => {
+    const { warnings, warn } = recorder();
+    expectIndistinguishable(
+      { warn },
+      [
+        hidden(errorReply('vault@agents.example', 'item-not-found', 'cancel', 'x')),
+        missing(errorReply('nobody@agents.example', 'item-not-found', 'cancel', 'y')),
+      ],
+      'r',
+    );
+    expect(warnings).toEqual([]);
+  });
+
+  it('fails replies that differ, naming both', () => {
+    const { warn } = recorder();
+    expect(() => {
+      expectIndistinguishable(
+        { warn },
+        [
+          hidden(errorReply('vault@agents.example', 'item-not-found', 'cancel')),
+          missing(errorReply('nobody@agents.example', 'service-unavailable', 'cancel')),
+        ],
+        'r',
+      );
+    }).toThrow(/hidden and missing differ/);
+  });
+
+  it('fails when only one reply comes from the address asked, warns when none does alike', () => {
+    const { warnings, warn } = recorder();
+    expect(() => {
+      expectIndistinguishable(
+        { warn },
+        [
+          hidden(errorReply('agents.example', 'item-not-found', 'cancel')),
+          missing(errorReply('nobody@agents.example', 'item-not-found', 'cancel')),
+        ],
+        'r',
+      );
+    }).toThrow(RequirementViolation);
+    expectIndistinguishable(
+      { warn },
+      [
+        hidden(errorReply('agents.example', 'item-not-found', 'cancel')),
+        missing(errorReply('agents.example', 'item-not-found', 'cancel')),
+      ],
+      'r',
+    );
+    expect(warnings).toEqual([expect.stringContaining('agents.example instead of the address asked')]);
+  });
+});
+
+describe('disco expectations', () => {
+  it('reads a disco#info result and checks identity, features and the extension form', () => {
+    const reply = exchange(INFO);
+    const info = expectDiscoInfo(reply, 'r');
+    expectIdentity(info, 'automation', 'agent-endpoint', 'r', INFO);
+    expect(() => {
+      expectIdentity(info, 'automation', 'agent-tool', 'r', INFO);
+    }).toThrow(RequirementViolation);
+    expectFeatures(info, ['http://jabber.org/protocol/disco#items'], 'r', INFO);
+    expect(() => {
+      expectFeatures(info, ['urn:xmpp:agent-endpoint:0'], 'r', INFO);
+    }).toThrow(/urn:xmpp:agent-endpoint:0/);
+    const form = expectExtensionForm(info, 'urn:xmpp:agent-endpoint-info:0', 'r', INFO);
+    expect(expectFormField(form, 'version', 'r', INFO)).toBe('1.4.0');
+    expect(() => expectFormField(form, 'server_name', 'r', INFO)).toThrow(RequirementViolation);
+    expect(() => expectFormField(form, 'description', 'r', INFO)).toThrow(RequirementViolation);
+    expect(formText(form, 'description')).toBe('line one\nline two\nand three');
+    expect(formText(form, 'server_name')).toBeUndefined();
+    expect(() => expectExtensionForm(info, 'urn:xmpp:agent-tool-info:0', 'r', INFO)).toThrow(
+      RequirementViolation,
+    );
+  });
+
+  it('turns an error or a malformed payload into a violation of the requirement', () => {
+    expect(() => expectDiscoInfo(exchange(errorReply('a@x', 'item-not-found', 'cancel')), 'r')).toThrow(
+      RequirementViolation,
+    );
+    const noIdentity =
+      "<iq type='result' id='i'><query xmlns='http://jabber.org/protocol/disco#info'><feature var='x'/></query></iq>";
+    expect(() => expectDiscoInfo(exchange(noIdentity), 'r')).toThrow(/malformed/);
+    const items = expectDiscoItems(
+      exchange(
+        "<iq type='result' id='i'><query xmlns='http://jabber.org/protocol/disco#items'><item jid='a@b'/></query></iq>",
+      ),
+      'r',
+    );
+    expect(items.items).toEqual([{ jid: 'a@b' }]);
+  });
+
+  it('reads XEP-0004 booleans the way interp-20 does', () => {
+    expect(formBoolean('1')).toEqual({ value: true, canonical: true });
+    expect(formBoolean('0')).toEqual({ value: false, canonical: true });
+    expect(formBoolean('true')).toEqual({ value: true, canonical: false });
+    expect(formBoolean('false')).toEqual({ value: false, canonical: false });
+    expect(formBoolean('yes')).toBeUndefined();
+  });
+});
