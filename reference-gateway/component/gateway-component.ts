@@ -121,10 +121,15 @@ interface ClosableSocket {
 /** The parts of the library's connection this module drives directly. */
 interface RawComponent {
   readonly socket: ClosableSocket | null;
+  /** The library's deadline (ms) for each step of opening and closing a stream. */
+  timeout: number;
   write(text: string): Promise<void>;
   connect(service: string): Promise<void>;
   open(options: { domain: string }): Promise<unknown>;
 }
+
+/** How long stop() waits for each step of a polite stream close. */
+const STOP_GRACE_MS = 500;
 
 /** Resolves on the connection's next 'online', rejects on its next 'error'. */
 function nextOnline(connection: XmppComponent): Promise<void> {
@@ -355,9 +360,16 @@ export class GatewayComponent {
     this.#keepalive.stop();
     this.#tracker.failAll('stopped');
     const socket = this.#raw.socket;
+    // The library waits its `timeout` for the server's closing tag and again for the socket to
+    // close; a dead link would answer neither, so the polite close gets a short grace only.
+    this.#raw.timeout = STOP_GRACE_MS;
     await this.#connection.stop().catch(() => undefined);
-    // A stream that cannot close politely (a dead link) must not keep its socket.
-    if (socket !== null && !socket.closed) socket.destroy();
+    // A stream that cannot close politely must not keep its socket.
+    await this.#abandon(socket);
+    if (this.#online) {
+      this.#online = false;
+      this.#emit('offline');
+    }
   }
 
   #ownSender(from: string | undefined): string {

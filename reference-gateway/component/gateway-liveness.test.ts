@@ -117,6 +117,10 @@ describe('gateway liveness on a native federation', () => {
       // The ping target answers: Prosody's mod_ping at server.example.
       const reply = await gateway.iq({ to: 'server.example', type: 'get', payload: PING, timeoutMs: 5000 });
       expect(reply).toMatchObject({ type: 'result', from: 'server.example' });
+      // The fallback target without local domains: the server routes a ping to the component's
+      // own domain back over the same stream, and the gateway answers itself.
+      const loop = await gateway.iq({ to: GATEWAY, type: 'get', payload: PING, timeoutMs: 5000 });
+      expect(loop).toMatchObject({ type: 'result', from: GATEWAY });
     } finally {
       off();
     }
@@ -203,5 +207,21 @@ describe('gateway liveness on a native federation', () => {
     await expect(
       runtime.gateway.send(xml('message', { from: 'bob@server.example', to: 'bob@server.example' })),
     ).rejects.toThrow(RangeError);
+  });
+
+  it('stops promptly even while the link is dead', async () => {
+    // A second gateway on the same federation would fight over the domain: stop this one, on a
+    // blackholed link, and measure; afterAll's stop is then a no-op.
+    const link = federation.links.component;
+    link.blackhole();
+    try {
+      const started = performance.now();
+      await runtime.stop();
+      expect(performance.now() - started).toBeLessThan(3_000);
+      expect(runtime.gateway.online).toBe(false);
+      expect(runtime.state.store.isOpen).toBe(false);
+    } finally {
+      link.restore();
+    }
   });
 });
