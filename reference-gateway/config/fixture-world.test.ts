@@ -207,5 +207,7 @@ describe('inlineWorldFile', () => {
     };
     expect(await hashes(fromInline)).toEqual(await hashes(fromFiles));
     expect(fromInline.grants).toEqual(fromFiles.grants);
+    expect(fromInline.endpointRuntimes).toEqual(fromFiles.endpointRuntimes);
+    expect(fromInline.endpointRuntimes.size).toBeGreaterThan(0);
   });
 });
