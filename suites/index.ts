@@ -4,5 +4,6 @@
  */
 import type { Suite } from './framework/case.ts';
 import { gatewayInfoSuite } from './sections/gateway-info.ts';
+import { listAgentsSuite } from './sections/list-agents.ts';
 
-export const ALL_SUITES: readonly Suite[] = [gatewayInfoSuite];
+export const ALL_SUITES: readonly Suite[] = [gatewayInfoSuite, listAgentsSuite];
