@@ -165,7 +165,7 @@ export class GatewayComponent {
   readonly #tracker: OutboundIqTracker;
   readonly #keepalive: Keepalive;
   readonly #listeners = new Map<GatewayEvent, Set<() => void>>();
-  /** Set once the first attempt succeeded: from then on a lost stream is retried. */
+  /** Set once the stream was first online: from then on a lost stream is retried. */
   #started = false;
   #stopping = false;
   #online = false;
@@ -232,6 +232,7 @@ export class GatewayComponent {
       this.#log(`gateway: component error: ${error instanceof Error ? error.message : String(error)}`);
     });
     this.#connection.on('online', () => {
+      this.#started = true;
       this.#online = true;
       this.#attempt = 0;
       this.#keepalive.start();
@@ -263,7 +264,6 @@ export class GatewayComponent {
         describeConnectFailure(error, { host, port, domain, attemptTimeoutMs: gateway.#attemptTimeoutMs }),
       );
     }
-    gateway.#started = true;
     return gateway;
   }
 
