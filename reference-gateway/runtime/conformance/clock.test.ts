@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SYSTEM_CLOCK, untilAborted } from './clock.ts';
+import { SYSTEM_CLOCK, clockFromTimers, untilAborted } from './clock.ts';
 
 describe('SYSTEM_CLOCK', () => {
   it('never wakes before the instant it was asked for', async () => {
@@ -34,5 +34,60 @@ describe('untilAborted', () => {
     await waiting;
     expect(done).toBe(true);
     await untilAborted(controller.signal);
+  });
+});
+
+describe('clockFromTimers', () => {
+  /** Timers that fire only when the test moves time, like the task engine's fake clock. */
+  function manualTimers() {
+    let now = 1000;
+    const timers = new Set<{ due: number; fire: () => void }>();
+    return {
+      now: () => now,
+      setTimer(delayMs: number, fire: () => void) {
+        const timer = { due: now + delayMs, fire };
+        timers.add(timer);
+        return {
+          cancel() {
+            timers.delete(timer);
+          },
+        };
+      },
+      advance(ms: number) {
+        now += ms;
+        for (const timer of [...timers]) {
+          if (timer.due <= now) {
+            timers.delete(timer);
+            timer.fire();
+          }
+        }
+      },
+      get pending() {
+        return timers.size;
+      },
+    };
+  }
+
+  it('sleeps on the source clock until the instant, and cancels its timer on abort', async () => {
+    const source = manualTimers();
+    const clock = clockFromTimers(source);
+    expect(clock.now()).toBe(1000);
+    let woke = false;
+    const sleeping = clock.sleepUntil(1500, new AbortController().signal).then(() => {
+      woke = true;
+    });
+    source.advance(499);
+    await Promise.resolve();
+    expect(woke).toBe(false);
+    source.advance(1);
+    await sleeping;
+    const controller = new AbortController();
+    const aborted = clock.sleepUntil(10_000, controller.signal);
+    expect(source.pending).toBe(1);
+    controller.abort();
+    await aborted;
+    expect(source.pending).toBe(0);
+    await clock.sleepUntil(0, new AbortController().signal);
+    expect(source.pending).toBe(0);
   });
 });

@@ -50,6 +50,45 @@ export const SYSTEM_CLOCK: RuntimeClock = {
   },
 };
 
+/** A source of time with one-shot timers, such as the task engine's clock (tasks/clock.ts). */
+export interface TimerSource {
+  now(): number;
+  setTimer(delayMs: number, fire: () => void): { cancel(): void };
+}
+
+/**
+ * The runtime clock on top of another clock's timers. The gateway gives the tools the engine's
+ * own clock this way, so a scripted wait and the engine's deadline and expiry checks read the
+ * same time: a completion scripted just before the deadline is just before it for the commit
+ * boundary too (#cancellation).
+ */
+export function clockFromTimers(source: TimerSource): RuntimeClock {
+  return {
+    now: () => source.now(),
+    sleepUntil(wakeAt, signal) {
+      return new Promise((resolve) => {
+        if (signal.aborted) {
+          resolve();
+          return;
+        }
+        let timer: { cancel(): void } | undefined;
+        const finish = (): void => {
+          timer?.cancel();
+          signal.removeEventListener('abort', finish);
+          resolve();
+        };
+        const arm = (): void => {
+          const remaining = wakeAt - source.now();
+          if (remaining <= 0) finish();
+          else timer = source.setTimer(remaining, arm);
+        };
+        signal.addEventListener('abort', finish, { once: true });
+        arm();
+      });
+    },
+  };
+}
+
 /** Resolves when `signal` aborts (at once if it already has). */
 export function untilAborted(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();

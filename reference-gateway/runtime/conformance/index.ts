@@ -1,4 +1,4 @@
-export { SYSTEM_CLOCK, type RuntimeClock } from './clock.ts';
+export { SYSTEM_CLOCK, clockFromTimers, type RuntimeClock, type TimerSource } from './clock.ts';
 export {
   COUNTER_TOOL,
   CONFORMANCE_RUNTIME_NAME,
