@@ -1,15 +1,26 @@
 /**
  * #gateway-info and #conformance: the gateway's own disco#info — its identity, and the features
  * every claimed profile rests on. Asked by a local and by a federated caller, because a
- * gateway that only answers its own server is useless to the federation.
+ * gateway that only answers its own server is useless to the federation. Also #addressing (the
+ * gateway answers at a domain JID of its own) and, for the discovery features it advertises,
+ * that each one answers (#conformance: no feature advertised without being implemented).
  */
-import { FEATURE, IDENTITY_CATEGORY, IDENTITY_TYPE, NS } from '../../protocol/namespaces.ts';
+import { xml } from '@xmpp/xml';
+import { bareJidEquals, parseJid } from '../../protocol/jid/index.ts';
+import { FEATURE, IDENTITY_CATEGORY, IDENTITY_TYPE, NODE_DIRECTORY, NS } from '../../protocol/namespaces.ts';
 import { buildDiscoInfoRequest, parseDiscoInfo } from '../../protocol/stanza/index.ts';
 import type { Caller } from '../../harness/driver/index.ts';
 import type { ProfileId } from '../../harness/sut/profiles.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
-import { expectParsed, expectResultPayload, expectThat } from '../framework/expect.ts';
+import {
+  expectDiscoItems,
+  expectParsed,
+  expectResult,
+  expectResultPayload,
+  expectThat,
+} from '../framework/expect.ts';
+import { discoItems } from './support/discovery.ts';
 
 async function gatewayInfo(context: CaseContext, caller: Caller, requirement: string) {
   const exchange = await caller.exchangeIq(context.sut.gatewayJid, 'get', buildDiscoInfoRequest({}));
@@ -82,6 +93,72 @@ export const gatewayInfoSuite = defineSuite('gateway-info', 'Gateway Information
         missing.map(([profile, feature]) => `<feature var='${feature}'/> (profile ${profile})`).join('\n'),
         replyXml,
       );
+    },
+  },
+  {
+    name: 'domain-jid',
+    requirements: ['addressing.gateway-domain-jid'],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    statement: 'The gateway answers at a domain JID of its own: no localpart, no resource.',
+    run: async (context) => {
+      const requirement = 'addressing.gateway-domain-jid';
+      const gateway = parseJid(context.sut.gatewayJid);
+      expectThat(
+        gateway.localpart === undefined && gateway.resourcepart === undefined,
+        requirement,
+        'a domain JID such as agents.example',
+        context.sut.gatewayJid,
+      );
+      const caller = await context.callers.remote();
+      const exchange = await caller.exchangeIq(context.sut.gatewayJid, 'get', buildDiscoInfoRequest({}));
+      expectResultPayload(exchange, requirement, NS.discoInfo, 'query');
+      expectThat(
+        exchange.reply.from !== undefined && bareJidEquals(exchange.reply.from, context.sut.gatewayJid),
+        requirement,
+        `a reply from ${context.sut.gatewayJid}`,
+        exchange.reply.xml,
+      );
+    },
+  },
+  {
+    name: 'advertised-discovery-features-answer',
+    requirements: ['gateway-info.features', 'conformance.no-false-advertising'],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    interpretations: ['interp-09', 'interp-43'],
+    statement:
+      'Each discovery feature the gateway advertises answers: disco#items lists the directory, RSM pages it, ping is answered; RSM is advertised.',
+    run: async (context) => {
+      const requirement = 'gateway-info.features';
+      const caller = await context.callers.local();
+      const { info, replyXml } = await gatewayInfo(context, caller, requirement);
+      const gateway = context.sut.gatewayJid;
+      if (info.features.includes(NS.discoItems)) {
+        expectDiscoItems(await discoItems(caller, gateway), 'conformance.no-false-advertising');
+      }
+      if (info.features.includes(NS.rsm)) {
+        const exchange = await discoItems(caller, gateway, NODE_DIRECTORY, { max: 1 });
+        const page = expectDiscoItems(exchange, 'conformance.no-false-advertising');
+        expectThat(
+          page.items.length <= 1 && page.rsm !== undefined,
+          'conformance.no-false-advertising',
+          'a page of at most one item with a <set/> (RSM is advertised)',
+          exchange.reply.xml,
+        );
+      } else {
+        context.warn(
+          requirement,
+          `the gateway pages its directory but does not advertise ${NS.rsm} (interp-09):\n${replyXml}`,
+        );
+      }
+      if (info.features.includes(NS.ping)) {
+        expectResult(
+          await caller.exchangeIq(gateway, 'get', xml('ping', { xmlns: NS.ping })),
+          'conformance.no-false-advertising',
+          'a result to the XEP-0199 ping it advertises',
+        );
+      }
     },
   },
 ]);

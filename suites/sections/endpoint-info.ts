@@ -1,0 +1,400 @@
+/**
+ * #endpoint-info: an endpoint's node-less disco#info — identity automation/agent-endpoint, the
+ * disco features, its API features, and the endpoint-info form whose version and manifest hash
+ * identify the active manifest (checked against the hash computed here from the fixture file,
+ * interp-21). Also #addressing (each endpoint answers at its own bare JID, from local and
+ * federated callers) and the answers for endpoints a caller may not see: the same as for a JID
+ * that names nothing (#errors, interp-16, interp-17, interp-19).
+ */
+import type { Caller, IqExchange } from '../../harness/driver/index.ts';
+import { parseBareJid } from '../../protocol/jid/index.ts';
+import {
+  FEATURE,
+  FORM_TYPE,
+  HASH_ALGO_SHA256,
+  IDENTITY_CATEGORY,
+  IDENTITY_TYPE,
+  NS,
+} from '../../protocol/namespaces.ts';
+import type { DataForm, DiscoInfo } from '../../protocol/stanza/index.ts';
+import { defineSuite } from '../framework/case.ts';
+import type { CaseContext } from '../framework/context.ts';
+import {
+  comparableXml,
+  expectDiscoInfo,
+  expectDiscoItems,
+  expectExtensionForm,
+  expectFeatures,
+  expectFormField,
+  expectIdentity,
+  expectIndistinguishable,
+  expectStanzaError,
+  expectThat,
+  formField,
+  type ComparedReply,
+} from '../framework/expect.ts';
+import { NotApplicable } from '../framework/verdicts.ts';
+import {
+  requireWorld,
+  type CallerRole,
+  type FixtureEndpoint,
+  type FixtureManifest,
+  type ReferenceWorld,
+} from '../fixtures/reference-world.ts';
+import { callerFor, discoInfo, discoItems } from './support/discovery.ts';
+
+const DISCO_INFO = 'endpoint-info.disco-info';
+const NOT_FOUND = 'errors.not-found-equivalence';
+
+interface EndpointView {
+  readonly exchange: IqExchange;
+  readonly info: DiscoInfo;
+  readonly form: DataForm;
+}
+
+/** The endpoint's disco#info with its one endpoint-info form. */
+async function endpointView(caller: Caller, jid: string, requirement: string): Promise<EndpointView> {
+  const exchange = await discoInfo(caller, jid);
+  const info = expectDiscoInfo(exchange, requirement);
+  const form = expectExtensionForm(info, FORM_TYPE.endpointInfo, requirement, exchange.reply.xml);
+  return { exchange, info, form };
+}
+
+/** Active endpoints the role may see; the cases need at least one. */
+function visibleTo(
+  world: ReferenceWorld,
+  role: CallerRole,
+): (FixtureEndpoint & { active: FixtureManifest })[] {
+  const endpoints = world
+    .listedFor(role)
+    .filter(
+      (endpoint): endpoint is FixtureEndpoint & { active: FixtureManifest } => endpoint.active !== undefined,
+    );
+  if (endpoints.length === 0)
+    throw new NotApplicable(`the fixture world shows the ${role} caller no endpoint`);
+  return endpoints;
+}
+
+/** Identity, disco features, the form, and the API features a Tool Discovery claim rests on. */
+async function expectEndpointInfo(context: CaseContext, role: CallerRole): Promise<void> {
+  const world = requireWorld(context);
+  const caller = await callerFor(context, role);
+  for (const endpoint of visibleTo(world, role)) {
+    const { exchange, info } = await endpointView(caller, endpoint.jid, DISCO_INFO);
+    const replyXml = exchange.reply.xml;
+    expectIdentity(info, IDENTITY_CATEGORY, IDENTITY_TYPE.endpoint, DISCO_INFO, replyXml);
+    expectFeatures(info, [NS.discoInfo, NS.discoItems], DISCO_INFO, replyXml);
+    if (context.sut.profiles.has('tool-discovery')) {
+      // Tool Discovery includes manifest and schema retrieval, and an endpoint advertises the
+      // API features it implements (#endpoint-info, #conformance).
+      expectFeatures(info, [FEATURE.manifest, FEATURE.schema], DISCO_INFO, replyXml);
+    }
+  }
+}
+
+/** A positive decimal integer, as request_replay_seconds must be (interp-20). */
+function isPositiveDecimal(text: string): boolean {
+  return /^\+?[0-9]+$/.test(text) && /[1-9]/.test(text);
+}
+
+/**
+ * Disco#info and disco#items for targets the caller may not see, and for one that names
+ * nothing: item-not-found (service-unavailable only where the server answers for unknown JIDs,
+ * interp-17) or, for items, an empty result (interp-16) — and all alike (interp-19).
+ */
+async function expectUnseenLikeNonexistent(
+  context: CaseContext,
+  role: CallerRole,
+  unseen: readonly FixtureEndpoint[],
+): Promise<void> {
+  const world = requireWorld(context);
+  const caller = await callerFor(context, role);
+  const targets = [
+    { label: `nonexistent ${world.nonexistentJid}`, jid: world.nonexistentJid },
+    ...unseen.map((endpoint) => ({ label: `unseen ${endpoint.jid}`, jid: endpoint.jid })),
+  ];
+  for (const query of ['info', 'items'] as const) {
+    const replies: ComparedReply[] = [];
+    for (const target of targets) {
+      const exchange =
+        query === 'info' ? await discoInfo(caller, target.jid) : await discoItems(caller, target.jid);
+      if (query === 'info' || exchange.parsed.type === 'error') {
+        expectStanzaError(context, exchange, NOT_FOUND, ['item-not-found', 'service-unavailable']);
+      } else {
+        const items = expectDiscoItems(exchange, NOT_FOUND);
+        expectThat(
+          items.items.length === 0,
+          NOT_FOUND,
+          'item-not-found or an empty disco#items result',
+          exchange.reply.xml,
+        );
+      }
+      replies.push({ label: `${query} of ${target.label}`, exchange, to: target.jid });
+    }
+    const [first, second, ...rest] = replies;
+    if (first === undefined || second === undefined) throw new NotApplicable('nothing to compare');
+    expectIndistinguishable(context, [first, second, ...rest], NOT_FOUND);
+  }
+}
+
+export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Information', [
+  {
+    name: 'disco-info-local',
+    requirements: [DISCO_INFO, 'addressing.endpoint-bare-jid'],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    statement:
+      'Every endpoint a local caller may see answers node-less disco#info at its bare JID with identity automation/agent-endpoint, the disco#info and disco#items features, its manifest and schema features and one endpoint-info form.',
+    run: async (context) => {
+      await expectEndpointInfo(context, 'local');
+    },
+  },
+  {
+    name: 'disco-info-federated',
+    requirements: [DISCO_INFO, 'addressing.server-routes-endpoints', 'addressing.endpoint-bare-jid'],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    statement:
+      'Every endpoint a federated caller may see (a hidden one its grant names included) answers its node-less disco#info across server-to-server.',
+    run: async (context) => {
+      await expectEndpointInfo(context, 'remote');
+    },
+  },
+  {
+    name: 'required-fields',
+    requirements: ['endpoint-info.required-fields'],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    interpretations: ['interp-20', 'interp-21'],
+    statement:
+      'Every endpoint form has server_name, server_title, version, the manifest hash pair, cold_start_supported and request_replay_seconds, its version being the active one.',
+    run: async (context) => {
+      const requirement = 'endpoint-info.required-fields';
+      const world = requireWorld(context);
+      const caller = await context.callers.local();
+      for (const endpoint of visibleTo(world, 'local')) {
+        const { form, exchange } = await endpointView(caller, endpoint.jid, requirement);
+        const replyXml = exchange.reply.xml;
+        const value = (name: string): string => expectFormField(form, name, requirement, replyXml);
+        for (const name of [
+          'manifest_hash_algo',
+          'manifest_hash_value',
+          'cold_start_supported',
+          'request_replay_seconds',
+        ])
+          value(name);
+        const active = endpoint.active;
+        expectThat(value('version') === active.version, requirement, `version ${active.version}`, replyXml);
+        // interp-21: which names fill server_name and server_title is advice, not a rule.
+        if (value('server_name') !== active.name) {
+          context.warn(requirement, `${endpoint.jid}: server_name is not the agent name ${active.name}`);
+        }
+        const title = active.title ?? active.name;
+        if (value('server_title') !== title) {
+          context.warn(requirement, `${endpoint.jid}: server_title is not ${title}`);
+        }
+      }
+    },
+  },
+  {
+    name: 'manifest-hash-fields',
+    requirements: ['endpoint-info.manifest-hash-fields', 'endpoint-info.required-fields'],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    interpretations: ['interp-01', 'interp-21'],
+    statement:
+      'The endpoint form gives the manifest hash as sha-256 with a bare Base64 value: the hash of the active manifest’s canonical bytes.',
+    run: async (context) => {
+      const requirement = 'endpoint-info.manifest-hash-fields';
+      const world = requireWorld(context);
+      for (const role of ['local', 'remote'] as const) {
+        const caller = await callerFor(context, role);
+        for (const endpoint of visibleTo(world, role)) {
+          const { form, exchange } = await endpointView(caller, endpoint.jid, requirement);
+          const replyXml = exchange.reply.xml;
+          expectThat(
+            expectFormField(form, 'manifest_hash_algo', requirement, replyXml) === HASH_ALGO_SHA256,
+            requirement,
+            `manifest_hash_algo ${HASH_ALGO_SHA256}`,
+            replyXml,
+          );
+          const expected = endpoint.active.document.hash.value;
+          expectThat(
+            expectFormField(form, 'manifest_hash_value', requirement, replyXml) === expected,
+            requirement,
+            `manifest_hash_value ${expected}: sha-256 of the canonical bytes of ${endpoint.jid} ${endpoint.active.version}, Base64 without a prefix`,
+            replyXml,
+          );
+        }
+      }
+    },
+  },
+  {
+    name: 'cold-start-boolean',
+    requirements: ['endpoint-info.cold-start-boolean'],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    interpretations: ['interp-20'],
+    statement: 'cold_start_supported is written 1 or 0, nothing else.',
+    run: async (context) => {
+      const requirement = 'endpoint-info.cold-start-boolean';
+      const world = requireWorld(context);
+      const caller = await context.callers.local();
+      for (const endpoint of visibleTo(world, 'local')) {
+        const { form, exchange } = await endpointView(caller, endpoint.jid, requirement);
+        const value = expectFormField(form, 'cold_start_supported', requirement, exchange.reply.xml);
+        expectThat(
+          value === '1' || value === '0',
+          requirement,
+          'cold_start_supported 1 or 0',
+          exchange.reply.xml,
+        );
+      }
+    },
+  },
+  {
+    name: 'replay-window-field',
+    requirements: ['endpoint-info.replay-window-field'],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    interpretations: ['interp-20', 'interp-21'],
+    statement: 'request_replay_seconds is a positive decimal integer.',
+    run: async (context) => {
+      const requirement = 'endpoint-info.replay-window-field';
+      const world = requireWorld(context);
+      const caller = await context.callers.local();
+      for (const endpoint of visibleTo(world, 'local')) {
+        const { form, exchange } = await endpointView(caller, endpoint.jid, requirement);
+        const value = expectFormField(form, 'request_replay_seconds', requirement, exchange.reply.xml);
+        expectThat(isPositiveDecimal(value), requirement, 'a positive decimal integer', exchange.reply.xml);
+      }
+    },
+  },
+  {
+    name: 'feature-var-not-node',
+    requirements: ['endpoint-info.feature-var-not-node'],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    interpretations: ['interp-17'],
+    statement: `${FEATURE.endpoint} used as a disco node of a visible endpoint gets item-not-found, for disco#info and disco#items.`,
+    run: async (context) => {
+      const requirement = 'endpoint-info.feature-var-not-node';
+      const endpoint = requireWorld(context).visibleEndpoint;
+      const caller = await context.callers.local();
+      expectStanzaError(
+        context,
+        await discoInfo(caller, endpoint.jid, FEATURE.endpoint),
+        requirement,
+        'item-not-found',
+      );
+      expectStanzaError(
+        context,
+        await discoItems(caller, endpoint.jid, FEATURE.endpoint),
+        requirement,
+        'item-not-found',
+      );
+    },
+  },
+  {
+    name: 'nodeless-items',
+    requirements: [DISCO_INFO],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    interpretations: ['interp-16'],
+    statement:
+      'A visible endpoint, which advertises disco#items, answers a node-less disco#items query with a result (empty, or its tool collection), not an error.',
+    run: async (context) => {
+      const endpoint = requireWorld(context).visibleEndpoint;
+      const caller = await context.callers.local();
+      expectDiscoItems(await discoItems(caller, endpoint.jid), DISCO_INFO);
+    },
+  },
+  {
+    name: 'jid-comparison',
+    requirements: ['namespaces.jid-comparison', DISCO_INFO],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    interpretations: ['interp-15', 'interp-25'],
+    statement:
+      'An endpoint addressed with its JID in another case answers as the endpoint itself: JIDs equal after preparation are one endpoint.',
+    run: async (context) => {
+      const requirement = 'namespaces.jid-comparison';
+      const endpoint = requireWorld(context).visibleEndpoint;
+      const { localpart, domainpart } = parseBareJid(endpoint.jid);
+      const shouted = `${(localpart ?? '').toUpperCase()}@${domainpart}`;
+      const caller = await context.callers.local();
+      const plain = await discoInfo(caller, endpoint.jid);
+      const cased = await discoInfo(caller, shouted);
+      const payloadOf = (exchange: IqExchange): string => {
+        expectDiscoInfo(exchange, requirement);
+        return exchange.parsed.type === 'result' && exchange.parsed.payload !== undefined
+          ? comparableXml(exchange.parsed.payload)
+          : '';
+      };
+      expectThat(
+        payloadOf(plain) === payloadOf(cased),
+        requirement,
+        `the disco#info of ${endpoint.jid}:\n${plain.reply.xml}`,
+        cased.reply.xml,
+      );
+    },
+  },
+  {
+    name: 'hidden-like-nonexistent',
+    requirements: [NOT_FOUND, 'rules.uniform-visibility', DISCO_INFO],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    interpretations: ['interp-16', 'interp-17', 'interp-19'],
+    statement:
+      'To a local caller, a hidden endpoint’s disco#info and disco#items answer exactly as those of a JID that names nothing.',
+    run: async (context) => {
+      await expectUnseenLikeNonexistent(context, 'local', [requireWorld(context).hiddenEndpoint]);
+    },
+  },
+  {
+    name: 'unseen-like-nonexistent-federated',
+    requirements: [NOT_FOUND, 'rules.uniform-visibility', 'security.federation-deny-default'],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    interpretations: ['interp-16', 'interp-17', 'interp-19'],
+    statement:
+      'Federated callers get for endpoints they may not see (visible to others, hidden, or anything at all from a domain without grants) exactly the answer for a JID that names nothing.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      for (const role of ['remotePeer', 'denied'] as const) {
+        const unseen = world.endpoints.filter(
+          (endpoint) => endpoint.active !== undefined && !world.maySee(role, endpoint),
+        );
+        if (unseen.length === 0) throw new NotApplicable(`every endpoint is visible to the ${role} caller`);
+        await expectUnseenLikeNonexistent(context, role, unseen.slice(0, 3));
+      }
+    },
+  },
+  {
+    name: 'deactivated-no-version',
+    requirements: ['endpoint-info.required-fields', DISCO_INFO],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    interpretations: ['interp-23'],
+    statement:
+      'A deactivated endpoint advertises no version in node-less disco#info: it answers item-not-found or service-unavailable, or a result without a selected version.',
+    run: async (context) => {
+      const requirement = 'endpoint-info.required-fields';
+      const endpoint = requireWorld(context).inactiveEndpoint;
+      const caller = await context.callers.remote();
+      const exchange = await discoInfo(caller, endpoint.jid);
+      if (exchange.parsed.type === 'error') {
+        expectStanzaError(context, exchange, requirement, ['item-not-found', 'service-unavailable']);
+        return;
+      }
+      const info = expectDiscoInfo(exchange, requirement);
+      const versions = info.forms.flatMap((form) => formField(form, 'version')?.values ?? []);
+      expectThat(
+        versions.length === 0,
+        requirement,
+        'no version for an endpoint without an active one',
+        exchange.reply.xml,
+      );
+    },
+  },
+]);
