@@ -109,7 +109,7 @@ describe('fixture-world files', () => {
     ]);
     expect(world.endpoints.find((e) => e.jid === 'vault@agents.example')?.hidden).toBe(true);
     expect(world.endpoints.find((e) => e.jid === 'archive@agents.example')?.active).toBeNull();
-    expect(world.endpointRuntimes).toEqual(new Map([['conformance@agents.example', 'conformance']]));
+    expect(world.endpointRuntimes).toEqual(new Map(world.endpoints.map((e) => [e.jid, 'conformance'])));
   });
 
   it('accepts the example of docs/gateway-config.md', () => {
@@ -184,8 +184,10 @@ describe('tool runtimes', () => {
 
   it('gives the reference world a runtime for every name it uses', () => {
     const conformance: ToolRuntime = { name: 'conformance', execute: () => Promise.resolve() };
-    const runtimes = resolveEndpointRuntimes(loadFixtureWorld(REFERENCE_WORLD), [conformance]);
-    expect([...runtimes.keys()]).toEqual(['conformance@agents.example']);
+    const world = loadFixtureWorld(REFERENCE_WORLD);
+    const runtimes = resolveEndpointRuntimes(world, [conformance]);
+    expect([...runtimes.keys()]).toEqual(world.endpoints.map((e) => e.jid));
+    expect([...runtimes.values()].every((runtime) => runtime === conformance)).toBe(true);
   });
 });
 
