@@ -35,7 +35,11 @@ export type InputOutcome =
   | { readonly kind: 'answered'; readonly input: JsonValue }
   /** Expired before an answer committed; the engine re-issued nothing (the tool decides). */
   | { readonly kind: 'expired' }
-  /** The task settled (cancelled, failed, deadline) while the request was pending. */
+  /**
+   * The request can no longer be answered: the task settled (failed, deadline) or an accepted
+   * cancellation superseded the request — the task may then still be non-terminal (cancelling),
+   * and the tool decides how it ends.
+   */
   | { readonly kind: 'settled' };
 
 /** Why an action was not committed. */
@@ -94,7 +98,9 @@ export interface ToolRuntime {
   readonly name: string;
   /**
    * Runs one task. Resolving without having completed or failed the task is a runtime fault:
-   * the engine then settles it failed with a retryable code. Throwing is the same.
+   * the engine then settles it failed with a retryable code (throwing is the same) — except
+   * while a cancellation is pending, where returning is how a tool honours it: the engine
+   * settles the task cancelled (#cancellation).
    */
   execute(invocation: ToolInvocation, actions: TaskActions): Promise<void>;
 }
