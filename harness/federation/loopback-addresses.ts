@@ -14,13 +14,17 @@ function randomLoopbackAddress(): string {
   return `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(2, 255)}`;
 }
 
+/** Why the latest bind check failed (EADDRINUSE, EMFILE, …), for the error when none succeeds. */
+let lastBindFailure = 'none';
+
 async function tcpPortIsFree(host: string, port: number): Promise<boolean> {
   const server = createServer();
   try {
     server.listen({ host, port, exclusive: true });
     await once(server, 'listening');
     return true;
-  } catch {
+  } catch (error) {
+    lastBindFailure = error instanceof Error && 'code' in error ? String(error.code) : String(error);
     return false;
   } finally {
     if (server.listening) await new Promise((resolve) => server.close(resolve));
@@ -41,7 +45,9 @@ export async function allocateLoopbackAddresses(count: number, ports: readonly n
       taken.add(candidate);
       if (await allPortsFree(candidate, ports)) return candidate;
     }
-    throw new Error('no free loopback address found (is 127.0.0.0/8 routed to lo?)');
+    throw new Error(
+      `no free loopback address found in 100 tries (last bind failure: ${lastBindFailure}; is 127.0.0.0/8 routed to lo?)`,
+    );
   };
   return Promise.all(Array.from({ length: count }, one));
 }
