@@ -24,6 +24,7 @@ const COMMANDS: readonly CommandEntry[] = [
   },
   { name: 'gateway', load: async () => (await import('./commands/gateway.ts')).gatewayCommand },
   { name: 'hash', load: async () => (await import('./commands/hash.ts')).hashCommand },
+  { name: 'matrix', load: async () => (await import('./commands/matrix.ts')).matrixCommand },
   { name: 'node', load: async () => (await import('./commands/node.ts')).nodeCommand },
   { name: 'run', load: async () => (await import('./commands/run.ts')).runCommand },
   {

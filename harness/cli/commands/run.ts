@@ -18,6 +18,7 @@ import { loadBaseline, BaselineError } from '../../runner/baseline.ts';
 import { runConformance } from '../../runner/run-conformance.ts';
 import { startSession } from '../../runner/run-session.ts';
 import { summaryTable, terminalProgress } from '../../runner/terminal-report.ts';
+import { writeReports } from '../../reports/write-reports.ts';
 import { isProfileId, type ProfileId } from '../../sut/profiles.ts';
 import { formatViolation, parseSutConfig, SutConfigError, type SutConfig } from '../../sut/sut-config.ts';
 import { EXIT, readInput, UsageError } from '../io.ts';
@@ -37,7 +38,7 @@ function suiteVersion(): string {
 export const runCommand: Command = {
   name: 'run',
   usage:
-    'run [--sut FILE] [--world FILE] [--profile P]... [--grep ID]... [--strict] [--provider P] [--baseline FILE] [--seed N] [--out DIR]',
+    'run [--sut FILE] [--world FILE] [--profile P]... [--grep ID]... [--strict] [--provider P] [--baseline FILE] [--seed N] [--out DIR] [--allure-html]',
   summary:
     'run the conformance suites against a gateway (default: the reference gateway) and report per profile',
   async run(args, io) {
@@ -54,6 +55,7 @@ export const runCommand: Command = {
         seed: { type: 'string' },
         out: { type: 'string' },
         verbose: { type: 'boolean', default: false },
+        'allure-html': { type: 'boolean', default: false },
       },
       allowPositionals: true,
     });
@@ -143,6 +145,8 @@ export const runCommand: Command = {
       io.out(summaryTable(result));
       mkdirSync(out, { recursive: true });
       writeFileSync(join(out, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
+      const reports = await writeReports(result, out, { allureHtml: values['allure-html'] });
+      for (const note of reports.notes) log(note);
       log(`results: ${out}`);
       passed = result.passed;
     } finally {
