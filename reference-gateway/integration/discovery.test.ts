@@ -44,6 +44,8 @@ const world = useGatewayFederation({
 
 const bob = (): Promise<Caller> => world().caller(BOB);
 const alice = (): Promise<Caller> => world().caller(ALICE);
+/** bob@server.example (local) and alice@example.com (remote, across s2s): the reference world lets both see what these tests ask. */
+const localAndRemote = async (): Promise<Caller[]> => [await bob(), await alice()];
 
 async function discoInfo(
   caller: Caller,
@@ -89,7 +91,7 @@ function endpointInfoExpected(
 
 describe('#gateway-info', () => {
   it('#gateway-info identity automation/agent-gateway and exactly the features this gateway implements', async () => {
-    for (const caller of [await bob(), await alice()]) {
+    for (const caller of await localAndRemote()) {
       const info = await discoInfo(caller, GATEWAY);
       expect(info.identities).toEqual([
         { category: 'automation', type: 'agent-gateway', name: GATEWAY_NAME },
@@ -139,13 +141,15 @@ describe('#list-agents', () => {
   });
 
   it('#list-agents items carry the endpoint display name (agent.title)', async () => {
-    const items = await discoItems(await bob(), GATEWAY, { node: NODE_DIRECTORY });
-    expect(items.items.find((item) => item.jid === JID.weather)?.name).toBe('Weather Agent');
-    expect(items.items.find((item) => item.jid === JID.toolbox)?.name).toBe('Toolbox');
+    for (const caller of await localAndRemote()) {
+      const items = await discoItems(caller, GATEWAY, { node: NODE_DIRECTORY });
+      expect(items.items.find((item) => item.jid === JID.weather)?.name).toBe('Weather Agent');
+      expect(items.items.find((item) => item.jid === JID.toolbox)?.name).toBe('Toolbox');
+    }
   });
 
   it('#list-agents the directory node answers disco#info with automation/agent-directory', async () => {
-    for (const caller of [await bob(), await alice()]) {
+    for (const caller of await localAndRemote()) {
       const info = await discoInfo(caller, GATEWAY, NODE_DIRECTORY);
       expect(info.node).toBe(NODE_DIRECTORY);
       expect(info.identities).toEqual([{ category: 'automation', type: 'agent-directory' }]);
@@ -156,7 +160,7 @@ describe('#list-agents', () => {
 
 describe('#endpoint-info', () => {
   it('#endpoint-info identity, features and the endpoint-info form (cold_start_supported 1, request_replay_seconds)', async () => {
-    for (const caller of [await bob(), await alice()]) {
+    for (const caller of await localAndRemote()) {
       const info = await discoInfo(caller, JID.weather);
       expect(info.identities).toEqual([
         { category: 'automation', type: 'agent-endpoint', name: 'Weather Agent' },
@@ -172,31 +176,36 @@ describe('#endpoint-info', () => {
   });
 
   it('#endpoint-info server_title falls back to nothing manufactured: every field from the active manifest', async () => {
-    const info = await discoInfo(await bob(), JID.calendar);
-    expect(fieldsOf(info.forms[0])).toEqual(
-      endpointInfoExpected(MANIFEST.calendar, '1', String(REPLAY_SECONDS)),
-    );
+    for (const caller of await localAndRemote()) {
+      const info = await discoInfo(caller, JID.calendar);
+      expect(fieldsOf(info.forms[0])).toEqual(
+        endpointInfoExpected(MANIFEST.calendar, '1', String(REPLAY_SECONDS)),
+      );
+    }
   });
 
   it('#endpoint-info node-less disco#items lists the active version collection node (spec-positions #16)', async () => {
-    const items = await discoItems(await bob(), JID.weather);
-    expect(items.items).toEqual([{ jid: JID.weather, node: encodeCollectionNode('1.4.0') }]);
+    for (const caller of await localAndRemote()) {
+      const items = await discoItems(caller, JID.weather);
+      expect(items.items).toEqual([{ jid: JID.weather, node: encodeCollectionNode('1.4.0') }]);
+    }
   });
 
   it('#endpoint-info urn:xmpp:agent-endpoint:0 used as a node is item-not-found (info and items)', async () => {
-    const caller = await bob();
-    const info = await caller.exchangeIq(
-      JID.weather,
-      'get',
-      buildDiscoInfoRequest({ node: FEATURE.endpoint }),
-    );
-    expectStanzaError(info, 'item-not-found', 'cancel');
-    const items = await caller.exchangeIq(
-      JID.weather,
-      'get',
-      buildDiscoItemsRequest({ node: FEATURE.endpoint }),
-    );
-    expectStanzaError(items, 'item-not-found', 'cancel');
+    for (const caller of await localAndRemote()) {
+      const info = await caller.exchangeIq(
+        JID.weather,
+        'get',
+        buildDiscoInfoRequest({ node: FEATURE.endpoint }),
+      );
+      expectStanzaError(info, 'item-not-found', 'cancel');
+      const items = await caller.exchangeIq(
+        JID.weather,
+        'get',
+        buildDiscoItemsRequest({ node: FEATURE.endpoint }),
+      );
+      expectStanzaError(items, 'item-not-found', 'cancel');
+    }
   });
 });
 
@@ -225,51 +234,56 @@ describe('#list-tools', () => {
   const expectedOrder = inOctetOrder(toolNames(toolbox));
 
   it('#list-tools toolbox tools in UTF-8 octet order of their names (astral after U+E000–U+FFFF), every page counted', async () => {
-    const pages = await walkTools(await bob(), JID.toolbox, '3.0.0', 7);
-    const parsed = pages.map(parseDiscoItems);
-    const nodes = parsed.flatMap((page) => page.items.map((item) => item.node ?? ''));
-    const names = nodes.map((node) => decodeToolNode(node).toolName);
-    expect(names).toEqual(expectedOrder);
-    // UTF-16 code-unit order would put the surrogate pairs before U+E000: the #list-tools trap.
-    const at = (name: string): number => names.indexOf(name);
-    expect(at('A')).toBeLessThan(at('\u0416'));
-    expect(at('\uE000.private-use')).toBeLessThan(at('\uFFEF.halfwidth'));
-    expect(at('\uFFEF.halfwidth')).toBeLessThan(at('\u{10000}.linear-b'));
-    expect(at('\u{10000}.linear-b')).toBeLessThan(at('\u{1F600}.grin'));
-    let index = 0;
-    for (const page of parsed) {
-      expect(page.node).toBe(encodeCollectionNode('3.0.0'));
-      expect(page.rsm?.count).toBe(expectedOrder.length);
-      expect(page.rsm?.first).toEqual({ uid: page.items[0]?.node, index });
-      expect(page.rsm?.last).toBe(page.items.at(-1)?.node);
-      for (const item of page.items) {
-        expect(item.jid).toBe(JID.toolbox);
-        expect(item.name).toBe(decodeToolNode(item.node ?? '').toolName);
+    for (const caller of await localAndRemote()) {
+      const pages = await walkTools(caller, JID.toolbox, '3.0.0', 7);
+      const parsed = pages.map(parseDiscoItems);
+      const nodes = parsed.flatMap((page) => page.items.map((item) => item.node ?? ''));
+      const names = nodes.map((node) => decodeToolNode(node).toolName);
+      expect(names).toEqual(expectedOrder);
+      // UTF-16 code-unit order would put the surrogate pairs before U+E000: the #list-tools trap.
+      const at = (name: string): number => names.indexOf(name);
+      expect(at('A')).toBeLessThan(at('\u0416'));
+      expect(at('\uE000.private-use')).toBeLessThan(at('\uFFEF.halfwidth'));
+      expect(at('\uFFEF.halfwidth')).toBeLessThan(at('\u{10000}.linear-b'));
+      expect(at('\u{10000}.linear-b')).toBeLessThan(at('\u{1F600}.grin'));
+      let index = 0;
+      for (const page of parsed) {
+        expect(page.node).toBe(encodeCollectionNode('3.0.0'));
+        expect(page.rsm?.count).toBe(expectedOrder.length);
+        expect(page.rsm?.first).toEqual({ uid: page.items[0]?.node, index });
+        expect(page.rsm?.last).toBe(page.items.at(-1)?.node);
+        for (const item of page.items) {
+          expect(item.jid).toBe(JID.toolbox);
+          expect(item.name).toBe(decodeToolNode(item.node ?? '').toolName);
+        }
+        index += page.items.length;
       }
-      index += page.items.length;
     }
   });
 
   it('#list-tools an RSM UID naming no tool continues from its decoded name, not from the node string', async () => {
-    const caller = await bob();
-    const node = encodeCollectionNode('3.0.0');
-    const page = async (rsm: RsmRequest): Promise<string[]> =>
-      (await discoItems(caller, JID.toolbox, { node, rsm })).items.map(
-        (item) => decodeToolNode(item.node ?? '').toolName,
-      );
-    // "tool.10x" sorts between tool.10 and tool.11; "B" between A and Zeta.
-    expect(await page({ max: 2, after: encodeToolNode('3.0.0', 'tool.10x') })).toEqual([
-      'tool.11',
-      'tool.12',
-    ]);
-    expect(await page({ max: 2, before: encodeToolNode('3.0.0', 'B') })).toEqual(['A']);
-    // "A" encodes as QQ and "Ж" as 0JY: by node string Ж would come first; by name it is after A.
-    expect(await page({ max: 1, after: encodeToolNode('3.0.0', 'A') })).toEqual(['Zeta']);
-    expect(await page({ max: 1, after: encodeToolNode('3.0.0', '\u0416') })).toEqual(['\uE000.private-use']);
+    for (const caller of await localAndRemote()) {
+      const node = encodeCollectionNode('3.0.0');
+      const page = async (rsm: RsmRequest): Promise<string[]> =>
+        (await discoItems(caller, JID.toolbox, { node, rsm })).items.map(
+          (item) => decodeToolNode(item.node ?? '').toolName,
+        );
+      // "tool.10x" sorts between tool.10 and tool.11; "B" between A and Zeta.
+      expect(await page({ max: 2, after: encodeToolNode('3.0.0', 'tool.10x') })).toEqual([
+        'tool.11',
+        'tool.12',
+      ]);
+      expect(await page({ max: 2, before: encodeToolNode('3.0.0', 'B') })).toEqual(['A']);
+      // "A" encodes as QQ and "Ж" as 0JY: by node string Ж would come first; by name it is after A.
+      expect(await page({ max: 1, after: encodeToolNode('3.0.0', 'A') })).toEqual(['Zeta']);
+      expect(await page({ max: 1, after: encodeToolNode('3.0.0', '\u0416') })).toEqual([
+        '\uE000.private-use',
+      ]);
+    }
   });
 
   it('#list-tools the collection node answers disco#info with automation/agent-tool-collection', async () => {
-    for (const caller of [await bob(), await alice()]) {
+    for (const caller of await localAndRemote()) {
       const info = await discoInfo(caller, JID.weather, encodeCollectionNode('1.4.0'));
       expect(info.node).toBe(encodeCollectionNode('1.4.0'));
       expect(info.identities).toEqual([{ category: 'automation', type: 'agent-tool-collection' }]);
@@ -278,18 +292,20 @@ describe('#list-tools', () => {
   });
 
   it('#list-tools an exact non-active version stays listable, pinned to its own tools', async () => {
-    const items = await discoItems(await bob(), JID.weather, { node: encodeCollectionNode('2.0.0') });
-    expect(items.items).toEqual([
-      { jid: JID.weather, node: encodeToolNode('2.0.0', 'alerts.list'), name: 'List Alerts' },
-      { jid: JID.weather, node: encodeToolNode('2.0.0', 'forecast.get'), name: 'Get Forecast' },
-    ]);
+    for (const caller of await localAndRemote()) {
+      const items = await discoItems(caller, JID.weather, { node: encodeCollectionNode('2.0.0') });
+      expect(items.items).toEqual([
+        { jid: JID.weather, node: encodeToolNode('2.0.0', 'alerts.list'), name: 'List Alerts' },
+        { jid: JID.weather, node: encodeToolNode('2.0.0', 'forecast.get'), name: 'Get Forecast' },
+      ]);
+    }
   });
 });
 
 describe('#tool-info', () => {
   it('#tool-info forecast.get: identity, features and the tool-info form with both hash pairs and every stated annotation', async () => {
     const node = encodeToolNode('1.4.0', 'forecast.get');
-    for (const caller of [await bob(), await alice()]) {
+    for (const caller of await localAndRemote()) {
       const info = await discoInfo(caller, JID.weather, node);
       expect(info.node).toBe(node);
       expect(info.identities).toEqual([{ category: 'automation', type: 'agent-tool', name: 'Get Forecast' }]);
@@ -316,40 +332,42 @@ describe('#tool-info', () => {
   });
 
   it('#tool-info annotations and the output hash pair appear only when the manifest states them', async () => {
-    const caller = await bob();
-    const fields = async (jid: string, version: string, tool: string): Promise<string[]> =>
-      Object.keys(
-        fieldsOf((await discoInfo(caller, jid, encodeToolNode(version, tool))).forms[0]),
-      ).toSorted();
-    const core = ['FORM_TYPE', 'name', 'api_version', 'input_schema_hash_algo', 'input_schema_hash_value'];
-    // alerts.list declares no outputSchema and no annotations.
-    expect(await fields(JID.weather, '2.0.0', 'alerts.list')).toEqual(
-      [...core, 'title', 'description'].toSorted(),
-    );
-    // forecast.get@2.0.0 states readOnlyHint and openWorldHint only.
-    expect(await fields(JID.weather, '2.0.0', 'forecast.get')).toEqual(
-      [
-        ...core,
-        'title',
-        'description',
-        'output_schema_hash_algo',
-        'output_schema_hash_value',
-        'read_only',
-        'open_world',
-      ].toSorted(),
-    );
-    // A toolbox tool: no title, no output schema, no annotations.
-    expect(await fields(JID.toolbox, '3.0.0', 'tool.01')).toEqual([...core, 'description'].toSorted());
+    for (const caller of await localAndRemote()) {
+      const fields = async (jid: string, version: string, tool: string): Promise<string[]> =>
+        Object.keys(
+          fieldsOf((await discoInfo(caller, jid, encodeToolNode(version, tool))).forms[0]),
+        ).toSorted();
+      const core = ['FORM_TYPE', 'name', 'api_version', 'input_schema_hash_algo', 'input_schema_hash_value'];
+      // alerts.list declares no outputSchema and no annotations.
+      expect(await fields(JID.weather, '2.0.0', 'alerts.list')).toEqual(
+        [...core, 'title', 'description'].toSorted(),
+      );
+      // forecast.get@2.0.0 states readOnlyHint and openWorldHint only.
+      expect(await fields(JID.weather, '2.0.0', 'forecast.get')).toEqual(
+        [
+          ...core,
+          'title',
+          'description',
+          'output_schema_hash_algo',
+          'output_schema_hash_value',
+          'read_only',
+          'open_world',
+        ].toSorted(),
+      );
+      // A toolbox tool: no title, no output schema, no annotations.
+      expect(await fields(JID.toolbox, '3.0.0', 'tool.01')).toEqual([...core, 'description'].toSorted());
+    }
   });
 
   it('#tool-info a tool node of an unknown tool or version is item-not-found', async () => {
-    const caller = await bob();
-    for (const node of [encodeToolNode('1.4.0', 'alerts.list'), encodeToolNode('9.9.9', 'forecast.get')]) {
-      expectStanzaError(
-        await caller.exchangeIq(JID.weather, 'get', buildDiscoInfoRequest({ node })),
-        'item-not-found',
-        'cancel',
-      );
+    for (const caller of await localAndRemote()) {
+      for (const node of [encodeToolNode('1.4.0', 'alerts.list'), encodeToolNode('9.9.9', 'forecast.get')]) {
+        expectStanzaError(
+          await caller.exchangeIq(JID.weather, 'get', buildDiscoInfoRequest({ node })),
+          'item-not-found',
+          'cancel',
+        );
+      }
     }
   });
 });
@@ -365,7 +383,7 @@ describe('#manifest-retrieval', () => {
   }
 
   it('#manifest-retrieval the active manifest: <json/> is byte-exactly the canonical bytes and <hash/> their sha-256', async () => {
-    for (const caller of [await bob(), await alice()]) {
+    for (const caller of await localAndRemote()) {
       const served = await manifest(caller, JID.weather);
       expect(served.version).toBe('1.4.0');
       expect(Buffer.from(served.json, 'utf8').equals(MANIFEST.weather.document.bytes)).toBe(true);
@@ -374,25 +392,27 @@ describe('#manifest-retrieval', () => {
   });
 
   it('#manifest-retrieval an exact registered version is served with its own bytes and hash', async () => {
-    const caller = await bob();
-    const served = await manifest(caller, JID.weather, '2.0.0');
-    expect(served.version).toBe('2.0.0');
-    expect(Buffer.from(served.json, 'utf8').equals(MANIFEST.weatherNext.document.bytes)).toBe(true);
-    expect(served.hash).toEqual(MANIFEST.weatherNext.document.hash);
+    for (const caller of await localAndRemote()) {
+      const served = await manifest(caller, JID.weather, '2.0.0');
+      expect(served.version).toBe('2.0.0');
+      expect(Buffer.from(served.json, 'utf8').equals(MANIFEST.weatherNext.document.bytes)).toBe(true);
+      expect(served.hash).toEqual(MANIFEST.weatherNext.document.hash);
+    }
   });
 
   it('#manifest-retrieval a deactivated endpoint: exact version addressable, no active manifest (spec-positions #23)', async () => {
-    const caller = await bob();
-    const exact = await manifest(caller, JID.archive, '1.0.0');
-    expect(Buffer.from(exact.json, 'utf8').equals(MANIFEST.archive.document.bytes)).toBe(true);
-    const active = await caller.exchangeIq(JID.archive, 'get', buildManifestRequest({}));
-    expectStanzaError(active, 'item-not-found', 'cancel');
+    for (const caller of await localAndRemote()) {
+      const exact = await manifest(caller, JID.archive, '1.0.0');
+      expect(Buffer.from(exact.json, 'utf8').equals(MANIFEST.archive.document.bytes)).toBe(true);
+      const active = await caller.exchangeIq(JID.archive, 'get', buildManifestRequest({}));
+      expectStanzaError(active, 'item-not-found', 'cancel');
+    }
   });
 });
 
 describe('#schemas', () => {
   it('#schemas input and output schemas: canonical bytes, hashes, pinned manifest hash', async () => {
-    for (const caller of [await bob(), await alice()]) {
+    for (const caller of await localAndRemote()) {
       for (const direction of ['input', 'output'] as const) {
         const request = buildSchemaRequest({
           tool: 'forecast.get',
@@ -415,13 +435,25 @@ describe('#schemas', () => {
   });
 
   it('#schemas a stale manifest hash (another version of the same endpoint) is a conflict', async () => {
-    const caller = await bob();
-    const stale = buildSchemaRequest({
-      tool: 'forecast.get',
-      version: '2.0.0',
-      direction: 'input',
-      manifestHash: MANIFEST.weather.document.hash,
-    });
-    expectStanzaError(await caller.exchangeIq(JID.weather, 'get', stale), 'conflict', 'cancel');
+    for (const caller of await localAndRemote()) {
+      const stale = buildSchemaRequest({
+        tool: 'forecast.get',
+        version: '2.0.0',
+        direction: 'input',
+        manifestHash: MANIFEST.weather.document.hash,
+      });
+      expectStanzaError(await caller.exchangeIq(JID.weather, 'get', stale), 'conflict', 'cancel');
+    }
+  });
+});
+
+// Last in the file: it restarts the gateway with another config.
+describe('#endpoint-info deployment values', () => {
+  it('#endpoint-info cold_start_supported 0 and the documented default request_replay_seconds (86400)', async () => {
+    await world().restartGateway({ endpointInfo: {} });
+    for (const caller of await localAndRemote()) {
+      const info = await discoInfo(caller, JID.weather);
+      expect(fieldsOf(info.forms[0])).toEqual(endpointInfoExpected(MANIFEST.weather, '0', '86400'));
+    }
   });
 });

@@ -231,6 +231,36 @@ describe('#registration-flow administrative provisioning', () => {
     );
     expectStanzaError(exchange, 'not-allowed', 'cancel');
   });
+
+  it('#registration-flow an admin operation on an endpoint that does not exist is item-not-found; a target that is no JID, bad-request', async () => {
+    const bob = await world().caller(BOB);
+    const missing = 'nobody@agents.example';
+    expectStanzaError(
+      await activate(bob, missing, '1.0.0', MANIFEST.weather.document.hash),
+      'item-not-found',
+      'cancel',
+    );
+    expectStanzaError(await deactivate(bob, missing), 'item-not-found', 'cancel');
+    expectStanzaError(await registrationStatus(bob, missing), 'item-not-found', 'cancel');
+    expectStanzaError(await removeVersion(bob, missing, '1.0.0'), 'item-not-found', 'cancel');
+    expectStanzaError(await removeEndpoint(bob, missing), 'item-not-found', 'cancel');
+    expectStanzaError(await removeVersion(bob, JID.weather, '9.9.9'), 'item-not-found', 'cancel');
+    expectStanzaError(
+      await registrationStatus(bob, 'weather@agents.example/runtime'),
+      'bad-request',
+      'modify',
+    );
+  });
+
+  it('#registration-flow agent.jid is normalized: manifests differing only in JID case conflict (spec-positions #25)', async () => {
+    const bob = await world().caller(BOB);
+    const mixed = manifest('CaseTest@agents.example', '1.0.0');
+    const registered = parseRegistered(resultPayload(await register(bob, JSON.stringify(mixed))));
+    expect(registered).toMatchObject({ jid: 'casetest@agents.example', version: '1.0.0' });
+    const lower = manifest('casetest@agents.example', '1.0.0');
+    expectStanzaError(await register(bob, JSON.stringify(lower)), 'conflict', 'cancel');
+    expect((await statusOf(bob, 'casetest@agents.example')).versions).toHaveLength(1);
+  });
 });
 
 describe('#registration-flow authority', () => {

@@ -5,15 +5,17 @@
 // The world is the reference world without its example.com domain grant, so that
 // carol@example.com is an account no grant names (the reference world lets all of example.com
 // see weather); alice keeps her principal grants.
-import type { Element } from '@xmpp/xml';
+import { xml, type Element } from '@xmpp/xml';
 import { describe, expect, it } from 'vitest';
 import type { Caller, IqExchange } from '../../harness/driver/index.ts';
 import { isJsonObject } from '../../protocol/json/json-value.ts';
+import { NS } from '../../protocol/namespaces.ts';
 import {
   buildDiscoInfoRequest,
   buildDiscoItemsRequest,
   buildManifestRequest,
   buildSchemaRequest,
+  buildSearchFormRequest,
   buildSearchRequest,
   parseDiscoItems,
   parseSearchResults,
@@ -196,6 +198,33 @@ describe('#errors hidden, nonexistent and unauthorized objects', () => {
         errorText(bobHidden),
         errorText(bobHidden),
       ]);
+    }
+  });
+});
+
+describe('#privacy answers decided before visibility', () => {
+  it('#privacy a full JID, a ping, a wrong IQ type and search at an endpoint answer hidden and nonexistent alike', async () => {
+    const bob = await world().caller(BOB);
+    const asks: [string, (jid: string) => Promise<IqExchange>][] = [
+      [
+        'disco#info at a full JID',
+        (jid) => bob.exchangeIq(`${jid}/runtime`, 'get', buildDiscoInfoRequest({})),
+      ],
+      ['ping', (jid) => bob.exchangeIq(jid, 'get', xml('ping', { xmlns: NS.ping }))],
+      ['disco#info as IQ set', (jid) => bob.exchangeIq(jid, 'set', buildDiscoInfoRequest({}))],
+      ['search at an endpoint', (jid) => bob.exchangeIq(jid, 'get', buildSearchFormRequest())],
+    ];
+    for (const [name, ask] of asks) {
+      const hidden = await ask(JID.vault);
+      const missing = await ask(JID.nobody);
+      expect(outcomeOf(hidden), name).toBe(outcomeOf(missing));
+      const to = (jid: string): string => (name === 'disco#info at a full JID' ? `${jid}/runtime` : jid);
+      if (hidden.parsed.type === 'error') {
+        expectIdenticalErrors({
+          [`hidden ${name}`]: { exchange: hidden, to: to(JID.vault) },
+          [`nonexistent ${name}`]: { exchange: missing, to: to(JID.nobody) },
+        });
+      }
     }
   });
 });

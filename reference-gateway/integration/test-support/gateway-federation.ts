@@ -103,7 +103,6 @@ function accountRequest(bareJid: string): AccountRequest {
 export class GatewayFederation {
   readonly federation: Federation;
   readonly driver: Driver;
-  readonly config: GatewayConfig;
   /** The temporary directory holding the config and the database. */
   readonly dir: string;
   readonly conformance = new PayloadConformance();
@@ -113,9 +112,16 @@ export class GatewayFederation {
   #state: GatewayState | undefined;
   #gateway: GatewayComponent | undefined;
 
-  private constructor(federation: Federation, config: GatewayConfig, dir: string) {
+  /** The config file as written, so a restart can change members of it. */
+  readonly #configPath: string;
+  #configDocument: JsonObject;
+  #config: GatewayConfig;
+
+  private constructor(federation: Federation, configPath: string, configDocument: JsonObject, dir: string) {
     this.federation = federation;
-    this.config = config;
+    this.#configPath = configPath;
+    this.#configDocument = configDocument;
+    this.#config = loadGatewayConfig(configPath);
     this.dir = dir;
     this.driver = createDriver(federation, { timeoutMs: 5000 });
   }
@@ -142,7 +148,7 @@ export class GatewayFederation {
         database: 'gateway.sqlite',
       };
       writeFileSync(path, JSON.stringify(config));
-      const running = new GatewayFederation(federation, loadGatewayConfig(path), dir);
+      const running = new GatewayFederation(federation, path, config, dir);
       await running.startGateway();
       for (const jid of options.connect ?? []) await running.caller(jid);
       return running;
@@ -151,6 +157,11 @@ export class GatewayFederation {
       rmSync(dir, { recursive: true, force: true });
       throw error;
     }
+  }
+
+  /** The config in force (as loaded from the file). */
+  get config(): GatewayConfig {
+    return this.#config;
   }
 
   get gateway(): GatewayComponent {
@@ -191,9 +202,17 @@ export class GatewayFederation {
     this.#state = undefined;
   }
 
-  /** A new process's view: everything the gateway knows comes back from the database file. */
-  async restartGateway(): Promise<void> {
+  /**
+   * A new process's view: everything the gateway knows comes back from the database file. With
+   * `members`, the config file is rewritten with them first (the database stays the same).
+   */
+  async restartGateway(members?: JsonObject): Promise<void> {
     await this.stopGateway();
+    if (members !== undefined) {
+      this.#configDocument = { ...this.#configDocument, ...members };
+      writeFileSync(this.#configPath, JSON.stringify(this.#configDocument));
+      this.#config = loadGatewayConfig(this.#configPath);
+    }
     await this.startGateway();
   }
 
