@@ -3,67 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { DCT, DOAP, EARL, earlReport } from './earl.ts';
 import { reportContext } from './report-context.ts';
 import { caseIri, requirementIri, specAnchorUrl } from './spec-links.ts';
+import { earlTriples, offlineLoader, type Triple } from './test-support/earl-triples.ts';
 import { CASE_IDS, syntheticRunResult } from './test-support/synthetic-run.ts';
 
 const XSD_DATETIME = 'http://www.w3.org/2001/XMLSchema#dateTime';
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
-
-interface Triple {
-  readonly subject: string;
-  readonly predicate: string;
-  /** IRIs and blank nodes as is; literals as "value" or "value"^^datatype. */
-  readonly object: string;
-}
-
-const TERM = /<([^>]*)>|(_:\S+)|"((?:[^"\\]|\\.)*)"(?:\^\^<([^>]*)>|@[A-Za-z-]+)?/g;
-
-function unescapeLiteral(text: string): string {
-  return text.replace(/\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)/g, (_, escape: string) => {
-    if (escape.startsWith('u') || escape.startsWith('U')) return String.fromCodePoint(parseInt(escape.slice(1), 16));
-    return ({ n: '\n', r: '\r', t: '\t', '"': '"', '\\': '\\' } as Record<string, string>)[escape] ?? escape;
-  });
-}
-
-/** The triples of an N-Quads document (default graph only: the report has no named graphs). */
-function parseNQuads(text: string): Triple[] {
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => {
-      const terms = [...line.matchAll(TERM)].map((match) => {
-        if (match[1] !== undefined) return match[1];
-        if (match[2] !== undefined) return match[2];
-        const value = unescapeLiteral(match[3] ?? '');
-        return match[4] === undefined ? `"${value}"` : `"${value}"^^${match[4]}`;
-      });
-      const [subject, predicate, object, ...rest] = terms;
-      if (subject === undefined || predicate === undefined || object === undefined || rest.length > 0) {
-        throw new Error(`not a default-graph triple: ${line}`);
-      }
-      return { subject, predicate, object };
-    });
-}
-
-/** A document loader that serves nothing: every URL the processor asks for is recorded and refused. */
-function offlineLoader(requested: string[]) {
-  return (url: string) => {
-    requested.push(url);
-    return Promise.reject(new Error(`the EARL report must not need ${url}`));
-  };
-}
 
 describe('earl.jsonld', () => {
   const result = syntheticRunResult();
   const document: unknown = JSON.parse(String(earlReport(result, reportContext(result)).content));
 
   async function triples(): Promise<Triple[]> {
-    const requested: string[] = [];
-    const options = { documentLoader: offlineLoader(requested), safe: true };
-    const expanded = await jsonld.expand(document, options);
-    expect(expanded.length).toBeGreaterThan(0);
-    const nquads = await jsonld.toRDF(expanded, { ...options, format: 'application/n-quads' });
+    const { triples: all, requested } = await earlTriples(document);
     expect(requested).toEqual([]);
-    return parseNQuads(nquads);
+    return all;
   }
 
   const objectsOf = (all: readonly Triple[], subject: string, predicate: string): string[] =>

@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateXML } from 'xmllint-wasm';
 import type { Element } from '@xmpp/xml';
 import {
   attributeOf,
@@ -10,25 +7,10 @@ import {
   localNameOf,
   parseXml,
 } from '../../protocol/stanza/index.ts';
-import { REPO_ROOT } from '../repo-root.ts';
 import { junitXml } from './junit.ts';
 import { reportContext } from './report-context.ts';
+import { validateJunit } from './test-support/junit-schema.ts';
 import { CASE_IDS, FAILED_EXPECTED, FAILED_RECEIVED, syntheticRunResult } from './test-support/synthetic-run.ts';
-
-const JUNIT_XSD = readFileSync(join(REPO_ROOT, 'xsd', 'third-party', 'junit.xsd'), 'utf8');
-
-/** xmllint's verdict on one document against the committed JUnit schema, with its diagnostics. */
-export async function validateJunit(xml: string): Promise<{ valid: boolean; output: string }> {
-  try {
-    const result = await validateXML({
-      xml: [{ fileName: 'junit.xml', contents: xml }],
-      schema: [{ fileName: 'junit.xsd', contents: JUNIT_XSD }],
-    });
-    return { valid: result.valid, output: result.rawOutput };
-  } catch (error) {
-    return { valid: false, output: String(error) };
-  }
-}
 
 function children(element: Element, name: string): Element[] {
   return childElementsOf(element).filter((child) => localNameOf(child) === name);
