@@ -55,6 +55,8 @@ function profileSentence(profile: ProfileStatement): string {
   const parts = [level('MUST'), level('SHOULD')];
   if (profile.warnings > 0) parts.push(`${String(profile.warnings)} with warnings`);
   if (profile.expectedFailures > 0) parts.push(`${String(profile.expectedFailures)} baselined failures`);
+  // The runner's verdict stands; a pass that no decided case backs says so (e.g. a --grep run).
+  if (profile.claimed && profile.verdict === 'passed' && !ran) parts.push('no case of it ran');
   const failing = profile.failingCases.length > 0 ? `; failing: ${profile.failingCases.map(code).join(', ')}` : '';
   return `- **${inline(profile.title)}** (${code(profile.id)}, ${profile.claimed ? 'claimed' : 'not claimed'}): ${verdictWord(profile)} — ${parts.join(', ')}${failing}.`;
 }

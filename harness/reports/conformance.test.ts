@@ -120,6 +120,18 @@ describe('conformance.md', () => {
     expect(markdown).toContain('- **Human Messaging** (`human-messaging`): not claimed.');
   });
 
+  it('says so when a claimed profile passed without a single decided case (a --grep run)', () => {
+    const claimedUnrun = {
+      ...report,
+      profiles: report.profiles.map((profile) =>
+        profile.id === 'tool-discovery' ? { ...profile, claimed: true, verdict: 'passed' as const } : profile,
+      ),
+    };
+    expect(conformanceMarkdown(claimedUnrun, result)).toContain(
+      '- **Tool Discovery** (`tool-discovery`, claimed): **PASSED** — MUST none run, SHOULD none run, no case of it ran.',
+    );
+  });
+
   it('has a section per failed case with expected, received and the transcript in a code block', () => {
     const section = markdown.slice(markdown.indexOf(`### \`${CASE_IDS.failed}\``));
     expect(section).toMatch(/^### `gateway-info\.claimed-profiles-advertised`: FAILED \[MUST\]/);

@@ -44,6 +44,7 @@ function counts(profile: ProfileStatement, level: Level): string | undefined {
 function cell(run: MatrixRun, profile: ProfileStatement | undefined): string {
   if (profile === undefined) return '<td class="cell absent">—</td>';
   const lines = [counts(profile, 'MUST'), counts(profile, 'SHOULD')].filter((line) => line !== undefined);
+  if (lines.length === 0 && profile.claimed) lines.push('no case ran');
   if (profile.warnings > 0) lines.push(`${String(profile.warnings)} warning${profile.warnings === 1 ? '' : 's'}`);
   if (profile.expectedFailures > 0) lines.push(`${String(profile.expectedFailures)} baselined`);
   const title =
