@@ -14,6 +14,7 @@ export interface CallerRoles {
   readonly remotePeer: string;
   readonly denied: string;
   readonly admin: string | undefined;
+  readonly registrant: string;
 }
 
 export class RunCallers {
@@ -43,6 +44,7 @@ export class RunCallers {
         if (admin === undefined) return Promise.reject(new Error('the SUT config names no adminJid'));
         return this.#role(admin);
       },
+      registrant: () => this.#role(this.#roles.registrant),
       sibling: async (of: Caller) => {
         const caller = await this.#driver.connect(of.bareJid, this.#nextResource('sibling'));
         siblings.push(caller);

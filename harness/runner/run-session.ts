@@ -24,6 +24,8 @@ export const WORLD_ACCOUNTS = {
   remote: { username: 'alice', domain: 'example.com' },
   remotePeer: { username: 'carol', domain: 'example.com' },
   denied: { username: 'mallory', domain: 'hostile.example' },
+  // Not in the world file: a local account that self-registers its own bare JID (#registration-flow).
+  registrant: { username: 'registrant', domain: 'server.example' },
 } as const;
 
 export interface RunSession {
@@ -104,6 +106,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       remotePeer: jidOf(WORLD_ACCOUNTS.remotePeer),
       denied: jidOf(WORLD_ACCOUNTS.denied),
       admin: sut.adminAccount?.jid,
+      registrant: jidOf(WORLD_ACCOUNTS.registrant),
     };
     // Built from the very value the SUT was given, so cases expect what it actually loaded.
     const world =
@@ -118,6 +121,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       features,
       replyTimeoutMs: config.timeouts.replySeconds * 1_000,
       taskTimeoutMs: config.timeouts.taskSeconds * 1_000,
+      limits: config.limits,
     };
     const launched = sut;
     const setupMs = performance.now() - started;

@@ -5,6 +5,7 @@
  */
 import type { Caller } from '../../harness/driver/index.ts';
 import type { ProfileId } from '../../harness/sut/profiles.ts';
+import type { SutLimits } from '../../harness/sut/sut-config.ts';
 import type { ReferenceWorld } from '../fixtures/reference-world.ts';
 import type { SeededRandom } from './seeded-random.ts';
 
@@ -23,6 +24,11 @@ export interface CallerPool {
   denied(): Promise<Caller>;
   /** The SUT's administrator account (SUT config `adminJid`). */
   admin(): Promise<Caller>;
+  /**
+   * Another account on the gateway's server, there to register its own bare JID as an endpoint:
+   * the C2S self-registrant of #registration-flow (registry fixture `c2s-registrant`).
+   */
+  registrant(): Promise<Caller>;
   /** Another resource of a caller's account, e.g. to prove any resource may recover a task. */
   sibling(of: Caller): Promise<Caller>;
 }
@@ -37,6 +43,11 @@ export interface SutFacts {
   readonly features: ReadonlySet<string>;
   readonly replyTimeoutMs: number;
   readonly taskTimeoutMs: number;
+  /**
+   * The limits the SUT config documents (#json-encoding), which cases probe just past; a limit
+   * it leaves out is one the cases that need it cannot test.
+   */
+  readonly limits?: SutLimits;
 }
 
 export interface CaseContext {
