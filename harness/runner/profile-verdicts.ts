@@ -89,11 +89,14 @@ export function profileVerdicts(results: readonly CaseResult[], options: Verdict
       else failingCases.push(result.case.id);
     }
     const claimed = options.claimed.has(profile);
+    const decidedMust = counts.MUST.passed + counts.MUST.failed + counts.MUST.cantTell;
     const verdict: ProfileVerdictName = !claimed
       ? 'not-claimed'
       : failingCases.length > 0
         ? 'failed'
-        : 'passed';
+        : decidedMust === 0
+          ? 'no-cases'
+          : 'passed';
     return {
       profile,
       title: PROFILE_TITLES[profile],
