@@ -6,11 +6,21 @@ import type { Suite } from './framework/case.ts';
 import { endpointInfoSuite } from './sections/endpoint-info.ts';
 import { findGatewaySuite } from './sections/find-gateway.ts';
 import { gatewayInfoSuite } from './sections/gateway-info.ts';
+import { identityPresenceSuite } from './sections/identity-presence.ts';
 import { listAgentsSuite } from './sections/list-agents.ts';
+import { listToolsSuite } from './sections/list-tools.ts';
+import { manifestRetrievalSuite } from './sections/manifest-retrieval.ts';
+import { schemasSuite } from './sections/schemas.ts';
+import { toolInfoSuite } from './sections/tool-info.ts';
 
 export const ALL_SUITES: readonly Suite[] = [
   findGatewaySuite,
   gatewayInfoSuite,
   listAgentsSuite,
   endpointInfoSuite,
+  listToolsSuite,
+  toolInfoSuite,
+  schemasSuite,
+  identityPresenceSuite,
+  manifestRetrievalSuite,
 ];

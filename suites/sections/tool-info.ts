@@ -1,0 +1,535 @@
+/**
+ * #tool-info: a tool node's disco#info — identity automation/agent-tool, the disco#info and tool
+ * features, only the task features the endpoint advertises and the tool declares, and the
+ * tool-info form. Every form field is compared with the pinned manifest as read here from the
+ * fixture file (interp-08): required fields must agree, optional ones appear only when the
+ * manifest has them (an omission is a warning), hash pairs come whole, nothing is made up.
+ * Also #namespaces: tool nodes are decoded strictly and names compared exactly; and the hint
+ * that a tool is read-only never stands in for an invocation grant.
+ */
+import type { Caller, IqExchange } from '../../harness/driver/index.ts';
+import {
+  FEATURE,
+  FORM_TYPE,
+  HASH_ALGO_SHA256,
+  IDENTITY_CATEGORY,
+  IDENTITY_TYPE,
+  NODE_BASE_TOOL,
+  NS,
+  NS_AGENT_API,
+} from '../../protocol/namespaces.ts';
+import {
+  buildInvoke,
+  buildSchemaRequest,
+  parseSchema,
+  type DataForm,
+  type DiscoInfo,
+} from '../../protocol/stanza/index.ts';
+import { encodeToolNode } from '../../protocol/tool-node.ts';
+import { defineSuite } from '../framework/case.ts';
+import type { CaseContext } from '../framework/context.ts';
+import {
+  expectDiscoInfo,
+  expectExtensionForm,
+  expectFeatures,
+  expectFormField,
+  expectIdentity,
+  expectIndistinguishable,
+  expectParsed,
+  expectResultPayload,
+  expectStanzaError,
+  expectThat,
+  formBoolean,
+  formField,
+  formText,
+  type ComparedReply,
+} from '../framework/expect.ts';
+import type { SeededRandom } from '../framework/seeded-random.ts';
+import { NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
+import {
+  requireWorld,
+  type CallerRole,
+  type FixtureEndpoint,
+  type FixtureManifest,
+  type FixtureTool,
+  type ReferenceWorld,
+  type ToolHints,
+} from '../fixtures/reference-world.ts';
+import { callerFor, discoInfo } from './support/discovery.ts';
+
+const DISCO_INFO = 'tool-info.disco-info';
+const REQUIRED = 'tool-info.required-fields';
+const MADE_UP = 'tool-info.no-manufactured-values';
+const OPTIONAL = 'tool-info.optional-fields';
+
+interface PinnedTool {
+  readonly manifest: FixtureManifest;
+  readonly tool: FixtureTool;
+}
+
+/** The hint fields of the form and the manifest annotation each mirrors (#tool-info). */
+const HINT_FIELDS: readonly (readonly [string, keyof ToolHints])[] = [
+  ['read_only', 'readOnly'],
+  ['destructive', 'destructive'],
+  ['idempotent', 'idempotent'],
+  ['open_world', 'openWorld'],
+];
+
+/** Tool-level task features and the manifest declaration each needs (#conformance). */
+const TASK_FEATURES: readonly (readonly [string, keyof FixtureTool['supports']])[] = [
+  [FEATURE.taskProgress, 'progress'],
+  [FEATURE.taskCancel, 'cancel'],
+  [FEATURE.taskInput, 'input'],
+];
+
+/**
+ * A seeded sample of the tools of every version the role may see — `perManifest` of each, so a
+ * run stays within its time budget while successive seeds cover every tool — or, with `only`,
+ * of those endpoints alone (e.g. what a federated caller sees that a local one does not).
+ */
+function toolsFor(
+  world: ReferenceWorld,
+  role: CallerRole,
+  random: SeededRandom,
+  perManifest = 2,
+  only?: readonly FixtureEndpoint[],
+): PinnedTool[] {
+  const pinned: PinnedTool[] = [];
+  const endpoints = world.listedFor(role).filter((endpoint) => only?.includes(endpoint) ?? true);
+  for (const endpoint of endpoints) {
+    for (const manifest of endpoint.versions) {
+      const tools = random.shuffle(manifest.tools).slice(0, perManifest);
+      pinned.push(...tools.map((tool) => ({ manifest, tool })));
+    }
+  }
+  if (pinned.length === 0) throw new NotApplicable(`the fixture world shows the ${role} caller no tool`);
+  return pinned;
+}
+
+/** What the remote caller sees beyond the local one: the hidden endpoint its grant names, and one both see. */
+function federatedSample(world: ReferenceWorld): FixtureEndpoint[] {
+  return world
+    .listedFor('remote')
+    .filter((endpoint) => !world.maySee('local', endpoint) || endpoint.jid === world.visibleEndpoint.jid);
+}
+
+interface ToolView {
+  readonly exchange: IqExchange;
+  readonly info: DiscoInfo;
+  readonly form: DataForm;
+}
+
+async function toolView(
+  caller: Caller,
+  { manifest, tool }: PinnedTool,
+  requirement: string,
+): Promise<ToolView> {
+  const exchange = await discoInfo(caller, manifest.jid, tool.node);
+  const info = expectDiscoInfo(exchange, requirement);
+  const form = expectExtensionForm(info, FORM_TYPE.toolInfo, requirement, exchange.reply.xml);
+  return { exchange, info, form };
+}
+
+/** The endpoint's own task features, from its node-less disco#info. */
+async function endpointTaskFeatures(caller: Caller, jid: string, requirement: string): Promise<string[]> {
+  const info = expectDiscoInfo(await discoInfo(caller, jid), requirement);
+  return info.features.filter((feature) => feature.startsWith(FEATURE.task));
+}
+
+async function expectToolDiscoInfo(context: CaseContext, role: 'local' | 'remote'): Promise<void> {
+  const world = requireWorld(context);
+  const caller = await callerFor(context, role);
+  const endpointFeatures = new Map<string, string[]>();
+  const sample = role === 'local' ? undefined : federatedSample(world);
+  for (const pinned of toolsFor(world, role, context.random, 2, sample)) {
+    const { info, exchange } = await toolView(caller, pinned, DISCO_INFO);
+    const replyXml = exchange.reply.xml;
+    expectIdentity(info, IDENTITY_CATEGORY, IDENTITY_TYPE.tool, DISCO_INFO, replyXml);
+    expectFeatures(info, [NS.discoInfo, FEATURE.tool], DISCO_INFO, replyXml);
+    const jid = pinned.manifest.jid;
+    const endpoint = endpointFeatures.get(jid) ?? (await endpointTaskFeatures(caller, jid, DISCO_INFO));
+    endpointFeatures.set(jid, endpoint);
+    for (const [feature, declaration] of TASK_FEATURES) {
+      // Effective support needs the endpoint's feature and the tool's declaration (#conformance).
+      const effective = endpoint.includes(feature) && pinned.tool.supports[declaration];
+      const advertised = info.features.includes(feature);
+      expectThat(
+        advertised === effective,
+        advertised ? 'conformance.no-false-advertising' : DISCO_INFO,
+        `${feature} ${effective ? 'advertised' : 'not advertised'}: the endpoint ${endpoint.includes(feature) ? 'advertises' : 'does not advertise'} it and the manifest ${pinned.tool.supports[declaration] ? 'declares' : 'does not declare'} it`,
+        replyXml,
+      );
+    }
+  }
+}
+
+/** Whether a tool name survives as form text; names with CR or LF are compared through the node only (interp-20). */
+function comparableName(name: string): boolean {
+  return !/[\r\n]/.test(name);
+}
+
+/** Both fields of a hash pair present, or neither (#tool-info). */
+function expectHashPair(form: DataForm, prefix: 'input' | 'output', replyXml: string): boolean {
+  const algo = formField(form, `${prefix}_schema_hash_algo`);
+  const value = formField(form, `${prefix}_schema_hash_value`);
+  expectThat(
+    (algo === undefined) === (value === undefined),
+    'tool-info.hash-pairs',
+    `${prefix}_schema_hash_algo and ${prefix}_schema_hash_value together, or neither`,
+    replyXml,
+  );
+  return algo !== undefined;
+}
+
+/** Nothing invented, nothing contradicting the manifest; what the manifest has but the form omits is a warning. */
+function expectOptionalFields(
+  context: CaseContext,
+  pinned: PinnedTool,
+  form: DataForm,
+  replyXml: string,
+): void {
+  const { tool } = pinned;
+  const where = `${pinned.manifest.jid} ${pinned.manifest.version} ${tool.name}`;
+  const optional = (
+    field: string,
+    expected: string | undefined,
+    compare: (text: string) => boolean,
+  ): void => {
+    const present = formField(form, field) !== undefined;
+    if (!present) {
+      if (expected !== undefined)
+        context.warn(OPTIONAL, `${where}: the form leaves out ${field}, which the manifest has (interp-08)`);
+      return;
+    }
+    const text = formText(form, field) ?? '';
+    expectThat(
+      expected !== undefined && compare(text),
+      MADE_UP,
+      expected === undefined ? `no ${field}: the manifest has none` : `${field} ${expected}`,
+      replyXml,
+    );
+  };
+  const lf = (text: string | undefined): string | undefined => text?.replaceAll('\r\n', '\n');
+  optional('title', tool.title, (text) => text === tool.title);
+  optional('description', lf(tool.description), (text) => text === lf(tool.description));
+  const output = tool.outputSchema?.hash;
+  if (expectHashPair(form, 'output', replyXml) || output !== undefined) {
+    optional('output_schema_hash_algo', output?.algo, () => true);
+    const algo = formText(form, 'output_schema_hash_algo');
+    optional(
+      'output_schema_hash_value',
+      output?.value,
+      (text) => algo !== HASH_ALGO_SHA256 || text === output?.value,
+    );
+  }
+  for (const [field, hint] of HINT_FIELDS) {
+    const expected = tool.hints[hint];
+    optional(field, expected === undefined ? undefined : expected ? '1' : '0', (text) => {
+      const parsed = formBoolean(text);
+      if (parsed !== undefined && !parsed.canonical)
+        context.warn(MADE_UP, `${where}: ${field} is written ${text}, not 1/0 (interp-20)`);
+      return parsed?.value === expected;
+    });
+  }
+}
+
+/** Some node strings a strict decoder refuses for an existing tool (interp-22), each with what it tries. */
+function decoderTraps(manifest: FixtureManifest): { readonly why: string; readonly node: string }[] {
+  const prefix = `${NODE_BASE_TOOL}#${manifest.version}#`;
+  const encoded = manifest.tools.map((tool) => tool.node.slice(prefix.length));
+  const traps: { why: string; node: string }[] = [
+    { why: 'invalid UTF-8', node: `${prefix}_w` },
+    { why: 'an empty name', node: prefix },
+  ];
+  const padded = encoded.find((name) => name.length % 4 !== 0);
+  if (padded !== undefined)
+    traps.push({ why: 'padding', node: `${prefix}${padded}${'='.repeat(4 - (padded.length % 4))}` });
+  const urlSafe = encoded.find((name) => /[-_]/.test(name));
+  if (urlSafe !== undefined) {
+    traps.push({
+      why: 'the +/ alphabet',
+      node: `${prefix}${urlSafe.replaceAll('-', '+').replaceAll('_', '/')}`,
+    });
+  }
+  const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  const partial = encoded.find((name) => name.length % 4 === 2 || name.length % 4 === 3);
+  if (partial !== undefined) {
+    // The last character's low bits are padding bits: setting one names the same bytes non-canonically.
+    const last = ALPHABET.indexOf(partial.at(-1) ?? 'A');
+    traps.push({
+      why: 'non-zero trailing bits',
+      node: `${prefix}${partial.slice(0, -1)}${ALPHABET.charAt(last | 1)}`,
+    });
+  }
+  return traps;
+}
+
+export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
+  {
+    name: 'disco-info-local',
+    requirements: [DISCO_INFO, 'conformance.no-false-advertising'],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    statement:
+      'Each tool node a local caller may see answers disco#info with identity automation/agent-tool, the disco#info and agent-tool features, one tool-info form, and exactly the task features the endpoint advertises and the tool declares.',
+    run: async (context) => {
+      await expectToolDiscoInfo(context, 'local');
+    },
+  },
+  {
+    name: 'disco-info-federated',
+    requirements: [DISCO_INFO, 'conformance.no-false-advertising'],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    statement:
+      'The tool nodes a federated caller may see answer disco#info the same way across server-to-server.',
+    run: async (context) => {
+      await expectToolDiscoInfo(context, 'remote');
+    },
+  },
+  {
+    name: 'required-fields',
+    requirements: [REQUIRED],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    interpretations: ['interp-08', 'interp-20'],
+    statement:
+      'Every tool form has the tool’s exact name, the api_version of its node, and the input-schema hash pair: sha-256 of the canonical input schema, equal to the hash the schema retrieval serves.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      const caller = await context.callers.local();
+      for (const pinned of toolsFor(world, 'local', context.random)) {
+        const { form, exchange } = await toolView(caller, pinned, REQUIRED);
+        const replyXml = exchange.reply.xml;
+        const { manifest, tool } = pinned;
+        const name = expectFormField(form, 'name', REQUIRED, replyXml);
+        if (comparableName(tool.name))
+          expectThat(name === tool.name, REQUIRED, `name ${tool.name}`, replyXml);
+        expectThat(
+          expectFormField(form, 'api_version', REQUIRED, replyXml) === manifest.version,
+          REQUIRED,
+          `api_version ${manifest.version}`,
+          replyXml,
+        );
+        const algo = expectFormField(form, 'input_schema_hash_algo', REQUIRED, replyXml);
+        const value = expectFormField(form, 'input_schema_hash_value', REQUIRED, replyXml);
+        if (algo === HASH_ALGO_SHA256) {
+          // The fixture's hash, which the #schemas cases hold the served schema to as well: form
+          // and schema retrieval agree without a retrieval here (each costs a schema check).
+          expectThat(
+            value === tool.inputSchema.hash.value,
+            REQUIRED,
+            `input_schema_hash_value ${tool.inputSchema.hash.value}`,
+            replyXml,
+          );
+          continue;
+        }
+        // Another algorithm: only the schema retrieval can say which value is right.
+        const request = buildSchemaRequest({
+          tool: tool.name,
+          version: manifest.version,
+          direction: 'input',
+          manifestHash: manifest.document.hash,
+        });
+        const schemaExchange = await caller.exchangeIq(manifest.jid, 'get', request);
+        const schema = expectParsed(
+          parseSchema,
+          expectResultPayload(schemaExchange, REQUIRED, NS_AGENT_API, 'schema'),
+          REQUIRED,
+          schemaExchange.reply.xml,
+        );
+        expectThat(
+          schema.schemaHash.algo === algo && schema.schemaHash.value === value,
+          REQUIRED,
+          `the schema hash in the form (${algo} ${value})`,
+          schemaExchange.reply.xml,
+        );
+      }
+    },
+  },
+  {
+    name: 'hash-pairs',
+    requirements: ['tool-info.hash-pairs'],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    statement:
+      'In every tool form each hash algorithm field comes with its value field, and each value with its algorithm.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      const caller = await context.callers.local();
+      for (const pinned of toolsFor(world, 'local', context.random)) {
+        const { form, exchange } = await toolView(caller, pinned, 'tool-info.hash-pairs');
+        expectHashPair(form, 'input', exchange.reply.xml);
+        expectHashPair(form, 'output', exchange.reply.xml);
+      }
+    },
+  },
+  {
+    name: 'no-manufactured-values',
+    requirements: [MADE_UP, OPTIONAL],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    interpretations: ['interp-08', 'interp-20'],
+    statement:
+      'Title, description, the output-schema hash pair and the four hints appear in a tool form only when the pinned manifest has them, with its values; an absent hint stays absent.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      for (const role of ['local', 'remote'] as const) {
+        const caller = await callerFor(context, role);
+        const sample = role === 'local' ? undefined : federatedSample(world);
+        for (const pinned of toolsFor(world, role, context.random, 2, sample)) {
+          const { form, exchange } = await toolView(caller, pinned, MADE_UP);
+          expectOptionalFields(context, pinned, form, exchange.reply.xml);
+        }
+      }
+    },
+  },
+  {
+    name: 'node-decoding-strict',
+    requirements: ['namespaces.tool-node-decoding'],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    interpretations: ['interp-22'],
+    statement:
+      'Tool nodes are decoded strictly: padding, the +/ alphabet, non-zero trailing bits, invalid UTF-8 and an empty name get bad-request or item-not-found, even where a lenient decoder would find a tool.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      const caller = await context.callers.local();
+      for (const endpoint of [world.toolboxEndpoint, world.visibleEndpoint]) {
+        for (const { why, node } of decoderTraps(endpoint.active)) {
+          const exchange = await discoInfo(caller, endpoint.jid, node);
+          if (exchange.parsed.type !== 'error') {
+            throw new RequirementViolation(
+              'namespaces.tool-node-decoding',
+              `bad-request or item-not-found for a node with ${why}`,
+              exchange.reply.xml,
+            );
+          }
+          expectStanzaError(context, exchange, 'namespaces.tool-node-decoding', [
+            'bad-request',
+            'item-not-found',
+          ]);
+        }
+      }
+    },
+  },
+  {
+    name: 'names-exact',
+    requirements: ['namespaces.tool-name-rules', 'namespaces.tool-name-no-extra-limits'],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    interpretations: ['interp-22'],
+    statement:
+      'Tool names are matched code point by code point: names outside MCP’s style (spaces, non-ASCII, astral) each answer for themselves, and a differently normalized or cased spelling is no tool.',
+    run: async (context) => {
+      const toolbox = requireWorld(context).toolboxEndpoint.active;
+      const caller = await context.callers.local();
+      const names = toolbox.tools.map((tool) => tool.name);
+      const unusual = toolbox.tools.filter((tool) => /[^\x21-\x7e]/.test(tool.name));
+      for (const tool of unusual) {
+        const { form, exchange } = await toolView(
+          caller,
+          { manifest: toolbox, tool },
+          'namespaces.tool-name-no-extra-limits',
+        );
+        expectThat(
+          formText(form, 'name') === tool.name || !comparableName(tool.name),
+          'namespaces.tool-name-rules',
+          `name ${tool.name}`,
+          exchange.reply.xml,
+        );
+      }
+      const variants = names
+        .flatMap((name) => [
+          name.normalize('NFD'),
+          name.normalize('NFC'),
+          name.toUpperCase(),
+          name.toLowerCase(),
+        ])
+        .filter((variant) => !names.includes(variant));
+      for (const variant of [...new Set(variants)].slice(0, 4)) {
+        const exchange = await discoInfo(caller, toolbox.jid, encodeToolNode(toolbox.version, variant));
+        expectStanzaError(context, exchange, 'namespaces.tool-name-rules', 'item-not-found');
+      }
+    },
+  },
+  {
+    name: 'unknown-or-hidden-like-nonexistent',
+    requirements: ['errors.not-found-equivalence', 'rules.uniform-visibility'],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    interpretations: ['interp-19'],
+    statement:
+      'A tool node naming no tool, one of an unregistered version, a hidden endpoint’s tool and a tool at a JID that names nothing all get the same item-not-found.',
+    run: async (context) => {
+      const requirement = 'errors.not-found-equivalence';
+      const world = requireWorld(context);
+      const caller = await context.callers.local();
+      const visible = world.visibleEndpoint;
+      const hidden = world.hiddenEndpoint;
+      const [hiddenTool] = hidden.active.tools;
+      const [visibleTool] = visible.active.tools;
+      if (hiddenTool === undefined || visibleTool === undefined)
+        throw new NotApplicable('endpoints without tools');
+      const targets = [
+        { label: `hidden ${hidden.jid}`, to: hidden.jid, node: hiddenTool.node },
+        { label: `nonexistent ${world.nonexistentJid}`, to: world.nonexistentJid, node: hiddenTool.node },
+        {
+          label: 'an unknown tool',
+          to: visible.jid,
+          node: encodeToolNode(visible.active.version, `${visibleTool.name}.unknown`),
+        },
+        {
+          label: 'an unregistered version',
+          to: visible.jid,
+          node: encodeToolNode(`${visible.active.version}.unregistered`, visibleTool.name),
+        },
+      ];
+      const replies: ComparedReply[] = [];
+      for (const target of targets) {
+        const exchange = await discoInfo(caller, target.to, target.node);
+        expectStanzaError(context, exchange, requirement, 'item-not-found');
+        replies.push({ label: target.label, exchange, to: target.to });
+      }
+      const [first, second, ...rest] = replies;
+      if (first === undefined || second === undefined) throw new NotApplicable('nothing to compare');
+      expectIndistinguishable(context, [first, second, ...rest], requirement);
+    },
+  },
+  {
+    name: 'annotations-not-authority',
+    requirements: ['tool-info.annotations-not-authority', 'errors.not-found-equivalence'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-26'],
+    statement:
+      'A caller that may see an endpoint but not invoke it cannot invoke a tool hinted read-only or idempotent: the exactly pinned invocation gets item-not-found.',
+    run: async (context) => {
+      const requirement = 'tool-info.annotations-not-authority';
+      const { endpoint, tool } = requireWorld(context).seeOnlyEndpoint;
+      const caller = await context.callers.remote();
+      const features = await endpointTaskFeatures(caller, endpoint.jid, requirement);
+      if (!features.includes(FEATURE.task)) {
+        throw new NotApplicable(
+          `${endpoint.jid} does not advertise ${FEATURE.task}: nothing there can be invoked`,
+        );
+      }
+      const invoke = buildInvoke({
+        requestId: context.random.string('abcdefghijklmnopqrstuvwxyz0123456789', 32),
+        tool: tool.name,
+        apiVersion: endpoint.active.version,
+        manifestHash: endpoint.active.document.hash,
+        argumentsJson: '{}',
+      });
+      const exchange = await caller.exchangeIq(endpoint.jid, 'set', invoke);
+      if (exchange.parsed.type === 'result') {
+        throw new RequirementViolation(
+          requirement,
+          `no task for a caller without an invocation grant (the tool is hinted ${JSON.stringify(tool.hints)})`,
+          exchange.reply.xml,
+        );
+      }
+      expectStanzaError(context, exchange, 'errors.not-found-equivalence', 'item-not-found');
+    },
+  },
+]);
