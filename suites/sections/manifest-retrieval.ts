@@ -1,0 +1,354 @@
+/**
+ * #manifest-retrieval: the active manifest (no version) and any registered version (exact
+ * version), each served with its version, media type, hash and <json/> that is byte for byte the
+ * RFC 8785 form of the fixture file whose sha-256 is the hash — the same hash the endpoint form
+ * advertises. Formatting at registration is invisible. Access follows the discovery decision for
+ * every role of the fixture world exactly (#rules): invoke permission alone does not open it, and
+ * whoever may not see an endpoint gets what a JID naming nothing gets.
+ */
+import { xml } from '@xmpp/xml';
+import type { Caller, IqExchange } from '../../harness/driver/index.ts';
+import { canonicalDocument, sha256Base64 } from '../../protocol/json/canonical.ts';
+import type { JsonObject } from '../../protocol/json/json-value.ts';
+import { FORM_TYPE, NS_AGENT_API } from '../../protocol/namespaces.ts';
+import {
+  buildManifestRequest,
+  parseManifest,
+  parseRegistered,
+  type Manifest,
+} from '../../protocol/stanza/index.ts';
+import { defineSuite } from '../framework/case.ts';
+import type { CaseContext } from '../framework/context.ts';
+import {
+  expectDiscoInfo,
+  expectExtensionForm,
+  expectFormField,
+  expectIndistinguishable,
+  expectParsed,
+  expectResultPayload,
+  expectStanzaError,
+  expectThat,
+  type ComparedReply,
+} from '../framework/expect.ts';
+import { NotApplicable } from '../framework/verdicts.ts';
+import {
+  requireWorld,
+  type CallerRole,
+  type FixtureEndpoint,
+  type FixtureManifest,
+} from '../fixtures/reference-world.ts';
+import { callerFor, discoInfo } from './support/discovery.ts';
+import { freshVersion, probeManifest, register, registrantFor } from './support/registrant.ts';
+
+const CONTENTS = 'manifest-retrieval.result-contents';
+const CANONICAL = 'manifest-retrieval.canonical-bytes';
+const ACCESS = 'manifest-retrieval.same-access-as-discovery';
+
+function manifestRequest(caller: Caller, jid: string, version?: string): Promise<IqExchange> {
+  return caller.exchangeIq(jid, 'get', buildManifestRequest(version === undefined ? {} : { version }));
+}
+
+/** The reply must be the manifest result for `expected`: version, hash and exactly its canonical bytes. */
+function expectServedManifest(
+  exchange: IqExchange,
+  expected: FixtureManifest,
+  requirement: string,
+): Manifest {
+  const replyXml = exchange.reply.xml;
+  // The codec refuses a media type other than application/json and a missing hash or <json/>.
+  const served = expectParsed(
+    parseManifest,
+    expectResultPayload(exchange, requirement, NS_AGENT_API, 'manifest'),
+    requirement,
+    replyXml,
+  );
+  expectThat(served.version === expected.version, CONTENTS, `version='${expected.version}'`, replyXml);
+  const bytes = Buffer.from(served.json, 'utf8');
+  expectThat(
+    bytes.equals(expected.document.bytes),
+    CANONICAL,
+    `<json/> carrying exactly the RFC 8785 bytes of ${expected.jid} ${expected.version}:\n${expected.document.bytes.toString('utf8')}`,
+    replyXml,
+  );
+  expectThat(
+    served.hash.algo === expected.document.hash.algo && served.hash.value === expected.document.hash.value,
+    CANONICAL,
+    `<hash algo='${expected.document.hash.algo}'>${expected.document.hash.value}</hash>, the sha-256 of those bytes (${sha256Base64(bytes)})`,
+    replyXml,
+  );
+  return served;
+}
+
+/**
+ * Every active manifest the role may see, served as the fixture's canonical bytes under the
+ * hash its endpoint form advertises.
+ */
+async function expectActiveManifests(context: CaseContext, role: CallerRole): Promise<void> {
+  const world = requireWorld(context);
+  const caller = await callerFor(context, role);
+  const endpoints = world.listedFor(role);
+  if (endpoints.length === 0)
+    throw new NotApplicable(`the fixture world shows the ${role} caller no endpoint`);
+  for (const endpoint of endpoints) {
+    if (endpoint.active === undefined) continue;
+    const served = expectServedManifest(
+      await manifestRequest(caller, endpoint.jid),
+      endpoint.active,
+      CONTENTS,
+    );
+    const exchange = await discoInfo(caller, endpoint.jid);
+    const replyXml = exchange.reply.xml;
+    const form = expectExtensionForm(
+      expectDiscoInfo(exchange, CANONICAL),
+      FORM_TYPE.endpointInfo,
+      CANONICAL,
+      replyXml,
+    );
+    expectThat(
+      expectFormField(form, 'manifest_hash_algo', CANONICAL, replyXml) === served.hash.algo &&
+        expectFormField(form, 'manifest_hash_value', CANONICAL, replyXml) === served.hash.value,
+      CANONICAL,
+      `the hash the manifest result carries, ${served.hash.algo} ${served.hash.value}, in the endpoint form`,
+      replyXml,
+    );
+  }
+}
+
+/** A manifest formatted unlike its canonical form: indentation, member order, escapes, number spellings. */
+function oddlyFormatted(manifest: JsonObject): string {
+  const reversed = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(reversed);
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value)
+          .reverse()
+          .map(([key, member]) => [key, reversed(member)]),
+      );
+    }
+    return value;
+  };
+  return JSON.stringify(reversed(manifest), null, '\t')
+    .replace('"Aé probe."', '"\\u0041\\u00e9 probe."')
+    .replace('"minimum": 1.5', '"minimum": 1.50')
+    .replace('"maximum": 100', '"maximum": 1E2');
+}
+
+export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifest Retrieval', [
+  {
+    name: 'active-local',
+    requirements: [CONTENTS, CANONICAL, 'endpoint-info.manifest-hash-fields'],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    interpretations: ['interp-01', 'interp-12'],
+    statement:
+      'A manifest request without a version returns, for every endpoint a local caller may see, the active version with exactly the canonical bytes of the registered manifest and their hash: the one the endpoint form advertises.',
+    run: async (context) => {
+      await expectActiveManifests(context, 'local');
+    },
+  },
+  {
+    name: 'active-federated',
+    requirements: [CONTENTS, CANONICAL],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    interpretations: ['interp-01'],
+    statement:
+      'A federated caller retrieves the active manifests of the endpoints its grants show it (a hidden one its grant names included) the same way.',
+    run: async (context) => {
+      await expectActiveManifests(context, 'remote');
+    },
+  },
+  {
+    name: 'exact-version',
+    requirements: [CONTENTS, CANONICAL, 'rules.version-pinning'],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    statement:
+      'A manifest request naming a registered version returns exactly that version — the active one or another — with its own hash and canonical bytes.',
+    run: async (context) => {
+      const { endpoint, other } = requireWorld(context).multiVersionEndpoint;
+      const caller = await context.callers.local();
+      expectServedManifest(await manifestRequest(caller, endpoint.jid, other.version), other, CONTENTS);
+      expectServedManifest(
+        await manifestRequest(caller, endpoint.jid, endpoint.active.version),
+        endpoint.active,
+        CONTENTS,
+      );
+    },
+  },
+  {
+    name: 'deactivated-endpoint',
+    requirements: [CONTENTS],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    interpretations: ['interp-23'],
+    statement:
+      'A deactivated endpoint has no active manifest to return: a request without a version gets item-not-found; its registered version stays retrievable by exact value (item-not-found there is only warned about).',
+    run: async (context) => {
+      const endpoint = requireWorld(context).inactiveEndpoint;
+      const caller = await context.callers.remote();
+      expectStanzaError(context, await manifestRequest(caller, endpoint.jid), CONTENTS, 'item-not-found');
+      const [registered] = endpoint.versions;
+      if (registered === undefined) return;
+      const exact = await manifestRequest(caller, endpoint.jid, registered.version);
+      if (exact.parsed.type === 'error') {
+        expectStanzaError(context, exact, CONTENTS, 'item-not-found');
+        context.warn(
+          CONTENTS,
+          `${endpoint.jid} ${registered.version} is not retrievable by exact version after deactivation (interp-23)`,
+        );
+        return;
+      }
+      expectServedManifest(exact, registered, CONTENTS);
+    },
+  },
+  {
+    name: 'version-grammar',
+    requirements: ['namespaces.version-grammar'],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    statement:
+      'A manifest request whose version breaks the version grammar (a slash, a space, 65 characters, empty) is refused.',
+    run: async (context) => {
+      const endpoint = requireWorld(context).visibleEndpoint;
+      const caller = await context.callers.local();
+      for (const version of [
+        `${endpoint.active.version}/x`,
+        `${endpoint.active.version} `,
+        'v'.repeat(65),
+        '',
+      ]) {
+        const request = xml('manifest-request', { xmlns: NS_AGENT_API, version });
+        const exchange = await caller.exchangeIq(endpoint.jid, 'get', request);
+        expectStanzaError(context, exchange, 'namespaces.version-grammar', ['bad-request', 'item-not-found']);
+      }
+    },
+  },
+  {
+    name: 'same-access-as-discovery',
+    requirements: [ACCESS, 'rules.uniform-visibility', 'errors.not-found-equivalence'],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    interpretations: ['interp-19', 'interp-26'],
+    statement:
+      'Every caller role retrieves the manifests of exactly the endpoints it may see; for each endpoint it may not see it gets what a JID naming nothing gets.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      for (const role of ['local', 'remote', 'remotePeer', 'denied'] as const) {
+        const caller = await callerFor(context, role);
+        const missing = await manifestRequest(caller, world.nonexistentJid);
+        expectStanzaError(context, missing, ACCESS, 'item-not-found');
+        for (const endpoint of world.endpoints) {
+          if (endpoint.active === undefined) continue;
+          const exchange = await manifestRequest(caller, endpoint.jid);
+          if (world.maySee(role, endpoint)) {
+            expectServedManifest(exchange, endpoint.active, ACCESS);
+            continue;
+          }
+          expectUnseen(context, role, endpoint, exchange, missing, world.nonexistentJid);
+        }
+      }
+    },
+  },
+  {
+    name: 'invoke-permission-insufficient',
+    requirements: ['manifest-retrieval.invoke-permission-insufficient', 'errors.not-found-equivalence'],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    interpretations: ['interp-26'],
+    statement:
+      'A caller that may invoke an endpoint but not see it cannot retrieve its manifest, by active or exact version: it gets what a JID naming nothing gets (local caller and hidden endpoint, federated caller and restricted endpoint).',
+    run: async (context) => {
+      const requirement = 'manifest-retrieval.invoke-permission-insufficient';
+      const world = requireWorld(context);
+      const cases: [CallerRole, FixtureEndpoint & { active: FixtureManifest }][] = [];
+      const hidden = world.hiddenEndpoint;
+      if (world.mayInvokeAny('local', hidden)) cases.push(['local', hidden]);
+      cases.push(['remote', world.invokeOnlyEndpoint]);
+      for (const [role, endpoint] of cases) {
+        const caller = await callerFor(context, role);
+        const missing = await manifestRequest(caller, world.nonexistentJid, endpoint.active.version);
+        for (const version of [undefined, endpoint.active.version]) {
+          const exchange = await manifestRequest(caller, endpoint.jid, version);
+          expectUnseen(context, role, endpoint, exchange, missing, world.nonexistentJid, requirement);
+        }
+      }
+    },
+  },
+  {
+    name: 'formatting-invisible',
+    requirements: ['manifest-retrieval.formatting-invisible'],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    statement:
+      'A manifest registered with tabs, reversed member order, escaped characters and other number spellings is hashed and served as its canonical form, and registering the same content formatted otherwise is the same registration.',
+    run: async (context) => {
+      const requirement = 'manifest-retrieval.formatting-invisible';
+      const registrant = await registrantFor(context, 'format');
+      const version = freshVersion(context);
+      const manifest = probeManifest(
+        registrant.jid,
+        version,
+        { type: 'object', properties: { n: { type: 'number', minimum: 1.5, maximum: 100 } } },
+        { description: 'Aé probe.' },
+      );
+      const expected = canonicalDocument(JSON.parse(oddlyFormatted(manifest)) as JsonObject);
+      const canonical = canonicalDocument(manifest);
+      if (expected.hash.value !== canonical.hash.value)
+        throw new Error('the odd formatting changed the content');
+      for (const text of [oddlyFormatted(manifest), JSON.stringify(manifest)]) {
+        const exchange = await register(context, registrant, text);
+        const registered = expectParsed(
+          parseRegistered,
+          expectResultPayload(exchange, requirement, NS_AGENT_API, 'registered'),
+          requirement,
+          exchange.reply.xml,
+        );
+        expectThat(
+          registered.hash.value === canonical.hash.value,
+          requirement,
+          `the hash of the canonical bytes, ${canonical.hash.value}, whatever the formatting`,
+          exchange.reply.xml,
+        );
+      }
+      // Only a virtual endpoint's manifest is served by the gateway; a C2S account's bare JID is its server's.
+      if (!registrant.admin || !context.sut.profiles.has('tool-discovery')) return;
+      const served = await manifestRequest(registrant.caller, registrant.jid, version);
+      if (served.parsed.type === 'error') {
+        // Never activated: exact versions of a deactivated endpoint may be withheld (interp-23).
+        expectStanzaError(context, served, requirement, 'item-not-found');
+        return;
+      }
+      const result = expectParsed(
+        parseManifest,
+        expectResultPayload(served, requirement, NS_AGENT_API, 'manifest'),
+        requirement,
+        served.reply.xml,
+      );
+      expectThat(
+        Buffer.from(result.json, 'utf8').equals(canonical.bytes),
+        requirement,
+        `the canonical bytes:\n${canonical.bytes.toString('utf8')}`,
+        served.reply.xml,
+      );
+    },
+  },
+]);
+
+/** An endpoint the role may not see answers its manifest request exactly as a JID naming nothing does. */
+function expectUnseen(
+  context: CaseContext,
+  role: CallerRole,
+  endpoint: FixtureEndpoint,
+  exchange: IqExchange,
+  missing: IqExchange,
+  missingJid: string,
+  requirement = ACCESS,
+): void {
+  expectStanzaError(context, exchange, requirement, 'item-not-found');
+  const replies: [ComparedReply, ComparedReply] = [
+    { label: `nonexistent ${missingJid} (${role})`, exchange: missing, to: missingJid },
+    { label: `unseen ${endpoint.jid} (${role})`, exchange, to: endpoint.jid },
+  ];
+  expectIndistinguishable(context, replies, 'errors.not-found-equivalence');
+}

@@ -1,0 +1,462 @@
+/**
+ * #schemas: retrieving a tool's input or output schema pinned by version and manifest hash —
+ * the <json/> text is exactly the RFC 8785 bytes whose sha-256 is the schema hash (computed here
+ * from the fixture file, interp-01), a hash that selects no registered manifest gets conflict,
+ * a request missing tool, version, direction or hash is refused; and the registration rules for
+ * schemas (valid JSON Schema, object root for input, required vocabularies, unsupported
+ * assertions, same-document references), checked through the `registrant` fixture.
+ */
+import { xml, type Element } from '@xmpp/xml';
+import { sha256Base64 } from '../../protocol/json/canonical.ts';
+import type { JsonObject } from '../../protocol/json/json-value.ts';
+import { HASH_ALGO_SHA256, NS, NS_AGENT_API } from '../../protocol/namespaces.ts';
+import {
+  buildSchemaRequest,
+  parseRegistered,
+  parseSchema,
+  type Hash,
+  type SchemaDirection,
+} from '../../protocol/stanza/index.ts';
+import type { Caller, IqExchange } from '../../harness/driver/index.ts';
+import { defineSuite } from '../framework/case.ts';
+import type { CaseContext } from '../framework/context.ts';
+import {
+  expectIndistinguishable,
+  expectParsed,
+  expectResultPayload,
+  expectStanzaError,
+  expectThat,
+  type ComparedReply,
+} from '../framework/expect.ts';
+import { CannotTell, NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
+import {
+  requireWorld,
+  type CallerRole,
+  type FixtureManifest,
+  type FixtureTool,
+} from '../fixtures/reference-world.ts';
+import { callerFor } from './support/discovery.ts';
+import { freshVersion, isRegistered, probeManifest, register, registrantFor } from './support/registrant.ts';
+
+const CANONICAL = 'schemas.canonical-bytes';
+const STALE = 'schemas.stale-hash-conflict';
+const ATTRIBUTES = 'schemas.request-attributes';
+
+function schemaRequest(
+  caller: Caller,
+  manifest: FixtureManifest,
+  tool: string,
+  direction: SchemaDirection,
+  manifestHash: Hash = manifest.document.hash,
+): Promise<IqExchange> {
+  return caller.exchangeIq(
+    manifest.jid,
+    'get',
+    buildSchemaRequest({ tool, version: manifest.version, direction, manifestHash }),
+  );
+}
+
+/** The served schema must be the fixture's canonical bytes, hashed, with the request echoed. */
+async function expectServedSchema(
+  caller: Caller,
+  manifest: FixtureManifest,
+  tool: FixtureTool,
+  direction: SchemaDirection,
+): Promise<void> {
+  const expected = direction === 'input' ? tool.inputSchema : tool.outputSchema;
+  if (expected === undefined) return;
+  const exchange = await schemaRequest(caller, manifest, tool.name, direction);
+  const replyXml = exchange.reply.xml;
+  const schema = expectParsed(
+    parseSchema,
+    expectResultPayload(exchange, CANONICAL, NS_AGENT_API, 'schema'),
+    CANONICAL,
+    replyXml,
+  );
+  const bytes = Buffer.from(schema.json, 'utf8');
+  expectThat(
+    bytes.equals(expected.bytes),
+    CANONICAL,
+    `the RFC 8785 bytes of the ${direction} schema of ${tool.name}:\n${expected.bytes.toString('utf8')}`,
+    replyXml,
+  );
+  expectThat(
+    schema.schemaHash.algo === HASH_ALGO_SHA256 ? schema.schemaHash.value === sha256Base64(bytes) : true,
+    CANONICAL,
+    `a schema hash that is the sha-256 of the <json/> bytes (${sha256Base64(bytes)})`,
+    replyXml,
+  );
+  expectThat(
+    schema.tool === tool.name &&
+      schema.version === manifest.version &&
+      schema.direction === direction &&
+      schema.manifestHash.algo === manifest.document.hash.algo &&
+      schema.manifestHash.value === manifest.document.hash.value,
+    CANONICAL,
+    `<schema tool='${tool.name}' version='${manifest.version}' direction='${direction}'> with the pinned manifest hash`,
+    replyXml,
+  );
+}
+
+async function expectSchemas(
+  context: CaseContext,
+  role: CallerRole,
+  manifests: readonly FixtureManifest[],
+): Promise<void> {
+  const caller = await callerFor(context, role);
+  for (const manifest of manifests) {
+    // A seeded pair per version keeps the run short; successive seeds cover every tool.
+    const tools = context.random.shuffle(manifest.tools).slice(0, 2);
+    for (const tool of tools) {
+      await expectServedSchema(caller, manifest, tool, 'input');
+      await expectServedSchema(caller, manifest, tool, 'output');
+    }
+  }
+}
+
+/** A <schema-request/> written by hand, so that a required part can be left out. */
+function partialRequest(
+  manifest: FixtureManifest,
+  tool: string,
+  leaveOut: 'tool' | 'version' | 'direction' | 'hash',
+): Element {
+  const attributes = Object.fromEntries(
+    Object.entries({ tool, version: manifest.version, direction: 'input' }).filter(
+      ([name]) => name !== leaveOut,
+    ),
+  );
+  const hash = xml(
+    'hash',
+    { xmlns: NS.hashes, algo: manifest.document.hash.algo },
+    manifest.document.hash.value,
+  );
+  return xml(
+    'schema-request',
+    { xmlns: NS_AGENT_API, ...attributes },
+    leaveOut === 'hash' ? undefined : hash,
+  );
+}
+
+/**
+ * Registering a manifest whose one tool has `inputSchema` must fail (bad-request or
+ * not-acceptable, interp-11), and leave nothing registered.
+ */
+async function expectRefusedSchema(
+  context: CaseContext,
+  requirement: string,
+  purpose: string,
+  inputSchema: JsonObject,
+): Promise<void> {
+  const registrant = await registrantFor(context, purpose);
+  const version = freshVersion(context);
+  const manifest = probeManifest(registrant.jid, version, inputSchema);
+  const exchange = await register(context, registrant, JSON.stringify(manifest));
+  if (exchange.parsed.type === 'result') {
+    throw new RequirementViolation(
+      requirement,
+      `a refusal of the input schema ${JSON.stringify(inputSchema)}`,
+      exchange.reply.xml,
+    );
+  }
+  expectStanzaError(context, exchange, requirement, ['bad-request', 'not-acceptable']);
+  expectThat(
+    (await isRegistered(context, registrant, version)) !== true,
+    requirement,
+    `no version ${version} of ${registrant.jid} after the refusal`,
+    'the registration status lists it',
+  );
+}
+
+export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
+  {
+    name: 'canonical-bytes-local',
+    requirements: [CANONICAL],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    interpretations: ['interp-01', 'interp-12'],
+    statement:
+      'Input and output schemas of every version a local caller may see come back as exactly their RFC 8785 bytes, with the sha-256 of those bytes as schema hash and the request’s tool, version, direction and manifest hash echoed.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      await expectSchemas(
+        context,
+        'local',
+        world.listedFor('local').flatMap((endpoint) => endpoint.versions),
+      );
+    },
+  },
+  {
+    name: 'canonical-bytes-federated',
+    requirements: [CANONICAL, 'rules.uniform-visibility'],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    interpretations: ['interp-01'],
+    statement:
+      'A federated caller retrieves the schemas of the endpoints its grants show it (a hidden one its grant names included) as their exact canonical bytes.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      await expectSchemas(context, 'remote', [world.visibleEndpoint.active, world.hiddenEndpoint.active]);
+    },
+  },
+  {
+    name: 'stale-hash-conflict',
+    requirements: [STALE],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    interpretations: ['interp-27'],
+    statement:
+      'A schema request whose manifest hash is that of another version of the endpoint, or of no manifest at all, gets conflict.',
+    run: async (context) => {
+      const { endpoint, other } = requireWorld(context).multiVersionEndpoint;
+      const caller = await context.callers.local();
+      const tool =
+        other.tools.find((candidate) =>
+          endpoint.active.tools.some((active) => active.name === candidate.name),
+        ) ?? other.tools[0];
+      if (tool === undefined) throw new NotApplicable(`${endpoint.jid} ${other.version} has no tool`);
+      const stale = await schemaRequest(caller, other, tool.name, 'input', endpoint.active.document.hash);
+      expectStanzaError(context, stale, STALE, 'conflict');
+      const made: Hash = {
+        algo: HASH_ALGO_SHA256,
+        value: sha256Base64(Buffer.from(`agentconf ${String(context.random.seed)}`)),
+      };
+      expectStanzaError(
+        context,
+        await schemaRequest(caller, endpoint.active, tool.name, 'input', made),
+        STALE,
+        'conflict',
+      );
+    },
+  },
+  {
+    name: 'request-attributes',
+    requirements: [ATTRIBUTES],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    interpretations: ['interp-42'],
+    statement: 'A schema request without its tool, version, direction or manifest hash is refused.',
+    run: async (context) => {
+      const endpoint = requireWorld(context).visibleEndpoint;
+      const [tool] = endpoint.active.tools;
+      if (tool === undefined) throw new NotApplicable(`${endpoint.jid} has no tool`);
+      const caller = await context.callers.local();
+      for (const leaveOut of ['tool', 'version', 'direction', 'hash'] as const) {
+        const exchange = await caller.exchangeIq(
+          endpoint.jid,
+          'get',
+          partialRequest(endpoint.active, tool.name, leaveOut),
+        );
+        if (exchange.parsed.type !== 'error') {
+          throw new RequirementViolation(
+            ATTRIBUTES,
+            `an IQ error for a schema request without its ${leaveOut}`,
+            exchange.reply.xml,
+          );
+        }
+        if (exchange.parsed.error.condition !== 'bad-request') {
+          context.warn(
+            ATTRIBUTES,
+            `a request without its ${leaveOut} gets <${exchange.parsed.error.condition}/>; #errors recommends bad-request`,
+          );
+        }
+      }
+    },
+  },
+  {
+    name: 'unknown-or-hidden-like-nonexistent',
+    requirements: ['errors.not-found-equivalence', 'rules.uniform-visibility'],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    interpretations: ['interp-19', 'interp-27'],
+    statement:
+      'Schema requests for a tool the version lacks, an output schema the tool lacks, a hidden endpoint’s tool and a JID that names nothing all get the same item-not-found.',
+    run: async (context) => {
+      const requirement = 'errors.not-found-equivalence';
+      const world = requireWorld(context);
+      const caller = await context.callers.local();
+      const hidden = world.hiddenEndpoint.active;
+      const [hiddenTool] = hidden.tools;
+      const visible = world.visibleEndpoint.active;
+      const [visibleTool] = visible.tools;
+      if (hiddenTool === undefined || visibleTool === undefined)
+        throw new NotApplicable('endpoints without tools');
+      const missing = world.nonexistentJid;
+      const targets: { label: string; to: string; run: () => Promise<IqExchange> }[] = [
+        {
+          label: `hidden ${hidden.jid}`,
+          to: hidden.jid,
+          run: () => schemaRequest(caller, hidden, hiddenTool.name, 'input'),
+        },
+        {
+          label: `nonexistent ${missing}`,
+          to: missing,
+          run: () =>
+            caller.exchangeIq(
+              missing,
+              'get',
+              buildSchemaRequest({
+                tool: hiddenTool.name,
+                version: hidden.version,
+                direction: 'input',
+                manifestHash: hidden.document.hash,
+              }),
+            ),
+        },
+        {
+          label: 'an unknown tool',
+          to: visible.jid,
+          run: () => schemaRequest(caller, visible, `${visibleTool.name}.unknown`, 'input'),
+        },
+      ];
+      const withoutOutput = world
+        .listedFor('local')
+        .flatMap(
+          (endpoint) =>
+            endpoint.active?.tools
+              .filter((tool) => tool.outputSchema === undefined)
+              .map((tool) => ({ manifest: endpoint.active, tool })) ?? [],
+        )[0];
+      if (withoutOutput?.manifest !== undefined) {
+        const { manifest, tool } = withoutOutput;
+        targets.push({
+          label: `the missing output schema of ${tool.name}`,
+          to: manifest.jid,
+          run: () => schemaRequest(caller, manifest, tool.name, 'output'),
+        });
+      }
+      const replies: ComparedReply[] = [];
+      for (const target of targets) {
+        const exchange = await target.run();
+        expectStanzaError(context, exchange, requirement, 'item-not-found');
+        replies.push({ label: target.label, exchange, to: target.to });
+      }
+      const [first, second, ...rest] = replies;
+      if (first === undefined || second === undefined) throw new NotApplicable('nothing to compare');
+      expectIndistinguishable(context, [first, second, ...rest], requirement);
+    },
+  },
+  {
+    name: 'refuses-invalid-schema',
+    requirements: ['schemas.valid-json-schema'],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-11'],
+    statement:
+      'Registration refuses a tool whose input schema is not a valid JSON Schema (a type that does not exist).',
+    run: async (context) => {
+      await expectRefusedSchema(context, 'schemas.valid-json-schema', 'invalid', {
+        type: 'object',
+        properties: { city: { type: 'no-such-type' } },
+      });
+    },
+  },
+  {
+    name: 'refuses-non-object-input-root',
+    requirements: ['schemas.input-object-root'],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-11'],
+    statement: 'Registration refuses an input schema whose root describes an array rather than an object.',
+    run: async (context) => {
+      await expectRefusedSchema(context, 'schemas.input-object-root', 'arrayroot', {
+        type: 'array',
+        items: { type: 'string' },
+      });
+    },
+  },
+  {
+    name: 'refuses-unknown-required-vocabulary',
+    requirements: ['schemas.required-vocabulary'],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-11'],
+    statement: 'Registration refuses a schema that declares as required a vocabulary no gateway can support.',
+    run: async (context) => {
+      await expectRefusedSchema(context, 'schemas.required-vocabulary', 'vocabulary', {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        $vocabulary: {
+          'https://json-schema.org/draft/2020-12/vocab/core': true,
+          'urn:agentconf:vocabulary:unsupported': true,
+        },
+        type: 'object',
+      });
+    },
+  },
+  {
+    name: 'refuses-unsupported-assertion',
+    requirements: ['schemas.unsupported-assertion'],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-11'],
+    statement:
+      'Registration refuses a schema using an assertion keyword 2020-12 does not define (draft-07 dependencies) unless the gateway enforces it.',
+    run: async (context) => {
+      const requirement = 'schemas.unsupported-assertion';
+      const registrant = await registrantFor(context, 'assertion');
+      const version = freshVersion(context);
+      const schema = {
+        type: 'object',
+        properties: { a: { type: 'string' }, b: { type: 'string' } },
+        dependencies: { a: ['b'] },
+      };
+      const exchange = await register(
+        context,
+        registrant,
+        JSON.stringify(probeManifest(registrant.jid, version, schema)),
+      );
+      if (exchange.parsed.type === 'error') {
+        expectStanzaError(context, exchange, requirement, ['bad-request', 'not-acceptable']);
+        return;
+      }
+      // A gateway may support the keyword; only invoking could show whether it is enforced.
+      throw new CannotTell(
+        `${registrant.jid} ${version} was registered with draft-07 "dependencies": it must be enforced as an assertion, which only an invocation can show`,
+      );
+    },
+  },
+  {
+    name: 'same-document-refs-register',
+    requirements: ['schemas.same-document-refs'],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    statement: 'A tool schema using same-document $ref, $anchor, $dynamicRef and $dynamicAnchor registers.',
+    run: async (context) => {
+      const requirement = 'schemas.same-document-refs';
+      const registrant = await registrantFor(context, 'refs');
+      const version = freshVersion(context);
+      const schema: JsonObject = {
+        $id: 'urn:agentconf:schema:refs',
+        type: 'object',
+        properties: {
+          city: { $ref: '#/$defs/name' },
+          country: { $ref: '#place' },
+          tree: { $ref: '#/$defs/tree' },
+        },
+        required: ['city'],
+        $defs: {
+          name: { type: 'string', minLength: 1 },
+          place: { $anchor: 'place', type: 'string', pattern: '^[A-Z]{2}$' },
+          tree: {
+            $dynamicAnchor: 'node',
+            type: 'object',
+            properties: { children: { type: 'array', items: { $dynamicRef: '#node' } } },
+          },
+        },
+      };
+      const manifest = probeManifest(registrant.jid, version, schema);
+      const exchange = await register(context, registrant, JSON.stringify(manifest));
+      const registered = expectParsed(
+        parseRegistered,
+        expectResultPayload(exchange, requirement, NS_AGENT_API, 'registered'),
+        requirement,
+        exchange.reply.xml,
+      );
+      expectThat(
+        registered.version === version,
+        requirement,
+        `<registered version='${version}'/>`,
+        exchange.reply.xml,
+      );
+    },
+  },
+]);
