@@ -1,8 +1,8 @@
 /**
  * The `registrant` fixture (suites/registry/requirements.json): a principal the SUT lets register
  * manifests. With Administrative Provisioning that is the administrator, registering a fresh
- * virtual endpoint on the gateway's domain; with Self Registration only, the local C2S account,
- * registering its own bare JID (#registration-flow). Fresh endpoints are never activated, so
+ * virtual endpoint on the gateway's domain; with Self Registration only, the run's C2S
+ * self-registrant (callers.registrant()), registering its own bare JID (#registration-flow). Fresh endpoints are never activated, so
  * what the directory and search show the later suites does not change.
  */
 import type { Caller, IqExchange } from '../../../harness/driver/index.ts';
@@ -36,7 +36,7 @@ export async function registrantFor(context: CaseContext, purpose: string): Prom
     };
   }
   if (context.sut.profiles.has('self-registration')) {
-    const caller = await context.callers.local();
+    const caller = await context.callers.registrant();
     return { caller, jid: caller.bareJid, admin: false };
   }
   throw new NotApplicable(
