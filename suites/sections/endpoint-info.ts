@@ -42,6 +42,7 @@ import {
   type ReferenceWorld,
 } from '../fixtures/reference-world.ts';
 import { callerFor, discoInfo, discoItems } from './support/discovery.ts';
+import { freshVersion, isRegistered, probeManifest, register, registrantFor } from './support/registrant.ts';
 
 const DISCO_INFO = 'endpoint-info.disco-info';
 const NOT_FOUND = 'errors.not-found-equivalence';
@@ -394,6 +395,33 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
         requirement,
         'no version for an endpoint without an active one',
         exchange.reply.xml,
+      );
+    },
+  },
+  {
+    name: 'resource-in-agent-jid-refused',
+    requirements: ['namespaces.no-resourcepart'],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-25'],
+    statement: 'Registration refuses a manifest whose agent JID carries a resource, and registers nothing.',
+    run: async (context) => {
+      const requirement = 'namespaces.no-resourcepart';
+      const registrant = await registrantFor(context, 'resource');
+      const version = freshVersion(context);
+      const manifest = probeManifest(`${registrant.jid}/runtime`, version, { type: 'object' });
+      const exchange = await register(context, registrant, JSON.stringify(manifest));
+      expectThat(
+        exchange.parsed.type === 'error',
+        requirement,
+        `an IQ error: ${registrant.jid}/runtime is not an endpoint identifier`,
+        exchange.reply.xml,
+      );
+      expectThat(
+        (await isRegistered(context, registrant, version)) !== true,
+        requirement,
+        `no version ${version} of ${registrant.jid} after the refusal`,
+        'the registration status lists it',
       );
     },
   },

@@ -13,7 +13,7 @@ import { discoInfo, discoItems } from './support/discovery.ts';
 export const findGatewaySuite = defineSuite('find-gateway', 'Finding a Gateway', [
   {
     name: 'server-lists-gateway',
-    requirements: ['find-gateway.server-lists-gateway', 'find-gateway.client-verifies-feature'],
+    requirements: ['find-gateway.server-lists-gateway'],
     profiles: ['core-directory'],
     level: 'SHOULD',
     statement:

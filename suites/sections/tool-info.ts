@@ -21,6 +21,7 @@ import {
 import {
   buildInvoke,
   buildSchemaRequest,
+  parseRegistered,
   parseSchema,
   type DataForm,
   type DiscoInfo,
@@ -56,6 +57,7 @@ import {
   type ToolHints,
 } from '../fixtures/reference-world.ts';
 import { callerFor, discoInfo } from './support/discovery.ts';
+import { freshVersion, isRegistered, probeManifest, register, registrantFor } from './support/registrant.ts';
 
 const DISCO_INFO = 'tool-info.disco-info';
 const REQUIRED = 'tool-info.required-fields';
@@ -530,6 +532,77 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
         );
       }
       expectStanzaError(context, exchange, 'errors.not-found-equivalence', 'item-not-found');
+    },
+  },
+  {
+    name: 'unusual-names-register',
+    requirements: ['namespaces.tool-name-no-extra-limits', 'namespaces.tool-name-rules'],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-22'],
+    statement:
+      'Registration accepts tool names outside MCP’s recommended style — spaces, non-ASCII and astral characters, 200 characters — since no smaller limit applies beyond the manifest and stanza sizes.',
+    run: async (context) => {
+      const requirement = 'namespaces.tool-name-no-extra-limits';
+      const registrant = await registrantFor(context, 'names');
+      const version = freshVersion(context);
+      const names = ['a name with spaces', 'n\u00e4me \u540d\u524d', '\u{1F600} grin', 'x'.repeat(200)];
+      const manifest = {
+        ...probeManifest(registrant.jid, version, { type: 'object' }),
+        tools: names.map((name) => ({ name, inputSchema: { type: 'object' } })),
+      };
+      const exchange = await register(context, registrant, JSON.stringify(manifest));
+      const registered = expectParsed(
+        parseRegistered,
+        expectResultPayload(exchange, requirement, NS_AGENT_API, 'registered'),
+        requirement,
+        exchange.reply.xml,
+      );
+      expectThat(
+        registered.version === version,
+        requirement,
+        `<registered version='${version}'/>`,
+        exchange.reply.xml,
+      );
+    },
+  },
+  {
+    name: 'xml-illegal-names-refused',
+    requirements: ['namespaces.tool-name-rules'],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-11', 'interp-22'],
+    statement:
+      'Registration refuses tool names with characters XML cannot carry — a C0 control, U+FFFE, a lone surrogate (the last an I-JSON violation: not-acceptable) — and registers nothing.',
+    run: async (context) => {
+      const requirement = 'namespaces.tool-name-rules';
+      const registrant = await registrantFor(context, 'badnames');
+      // JSON escapes, as a client must send them: the raw characters cannot travel in XML at all.
+      for (const [escape, conditions] of [
+        ['\\u0001', ['bad-request', 'not-acceptable']],
+        ['\\uFFFE', ['bad-request', 'not-acceptable']],
+        ['\\uD800', ['not-acceptable']],
+      ] as const) {
+        const version = freshVersion(context);
+        const text = JSON.stringify(
+          probeManifest(registrant.jid, version, { type: 'object' }, { name: 'bad-NAME' }),
+        ).replace('bad-NAME', `bad${escape}name`);
+        const exchange = await register(context, registrant, text);
+        if (exchange.parsed.type === 'result') {
+          throw new RequirementViolation(
+            requirement,
+            `a refusal of the tool name "bad${escape}name"`,
+            exchange.reply.xml,
+          );
+        }
+        expectStanzaError(context, exchange, requirement, conditions);
+        expectThat(
+          (await isRegistered(context, registrant, version)) !== true,
+          requirement,
+          `no version ${version} of ${registrant.jid} after the refusal`,
+          'the registration status lists it',
+        );
+      }
     },
   },
 ]);
