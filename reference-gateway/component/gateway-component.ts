@@ -19,6 +19,11 @@
  * - XEP-0199 pings after inbound inactivity detect a stream that died silently (keepalive.ts);
  * - every outbound IQ still pending when the stream goes down fails at once (outbound-iq.ts).
  * Timers and randomness are injectable (GatewayTiming).
+ *
+ * Tasks (task-wiring.ts): the engine starts, and recovers, before the first connection; its
+ * lifecycle messages leave through send(), and what the link did not take is re-sent on every
+ * 'online'; inbound message errors are bounces of those messages; stop() closes the engine
+ * before the stream (the caller closes the store after that).
  */
 import { once } from 'node:events';
 import componentPackage, { type XmppComponent } from '@xmpp/component';
@@ -35,6 +40,7 @@ import { AttemptTimeout, describeConnectFailure, GatewayConnectError } from './c
 import { requesterOf, routeIq, type IqRouterContext } from './iq-router.ts';
 import { Keepalive, type KeepalivePolicy } from './keepalive.ts';
 import { OutboundIqError, OutboundIqTracker, type OutboundIqReply } from './outbound-iq.ts';
+import { TaskWiring, type TaskWiringOptions } from './task-wiring.ts';
 
 export interface GatewayTiming {
   readonly setTimeout: (callback: () => void, ms: number) => unknown;
@@ -60,15 +66,18 @@ export interface GatewayComponentOptions {
   /** Overrides config.reconnect.attemptTimeoutMs. */
   readonly attemptTimeoutMs?: number;
   readonly timing?: GatewayTiming;
+  /** The task engine's clock, limits and purge interval (defaults: real time, task-limits.ts). */
+  readonly tasks?: TaskWiringOptions;
 }
 
 /**
  * - online / offline: the stream came up / went down (each transition once);
  * - reply: an IQ reply was written;
  * - ping: an inactivity ping was sent;
- * - dead: a ping went unanswered and the stream is being torn down.
+ * - dead: a ping went unanswered and the stream is being torn down;
+ * - rerouted: a task event bounced and its caller's route moved to the bare JID.
  */
-export type GatewayEvent = 'online' | 'offline' | 'reply' | 'ping' | 'dead';
+export type GatewayEvent = 'online' | 'offline' | 'reply' | 'ping' | 'dead' | 'rerouted';
 
 /** An IQ the gateway sends itself (a ping now; the task engine later). */
 export interface GatewayIqRequest {
@@ -100,15 +109,17 @@ export function discoverySettingsOf(config: GatewayConfig): DiscoverySettings {
  * through the state's rate limiter, shared with provisioning, which also holds limits' manifest
  * intake limits).
  */
-export function routerContextOf(state: GatewayState): IqRouterContext {
+export function routerContextOf(state: GatewayState, tasks?: TaskWiring): IqRouterContext {
   const { config } = state;
+  const settings = discoverySettingsOf(config);
   return {
     gatewayJid: config.component.domain,
     catalog: state.catalog,
-    settings: discoverySettingsOf(config),
+    settings,
     provisioning: state.provisioning,
     selfRegistration: config.selfRegistration,
     rateLimiter: state.rateLimiter,
+    ...(tasks === undefined ? {} : { tasks: tasks.routing(settings) }),
   };
 }
 
@@ -164,6 +175,7 @@ export class GatewayComponent {
   readonly #service: string;
   readonly #tracker: OutboundIqTracker;
   readonly #keepalive: Keepalive;
+  readonly #tasks: TaskWiring;
   readonly #listeners = new Map<GatewayEvent, Set<() => void>>();
   /** Set once the stream was first online: from then on a lost stream is retried. */
   #started = false;
@@ -173,8 +185,9 @@ export class GatewayComponent {
   #timer: unknown;
   #replies = 0;
 
-  private constructor(state: GatewayState, options: GatewayComponentOptions) {
+  private constructor(state: GatewayState, options: GatewayComponentOptions, tasks: TaskWiring) {
     this.#state = state;
+    this.#tasks = tasks;
     const { config } = state;
     this.#log = options.log ?? (() => undefined);
     this.#backoff = options.backoff ?? {
@@ -184,7 +197,7 @@ export class GatewayComponent {
     this.#timing = options.timing ?? SYSTEM_TIMING;
     this.#attemptTimeoutMs = options.attemptTimeoutMs ?? config.reconnect.attemptTimeoutMs;
     this.#service = `xmpp://${config.component.host}:${String(config.component.port)}`;
-    this.#context = routerContextOf(state);
+    this.#context = routerContextOf(state, tasks);
     this.#presence = { gatewayJid: config.component.domain, catalog: state.catalog };
     this.#connection = componentPackage.component({
       service: this.#service,
@@ -236,7 +249,12 @@ export class GatewayComponent {
       this.#online = true;
       this.#attempt = 0;
       this.#keepalive.start();
+      this.#tasks.online();
       this.#emit('online');
+    });
+    tasks.attach((stanza) => this.send(stanza));
+    tasks.onRerouted(() => {
+      this.#emit('rerouted');
     });
     this.#connection.on('disconnect', () => {
       this.#keepalive.stop();
@@ -254,11 +272,15 @@ export class GatewayComponent {
    * nothing running.
    */
   static async start(state: GatewayState, options: GatewayComponentOptions = {}): Promise<GatewayComponent> {
-    const gateway = new GatewayComponent(state, options);
+    const log = options.log ?? (() => undefined);
+    // Crash recovery runs here, before the gateway can be reached.
+    const tasks = TaskWiring.start(state, options.timing ?? SYSTEM_TIMING, log, options.tasks);
+    const gateway = new GatewayComponent(state, options, tasks);
     try {
       await gateway.#connectOnce();
     } catch (error) {
       gateway.#stopping = true;
+      tasks.close();
       const { host, port, domain } = state.config.component;
       throw new GatewayConnectError(
         describeConnectFailure(error, { host, port, domain, attemptTimeoutMs: gateway.#attemptTimeoutMs }),
@@ -284,6 +306,11 @@ export class GatewayComponent {
   /** Outbound IQs waiting for their reply. */
   get pendingIqs(): number {
     return this.#tracker.pending;
+  }
+
+  /** The task engine and its delivery (for tests and the bench). */
+  get tasks(): TaskWiring {
+    return this.#tasks;
   }
 
   /** Inactivity pings sent so far. */
@@ -355,6 +382,7 @@ export class GatewayComponent {
   /** Closes the stream; no reconnect afterwards. The state stays open (the caller owns it). */
   async stop(): Promise<void> {
     this.#stopping = true;
+    this.#tasks.close();
     if (this.#timer !== undefined) this.#timing.clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#keepalive.stop();
@@ -464,9 +492,14 @@ export class GatewayComponent {
   }
 
   async #handle(received: Element): Promise<void> {
-    if (received.name !== 'iq' && received.name !== 'presence') return;
+    if (received.name !== 'iq' && received.name !== 'presence' && received.name !== 'message') return;
     // Detached from the stream and re-read by the strict parser: what the codecs expect.
     const stanza = parseXml(serialize(received));
+    if (stanza.name === 'message') {
+      // The endpoints hold no conversations; an error is a bounce of a task event.
+      if (stanza.attrs['type'] === 'error') this.#tasks.bounced(stanza);
+      return;
+    }
     if (stanza.name === 'presence') {
       await this.#answerPresence(stanza);
       return;

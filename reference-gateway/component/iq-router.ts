@@ -8,6 +8,9 @@
  *   the per-principal rate limits of those three operations (#security);
  * - Administrative Provisioning payloads addressed to the gateway JID → Provisioning
  *   (#registration-flow); mutations are IQ set, <registration-status/> is IQ get;
+ * - agent-task requests addressed to an endpoint bare JID → the task engine (task-routing.ts),
+ *   when the gateway runs one; discovery at the endpoints it executes advertises the task
+ *   features;
  * - XEP-0199 ping → empty result (at the gateway and at every hosted JID alike, so a ping never
  *   tells hidden from nonexistent endpoints);
  * - anything else → service-unavailable (RFC 6120 §8.4).
@@ -45,6 +48,7 @@ import { admit } from '../policy/admission.ts';
 import type { RateLimiter } from '../policy/rate-limiter.ts';
 import type { Provisioning } from '../registration/provisioning.ts';
 import { refuse as refuseRegistration, type Outcome } from '../registration/registration-fault.ts';
+import { discoverySettingsAt, respondToTaskRequest, type TaskRouting } from './task-routing.ts';
 
 export interface IqRouterContext {
   /** The normalized component domain: the gateway's own JID. */
@@ -56,6 +60,8 @@ export interface IqRouterContext {
   readonly selfRegistration: boolean;
   /** The configured token buckets (limits.rateLimits); provisioning holds the same limiter. */
   readonly rateLimiter: RateLimiter<RateLimitedOperation>;
+  /** The task engine and where it executes; without it no task request is served or advertised. */
+  readonly tasks?: TaskRouting;
 }
 
 type AdminOperation =
@@ -217,7 +223,7 @@ export async function routeIq(stanza: Element, context: IqRouterContext): Promis
   const discovery = respondToDiscovery(
     { iqType: request.type, to, requester, payload },
     context.catalog,
-    context.settings,
+    discoverySettingsAt(to, context.settings, context.tasks),
   );
   if (discovery !== undefined) {
     // Every request takes a token, but only a request that would succeed may learn that it was
@@ -238,6 +244,13 @@ export async function routeIq(stanza: Element, context: IqRouterContext): Promis
   if (adminType === request.type && addressedToGateway(request.to, context.gatewayJid)) {
     const outcome = await administer(local, payload, requester, context);
     return 'condition' in outcome ? errorReply(request, outcome) : buildIqResult(request, outcome);
+  }
+  const task =
+    context.tasks === undefined
+      ? undefined
+      : await respondToTaskRequest({ iqType: request.type, to, payload }, requester, context.tasks);
+  if (task !== undefined) {
+    return task.ok ? buildIqResult(request, task.payload) : errorReply(request, task.fault);
   }
   return errorReply(request, FAULT.serviceUnavailable);
 }

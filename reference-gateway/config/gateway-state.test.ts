@@ -82,6 +82,45 @@ describe('openGatewayState', () => {
     expect(before.some((line) => line.startsWith('weather@'))).toBe(false);
   });
 
+  it('maps every world endpoint that names a runtime to the conformance runtime (#model-boundary)', async () => {
+    const state = await start();
+    expect([...state.runtimes.keys()].toSorted()).toEqual([
+      'archive@agents.example',
+      'calendar@agents.example',
+      'conformance@agents.example',
+      'toolbox@agents.example',
+      'translator@agents.example',
+      'vault@agents.example',
+      'weather@agents.example',
+    ]);
+    expect(new Set([...state.runtimes.values()].map((runtime) => runtime.name))).toEqual(
+      new Set(['conformance']),
+    );
+  });
+
+  it('refuses to start, before writing anything, with a runtime name the gateway lacks', async () => {
+    const worldPath = join(dir, 'unknown-runtime.json');
+    writeFileSync(
+      worldPath,
+      JSON.stringify({
+        endpoints: [
+          {
+            jid: 'fresh@agents.example',
+            runtime: 'no-such-runtime',
+            versions: [{ manifest: JSON.parse(manifestText({ jid: 'fresh@agents.example' })) as object }],
+            active: '1.0.0',
+          },
+        ],
+      }),
+    );
+    config = { ...config, world: worldPath };
+    await expect(start()).rejects.toThrow(/no tool runtime named "no-such-runtime"/);
+    config = { ...config, world: undefined };
+    const empty = await start();
+    expect(empty.registry.status('fresh@agents.example').ok).toBe(false);
+    expect(empty.runtimes.size).toBe(0);
+  });
+
   it('refuses to start with a world that conflicts with the database', async () => {
     const first = await start();
     const weather = JSON.parse(manifestText({ version: '1.4.0', title: 'Not the registered one' })) as object;

@@ -5,7 +5,9 @@
  *
  * Start order: open the store (migrations) → replace the config's grants → load the world
  * (idempotent; any problem aborts the start with every problem listed) → compile the policy
- * from the store's grants and the config's local defaults.
+ * from the store's grants and the config's local defaults → resolve which tool runtime executes
+ * each world endpoint (#model-boundary: the gateway, not the runtime, knows that map; a runtime
+ * name this gateway lacks aborts the start as a world problem).
  */
 import { StoreCatalog } from '../catalog/store-catalog.ts';
 import { compileAccessPolicy, type AccessPolicy } from '../policy/access-policy.ts';
@@ -14,7 +16,9 @@ import { Provisioning } from '../registration/provisioning.ts';
 import { Registry } from '../registration/registry.ts';
 import { provisionWorld, type WorldReport } from '../registration/world-provisioning.ts';
 import { GatewayStore } from '../store/gateway-store.ts';
-import { loadFixtureWorld } from './fixture-world.ts';
+import { ConformanceRuntime } from '../runtime/conformance/index.ts';
+import type { ToolRuntime } from '../runtime/tool-runtime.ts';
+import { loadFixtureWorld, resolveEndpointRuntimes, type FixtureWorld } from './fixture-world.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 import type { RateLimitedOperation } from './limits.ts';
 
@@ -29,6 +33,11 @@ export interface GatewayState {
   readonly world: WorldReport | undefined;
   /** The access policy in force. */
   readonly policy: AccessPolicy;
+  /**
+   * Normalized endpoint bare JID → the runtime that executes its tools, for the world's
+   * endpoints that name one (empty without a world). The task engine dispatches with it.
+   */
+  readonly runtimes: ReadonlyMap<string, ToolRuntime>;
   /** Recompiles the policy from the store (after grants change). */
   reloadPolicy(): void;
   close(): void;
@@ -44,6 +53,18 @@ function compilePolicy(config: GatewayConfig, store: GatewayStore): AccessPolicy
   });
 }
 
+/**
+ * The tool runtimes this gateway has, by the name a world uses: `conformance` runs the scripted
+ * tools of docs/conformance-tools.md on real time, counting executions in the store's ledger.
+ */
+export function toolRuntimes(store: GatewayStore): readonly ToolRuntime[] {
+  return [new ConformanceRuntime({ ledger: store.ledger })];
+}
+
+function runtimesOf(world: FixtureWorld | undefined, store: GatewayStore): ReadonlyMap<string, ToolRuntime> {
+  return world === undefined ? new Map() : resolveEndpointRuntimes(world, toolRuntimes(store));
+}
+
 /** `now` (milliseconds since the epoch) is the clock of the store and the rate limiter. */
 export async function openGatewayState(config: GatewayConfig, now: () => number): Promise<GatewayState> {
   const store = GatewayStore.open(config.database, { now });
@@ -52,10 +73,10 @@ export async function openGatewayState(config: GatewayConfig, now: () => number)
       grants: config.policy.grants,
       endpointPolicies: config.policy.endpoints,
     });
+    const fixtureWorld = config.world === undefined ? undefined : loadFixtureWorld(config.world);
+    const runtimes = runtimesOf(fixtureWorld, store);
     const world =
-      config.world === undefined
-        ? undefined
-        : await provisionWorld(store, loadFixtureWorld(config.world), config.limits);
+      fixtureWorld === undefined ? undefined : await provisionWorld(store, fixtureWorld, config.limits);
     let policy = compilePolicy(config, store);
     const registry = new Registry(store);
     const rateLimiter = new RateLimiter(config.limits.rateLimits, now);
@@ -78,6 +99,7 @@ export async function openGatewayState(config: GatewayConfig, now: () => number)
       provisioning,
       rateLimiter,
       world,
+      runtimes,
       get policy() {
         return policy;
       },

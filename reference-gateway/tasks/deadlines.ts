@@ -9,7 +9,7 @@ import { isAtOrAfter, parseDateTime, toEpochMillis } from '../../protocol/dateti
 import { isTerminal } from '../../protocol/task-states.ts';
 import type { StoredTask } from '../store/task-records.ts';
 import { nowDateTime } from './clock.ts';
-import { commit, type EngineContext, type Effects } from './engine-context.ts';
+import { accepting, commit, type EngineContext, type Effects } from './engine-context.ts';
 import { reload, settle } from './transitions.ts';
 
 export const DEADLINE_FAILURE = Object.freeze({
@@ -46,7 +46,7 @@ export function armDeadline(ctx: EngineContext, taskId: string, deadline: string
 
 function onDeadlineTimer(ctx: EngineContext, taskId: string, deadline: string): void {
   // After shutdown (or a simulated crash) the next start's recovery owns the task.
-  if (!ctx.store.isOpen) return;
+  if (!accepting(ctx)) return;
   const due = commit(ctx, (effects) => {
     const task = reload(ctx, taskId);
     if (task === undefined || isTerminal(task.state)) return true;

@@ -81,6 +81,15 @@ export function commit<T>(ctx: EngineContext, work: (effects: Effects) => T): T 
   return result;
 }
 
+/**
+ * Whether the engine may still commit: its store is open and it was not closed. Work that
+ * arrives later (a tool waking up, a timer, a dispatch) commits nothing; crash recovery at the
+ * next start owns those tasks.
+ */
+export function accepting(ctx: EngineContext): boolean {
+  return ctx.store.isOpen && !ctx.live.closed;
+}
+
 /** The current instant as the text the engine writes (XEP-0082, UTC, milliseconds). */
 export function nowText(ctx: EngineContext): string {
   return nowDateTime(ctx.clock).text;

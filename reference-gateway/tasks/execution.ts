@@ -19,7 +19,7 @@ import type { ToolInvocation } from '../runtime/tool-runtime.ts';
 import type { StoredTask } from '../store/task-records.ts';
 import { STORED_JSON_LIMITS } from './caller-json.ts';
 import { expireIfDue } from './deadlines.ts';
-import { commit, nowText, type EngineContext } from './engine-context.ts';
+import { accepting, commit, nowText, type EngineContext } from './engine-context.ts';
 import { RUNTIME_FAULT, RUNTIME_UNAVAILABLE } from './runtime-failures.ts';
 import { createTaskActions } from './task-actions.ts';
 import { appendEvent, reload, settle, statusPayload } from './transitions.ts';
@@ -30,7 +30,7 @@ const EMPTY_CANCELLED: JsonValue = {};
 export function scheduleDispatch(ctx: EngineContext, taskId: string): void {
   setImmediate(() => {
     // A store closed meanwhile (shutdown, a simulated crash): crash recovery dispatches it.
-    if (ctx.store.isOpen) dispatchNow(ctx, taskId);
+    if (accepting(ctx)) dispatchNow(ctx, taskId);
   });
 }
 
@@ -83,7 +83,7 @@ export function dispatchNow(ctx: EngineContext, taskId: string): void {
 }
 
 function afterExecute(ctx: EngineContext, taskId: string, error: unknown): void {
-  if (!ctx.store.isOpen) return;
+  if (!accepting(ctx)) return;
   if (error !== undefined) {
     // The class name only: exception messages may carry secrets or payloads (#privacy).
     ctx.log(`task runtime threw (${error instanceof Error ? error.name : typeof error})`);

@@ -37,7 +37,7 @@ import type { StoredInputRequest, StoredTask } from '../store/task-records.ts';
 import { STORED_JSON_LIMITS, parseCallerJson } from './caller-json.ts';
 import { nowDateTime } from './clock.ts';
 import { expireIfDue } from './deadlines.ts';
-import { commit, type EngineContext, type Effects } from './engine-context.ts';
+import { accepting, commit, type EngineContext, type Effects } from './engine-context.ts';
 import { inputFingerprint } from './fingerprints.ts';
 import { checkSchema } from './schema-check.ts';
 import { authorizedTask } from './task-access.ts';
@@ -67,7 +67,7 @@ export async function issueInputRequest(
       return 'invalid';
     }
   }
-  if (!ctx.store.isOpen) return 'settled';
+  if (!accepting(ctx)) return 'settled';
   const issued = commit(ctx, (effects): Issued => {
     const task = reload(ctx, taskId);
     if (task === undefined || isTerminal(task.state)) return 'settled';
@@ -130,7 +130,7 @@ function armInputExpiry(ctx: EngineContext, taskId: string, requestId: string, e
   live.inputTimer?.cancel();
   const delay = Math.max(0, toEpochMillis(parseDateTime(expiresAt)) - ctx.clock.now());
   live.inputTimer = ctx.clock.setTimer(delay, () => {
-    if (!ctx.store.isOpen) return;
+    if (!accepting(ctx)) return;
     const early = commit(ctx, (effects) => {
       const task = reload(ctx, taskId);
       if (task === undefined || isTerminal(task.state)) return false;

@@ -21,6 +21,7 @@ export interface LiveTask {
 
 export class LiveTasks {
   readonly #tasks = new Map<string, LiveTask>();
+  #closed = false;
 
   /** The task's live entry, created on first use. */
   entry(taskId: string): LiveTask {
@@ -72,12 +73,31 @@ export class LiveTasks {
     waiter?.resolve({ kind: 'settled' });
   }
 
-  /** Stops every timer (engine shutdown); the store keeps the truth. */
-  stopTimers(): void {
-    for (const live of this.#tasks.values()) {
-      live.deadlineTimer?.cancel();
-      live.inputTimer?.cancel();
+  /**
+   * Engine shutdown: stops every timer and tells every running tool to stop (`settled`, and
+   * `settled` for a pending input wait), so no tool keeps the process alive or works on after
+   * the gateway stopped. Nothing is committed for them: the store keeps the state they had,
+   * and the next start's crash recovery settles them (no task runs twice).
+   */
+  close(): void {
+    this.#closed = true;
+    const live = [...this.#tasks.values()];
+    this.#tasks.clear();
+    for (const task of live) {
+      task.deadlineTimer?.cancel();
+      task.inputTimer?.cancel();
     }
+    for (const task of live) {
+      const waiter = task.inputWaiter;
+      task.inputWaiter = undefined;
+      task.settled.abort();
+      waiter?.resolve({ kind: 'settled' });
+    }
+  }
+
+  /** True once the engine was closed: from then on nothing may commit any more. */
+  get closed(): boolean {
+    return this.#closed;
   }
 
   get size(): number {

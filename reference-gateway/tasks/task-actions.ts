@@ -21,7 +21,7 @@ import type {
 } from '../runtime/tool-runtime.ts';
 import type { StoredTask } from '../store/task-records.ts';
 import { expireIfDue } from './deadlines.ts';
-import { commit, type EngineContext, type Effects } from './engine-context.ts';
+import { accepting, commit, type EngineContext, type Effects } from './engine-context.ts';
 import { issueInputRequest } from './interactive-input.ts';
 import { checkSchema } from './schema-check.ts';
 import { MutationRefused, appendEvent, payloadIsValid, reload, settle } from './transitions.ts';
@@ -40,7 +40,7 @@ export function commitAction(
   mutate: (task: StoredTask, effects: Effects) => void,
 ): ActionResult {
   // After shutdown nothing can commit any more; the next start settles the task.
-  if (!ctx.store.isOpen) return refused('settled');
+  if (!accepting(ctx)) return refused('settled');
   return commit(ctx, (effects) => {
     const task = reload(ctx, taskId);
     if (task === undefined || isTerminal(task.state)) return refused('settled');

@@ -25,7 +25,13 @@ import { cancelTask } from './cancellation.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { recoverTasks, type RecoveryReport } from './crash-recovery.ts';
 import { armDeadline } from './deadlines.ts';
-import type { DeliverPort, EngineContext, InvocationLimiter, TaskFeatures } from './engine-context.ts';
+import {
+  accepting,
+  type DeliverPort,
+  type EngineContext,
+  type InvocationLimiter,
+  type TaskFeatures,
+} from './engine-context.ts';
 import { eventMessage } from './event-delivery.ts';
 import { scheduleDispatch } from './execution.ts';
 import { GroupCommitter } from './group-commit.ts';
@@ -34,7 +40,7 @@ import { LiveTasks } from './live-tasks.ts';
 import { PinnedTools } from './pinned-tools.ts';
 import { taskResult, taskState } from './recovery.ts';
 import { purgeExpired, type PurgeReport } from './retention.ts';
-import type { Outcome } from './task-faults.ts';
+import { TASK_FAULT, refuse, type Outcome } from './task-faults.ts';
 import { DEFAULT_TASK_LIMITS, type TaskLimits } from './task-limits.ts';
 
 export interface TaskEngineOptions {
@@ -116,6 +122,7 @@ export class TaskEngine {
 
   /** IQ set <invoke/>: <accepted/> once durable, or the fault. */
   invoke(requester: Requester, targetJid: string, invoke: Invoke): Promise<Outcome> {
+    if (!accepting(this.#ctx)) return Promise.resolve(refuse(TASK_FAULT.serviceUnavailable));
     return this.#admission.invoke(requester, targetJid, invoke);
   }
 
@@ -131,11 +138,13 @@ export class TaskEngine {
 
   /** IQ set <cancel/>. */
   cancel(requester: Requester, targetJid: string, cancel: Cancel): Outcome {
+    if (!accepting(this.#ctx)) return refuse(TASK_FAULT.serviceUnavailable);
     return cancelTask(this.#ctx, requester, targetJid, cancel);
   }
 
   /** IQ set <provide-input/>. */
   provideInput(requester: Requester, targetJid: string, request: ProvideInput): Promise<Outcome> {
+    if (!accepting(this.#ctx)) return Promise.resolve(refuse(TASK_FAULT.serviceUnavailable));
     return provideInput(this.#ctx, requester, targetJid, request);
   }
 
@@ -164,8 +173,34 @@ export class TaskEngine {
     return events.length;
   }
 
-  /** Stops the timers. The store stays open (the gateway owns it); running tools are not waited for. */
+  /**
+   * Sends a task's stored events from `fromRevision` on again, unchanged, to its caller's bare
+   * JID (#task-message-routing: after loss of the invoking full JID's route, notifications may
+   * go to the bare JID). For a delivery that bounced: routeLost moves only non-terminal tasks,
+   * and the terminal event is the one a caller most needs. The destination is the task's own
+   * caller, never anything the bounce named. Returns the last revision sent (fromRevision - 1
+   * when there was none).
+   */
+  resendToCaller(taskId: string, fromRevision: number): number {
+    const task = this.#ctx.store.tasks.task(taskId);
+    if (task === undefined) return fromRevision - 1;
+    const route = { endpointJid: task.endpointJid, notifyJid: task.callerJid };
+    const events = this.#ctx.store.tasks.events(taskId, fromRevision);
+    for (const event of events) this.#ctx.deliver(eventMessage(route, event));
+    return events.at(-1)?.revision ?? fromRevision - 1;
+  }
+
+  /** The caller bare JID of a task, if the store still holds it (for bounce checks). */
+  callerOf(taskId: string): string | undefined {
+    return this.#ctx.store.tasks.task(taskId)?.callerJid;
+  }
+
+  /**
+   * Stops the timers and tells running tools to stop; nothing commits afterwards, and later
+   * mutations are refused (service-unavailable), so what the store holds at close is exactly
+   * what the next start's crash recovery sees. The store stays open (the gateway owns it).
+   */
   close(): void {
-    this.#ctx.live.stopTimers();
+    this.#ctx.live.close();
   }
 }
