@@ -197,6 +197,7 @@ function visibilityCase(
     ],
     profiles: ['core-directory'] as ['core-directory'],
     level: 'MUST' as const,
+    interpretations: ['interp-23'],
     statement,
     run: async (context: CaseContext) => {
       const world = requireWorld(context);
@@ -350,7 +351,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     requirements: ['list-agents.count-visible-only'],
     profiles: ['core-directory'],
     level: 'MUST',
-    interpretations: ['interp-14'],
+    interpretations: ['interp-14', 'interp-23'],
     statement:
       'The RSM count of the directory, asked with max 0 and on every page, is the number of endpoints that caller sees: local, federated and denied callers alike.',
     run: async (context) => {
