@@ -11,6 +11,7 @@ import { expect } from 'vitest';
 import type { Caller, IqExchange, ReceivedTaskEvent, ValidTaskEvent } from '../../../harness/driver/index.ts';
 import { parseDateTime } from '../../../protocol/datetime.ts';
 import { validateEventPayload } from '../../../protocol/events/index.ts';
+import { canonicalDocument } from '../../../protocol/json/canonical.ts';
 import { generateIdentifier } from '../../../protocol/identifiers.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../../protocol/json/strict-json.ts';
@@ -39,6 +40,13 @@ export const CONFORMANCE_VERSION = '1.0.0';
 export const CONFORMANCE_HASH: Hash = CONFORMANCE_MANIFEST.document.hash;
 /** A second registered (never active) version: the same tools, so only the version differs. */
 export const CONFORMANCE_NEXT_VERSION = '1.0.1';
+const CONFORMANCE_NEXT_MANIFEST: JsonObject = (() => {
+  const next = structuredClone(CONFORMANCE_MANIFEST.value);
+  const agent = next['agent'];
+  if (isJsonObject(agent)) agent['version'] = CONFORMANCE_NEXT_VERSION;
+  return next;
+})();
+export const CONFORMANCE_NEXT_HASH: Hash = canonicalDocument(CONFORMANCE_NEXT_MANIFEST).hash;
 
 /** How long a test waits for one event or reply: generous, a 2-core VM runs several suites. */
 export const EVENT_TIMEOUT_MS = 10_000;
@@ -51,9 +59,6 @@ export const EVENT_TIMEOUT_MS = 10_000;
  */
 export function withConformanceEndpoint(reference: JsonObject): JsonObject {
   const endpoints = Array.isArray(reference['endpoints']) ? reference['endpoints'] : [];
-  const next = structuredClone(CONFORMANCE_MANIFEST.value);
-  const agent = next['agent'];
-  if (isJsonObject(agent)) agent['version'] = CONFORMANCE_NEXT_VERSION;
   return {
     ...reference,
     endpoints: [
@@ -61,7 +66,10 @@ export function withConformanceEndpoint(reference: JsonObject): JsonObject {
       {
         jid: CONFORMANCE,
         runtime: 'conformance',
-        versions: [{ file: resolve(MANIFESTS_DIR, 'conformance.json') }, { manifest: next }],
+        versions: [
+          { file: resolve(MANIFESTS_DIR, 'conformance.json') },
+          { manifest: CONFORMANCE_NEXT_MANIFEST },
+        ],
         active: CONFORMANCE_VERSION,
       },
     ],
@@ -182,10 +190,11 @@ export async function eventsUntilTerminal(
   taskId: string,
   fromRevision = 1,
   timeoutMs = EVENT_TIMEOUT_MS,
+  endpoint = CONFORMANCE,
 ): Promise<EventHistory> {
   const events: (ValidTaskEvent & { readonly payload: JsonObject })[] = [];
   for (let revision = fromRevision; ; revision++) {
-    const event = checkedEvent(await caller.events.next(taskId, { timeoutMs }));
+    const event = checkedEvent(await caller.events.next(taskId, { timeoutMs }), endpoint);
     expect(event.event.revision, `events of ${taskId} rise by one`).toBe(revision);
     events.push(event);
     if (
