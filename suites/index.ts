@@ -11,6 +11,7 @@ import { listAgentsSuite } from './sections/list-agents.ts';
 import { listToolsSuite } from './sections/list-tools.ts';
 import { manifestRetrievalSuite } from './sections/manifest-retrieval.ts';
 import { schemasSuite } from './sections/schemas.ts';
+import { searchSuite } from './sections/search.ts';
 import { toolInfoSuite } from './sections/tool-info.ts';
 
 export const ALL_SUITES: readonly Suite[] = [
@@ -22,5 +23,6 @@ export const ALL_SUITES: readonly Suite[] = [
   toolInfoSuite,
   schemasSuite,
   identityPresenceSuite,
+  searchSuite,
   manifestRetrievalSuite,
 ];

@@ -5,6 +5,7 @@ import type { IqExchange } from '../../harness/driver/index.ts';
 import { parseIq, parseXml } from '../../protocol/stanza/index.ts';
 import {
   comparableXml,
+  expectAnyStanzaError,
   expectDiscoInfo,
   expectDiscoItems,
   expectExtensionForm,
@@ -12,6 +13,7 @@ import {
   expectFormField,
   expectIdentity,
   expectIndistinguishable,
+  expectNotReflected,
   expectSameErrorPayload,
   expectStanzaError,
   formBoolean,
@@ -201,5 +203,48 @@ describe('disco expectations', () => {
     expect(formBoolean('true')).toEqual({ value: true, canonical: false });
     expect(formBoolean('false')).toEqual({ value: false, canonical: false });
     expect(formBoolean('yes')).toBeUndefined();
+  });
+});
+
+describe('expectAnyStanzaError', () => {
+  it('passes any condition, warning only about a type interp-42 does not give it', () => {
+    const { warnings, warn } = recorder();
+    expect(
+      expectAnyStanzaError({ warn }, exchange(errorReply('a@x', 'service-unavailable', 'cancel')), 'r')
+        .condition,
+    ).toBe('service-unavailable');
+    expect(warnings).toEqual([]);
+    expectAnyStanzaError({ warn }, exchange(errorReply('a@x', 'bad-request', 'cancel')), 'r');
+    expect(warnings).toEqual([expect.stringContaining("type 'cancel'")]);
+  });
+
+  it('fails a result', () => {
+    const { warn } = recorder();
+    const result = exchange("<iq xmlns='jabber:client' type='result' id='a' from='a@x'/>");
+    expect(() => expectAnyStanzaError({ warn }, result, 'r')).toThrow(/any condition/);
+  });
+});
+
+describe('expectNotReflected', () => {
+  const CANARY = 'canary-7f3a';
+  const withText = (text: string): IqExchange =>
+    exchange(
+      `<iq xmlns='jabber:client' type='error' id='a' from='agents.example'><error type='modify'><bad-request xmlns='${STANZAS}'/><text xmlns='${STANZAS}'>${text}</text></error></iq>`,
+    );
+
+  it('passes a reply without the planted markers and within the size bound', () => {
+    expectNotReflected(withText('invalid manifest'), 'r', [CANARY], 1000);
+  });
+
+  it('fails a reply that carries a marker, naming it', () => {
+    expect(() => {
+      expectNotReflected(withText(`bad value ${CANARY}`), 'r', ['other', CANARY]);
+    }).toThrow(/reflects canary-7f3a/);
+  });
+
+  it('fails a reply over the bound even without a marker', () => {
+    expect(() => {
+      expectNotReflected(withText('x'.repeat(500)), 'r', [CANARY], 300);
+    }).toThrow(/bytes long/);
   });
 });

@@ -16,6 +16,7 @@ import {
   serialize,
   setAttribute,
   StanzaParseError,
+  DEFINED_CONDITIONS,
   type DataForm,
   type DefinedCondition,
   type DiscoInfo,
@@ -348,5 +349,46 @@ export function formBoolean(
       return { value: false, canonical: false };
     default:
       return undefined;
+  }
+}
+
+/**
+ * The reply must be an IQ error, whatever its condition (an IQ nobody handles, RFC 6120 §8.4);
+ * as with expectStanzaError, a type other than the one interp-42 gives the condition is only
+ * warned about. Returns the error.
+ */
+export function expectAnyStanzaError(
+  context: Pick<CaseContext, 'warn'>,
+  exchange: IqExchange,
+  requirement: string,
+): StanzaError {
+  if (exchange.parsed.type !== 'error') {
+    throw new RequirementViolation(requirement, 'an IQ error (any condition)', exchange.reply.xml);
+  }
+  return expectStanzaError(context, exchange, requirement, DEFINED_CONDITIONS);
+}
+
+/**
+ * The reply must not carry any of `planted`: markers the request hid in attacker-controlled
+ * JSON, which a responder must not reflect (#errors, #json-encoding). With `maxBytes`, the reply
+ * must also stay that small: a bounded diagnostic, not a copy of a large request.
+ */
+export function expectNotReflected(
+  exchange: IqExchange,
+  requirement: string,
+  planted: readonly string[],
+  maxBytes?: number,
+): void {
+  const { xml } = exchange.reply;
+  const echoed = planted.filter((marker) => xml.includes(marker));
+  const size = Buffer.byteLength(xml, 'utf8');
+  const bounded = maxBytes === undefined || size <= maxBytes;
+  if (echoed.length > 0 || !bounded) {
+    throw new RequirementViolation(
+      requirement,
+      `a reply that does not reflect the request's JSON (none of ${planted.join(', ')})${maxBytes === undefined ? '' : ` and stays within ${String(maxBytes)} bytes`}`,
+      echoed.length > 0 ? xml : `${String(size)} bytes: ${xml.slice(0, 2000)}…`,
+      `${requirement}: the reply ${echoed.length > 0 ? `reflects ${echoed.join(', ')}` : `is ${String(size)} bytes long`}`,
+    );
   }
 }

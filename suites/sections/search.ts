@@ -1,0 +1,671 @@
+/**
+ * #search, the Jabber Search Compatibility profile: XEP-0055 at the gateway JID, advertised; the
+ * legacy <nick/> field and the XEP-0004 form with its hidden FORM_TYPE; nick matching that
+ * ignores case (beyond ASCII); results in octet order of the bare JIDs, which are the RSM IDs,
+ * with the RSM set outside the form; and the directory's visibility applied unchanged — counts
+ * of visible matches only, hidden endpoints never revealed, not even by an RSM UID.
+ *
+ * Which fields nick matches is the deployment's choice among localpart, name and title, and
+ * whether it matches substrings too: a case expects an endpoint to be found only by a nick
+ * equal to one of those fields, and tries them all. An empty query may list everything visible,
+ * nothing, or be refused (interp-18). The gateway's own `tag` field is beyond the spec: it is
+ * tested only when the form offers it, and then only for visibility.
+ */
+import type { Caller, IqExchange } from '../../harness/driver/index.ts';
+import { compareUtf8, normalizeBareJid, parseBareJid } from '../../protocol/jid/index.ts';
+import { FEATURE, FORM_TYPE, NODE_DIRECTORY, NS, NS_AGENT_API } from '../../protocol/namespaces.ts';
+import { isJsonObject } from '../../protocol/json/json-value.ts';
+import type { DiscoItem, RsmRequest } from '../../protocol/stanza/index.ts';
+import { defineSuite } from '../framework/case.ts';
+import type { CaseContext } from '../framework/context.ts';
+import {
+  expectDiscoInfo,
+  expectFeatures,
+  expectIndistinguishable,
+  expectStanzaError,
+  expectThat,
+  formField,
+  type ComparedReply,
+} from '../framework/expect.ts';
+import { CannotTell, NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
+import {
+  requireWorld,
+  type CallerRole,
+  type FixtureEndpoint,
+  type ReferenceWorld,
+} from '../fixtures/reference-world.ts';
+import { callerFor, discoInfo, listing, positionOf, traverse } from './support/discovery.ts';
+import { minimalManifest } from './support/manifests.ts';
+import { adminFor, freshToken, freshVersion, provisionActive, withRestore } from './support/provisioning.ts';
+import {
+  formOffers,
+  readFound,
+  searchForm,
+  searchLegacy,
+  searchWithForm,
+  traverseSearch,
+  type Found,
+} from './support/search.ts';
+
+const ADVERTISED = 'search.advertised-and-implemented';
+const NICK = 'search.legacy-nick';
+const FORMS = 'search.data-forms';
+const VISIBILITY = 'search.visibility-filter';
+const ORDER = 'search.octet-order';
+const HIDDEN = 'search.hidden-not-revealed';
+const CASE = 'search.case-insensitive';
+
+const ROLES: readonly CallerRole[] = ['local', 'remote', 'remotePeer', 'denied'];
+
+/** The fields nick may be matched against (#search): localpart, stable name, display title. */
+function namesOf(endpoint: FixtureEndpoint): string[] {
+  const manifest = endpoint.active ?? endpoint.versions[0];
+  const localpart = parseBareJid(endpoint.jid).localpart ?? '';
+  return [...new Set([localpart, manifest?.name ?? '', manifest?.title ?? ''])].filter((name) => name !== '');
+}
+
+/** What a directory item offers to search for: its JID's localpart and its name. */
+function namesOfItem(item: DiscoItem): string[] {
+  const localpart = parseBareJid(item.jid).localpart ?? '';
+  return [...new Set([localpart, item.name ?? ''])].filter((name) => name !== '');
+}
+
+/** A nick no endpoint's localpart, name or title contains. */
+function nonexistentNick(context: CaseContext): string {
+  return `agentconfnone${freshToken(context)}`;
+}
+
+/**
+ * A directory item the local caller sees whose localpart is plain lower-case ASCII, so case
+ * variants of it are unambiguous; picked with the case's random source.
+ */
+async function directoryTarget(
+  context: CaseContext,
+  caller: Caller,
+  requirement: string,
+): Promise<DiscoItem> {
+  const { items } = await traverse(caller, context.sut.gatewayJid, NODE_DIRECTORY, 50, requirement);
+  const plain = items.filter((item) => /^[a-z][a-z0-9]*$/.test(parseBareJid(item.jid).localpart ?? ''));
+  if (plain.length === 0) {
+    throw new NotApplicable('the local directory lists no endpoint with a plain lower-case ASCII localpart');
+  }
+  return context.random.pick(plain);
+}
+
+/** Searches each nick in turn; returns the first result that found `jid`, if any. */
+async function findBy(
+  nicks: readonly string[],
+  search: (nick: string) => Promise<IqExchange>,
+  jid: string,
+  requirement: string,
+  check: (found: Found) => void = () => undefined,
+): Promise<{ readonly found?: Found; readonly tried: readonly Found[] }> {
+  const tried: Found[] = [];
+  for (const nick of nicks) {
+    const found = readFound(await search(nick), requirement);
+    check(found);
+    tried.push(found);
+    if (found.jids.some((item) => normalizeBareJid(item) === normalizeBareJid(jid))) return { found, tried };
+  }
+  return { tried };
+}
+
+function describeTried(nicks: readonly string[], tried: readonly Found[]): string {
+  return tried
+    .map((found, index) => `nick ${JSON.stringify(nicks[index])}:\n${found.exchange.reply.xml}`)
+    .join('\n');
+}
+
+/**
+ * The empty query, traversed `max` at a time, by legacy submission; undefined when the gateway
+ * lists nothing for it or refuses it (interp-18).
+ */
+async function emptyQueryListing(
+  context: CaseContext,
+  caller: Caller,
+  max: number,
+  requirement: string,
+): Promise<{ readonly pages: readonly Found[]; readonly jids: readonly string[] } | undefined> {
+  const gateway = context.sut.gatewayJid;
+  const probe = await searchLegacy(caller, gateway, {}, { max });
+  if (probe.parsed.type === 'error') {
+    expectStanzaError(context, probe, requirement, 'not-acceptable');
+    return undefined;
+  }
+  // The probe is the first page: the traversal starts from it.
+  let firstPage: IqExchange | undefined = probe;
+  const submit = (rsm: RsmRequest): Promise<IqExchange> => {
+    const page = firstPage;
+    firstPage = undefined;
+    return page === undefined ? searchLegacy(caller, gateway, {}, rsm) : Promise.resolve(page);
+  };
+  const traversal = await traverseSearch(submit, max, requirement);
+  return traversal.jids.length === 0 ? undefined : traversal;
+}
+
+/** The endpoints a role may see, with deactivated ones a listing may show with a warning (interp-23). */
+function expectVisibleListing(
+  context: CaseContext,
+  world: ReferenceWorld,
+  role: CallerRole,
+  jids: readonly string[],
+  requirement: string,
+  exact: boolean,
+): void {
+  const listed = world.listedFor(role).map((endpoint) => endpoint.jid);
+  const tolerated = world.toleratedFor(role).map((endpoint) => endpoint.jid);
+  const received = jids.map((jid) => normalizeBareJid(jid));
+  const unseen = received.filter((jid) => !listed.includes(jid) && !tolerated.includes(jid));
+  const missing = exact ? listed.filter((jid) => !received.includes(jid)) : [];
+  expectThat(
+    unseen.length === 0 && missing.length === 0,
+    requirement,
+    `${exact ? 'exactly' : 'only'} what the ${role} caller (${world.jidOf(role)}) may see:\n${listing(listed)}`,
+    listing(jids),
+  );
+  const inactive = received.filter((jid) => tolerated.includes(jid));
+  if (inactive.length > 0) {
+    context.warn(requirement, `search shows deactivated endpoints: ${inactive.join(', ')} (interp-23)`);
+  }
+}
+
+/** The tags the fixture world's active manifests give their tools (the gateway's own `tag` field). */
+function toolTags(endpoint: FixtureEndpoint): string[] {
+  const tags = new Set<string>();
+  const tools = endpoint.active?.value['tools'];
+  for (const tool of Array.isArray(tools) ? tools : []) {
+    if (!isJsonObject(tool)) continue;
+    const extension = tool[NS_AGENT_API];
+    const declared = isJsonObject(extension) ? extension['tags'] : undefined;
+    if (Array.isArray(declared)) for (const tag of declared) if (typeof tag === 'string') tags.add(tag);
+  }
+  return [...tags];
+}
+
+/**
+ * Search terms that name an endpoint `role` may not see without being contained in the name of
+ * one it may see (such a term could legitimately find the visible one).
+ */
+function unseenTerms(world: ReferenceWorld, role: CallerRole, endpoint: FixtureEndpoint): string[] {
+  const visibleNames = [...world.listedFor(role), ...world.toleratedFor(role)]
+    .flatMap(namesOf)
+    .map((name) => name.toLocaleLowerCase('und'));
+  return namesOf(endpoint).filter(
+    (term) => !visibleNames.some((name) => name.includes(term.toLocaleLowerCase('und'))),
+  );
+}
+
+/** Pages after/before a UID outside the visible set must not tell a hidden JID from a missing one (interp-13). */
+async function expectSameGapSearchPaging(
+  context: CaseContext,
+  caller: Caller,
+  full: readonly string[],
+  keys: readonly (readonly [label: string, jid: string])[],
+): Promise<void> {
+  for (const direction of ['after', 'before'] as const) {
+    const replies: ComparedReply[] = [];
+    for (const [label, key] of keys) {
+      const rsm: RsmRequest = direction === 'after' ? { max: 2, after: key } : { max: 2, before: key };
+      const exchange = await searchLegacy(caller, context.sut.gatewayJid, {}, rsm);
+      replies.push({ label: `${direction} ${label}`, exchange, to: context.sut.gatewayJid });
+      if (exchange.parsed.type === 'error') {
+        expectStanzaError(context, exchange, HIDDEN, 'item-not-found');
+        context.warn(
+          HIDDEN,
+          `a UID outside the visible set (${direction} ${key}) gets item-not-found (interp-13)`,
+        );
+        continue;
+      }
+      const received = readFound(exchange, HIDDEN).jids.map((jid) => normalizeBareJid(jid));
+      const position = positionOf(full, key);
+      const rest = direction === 'after' ? full.slice(position) : full.slice(0, position);
+      const fits =
+        direction === 'after'
+          ? received.every((jid, index) => jid === rest[index])
+          : received.every((jid, index) => jid === rest[rest.length - received.length + index]);
+      expectThat(
+        fits && (rest.length === 0 || received.length > 0),
+        HIDDEN,
+        `the visible matches ${direction} ${key} in octet order:\n${listing(rest)}`,
+        exchange.reply.xml,
+      );
+    }
+    const [first, second, ...others] = replies;
+    if (first !== undefined && second !== undefined) {
+      expectIndistinguishable(context, [first, second, ...others], HIDDEN);
+    }
+  }
+}
+
+export const searchSuite = defineSuite('search', 'Agent Directory Search', [
+  {
+    name: 'advertised-and-paged',
+    requirements: [ADVERTISED],
+    profiles: ['jabber-search'],
+    level: 'MUST',
+    interpretations: ['interp-14', 'interp-18'],
+    statement:
+      'The gateway advertises jabber:iq:search, answers a search form request at its own JID, and pages a submission with RSM: at most <max/> items and a <set/> whose <last/> is the last one.',
+    run: async (context) => {
+      const caller = await context.callers.local();
+      const gateway = context.sut.gatewayJid;
+      const infoExchange = await discoInfo(caller, gateway);
+      expectFeatures(
+        expectDiscoInfo(infoExchange, ADVERTISED),
+        [NS.search],
+        ADVERTISED,
+        infoExchange.reply.xml,
+      );
+      await searchForm(caller, gateway, ADVERTISED);
+      const empty = await searchLegacy(caller, gateway, {}, { max: 1 });
+      let found = empty.parsed.type === 'result' ? readFound(empty, ADVERTISED) : undefined;
+      if (found === undefined || found.jids.length === 0) {
+        const target = await directoryTarget(context, caller, ADVERTISED);
+        const nicks = namesOfItem(target);
+        const result = await findBy(
+          nicks,
+          (nick) => searchLegacy(caller, gateway, { nick }, { max: 1 }),
+          target.jid,
+          ADVERTISED,
+        );
+        found = result.found;
+        if (found === undefined) {
+          throw new CannotTell(
+            `neither an empty search nor the names of ${target.jid} found anything to page (search.legacy-nick says why)`,
+          );
+        }
+      }
+      const { rsm } = found.results;
+      expectThat(
+        found.jids.length === 1 && rsm?.last !== undefined && rsm.last === found.jids[0],
+        ADVERTISED,
+        'one item (max 1) and an RSM <set/> whose <last/> is its JID',
+        found.exchange.reply.xml,
+      );
+    },
+  },
+  {
+    name: 'form-type',
+    requirements: ['search.form-type'],
+    profiles: ['jabber-search'],
+    level: 'MUST',
+    features: [NS.search],
+    interpretations: ['interp-18'],
+    statement:
+      'The search data form carries a hidden FORM_TYPE field with the value jabber:iq:search, and a submission without it is refused with bad-request or not-acceptable.',
+    run: async (context) => {
+      const requirement = 'search.form-type';
+      const caller = await context.callers.local();
+      const { exchange, offer } = await searchForm(caller, context.sut.gatewayJid, requirement);
+      if (offer.form === undefined) {
+        throw new NotApplicable(
+          'the search form offers no data form, only legacy fields (search.data-forms warns)',
+        );
+      }
+      const formType = formField(offer.form, 'FORM_TYPE');
+      expectThat(
+        offer.form.type === 'form' &&
+          formType?.type === 'hidden' &&
+          formType.values.length === 1 &&
+          formType.values[0] === FORM_TYPE.search,
+        requirement,
+        `<x type='form'> with <field var='FORM_TYPE' type='hidden'><value>${FORM_TYPE.search}</value></field>`,
+        exchange.reply.xml,
+      );
+      const nick = formOffers(offer, 'nick') ? { nick: 'agentconf' } : {};
+      const bare = await searchWithForm(caller, context.sut.gatewayJid, nick, undefined, { formType: false });
+      expectStanzaError(context, bare, requirement, ['bad-request', 'not-acceptable']);
+    },
+  },
+  {
+    name: 'legacy-nick',
+    requirements: [NICK],
+    profiles: ['jabber-search'],
+    level: 'MUST',
+    features: [NS.search],
+    interpretations: ['interp-18'],
+    statement:
+      'The search form offers the legacy <nick/>, and a legacy nick submission naming a listed endpoint (by its localpart or name) finds it, answered with legacy items, not a form.',
+    run: async (context) => {
+      const caller = await context.callers.local();
+      const gateway = context.sut.gatewayJid;
+      const { exchange, offer } = await searchForm(caller, gateway, NICK);
+      expectThat(
+        offer.legacyFields.includes('nick'),
+        NICK,
+        'an empty <nick/> in the search form',
+        exchange.reply.xml,
+      );
+      const target = await directoryTarget(context, caller, NICK);
+      const nicks = namesOfItem(target);
+      const { found, tried } = await findBy(
+        nicks,
+        (nick) => searchLegacy(caller, gateway, { nick }),
+        target.jid,
+        NICK,
+        (result) => {
+          expectThat(
+            result.results.kind !== 'form',
+            NICK,
+            'legacy <item/>s (or none) for a legacy submission',
+            result.exchange.reply.xml,
+          );
+        },
+      );
+      expectThat(
+        found !== undefined,
+        NICK,
+        `${target.jid} among the items for a nick equal to its localpart or name (${nicks.join(', ')})`,
+        describeTried(nicks, tried),
+      );
+    },
+  },
+  {
+    name: 'data-form-submission',
+    requirements: [FORMS],
+    profiles: ['jabber-search'],
+    level: 'SHOULD',
+    features: [NS.search],
+    interpretations: ['interp-18'],
+    statement:
+      'Search also works through the XEP-0004 form: a nick submitted in the form finds a listed endpoint, answered with a result form of <reported/> and <item/>s.',
+    run: async (context) => {
+      const caller = await context.callers.local();
+      const gateway = context.sut.gatewayJid;
+      const { exchange, offer } = await searchForm(caller, gateway, FORMS);
+      expectThat(
+        offer.form !== undefined && formOffers(offer, 'nick'),
+        FORMS,
+        'a data form with a nick field',
+        exchange.reply.xml,
+      );
+      const target = await directoryTarget(context, caller, FORMS);
+      const nicks = namesOfItem(target);
+      const { found, tried } = await findBy(
+        nicks,
+        (nick) => searchWithForm(caller, gateway, { nick }),
+        target.jid,
+        FORMS,
+      );
+      expectThat(
+        found?.results.kind === 'form',
+        FORMS,
+        `a result form listing ${target.jid} for a nick equal to its localpart or name (${nicks.join(', ')})`,
+        describeTried(nicks, tried),
+      );
+      if (found?.results.kind === 'form') {
+        const { form } = found.results;
+        if (form.title !== undefined || form.instructions.length > 0) {
+          context.warn(FORMS, 'the result form carries a title or instructions (interp-18)');
+        }
+      }
+    },
+  },
+  {
+    name: 'case-insensitive',
+    requirements: [CASE],
+    profiles: ['jabber-search'],
+    level: 'SHOULD',
+    features: [NS.search],
+    statement: 'A nick in other letter case than the endpoint’s localpart or name still finds it.',
+    run: async (context) => {
+      const caller = await context.callers.local();
+      const gateway = context.sut.gatewayJid;
+      const target = await directoryTarget(context, caller, CASE);
+      // Names here are ASCII (directoryTarget) or plain words: per-character case swapping is safe.
+      const swap = (text: string): string =>
+        text.replace(/\p{L}/gu, (c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()));
+      const nicks = namesOfItem(target).map(swap);
+      const { found, tried } = await findBy(
+        nicks,
+        (nick) => searchLegacy(caller, gateway, { nick }),
+        target.jid,
+        CASE,
+      );
+      expectThat(
+        found !== undefined,
+        CASE,
+        `${target.jid} found by a nick in swapped case (${nicks.join(', ')})`,
+        describeTried(nicks, tried),
+      );
+    },
+  },
+  {
+    name: 'case-insensitive-unicode',
+    requirements: [CASE],
+    profiles: ['jabber-search'],
+    level: 'SHOULD',
+    features: [NS.search, FEATURE.admin],
+    statement:
+      'Case is ignored beyond ASCII: an endpoint whose localpart, name and title spell “agentconf-été-…” in lower or upper case is found by “Agentconf-Été-…” (the endpoint is provisioned for the case and removed after it).',
+    run: async (context) =>
+      withRestore(context, async (restorer) => {
+        const admin = await adminFor(context);
+        const token = freshToken(context);
+        const base = `agentconf-été-${token}`;
+        const jid = `${base}@${context.sut.gatewayJid}`;
+        const version = freshVersion(context);
+        const manifest = {
+          ...minimalManifest(jid, version, base),
+          agent: { jid, name: base, title: base.toLocaleUpperCase('und'), version },
+        };
+        await provisionActive(restorer, admin, jid, version, manifest);
+        const caller = await context.callers.local();
+        if ((await discoInfo(caller, jid)).parsed.type === 'error') {
+          throw new NotApplicable(
+            `the local caller may not see the provisioned ${jid}: nothing to search for`,
+          );
+        }
+        const nick = `Agentconf-Été-${token.charAt(0).toUpperCase()}${token.slice(1)}`;
+        const found = readFound(await searchLegacy(caller, context.sut.gatewayJid, { nick }), CASE);
+        expectThat(
+          found.jids.some((item) => normalizeBareJid(item) === normalizeBareJid(jid)),
+          CASE,
+          `${jid} found by the nick ${JSON.stringify(nick)}`,
+          found.exchange.reply.xml,
+        );
+      }),
+  },
+  {
+    name: 'octet-order',
+    requirements: [ORDER, 'namespaces.jid-comparison'],
+    profiles: ['jabber-search'],
+    level: 'MUST',
+    features: [NS.search],
+    interpretations: ['interp-15', 'interp-18'],
+    statement:
+      'Search results page in ascending octet order of the normalized bare JIDs across the whole result set; each page’s <first/> and <last/> are exactly its first and last item’s JID, in a <set/> outside the result form.',
+    run: async (context) => {
+      const caller = await context.callers.local();
+      const gateway = context.sut.gatewayJid;
+      const max = context.random.int(1, 3);
+      if ((await emptyQueryListing(context, caller, 50, ORDER)) === undefined) {
+        throw new NotApplicable(
+          'an empty search lists nothing (interp-18 allows it): no query is known to match several endpoints',
+        );
+      }
+      const { offer } = await searchForm(caller, gateway, ORDER);
+      const submit = (rsm: RsmRequest): Promise<IqExchange> =>
+        offer.form === undefined
+          ? searchLegacy(caller, gateway, {}, rsm)
+          : searchWithForm(caller, gateway, {}, rsm);
+      const { pages, jids } = await traverseSearch(submit, max, ORDER);
+      const normalized = jids.map((jid) => normalizeBareJid(jid));
+      const ascending = normalized.every(
+        (jid, index) => index === 0 || compareUtf8(normalized[index - 1] ?? '', jid) < 0,
+      );
+      if (!ascending) {
+        if (normalized.some((jid) => !/^[\x21-\x7e]*$/.test(jid))) {
+          context.warn(ORDER, `non-ASCII JIDs out of octet order: ${normalized.join(', ')} (interp-15)`);
+        } else {
+          throw new RequirementViolation(ORDER, listing(normalized.toSorted(compareUtf8)), listing(jids));
+        }
+      }
+      for (const { results, jids: items, exchange } of pages) {
+        if (items.length === 0) continue;
+        expectThat(
+          results.rsm?.first?.uid === items[0] && results.rsm?.last === items.at(-1),
+          ORDER,
+          '<first/> and <last/> that are exactly the JIDs of the page’s first and last items',
+          exchange.reply.xml,
+        );
+      }
+    },
+  },
+  {
+    name: 'visibility-filter-listing',
+    requirements: [VISIBILITY, 'rules.uniform-visibility'],
+    profiles: ['jabber-search'],
+    level: 'MUST',
+    features: [NS.search],
+    interpretations: ['interp-14', 'interp-18', 'interp-23'],
+    statement:
+      'An empty search lists exactly the endpoints the directory shows each caller (local, principal-granted, domain-granted, denied) — or nothing at all — and every page’s <count/> is the number of visible matches.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      let judged = 0;
+      for (const role of ROLES) {
+        const caller = await callerFor(context, role);
+        const listed = await emptyQueryListing(context, caller, 2, VISIBILITY);
+        const pages = listed?.pages ?? [];
+        const jids = listed?.jids ?? [];
+        if (listed !== undefined) {
+          expectVisibleListing(context, world, role, jids, VISIBILITY, true);
+          judged += 1;
+        }
+        const countOnly = await searchLegacy(caller, context.sut.gatewayJid, {}, { max: 0 });
+        if (countOnly.parsed.type === 'error') continue;
+        for (const { results, exchange } of [...pages, readFound(countOnly, VISIBILITY)]) {
+          const count = results.rsm?.count;
+          if (count === undefined) continue;
+          expectThat(
+            count === jids.length,
+            VISIBILITY,
+            `<count>${String(jids.length)}</count>: the matches the ${role} caller may see`,
+            exchange.reply.xml,
+          );
+        }
+      }
+      if (judged === 0 && world.listedFor('local').length > 0) {
+        context.warn(VISIBILITY, 'an empty search lists nothing for any caller (interp-18 allows it)');
+      }
+    },
+  },
+  {
+    name: 'visibility-filter-names',
+    requirements: [VISIBILITY, HIDDEN],
+    profiles: ['jabber-search'],
+    level: 'MUST',
+    features: [NS.search],
+    interpretations: ['interp-18', 'interp-23'],
+    statement:
+      'A nick equal to the localpart, name or title of an endpoint a caller may not see never finds it, for local, principal-granted, domain-granted and denied callers; whatever a search finds is visible to the caller.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      for (const role of ROLES) {
+        const caller = await callerFor(context, role);
+        const unseen = world.endpoints.filter((endpoint) => !world.maySee(role, endpoint));
+        const searches = unseen.flatMap((endpoint) =>
+          unseenTerms(world, role, endpoint).map((nick) => ({ endpoint, nick })),
+        );
+        const replies = await Promise.all(
+          searches.map(({ nick }) => searchLegacy(caller, context.sut.gatewayJid, { nick })),
+        );
+        replies.forEach((exchange, index) => {
+          const search = searches[index];
+          if (search === undefined) return;
+          const found = readFound(exchange, VISIBILITY);
+          expectThat(
+            !found.jids.some((jid) => normalizeBareJid(jid) === search.endpoint.jid),
+            HIDDEN,
+            `no trace of ${search.endpoint.jid} for the ${role} caller searching ${JSON.stringify(search.nick)}`,
+            exchange.reply.xml,
+          );
+          expectVisibleListing(context, world, role, found.jids, VISIBILITY, false);
+        });
+      }
+    },
+  },
+  {
+    name: 'hidden-like-nonexistent',
+    requirements: [HIDDEN, 'errors.not-found-equivalence'],
+    profiles: ['jabber-search'],
+    level: 'MUST',
+    features: [NS.search],
+    interpretations: ['interp-13', 'interp-19'],
+    statement:
+      'Searching the names of a hidden endpoint (local caller) or of one only others may see (domain-granted caller) answers exactly like searching a name nothing has; paging after or before its JID answers like paging from a JID that names nothing in the same place.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      const gateway = context.sut.gatewayJid;
+      const none = nonexistentNick(context);
+      const probes: [CallerRole, FixtureEndpoint][] = [['local', world.hiddenEndpoint]];
+      const othersOnly = world.endpoints.find(
+        (endpoint) =>
+          endpoint.active !== undefined &&
+          !world.maySee('remotePeer', endpoint) &&
+          world.maySee('local', endpoint),
+      );
+      if (othersOnly !== undefined) probes.push(['remotePeer', othersOnly]);
+      for (const [role, endpoint] of probes) {
+        const caller = await callerFor(context, role);
+        const terms = unseenTerms(world, role, endpoint);
+        const replies: ComparedReply[] = [
+          {
+            label: `${role}: nick ${none}`,
+            exchange: await searchLegacy(caller, gateway, { nick: none }, { max: 5 }),
+            to: gateway,
+          },
+        ];
+        for (const nick of terms) {
+          const exchange = await searchLegacy(caller, gateway, { nick }, { max: 5 });
+          replies.push({ label: `${role}: nick ${nick} (${endpoint.jid})`, exchange, to: gateway });
+        }
+        for (const { exchange } of replies) {
+          expectThat(
+            readFound(exchange, HIDDEN).jids.length === 0,
+            HIDDEN,
+            'an empty result',
+            exchange.reply.xml,
+          );
+        }
+        const [first, second, ...others] = replies;
+        if (first !== undefined && second !== undefined)
+          expectIndistinguishable(context, [first, second, ...others], HIDDEN);
+      }
+      const local = await context.callers.local();
+      const listed = await emptyQueryListing(context, local, 50, HIDDEN);
+      if (listed === undefined) return;
+      const full = listed.jids.map((jid) => normalizeBareJid(jid));
+      await expectSameGapSearchPaging(context, local, full, [
+        [`hidden ${world.hiddenEndpoint.jid}`, world.hiddenEndpoint.jid],
+        [`nonexistent ${world.nonexistentJid}`, world.nonexistentJid],
+      ]);
+    },
+  },
+  {
+    name: 'tag-field-visibility',
+    requirements: [VISIBILITY],
+    profiles: ['jabber-search'],
+    level: 'MUST',
+    features: [NS.search],
+    statement:
+      'When the search form offers the gateway’s own tag field (beyond the spec), searching by a tool tag of any endpoint finds only endpoints the caller may see, for every caller role.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      const gateway = context.sut.gatewayJid;
+      const { offer } = await searchForm(await context.callers.local(), gateway, VISIBILITY);
+      if (!formOffers(offer, 'tag')) throw new NotApplicable('the search form offers no tag field');
+      const tags = [...new Set(world.endpoints.flatMap(toolTags))];
+      if (tags.length === 0) throw new NotApplicable('no tool of the fixture world declares tags');
+      for (const role of ROLES) {
+        const caller = await callerFor(context, role);
+        const chosen = context.random.shuffle(tags).slice(0, 3);
+        const replies = await Promise.all(chosen.map((tag) => searchWithForm(caller, gateway, { tag })));
+        for (const exchange of replies) {
+          expectVisibleListing(context, world, role, readFound(exchange, VISIBILITY).jids, VISIBILITY, false);
+        }
+      }
+    },
+  },
+]);

@@ -1,0 +1,344 @@
+/**
+ * Registration and Administrative Provisioning as the suites drive them (#registration-flow):
+ * each operation as an exchange, fresh endpoint identities, who registers for a case, and the
+ * bookkeeping that leaves the gateway as the case found it.
+ *
+ * One gateway serves the whole run, and other sections count directory entries: whatever a
+ * case registers is removed and whatever active pointer it moves is moved back, also when the
+ * case fails. Fresh identities are drawn from `context.random` (so a case replays from its
+ * seed) and carry the attempt number, because a flake re-run gets the same seed and must not
+ * meet the versions or tombstones of its first attempt: a removed version's tombstone refuses
+ * other content under that version forever.
+ */
+import type { Element } from '@xmpp/xml';
+import type { Caller, IqExchange } from '../../../harness/driver/index.ts';
+import { canonicalDocument } from '../../../protocol/json/canonical.ts';
+import type { JsonObject } from '../../../protocol/json/json-value.ts';
+import { normalizeBareJid } from '../../../protocol/jid/index.ts';
+import { FEATURE, NS_AGENT_API } from '../../../protocol/namespaces.ts';
+import {
+  buildActivate,
+  buildDeactivate,
+  buildRegister,
+  buildRegistrationStatus,
+  buildRemoveEndpoint,
+  buildRemoveVersion,
+  parseRegistration,
+  type DefinedCondition,
+  type Hash,
+  type RegistrationVersion,
+} from '../../../protocol/stanza/index.ts';
+import type { CaseContext } from '../../framework/context.ts';
+import { expectParsed, expectResultPayload, expectStanzaError } from '../../framework/expect.ts';
+import { CannotTell, NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
+
+/** Lower-case letters and digits: valid in every localpart and version grammar. */
+const TOKEN = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+const attemptsBySeed = new Map<number, number>();
+const attemptOfContext = new WeakMap<CaseContext, number>();
+
+/** 0 for a case's first attempt in this process, 1 for its flake re-run (which has the same seed). */
+function attemptOf(context: CaseContext): number {
+  const known = attemptOfContext.get(context);
+  if (known !== undefined) return known;
+  const attempt = attemptsBySeed.get(context.random.seed) ?? 0;
+  attemptsBySeed.set(context.random.seed, attempt + 1);
+  attemptOfContext.set(context, attempt);
+  return attempt;
+}
+
+/** A seeded token no other attempt of any case draws (lower-case ASCII, so octet order is plain). */
+export function freshToken(context: CaseContext): string {
+  const attempt = attemptOf(context);
+  return `${context.random.string(TOKEN, 8)}${attempt === 0 ? '' : `r${String(attempt)}`}`;
+}
+
+/** A virtual endpoint nobody registered yet, on the gateway's own domain. */
+export interface FreshEndpoint {
+  readonly localpart: string;
+  readonly jid: string;
+}
+
+export function freshEndpoint(context: CaseContext, purpose: string): FreshEndpoint {
+  const localpart = `agentconf-${purpose}-${freshToken(context)}`;
+  return { localpart, jid: `${localpart}@${context.sut.gatewayJid}` };
+}
+
+/** A version nobody registered yet, e.g. `1.0.0-k3j9x0aa`: versions are opaque labels (#registration-flow). */
+export function freshVersion(context: CaseContext, prefix = '1.0.0'): string {
+  return `${prefix}-${freshToken(context)}`;
+}
+
+function send(caller: Caller, gateway: string, type: 'get' | 'set', payload: Element): Promise<IqExchange> {
+  return caller.exchangeIq(gateway, type, payload);
+}
+
+/** The registration IQs, sent by one caller to the gateway. */
+export class Provisioning {
+  readonly caller: Caller;
+  readonly gateway: string;
+
+  constructor(caller: Caller, gateway: string) {
+    this.caller = caller;
+    this.gateway = gateway;
+  }
+
+  register(manifestJson: string): Promise<IqExchange> {
+    return send(this.caller, this.gateway, 'set', buildRegister({ manifestJson }));
+  }
+
+  activate(jid: string, version: string, hash: Hash): Promise<IqExchange> {
+    return send(this.caller, this.gateway, 'set', buildActivate({ jid, version, hash }));
+  }
+
+  deactivate(jid: string): Promise<IqExchange> {
+    return send(this.caller, this.gateway, 'set', buildDeactivate({ jid }));
+  }
+
+  status(jid: string): Promise<IqExchange> {
+    return send(this.caller, this.gateway, 'get', buildRegistrationStatus({ jid }));
+  }
+
+  removeVersion(jid: string, version: string): Promise<IqExchange> {
+    return send(this.caller, this.gateway, 'set', buildRemoveVersion({ jid, version }));
+  }
+
+  removeEndpoint(jid: string): Promise<IqExchange> {
+    return send(this.caller, this.gateway, 'set', buildRemoveEndpoint({ jid }));
+  }
+}
+
+/** Whether the SUT offers Administrative Provisioning over IQ: claimed, advertised and with an admin account. */
+export function hasAdmin(context: CaseContext): boolean {
+  // A claim of the profile makes the SUT config name its adminJid (docs/sut.md).
+  return context.sut.profiles.has('admin-provisioning') && context.sut.features.has(FEATURE.admin);
+}
+
+/** Whether the SUT lets a local C2S account register its own bare JID. */
+export function hasSelfRegistration(context: CaseContext): boolean {
+  return context.sut.profiles.has('self-registration') && context.sut.features.has(FEATURE.selfRegister);
+}
+
+/** The administrator's provisioning IQs; NotApplicable when the SUT offers none. */
+export async function adminFor(context: CaseContext): Promise<Provisioning> {
+  if (!hasAdmin(context)) {
+    throw new NotApplicable(
+      'the SUT offers no Administrative Provisioning over IQ (claim and #admin feature)',
+    );
+  }
+  return new Provisioning(await context.callers.admin(), context.sut.gatewayJid);
+}
+
+/**
+ * The versions registration-status lists for `jid`, read by the administrator; an empty list
+ * when the gateway knows no such endpoint (item-not-found, as after remove-endpoint).
+ */
+export async function registeredVersions(
+  context: CaseContext,
+  admin: Provisioning,
+  jid: string,
+  requirement: string,
+): Promise<readonly RegistrationVersion[]> {
+  const exchange = await admin.status(jid);
+  if (exchange.parsed.type === 'error') {
+    expectStanzaError(context, exchange, requirement, 'item-not-found');
+    return [];
+  }
+  const registration = expectParsed(
+    parseRegistration,
+    expectResultPayload(exchange, requirement, NS_AGENT_API, 'registration'),
+    requirement,
+    exchange.reply.xml,
+  );
+  return registration.versions;
+}
+
+/** The one line per version a failure message shows. */
+export function describeVersions(versions: readonly RegistrationVersion[]): string {
+  if (versions.length === 0) return '(no version)';
+  return versions
+    .map(
+      (version) =>
+        `${version.id} active=${String(version.active)} removable=${String(version.removable)} ${version.hash.algo}:${version.hash.value}`,
+    )
+    .join('\n');
+}
+
+/**
+ * A registration must be refused with one of `conditions`. A resource-constraint instead means
+ * a limit (e.g. the SUT's registration rate limit) answered before the content was judged: the
+ * case cannot tell.
+ */
+export function expectRefused(
+  context: CaseContext,
+  exchange: IqExchange,
+  requirement: string,
+  conditions: readonly DefinedCondition[],
+  what: string,
+): void {
+  if (exchange.parsed.type !== 'error') {
+    throw new RequirementViolation(
+      requirement,
+      `a refusal of ${what} (<${conditions.join('/> or <')}/>)`,
+      exchange.reply.xml,
+      `${requirement}: ${what} was accepted`,
+    );
+  }
+  if (
+    exchange.parsed.error.condition === 'resource-constraint' &&
+    !conditions.includes('resource-constraint')
+  ) {
+    throw new CannotTell(
+      `${what} got resource-constraint: a limit (a registration rate limit?) answered before the content was judged`,
+    );
+  }
+  expectStanzaError(context, exchange, requirement, conditions);
+}
+
+/**
+ * Who registers a case's manifests: the C2S self-registrant for its own bare JID when the SUT
+ * offers Self Registration, else the administrator for a fresh virtual endpoint (the registry's
+ * `registrant` fixture).
+ */
+export interface Registrant {
+  readonly kind: 'self' | 'admin';
+  readonly provisioning: Provisioning;
+  /** The agent JID the registrant's manifests claim. */
+  readonly jid: string;
+}
+
+export async function registrantFor(context: CaseContext, purpose: string): Promise<Registrant> {
+  if (hasSelfRegistration(context)) {
+    const caller = await context.callers.registrant();
+    return {
+      kind: 'self',
+      provisioning: new Provisioning(caller, context.sut.gatewayJid),
+      jid: normalizeBareJid(caller.bareJid),
+    };
+  }
+  const admin = await adminFor(context).catch((error: unknown) => {
+    if (error instanceof NotApplicable) {
+      throw new NotApplicable('the SUT offers neither Self Registration nor Administrative Provisioning');
+    }
+    throw error;
+  });
+  return { kind: 'admin', provisioning: admin, jid: freshEndpoint(context, purpose).jid };
+}
+
+interface PinnedVersion {
+  readonly jid: string;
+  readonly version: string;
+  readonly hash: Hash;
+}
+
+/**
+ * What a case changed, to put back at its end: endpoints it may have registered something
+ * under (removed with remove-endpoint) and active pointers it moved (selected again).
+ */
+export class Restorer {
+  readonly #context: CaseContext;
+  readonly #endpoints = new Set<string>();
+  readonly #activations: PinnedVersion[] = [];
+
+  constructor(context: CaseContext) {
+    this.#context = context;
+  }
+
+  /** `jid` may now hold versions this case registered: remove the endpoint at the end. */
+  track(jid: string): void {
+    this.#endpoints.add(jid);
+  }
+
+  /** Select `version` of a world endpoint again at the end (its active pointer is being moved). */
+  reactivateAtEnd(pinned: PinnedVersion): void {
+    this.#activations.push(pinned);
+  }
+
+  /**
+   * Sends a registration, tracking its endpoint unless the gateway refused it (a lost reply
+   * counts as registered).
+   */
+  async register(provisioning: Provisioning, jid: string, manifestJson: string): Promise<IqExchange> {
+    let refused = false;
+    try {
+      const exchange = await provisioning.register(manifestJson);
+      refused = exchange.parsed.type === 'error';
+      return exchange;
+    } finally {
+      if (!refused) this.track(jid);
+    }
+  }
+
+  /** Puts everything back; returns what could not be put back. */
+  async restore(): Promise<string[]> {
+    if (this.#endpoints.size === 0 && this.#activations.length === 0) return [];
+    // Without an administrator a self-registrant's versions stay; never activated, they change
+    // no directory.
+    if (!hasAdmin(this.#context)) return [];
+    const admin = new Provisioning(await this.#context.callers.admin(), this.#context.sut.gatewayJid);
+    const problems: string[] = [];
+    const condition = (exchange: IqExchange): string =>
+      exchange.parsed.type === 'error' ? exchange.parsed.error.condition : 'result';
+    for (const { jid, version, hash } of this.#activations) {
+      const exchange = await admin.activate(jid, version, hash);
+      if (exchange.parsed.type !== 'result')
+        problems.push(`activating ${jid} ${version} again: ${condition(exchange)}`);
+    }
+    for (const jid of this.#endpoints) {
+      const exchange = await admin.removeEndpoint(jid);
+      // item-not-found: nothing was left under it (the case removed it, or nothing was registered).
+      if (exchange.parsed.type === 'error' && exchange.parsed.error.condition !== 'item-not-found') {
+        problems.push(`removing ${jid}: ${condition(exchange)}`);
+      }
+    }
+    return problems;
+  }
+}
+
+/**
+ * Runs a case body that changes registrations, then restores the gateway. A body that passed
+ * but left something the administrator could not remove fails: later cases would see it.
+ */
+export async function withRestore<T>(
+  context: CaseContext,
+  body: (restorer: Restorer) => Promise<T>,
+): Promise<T> {
+  const restorer = new Restorer(context);
+  let result: T;
+  try {
+    result = await body(restorer);
+  } catch (error) {
+    await restorer.restore().catch(() => []);
+    throw error;
+  }
+  const problems = await restorer.restore();
+  if (problems.length > 0) {
+    throw new Error(`could not leave the gateway as the case found it: ${problems.join('; ')}`);
+  }
+  return result;
+}
+
+/**
+ * Registers and activates a manifest as the administrator, for a case that needs an endpoint of
+ * its own to test something else: a refusal means that case cannot tell. The restorer removes
+ * the endpoint at the end.
+ */
+export async function provisionActive(
+  restorer: Restorer,
+  admin: Provisioning,
+  jid: string,
+  version: string,
+  manifest: JsonObject,
+): Promise<Hash> {
+  const { hash } = canonicalDocument(manifest);
+  const registered = await restorer.register(admin, jid, JSON.stringify(manifest));
+  if (registered.parsed.type === 'error') {
+    throw new CannotTell(`could not provision ${jid} ${version}: ${registered.parsed.error.condition}`);
+  }
+  const activated = await admin.activate(jid, version, hash);
+  if (activated.parsed.type === 'error') {
+    throw new CannotTell(`could not activate ${jid} ${version}: ${activated.parsed.error.condition}`);
+  }
+  return hash;
+}
