@@ -8,7 +8,8 @@ import type { SutConfig } from '../sut/sut-config.ts';
 import type { Suite } from '../../suites/framework/case.ts';
 import { SeededRandom } from '../../suites/framework/seeded-random.ts';
 import { runCase, type CaseResult } from '../../suites/framework/run-case.ts';
-import { checkGatewayElements } from '../../suites/framework/wire-checks.ts';
+import { DeferredWireChecks } from '../../suites/framework/wire-checks.ts';
+import type { RequirementViolation } from '../../suites/framework/verdicts.ts';
 import {
   profileVerdicts,
   staleBaselineEntries,
@@ -23,6 +24,8 @@ export interface RunProgress {
   sectionStarted(section: string, title: string, cases: number): void;
   caseFinished(result: CaseResult): void;
   sectionFinished(section: string, results: readonly CaseResult[]): void;
+  /** Cases that passed but failed the run's batched schema checks (decided after the last case). */
+  schemaFailures(results: readonly CaseResult[]): void;
 }
 
 export interface RunConformanceOptions {
@@ -41,11 +44,41 @@ export interface RunConformanceOptions {
   readonly defaultTimeoutMs?: number;
 }
 
+/** Passed cases during which the gateway sent a schema-invalid element fail with that violation. */
+function withWireViolations(
+  results: readonly CaseResult[],
+  violations: ReadonlyMap<string, RequirementViolation>,
+): CaseResult[] {
+  return results.map((result) => {
+    const violation = violations.get(result.case.id);
+    const last = result.attempts.at(-1);
+    if (violation === undefined || result.outcome !== 'passed' || last === undefined) return result;
+    const failedAttempt = {
+      ...last,
+      outcome: 'failed' as const,
+      violation: {
+        requirement: violation.requirement,
+        expected: violation.expected,
+        received: violation.received,
+        message: violation.message,
+      },
+      reason: violation.message,
+    };
+    return {
+      ...result,
+      outcome: 'failed',
+      reason: violation.message,
+      attempts: [...result.attempts.slice(0, -1), failedAttempt],
+    };
+  });
+}
+
 export async function runConformance(options: RunConformanceOptions): Promise<RunResult> {
   const { session, config, progress } = options;
   const startedAt = new Date();
   const started = performance.now();
-  const results: CaseResult[] = [];
+  let results: CaseResult[] = [];
+  const wireChecks = new DeferredWireChecks(session.facts.gatewayJid);
   const defaultTimeoutMs =
     options.defaultTimeoutMs ?? session.facts.taskTimeoutMs + session.facts.replyTimeoutMs;
   for (const { suite, cases } of selectCases(options.suites, options.selection)) {
@@ -71,7 +104,10 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
                 warn({ requirement, message });
               },
             },
-            verify: () => checkGatewayElements(transcript.entries, session.facts.gatewayJid),
+            verify: () => {
+              wireChecks.record(testCase.id, transcript.entries);
+              return Promise.resolve();
+            },
             dispose: () => pool.release(),
           };
         },
@@ -82,6 +118,12 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
     }
     progress.sectionFinished(suite.section, sectionResults);
   }
+  const violations = await wireChecks.violations();
+  results = withWireViolations(results, violations);
+  const schemaFailures = results.filter(
+    (result) => violations.has(result.case.id) && result.outcome === 'failed',
+  );
+  if (schemaFailures.length > 0) progress.schemaFailures(schemaFailures);
   const claimed = session.facts.profiles;
   const narrowed = (options.selection.grep?.length ?? 0) > 0 || (options.selection.profiles?.length ?? 0) > 0;
   const profiles = profileVerdicts(results, {

@@ -72,6 +72,12 @@ export function terminalProgress(write: (text: string) => void, verbose = false)
         if (shown || (verbose && result.outcome !== 'passed')) write(`${describeFailure(result)}\n`);
       }
     },
+    schemaFailures(results) {
+      write(
+        `\nschema checks of the whole run: ${String(results.length)} case(s) received invalid elements\n`,
+      );
+      for (const result of results) write(`${describeFailure(result)}\n`);
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Transcript } from '../../harness/driver/index.ts';
-import { SCHEMA_REQUIREMENT, checkGatewayElements } from './wire-checks.ts';
+import { DeferredWireChecks, SCHEMA_REQUIREMENT, checkGatewayElements } from './wire-checks.ts';
 import { RequirementViolation } from './verdicts.ts';
 
 const GATEWAY = 'agents.example';
@@ -37,5 +37,18 @@ describe('checkGatewayElements', () => {
     );
     expect(failure).toBeInstanceOf(RequirementViolation);
     expect(failure).toMatchObject({ requirement: SCHEMA_REQUIREMENT, received: invalid });
+  });
+
+  it('validates a whole run in one batch and names the cases that received invalid elements', async () => {
+    const invalid =
+      "<iq xmlns='jabber:client' type='result' id='4' from='agents.example'>" +
+      "<registered xmlns='urn:xmpp:agent-api:0'/></iq>";
+    const checks = new DeferredWireChecks(GATEWAY);
+    checks.record('a.valid', received(VALID_REGISTERED).entries);
+    checks.record('b.invalid', received(invalid).entries);
+    checks.record('c.nothing', new Transcript('t').entries);
+    const violations = await checks.violations();
+    expect([...violations.keys()]).toEqual(['b.invalid']);
+    expect(violations.get('b.invalid')).toMatchObject({ requirement: SCHEMA_REQUIREMENT, received: invalid });
   });
 });

@@ -9,7 +9,7 @@ import type { TranscriptEntry } from '../../harness/driver/index.ts';
 import { normalizeBareJid, parseJid } from '../../protocol/jid/index.ts';
 import { NS_AGENT_API, NS_AGENT_TASK } from '../../protocol/namespaces.ts';
 import { namespaceOf, parseXml, serialize, StanzaParseError } from '../../protocol/stanza/index.ts';
-import { validateElements } from '../../protocol/xsd/validator.ts';
+import { validateElements, type XsdResult } from '../../protocol/xsd/validator.ts';
 import { RequirementViolation } from './verdicts.ts';
 
 /** Registry ID of the requirement that every protocol element validates against the schemas. */
@@ -46,12 +46,15 @@ function protocolElements(stanza: Element): Element[] {
   return found;
 }
 
-/** Throws a RequirementViolation naming the first invalid element the gateway sent. */
-export async function checkGatewayElements(
-  entries: readonly TranscriptEntry[],
-  gatewayJid: string,
-): Promise<void> {
-  const sent: { readonly stanzaXml: string; readonly elementXml: string }[] = [];
+/** One protocol element the gateway sent, with the stanza that carried it. */
+export interface SentElement {
+  readonly stanzaXml: string;
+  readonly elementXml: string;
+}
+
+/** Every agent-api/agent-task element in the stanzas the gateway's domain sent. */
+export function gatewayElements(entries: readonly TranscriptEntry[], gatewayJid: string): SentElement[] {
+  const sent: SentElement[] = [];
   for (const entry of entries) {
     if (!fromGateway(entry, gatewayJid) || entry.xml === undefined) continue;
     let stanza: Element;
@@ -64,18 +67,70 @@ export async function checkGatewayElements(
     for (const element of protocolElements(stanza))
       sent.push({ stanzaXml: entry.xml, elementXml: serialize(element) });
   }
-  if (sent.length === 0) return;
-  const results = await validateElements(sent.map((item) => item.elementXml));
-  results.forEach((result, index) => {
-    if (result.valid) return;
+  return sent;
+}
+
+/** The violation for the first element of `sent` its schema rejects, given their results in order. */
+function firstViolation(
+  sent: readonly SentElement[],
+  results: readonly XsdResult[],
+): RequirementViolation | undefined {
+  for (const [index, result] of results.entries()) {
     const item = sent[index];
-    if (item === undefined) return;
+    if (result.valid || item === undefined) continue;
     const errors = result.errors.map((error) => error.message).join('; ');
-    throw new RequirementViolation(
+    return new RequirementViolation(
       SCHEMA_REQUIREMENT,
       `every agent-api/agent-task element the gateway sends is valid against the normative XML Schema`,
       item.stanzaXml,
       `${SCHEMA_REQUIREMENT}: the gateway sent an element its schema rejects (${result.failure}: ${errors})`,
     );
-  });
+  }
+  return undefined;
+}
+
+/** Throws a RequirementViolation naming the first invalid element the gateway sent. */
+export async function checkGatewayElements(
+  entries: readonly TranscriptEntry[],
+  gatewayJid: string,
+): Promise<void> {
+  const sent = gatewayElements(entries, gatewayJid);
+  if (sent.length === 0) return;
+  const violation = firstViolation(sent, await validateElements(sent.map((item) => item.elementXml)));
+  if (violation !== undefined) throw violation;
+}
+
+/**
+ * The schema checks of a whole run, validated in one batch at the end: one xmllint run costs
+ * far more than the documents in it, and a run's cases would otherwise pay it once each. The
+ * runner records what each passed case received and, once every case ran, turns the passed
+ * cases whose elements fail the schemas into failures with the violation.
+ */
+export class DeferredWireChecks {
+  readonly #gatewayJid: string;
+  readonly #pending = new Map<string, SentElement[]>();
+
+  constructor(gatewayJid: string) {
+    this.#gatewayJid = gatewayJid;
+  }
+
+  /** Remembers what the gateway sent during a case's final attempt. */
+  record(caseId: string, entries: readonly TranscriptEntry[]): void {
+    this.#pending.set(caseId, gatewayElements(entries, this.#gatewayJid));
+  }
+
+  /** Case ID → the first schema violation the gateway committed during that case. */
+  async violations(): Promise<Map<string, RequirementViolation>> {
+    const cases = [...this.#pending.entries()].filter(([, sent]) => sent.length > 0);
+    const all = cases.flatMap(([, sent]) => sent);
+    const results = all.length === 0 ? [] : await validateElements(all.map((item) => item.elementXml));
+    const found = new Map<string, RequirementViolation>();
+    let offset = 0;
+    for (const [caseId, sent] of cases) {
+      const violation = firstViolation(sent, results.slice(offset, offset + sent.length));
+      offset += sent.length;
+      if (violation !== undefined) found.set(caseId, violation);
+    }
+    return found;
+  }
 }
