@@ -17,15 +17,19 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol
 import { parseStrictJson } from '../../../protocol/json/strict-json.ts';
 import { NS_AGENT_TASK } from '../../../protocol/namespaces.ts';
 import {
+  buildCancel,
   buildInvoke,
+  buildProvideInput,
   buildTaskResultRequest,
   buildTaskStateRequest,
   parseAccepted,
   parseTaskResult,
   parseTaskState,
   type Accepted,
+  type Cancel,
   type Hash,
   type Invoke,
+  type ProvideInput,
   type TaskResult,
   type TaskState,
 } from '../../../protocol/stanza/index.ts';
@@ -134,6 +138,20 @@ export async function taskResult(caller: Caller, taskId: string, to = CONFORMANC
     timeoutMs: EVENT_TIMEOUT_MS,
   });
   return parseTaskResult(resultPayload(exchange));
+}
+
+/** <cancel/> for a task; the exchange, so a test judges results and errors alike. */
+export function sendCancel(
+  caller: Caller,
+  cancel: Cancel,
+  to = CONFORMANCE,
+): Promise<IqExchange> {
+  return caller.exchangeIq(to, 'set', buildCancel(cancel), { timeoutMs: EVENT_TIMEOUT_MS });
+}
+
+/** <provide-input/> for a pending request; the exchange. */
+export function sendInput(caller: Caller, input: ProvideInput, to = CONFORMANCE): Promise<IqExchange> {
+  return caller.exchangeIq(to, 'set', buildProvideInput(input), { timeoutMs: EVENT_TIMEOUT_MS });
 }
 
 /** A fresh ledger key per test (docs/conformance-tools.md: keys are global to the gateway). */
