@@ -108,6 +108,19 @@ describe('native federation', () => {
     expect(echoedText(await bob.iq(echoRequest(target, 'local')))).toBe('local');
   });
 
+  it("lists the gateway among its server's services (#find-gateway)", async () => {
+    const reply = await bob.iq(
+      xml(
+        'iq',
+        { type: 'get', to: 'server.example' },
+        xml('query', { xmlns: 'http://jabber.org/protocol/disco#items' }),
+      ),
+    );
+    if (reply.type !== 'result') throw new Error(`expected a result, got error ${reply.condition}`);
+    const items = reply.stanza.getChild('query')?.getChildren('item') ?? [];
+    expect(items.map((item) => item.attrs['jid'])).toContain(federation.component.domain);
+  });
+
   it('delays the s2s link on demand', async () => {
     federation.links.s2sAToB.delay(150);
     try {

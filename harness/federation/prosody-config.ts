@@ -87,8 +87,13 @@ export function renderProsodyConfig(spec: ProsodyInstanceSpec): string {
     `s2s_timeout = ${spec.s2sTimeoutSeconds}`,
     '',
   ];
+  // The server hosting the gateway lists it among its services, as #find-gateway recommends,
+  // so the suites see a well-behaved deployment (Prosody lists only subdomain components itself).
+  const componentItems = spec.components.map((component) => `{ ${lua(component.domain)} }`).join('; ');
   for (const host of spec.virtualHosts) {
-    lines.push(`VirtualHost ${lua(host)}`, `  ssl = ${ssl}`, '');
+    lines.push(`VirtualHost ${lua(host)}`, `  ssl = ${ssl}`);
+    if (componentItems !== '') lines.push(`  disco_items = { ${componentItems} }`);
+    lines.push('');
   }
   for (const component of spec.components) {
     lines.push(
