@@ -7,9 +7,12 @@ import { endpointInfoSuite } from './sections/endpoint-info.ts';
 import { findGatewaySuite } from './sections/find-gateway.ts';
 import { gatewayInfoSuite } from './sections/gateway-info.ts';
 import { identityPresenceSuite } from './sections/identity-presence.ts';
+import { invocationSuite } from './sections/invocation.ts';
 import { listAgentsSuite } from './sections/list-agents.ts';
 import { listToolsSuite } from './sections/list-tools.ts';
+import { manifestSuite } from './sections/manifest.ts';
 import { manifestRetrievalSuite } from './sections/manifest-retrieval.ts';
+import { registrationFlowSuite } from './sections/registration-flow.ts';
 import { schemasSuite } from './sections/schemas.ts';
 import { searchSuite } from './sections/search.ts';
 import { toolInfoSuite } from './sections/tool-info.ts';
@@ -24,5 +27,8 @@ export const ALL_SUITES: readonly Suite[] = [
   schemasSuite,
   identityPresenceSuite,
   searchSuite,
+  manifestSuite,
+  registrationFlowSuite,
   manifestRetrievalSuite,
+  invocationSuite,
 ];

@@ -1,0 +1,500 @@
+/**
+ * #invocation: durable admission answered with <accepted/>, identifiers, replay of the identical
+ * request (same task, the tool runs once: the ledger counter stays at 1) and conflicts for every
+ * fingerprint part changed alone, authorization before any validity error (unknown and
+ * unauthorized alike, invocation apart from visibility), then the validity errors an authorized
+ * caller gets: stale hash, unknown version, schema-invalid arguments, missing parts, deadlines
+ * without a zone or already past.
+ */
+import type { Element } from '@xmpp/xml';
+import type { Caller, IqExchange } from '../../harness/driver/index.ts';
+import { dateTimeFromMillis } from '../../protocol/datetime.ts';
+import { buildInvoke, type Invoke } from '../../protocol/stanza/index.ts';
+import { defineSuite } from '../framework/case.ts';
+import type { CaseContext } from '../framework/context.ts';
+import {
+  expectAnyStanzaError,
+  expectIndistinguishable,
+  expectSameErrorPayload,
+  expectStanzaError,
+  expectThat,
+} from '../framework/expect.ts';
+import { NotApplicable } from '../framework/verdicts.ts';
+import { requireWorld } from '../fixtures/reference-world.ts';
+import {
+  awaitSettled,
+  conformanceTarget,
+  expectAccepted,
+  expectTaskState,
+  freshLedgerKey,
+  freshRequestId,
+  instantFromNow,
+  readLedger,
+  sendInvoke,
+  startTask,
+  targetOf,
+  taskStateRequest,
+  type TaskTarget,
+} from './support/tasks.ts';
+
+const REQUIRED_PARTS = 'invocation.required-parts';
+const REPLAY_SAME = 'invocation.replay-same-task';
+const REPLAY_CONFLICT = 'invocation.replay-conflict';
+const AUTHORIZE_FIRST = 'invocation.authorize-first';
+const NOT_FOUND = 'invocation.unauthorized-item-not-found';
+const WITHOUT_VISIBILITY = 'invocation.invoke-without-visibility';
+const VALIDATES = 'rules.target-validates-arguments';
+
+/** A short script that completes at once: admission cases need a task, not a long one. */
+const QUICK = { steps: [{ complete: {} }] };
+
+/** A sha-256 value that is not the manifest's: a stale pin. */
+const STALE_HASH = { algo: 'sha-256', value: 'n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=' };
+
+/** Sends an <invoke/> edited after building: for parts the codec will not write. */
+function sendEdited(
+  caller: Caller,
+  to: string,
+  invoke: Invoke,
+  edit: (element: Element) => void,
+): Promise<IqExchange> {
+  const element = buildInvoke(invoke);
+  edit(element);
+  return caller.exchangeIq(to, 'set', element);
+}
+
+function invokeOf(context: CaseContext, target: TaskTarget, tool: string, args: unknown): Invoke {
+  return {
+    requestId: freshRequestId(context),
+    tool,
+    apiVersion: target.version,
+    manifestHash: target.hash,
+    argumentsJson: JSON.stringify(args),
+  };
+}
+
+export const invocationSuite = defineSuite('invocation', 'Invocation', [
+  {
+    name: 'accepted-durable',
+    requirements: ['invocation.identifier-grammar', 'task-recovery.state-contents', REQUIRED_PARTS],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    statement:
+      'An admitted invocation is answered with <accepted/> echoing the request ID, at revision 0, with a task ID of the identifier grammar, a creation time and a retention promise; the task then exists for task-state at once.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const { accepted } = await startTask(context, caller, target, 'script', QUICK);
+      const state = expectTaskState(
+        await taskStateRequest(caller, target, accepted.taskId),
+        'task-recovery.state-contents',
+      );
+      expectThat(
+        state.taskId === accepted.taskId && state.created.epochSeconds === accepted.created.epochSeconds,
+        'task-recovery.state-contents',
+        `the admitted task ${accepted.taskId}, created ${accepted.created.text}`,
+        `task ${state.taskId}, created ${state.created.text}`,
+      );
+      await awaitSettled(context, caller, accepted.taskId);
+    },
+  },
+  {
+    name: 'identifiers-unpredictable',
+    requirements: ['invocation.identifier-unpredictability', 'invocation.identifier-grammar'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    statement:
+      'Task IDs of consecutive invocations and the event IDs of their events are all distinct and show no counter or shared stem (a gross check of 128 bits of unpredictability).',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const first = await startTask(context, caller, target, 'script', QUICK);
+      const second = await startTask(context, caller, target, 'script', QUICK);
+      const ids = [first.accepted.taskId, second.accepted.taskId];
+      for (const task of [first, second]) {
+        const history = await awaitSettled(context, caller, task.accepted.taskId);
+        ids.push(...history.map((received) => received.event.eventId));
+      }
+      const distinct = new Set(ids);
+      expectThat(
+        distinct.size === ids.length,
+        'invocation.identifier-unpredictability',
+        'distinct task and event IDs',
+        ids.join('\n'),
+      );
+      // A counter or timestamp scheme shares a long stem between consecutive IDs.
+      const [a, b] = ids;
+      let shared = 0;
+      while (
+        a !== undefined &&
+        b !== undefined &&
+        shared < Math.min(a.length, b.length) &&
+        a[shared] === b[shared]
+      )
+        shared++;
+      expectThat(
+        shared < 12,
+        'invocation.identifier-unpredictability',
+        'consecutive task IDs without a long common prefix (a sequence or clock, not random bits)',
+        `${String(a)}\n${String(b)} (${String(shared)} leading characters shared)`,
+      );
+    },
+  },
+  {
+    name: 'replay-same-task',
+    requirements: [REPLAY_SAME],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-28'],
+    statement:
+      'The identical invocation repeated while the task runs and after it settled, from the same and from another resource and with the arguments formatted differently, returns the original acceptance; the ledger shows the tool ran once.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const key = freshLedgerKey(context, 'invocation.replay');
+      const args = { ledgerKey: key, steps: [{ wait: { ms: 150 } }, { complete: {} }] };
+      const original = await startTask(context, caller, target, 'script', args);
+      const options = { requestId: original.invoke.requestId };
+      const sibling = await context.callers.sibling(caller);
+      const replays = [
+        await sendInvoke(context, caller, target, 'script', args, options),
+        await sendInvoke(context, sibling, target, 'script', args, {
+          ...options,
+          // Same canonical arguments: other member order and whitespace (interp-28).
+          argumentsJson: `{ "steps" : [ { "wait": {"ms": 150} }, {"complete": {}} ],\n "ledgerKey": ${JSON.stringify(key)} }`,
+        }),
+      ];
+      await awaitSettled(context, caller, original.accepted.taskId);
+      replays.push(await sendInvoke(context, caller, target, 'script', args, options));
+      for (const replay of replays) {
+        const accepted = expectAccepted(replay.exchange, replay.invoke, REPLAY_SAME);
+        expectThat(
+          accepted.taskId === original.accepted.taskId &&
+            accepted.created.epochSeconds === original.accepted.created.epochSeconds &&
+            accepted.created.fraction === original.accepted.created.fraction,
+          REPLAY_SAME,
+          `the original acceptance: task-id='${original.accepted.taskId}' created='${original.accepted.created.text}' revision='0'`,
+          replay.exchange.reply.xml,
+        );
+        if (accepted.retainUntil.text !== original.accepted.retainUntil.text) {
+          context.warn(REPLAY_SAME, `the replayed acceptance changed retain-until (interp-28)`);
+        }
+      }
+      const count = await readLedger(context, caller, target, key, REPLAY_SAME);
+      expectThat(
+        count === 1,
+        REPLAY_SAME,
+        'the ledger key incremented once (one execution)',
+        `count ${String(count)}`,
+      );
+    },
+  },
+  {
+    name: 'replay-conflict',
+    requirements: [REPLAY_CONFLICT],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-28', 'interp-27'],
+    statement:
+      'Reusing a request ID with one fingerprint part changed alone (arguments, tool, manifest hash, deadline presence, deadline instant, API version) fails with conflict; the same ID from another caller is an independent request.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const deadline = instantFromNow(600_000);
+      const original = await startTask(context, caller, target, 'script', QUICK, { deadline });
+      const requestId = original.invoke.requestId;
+      const changed: [string, Promise<{ exchange: IqExchange }>][] = [
+        [
+          'arguments',
+          sendInvoke(
+            context,
+            caller,
+            target,
+            'script',
+            { steps: [{ complete: { summary: 'x' } }] },
+            { requestId, deadline },
+          ),
+        ],
+        ['tool', sendInvoke(context, caller, target, 'script.typed', QUICK, { requestId, deadline })],
+        [
+          'manifest hash',
+          sendInvoke(context, caller, target, 'script', QUICK, { requestId, deadline, hash: STALE_HASH }),
+        ],
+        ['no deadline', sendInvoke(context, caller, target, 'script', QUICK, { requestId })],
+        [
+          'another deadline instant',
+          sendInvoke(context, caller, target, 'script', QUICK, {
+            requestId,
+            deadline: dateTimeFromMillis(Date.parse(deadline.text) + 1_000),
+          }),
+        ],
+      ];
+      for (const [part, sent] of changed) {
+        const { exchange } = await sent;
+        expectThat(
+          exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'conflict',
+          REPLAY_CONFLICT,
+          `<conflict/> for the request ID reused with another ${part}`,
+          exchange.reply.xml,
+        );
+        expectStanzaError(context, exchange, REPLAY_CONFLICT, 'conflict');
+      }
+      // An unknown version is also item-not-found (interp-27): either answer refuses the reuse.
+      const version = await sendInvoke(context, caller, target, 'script', QUICK, {
+        requestId,
+        deadline,
+        apiVersion: `${target.version}.9`,
+      });
+      expectStanzaError(context, version.exchange, REPLAY_CONFLICT, ['conflict', 'item-not-found']);
+      // The request ID is scoped to the caller: alice's identical request is new work.
+      if (world.mayInvoke('remote', world.endpoint(target.jid), 'script')) {
+        const remote = await context.callers.remote();
+        const independent = await startTask(
+          context,
+          remote,
+          target,
+          'script',
+          QUICK,
+          { requestId, deadline },
+          REPLAY_CONFLICT,
+        );
+        expectThat(
+          independent.accepted.taskId !== original.accepted.taskId,
+          REPLAY_CONFLICT,
+          'a task of its own for the same request ID from another caller',
+          independent.exchange.reply.xml,
+        );
+        await awaitSettled(context, remote, independent.accepted.taskId);
+      }
+      await awaitSettled(context, caller, original.accepted.taskId);
+    },
+  },
+  {
+    name: 'unauthorized-like-nonexistent',
+    requirements: [NOT_FOUND, AUTHORIZE_FIRST, 'errors.not-found-equivalence'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-19', 'interp-26', 'interp-27', 'interp-42'],
+    statement:
+      'A nonexistent endpoint, an unknown tool, an endpoint the caller may see but not invoke (also with a stale hash and invalid arguments) and a caller of a domain with no grants all get the same item-not-found.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      const target = conformanceTarget(context);
+      const restricted = targetOf(world.restrictedEndpoint);
+      const restrictedTool = restricted.manifest.tools[0]?.name;
+      if (restrictedTool === undefined) throw new NotApplicable(`${restricted.jid} has no tool`);
+      const nonexistent: TaskTarget = { ...target, jid: world.nonexistentJid };
+      const caller = await context.callers.local();
+      const replies = [
+        {
+          label: `nonexistent ${nonexistent.jid}`,
+          to: nonexistent.jid,
+          exchange: (await sendInvoke(context, caller, nonexistent, 'script', QUICK)).exchange,
+        },
+        {
+          label: `unknown tool at ${target.jid}`,
+          to: target.jid,
+          exchange: (await sendInvoke(context, caller, target, 'no.such.tool', QUICK)).exchange,
+        },
+        {
+          label: `restricted ${restricted.jid}`,
+          to: restricted.jid,
+          exchange: (await sendInvoke(context, caller, restricted, restrictedTool, {})).exchange,
+        },
+        {
+          label: `restricted ${restricted.jid} with a stale hash and invalid arguments`,
+          to: restricted.jid,
+          exchange: (
+            await sendInvoke(context, caller, restricted, restrictedTool, [1, 2], { hash: STALE_HASH })
+          ).exchange,
+        },
+      ] as const;
+      for (const reply of replies) expectStanzaError(context, reply.exchange, NOT_FOUND, 'item-not-found');
+      expectIndistinguishable(context, [...replies], NOT_FOUND);
+      const denied = await context.callers.denied();
+      const refused = (await sendInvoke(context, denied, target, 'script', QUICK)).exchange;
+      expectStanzaError(context, refused, 'security.federation-deny-default', 'item-not-found');
+      expectSameErrorPayload(replies[0].exchange, refused, NOT_FOUND);
+    },
+  },
+  {
+    name: 'invoke-without-visibility',
+    requirements: [WITHOUT_VISIBILITY],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-26'],
+    statement:
+      'A caller allowed to invoke an endpoint it may not see is admitted with exact pins; a caller allowed to see an endpoint but not invoke it gets item-not-found.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      const hiddenButInvocable = world.endpoints.find(
+        (endpoint) =>
+          endpoint.active !== undefined &&
+          !world.maySee('local', endpoint) &&
+          world.mayInvokeAny('local', endpoint),
+      );
+      if (hiddenButInvocable === undefined)
+        throw new NotApplicable(`${world.source} has no endpoint the local caller may invoke without seeing`);
+      const target = targetOf(hiddenButInvocable);
+      const tool = target.manifest.tools.find((candidate) =>
+        world.mayInvoke('local', hiddenButInvocable, candidate.name),
+      );
+      if (tool === undefined) throw new NotApplicable('no invocable tool');
+      const caller = await context.callers.local();
+      // Arguments the endpoint's own tool may not accept: admission is about pins and rights, and
+      // an empty object is what a schema-less caller would try; a not-acceptable is still not the
+      // visibility refusal the requirement forbids.
+      const { invoke, exchange } = await sendInvoke(context, caller, target, tool.name, {});
+      if (exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'not-acceptable') {
+        throw new NotApplicable(
+          `${tool.name} at ${target.jid} refuses {} as arguments; no valid arguments known`,
+        );
+      }
+      const accepted = expectAccepted(exchange, invoke, WITHOUT_VISIBILITY);
+      await awaitSettled(context, caller, accepted.taskId);
+      const seeOnly = world.restrictedEndpoint;
+      const seeOnlyTarget = targetOf(seeOnly);
+      const seeOnlyTool = seeOnlyTarget.manifest.tools[0]?.name ?? 'x';
+      const refused = await sendInvoke(context, caller, seeOnlyTarget, seeOnlyTool, {});
+      expectStanzaError(context, refused.exchange, WITHOUT_VISIBILITY, 'item-not-found');
+    },
+  },
+  {
+    name: 'validity-after-authorization',
+    requirements: [AUTHORIZE_FIRST, VALIDATES, 'rules.version-pinning'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-27'],
+    statement:
+      'An authorized caller is told what is wrong: a stale manifest hash gets conflict, an unknown API version item-not-found, schema-invalid arguments not-acceptable, and none of them creates a task (the ledger stays at 0).',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const key = freshLedgerKey(context, 'invocation.validity');
+      const args = { ledgerKey: key, steps: [{ complete: {} }] };
+      const stale = await sendInvoke(context, caller, target, 'script', args, { hash: STALE_HASH });
+      expectStanzaError(context, stale.exchange, AUTHORIZE_FIRST, 'conflict');
+      const version = await sendInvoke(context, caller, target, 'script', args, {
+        apiVersion: `${target.version}-absent`,
+      });
+      expectStanzaError(context, version.exchange, AUTHORIZE_FIRST, 'item-not-found');
+      const invalid = await sendInvoke(context, caller, target, 'script', {
+        ledgerKey: key,
+        steps: [{ explode: {} }],
+      });
+      expectStanzaError(context, invalid.exchange, VALIDATES, 'not-acceptable');
+      const missing = await sendInvoke(context, caller, target, 'script', { ledgerKey: key });
+      expectStanzaError(context, missing.exchange, VALIDATES, 'not-acceptable');
+      const count = await readLedger(context, caller, target, key, VALIDATES);
+      expectThat(
+        count === 0,
+        VALIDATES,
+        'no execution of a refused invocation (ledger 0)',
+        `count ${String(count)}`,
+      );
+    },
+  },
+  {
+    name: 'required-parts',
+    requirements: [REQUIRED_PARTS],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-27', 'interp-42'],
+    statement:
+      'An invocation missing its request ID, tool, API version, manifest hash or arguments, or whose arguments are not application/json, is refused with an IQ error and creates no task.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const key = freshLedgerKey(context, 'invocation.parts');
+      const args = { ledgerKey: key, steps: [{ complete: {} }] };
+      const child = (name: string) => (element: Element) => {
+        element.children = element.children.filter((node) => typeof node === 'string' || node.name !== name);
+      };
+      const attribute = (name: string) => (element: Element) => {
+        element.attrs = Object.fromEntries(Object.entries(element.attrs).filter(([key]) => key !== name));
+      };
+      const edits: ((element: Element) => void)[] = [
+        attribute('request-id'),
+        attribute('tool'),
+        attribute('api-version'),
+        child('manifest-hash'),
+        child('arguments'),
+        (element) => {
+          const found = element.getChild('arguments');
+          if (found !== undefined) found.attrs['media-type'] = 'text/plain';
+        },
+      ];
+      for (const edit of edits) {
+        const exchange = await sendEdited(
+          caller,
+          target.jid,
+          invokeOf(context, target, 'script', args),
+          edit,
+        );
+        expectAnyStanzaError(context, exchange, REQUIRED_PARTS);
+      }
+      const count = await readLedger(context, caller, target, key, REQUIRED_PARTS);
+      expectThat(
+        count === 0,
+        REQUIRED_PARTS,
+        'no execution of a refused invocation (ledger 0)',
+        `count ${String(count)}`,
+      );
+    },
+  },
+  {
+    name: 'deadline-refusals',
+    requirements: ['cancellation.deadline-format', 'cancellation.deadline-at-commit'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-30', 'interp-31'],
+    statement:
+      'A deadline without a time zone is refused with bad-request or not-acceptable; a deadline two minutes past is refused with not-acceptable or admitted and failed with deadline-expired, and the tool never runs.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const key = freshLedgerKey(context, 'invocation.deadline');
+      const args = { ledgerKey: key, steps: [{ complete: {} }] };
+      const zoneless = await sendEdited(
+        caller,
+        target.jid,
+        { ...invokeOf(context, target, 'script', args), deadline: instantFromNow(600_000) },
+        (element) => {
+          const deadline = element.getChild('deadline');
+          if (deadline !== undefined) deadline.children = ['2099-01-01T00:00:00'];
+        },
+      );
+      expectStanzaError(context, zoneless, 'cancellation.deadline-format', ['bad-request', 'not-acceptable']);
+      const past = await sendInvoke(context, caller, target, 'script', args, {
+        deadline: instantFromNow(-120_000),
+      });
+      if (past.exchange.parsed.type === 'error') {
+        expectStanzaError(context, past.exchange, 'cancellation.deadline-at-commit', 'not-acceptable');
+      } else {
+        const accepted = expectAccepted(past.exchange, past.invoke, 'cancellation.deadline-at-commit');
+        context.warn(
+          'cancellation.deadline-at-commit',
+          'a deadline already past was admitted, then failed (interp-30)',
+        );
+        const history = await awaitSettled(context, caller, accepted.taskId);
+        const types = history.map((received) => received.event.type);
+        expectThat(
+          types.length === 1 &&
+            types[0] === 'failed' &&
+            history[0]?.event.json.includes('deadline-expired') === true,
+          'cancellation.deadline-at-commit',
+          'only failed{deadline-expired}: no running state, no progress',
+          history.map((received) => received.stanza.xml).join('\n'),
+        );
+      }
+      const count = await readLedger(context, caller, target, key, 'cancellation.deadline-at-commit');
+      expectThat(
+        count === 0,
+        'cancellation.deadline-at-commit',
+        'the tool never ran (ledger 0)',
+        `count ${String(count)}`,
+      );
+    },
+  },
+]);

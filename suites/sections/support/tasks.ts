@@ -1,0 +1,497 @@
+/**
+ * What the task suites share: the conformance endpoint of the fixture world (its pins taken
+ * from the fixture file, never from the gateway), invocations of its scripted tools
+ * (docs/conformance-tools.md), the lifecycle events of one task checked as they are read
+ * (#events, #event-json-schemas), recovery and command IQs, the ledger counter, and gating on
+ * the task features a tool advertises.
+ */
+import { xml, type Element } from '@xmpp/xml';
+import type { Caller, IqExchange, ReceivedTaskEvent, ValidTaskEvent } from '../../../harness/driver/index.ts';
+import { dateTimeFromMillis, parseDateTime, type XmppDateTime } from '../../../protocol/datetime.ts';
+import { validateEventPayload } from '../../../protocol/events/index.ts';
+import { isIdentifier } from '../../../protocol/identifiers.ts';
+import { canonicalJson } from '../../../protocol/json/canonical.ts';
+import { isJsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
+import { parseStrictJson } from '../../../protocol/json/strict-json.ts';
+import { FEATURE, NS_AGENT_TASK } from '../../../protocol/namespaces.ts';
+import {
+  buildCancel,
+  buildInvoke,
+  buildProvideInput,
+  buildTaskResultRequest,
+  buildTaskStateRequest,
+  parseAccepted,
+  parseCancelAccepted,
+  parseInputAccepted,
+  parseTaskResult,
+  parseTaskState,
+  type Accepted,
+  type CancelAccepted,
+  type Hash,
+  type InputAccepted,
+  type Invoke,
+  type TaskResult,
+  type TaskState,
+} from '../../../protocol/stanza/index.ts';
+import {
+  isTerminal,
+  TERMINAL_STATES,
+  type TaskState as TaskStateName,
+} from '../../../protocol/task-states.ts';
+import type { CaseContext } from '../../framework/context.ts';
+import { expectDiscoInfo, expectParsed, expectResultPayload, expectThat } from '../../framework/expect.ts';
+import { NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
+import { requireWorld, type FixtureEndpoint, type FixtureManifest } from '../../fixtures/reference-world.ts';
+import { discoInfo } from './discovery.ts';
+
+export const PAYLOADS_VALID = 'event-json-schemas.payloads-valid';
+export const REVISIONS = 'events.revision-increments';
+export const EVENT_REPLAY = 'events.replay-identical';
+
+/** An endpoint and version a task is pinned to: the exact pins an invocation carries. */
+export interface TaskTarget {
+  readonly jid: string;
+  readonly version: string;
+  readonly hash: Hash;
+  readonly manifest: FixtureManifest;
+}
+
+export function targetOf(endpoint: FixtureEndpoint, manifest?: FixtureManifest): TaskTarget {
+  const pinned = manifest ?? endpoint.active;
+  if (pinned === undefined) throw new NotApplicable(`${endpoint.jid} has no active version to pin`);
+  return { jid: endpoint.jid, version: pinned.version, hash: pinned.document.hash, manifest: pinned };
+}
+
+/** The conformance tools' endpoint (docs/conformance-tools.md): the one with `script` and `counter`. */
+export function conformanceTarget(context: CaseContext): TaskTarget {
+  const world = requireWorld(context);
+  const endpoint = world.endpoints.find((candidate) => {
+    const names = candidate.active?.tools.map((tool) => tool.name) ?? [];
+    return names.includes('script') && names.includes('counter') && names.includes('script.typed');
+  });
+  if (endpoint === undefined) {
+    throw new NotApplicable(`the fixture world (${world.source}) hosts no conformance tools`);
+  }
+  if (!world.mayInvoke('local', endpoint, 'script')) {
+    throw new NotApplicable(`the local caller may not invoke the conformance tools in ${world.source}`);
+  }
+  return targetOf(endpoint);
+}
+
+const UNRESERVED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~';
+
+/** A fresh request ID (#invocation grammar), reproducible from the case seed. */
+export function freshRequestId(context: CaseContext): string {
+  return context.random.string(UNRESERVED, 32);
+}
+
+/** A ledger key no other case or run uses (keys are global to the gateway). */
+export function freshLedgerKey(context: CaseContext, label: string): string {
+  return `${label}:${context.random.string('abcdefghijklmnopqrstuvwxyz0123456789', 16)}`;
+}
+
+/** A date-time `offsetMs` from now on this machine's clock (the federation runs here too). */
+export function instantFromNow(offsetMs: number): XmppDateTime {
+  return dateTimeFromMillis(Date.now() + offsetMs);
+}
+
+export interface InvokeOptions {
+  readonly requestId?: string;
+  readonly deadline?: XmppDateTime;
+  readonly apiVersion?: string;
+  readonly hash?: Hash;
+  /** The <arguments/> text as sent; default: the arguments in compact JSON. */
+  readonly argumentsJson?: string;
+}
+
+export interface SentInvoke {
+  readonly invoke: Invoke;
+  readonly exchange: IqExchange;
+}
+
+export async function sendInvoke(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  tool: string,
+  args: JsonValue,
+  options: InvokeOptions = {},
+): Promise<SentInvoke> {
+  const invoke: Invoke = {
+    requestId: options.requestId ?? freshRequestId(context),
+    tool,
+    apiVersion: options.apiVersion ?? target.version,
+    manifestHash: options.hash ?? target.hash,
+    argumentsJson: options.argumentsJson ?? JSON.stringify(args),
+    ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
+  };
+  const exchange = await caller.exchangeIq(target.jid, 'set', buildInvoke(invoke));
+  return { invoke, exchange };
+}
+
+/**
+ * The reply must be a durable admission: <accepted/> echoing the request ID, revision 0, a task
+ * ID of the identifier grammar, and a retention promise no earlier than the creation (#invocation).
+ */
+export function expectAccepted(exchange: IqExchange, invoke: Invoke, requirement: string): Accepted {
+  const replyXml = exchange.reply.xml;
+  const accepted = expectParsed(
+    parseAccepted,
+    expectResultPayload(exchange, requirement, NS_AGENT_TASK, 'accepted'),
+    requirement,
+    replyXml,
+  );
+  expectThat(
+    accepted.requestId === invoke.requestId,
+    requirement,
+    `request-id='${invoke.requestId}'`,
+    replyXml,
+  );
+  expectThat(accepted.revision === 0, requirement, `revision='0' (the accepted state)`, replyXml);
+  expectThat(
+    isIdentifier(accepted.taskId),
+    'invocation.identifier-grammar',
+    'a task-id of 22 to 128 characters from [A-Za-z0-9._~-]',
+    replyXml,
+  );
+  expectThat(
+    accepted.retainUntil.epochSeconds >= accepted.created.epochSeconds,
+    requirement,
+    'retain-until no earlier than created',
+    replyXml,
+  );
+  return accepted;
+}
+
+export interface StartedTask {
+  readonly invoke: Invoke;
+  readonly accepted: Accepted;
+  readonly exchange: IqExchange;
+}
+
+/** Invokes a tool and requires admission. */
+export async function startTask(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  tool: string,
+  args: JsonValue,
+  options: InvokeOptions = {},
+  requirement = 'invocation.required-parts',
+): Promise<StartedTask> {
+  const { invoke, exchange } = await sendInvoke(context, caller, target, tool, args, options);
+  return { invoke, exchange, accepted: expectAccepted(exchange, invoke, requirement) };
+}
+
+/** The event's JSON payload, which must parse strictly and validate for its type (#event-json-schemas). */
+export function eventPayload(received: ValidTaskEvent): JsonValue {
+  let payload: JsonValue;
+  try {
+    payload = parseStrictJson(received.event.json);
+  } catch (error) {
+    throw new RequirementViolation(
+      PAYLOADS_VALID,
+      `a ${received.event.type} event whose character data is one JSON text`,
+      received.stanza.xml,
+      `${PAYLOADS_VALID}: the ${received.event.type} event at revision ${String(received.event.revision)} is not JSON (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+  const validation = validateEventPayload(received.event.type, payload);
+  if (!validation.ok) {
+    const problems = validation.violations.map(
+      (violation) => `${violation.path || '/'}: ${violation.message}`,
+    );
+    throw new RequirementViolation(
+      PAYLOADS_VALID,
+      `a ${received.event.type} payload valid against the event schema for its type`,
+      received.stanza.xml,
+      `${PAYLOADS_VALID}: the ${received.event.type} event at revision ${String(received.event.revision)} breaks the schema (${problems.join('; ')})`,
+    );
+  }
+  return payload;
+}
+
+function describe(event: ReceivedTaskEvent): string {
+  return event.valid
+    ? `${event.event.type}@${String(event.event.revision)}`
+    : `malformed: ${event.problem.message}`;
+}
+
+/**
+ * Every event of the task received so far, checked: well-formed, valid payloads, one event per
+ * revision (an identical repeat allowed, interp-41), revisions 1, 2, 3, … without gaps up to the
+ * highest one seen. Returns one event per revision, in revision order.
+ */
+export function checkedHistory(caller: Caller, taskId: string): ValidTaskEvent[] {
+  const all = caller.events.all(taskId);
+  const summary = all.map(describe).join(', ');
+  const byRevision = new Map<number, ValidTaskEvent>();
+  for (const received of all) {
+    if (!received.valid) {
+      throw new RequirementViolation(
+        PAYLOADS_VALID,
+        'lifecycle messages with exactly one valid <event/>',
+        received.stanza.xml,
+        `${PAYLOADS_VALID}: a malformed lifecycle message for task ${taskId} (${received.problem.message})`,
+      );
+    }
+    eventPayload(received);
+    const known = byRevision.get(received.event.revision);
+    if (known === undefined) {
+      byRevision.set(received.event.revision, received);
+      continue;
+    }
+    const same =
+      known.event.eventId === received.event.eventId &&
+      known.event.type === received.event.type &&
+      canonicalJson(parseStrictJson(known.event.json)) ===
+        canonicalJson(parseStrictJson(received.event.json));
+    expectThat(
+      same,
+      EVENT_REPLAY,
+      `a repeat of revision ${String(received.event.revision)} identical to the first (event ID, type, payload):\n${known.stanza.xml}`,
+      received.stanza.xml,
+    );
+  }
+  const revisions = [...byRevision.keys()].sort((a, b) => a - b);
+  const highest = revisions.at(-1) ?? 0;
+  revisions.forEach((revision, index) => {
+    expectThat(
+      revision === index + 1,
+      REVISIONS,
+      `events at revisions 1 to ${String(highest)}, each exactly once (revision 0 is the accepted state)`,
+      summary,
+    );
+  });
+  const events = revisions.flatMap((revision) => byRevision.get(revision) ?? []);
+  const ids = new Set(events.map((received) => received.event.eventId));
+  expectThat(ids.size === events.length, REVISIONS, 'a distinct event ID for every revision', summary);
+  for (const received of events) {
+    expectThat(
+      isIdentifier(received.event.eventId),
+      'invocation.identifier-grammar',
+      'event IDs of 22 to 128 characters from [A-Za-z0-9._~-]',
+      received.stanza.xml,
+    );
+  }
+  return events;
+}
+
+function isTerminalEvent(received: ReceivedTaskEvent): boolean {
+  return received.valid && (TERMINAL_STATES as readonly string[]).includes(received.event.type);
+}
+
+/** Waits for the task's terminal event, then returns the whole checked history. */
+export async function awaitSettled(
+  context: CaseContext,
+  caller: Caller,
+  taskId: string,
+): Promise<ValidTaskEvent[]> {
+  await caller.events.waitFor(
+    taskId,
+    isTerminalEvent,
+    { timeoutMs: context.sut.taskTimeoutMs },
+    'terminal event',
+  );
+  const history = checkedHistory(caller, taskId);
+  const last = history.at(-1);
+  expectThat(
+    last !== undefined && isTerminalEvent(last) && history.filter(isTerminalEvent).length === 1,
+    REVISIONS,
+    'exactly one terminal event, at the highest revision',
+    history.map(describe).join(', '),
+  );
+  return history;
+}
+
+/** Waits for the task's next event of `type` (skipping others), then checks the history so far. */
+export async function awaitEvent(
+  context: CaseContext,
+  caller: Caller,
+  taskId: string,
+  type: string,
+  where: (payload: JsonValue) => boolean = () => true,
+): Promise<ValidTaskEvent> {
+  const found = await caller.events.waitFor(
+    taskId,
+    (received) => {
+      if (!received.valid || received.event.type !== type) return false;
+      try {
+        return where(parseStrictJson(received.event.json));
+      } catch {
+        return false;
+      }
+    },
+    { timeoutMs: context.sut.taskTimeoutMs },
+    `${type} event`,
+  );
+  checkedHistory(caller, taskId);
+  return found as ValidTaskEvent;
+}
+
+/** The payload of a status event's `state`, or undefined for other events. */
+export function statusState(received: ValidTaskEvent): string | undefined {
+  if (received.event.type !== 'status') return undefined;
+  const payload = eventPayload(received);
+  return isJsonObject(payload) && typeof payload['state'] === 'string' ? payload['state'] : undefined;
+}
+
+export function taskStateRequest(caller: Caller, target: TaskTarget, taskId: string): Promise<IqExchange> {
+  return caller.exchangeIq(target.jid, 'get', buildTaskStateRequest({ taskId }));
+}
+
+export function taskResultRequest(caller: Caller, target: TaskTarget, taskId: string): Promise<IqExchange> {
+  return caller.exchangeIq(target.jid, 'get', buildTaskResultRequest({ taskId }));
+}
+
+export function expectTaskState(exchange: IqExchange, requirement: string): TaskState {
+  return expectParsed(
+    parseTaskState,
+    expectResultPayload(exchange, requirement, NS_AGENT_TASK, 'task-state'),
+    requirement,
+    exchange.reply.xml,
+  );
+}
+
+export function expectTaskResult(exchange: IqExchange, requirement: string): TaskResult {
+  return expectParsed(
+    parseTaskResult,
+    expectResultPayload(exchange, requirement, NS_AGENT_TASK, 'task-result'),
+    requirement,
+    exchange.reply.xml,
+  );
+}
+
+export function sendCancel(
+  caller: Caller,
+  target: TaskTarget,
+  taskId: string,
+  expectedRevision: number,
+  reason?: string,
+): Promise<IqExchange> {
+  return caller.exchangeIq(
+    target.jid,
+    'set',
+    buildCancel({ taskId, expectedRevision, ...(reason === undefined ? {} : { reason }) }),
+  );
+}
+
+export function expectCancelAccepted(exchange: IqExchange, requirement: string): CancelAccepted {
+  return expectParsed(
+    parseCancelAccepted,
+    expectResultPayload(exchange, requirement, NS_AGENT_TASK, 'cancel-accepted'),
+    requirement,
+    exchange.reply.xml,
+  );
+}
+
+export function sendInput(
+  caller: Caller,
+  target: TaskTarget,
+  taskId: string,
+  requestId: string,
+  expectedRevision: number,
+  input: JsonValue | string,
+): Promise<IqExchange> {
+  return caller.exchangeIq(
+    target.jid,
+    'set',
+    buildProvideInput({
+      taskId,
+      requestId,
+      expectedRevision,
+      inputJson: typeof input === 'string' ? input : JSON.stringify(input),
+    }),
+  );
+}
+
+export function expectInputAccepted(exchange: IqExchange, requirement: string): InputAccepted {
+  return expectParsed(
+    parseInputAccepted,
+    expectResultPayload(exchange, requirement, NS_AGENT_TASK, 'input-accepted'),
+    requirement,
+    exchange.reply.xml,
+  );
+}
+
+/** A <task-state-request/> or <task-result-request/> with a task-id the codec would refuse. */
+export function rawTaskRequest(local: 'task-state-request' | 'task-result-request', taskId: string): Element {
+  return xml(local, { xmlns: NS_AGENT_TASK, 'task-id': taskId });
+}
+
+/** The terminal event's payload as the terminal state's payload: what <task-result/> must hold. */
+export function terminalPayload(history: readonly ValidTaskEvent[]): {
+  state: TaskStateName;
+  payload: JsonValue;
+  revision: number;
+} {
+  const last = history.at(-1);
+  if (last === undefined || !isTerminalEvent(last)) throw new Error('the history has no terminal event');
+  return {
+    state: last.event.type as TaskStateName,
+    payload: eventPayload(last),
+    revision: last.event.revision,
+  };
+}
+
+/** The current count of a ledger key, read through the `counter` tool (docs/conformance-tools.md). */
+export async function readLedger(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  key: string,
+  requirement: string,
+): Promise<number> {
+  const { accepted } = await startTask(context, caller, target, 'counter', { key });
+  const history = await awaitSettled(context, caller, accepted.taskId);
+  const { state, payload } = terminalPayload(history);
+  const result = isJsonObject(payload) ? payload['result'] : undefined;
+  const structured = isJsonObject(result) ? result['structuredContent'] : undefined;
+  const count = isJsonObject(structured) ? structured['count'] : undefined;
+  if (state !== 'completed' || typeof count !== 'number') {
+    throw new RequirementViolation(
+      requirement,
+      `the counter tool completing with {"structuredContent":{"key":"${key}","count":N}}`,
+      history.map((received) => received.stanza.xml).join('\n'),
+      `${requirement}: the ledger counter could not be read`,
+    );
+  }
+  return count;
+}
+
+const TOOL_FEATURES = {
+  progress: FEATURE.taskProgress,
+  cancel: FEATURE.taskCancel,
+  input: FEATURE.taskInput,
+} as const;
+
+/**
+ * Task features are advertised at executable endpoints and tool nodes, not at the gateway's own
+ * JID (#conformance): a case that needs one asks the tool node it invokes, and does not apply
+ * when the tool does not advertise it (advertising makes the case mandatory, interp-43).
+ */
+export async function requireToolFeatures(
+  caller: Caller,
+  target: TaskTarget,
+  tool: string,
+  features: readonly (keyof typeof TOOL_FEATURES)[],
+): Promise<void> {
+  const node = target.manifest.tools.find((candidate) => candidate.name === tool)?.node;
+  if (node === undefined) throw new NotApplicable(`${target.jid} ${target.version} has no tool ${tool}`);
+  const exchange = await discoInfo(caller, target.jid, node);
+  const info = expectDiscoInfo(exchange, 'tool-info.disco-info');
+  const missing = features.filter((feature) => !info.features.includes(TOOL_FEATURES[feature]));
+  if (missing.length > 0) {
+    throw new NotApplicable(
+      `${tool} at ${target.jid} does not advertise ${missing.map((f) => TOOL_FEATURES[f]).join(', ')}`,
+    );
+  }
+}
+
+export function isTerminalState(state: TaskStateName): boolean {
+  return isTerminal(state);
+}
+
+export function dateTime(text: string): XmppDateTime {
+  return parseDateTime(text);
+}
