@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../../../harness/repo-root.ts';
 import { NS_AGENT_API } from '../../../protocol/namespaces.ts';
 import type { JsonObject } from '../../../protocol/json/json-value.ts';
+import type { SeededRandom } from '../../framework/seeded-random.ts';
 
 const BAD_DIR = join(REPO_ROOT, 'fixtures', 'manifests', 'bad');
 
@@ -92,10 +93,6 @@ export function badManifest(name: string, jid: string, version: string): string 
 }
 
 /** Picks `count` of `items` with the case's random source (the seed replays the choice). */
-export function sample<T>(
-  random: { shuffle(items: readonly T[]): T[] },
-  items: readonly T[],
-  count: number,
-): T[] {
+export function sample<T>(random: SeededRandom, items: readonly T[], count: number): T[] {
   return random.shuffle(items).slice(0, count);
 }

@@ -115,6 +115,16 @@ export function hasAdmin(context: CaseContext): boolean {
   return context.sut.profiles.has('admin-provisioning') && context.sut.features.has(FEATURE.admin);
 }
 
+/** What interp-24 accepts when someone without the authority registers or administers. */
+export function unauthorizedConditions(context: CaseContext): DefinedCondition[] {
+  const conditions: DefinedCondition[] = ['forbidden', 'not-allowed', 'item-not-found'];
+  // interp-07: a gateway without self-registration may not handle <register/> from non-admins at all.
+  if (!context.sut.features.has(FEATURE.selfRegister)) {
+    conditions.push('service-unavailable', 'feature-not-implemented');
+  }
+  return conditions;
+}
+
 /** Whether the SUT lets a local C2S account register its own bare JID. */
 export function hasSelfRegistration(context: CaseContext): boolean {
   return context.sut.profiles.has('self-registration') && context.sut.features.has(FEATURE.selfRegister);

@@ -1,0 +1,273 @@
+/**
+ * #manifest: the rules of the manifest model a gateway enforces when it registers one — the
+ * required members, the https URI rules (whatever the schema's format keyword says), tools with
+ * a name and an input schema and names that follow the grammar and do not repeat — while every
+ * optional member may be left out or given; and the all-or-nothing visibility of a manifest:
+ * whoever may see it gets the whole registered document.
+ *
+ * Refused manifests may get bad-request or not-acceptable (interp-11) and must leave nothing
+ * registered. Where a rule has many defective examples (fixtures/manifests/bad/ and a few built
+ * here), each run submits a few of them drawn with the case's seed: the registration rate
+ * limits every gateway must have (#security) make submitting them all in one run unwise, and a
+ * failing draw replays from the printed seed.
+ */
+import { canonicalDocument } from '../../protocol/json/canonical.ts';
+import type { JsonObject } from '../../protocol/json/json-value.ts';
+import { normalizeBareJid } from '../../protocol/jid/index.ts';
+import { NS_AGENT_API } from '../../protocol/namespaces.ts';
+import { buildManifestRequest, parseManifest, parseRegistered } from '../../protocol/stanza/index.ts';
+import { defineSuite } from '../framework/case.ts';
+import type { CaseContext } from '../framework/context.ts';
+import { expectParsed, expectResultPayload, expectThat } from '../framework/expect.ts';
+import { requireWorld, type CallerRole } from '../fixtures/reference-world.ts';
+import { callerFor } from './support/discovery.ts';
+import { badManifest, fullManifest, minimalManifest, sample } from './support/manifests.ts';
+import { freshVersion, registrantFor, withRestore } from './support/provisioning.ts';
+import { INVALID_MANIFEST, expectRefusals, type RefusalVector } from './support/refusals.ts';
+
+const STORED = 'registration-flow.validate-before-commit';
+
+/** A vector from fixtures/manifests/bad/, re-targeted at the registrant's JID and a fresh version. */
+function fixture(name: string, label: string): RefusalVector {
+  return { label, text: (jid, version) => badManifest(name, jid, version) };
+}
+
+/** A vector built from the minimal valid manifest by `edit`. */
+function edited(label: string, edit: (manifest: JsonObject & { agent: JsonObject }) => void): RefusalVector {
+  return {
+    label,
+    text: (jid, version) => {
+      const manifest = minimalManifest(jid, version) as JsonObject & { agent: JsonObject };
+      edit(manifest);
+      return JSON.stringify(manifest);
+    },
+  };
+}
+
+function withHomepage(label: string, homepage: string): RefusalVector {
+  return edited(label, (manifest) => {
+    manifest.agent['homepage'] = homepage;
+  });
+}
+
+function withTool(label: string, tool: JsonObject): RefusalVector {
+  return edited(label, (manifest) => {
+    manifest['tools'] = [tool];
+  });
+}
+
+const REQUIRED_MEMBERS: readonly RefusalVector[] = [
+  edited('no manifestSpecVersion', (manifest) => {
+    delete manifest['manifestSpecVersion'];
+  }),
+  fixture('schema.const', 'manifestSpecVersion "1"'),
+  {
+    ...edited('no agent.jid', (manifest) => {
+      delete manifest.agent['jid'];
+    }),
+    // A self-registrant without a readable claim may be refused as unauthorized first (#json-encoding).
+    conditions: (registrant) =>
+      registrant.kind === 'self' ? [...INVALID_MANIFEST, 'forbidden'] : INVALID_MANIFEST,
+  },
+  edited('no agent.name', (manifest) => {
+    delete manifest.agent['name'];
+  }),
+  fixture('schema.required', 'no agent.version'),
+  edited('no tools array', (manifest) => {
+    delete manifest['tools'];
+  }),
+];
+
+/** The URI rules of #manifest; the port range is left out (RFC 3986 does not bound it). */
+const URI_RULES: readonly RefusalVector[] = [
+  fixture('uri.userinfo', 'userinfo in avatarUrl'),
+  fixture('uri.empty-host', 'an empty host in homepage'),
+  fixture('uri.bad-port', 'a non-numeric port in homepage'),
+  fixture('uri.invalid-character', 'a space in avatarUrl'),
+  fixture('uri.bad-percent-encoding', 'a bad percent-encoding in avatarUrl'),
+  fixture('uri.bad-ip-literal', 'a malformed IPv6 literal in homepage'),
+  fixture('uri.fragment', 'a fragment in homepage (not an absolute URI)'),
+  withHomepage('an upper-case HTTPS scheme in homepage', 'HTTPS://agentconf.example/'),
+  withHomepage('an http scheme in homepage', 'http://agentconf.example/'),
+];
+
+const SCHEMA_RULES: readonly RefusalVector[] = [
+  fixture('schema.additionalProperties', 'an unknown top-level member'),
+  fixture('schema.pattern', 'a version outside the version grammar'),
+  fixture('schema.type', 'tools that is an object'),
+  fixture('schema.maxLength', 'an agent.name over 128 characters'),
+  fixture('schema.minimum', 'defaultTimeoutSeconds 0'),
+  fixture('schema.uniqueItems', 'a repeated tag'),
+];
+
+/** The manifest's `agent.jid`, `version` and hash must come back in <registered/>. */
+async function expectRegistered(
+  context: CaseContext,
+  requirement: string,
+  purpose: string,
+  build: (jid: string, version: string) => JsonObject,
+  count: number,
+): Promise<void> {
+  await withRestore(context, async (restorer) => {
+    const registrant = await registrantFor(context, purpose);
+    for (let n = 0; n < count; n += 1) {
+      const version = freshVersion(context);
+      const manifest = build(registrant.jid, version);
+      const exchange = await restorer.register(
+        registrant.provisioning,
+        registrant.jid,
+        JSON.stringify(manifest),
+      );
+      const registered = expectParsed(
+        parseRegistered,
+        expectResultPayload(exchange, requirement, NS_AGENT_API, 'registered'),
+        requirement,
+        exchange.reply.xml,
+      );
+      const { hash } = canonicalDocument(manifest);
+      expectThat(
+        normalizeBareJid(registered.jid) === registrant.jid &&
+          registered.version === version &&
+          registered.hash.algo === hash.algo &&
+          registered.hash.value === hash.value,
+        requirement,
+        `<registered jid='${registrant.jid}' version='${version}'> with the sha-256 of the canonical manifest, ${hash.value}`,
+        exchange.reply.xml,
+      );
+    }
+  });
+}
+
+export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
+  {
+    name: 'required-members',
+    requirements: ['manifest.required-members', STORED],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-11'],
+    statement:
+      'A manifest without manifestSpecVersion "0", agent.jid, agent.name, agent.version or the tools array is refused (bad-request or not-acceptable) and not registered; three of these, drawn by the seed, per run.',
+    run: async (context) => {
+      await expectRefusals(
+        context,
+        'manifest.required-members',
+        'required',
+        sample(context.random, REQUIRED_MEMBERS, 3),
+      );
+    },
+  },
+  {
+    name: 'optional-members',
+    requirements: ['manifest.optional-members-accepted', 'manifest.tool-optional-members-accepted'],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-40'],
+    statement:
+      'A manifest with no optional member at all registers, and so does one with every optional member: agent title, description, vendor, https homepage and avatar (an IPv6 literal, a port, a percent-encoding), implementation, MCP protocol version, and tool title, description, output schema, annotations, execution, _meta, the urn:xmpp:agent-api:0 object and a URI-named extension.',
+    run: async (context) => {
+      const requirement = 'manifest.optional-members-accepted';
+      let first = true;
+      await expectRegistered(
+        context,
+        requirement,
+        'optional',
+        (jid, version) => {
+          const manifest = first ? minimalManifest(jid, version) : fullManifest(jid, version);
+          first = false;
+          return manifest;
+        },
+        2,
+      );
+    },
+  },
+  {
+    name: 'https-uri-rules',
+    requirements: ['manifest.https-uri-rules', STORED],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-11'],
+    statement:
+      'A homepage or avatar URL that is not an absolute https URI with a lower-case scheme, a non-empty host, no userinfo and valid RFC 3986/9110 components is refused and not registered; three of nine such URLs, drawn by the seed, per run.',
+    run: async (context) => {
+      await expectRefusals(context, 'manifest.https-uri-rules', 'uri', sample(context.random, URI_RULES, 3));
+    },
+  },
+  {
+    name: 'tool-required-members',
+    requirements: ['manifest.tool-required-members', STORED],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-11'],
+    statement: 'A tool without a name, or without an input schema, is refused and not registered.',
+    run: async (context) => {
+      await expectRefusals(context, 'manifest.tool-required-members', 'tool', [
+        withTool('a tool without name', { inputSchema: { type: 'object' } }),
+        withTool('a tool without inputSchema', { name: 'echo' }),
+      ]);
+    },
+  },
+  {
+    name: 'tool-names',
+    requirements: ['manifest.tool-names-unique', STORED],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-11', 'interp-22'],
+    statement:
+      'A manifest naming two tools alike, or a tool whose name holds a C0 control character, is refused and not registered.',
+    run: async (context) => {
+      await expectRefusals(context, 'manifest.tool-names-unique', 'names', [
+        fixture('tool-name.duplicate', 'two tools named forecast.get'),
+        fixture('tool-name.xml-illegal-character', 'U+0001 in a tool name'),
+      ]);
+    },
+  },
+  {
+    name: 'schema-rules',
+    requirements: [STORED],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-11'],
+    statement:
+      'A manifest the normative manifest JSON Schema rejects (unknown top-level member, version grammar, member types, lengths, minimums, unique tags) is refused before anything is stored; three of six, drawn by the seed, per run.',
+    run: async (context) => {
+      await expectRefusals(context, STORED, 'schema', sample(context.random, SCHEMA_RULES, 3));
+    },
+  },
+  {
+    name: 'all-or-nothing-visibility',
+    requirements: ['manifest.all-or-nothing-visibility'],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    statement:
+      'Local, principal-granted and domain-granted callers who may see an endpoint all get the same complete manifest for each of its versions: the registered canonical bytes under the registered hash.',
+    run: async (context) => {
+      const requirement = 'manifest.all-or-nothing-visibility';
+      const world = requireWorld(context);
+      const endpoint = world.visibleEndpoint;
+      const roles: readonly CallerRole[] = ['local', 'remote', 'remotePeer'];
+      for (const role of roles) {
+        const caller = await callerFor(context, role);
+        for (const manifest of endpoint.versions) {
+          const exchange = await caller.exchangeIq(
+            endpoint.jid,
+            'get',
+            buildManifestRequest({ version: manifest.version }),
+          );
+          const served = expectParsed(
+            parseManifest,
+            expectResultPayload(exchange, requirement, NS_AGENT_API, 'manifest'),
+            requirement,
+            exchange.reply.xml,
+          );
+          expectThat(
+            Buffer.from(served.json, 'utf8').equals(manifest.document.bytes) &&
+              served.hash.value === manifest.document.hash.value,
+            requirement,
+            `for the ${role} caller, the whole registered manifest of ${endpoint.jid} ${manifest.version} (${String(manifest.tools.length)} tools) under ${manifest.document.hash.value}`,
+            exchange.reply.xml,
+          );
+        }
+      }
+    },
+  },
+]);

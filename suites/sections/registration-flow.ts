@@ -1,0 +1,546 @@
+/**
+ * #registration-flow: Administrative Provisioning end to end (register, activate with its hash
+ * checked, deactivate, registration-status, remove-version, remove-endpoint; the active pointer
+ * moves only when asked, whatever a new version number looks like), immutable versions
+ * (identical content is idempotent however it is formatted, other content conflicts, also
+ * after removal: tombstones), validation before anything is stored (I-JSON first, invalid
+ * agent JIDs), and federation granting no registration authority.
+ *
+ * Self-registration for the account's own bare JID is #rules (rules.self-registration-own-jid).
+ * Every case works on fresh endpoints and versions and removes them at its end
+ * (support/provisioning.ts), so the directory the other sections see does not change.
+ */
+import type { IqExchange } from '../../harness/driver/index.ts';
+import { canonicalDocument } from '../../protocol/json/canonical.ts';
+import { isJsonObject, type JsonObject } from '../../protocol/json/json-value.ts';
+import { normalizeBareJid } from '../../protocol/jid/index.ts';
+import { FEATURE, FORM_TYPE, NS_AGENT_API } from '../../protocol/namespaces.ts';
+import {
+  parseActive,
+  parseDeactivated,
+  parseRegistered,
+  parseRemoved,
+  type Hash,
+  type RegistrationVersion,
+} from '../../protocol/stanza/index.ts';
+import { defineSuite } from '../framework/case.ts';
+import type { CaseContext } from '../framework/context.ts';
+import {
+  expectDiscoInfo,
+  expectExtensionForm,
+  expectParsed,
+  expectResultPayload,
+  expectStanzaError,
+  expectThat,
+  formField,
+} from '../framework/expect.ts';
+import { callerFor, discoInfo } from './support/discovery.ts';
+import { badManifest, minimalManifest, sample } from './support/manifests.ts';
+import {
+  adminFor,
+  describeVersions,
+  expectRefused,
+  freshEndpoint,
+  freshVersion,
+  hasAdmin,
+  hasSelfRegistration,
+  Provisioning,
+  registeredVersions,
+  registrantFor,
+  withRestore,
+  unauthorizedConditions,
+  type Registrant,
+  type Restorer,
+} from './support/provisioning.ts';
+import { expectRefusals, type RefusalVector } from './support/refusals.ts';
+
+const ADMIN_OPS = 'registration-flow.admin-operations';
+const IMMUTABLE = 'registration-flow.version-immutable';
+const TOMBSTONE = 'registration-flow.tombstone-conflict';
+const STORED = 'registration-flow.validate-before-commit';
+
+function manifestWithDescription(jid: string, version: string, description: string): JsonObject {
+  const manifest = minimalManifest(jid, version);
+  return { ...manifest, agent: { ...(manifest['agent'] as JsonObject), description } };
+}
+
+function versionOf(manifest: JsonObject): string {
+  const agent = manifest['agent'];
+  const version = isJsonObject(agent) ? agent['version'] : undefined;
+  if (typeof version !== 'string') throw new Error('a manifest built here without agent.version');
+  return version;
+}
+
+function hashOf(manifest: JsonObject): Hash {
+  return canonicalDocument(manifest).hash;
+}
+
+/** The registration must succeed with exactly this JID, version and canonical hash. */
+function expectRegisteredAs(
+  exchange: IqExchange,
+  requirement: string,
+  jid: string,
+  version: string,
+  hash: Hash,
+): void {
+  const registered = expectParsed(
+    parseRegistered,
+    expectResultPayload(exchange, requirement, NS_AGENT_API, 'registered'),
+    requirement,
+    exchange.reply.xml,
+  );
+  expectThat(
+    normalizeBareJid(registered.jid) === normalizeBareJid(jid) &&
+      registered.version === version &&
+      registered.hash.algo === hash.algo &&
+      registered.hash.value === hash.value,
+    requirement,
+    `<registered jid='${jid}' version='${version}'><hash algo='${hash.algo}'>${hash.value}</hash></registered>`,
+    exchange.reply.xml,
+  );
+}
+
+/** registration-status must list exactly `expected` (id, active flag and hash; removability where given). */
+async function expectStatus(
+  context: CaseContext,
+  admin: Provisioning,
+  jid: string,
+  expected: readonly (Omit<RegistrationVersion, 'removable'> & { readonly removable?: boolean })[],
+  requirement: string,
+  when: string,
+): Promise<readonly RegistrationVersion[]> {
+  const versions = await registeredVersions(context, admin, jid, requirement);
+  const matches =
+    versions.length === expected.length &&
+    expected.every((want) =>
+      versions.some(
+        (have) =>
+          have.id === want.id &&
+          have.active === want.active &&
+          have.hash.value === want.hash.value &&
+          (want.removable === undefined || have.removable === want.removable),
+      ),
+    );
+  expectThat(
+    matches,
+    requirement,
+    `${when}, registration-status of ${jid} lists:\n${describeVersions(expected.map((want) => ({ removable: !want.active, ...want })))}`,
+    describeVersions(versions),
+  );
+  return versions;
+}
+
+/** Administrator if there is one, else the self-registrant: for rules both profiles share. */
+async function adminOrSelf(context: CaseContext, purpose: string): Promise<Registrant> {
+  if (hasAdmin(context)) {
+    return { kind: 'admin', provisioning: await adminFor(context), jid: freshEndpoint(context, purpose).jid };
+  }
+  return registrantFor(context, purpose);
+}
+
+/** The endpoint's advertised version, as a local caller who may see it reads it; undefined when not visible. */
+async function advertisedVersion(context: CaseContext, jid: string): Promise<string | undefined> {
+  const exchange = await discoInfo(await context.callers.local(), jid);
+  if (exchange.parsed.type === 'error') return undefined;
+  const info = expectDiscoInfo(exchange, ADMIN_OPS);
+  const form = expectExtensionForm(info, FORM_TYPE.endpointInfo, ADMIN_OPS, exchange.reply.xml);
+  return formField(form, 'version')?.values[0];
+}
+
+async function registerFresh(
+  restorer: Restorer,
+  admin: Provisioning,
+  jid: string,
+  manifest: JsonObject,
+  requirement: string,
+): Promise<Hash> {
+  const hash = hashOf(manifest);
+  expectRegisteredAs(
+    await restorer.register(admin, jid, JSON.stringify(manifest)),
+    requirement,
+    jid,
+    versionOf(manifest),
+    hash,
+  );
+  return hash;
+}
+
+const IJSON_VECTORS: readonly RefusalVector[] = [
+  {
+    label: 'a duplicate member name',
+    text: (jid, version) => badManifest('json.duplicate-member', jid, version),
+  },
+  {
+    label: 'a lone surrogate escape',
+    text: (jid, version) => badManifest('json.lone-surrogate', jid, version),
+  },
+  { label: 'the number 1e400', text: (jid, version) => badManifest('json.number-overflow', jid, version) },
+  {
+    label: 'a duplicate member name inside a tool schema',
+    text: (jid, version) =>
+      `{"manifestSpecVersion":"0","agent":{"jid":${JSON.stringify(jid)},"name":"agentconf-probe","version":${JSON.stringify(version)}},"tools":[{"name":"echo","inputSchema":{"type":"object","type":"object"}}]}`,
+  },
+];
+
+function jidVector(label: string, claim: (jid: string) => string): RefusalVector {
+  return {
+    label,
+    text: (jid, version) => JSON.stringify(minimalManifest(claim(jid), version)),
+    // interp-11 and #errors ("invalid endpoint identifier"); a JID that names no hosted domain may
+    // also be refused as not the registrant's to claim (interp-24).
+    conditions: () => ['bad-request', 'not-acceptable', 'jid-malformed', 'not-allowed', 'forbidden'],
+  };
+}
+
+const [RESOURCE_VECTOR, ...OTHER_JID_VECTORS] = [
+  jidVector('an agent.jid with a resource', (jid) => `${jid}/runtime`),
+  jidVector('an agent.jid with a space in its localpart', (jid) => `the ${jid}`),
+  jidVector('an agent.jid with an empty domainpart', (jid) => `${jid.slice(0, jid.indexOf('@'))}@`),
+  jidVector('an agent.jid with an empty domain label', (jid) => jid.replace('@', '@a..')),
+] as const;
+
+export const registrationFlowSuite = defineSuite('registration-flow', 'Registration Flow', [
+  {
+    name: 'admin-lifecycle',
+    requirements: [ADMIN_OPS, 'registration-flow.no-semver-ordering'],
+    profiles: ['admin-provisioning'],
+    level: 'MUST',
+    features: [FEATURE.admin],
+    interpretations: ['interp-23', 'interp-24'],
+    statement:
+      'An administrator registers a version, cannot activate it with another hash, activates it with its own, registers a “newer-looking” version that leaves the active one selected, cannot remove the active version, removes the other, deactivates and removes the endpoint — registration-status and the endpoint’s advertised version following every step.',
+    run: async (context) =>
+      withRestore(context, async (restorer) => {
+        const admin = await adminFor(context);
+        const { jid } = freshEndpoint(context, 'lifecycle');
+        const first = minimalManifest(jid, freshVersion(context, '1.0.0'));
+        const second = manifestWithDescription(
+          jid,
+          freshVersion(context, '9.0.0'),
+          'A newer-looking version.',
+        );
+        const v1 = versionOf(first);
+        const v2 = versionOf(second);
+        const h1 = await registerFresh(restorer, admin, jid, first, ADMIN_OPS);
+        await expectStatus(
+          context,
+          admin,
+          jid,
+          [{ id: v1, active: false, hash: h1 }],
+          ADMIN_OPS,
+          'after <register/>',
+        );
+
+        const wrongHash = await admin.activate(jid, v1, hashOf(second));
+        expectStanzaError(context, wrongHash, ADMIN_OPS, ['conflict', 'item-not-found']);
+        const active = await admin.activate(jid, v1, h1);
+        const selected = expectParsed(
+          parseActive,
+          expectResultPayload(active, ADMIN_OPS, NS_AGENT_API, 'active'),
+          ADMIN_OPS,
+          active.reply.xml,
+        );
+        expectThat(selected.version === v1, ADMIN_OPS, `<active version='${v1}'/>`, active.reply.xml);
+        await expectStatus(
+          context,
+          admin,
+          jid,
+          [{ id: v1, active: true, removable: false, hash: h1 }],
+          ADMIN_OPS,
+          'after <activate/>',
+        );
+        const shown = await advertisedVersion(context, jid);
+        if (shown !== undefined) {
+          expectThat(shown === v1, ADMIN_OPS, `the endpoint-info form advertising version ${v1}`, shown);
+        }
+
+        // A version number that looks newer selects nothing (#registration-flow: no semver ordering).
+        const h2 = await registerFresh(restorer, admin, jid, second, ADMIN_OPS);
+        await expectStatus(
+          context,
+          admin,
+          jid,
+          [
+            { id: v1, active: true, removable: false, hash: h1 },
+            { id: v2, active: false, hash: h2 },
+          ],
+          'registration-flow.no-semver-ordering',
+          `after registering ${v2}`,
+        );
+        if (shown !== undefined) {
+          const still = await advertisedVersion(context, jid);
+          expectThat(
+            still === v1,
+            'registration-flow.no-semver-ordering',
+            `still version ${v1} advertised`,
+            String(still),
+          );
+        }
+
+        expectStanzaError(context, await admin.removeVersion(jid, v1), ADMIN_OPS, [
+          'conflict',
+          'not-allowed',
+        ]);
+        const removed = await admin.removeVersion(jid, v2);
+        const removedVersion = expectParsed(
+          parseRemoved,
+          expectResultPayload(removed, ADMIN_OPS, NS_AGENT_API, 'removed'),
+          ADMIN_OPS,
+          removed.reply.xml,
+        );
+        expectThat(removedVersion.version === v2, ADMIN_OPS, `<removed version='${v2}'/>`, removed.reply.xml);
+        await expectStatus(
+          context,
+          admin,
+          jid,
+          [{ id: v1, active: true, removable: false, hash: h1 }],
+          ADMIN_OPS,
+          'after <remove-version/>',
+        );
+
+        const deactivated = await admin.deactivate(jid);
+        expectParsed(
+          parseDeactivated,
+          expectResultPayload(deactivated, ADMIN_OPS, NS_AGENT_API, 'deactivated'),
+          ADMIN_OPS,
+          deactivated.reply.xml,
+        );
+        await expectStatus(
+          context,
+          admin,
+          jid,
+          [{ id: v1, active: false, removable: true, hash: h1 }],
+          ADMIN_OPS,
+          'after <deactivate/>',
+        );
+        if (shown !== undefined) {
+          // interp-23: a deactivated endpoint answers item-not-found or service-unavailable, or at least advertises no version.
+          const after = await discoInfo(await context.callers.local(), jid);
+          if (after.parsed.type === 'error') {
+            expectStanzaError(context, after, ADMIN_OPS, ['item-not-found', 'service-unavailable']);
+          } else {
+            const info = expectDiscoInfo(after, ADMIN_OPS);
+            const version = info.forms
+              .filter((form) => formField(form, 'FORM_TYPE')?.values[0] === FORM_TYPE.endpointInfo)
+              .flatMap((form) => formField(form, 'version')?.values ?? []);
+            expectThat(
+              version.length === 0,
+              ADMIN_OPS,
+              'no version advertised after <deactivate/>',
+              after.reply.xml,
+            );
+          }
+        }
+
+        const gone = await admin.removeEndpoint(jid);
+        const removedEndpoint = expectParsed(
+          parseRemoved,
+          expectResultPayload(gone, ADMIN_OPS, NS_AGENT_API, 'removed'),
+          ADMIN_OPS,
+          gone.reply.xml,
+        );
+        expectThat(
+          removedEndpoint.version === undefined,
+          ADMIN_OPS,
+          `<removed jid='${jid}'/> without a version`,
+          gone.reply.xml,
+        );
+        await expectStatus(context, admin, jid, [], ADMIN_OPS, 'after <remove-endpoint/>');
+      }),
+  },
+  {
+    name: 'version-immutable',
+    requirements: [IMMUTABLE, 'namespaces.jid-comparison'],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-25'],
+    statement:
+      'Registering the same (JID, version) again with the same content — even reformatted, members reordered — returns the same registration; other content under it is a conflict and changes nothing; a JID differing only in case is the same endpoint, never a second registration of the version.',
+    run: async (context) =>
+      withRestore(context, async (restorer) => {
+        const registrant = await adminOrSelf(context, 'immutable');
+        const { jid, provisioning } = registrant;
+        const version = freshVersion(context);
+        const manifest = manifestWithDescription(jid, version, 'Immutable content.');
+        const hash = hashOf(manifest);
+        expectRegisteredAs(
+          await restorer.register(provisioning, jid, JSON.stringify(manifest)),
+          IMMUTABLE,
+          jid,
+          version,
+          hash,
+        );
+        const reordered = `{\n  "tools": ${JSON.stringify(manifest['tools'], null, 2)},\n\t"agent": ${JSON.stringify(manifest['agent'])} , "manifestSpecVersion":"0"}\n`;
+        expectRegisteredAs(
+          await restorer.register(provisioning, jid, reordered),
+          IMMUTABLE,
+          jid,
+          version,
+          hash,
+        );
+        const changed = manifestWithDescription(jid, version, 'Other content under the same version.');
+        expectRefused(
+          context,
+          await restorer.register(provisioning, jid, JSON.stringify(changed)),
+          IMMUTABLE,
+          ['conflict'],
+          `other content under ${jid} ${version}`,
+        );
+
+        // interp-25: rejected, a conflict, or the same registration under the prepared JID.
+        const at = jid.indexOf('@');
+        const shouting = `${jid.slice(0, at).toUpperCase()}${jid.slice(at)}`;
+        const caseVariant = { ...manifest, agent: { ...(manifest['agent'] as JsonObject), jid: shouting } };
+        const variant = await restorer.register(provisioning, jid, JSON.stringify(caseVariant));
+        if (variant.parsed.type === 'result') {
+          expectRegisteredAs(variant, 'namespaces.jid-comparison', jid, version, hash);
+        }
+        if (hasAdmin(context)) {
+          await expectStatus(
+            context,
+            await adminFor(context),
+            jid,
+            [{ id: version, active: false, hash }],
+            IMMUTABLE,
+            'after the conflicting registrations',
+          );
+        }
+      }),
+  },
+  {
+    name: 'tombstone-conflict',
+    requirements: [TOMBSTONE],
+    profiles: ['admin-provisioning'],
+    level: 'MUST',
+    features: [FEATURE.admin],
+    interpretations: ['interp-24'],
+    statement:
+      'Once a version is removed, other content under it is a conflict; after the whole endpoint is removed, other content under any of its versions still is.',
+    run: async (context) =>
+      withRestore(context, async (restorer) => {
+        const admin = await adminFor(context);
+        const { jid } = freshEndpoint(context, 'tombstone');
+        const v1 = freshVersion(context, '1.0.0');
+        const v2 = freshVersion(context, '2.0.0');
+        await registerFresh(restorer, admin, jid, minimalManifest(jid, v1), TOMBSTONE);
+        await registerFresh(restorer, admin, jid, minimalManifest(jid, v2), TOMBSTONE);
+        expectResultPayload(await admin.removeVersion(jid, v1), ADMIN_OPS, NS_AGENT_API, 'removed');
+        const otherV1 = manifestWithDescription(jid, v1, 'Other content for a removed version.');
+        expectRefused(
+          context,
+          await restorer.register(admin, jid, JSON.stringify(otherV1)),
+          TOMBSTONE,
+          ['conflict'],
+          `other content under the removed ${v1}`,
+        );
+        expectResultPayload(await admin.removeEndpoint(jid), ADMIN_OPS, NS_AGENT_API, 'removed');
+        const otherV2 = manifestWithDescription(jid, v2, 'Other content after remove-endpoint.');
+        expectRefused(
+          context,
+          await restorer.register(admin, jid, JSON.stringify(otherV2)),
+          TOMBSTONE,
+          ['conflict'],
+          `other content under ${v2} of the removed endpoint`,
+        );
+        await expectStatus(context, admin, jid, [], TOMBSTONE, 'after the refused registrations');
+      }),
+  },
+  {
+    name: 'ijson-before-hash',
+    requirements: ['registration-flow.ijson-before-hash', STORED],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-10', 'interp-11', 'interp-12'],
+    statement:
+      'A manifest with a duplicate member name (also inside a tool schema), a lone surrogate escape or a number no double can hold is refused with not-acceptable before anything is hashed or stored.',
+    run: async (context) => {
+      await expectRefusals(
+        context,
+        'registration-flow.ijson-before-hash',
+        'ijson',
+        IJSON_VECTORS.map((vector) => ({
+          ...vector,
+          // A self-registrant's claim cannot be read from such a text: refusing it as unauthorized is authorization first.
+          conditions: (registrant) =>
+            registrant.kind === 'self' ? ['not-acceptable', 'forbidden'] : ['not-acceptable'],
+        })),
+        adminOrSelf,
+      );
+    },
+  },
+  {
+    name: 'agent-jid-invalid',
+    requirements: [STORED, 'namespaces.no-resourcepart'],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-11', 'interp-25'],
+    statement:
+      'A manifest whose agent.jid is not a valid bare JID — a resource (every run), a space in the localpart, an empty domainpart or domain label (one of these drawn by the seed) — is refused and not registered.',
+    run: async (context) => {
+      await expectRefusals(
+        context,
+        STORED,
+        'jid',
+        [RESOURCE_VECTOR, ...sample(context.random, OTHER_JID_VECTORS, 1)],
+        adminOrSelf,
+      );
+    },
+  },
+  {
+    name: 'federation-grants-nothing',
+    requirements: ['registration-flow.federation-grants-nothing', 'security.federation-deny-default'],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-07', 'interp-24'],
+    statement:
+      'Federated accounts — with principal grants, and from a domain with none — can neither register their own JID nor a virtual endpoint, nor read registration status; nothing gets registered.',
+    run: async (context) =>
+      withRestore(context, async (restorer) => {
+        const registeredJids: string[] = [];
+        for (const role of ['remote', 'denied'] as const) {
+          const caller = await callerFor(context, role);
+          const provisioning = new Provisioning(caller, context.sut.gatewayJid);
+          const own = normalizeBareJid(caller.bareJid);
+          const virtual = freshEndpoint(context, 'federated').jid;
+          for (const jid of [own, virtual]) {
+            registeredJids.push(jid);
+            const exchange = await restorer.register(
+              provisioning,
+              jid,
+              JSON.stringify(minimalManifest(jid, freshVersion(context))),
+            );
+            expectRefused(
+              context,
+              exchange,
+              'registration-flow.federation-grants-nothing',
+              unauthorizedConditions(context),
+              `${own} registering ${jid}`,
+            );
+          }
+          if (hasAdmin(context) || hasSelfRegistration(context)) {
+            const status = await provisioning.status(own);
+            expectStanzaError(context, status, 'registration-flow.federation-grants-nothing', [
+              'forbidden',
+              'item-not-found',
+            ]);
+          }
+        }
+        if (!hasAdmin(context)) return;
+        const admin = await adminFor(context);
+        for (const jid of registeredJids) {
+          const versions = await registeredVersions(
+            context,
+            admin,
+            jid,
+            'registration-flow.federation-grants-nothing',
+          );
+          expectThat(
+            versions.length === 0,
+            'registration-flow.federation-grants-nothing',
+            `nothing registered under ${jid}`,
+            describeVersions(versions),
+          );
+        }
+      }),
+  },
+]);
