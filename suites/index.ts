@@ -8,6 +8,7 @@ import { findGatewaySuite } from './sections/find-gateway.ts';
 import { gatewayInfoSuite } from './sections/gateway-info.ts';
 import { identityPresenceSuite } from './sections/identity-presence.ts';
 import { invocationSuite } from './sections/invocation.ts';
+import { jsonEncodingSuite } from './sections/json-encoding.ts';
 import { listAgentsSuite } from './sections/list-agents.ts';
 import { listToolsSuite } from './sections/list-tools.ts';
 import { manifestSuite } from './sections/manifest.ts';
@@ -30,5 +31,6 @@ export const ALL_SUITES: readonly Suite[] = [
   manifestSuite,
   registrationFlowSuite,
   manifestRetrievalSuite,
+  jsonEncodingSuite,
   invocationSuite,
 ];

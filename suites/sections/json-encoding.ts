@@ -1,0 +1,370 @@
+/**
+ * #json-encoding: JSON carried in XML. What the gateway serves (manifests and schemas) is one
+ * strict JSON value, legal XML character data, with its media-type attribute, and markup and
+ * control characters escaped so the canonical bytes survive; content XML cannot carry is
+ * refused at registration (interp-12). The documented JSON limits (SUT config `limits`) are
+ * enforced with resource-constraint, only once the sender is authorized, with a bounded error
+ * that does not reflect the rejected JSON.
+ *
+ * The over-limit content sits in a tool's `_meta`, which no schema rule constrains, so the
+ * limit is the only thing wrong with it. A documented limit whose probe an XMPP server cannot
+ * carry in one stanza (Prosody takes 256 KiB from a C2S client) cannot be tested here.
+ * Invocation arguments and input (json-encoding.ijson-rejection and the rest) belong to the
+ * task suites.
+ */
+import type { Element } from '@xmpp/xml';
+import { canonicalDocument } from '../../protocol/json/canonical.ts';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../protocol/json/json-value.ts';
+import { JsonRejection } from '../../protocol/json/json-rejection.ts';
+import { parseStrictJson } from '../../protocol/json/strict-json.ts';
+import {
+  FEATURE,
+  MEDIA_TYPE_JSON,
+  MEDIA_TYPE_SCHEMA_JSON,
+  NODE_DIRECTORY,
+  NS_AGENT_API,
+} from '../../protocol/namespaces.ts';
+import {
+  attributeOf,
+  buildManifestRequest,
+  buildSchemaRequest,
+  parseManifest,
+  parseSchema,
+} from '../../protocol/stanza/index.ts';
+import type { SutLimits } from '../../harness/sut/sut-config.ts';
+import { defineSuite } from '../framework/case.ts';
+import type { CaseContext } from '../framework/context.ts';
+import {
+  expectNotReflected,
+  expectParsed,
+  expectResultPayload,
+  expectStanzaError,
+  expectThat,
+} from '../framework/expect.ts';
+import { CannotTell, NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
+import { callerFor, traverse } from './support/discovery.ts';
+import { badManifest } from './support/manifests.ts';
+import {
+  adminFor,
+  expectRefused,
+  freshEndpoint,
+  freshToken,
+  freshVersion,
+  provisionActive,
+  Provisioning,
+  unauthorizedConditions,
+  withRestore,
+} from './support/provisioning.ts';
+import { expectRefusals } from './support/refusals.ts';
+
+const ONE_VALUE = 'json-encoding.single-json-value';
+const MEDIA_TYPE = 'json-encoding.media-type-present';
+const XML_LEGAL = 'json-encoding.utf8-xml-legal';
+const ESCAPING = 'json-encoding.producer-escaping';
+const LIMITS = 'json-encoding.documented-limits';
+const NO_REFLECTION = 'json-encoding.no-reflection';
+const AUTHORIZE_FIRST = 'json-encoding.authorize-before-limits';
+
+/**
+ * The largest registration this suite sends: below the 256 KiB Prosody accepts from a C2S
+ * client, with room for the stanza around it. A bigger one would end the caller's stream.
+ */
+const MAX_PROBE_BYTES = 200 * 1024;
+
+/** A diagnostic is "bounded" when the whole error reply stays this small. */
+const MAX_ERROR_REPLY_BYTES = 4096;
+
+/** The text must be one JSON value with nothing after it (the strict parser refuses trailing data). */
+function expectOneJsonValue(text: string, requirement: string, what: string, replyXml: string): void {
+  try {
+    parseStrictJson(text, { maxBytes: Number.POSITIVE_INFINITY, maxDepth: Number.POSITIVE_INFINITY });
+  } catch (error) {
+    if (!(error instanceof JsonRejection)) throw error;
+    throw new RequirementViolation(
+      requirement,
+      `${what}: one strict JSON value with nothing after it`,
+      replyXml,
+      `${requirement}: ${what} is not one JSON value (${error.rule})`,
+    );
+  }
+}
+
+function expectMediaType(payload: Element, expected: string, replyXml: string): void {
+  expectThat(
+    attributeOf(payload, 'media-type') === expected,
+    MEDIA_TYPE,
+    `<${payload.name} media-type='${expected}'>`,
+    replyXml,
+  );
+}
+
+/** The manifest of a tool-less probe endpoint, with `value` in its one tool's `_meta`. */
+function limitProbe(jid: string, version: string, value: JsonValue): JsonObject {
+  return {
+    manifestSpecVersion: '0',
+    agent: { jid, name: 'agentconf-limits', version },
+    tools: [{ name: 'echo', inputSchema: { type: 'object' }, _meta: { 'agentconf.example/probe': value } }],
+  };
+}
+
+interface LimitProbe {
+  readonly limit: keyof SutLimits;
+  /** What goes into `_meta` to exceed the documented `value`, carrying `canary`. */
+  readonly build: (value: number, canary: string) => JsonValue;
+  /** Builds the whole text instead, for the byte limit. */
+  readonly text?: (value: number, canary: string, jid: string, version: string) => string;
+}
+
+/**
+ * Nesting depth `value` + 2 counting the manifest object as 1 (tools, the tool and `_meta` are
+ * 2 to 4): past the limit by at least one whichever level a gateway starts counting at.
+ */
+function nestedArrays(value: number, canary: string): JsonValue {
+  let nested: JsonValue = [canary];
+  for (let level = 1; level < value - 2; level += 1) nested = [nested];
+  return nested;
+}
+
+const PROBES: Readonly<Record<string, LimitProbe>> = {
+  depth: { limit: 'jsonMaxDepth', build: nestedArrays },
+  'string-length': {
+    limit: 'jsonMaxStringLength',
+    build: (value, canary) => `${canary}${'x'.repeat(value + 1 - canary.length)}`,
+  },
+  'object-members': {
+    limit: 'jsonMaxObjectMembers',
+    build: (value, canary) =>
+      Object.fromEntries([
+        [canary, 0],
+        ...Array.from({ length: value }, (_, i) => [i.toString(36), 0]),
+      ]) as JsonObject,
+  },
+  'array-items': {
+    limit: 'jsonMaxArrayItems',
+    build: (value, canary) => [canary, ...Array.from({ length: value }, () => 0)],
+  },
+  bytes: {
+    limit: 'jsonMaxBytes',
+    build: () => null,
+    text: (value, canary, jid, version) => {
+      const shell = JSON.stringify(limitProbe(jid, version, canary));
+      // Padding inside the string: the text is exactly one byte over the limit.
+      return shell.replace(
+        `"${canary}"`,
+        `"${canary}${'x'.repeat(Math.max(0, value + 1 - Buffer.byteLength(shell)))}"`,
+      );
+    },
+  },
+};
+
+/** The documented limit a probe needs; cases without one cannot tell (docs/sut.md). */
+function documented(context: CaseContext, limit: keyof SutLimits): number {
+  const value = context.sut.limits?.[limit];
+  if (value === undefined) throw new CannotTell(`the SUT config documents no ${limit}`);
+  return value;
+}
+
+function probeText(probe: LimitProbe, value: number, canary: string, jid: string, version: string): string {
+  const text =
+    probe.text?.(value, canary, jid, version) ??
+    JSON.stringify(limitProbe(jid, version, probe.build(value, canary)));
+  if (Buffer.byteLength(text) > MAX_PROBE_BYTES) {
+    throw new NotApplicable(
+      `a manifest past the documented ${probe.limit} ${String(value)} takes ${String(Buffer.byteLength(text))} bytes: more than an XMPP server carries from a client in one stanza`,
+    );
+  }
+  return text;
+}
+
+function limitCase(name: string, probe: LimitProbe) {
+  return {
+    name: `limit-${name}`,
+    requirements: [LIMITS, NO_REFLECTION, 'rules.resource-bounds'] as [string, ...string[]],
+    profiles: ['self-registration', 'admin-provisioning'] as ['self-registration', 'admin-provisioning'],
+    level: 'MUST' as const,
+    features: [FEATURE.admin],
+    interpretations: ['interp-42'],
+    statement: `A manifest just past the documented ${probe.limit} gets resource-constraint from the administrator’s registration, with a small error that does not reflect the manifest, and nothing is registered.`,
+    run: async (context: CaseContext) =>
+      withRestore(context, async (restorer) => {
+        const value = documented(context, probe.limit);
+        const admin = await adminFor(context);
+        const { jid } = freshEndpoint(context, 'limits');
+        const canary = `agentconfcanary${freshToken(context)}`;
+        const text = probeText(probe, value, canary, jid, freshVersion(context));
+        const exchange = await restorer.register(admin, jid, text);
+        if (exchange.parsed.type === 'result') {
+          throw new RequirementViolation(
+            LIMITS,
+            `resource-constraint for a manifest past ${probe.limit} ${String(value)}`,
+            exchange.reply.xml,
+          );
+        }
+        expectStanzaError(context, exchange, LIMITS, 'resource-constraint');
+        expectNotReflected(exchange, NO_REFLECTION, [canary], MAX_ERROR_REPLY_BYTES);
+      }),
+  };
+}
+
+export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Encoding', [
+  {
+    name: 'served-json',
+    requirements: [ONE_VALUE, MEDIA_TYPE, XML_LEGAL],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    statement:
+      'Every active manifest in the local directory, and its first tool’s input schema, comes as one strict JSON value in legal XML, in an element carrying its media-type (application/json, application/schema+json).',
+    run: async (context) => {
+      const caller = await callerFor(context, 'local');
+      const { items } = await traverse(caller, context.sut.gatewayJid, NODE_DIRECTORY, 50, ONE_VALUE);
+      if (items.length === 0) throw new NotApplicable('the local directory is empty');
+      await Promise.all(
+        items.map(async ({ jid }) => {
+          const exchange = await caller.exchangeIq(jid, 'get', buildManifestRequest({}));
+          const payload = expectResultPayload(exchange, ONE_VALUE, NS_AGENT_API, 'manifest');
+          expectMediaType(payload, MEDIA_TYPE_JSON, exchange.reply.xml);
+          const manifest = expectParsed(parseManifest, payload, ONE_VALUE, exchange.reply.xml);
+          expectOneJsonValue(manifest.json, ONE_VALUE, `the manifest of ${jid}`, exchange.reply.xml);
+          const value = parseStrictJson(manifest.json, { maxBytes: Number.POSITIVE_INFINITY });
+          const tools = isJsonObject(value) ? value['tools'] : undefined;
+          const first: JsonValue | undefined = Array.isArray(tools) ? tools[0] : undefined;
+          const tool = isJsonObject(first) ? first['name'] : undefined;
+          if (typeof tool !== 'string') return;
+          const request = buildSchemaRequest({
+            tool,
+            version: manifest.version,
+            direction: 'input',
+            manifestHash: manifest.hash,
+          });
+          const schemaExchange = await caller.exchangeIq(jid, 'get', request);
+          const schemaPayload = expectResultPayload(schemaExchange, ONE_VALUE, NS_AGENT_API, 'schema');
+          expectMediaType(schemaPayload, MEDIA_TYPE_SCHEMA_JSON, schemaExchange.reply.xml);
+          const schema = expectParsed(parseSchema, schemaPayload, ONE_VALUE, schemaExchange.reply.xml);
+          expectOneJsonValue(
+            schema.json,
+            ONE_VALUE,
+            `the input schema of ${jid} ${tool}`,
+            schemaExchange.reply.xml,
+          );
+        }),
+      );
+    },
+  },
+  {
+    name: 'producer-escaping',
+    requirements: [ESCAPING, XML_LEGAL],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    features: [FEATURE.admin],
+    interpretations: ['interp-12'],
+    statement:
+      'A manifest whose strings hold XML markup (<, &, ]]>, quotes), tab, line feed, a BEL control character and astral characters is served as exactly its canonical bytes: markup escaped for XML, controls JSON-escaped (the endpoint is provisioned for the case and removed after it).',
+    run: async (context) =>
+      withRestore(context, async (restorer) => {
+        const admin = await adminFor(context);
+        const { jid } = freshEndpoint(context, 'escaping');
+        const version = freshVersion(context);
+        const manifest: JsonObject = {
+          manifestSpecVersion: '0',
+          agent: {
+            jid,
+            name: 'agentconf-escaping',
+            title: '<b>Tom & "Jerry"</b>',
+            description: "Markup <x a='1'/> &amp; ]]> and\ttab\nline\u0007bell \u{1d11e} é",
+            version,
+          },
+          tools: [{ name: 'echo', inputSchema: { type: 'object', description: '</json><json>{}' } }],
+        };
+        const { bytes } = canonicalDocument(manifest);
+        await provisionActive(restorer, admin, jid, version, manifest);
+        const caller = await context.callers.local();
+        const exchange = await caller.exchangeIq(jid, 'get', buildManifestRequest({ version }));
+        if (exchange.parsed.type === 'error') {
+          throw new NotApplicable(
+            `the local caller may not retrieve the provisioned ${jid}: nothing served to check`,
+          );
+        }
+        const served = expectParsed(
+          parseManifest,
+          expectResultPayload(exchange, ESCAPING, NS_AGENT_API, 'manifest'),
+          ESCAPING,
+          exchange.reply.xml,
+        );
+        expectThat(
+          Buffer.from(served.json, 'utf8').equals(bytes),
+          ESCAPING,
+          `the canonical bytes, after XML character extraction:\n${bytes.toString('utf8')}`,
+          exchange.reply.xml,
+        );
+      }),
+  },
+  {
+    name: 'unservable-character-refused',
+    requirements: [XML_LEGAL, 'registration-flow.validate-before-commit'],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-11', 'interp-12'],
+    statement:
+      'A manifest holding U+FFFF (valid JSON, but its canonical bytes cannot be XML character data) is refused at registration and not registered.',
+    run: async (context) => {
+      await expectRefusals(context, XML_LEGAL, 'unservable', [
+        {
+          label: 'U+FFFF in agent.description',
+          text: (jid, version) => badManifest('value.unservable-character', jid, version),
+        },
+      ]);
+    },
+  },
+  ...Object.entries(PROBES).map(([name, probe]) => limitCase(name, probe)),
+  {
+    name: 'authorize-before-limits',
+    requirements: [AUTHORIZE_FIRST, NO_REFLECTION],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-24', 'interp-42'],
+    statement:
+      'Senders without registration authority — a local account claiming a virtual endpoint, the self-registrant claiming another JID, federated accounts claiming their own — get their usual refusal for a manifest past a documented limit, never resource-constraint, and no reflection of it.',
+    run: async (context) =>
+      withRestore(context, async (restorer) => {
+        const [name, probe] =
+          Object.entries(PROBES).find(
+            ([, candidate]) => context.sut.limits?.[candidate.limit] !== undefined,
+          ) ?? [];
+        if (name === undefined || probe === undefined)
+          throw new CannotTell('the SUT config documents no JSON limit');
+        const value = documented(context, probe.limit);
+        const senders = [
+          { caller: await context.callers.local(), claim: freshEndpoint(context, 'unauthorized').jid },
+          { caller: await context.callers.registrant(), claim: freshEndpoint(context, 'unauthorized').jid },
+          { caller: await context.callers.remote(), claim: undefined },
+          { caller: await context.callers.denied(), claim: undefined },
+        ];
+        for (const { caller, claim } of senders) {
+          const jid = claim ?? caller.bareJid;
+          const canary = `agentconfcanary${freshToken(context)}`;
+          const text = probeText(probe, value, canary, jid, freshVersion(context));
+          const exchange = await restorer.register(
+            new Provisioning(caller, context.sut.gatewayJid),
+            jid,
+            text,
+          );
+          if (exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'resource-constraint') {
+            throw new RequirementViolation(
+              AUTHORIZE_FIRST,
+              `${caller.bareJid} may not register ${jid}: its refusal comes before any limit (<${unauthorizedConditions(context).join('/> or <')}/>)`,
+              exchange.reply.xml,
+              `${AUTHORIZE_FIRST}: resource-constraint for a sender without the authority to register ${jid}`,
+            );
+          }
+          expectRefused(
+            context,
+            exchange,
+            AUTHORIZE_FIRST,
+            unauthorizedConditions(context),
+            `${caller.bareJid} registering ${jid} past ${probe.limit}`,
+          );
+          expectNotReflected(exchange, NO_REFLECTION, [canary], MAX_ERROR_REPLY_BYTES);
+        }
+      }),
+  },
+]);
