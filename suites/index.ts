@@ -9,6 +9,11 @@ import { gatewayInfoSuite } from './sections/gateway-info.ts';
 import { identityPresenceSuite } from './sections/identity-presence.ts';
 import { invocationSuite } from './sections/invocation.ts';
 import { jsonEncodingSuite } from './sections/json-encoding.ts';
+import { cancellationSuite } from './sections/cancellation.ts';
+import { eventsSuite } from './sections/events.ts';
+import { interactiveInputSuite } from './sections/interactive-input.ts';
+import { taskRecoverySuite } from './sections/task-recovery.ts';
+import { taskMessageRoutingSuite, idempotencySuite } from './sections/task-message-routing.ts';
 import { listAgentsSuite } from './sections/list-agents.ts';
 import { listToolsSuite } from './sections/list-tools.ts';
 import { manifestSuite } from './sections/manifest.ts';
@@ -33,4 +38,10 @@ export const ALL_SUITES: readonly Suite[] = [
   manifestRetrievalSuite,
   jsonEncodingSuite,
   invocationSuite,
+  eventsSuite,
+  interactiveInputSuite,
+  cancellationSuite,
+  taskRecoverySuite,
+  taskMessageRoutingSuite,
+  idempotencySuite,
 ];

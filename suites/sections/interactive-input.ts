@@ -1,0 +1,239 @@
+/**
+ * #interactive-input: the pending request in every task state, schema-invalid input refused
+ * with not-acceptable, acceptance at the revision of the running status event, identical
+ * replays returning the original acceptance (also after settlement), other tuples, unknown
+ * request IDs, expired and superseded requests (conflict, never item-not-found), and expiry
+ * handled by a new request or a settlement.
+ */
+import { canonicalJson } from '../../protocol/json/canonical.ts';
+import { isJsonObject, type JsonValue } from '../../protocol/json/json-value.ts';
+import { parseStrictJson } from '../../protocol/json/strict-json.ts';
+import type { ValidTaskEvent } from '../../harness/driver/index.ts';
+import { defineSuite } from '../framework/case.ts';
+import { expectStanzaError, expectThat } from '../framework/expect.ts';
+import {
+  awaitEvent,
+  awaitSettled,
+  conformanceTarget,
+  expectCancelAccepted,
+  expectInputAccepted,
+  expectTaskState,
+  freshRequestId,
+  requireToolFeatures,
+  sendCancel,
+  sendInput,
+  startTask,
+  taskResultRequest,
+  taskStateRequest,
+  terminalPayload,
+} from './support/tasks.ts';
+
+const PENDING = 'interactive-input.pending-in-state';
+const REPLAY = 'interactive-input.identical-replay';
+const TUPLE = 'interactive-input.different-tuple-conflict';
+const RETENTION = 'interactive-input.acceptance-retention';
+const LATE = 'interactive-input.late-answer-conflict';
+const OUTCOME = 'interactive-input.expiry-outcome';
+const RACE = 'interactive-input.race-loser-conflict';
+
+const UNIT_SCHEMA = { type: 'object', properties: { unit: { enum: ['C', 'F'] } }, required: ['unit'] };
+
+function requestIdOf(received: ValidTaskEvent): string {
+  const payload = parseStrictJson(received.event.json);
+  return isJsonObject(payload) && typeof payload['requestId'] === 'string' ? payload['requestId'] : '';
+}
+
+const isRunning = (payload: JsonValue): boolean => isJsonObject(payload) && payload['state'] === 'running';
+
+export const interactiveInputSuite = defineSuite('interactive-input', 'Interactive Input', [
+  {
+    name: 'pending-answer-replay',
+    requirements: [PENDING, REPLAY, TUPLE, RETENTION, 'task-recovery.result-only-terminal'],
+    profiles: ['interactive-tasks'],
+    level: 'MUST',
+    interpretations: ['interp-33', 'interp-36', 'interp-37', 'interp-39'],
+    statement:
+      'While input is pending, task state carries the complete input_required object and the result is refused with unexpected-request; schema-invalid input gets not-acceptable; the accepted answer is replayed identically to the original acceptance (also after settlement), another answer gets conflict, an unknown request ID item-not-found.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      await requireToolFeatures(caller, target, 'script', ['input']);
+      const { accepted } = await startTask(context, caller, target, 'script', {
+        steps: [
+          { input: { question: 'Which unit?', inputSchema: UNIT_SCHEMA, expiresInMs: 60_000 } },
+          { complete: { echoInputs: true } },
+        ],
+      });
+      const asked = await awaitEvent(context, caller, accepted.taskId, 'input_required');
+      const requestId = requestIdOf(asked);
+      const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
+      const state = expectTaskState(stateExchange, PENDING);
+      expectThat(
+        state.state === 'input_required' &&
+          state.pendingInputJson !== undefined &&
+          canonicalJson(parseStrictJson(state.pendingInputJson)) ===
+            canonicalJson(parseStrictJson(asked.event.json)),
+        PENDING,
+        `state='input_required' with <pending-input/> holding the input_required object ${asked.event.json}`,
+        stateExchange.reply.xml,
+      );
+      expectStanzaError(
+        context,
+        await taskResultRequest(caller, target, accepted.taskId),
+        'task-recovery.result-only-terminal',
+        'unexpected-request',
+      );
+      const revision = asked.event.revision;
+      expectStanzaError(
+        context,
+        await sendInput(caller, target, accepted.taskId, requestId, revision, { unit: 'K' }),
+        TUPLE,
+        'not-acceptable',
+      );
+      expectStanzaError(
+        context,
+        await sendInput(caller, target, accepted.taskId, freshRequestId(context), revision, { unit: 'C' }),
+        TUPLE,
+        'item-not-found',
+      );
+      const answer = { unit: 'C' };
+      const first = expectInputAccepted(
+        await sendInput(caller, target, accepted.taskId, requestId, revision, answer),
+        RETENTION,
+      );
+      const resumed = await awaitEvent(context, caller, accepted.taskId, 'status', isRunning);
+      expectThat(
+        resumed.event.revision === first.revision,
+        RETENTION,
+        `the running status event at the revision input-accepted returned (${String(first.revision)}, interp-33)`,
+        resumed.stanza.xml,
+      );
+      const history = await awaitSettled(context, caller, accepted.taskId);
+      const { payload } = terminalPayload(history);
+      expectThat(
+        canonicalJson(payload) ===
+          canonicalJson({ result: { content: [], structuredContent: { inputs: [answer] } } }),
+        RETENTION,
+        'completed with the accepted answer applied once: {"inputs":[{"unit":"C"}]}',
+        history.at(-1)?.stanza.xml ?? '',
+      );
+      // After settlement: the identical tuple (reformatted JSON) is the original acceptance.
+      const replay = await sendInput(
+        caller,
+        target,
+        accepted.taskId,
+        requestId,
+        revision,
+        '{ "unit" : "C" }',
+      );
+      const again = expectInputAccepted(replay, REPLAY);
+      expectThat(
+        again.taskId === first.taskId && again.revision === first.revision,
+        REPLAY,
+        `<input-accepted revision='${String(first.revision)}'/>`,
+        replay.reply.xml,
+      );
+      expectStanzaError(
+        context,
+        await sendInput(caller, target, accepted.taskId, requestId, revision, { unit: 'F' }),
+        TUPLE,
+        'conflict',
+      );
+    },
+  },
+  {
+    name: 'expiry-reissue-and-late-answers',
+    requirements: [OUTCOME, LATE, 'interactive-input.expiry-enforced', RACE],
+    profiles: ['interactive-tasks'],
+    level: 'MUST',
+    interpretations: ['interp-35', 'interp-37'],
+    statement:
+      'An expired input request is replaced by a new request with a new ID, then the task fails with the scripted failure when that one expires too; answers to either expired request get conflict.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      await requireToolFeatures(caller, target, 'script', ['input']);
+      const expiryFailure = {
+        code: 'org.example.suite:no-answer',
+        message: 'Nobody answered.',
+        retryable: false,
+      };
+      const { accepted } = await startTask(context, caller, target, 'script', {
+        steps: [
+          {
+            input: {
+              question: 'Still there?',
+              inputSchema: { type: 'object' },
+              expiresInMs: 150,
+              reissue: 1,
+              expiryFailure,
+            },
+          },
+          { complete: { echoInputs: true } },
+        ],
+      });
+      const firstAsk = await awaitEvent(context, caller, accepted.taskId, 'input_required');
+      const secondAsk = await awaitEvent(context, caller, accepted.taskId, 'input_required');
+      expectThat(
+        requestIdOf(firstAsk) !== requestIdOf(secondAsk),
+        OUTCOME,
+        'a new request ID for the re-issued request',
+        secondAsk.stanza.xml,
+      );
+      const late = await sendInput(
+        caller,
+        target,
+        accepted.taskId,
+        requestIdOf(firstAsk),
+        secondAsk.event.revision,
+        {},
+      );
+      expectStanzaError(context, late, LATE, 'conflict');
+      const history = await awaitSettled(context, caller, accepted.taskId);
+      const { state, payload } = terminalPayload(history);
+      expectThat(
+        state === 'failed' && canonicalJson(payload) === canonicalJson({ error: expiryFailure }),
+        OUTCOME,
+        `failed with ${canonicalJson({ error: expiryFailure })}`,
+        history.at(-1)?.stanza.xml ?? '',
+      );
+      const afterSettlement = await sendInput(
+        caller,
+        target,
+        accepted.taskId,
+        requestIdOf(secondAsk),
+        secondAsk.event.revision,
+        {},
+      );
+      expectStanzaError(context, afterSettlement, RACE, 'conflict');
+    },
+  },
+  {
+    name: 'cancellation-supersedes-input',
+    requirements: [RACE],
+    profiles: ['interactive-tasks'],
+    level: 'MUST',
+    interpretations: ['interp-37'],
+    statement: 'Once a cancellation committed, an answer to the pending input request gets conflict.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      await requireToolFeatures(caller, target, 'script', ['input', 'cancel']);
+      const { accepted } = await startTask(context, caller, target, 'script', {
+        steps: [{ input: { question: 'Go on?', inputSchema: { type: 'boolean' } } }, { complete: {} }],
+      });
+      const asked = await awaitEvent(context, caller, accepted.taskId, 'input_required');
+      expectCancelAccepted(await sendCancel(caller, target, accepted.taskId, asked.event.revision), RACE);
+      const answer = await sendInput(
+        caller,
+        target,
+        accepted.taskId,
+        requestIdOf(asked),
+        asked.event.revision,
+        true,
+      );
+      expectStanzaError(context, answer, RACE, 'conflict');
+      await awaitSettled(context, caller, accepted.taskId);
+    },
+  },
+]);

@@ -1,0 +1,84 @@
+/**
+ * #task-message-routing (with #idempotency): lifecycle events go to the full JID that invoked,
+ * carry no XEP-0334 no-copy hint and have type normal; the target authorizes the immediate
+ * authenticated sender, whatever the request claims about anyone else.
+ */
+import { defineSuite } from '../framework/case.ts';
+import { expectStanzaError, expectThat } from '../framework/expect.ts';
+import { requireWorld } from '../fixtures/reference-world.ts';
+import { awaitSettled, conformanceTarget, sendInvoke, startTask } from './support/tasks.ts';
+
+const FULL_JID = 'task-message-routing.events-to-full-jid';
+const NO_COPY = 'task-message-routing.no-no-copy-hint';
+
+export const taskMessageRoutingSuite = defineSuite('task-message-routing', 'Task Message Routing', [
+  {
+    name: 'events-to-invoking-resource',
+    requirements: [FULL_JID],
+    profiles: ['task-execution'],
+    level: 'SHOULD',
+    statement:
+      'With another resource of the caller online, every lifecycle event is addressed to the full JID that invoked.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const sibling = await context.callers.sibling(caller);
+      const { accepted } = await startTask(context, sibling, target, 'script', { steps: [{ complete: {} }] });
+      const history = await awaitSettled(context, sibling, accepted.taskId);
+      for (const received of history) {
+        expectThat(received.stanza.to === sibling.jid, FULL_JID, `to='${sibling.jid}'`, received.stanza.xml);
+      }
+    },
+  },
+  {
+    name: 'no-no-copy-hint',
+    requirements: [NO_COPY],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-41'],
+    statement:
+      'No lifecycle event carries the XEP-0334 no-copy hint (bare-JID fallback must stay possible); distinct events sharing a stanza ID or asking for receipts are warned about.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const { accepted } = await startTask(context, caller, target, 'script', {
+        steps: [{ progress: { percent: 10 } }, { complete: {} }],
+      });
+      const history = await awaitSettled(context, caller, accepted.taskId);
+      const ids = new Set<string>();
+      for (const received of history) {
+        const hint = received.stanza.element?.getChild('no-copy', 'urn:xmpp:hints');
+        expectThat(hint === undefined, NO_COPY, 'no <no-copy xmlns="urn:xmpp:hints"/>', received.stanza.xml);
+        if (received.stanza.element?.getChild('request', 'urn:xmpp:receipts') !== undefined) {
+          context.warn(NO_COPY, 'a lifecycle event requests a XEP-0184 receipt (interp-41)');
+        }
+        const id = received.stanza.id;
+        if (id !== undefined && ids.has(id))
+          context.warn(NO_COPY, `distinct events share the stanza id ${id} (interp-41)`);
+        if (id !== undefined) ids.add(id);
+      }
+    },
+  },
+]);
+
+export const idempotencySuite = defineSuite('idempotency', 'Idempotency and Delegation', [
+  {
+    name: 'immediate-sender-authorized',
+    requirements: ['idempotency.immediate-sender'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    statement:
+      'A caller without grants that claims in its request to act for a granted user is judged as itself: item-not-found.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      const target = conformanceTarget(context);
+      const denied = await context.callers.denied();
+      // The claim travels where a caller can put anything: the arguments' _meta.
+      const { exchange } = await sendInvoke(context, denied, target, 'script', {
+        steps: [{ complete: {} }],
+        _meta: { onBehalfOf: world.jidOf('local'), approvedBy: world.jidOf('local') },
+      });
+      expectStanzaError(context, exchange, 'idempotency.immediate-sender', 'item-not-found');
+    },
+  },
+]);

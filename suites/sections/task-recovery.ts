@@ -1,0 +1,254 @@
+/**
+ * #task-recovery (with #task-message-routing's delivery independence): task state with every
+ * attribute from a sibling resource that received no event, result-available only when terminal,
+ * task-result only for terminal tasks (unexpected-request before) holding the terminal event's
+ * payload, malformed task IDs refused with bad-request, and another caller's task answered like
+ * a task that does not exist, for every task operation.
+ */
+import { canonicalJson } from '../../protocol/json/canonical.ts';
+import { parseStrictJson } from '../../protocol/json/strict-json.ts';
+import { compareInstants, type XmppDateTime } from '../../protocol/datetime.ts';
+import { defineSuite } from '../framework/case.ts';
+import { expectIndistinguishable, expectStanzaError, expectThat } from '../framework/expect.ts';
+import { requireWorld } from '../fixtures/reference-world.ts';
+import {
+  awaitEvent,
+  awaitSettled,
+  conformanceTarget,
+  expectTaskResult,
+  expectTaskState,
+  freshRequestId,
+  instantFromNow,
+  rawTaskRequest,
+  requireToolFeatures,
+  sendCancel,
+  sendInput,
+  startTask,
+  taskResultRequest,
+  taskStateRequest,
+  terminalPayload,
+} from './support/tasks.ts';
+
+const CONTENTS = 'task-recovery.state-contents';
+const AVAILABLE = 'task-recovery.result-availability';
+const ONLY_TERMINAL = 'task-recovery.result-only-terminal';
+const AUTHORIZATION = 'task-recovery.caller-authorization';
+const NOT_FOUND = 'task-recovery.indistinguishable-not-found';
+
+function sameInstant(a: XmppDateTime | undefined, b: XmppDateTime | undefined): boolean {
+  return a !== undefined && b !== undefined && compareInstants(a, b) === 0;
+}
+
+export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
+  {
+    name: 'state-and-result-from-sibling',
+    requirements: [
+      CONTENTS,
+      AVAILABLE,
+      ONLY_TERMINAL,
+      'task-message-routing.delivery-independent',
+      'events.queryable-until-retain-until',
+    ],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-03', 'interp-04', 'interp-32', 'interp-39'],
+    statement:
+      'Another resource of the caller, which received no event, recovers the task: while running, state with every attribute, no result available and unexpected-request for the result; once settled, the terminal state and revision, result-available and a task-result equal to the terminal event.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const sibling = await context.callers.sibling(caller);
+      const deadline = instantFromNow(600_000);
+      const { accepted } = await startTask(
+        context,
+        caller,
+        target,
+        'script',
+        {
+          steps: [{ wait: { ms: 250 } }, { complete: { structuredContent: { value: 'recovered' } } }],
+        },
+        { deadline },
+      );
+      const runningExchange = await taskStateRequest(sibling, target, accepted.taskId);
+      const running = expectTaskState(runningExchange, CONTENTS);
+      const replyXml = runningExchange.reply.xml;
+      expectThat(running.taskId === accepted.taskId, CONTENTS, `task-id='${accepted.taskId}'`, replyXml);
+      expectThat(running.endpoint === target.jid, CONTENTS, `endpoint='${target.jid}'`, replyXml);
+      expectThat(
+        running.apiVersion === target.version,
+        CONTENTS,
+        `api-version='${target.version}'`,
+        replyXml,
+      );
+      expectThat(
+        running.manifestHash.algo === target.hash.algo && running.manifestHash.value === target.hash.value,
+        CONTENTS,
+        `the pinned manifest hash ${target.hash.value}`,
+        replyXml,
+      );
+      expectThat(
+        sameInstant(running.created, accepted.created),
+        CONTENTS,
+        `created at ${accepted.created.text}`,
+        replyXml,
+      );
+      expectThat(sameInstant(running.deadline, deadline), CONTENTS, `deadline at ${deadline.text}`, replyXml);
+      expectThat(
+        compareInstants(running.retainUntil, accepted.retainUntil) >= 0,
+        CONTENTS,
+        `retain-until no earlier than the accepted ${accepted.retainUntil.text} (interp-32)`,
+        replyXml,
+      );
+      if (!['completed'].includes(running.state)) {
+        expectThat(
+          !running.resultAvailable,
+          AVAILABLE,
+          "result-available='false' while not terminal",
+          replyXml,
+        );
+        const early = await taskResultRequest(sibling, target, accepted.taskId);
+        // The task may have settled in between; only a non-terminal answer is judged.
+        if (early.parsed.type === 'error')
+          expectStanzaError(context, early, ONLY_TERMINAL, 'unexpected-request');
+      }
+      const history = await awaitSettled(context, caller, accepted.taskId);
+      const terminal = terminalPayload(history);
+      expectThat(
+        sibling.events.all(accepted.taskId).length === 0,
+        'task-message-routing.delivery-independent',
+        'no event at the sibling (it proves recovery without events)',
+        `${String(sibling.events.all(accepted.taskId).length)} events`,
+      );
+      const settledExchange = await taskStateRequest(sibling, target, accepted.taskId);
+      const settled = expectTaskState(settledExchange, CONTENTS);
+      expectThat(
+        settled.state === terminal.state && settled.revision === terminal.revision && settled.resultAvailable,
+        AVAILABLE,
+        `state='${terminal.state}' revision='${String(terminal.revision)}' result-available='true'`,
+        settledExchange.reply.xml,
+      );
+      const resultExchange = await taskResultRequest(sibling, target, accepted.taskId);
+      const result = expectTaskResult(resultExchange, ONLY_TERMINAL);
+      expectThat(
+        result.state === terminal.state &&
+          result.revision === terminal.revision &&
+          canonicalJson(parseStrictJson(result.json)) === canonicalJson(terminal.payload),
+        ONLY_TERMINAL,
+        `the terminal state, revision and payload of the terminal event: ${canonicalJson(terminal.payload)}`,
+        resultExchange.reply.xml,
+      );
+    },
+  },
+  {
+    name: 'failed-result-retained',
+    requirements: [AVAILABLE, ONLY_TERMINAL],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-39'],
+    statement:
+      'A failed task also has its result available: the task-result holds the failed state and the error object of the failed event.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const { accepted } = await startTask(context, caller, target, 'script', {
+        steps: [{ fail: { code: 'org.example.suite:broken', message: 'Broken.', retryable: false } }],
+      });
+      const terminal = terminalPayload(await awaitSettled(context, caller, accepted.taskId));
+      const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
+      const state = expectTaskState(stateExchange, AVAILABLE);
+      expectThat(
+        state.state === 'failed' && state.resultAvailable,
+        AVAILABLE,
+        "state='failed' result-available='true'",
+        stateExchange.reply.xml,
+      );
+      const exchange = await taskResultRequest(caller, target, accepted.taskId);
+      const result = expectTaskResult(exchange, ONLY_TERMINAL);
+      expectThat(
+        result.state === 'failed' &&
+          canonicalJson(parseStrictJson(result.json)) === canonicalJson(terminal.payload),
+        ONLY_TERMINAL,
+        `state='failed' with ${canonicalJson(terminal.payload)}`,
+        exchange.reply.xml,
+      );
+    },
+  },
+  {
+    name: 'malformed-task-id',
+    requirements: ['invocation.identifier-grammar'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    statement:
+      'A task ID outside the identifier grammar (too short, a character outside the unreserved set) gets bad-request.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      for (const taskId of ['short', `${'a'.repeat(30)}/x`, 'a'.repeat(129)]) {
+        for (const local of ['task-state-request', 'task-result-request'] as const) {
+          const exchange = await caller.exchangeIq(target.jid, 'get', rawTaskRequest(local, taskId));
+          expectStanzaError(context, exchange, 'invocation.identifier-grammar', 'bad-request');
+        }
+      }
+    },
+  },
+  {
+    name: 'other-caller-like-nonexistent',
+    requirements: [NOT_FOUND, AUTHORIZATION],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-19', 'interp-26', 'interp-42'],
+    statement:
+      "Another caller asking for a task's state or result, cancelling it or answering its input gets exactly what a task ID that names no task gets: item-not-found.",
+    run: async (context) => {
+      const world = requireWorld(context);
+      const target = conformanceTarget(context);
+      const owner = await context.callers.local();
+      // An input request keeps the task waiting, so every operation finds it non-terminal.
+      await requireToolFeatures(owner, target, 'script', ['input']);
+      const { accepted } = await startTask(context, owner, target, 'script', {
+        steps: [{ input: { question: 'Ready?', inputSchema: { type: 'boolean' } } }, { complete: {} }],
+      });
+      const pending = await awaitEvent(context, owner, accepted.taskId, 'input_required');
+      const requestId = (parseStrictJson(pending.event.json) as { requestId: string }).requestId;
+      const other = world.mayInvoke('remote', world.endpoint(target.jid), 'script')
+        ? await context.callers.remote()
+        : await context.callers.denied();
+      const unknown = freshRequestId(context);
+      const pairs = [
+        ['state', (id: string) => taskStateRequest(other, target, id)],
+        ['result', (id: string) => taskResultRequest(other, target, id)],
+        ['cancel', (id: string) => sendCancel(other, target, id, pending.event.revision)],
+        ['input', (id: string) => sendInput(other, target, id, requestId, pending.event.revision, true)],
+      ] as const;
+      for (const [label, send] of pairs) {
+        const foreign = await send(accepted.taskId);
+        const missing = await send(unknown);
+        expectStanzaError(context, foreign, AUTHORIZATION, 'item-not-found');
+        expectIndistinguishable(
+          context,
+          [
+            { label: `${label} of another caller's task`, to: target.jid, exchange: foreign },
+            { label: `${label} of a task that does not exist`, to: target.jid, exchange: missing },
+          ],
+          NOT_FOUND,
+        );
+      }
+      // The owner's task is untouched: finish it.
+      const answered = await sendInput(
+        owner,
+        target,
+        accepted.taskId,
+        requestId,
+        pending.event.revision,
+        true,
+      );
+      expectThat(
+        answered.parsed.type === 'result',
+        AUTHORIZATION,
+        "the owner's answer accepted",
+        answered.reply.xml,
+      );
+      await awaitSettled(context, owner, accepted.taskId);
+    },
+  },
+]);
