@@ -4,6 +4,7 @@
  */
 import type { Suite } from './framework/case.ts';
 import { endpointInfoSuite } from './sections/endpoint-info.ts';
+import { errorsSuite } from './sections/errors.ts';
 import { findGatewaySuite } from './sections/find-gateway.ts';
 import { gatewayInfoSuite } from './sections/gateway-info.ts';
 import { identityPresenceSuite } from './sections/identity-presence.ts';
@@ -12,6 +13,8 @@ import { jsonEncodingSuite } from './sections/json-encoding.ts';
 import { cancellationSuite } from './sections/cancellation.ts';
 import { eventsSuite } from './sections/events.ts';
 import { interactiveInputSuite } from './sections/interactive-input.ts';
+import { rulesSuite } from './sections/rules.ts';
+import { securitySuite } from './sections/security.ts';
 import { taskRecoverySuite } from './sections/task-recovery.ts';
 import { taskMessageRoutingSuite, idempotencySuite } from './sections/task-message-routing.ts';
 import { listAgentsSuite } from './sections/list-agents.ts';
@@ -44,4 +47,7 @@ export const ALL_SUITES: readonly Suite[] = [
   taskRecoverySuite,
   taskMessageRoutingSuite,
   idempotencySuite,
+  errorsSuite,
+  rulesSuite,
+  securitySuite,
 ];

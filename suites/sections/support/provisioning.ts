@@ -250,6 +250,7 @@ export class Restorer {
   readonly #context: CaseContext;
   readonly #endpoints = new Set<string>();
   readonly #activations: PinnedVersion[] = [];
+  readonly #versions: { readonly jid: string; readonly version: string }[] = [];
 
   constructor(context: CaseContext) {
     this.#context = context;
@@ -263,6 +264,11 @@ export class Restorer {
   /** Select `version` of a world endpoint again at the end (its active pointer is being moved). */
   reactivateAtEnd(pinned: PinnedVersion): void {
     this.#activations.push(pinned);
+  }
+
+  /** Remove one version of an endpoint that must otherwise stay (a world endpoint) at the end. */
+  removeVersionAtEnd(jid: string, version: string): void {
+    this.#versions.push({ jid, version });
   }
 
   /**
@@ -282,7 +288,8 @@ export class Restorer {
 
   /** Puts everything back; returns what could not be put back. */
   async restore(): Promise<string[]> {
-    if (this.#endpoints.size === 0 && this.#activations.length === 0) return [];
+    if (this.#endpoints.size === 0 && this.#activations.length === 0 && this.#versions.length === 0)
+      return [];
     // Without an administrator a self-registrant's versions stay; never activated, they change
     // no directory.
     if (!hasAdmin(this.#context)) return [];
@@ -294,6 +301,11 @@ export class Restorer {
       const exchange = await admin.activate(jid, version, hash);
       if (exchange.parsed.type !== 'result')
         problems.push(`activating ${jid} ${version} again: ${condition(exchange)}`);
+    }
+    for (const { jid, version } of this.#versions) {
+      const exchange = await admin.removeVersion(jid, version);
+      if (exchange.parsed.type !== 'result')
+        problems.push(`removing ${jid} ${version}: ${condition(exchange)}`);
     }
     for (const jid of this.#endpoints) {
       const exchange = await admin.removeEndpoint(jid);

@@ -1,0 +1,237 @@
+/**
+ * #errors: every get or set IQ gets an answer, an error when nothing handles it; objects that do
+ * not exist and objects the caller may not see (hidden from everyone, or only from this caller)
+ * get the same item-not-found on every discovery and metadata surface, byte for byte apart from
+ * the id and the address asked (interp-16, interp-17, interp-19); and error replies leave out
+ * the JSON the request carried.
+ *
+ * Task failures (failed events, safe messages, qualified codes, task operations after a
+ * visibility change) need task execution and belong to the task suites.
+ */
+import { xml, type Element } from '@xmpp/xml';
+import { NODE_DIRECTORY, NS_AGENT_API } from '../../protocol/namespaces.ts';
+import { buildDiscoInfoRequest, buildSchemaRequest } from '../../protocol/stanza/index.ts';
+import type { Caller } from '../../harness/driver/index.ts';
+import { defineSuite } from '../framework/case.ts';
+import type { CaseContext } from '../framework/context.ts';
+import {
+  expectAnyStanzaError,
+  expectDiscoItems,
+  expectIndistinguishable,
+  expectNotReflected,
+  expectSameErrorPayload,
+  expectStanzaError,
+  expectThat,
+} from '../framework/expect.ts';
+import { NotApplicable } from '../framework/verdicts.ts';
+import { requireWorld, type CallerRole, type FixtureEndpoint } from '../fixtures/reference-world.ts';
+import { callerFor, discoItems } from './support/discovery.ts';
+import { minimalManifest } from './support/manifests.ts';
+import {
+  freshEndpoint,
+  freshToken,
+  freshVersion,
+  Provisioning,
+  registrantFor,
+  withRestore,
+} from './support/provisioning.ts';
+import { nonexistentLike, probe, surfacesFor, targetOf, type Target } from './support/surfaces.ts';
+
+const UNHANDLED = 'errors.unhandled-iq-error';
+const NOT_FOUND = 'errors.not-found-equivalence';
+const NO_ECHO = 'errors.no-payload-echo';
+
+/**
+ * On every surface, the unseen target and the nonexistent one get indistinguishable answers:
+ * item-not-found, or (where interp-16 allows) both the same empty result.
+ */
+async function expectUnseenLikeNonexistent(
+  context: CaseContext,
+  caller: Caller,
+  role: CallerRole,
+  unseen: readonly FixtureEndpoint[],
+): Promise<void> {
+  const nobody = freshEndpoint(context, 'nobody').jid;
+  await Promise.all(
+    surfacesFor(context).map(async (surface) => {
+      const targets: Target[] = unseen.map(targetOf);
+      const first = targets[0];
+      if (first === undefined) return;
+      const missing = nonexistentLike(first, nobody);
+      const replies = await Promise.all(
+        [missing, ...targets].map((target) => probe(caller, target, surface)),
+      );
+      for (const exchange of replies) {
+        if (exchange.parsed.type === 'result' && surface.emptyResultAllowed) continue;
+        expectStanzaError(context, exchange, NOT_FOUND, 'item-not-found');
+      }
+      const labelled = replies.map((exchange, index) => {
+        const target = index === 0 ? missing : targets[index - 1];
+        const what = index === 0 ? 'nonexistent' : 'unseen';
+        return {
+          label: `${role}: ${surface.name} of ${what} ${target?.jid ?? ''}`,
+          exchange,
+          to: target?.jid ?? '',
+        };
+      });
+      const [a, b, ...rest] = labelled;
+      if (a !== undefined && b !== undefined) expectIndistinguishable(context, [a, b, ...rest], NOT_FOUND);
+    }),
+  );
+}
+
+export const errorsSuite = defineSuite('errors', 'Error Handling', [
+  {
+    name: 'unhandled-iq',
+    requirements: [UNHANDLED],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    interpretations: ['interp-42'],
+    statement:
+      'A get or set IQ whose payload nothing handles — an unknown namespace, or an unknown element of urn:xmpp:agent-api:0 — is answered with an IQ error, at the gateway and at an endpoint.',
+    run: async (context) => {
+      const caller = await context.callers.local();
+      const gateway = context.sut.gatewayJid;
+      const directory = await discoItems(caller, gateway, NODE_DIRECTORY, { max: 1 });
+      const endpoint =
+        directory.parsed.type === 'result' ? expectDiscoItems(directory, UNHANDLED).items[0]?.jid : undefined;
+      const unknown = (): Element => xml('query', { xmlns: `urn:agentconf:unknown:${freshToken(context)}` });
+      const requests = [
+        { to: gateway, type: 'get' as const, payload: unknown() },
+        { to: gateway, type: 'set' as const, payload: unknown() },
+        { to: gateway, type: 'set' as const, payload: xml('frobnicate', { xmlns: NS_AGENT_API }) },
+        ...(endpoint === undefined
+          ? []
+          : [
+              { to: endpoint, type: 'get' as const, payload: unknown() },
+              { to: endpoint, type: 'set' as const, payload: unknown() },
+            ]),
+      ];
+      const replies = await Promise.all(
+        requests.map(({ to, type, payload }) => caller.exchangeIq(to, type, payload)),
+      );
+      for (const exchange of replies) expectAnyStanzaError(context, exchange, UNHANDLED);
+    },
+  },
+  {
+    name: 'hidden-like-nonexistent',
+    requirements: [NOT_FOUND, 'rules.uniform-visibility'],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    interpretations: ['interp-16', 'interp-17', 'interp-19', 'interp-42'],
+    statement:
+      'To a local caller, a hidden endpoint answers on every surface (endpoint info and items, tool collection, tool info, manifests, schema) exactly like an endpoint that does not exist: item-not-found, the same bytes apart from id and sender.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      await expectUnseenLikeNonexistent(context, await context.callers.local(), 'local', [
+        world.hiddenEndpoint,
+      ]);
+    },
+  },
+  {
+    name: 'unauthorized-like-nonexistent',
+    requirements: [NOT_FOUND, 'rules.uniform-visibility'],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    interpretations: ['interp-16', 'interp-17', 'interp-19', 'interp-42'],
+    statement:
+      'To federated callers, endpoints their grants do not let them see (visible to others, or hidden) answer on every surface exactly like an endpoint that does not exist; the <error/> is the same one a local caller gets for a hidden endpoint. Two such endpoints per caller, drawn by the seed.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      for (const role of ['remote', 'remotePeer'] as const) {
+        const unseen = world.endpoints.filter(
+          (endpoint) =>
+            endpoint.active !== undefined &&
+            !world.maySee(role, endpoint) &&
+            endpoint.active.tools.length > 0,
+        );
+        if (unseen.length === 0) continue;
+        await expectUnseenLikeNonexistent(
+          context,
+          await callerFor(context, role),
+          role,
+          context.random.shuffle(unseen).slice(0, 2),
+        );
+      }
+      // interp-19: across callers too, the error element itself does not depend on who asks.
+      const hidden = targetOf(world.hiddenEndpoint);
+      const endpointInfo = surfacesFor(context)[0];
+      if (endpointInfo === undefined) return;
+      const local = await probe(await context.callers.local(), hidden, endpointInfo);
+      const unseenByPeer = world.endpoints.find(
+        (endpoint) => endpoint.active !== undefined && !world.maySee('remotePeer', endpoint),
+      );
+      if (unseenByPeer === undefined)
+        throw new NotApplicable('every endpoint is visible to the domain-granted caller');
+      const remote = await probe(await context.callers.remotePeer(), targetOf(unseenByPeer), endpointInfo);
+      expectSameErrorPayload(local, remote, NOT_FOUND);
+    },
+  },
+  {
+    name: 'no-payload-echo',
+    requirements: [NO_ECHO],
+    profiles: ['core-directory', 'self-registration', 'admin-provisioning'],
+    level: 'SHOULD',
+    statement:
+      'Error replies leave out the JSON and the values the request carried: refused registrations (invalid, malformed, unauthorized) and failed schema and node lookups never echo a planted marker.',
+    run: async (context) =>
+      withRestore(context, async (restorer) => {
+        const world = requireWorld(context);
+        const canary = `agentconfcanary${freshToken(context)}`;
+        const checks: Promise<void>[] = [];
+        const local = await context.callers.local();
+        const visible = world.visibleEndpoint;
+        const schemaRequest = buildSchemaRequest({
+          tool: canary,
+          version: visible.active.version,
+          direction: 'input',
+          manifestHash: visible.active.document.hash,
+        });
+        for (const [to, payload] of [
+          [visible.jid, schemaRequest],
+          [visible.jid, buildDiscoInfoRequest({ node: `urn:agentconf:${canary}` })],
+        ] as const) {
+          checks.push(
+            local.exchangeIq(to, 'get', payload).then((exchange) => {
+              expectThat(
+                exchange.parsed.type === 'error',
+                NO_ECHO,
+                'an error for a lookup of nothing',
+                exchange.reply.xml,
+              );
+              expectNotReflected(exchange, NO_ECHO, [canary]);
+            }),
+          );
+        }
+        if (context.sut.profiles.has('self-registration') || context.sut.profiles.has('admin-provisioning')) {
+          const registrant = await registrantFor(context, 'echo');
+          const version = freshVersion(context);
+          const invalid = JSON.stringify({
+            manifestSpecVersion: canary,
+            agent: { jid: registrant.jid, name: canary, version },
+            tools: [{ name: 'echo', inputSchema: { type: 'object', description: canary } }],
+          });
+          const malformed = `{"manifestSpecVersion":"0","agent":{"jid":${JSON.stringify(registrant.jid)},"name":"${canary}`;
+          const unauthorized = new Provisioning(local, context.sut.gatewayJid);
+          const claim = freshEndpoint(context, 'echo').jid;
+          const foreign = JSON.stringify({
+            ...minimalManifest(claim, freshVersion(context)),
+            agentconf: canary,
+          });
+          for (const [provisioning, jid, text] of [
+            [registrant.provisioning, registrant.jid, invalid],
+            [registrant.provisioning, registrant.jid, malformed],
+            [unauthorized, claim, foreign],
+          ] as const) {
+            checks.push(
+              restorer.register(provisioning, jid, text).then((exchange) => {
+                expectThat(exchange.parsed.type === 'error', NO_ECHO, 'a refusal', exchange.reply.xml);
+                expectNotReflected(exchange, NO_ECHO, [canary, '<register']);
+              }),
+            );
+          }
+        }
+        await Promise.all(checks);
+      }),
+  },
+]);

@@ -1,0 +1,267 @@
+/**
+ * #rules, the business rules that cut across sections: a self-registered manifest claims its
+ * registrant's own bare JID; tool lists, tool information and schemas stay pinned to the exact
+ * version they name, also when the active pointer moves; and one visibility decision per
+ * requester governs the directory, search, endpoint and tool information, manifests and schemas.
+ *
+ * Pinning of invocations, task state and results, target-side argument validation and who may
+ * settle a task need task execution and belong to the task suites; the resource bounds on
+ * manifests are probed by #json-encoding's limit cases.
+ */
+import type { Caller } from '../../harness/driver/index.ts';
+import { canonicalDocument } from '../../protocol/json/canonical.ts';
+import { normalizeBareJid } from '../../protocol/jid/index.ts';
+import { FEATURE, NODE_DIRECTORY, NS, NS_AGENT_API } from '../../protocol/namespaces.ts';
+import { buildSchemaRequest, parseRegistered, parseSchema } from '../../protocol/stanza/index.ts';
+import { encodeCollectionNode, encodeToolNode } from '../../protocol/tool-node.ts';
+import { defineSuite } from '../framework/case.ts';
+import {
+  expectDiscoInfo,
+  expectParsed,
+  expectResultPayload,
+  expectStanzaError,
+  expectThat,
+} from '../framework/expect.ts';
+import { CannotTell, NotApplicable } from '../framework/verdicts.ts';
+import { requireWorld, type CallerRole, type FixtureManifest } from '../fixtures/reference-world.ts';
+import { callerFor, discoInfo, listing, traverse } from './support/discovery.ts';
+import { minimalManifest } from './support/manifests.ts';
+import {
+  adminFor,
+  describeVersions,
+  expectRefused,
+  freshEndpoint,
+  freshVersion,
+  hasAdmin,
+  Provisioning,
+  registeredVersions,
+  unauthorizedConditions,
+  withRestore,
+} from './support/provisioning.ts';
+import { readFound, searchLegacy, traverseSearch } from './support/search.ts';
+import { probe, SURFACES, targetOf } from './support/surfaces.ts';
+
+const SELF = 'rules.self-registration-own-jid';
+const PINNING = 'rules.version-pinning';
+const UNIFORM = 'rules.uniform-visibility';
+
+/** The tool nodes a version's collection must list, and does. */
+async function expectCollectionPinned(
+  caller: Caller,
+  jid: string,
+  manifest: FixtureManifest,
+  when: string,
+): Promise<void> {
+  const { items, pages } = await traverse(caller, jid, encodeCollectionNode(manifest.version), 50, PINNING);
+  const nodes = items.map((item) => item.node ?? '').toSorted();
+  const expected = manifest.tools.map((tool) => tool.node).toSorted();
+  expectThat(
+    nodes.length === expected.length && nodes.every((node, index) => node === expected[index]),
+    PINNING,
+    `${when}, the collection of ${jid} ${manifest.version} lists exactly its own tools:\n${listing(expected)}`,
+    `${listing(nodes)}\n${pages.at(-1)?.exchange.reply.xml ?? ''}`,
+  );
+}
+
+export const rulesSuite = defineSuite('rules', 'Business Rules', [
+  {
+    name: 'self-registration-own-jid',
+    requirements: [SELF],
+    profiles: ['self-registration'],
+    level: 'MUST',
+    features: [FEATURE.selfRegister],
+    interpretations: ['interp-07', 'interp-24'],
+    statement:
+      'A local C2S account registers a manifest claiming its own bare JID (again idempotently, with the same hash), but not one claiming a virtual endpoint or another account; nothing is registered under those.',
+    run: async (context) =>
+      withRestore(context, async (restorer) => {
+        const caller = await context.callers.registrant();
+        const self = new Provisioning(caller, context.sut.gatewayJid);
+        const own = normalizeBareJid(caller.bareJid);
+        const version = freshVersion(context);
+        const manifest = minimalManifest(own, version);
+        const { hash } = canonicalDocument(manifest);
+        for (const attempt of ['first', 'repeated']) {
+          const exchange = await restorer.register(self, own, JSON.stringify(manifest));
+          const registered = expectParsed(
+            parseRegistered,
+            expectResultPayload(exchange, SELF, NS_AGENT_API, 'registered'),
+            SELF,
+            exchange.reply.xml,
+          );
+          expectThat(
+            normalizeBareJid(registered.jid) === own &&
+              registered.version === version &&
+              registered.hash.value === hash.value,
+            SELF,
+            `(${attempt} registration) <registered jid='${own}' version='${version}'> with hash ${hash.value}`,
+            exchange.reply.xml,
+          );
+        }
+        const others = [
+          freshEndpoint(context, 'claimed').jid,
+          normalizeBareJid((await context.callers.local()).bareJid),
+        ];
+        for (const jid of others) {
+          const exchange = await restorer.register(
+            self,
+            jid,
+            JSON.stringify(minimalManifest(jid, freshVersion(context))),
+          );
+          expectRefused(
+            context,
+            exchange,
+            SELF,
+            unauthorizedConditions(context),
+            `${own} registering ${jid}`,
+          );
+        }
+        if (!hasAdmin(context)) return;
+        const admin = await adminFor(context);
+        const ownVersions = await registeredVersions(context, admin, own, SELF);
+        expectThat(
+          ownVersions.some((entry) => entry.id === version && entry.hash.value === hash.value),
+          SELF,
+          `${own} ${version} registered with hash ${hash.value}`,
+          describeVersions(ownVersions),
+        );
+        for (const jid of others) {
+          const versions = await registeredVersions(context, admin, jid, SELF);
+          expectThat(
+            versions.length === 0,
+            SELF,
+            `nothing registered under ${jid}`,
+            describeVersions(versions),
+          );
+        }
+      }),
+  },
+  {
+    name: 'version-pinning',
+    requirements: [PINNING],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    statement:
+      'Each version of a multi-version endpoint keeps its own tool collection, tool information and schemas: a tool of the other version is found under that version’s node only, and — when an administrator can move the active pointer — nothing changes when the other version becomes active (the pointer is moved back).',
+    run: async (context) =>
+      withRestore(context, async (restorer) => {
+        const world = requireWorld(context);
+        const { endpoint, other } = world.multiVersionEndpoint;
+        const active = endpoint.active;
+        const caller = await context.callers.local();
+        const check = async (when: string): Promise<void> => {
+          for (const manifest of [active, other])
+            await expectCollectionPinned(caller, endpoint.jid, manifest, when);
+        };
+        await check('with the registered active version');
+        const activeNames = new Set(active.tools.map((tool) => tool.name));
+        const onlyInOther = other.tools.find((tool) => !activeNames.has(tool.name));
+        if (onlyInOther !== undefined) {
+          const pinned = await discoInfo(caller, endpoint.jid, onlyInOther.node);
+          expectDiscoInfo(pinned, PINNING);
+          const elsewhere = await discoInfo(
+            caller,
+            endpoint.jid,
+            encodeToolNode(active.version, onlyInOther.name),
+          );
+          expectStanzaError(context, elsewhere, PINNING, 'item-not-found');
+        }
+        const tool = other.tools[0];
+        if (tool !== undefined) {
+          const exchange = await caller.exchangeIq(
+            endpoint.jid,
+            'get',
+            buildSchemaRequest({
+              tool: tool.name,
+              version: other.version,
+              direction: 'input',
+              manifestHash: other.document.hash,
+            }),
+          );
+          const schema = expectParsed(
+            parseSchema,
+            expectResultPayload(exchange, PINNING, NS_AGENT_API, 'schema'),
+            PINNING,
+            exchange.reply.xml,
+          );
+          expectThat(
+            schema.version === other.version &&
+              schema.manifestHash.value === other.document.hash.value &&
+              Buffer.from(schema.json, 'utf8').equals(tool.inputSchema.bytes),
+            PINNING,
+            `the input schema of ${tool.name} in ${other.version} (manifest hash ${other.document.hash.value}):\n${tool.inputSchema.bytes.toString('utf8')}`,
+            exchange.reply.xml,
+          );
+        }
+        if (!hasAdmin(context)) return;
+        const admin = await adminFor(context);
+        restorer.reactivateAtEnd({ jid: endpoint.jid, version: active.version, hash: active.document.hash });
+        const moved = await admin.activate(endpoint.jid, other.version, other.document.hash);
+        if (moved.parsed.type === 'error') {
+          throw new CannotTell(
+            `could not activate ${endpoint.jid} ${other.version}: ${moved.parsed.error.condition}`,
+          );
+        }
+        await check(`with ${other.version} activated`);
+      }),
+  },
+  {
+    name: 'uniform-visibility',
+    requirements: [UNIFORM, 'privacy.explicit-visibility-policy'],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    interpretations: ['interp-18', 'interp-23', 'interp-26'],
+    statement:
+      'For local, principal-granted and domain-granted callers, an endpoint is in the directory exactly when its endpoint information, active manifest, tool information and schema answer, and exactly when an empty search lists it (if it lists anything).',
+    run: async (context) => {
+      const world = requireWorld(context);
+      const gateway = context.sut.gatewayJid;
+      const surfaces = SURFACES.filter(
+        (surface) =>
+          ['endpoint info', 'active manifest', 'tool info', 'input schema'].includes(surface.name) &&
+          (context.sut.profiles.has('tool-discovery') || !surface.toolDiscovery),
+      );
+      const active = world.endpoints.filter(
+        (endpoint) => endpoint.active !== undefined && endpoint.active.tools.length > 0,
+      );
+      if (active.length === 0) throw new NotApplicable('the fixture world has no active endpoint with tools');
+      for (const role of ['local', 'remote', 'remotePeer'] as readonly CallerRole[]) {
+        const caller = await callerFor(context, role);
+        const listed = (await traverse(caller, gateway, NODE_DIRECTORY, 50, UNIFORM)).items.map((item) =>
+          normalizeBareJid(item.jid),
+        );
+        if (context.sut.features.has(NS.search)) {
+          const probeExchange = await searchLegacy(caller, gateway, {}, { max: 50 });
+          if (probeExchange.parsed.type === 'result' && readFound(probeExchange, UNIFORM).jids.length > 0) {
+            const found = await traverseSearch((rsm) => searchLegacy(caller, gateway, {}, rsm), 50, UNIFORM);
+            const searched = found.jids.map((jid) => normalizeBareJid(jid)).toSorted();
+            expectThat(
+              searched.join('\n') === listed.toSorted().join('\n'),
+              UNIFORM,
+              `the ${role} caller’s empty search listing what its directory lists:\n${listing(listed)}`,
+              listing(searched),
+            );
+          }
+        }
+        const outcomes = await Promise.all(
+          active.flatMap((endpoint) =>
+            surfaces.map(async (surface) => ({
+              endpoint,
+              surface,
+              exchange: await probe(caller, targetOf(endpoint), surface),
+            })),
+          ),
+        );
+        for (const { endpoint, surface, exchange } of outcomes) {
+          const inDirectory = listed.includes(endpoint.jid);
+          expectThat(
+            (exchange.parsed.type === 'result') === inDirectory,
+            UNIFORM,
+            `${surface.name} of ${endpoint.jid} ${inDirectory ? 'answered' : 'not found'} for the ${role} caller, as the directory ${inDirectory ? 'lists' : 'omits'} it`,
+            exchange.reply.xml,
+          );
+        }
+      }
+    },
+  },
+]);
