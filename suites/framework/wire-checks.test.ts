@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Transcript } from '../../harness/driver/index.ts';
-import { DeferredWireChecks, SCHEMA_REQUIREMENT, checkGatewayElements } from './wire-checks.ts';
+import {
+  DeferredWireChecks,
+  EVENT_PAYLOAD_REQUIREMENT,
+  SCHEMA_REQUIREMENT,
+  checkGatewayElements,
+  eventPayloadViolation,
+} from './wire-checks.ts';
 import { RequirementViolation } from './verdicts.ts';
 
 const GATEWAY = 'agents.example';
@@ -50,5 +56,19 @@ describe('checkGatewayElements', () => {
     const violations = await checks.violations();
     expect([...violations.keys()]).toEqual(['b.invalid']);
     expect(violations.get('b.invalid')).toMatchObject({ requirement: SCHEMA_REQUIREMENT, received: invalid });
+  });
+
+  it('names the first lifecycle event whose payload breaks the event schema, and passes valid ones', () => {
+    const event = (json: string, type = 'progress') =>
+      "<message xmlns='jabber:client' type='normal' from='conformance@agents.example' to='bob@server.example/t'>" +
+      `<event xmlns='urn:xmpp:agent-task:0' task-id='task-aaaaaaaaaaaaaaaaaaaaaaaa' event-id='evt-bbbbbbbbbbbbbbbbbbbbbbbb' revision='2' type='${type}'>${json}</event></message>`;
+    expect(eventPayloadViolation(received(event('{"percent":50}')).entries, GATEWAY)).toBeUndefined();
+    const outOfRange = event('{"percent":150}');
+    expect(eventPayloadViolation(received(outOfRange).entries, GATEWAY)).toMatchObject({
+      requirement: EVENT_PAYLOAD_REQUIREMENT,
+      received: outOfRange,
+    });
+    const duplicateKey = event('{"percent":1,"percent":2}');
+    expect(eventPayloadViolation(received(duplicateKey).entries, GATEWAY)?.message).toMatch(/I-JSON/);
   });
 });

@@ -8,12 +8,24 @@ import { xml, type Element } from '@xmpp/xml';
 import type { TranscriptEntry } from '../../harness/driver/index.ts';
 import { normalizeBareJid, parseJid } from '../../protocol/jid/index.ts';
 import { NS_AGENT_API, NS_AGENT_TASK } from '../../protocol/namespaces.ts';
-import { namespaceOf, parseXml, serialize, StanzaParseError } from '../../protocol/stanza/index.ts';
+import { validateEventPayload } from '../../protocol/events/index.ts';
+import { JsonRejection } from '../../protocol/json/json-rejection.ts';
+import { parseStrictJson } from '../../protocol/json/strict-json.ts';
+import {
+  localNameOf,
+  namespaceOf,
+  parseEvent,
+  parseXml,
+  serialize,
+  StanzaParseError,
+} from '../../protocol/stanza/index.ts';
 import { validateElements, type XsdResult } from '../../protocol/xsd/validator.ts';
 import { RequirementViolation } from './verdicts.ts';
 
 /** Registry ID of the requirement that every protocol element validates against the schemas. */
 export const SCHEMA_REQUIREMENT = 'schema.base-structures-valid';
+/** Registry ID of the requirement that every lifecycle event payload validates for its type. */
+export const EVENT_PAYLOAD_REQUIREMENT = 'event-json-schemas.payloads-valid';
 
 const OUR_NAMESPACES: readonly string[] = [NS_AGENT_API, NS_AGENT_TASK];
 
@@ -101,6 +113,59 @@ export async function checkGatewayElements(
 }
 
 /**
+ * The first lifecycle event from the gateway whose JSON payload is not one strict I-JSON text
+ * valid against the normative event schema for its type (#event-json-schemas). Events whose
+ * XML is malformed are left to the XML Schema check.
+ */
+export function eventPayloadViolation(
+  entries: readonly TranscriptEntry[],
+  gatewayJid: string,
+): RequirementViolation | undefined {
+  for (const entry of entries) {
+    if (!fromGateway(entry, gatewayJid) || !entry.xml?.startsWith('<message')) continue;
+    let stanza: Element;
+    try {
+      stanza = parseXml(entry.xml);
+    } catch (error) {
+      if (error instanceof StanzaParseError) continue;
+      throw error;
+    }
+    for (const child of stanza.children) {
+      if (
+        typeof child === 'string' ||
+        localNameOf(child) !== 'event' ||
+        namespaceOf(child) !== NS_AGENT_TASK
+      ) {
+        continue;
+      }
+      let problem: string | undefined;
+      try {
+        const event = parseEvent(child);
+        const validation = validateEventPayload(event.type, parseStrictJson(event.json));
+        if (!validation.ok) {
+          problem = validation.violations
+            .map((violation) => `${violation.path || '/'}: ${violation.message}`)
+            .join('; ');
+        }
+      } catch (error) {
+        if (error instanceof StanzaParseError) continue;
+        if (!(error instanceof JsonRejection)) throw error;
+        problem = `not one I-JSON text: ${error.message}`;
+      }
+      if (problem !== undefined) {
+        return new RequirementViolation(
+          EVENT_PAYLOAD_REQUIREMENT,
+          'every lifecycle event payload is valid against the normative event schema for its type',
+          entry.xml,
+          `${EVENT_PAYLOAD_REQUIREMENT}: the gateway sent an event whose payload breaks the schema (${problem})`,
+        );
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
  * The schema checks of a whole run, validated in one batch at the end: one xmllint run costs
  * far more than the documents in it, and a run's cases would otherwise pay it once each. The
  * runner records what each passed case received and, once every case ran, turns the passed
@@ -109,6 +174,7 @@ export async function checkGatewayElements(
 export class DeferredWireChecks {
   readonly #gatewayJid: string;
   readonly #pending = new Map<string, SentElement[]>();
+  readonly #eventViolations = new Map<string, RequirementViolation>();
 
   constructor(gatewayJid: string) {
     this.#gatewayJid = gatewayJid;
@@ -117,19 +183,22 @@ export class DeferredWireChecks {
   /** Remembers what the gateway sent during a case's final attempt. */
   record(caseId: string, entries: readonly TranscriptEntry[]): void {
     this.#pending.set(caseId, gatewayElements(entries, this.#gatewayJid));
+    const eventViolation = eventPayloadViolation(entries, this.#gatewayJid);
+    if (eventViolation === undefined) this.#eventViolations.delete(caseId);
+    else this.#eventViolations.set(caseId, eventViolation);
   }
 
-  /** Case ID → the first schema violation the gateway committed during that case. */
+  /** Case ID → the first schema violation (event payloads first, then XML) during that case. */
   async violations(): Promise<Map<string, RequirementViolation>> {
     const cases = [...this.#pending.entries()].filter(([, sent]) => sent.length > 0);
     const all = cases.flatMap(([, sent]) => sent);
     const results = all.length === 0 ? [] : await validateElements(all.map((item) => item.elementXml));
-    const found = new Map<string, RequirementViolation>();
+    const found = new Map<string, RequirementViolation>(this.#eventViolations);
     let offset = 0;
     for (const [caseId, sent] of cases) {
       const violation = firstViolation(sent, results.slice(offset, offset + sent.length));
       offset += sent.length;
-      if (violation !== undefined) found.set(caseId, violation);
+      if (violation !== undefined && !found.has(caseId)) found.set(caseId, violation);
     }
     return found;
   }
