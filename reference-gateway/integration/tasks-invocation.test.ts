@@ -181,6 +181,25 @@ describe('refusals before admission create no task and run nothing (#invocation,
     );
   });
 
+  it('arguments beyond a documented limit (nesting depth 32) → resource-constraint, after authorization (#json-encoding)', async () => {
+    const alice = await world().caller(ALICE);
+    const deep = `${'['.repeat(40)}${']'.repeat(40)}`;
+    await refusedWithoutExecution(
+      alice,
+      (key) => ({
+        argumentsJson: `{"ledgerKey":"${key}","steps":[{"complete":{"structuredContent":${deep}}}]}`,
+      }),
+      'resource-constraint',
+      'wait',
+    );
+    const carol = await world().caller(CAROL);
+    expectStanzaError(
+      await sendInvoke(carol, invokeOf({ argumentsJson: `{"steps":${deep}}` })),
+      'item-not-found',
+      'cancel',
+    );
+  });
+
   it('a deadline already past → not-acceptable (spec-positions #30)', async () => {
     const bob = await world().caller(BOB);
     await refusedWithoutExecution(
