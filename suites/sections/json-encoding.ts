@@ -184,7 +184,7 @@ function limitCase(name: string, probe: LimitProbe) {
     level: 'MUST' as const,
     features: [FEATURE.admin],
     interpretations: ['interp-42'],
-    statement: `A manifest just past the documented ${probe.limit} gets resource-constraint from the administrator’s registration, with a small error that does not reflect the manifest, and nothing is registered.`,
+    statement: `A manifest just past the documented ${probe.limit} gets resource-constraint from the administrator’s registration, with a small error that does not reflect the manifest, while the same manifest within the limits, sent right after, gets no resource-constraint (no rate limit answered).`,
     run: async (context: CaseContext) =>
       withRestore(context, async (restorer) => {
         const value = documented(context, probe.limit);
@@ -202,6 +202,18 @@ function limitCase(name: string, probe: LimitProbe) {
         }
         expectStanzaError(context, exchange, LIMITS, 'resource-constraint');
         expectNotReflected(exchange, NO_REFLECTION, [canary], MAX_ERROR_REPLY_BYTES);
+        // The same shape within every limit, right after: a resource-constraint for it too means a
+        // rate limit may have answered the probe, which would otherwise pass for the JSON limit.
+        const control = await restorer.register(
+          admin,
+          jid,
+          JSON.stringify(limitProbe(jid, freshVersion(context), 'within every limit')),
+        );
+        if (control.parsed.type === 'error' && control.parsed.error.condition === 'resource-constraint') {
+          throw new CannotTell(
+            'a manifest within every limit got resource-constraint right after the probe: a rate limit may have answered both',
+          );
+        }
       }),
   };
 }

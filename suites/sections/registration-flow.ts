@@ -35,7 +35,7 @@ import {
   formField,
 } from '../framework/expect.ts';
 import { callerFor, discoInfo } from './support/discovery.ts';
-import { badManifest, minimalManifest, sample } from './support/manifests.ts';
+import { badManifest, minimalManifest } from './support/manifests.ts';
 import {
   adminFor,
   describeVersions,
@@ -475,15 +475,9 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
     level: 'MUST',
     interpretations: ['interp-11', 'interp-25'],
     statement:
-      'A manifest whose agent.jid is not a valid bare JID — a resource (every run), a space in the localpart, an empty domainpart or domain label (one of these drawn by the seed) — is refused and not registered.',
+      'A manifest whose agent.jid is not a valid bare JID — with a resource, a space in the localpart, an empty domainpart or an empty domain label — is refused and not registered.',
     run: async (context) => {
-      await expectRefusals(
-        context,
-        STORED,
-        'jid',
-        [RESOURCE_VECTOR, ...sample(context.random, OTHER_JID_VECTORS, 1)],
-        adminOrSelf,
-      );
+      await expectRefusals(context, STORED, 'jid', [RESOURCE_VECTOR, ...OTHER_JID_VECTORS], adminOrSelf);
     },
   },
   {

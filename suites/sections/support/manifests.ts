@@ -13,7 +13,6 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../../../harness/repo-root.ts';
 import { NS_AGENT_API } from '../../../protocol/namespaces.ts';
 import type { JsonObject } from '../../../protocol/json/json-value.ts';
-import type { SeededRandom } from '../../framework/seeded-random.ts';
 
 const BAD_DIR = join(REPO_ROOT, 'fixtures', 'manifests', 'bad');
 
@@ -90,9 +89,4 @@ export function badManifest(name: string, jid: string, version: string): string 
   return text
     .replace(/"jid":\s*"weather@agents\.example"/, `"jid": ${JSON.stringify(jid)}`)
     .replace(/"version":\s*"1\.4\.0"/, `"version": ${JSON.stringify(version)}`);
-}
-
-/** Picks `count` of `items` with the case's random source (the seed replays the choice). */
-export function sample<T>(random: SeededRandom, items: readonly T[], count: number): T[] {
-  return random.shuffle(items).slice(0, count);
 }
