@@ -2,7 +2,7 @@
 // not tell targets apart, disco#info/items results, identities, features and extension forms.
 import { describe, expect, it } from 'vitest';
 import type { IqExchange } from '../../harness/driver/index.ts';
-import { parseIq, parseXml } from '../../protocol/stanza/index.ts';
+import { parseXml } from '../../protocol/stanza/index.ts';
 import {
   comparableXml,
   expectAnyStanzaError,
@@ -20,28 +20,9 @@ import {
   formText,
 } from './expect.ts';
 import { RequirementViolation } from './verdicts.ts';
+import { exchangeOf } from './test-support/iq-exchange.ts';
 
-function exchange(replyXml: string): IqExchange {
-  const element = parseXml(replyXml);
-  const attribute = (name: string): string | undefined => element.attrs[name];
-  return {
-    id: attribute('id') ?? '',
-    requestXml: '<iq/>',
-    reply: {
-      index: 0,
-      name: 'iq',
-      xml: replyXml,
-      element,
-      parseError: undefined,
-      receivedAt: 0,
-      id: attribute('id'),
-      from: attribute('from'),
-      to: attribute('to'),
-      type: attribute('type'),
-    },
-    parsed: parseIq(element) as IqExchange['parsed'],
-  };
-}
+const exchange = exchangeOf;
 
 function recorder(): { warnings: string[]; warn: (requirement: string, message: string) => void } {
   const warnings: string[] = [];

@@ -1,35 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { Transcript, type IqExchange } from '../../harness/driver/index.ts';
+import { Transcript } from '../../harness/driver/index.ts';
 import type { ProfileId } from '../../harness/sut/profiles.ts';
-import { parseIq, parseXml } from '../../protocol/stanza/index.ts';
 import { defineSuite, type ConformanceCase } from './case.ts';
 import type { CaseContext, SutFacts } from './context.ts';
 import { expectError, expectResultPayload, expectSameErrorPayload, expectThat } from './expect.ts';
 import { runCase, type CaseAttempt, type RunCaseOptions } from './run-case.ts';
 import { SeededRandom, caseSeed, isSeed } from './seeded-random.ts';
+import { exchangeOf } from './test-support/iq-exchange.ts';
 import { CannotTell, NotApplicable, RequirementViolation } from './verdicts.ts';
 
-function exchange(replyXml: string): IqExchange {
-  const element = parseXml(replyXml);
-  const attribute = (name: string): string | undefined => element.attrs[name];
-  return {
-    id: attribute('id') ?? '',
-    requestXml: '<iq/>',
-    reply: {
-      index: 0,
-      name: 'iq',
-      xml: replyXml,
-      element,
-      parseError: undefined,
-      receivedAt: 0,
-      id: attribute('id'),
-      from: attribute('from'),
-      to: attribute('to'),
-      type: attribute('type'),
-    },
-    parsed: parseIq(element) as IqExchange['parsed'],
-  };
-}
+const exchange = exchangeOf;
 
 const ITEM_NOT_FOUND =
   "<iq xmlns='jabber:client' type='error' id='a' from='x@agents.example'><error type='cancel'><item-not-found xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>";

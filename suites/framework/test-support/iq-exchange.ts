@@ -1,0 +1,25 @@
+/** An IqExchange built from a reply's XML, as a caller would have received it: for unit tests. */
+import type { IqExchange } from '../../../harness/driver/index.ts';
+import { parseIq, parseXml } from '../../../protocol/stanza/index.ts';
+
+export function exchangeOf(replyXml: string): IqExchange {
+  const element = parseXml(replyXml);
+  const attribute = (name: string): string | undefined => element.attrs[name];
+  return {
+    id: attribute('id') ?? '',
+    requestXml: '<iq/>',
+    reply: {
+      index: 0,
+      name: 'iq',
+      xml: replyXml,
+      element,
+      parseError: undefined,
+      receivedAt: 0,
+      id: attribute('id'),
+      from: attribute('from'),
+      to: attribute('to'),
+      type: attribute('type'),
+    },
+    parsed: parseIq(element) as IqExchange['parsed'],
+  };
+}
