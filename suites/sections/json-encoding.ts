@@ -27,6 +27,7 @@ import {
 import {
   attributeOf,
   buildManifestRequest,
+  type DefinedCondition,
   buildSchemaRequest,
   parseManifest,
   parseSchema,
@@ -43,7 +44,7 @@ import {
 } from '../framework/expect.ts';
 import { CannotTell, NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
 import { callerFor, traverse } from './support/discovery.ts';
-import { badManifest } from './support/manifests.ts';
+import { badManifest, minimalManifest } from './support/manifests.ts';
 import {
   adminFor,
   expectRefused,
@@ -54,8 +55,9 @@ import {
   Provisioning,
   unauthorizedConditions,
   withRestore,
+  type Registrant,
 } from './support/provisioning.ts';
-import { expectRefusals } from './support/refusals.ts';
+import { expectRefusals, INVALID_MANIFEST } from './support/refusals.ts';
 
 const ONE_VALUE = 'json-encoding.single-json-value';
 const MEDIA_TYPE = 'json-encoding.media-type-present';
@@ -323,6 +325,32 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         {
           label: 'U+FFFF in agent.description',
           text: (jid, version) => badManifest('value.unservable-character', jid, version),
+        },
+      ]);
+    },
+  },
+  {
+    name: 'trailing-data-refused',
+    requirements: [ONE_VALUE, 'registration-flow.validate-before-commit'],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-11'],
+    statement:
+      'A <manifest/> whose text is a valid manifest followed by a second JSON value, or by a stray character, is refused and not registered (trailing white space alone is fine: registration-flow.version-immutable registers such a text).',
+    run: async (context) => {
+      // A self-registrant's claim cannot be read from text that is not JSON: unauthorized first is fine.
+      const conditions = (registrant: Registrant): readonly DefinedCondition[] =>
+        registrant.kind === 'self' ? [...INVALID_MANIFEST, 'forbidden'] : INVALID_MANIFEST;
+      await expectRefusals(context, ONE_VALUE, 'trailing', [
+        {
+          label: 'a second JSON value after it',
+          text: (jid, version) => `${JSON.stringify(minimalManifest(jid, version))} {}`,
+          conditions,
+        },
+        {
+          label: 'a stray character after it',
+          text: (jid, version) => `${JSON.stringify(minimalManifest(jid, version))}\nx`,
+          conditions,
         },
       ]);
     },
