@@ -65,9 +65,8 @@ const REQUIRED_MEMBERS: readonly RefusalVector[] = [
     ...edited('no agent.jid', (manifest) => {
       delete manifest.agent['jid'];
     }),
-    // A self-registrant without a readable claim may be refused as unauthorized first (#json-encoding).
-    conditions: (registrant) =>
-      registrant.kind === 'self' ? [...INVALID_MANIFEST, 'forbidden'] : INVALID_MANIFEST,
+    // Without a claim, whose endpoint it is cannot be decided: a refusal as unauthorized is fine too.
+    conditions: () => [...INVALID_MANIFEST, 'forbidden', 'not-allowed'],
   },
   edited('no agent.name', (manifest) => {
     delete manifest.agent['name'];

@@ -43,7 +43,6 @@ import {
   freshEndpoint,
   freshVersion,
   hasAdmin,
-  hasSelfRegistration,
   Provisioning,
   registeredVersions,
   registrantFor,
@@ -309,7 +308,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
           context,
           admin,
           jid,
-          [{ id: v1, active: false, removable: true, hash: h1 }],
+          [{ id: v1, active: false, hash: h1 }],
           ADMIN_OPS,
           'after <deactivate/>',
         );
@@ -511,7 +510,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
               `${own} registering ${jid}`,
             );
           }
-          if (hasAdmin(context) || hasSelfRegistration(context)) {
+          if (hasAdmin(context)) {
             const status = await provisioning.status(own);
             expectStanzaError(context, status, 'registration-flow.federation-grants-nothing', [
               'forbidden',

@@ -182,16 +182,26 @@ function toolTags(endpoint: FixtureEndpoint): string[] {
   return [...tags];
 }
 
+/** The lower-case words of a name: what a word-matching search compares. */
+function wordsOf(name: string): string[] {
+  return name
+    .toLocaleLowerCase('und')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
+}
+
 /**
- * Search terms that name an endpoint `role` may not see without being contained in the name of
- * one it may see (such a term could legitimately find the visible one).
+ * Search terms that name an endpoint `role` may not see and could not find one it may see,
+ * however the deployment matches (whole names, substrings or words): no visible name contains
+ * the term, and the term shares no word with a visible name.
  */
 function unseenTerms(world: ReferenceWorld, role: CallerRole, endpoint: FixtureEndpoint): string[] {
-  const visibleNames = [...world.listedFor(role), ...world.toleratedFor(role)]
-    .flatMap(namesOf)
-    .map((name) => name.toLocaleLowerCase('und'));
+  const visibleNames = [...world.listedFor(role), ...world.toleratedFor(role)].flatMap(namesOf);
+  const visibleWords = new Set(visibleNames.flatMap(wordsOf));
   return namesOf(endpoint).filter(
-    (term) => !visibleNames.some((name) => name.includes(term.toLocaleLowerCase('und'))),
+    (term) =>
+      !visibleNames.some((name) => name.toLocaleLowerCase('und').includes(term.toLocaleLowerCase('und'))) &&
+      !wordsOf(term).some((word) => visibleWords.has(word)),
   );
 }
 

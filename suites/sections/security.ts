@@ -31,6 +31,7 @@ import {
   freshVersion,
   Provisioning,
   registeredVersions,
+  unauthorizedConditions,
   withRestore,
 } from './support/provisioning.ts';
 import { readFound, searchLegacy } from './support/search.ts';
@@ -167,7 +168,12 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
           );
           for (const { name, replies } of pairs) {
             const [onExisting, onMissing] = replies;
-            expectStanzaError(context, onExisting, ADMIN_AUTH, ['forbidden', 'item-not-found']);
+            // A non-admin's <register/> for another JID is a failed self-registration (interp-24, interp-07).
+            const allowed =
+              name === 'register'
+                ? unauthorizedConditions(context)
+                : ['forbidden' as const, 'item-not-found' as const];
+            expectStanzaError(context, onExisting, ADMIN_AUTH, allowed);
             expectIndistinguishable(
               context,
               [
