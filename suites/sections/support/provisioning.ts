@@ -314,6 +314,8 @@ export class Restorer {
         problems.push(`removing ${jid}: ${condition(exchange)}`);
       }
     }
+    // On the transcript too: a case that failed for another reason still shows what it left behind.
+    for (const problem of problems) admin.caller.transcript.note(`not restored: ${problem}`);
     return problems;
   }
 }
