@@ -13,8 +13,6 @@ import { jsonEncodingSuite } from './sections/json-encoding.ts';
 import { cancellationSuite } from './sections/cancellation.ts';
 import { eventsSuite } from './sections/events.ts';
 import { interactiveInputSuite } from './sections/interactive-input.ts';
-import { rulesSuite } from './sections/rules.ts';
-import { securitySuite } from './sections/security.ts';
 import { taskRecoverySuite } from './sections/task-recovery.ts';
 import { taskMessageRoutingSuite, idempotencySuite } from './sections/task-message-routing.ts';
 import { listAgentsSuite } from './sections/list-agents.ts';
@@ -22,8 +20,10 @@ import { listToolsSuite } from './sections/list-tools.ts';
 import { manifestSuite } from './sections/manifest.ts';
 import { manifestRetrievalSuite } from './sections/manifest-retrieval.ts';
 import { registrationFlowSuite } from './sections/registration-flow.ts';
+import { rulesSuite } from './sections/rules.ts';
 import { schemasSuite } from './sections/schemas.ts';
 import { searchSuite } from './sections/search.ts';
+import { securitySuite } from './sections/security.ts';
 import { toolInfoSuite } from './sections/tool-info.ts';
 
 export const ALL_SUITES: readonly Suite[] = [
