@@ -141,11 +141,7 @@ export async function taskResult(caller: Caller, taskId: string, to = CONFORMANC
 }
 
 /** <cancel/> for a task; the exchange, so a test judges results and errors alike. */
-export function sendCancel(
-  caller: Caller,
-  cancel: Cancel,
-  to = CONFORMANCE,
-): Promise<IqExchange> {
+export function sendCancel(caller: Caller, cancel: Cancel, to = CONFORMANCE): Promise<IqExchange> {
   return caller.exchangeIq(to, 'set', buildCancel(cancel), { timeoutMs: EVENT_TIMEOUT_MS });
 }
 
