@@ -5,11 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 
-import { JsonRejection } from '../../../protocol/json/json-rejection.ts';
-import { isJsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
-import { parseStrictJson } from '../../../protocol/json/strict-json.ts';
-import { ConfigError } from '../../../reference-gateway/config/config-violations.ts';
-import { inlineWorldFile } from '../../../reference-gateway/config/fixture-world.ts';
+import type { JsonValue } from '../../../protocol/json/json-value.ts';
 import { ProcessExitedError } from '../../faults/managed-process.ts';
 import {
   isProviderChoice,
@@ -23,9 +19,10 @@ import type { ExternalFederationConfig } from '../../federation/external-provide
 import type { Account, Federation, FederationServer } from '../../federation/server-provider.ts';
 import { launchSut, SutMismatchError, type SutInstance } from '../../sut/launch.ts';
 import { discoInfoProbe, SutNotReadyError, waitForSutReady } from '../../sut/readiness.ts';
-import { formatViolation, parseSutConfig, SutConfigError, type SutConfig } from '../../sut/sut-config.ts';
-import { EXIT, readInput, UsageError, type CliIo, type ExitCode } from '../io.ts';
+import { SutConfigError, type SutConfig } from '../../sut/sut-config.ts';
+import { EXIT, UsageError, type CliIo, type ExitCode } from '../io.ts';
 import type { Command } from '../main.ts';
+import { readExternalFederationFile, readSutConfigFile, readWorldFile } from '../run-inputs.ts';
 
 /** A request to stop (SIGINT, SIGTERM) while the federation runs. */
 export interface StopRequest {
@@ -271,64 +268,26 @@ function parseUpArgs(args: readonly string[], io: CliIo): UpOptions | ExitCode {
   if (values.world !== undefined && values.sut === undefined) throw new UsageError('--world needs --sut');
   let sut: SutConfig | undefined;
   if (values.sut !== undefined) {
-    try {
-      sut = parseSutConfig(readInput(io, values.sut), values.sut);
-    } catch (error) {
-      if (!(error instanceof SutConfigError)) throw error;
-      io.err(`invalid: ${error.source}: ${error.violations.length} problem(s) in the SUT config\n`);
-      for (const violation of error.violations) io.err(`  ${formatViolation(violation)}\n`);
-      return EXIT.invalid;
-    }
+    const read = readSutConfigFile(io, values.sut);
+    if (read === EXIT.invalid) return read;
+    sut = read;
   }
   if (sut?.fixtures === 'world-file' && values.world === undefined) {
     throw new UsageError(`${sut.name} takes its fixtures from a world file: give it with --world FILE`);
   }
-  // The world is copied into the gateway's run directory, where manifest paths relative to the
-  // world file would name nothing: they are inlined here, and a world with problems stops the
-  // run before anything starts.
   let world: JsonValue | undefined;
   if (values.world !== undefined) {
-    try {
-      world = inlineWorldFile(values.world);
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      io.err(`invalid: ${error.message}\n`);
-      return EXIT.invalid;
-    }
+    const read = readWorldFile(io, values.world);
+    if (read === EXIT.invalid) return read;
+    world = read.world;
   }
   let external: ExternalFederationConfig | undefined;
   if (values.external !== undefined) {
-    try {
-      external = externalConfig(parseStrictJson(readInput(io, values.external)));
-    } catch (error) {
-      if (!(error instanceof JsonRejection || error instanceof TypeError)) throw error;
-      io.err(`invalid: ${values.external}: ${error.message}\n`);
-      return EXIT.invalid;
-    }
+    const read = readExternalFederationFile(io, values.external);
+    if (read === EXIT.invalid) return read;
+    external = read;
   }
   return { provider, external, sut, world, hostile: values.hostile };
-}
-
-/**
- * The external provider's config as a JSON file (see ExternalFederationConfig). Only the outline is
- * checked here; the provider itself names each wrong value when the federation starts.
- */
-function externalConfig(value: JsonValue): ExternalFederationConfig {
-  const servers = isJsonObject(value) ? value['servers'] : undefined;
-  if (
-    !isJsonObject(value) ||
-    !isJsonObject(servers) ||
-    !isJsonObject(servers['a']) ||
-    !isJsonObject(servers['b']) ||
-    !isJsonObject(value['component']) ||
-    !Array.isArray(value['accounts']) ||
-    typeof value['caCertPath'] !== 'string'
-  ) {
-    throw new TypeError(
-      'an external federation config is an object with servers.a, servers.b, component, accounts and caCertPath',
-    );
-  }
-  return value as unknown as ExternalFederationConfig;
 }
 
 function problem(io: CliIo, message: string): ExitCode {

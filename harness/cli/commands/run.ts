@@ -7,8 +7,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../../../reference-gateway/config/config-violations.ts';
-import { inlineWorldFile } from '../../../reference-gateway/config/fixture-world.ts';
 import { generateIdentifier } from '../../../protocol/identifiers.ts';
 import type { JsonValue } from '../../../protocol/json/json-value.ts';
 import { ALL_SUITES } from '../../../suites/index.ts';
@@ -20,9 +18,10 @@ import { startSession } from '../../runner/run-session.ts';
 import { summaryTable, terminalProgress } from '../../runner/terminal-report.ts';
 import { writeReports } from '../../reports/write-reports.ts';
 import { isProfileId, type ProfileId } from '../../sut/profiles.ts';
-import { formatViolation, parseSutConfig, SutConfigError, type SutConfig } from '../../sut/sut-config.ts';
 import { EXIT, readInput, UsageError } from '../io.ts';
 import type { Command } from '../main.ts';
+import { readExternalFederationFile, readSutConfigFile, readWorldFile } from '../run-inputs.ts';
+import type { ExternalFederationConfig } from '../../federation/external-provider.ts';
 import { REPO_ROOT } from '../../repo-root.ts';
 
 const SPEC_REVISION = '0.0.5';
@@ -38,7 +37,7 @@ function suiteVersion(): string {
 export const runCommand: Command = {
   name: 'run',
   usage:
-    'run [--sut FILE] [--world FILE] [--profile P]... [--grep ID]... [--strict] [--provider P] [--baseline FILE] [--seed N] [--out DIR] [--allure-html]',
+    'run [--sut FILE] [--world FILE] [--profile P]... [--grep ID]... [--strict] [--provider P] [--external FILE] [--baseline FILE] [--seed N] [--out DIR] [--allure-html]',
   summary:
     'run the conformance suites against a gateway (default: the reference gateway) and report per profile',
   async run(args, io) {
@@ -51,6 +50,7 @@ export const runCommand: Command = {
         grep: { type: 'string', multiple: true },
         strict: { type: 'boolean', default: false },
         provider: { type: 'string', default: 'auto' },
+        external: { type: 'string' },
         baseline: { type: 'string' },
         seed: { type: 'string' },
         out: { type: 'string' },
@@ -61,10 +61,10 @@ export const runCommand: Command = {
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     const provider = values.provider;
-    if (!isProviderChoice(provider) || provider === 'external') {
-      throw new UsageError(
-        `--provider is one of ${PROVIDER_CHOICES.filter((p) => p !== 'external').join(', ')}`,
-      );
+    if (!isProviderChoice(provider))
+      throw new UsageError(`--provider is one of ${PROVIDER_CHOICES.join(', ')}`);
+    if ((provider === 'external') !== (values.external !== undefined)) {
+      throw new UsageError('--provider external and --external FILE go together');
     }
     const profiles: ProfileId[] = [];
     for (const profile of values.profile ?? []) {
@@ -78,25 +78,19 @@ export const runCommand: Command = {
         throw new UsageError('--seed is an integer from 0 to 4294967295');
     }
 
-    const sutPath = values.sut ?? DEFAULT_SUT;
-    let config: SutConfig;
-    try {
-      config = parseSutConfig(readInput(io, sutPath), sutPath);
-    } catch (error) {
-      if (!(error instanceof SutConfigError)) throw error;
-      io.err(`invalid: ${error.source}: ${error.violations.length} problem(s) in the SUT config\n`);
-      for (const violation of error.violations) io.err(`  ${formatViolation(violation)}\n`);
-      return EXIT.invalid;
-    }
+    const config = readSutConfigFile(io, values.sut ?? DEFAULT_SUT);
+    if (config === EXIT.invalid) return config;
     let world: JsonValue | undefined;
     if (config.fixtures === 'world-file') {
-      try {
-        world = inlineWorldFile(values.world ?? DEFAULT_WORLD);
-      } catch (error) {
-        if (!(error instanceof ConfigError)) throw error;
-        io.err(`invalid: ${error.message}\n`);
-        return EXIT.invalid;
-      }
+      const read = readWorldFile(io, values.world ?? DEFAULT_WORLD);
+      if (read === EXIT.invalid) return read;
+      world = read.world;
+    }
+    let external: ExternalFederationConfig | undefined;
+    if (values.external !== undefined) {
+      const read = readExternalFederationFile(io, values.external);
+      if (read === EXIT.invalid) return read;
+      external = read;
     }
     let baseline;
     if (values.baseline !== undefined) {
@@ -114,7 +108,7 @@ export const runCommand: Command = {
     const log = (line: string): void => {
       io.out(`${line}\n`);
     };
-    const selection = await selectProvider(provider);
+    const selection = await selectProvider(provider, external === undefined ? {} : { external });
     log(
       `agentconf ${suiteVersion()} for XMPP Agent Gateway ${SPEC_REVISION}; seed ${String(seed)} (replay with --seed ${String(seed)})`,
     );
