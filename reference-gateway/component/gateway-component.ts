@@ -366,10 +366,17 @@ export class GatewayComponent {
     const to: unknown = stanza.attrs['to'];
     if (typeof to !== 'string' || to === '') throw new TypeError('an outbound stanza needs a "to" address');
     const from: unknown = stanza.attrs['from'];
-    // A detached copy: the caller's element is not changed by stamping the sender.
-    const outgoing = parseXml(serialize(stanza));
-    outgoing.attrs['from'] = this.#ownSender(typeof from === 'string' ? from : undefined);
-    const text = serialize(outgoing);
+    const sender = this.#ownSender(typeof from === 'string' ? from : undefined);
+    let text: string;
+    if (sender === from) {
+      // Already from a JID the gateway acts for (task events are): written as it is.
+      text = serialize(stanza);
+    } else {
+      // A detached copy: the caller's element is not changed by stamping the sender.
+      const outgoing = parseXml(serialize(stanza));
+      outgoing.attrs['from'] = sender;
+      text = serialize(outgoing);
+    }
     if (!this.#online) return false;
     try {
       await this.#raw.write(text);

@@ -73,6 +73,13 @@ interface Committed {
   readonly admitted?: { readonly taskId: string; readonly deadline: string | undefined };
 }
 
+/** Capacity as counted once per group transaction, plus what that group admitted so far. */
+interface CapacityCount {
+  readonly generation: number;
+  total: number;
+  readonly perCaller: Map<string, number>;
+}
+
 export function acceptedFromReplay(replay: StoredReplay): Outcome {
   return answer(
     buildAccepted({
@@ -105,6 +112,8 @@ export class Admission {
   readonly #committer: GroupCommitter;
   /** Admissions in progress per (caller, target, request ID): a second one waits for the first. */
   readonly #inFlight = new Map<string, Promise<unknown>>();
+  /** The non-terminal task counts of the current (or last) group transaction. */
+  #capacity: CapacityCount | undefined;
 
   constructor(ctx: EngineContext, committer: GroupCommitter) {
     this.#ctx = ctx;
@@ -161,8 +170,11 @@ export class Admission {
     return run;
   }
 
-  /** Steps 4–9 outside the transaction, so that cheap refusals cost no schema evaluation. */
-  #precheck(candidate: Candidate): Outcome | undefined {
+  /**
+   * Steps 4–9, outside the transaction (so that cheap refusals cost no schema evaluation) and
+   * again inside it (`inTransaction`), where capacity is authoritative.
+   */
+  #precheck(candidate: Candidate, inTransaction = false): Outcome | undefined {
     const ctx = this.#ctx;
     const { requester, endpointJid, invoke, pinned } = candidate;
     const replay = ctx.store.tasks.replay(requester.bareJid, endpointJid, invoke.requestId);
@@ -180,7 +192,10 @@ export class Admission {
     if (invoke.deadline !== undefined && isAtOrAfter(nowDateTime(ctx.clock), invoke.deadline)) {
       return refuse(TASK_FAULT.notAcceptable);
     }
-    if (this.#overCapacity(requester.bareJid)) return refuse(TASK_FAULT.resourceConstraint);
+    const full = inTransaction
+      ? this.#overCapacityInGroup(requester.bareJid)
+      : this.#mayBeOverCapacity(requester.bareJid) && this.#overCapacity(requester.bareJid);
+    if (full) return refuse(TASK_FAULT.resourceConstraint);
     return undefined;
   }
 
@@ -191,6 +206,48 @@ export class Admission {
       tasks.countNonTerminal() >= maxActiveTasks ||
       tasks.countNonTerminalOf(callerJid) >= maxActiveTasksPerCaller
     );
+  }
+
+  /**
+   * Outside the transaction, the last group's counts decide whether counting is worth it: they
+   * can only be low by what was admitted since (the transaction counts again, authoritatively)
+   * or high by what settled since (then the store is asked). Counting non-terminal tasks costs
+   * a scan of them, which bench/admission found in the hot path once thousands were running.
+   */
+  #mayBeOverCapacity(callerJid: string): boolean {
+    const last = this.#capacity;
+    if (last === undefined) return true;
+    const { maxActiveTasks, maxActiveTasksPerCaller } = this.#ctx.limits;
+    const mine = last.perCaller.get(callerJid);
+    return last.total >= maxActiveTasks || mine === undefined || mine >= maxActiveTasksPerCaller;
+  }
+
+  /**
+   * Inside the group transaction: the store is counted once per group (by transaction
+   * generation) and every admission of the group adds itself, so the group as a whole cannot
+   * exceed the limits (#rules: bounded task count).
+   */
+  #overCapacityInGroup(callerJid: string): boolean {
+    const { tasks } = this.#ctx.store;
+    const generation = this.#committer.generation;
+    if (this.#capacity?.generation !== generation) {
+      this.#capacity = { generation, total: tasks.countNonTerminal(), perCaller: new Map() };
+    }
+    const count = this.#capacity;
+    let mine = count.perCaller.get(callerJid);
+    if (mine === undefined) {
+      mine = tasks.countNonTerminalOf(callerJid);
+      count.perCaller.set(callerJid, mine);
+    }
+    const { maxActiveTasks, maxActiveTasksPerCaller } = this.#ctx.limits;
+    return count.total >= maxActiveTasks || mine >= maxActiveTasksPerCaller;
+  }
+
+  #countAdmitted(callerJid: string): void {
+    const count = this.#capacity;
+    if (count === undefined) return;
+    count.total += 1;
+    count.perCaller.set(callerJid, (count.perCaller.get(callerJid) ?? 0) + 1);
   }
 
   async #admit(candidate: Candidate, args: Parameters<typeof checkSchema>[2]): Promise<Outcome> {
@@ -221,7 +278,7 @@ export class Admission {
   /** Runs inside the group transaction. */
   #commit(candidate: Candidate): Committed {
     const ctx = this.#ctx;
-    const refused = this.#precheck(candidate);
+    const refused = this.#precheck(candidate, true);
     if (refused !== undefined) return { outcome: refused };
     const { requester, endpointJid, invoke, pinned } = candidate;
     const createdMs = ctx.clock.now();
@@ -265,6 +322,7 @@ export class Admission {
     };
     ctx.store.tasks.insertReplay(replay);
     ctx.store.registrations.retain(endpointJid, invoke.apiVersion, versionHolder(taskId));
+    this.#countAdmitted(requester.bareJid);
     return { outcome: acceptedFromReplay(replay), admitted: { taskId, deadline } };
   }
 }

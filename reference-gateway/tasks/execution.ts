@@ -1,5 +1,6 @@
 /**
  * Dispatch (#invocation, #cancellation, #model-boundary): an admitted task runs at most once.
+ * Tasks ready in the same turn share the dispatch transaction (DispatchQueue).
  *
  * The dispatch transaction checks the deadline ("before initial dispatch"), settles a task
  * cancelled before it ever ran, writes the execution record (`dispatched_at`) and commits
@@ -19,45 +20,103 @@ import type { ToolInvocation } from '../runtime/tool-runtime.ts';
 import type { StoredTask } from '../store/task-records.ts';
 import { STORED_JSON_LIMITS } from './caller-json.ts';
 import { expireIfDue } from './deadlines.ts';
-import { accepting, commit, nowText, type EngineContext } from './engine-context.ts';
+import { Effects, accepting, commit, nowText, type EngineContext } from './engine-context.ts';
 import { RUNTIME_FAULT, RUNTIME_UNAVAILABLE } from './runtime-failures.ts';
 import { createTaskActions } from './task-actions.ts';
 import { appendEvent, reload, settle, statusPayload } from './transitions.ts';
 
 const EMPTY_CANCELLED: JsonValue = {};
 
-/** Dispatches on a later turn, so the admission's IQ result is not held up by the runtime. */
-export function scheduleDispatch(ctx: EngineContext, taskId: string): void {
-  setImmediate(() => {
-    // A store closed meanwhile (shutdown, a simulated crash): crash recovery dispatches it.
-    if (accepting(ctx)) dispatchNow(ctx, taskId);
+/**
+ * Dispatches on a later turn, so the admission's IQ result is not held up by the runtime. The
+ * tasks that become ready in the same turn (one admission group, say) are dispatched together:
+ * one transaction, one savepoint each, one fsync for all their execution records (the same
+ * group commit as admission, group-commit.ts).
+ */
+export class DispatchQueue {
+  readonly #ctx: () => EngineContext;
+  #pending: string[] = [];
+  #scheduled = false;
+
+  constructor(ctx: () => EngineContext) {
+    this.#ctx = ctx;
+  }
+
+  schedule(taskId: string): void {
+    this.#pending.push(taskId);
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      const taskIds = this.#pending;
+      this.#pending = [];
+      const ctx = this.#ctx();
+      // Closed or a store closed meanwhile (shutdown, a simulated crash): crash recovery dispatches them.
+      if (accepting(ctx)) dispatchAll(ctx, taskIds);
+    });
+  }
+}
+
+/** Runs the dispatch transaction of one task and, if it started the task, the runtime. */
+export function dispatchNow(ctx: EngineContext, taskId: string): void {
+  dispatchAll(ctx, [taskId]);
+}
+
+/**
+ * The dispatch transactions of several tasks in one COMMIT, each in its own savepoint (a task
+ * whose dispatch throws rolls back alone and stays admitted for crash recovery); events and
+ * runtimes only after that COMMIT.
+ */
+export function dispatchAll(ctx: EngineContext, taskIds: readonly string[]): void {
+  const started: StoredTask[] = [];
+  const effects: Effects[] = [];
+  try {
+    ctx.store.transaction(() => {
+      for (const taskId of taskIds) {
+        const own = new Effects();
+        try {
+          const task = ctx.store.transaction(() => dispatchWork(ctx, own, taskId));
+          effects.push(own);
+          if (task !== undefined) started.push(task);
+        } catch (error) {
+          ctx.log(`task dispatch failed (${error instanceof Error ? error.name : typeof error})`);
+        }
+      }
+    });
+  } catch (error) {
+    // Nothing committed: the tasks stay admitted without an execution record.
+    ctx.log(`task dispatch commit failed (${error instanceof Error ? error.name : typeof error})`);
+    return;
+  }
+  for (const own of effects) own.run(ctx.log);
+  for (const task of started) startRuntime(ctx, task);
+}
+
+/** The dispatch checks and writes of one task, inside a transaction; the started task or undefined. */
+function dispatchWork(ctx: EngineContext, effects: Effects, taskId: string): StoredTask | undefined {
+  const task = reload(ctx, taskId);
+  if (task === undefined || isTerminal(task.state) || task.dispatchedAt !== undefined) return undefined;
+  if (expireIfDue(ctx, effects, task) !== undefined) return undefined;
+  if (task.state === 'cancelling') {
+    settle(ctx, effects, task, 'cancelled', EMPTY_CANCELLED);
+    return undefined;
+  }
+  if (!ctx.runtimes.has(task.endpointJid)) {
+    settle(ctx, effects, task, 'failed', RUNTIME_UNAVAILABLE);
+    return undefined;
+  }
+  ctx.store.tasks.markDispatched(task.taskId, nowText(ctx));
+  return appendEvent(ctx, effects, task, {
+    to: 'running',
+    type: 'status',
+    payload: statusPayload('running'),
   });
 }
 
-/** Runs the dispatch transaction and, if it started the task, the runtime. */
-export function dispatchNow(ctx: EngineContext, taskId: string): void {
-  const started = commit(ctx, (effects): StoredTask | undefined => {
-    const task = reload(ctx, taskId);
-    if (task === undefined || isTerminal(task.state) || task.dispatchedAt !== undefined) return undefined;
-    if (expireIfDue(ctx, effects, task) !== undefined) return undefined;
-    if (task.state === 'cancelling') {
-      settle(ctx, effects, task, 'cancelled', EMPTY_CANCELLED);
-      return undefined;
-    }
-    if (!ctx.runtimes.has(task.endpointJid)) {
-      settle(ctx, effects, task, 'failed', RUNTIME_UNAVAILABLE);
-      return undefined;
-    }
-    ctx.store.tasks.markDispatched(task.taskId, nowText(ctx));
-    return appendEvent(ctx, effects, task, {
-      to: 'running',
-      type: 'status',
-      payload: statusPayload('running'),
-    });
-  });
-  if (started === undefined) return;
+function startRuntime(ctx: EngineContext, started: StoredTask): void {
   const runtime = ctx.runtimes.get(started.endpointJid);
   if (runtime === undefined) return;
+  const taskId = started.taskId;
   const invocation: ToolInvocation = {
     taskHandle: started.handle,
     tool: started.tool,

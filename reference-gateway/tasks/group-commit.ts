@@ -23,6 +23,8 @@ export class GroupCommitter {
   #scheduled = false;
   /** Transactions committed so far (for the bench and tests). */
   commits = 0;
+  /** Group transactions started so far: work in the same group sees the same generation. */
+  generation = 0;
 
   constructor(store: GatewayStore, mode: 'group' | 'per-request' = 'group') {
     this.#store = store;
@@ -51,6 +53,7 @@ export class GroupCommitter {
     const batch = this.#batch;
     this.#batch = [];
     if (batch.length === 0) return;
+    this.generation += 1;
     let results: Settled<unknown>[];
     try {
       results = this.#store.transaction(() =>

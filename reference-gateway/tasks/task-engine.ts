@@ -33,7 +33,7 @@ import {
   type TaskFeatures,
 } from './engine-context.ts';
 import { eventMessage } from './event-delivery.ts';
-import { scheduleDispatch } from './execution.ts';
+import { DispatchQueue } from './execution.ts';
 import { GroupCommitter } from './group-commit.ts';
 import { provideInput } from './interactive-input.ts';
 import { LiveTasks } from './live-tasks.ts';
@@ -74,6 +74,7 @@ export class TaskEngine {
   private constructor(options: TaskEngineOptions) {
     const limits: TaskLimits = { ...DEFAULT_TASK_LIMITS, ...options.limits };
     const runtimes = options.runtimes;
+    const dispatcher = new DispatchQueue(() => ctx);
     const ctx: EngineContext = {
       store: options.store,
       clock: options.clock ?? systemClock,
@@ -89,7 +90,7 @@ export class TaskEngine {
       live: new LiveTasks(),
       log: options.log ?? (() => undefined),
       dispatch: (taskId) => {
-        scheduleDispatch(ctx, taskId);
+        dispatcher.schedule(taskId);
       },
       armDeadline: (taskId, deadline) => {
         armDeadline(ctx, taskId, deadline);
