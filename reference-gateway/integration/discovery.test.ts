@@ -165,8 +165,19 @@ describe('#endpoint-info', () => {
       expect(info.identities).toEqual([
         { category: 'automation', type: 'agent-endpoint', name: 'Weather Agent' },
       ]);
+      // weather runs on the world's conformance runtime, so it executes tasks with every feature.
       expect(info.features.toSorted()).toEqual(
-        [NS.discoInfo, NS.discoItems, FEATURE.endpoint, FEATURE.manifest, FEATURE.schema].toSorted(),
+        [
+          NS.discoInfo,
+          NS.discoItems,
+          FEATURE.endpoint,
+          FEATURE.manifest,
+          FEATURE.schema,
+          FEATURE.task,
+          FEATURE.taskCancel,
+          FEATURE.taskInput,
+          FEATURE.taskProgress,
+        ].toSorted(),
       );
       expect(info.forms).toHaveLength(1);
       expect(fieldsOf(info.forms[0])).toEqual(
@@ -309,8 +320,11 @@ describe('#tool-info', () => {
       const info = await discoInfo(caller, JID.weather, node);
       expect(info.node).toBe(node);
       expect(info.identities).toEqual([{ category: 'automation', type: 'agent-tool', name: 'Get Forecast' }]);
-      // No task features: the endpoint advertises none, so no tool supports one (#conformance).
-      expect(info.features.toSorted()).toEqual([NS.discoInfo, FEATURE.tool].toSorted());
+      // The endpoint advertises every task feature; the tool narrows them to what its manifest
+      // declares (cancellation and progress), as effective support needs both (#conformance).
+      expect(info.features.toSorted()).toEqual(
+        [NS.discoInfo, FEATURE.tool, FEATURE.taskCancel, FEATURE.taskProgress].toSorted(),
+      );
       const input = toolSchemaDocument(MANIFEST.weather, 'forecast.get', 'input');
       const output = toolSchemaDocument(MANIFEST.weather, 'forecast.get', 'output');
       expect(fieldsOf(info.forms[0])).toEqual({
