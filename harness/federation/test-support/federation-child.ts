@@ -10,6 +10,14 @@ import { nativeProvider } from '../native-provider.ts';
 const ending = process.argv[2] ?? 'wait';
 const federation = await nativeProvider.start();
 const servers = [federation.servers.a, federation.servers.b];
+// The handler is in place before the report goes out: the test signals as soon as it reads the
+// report, and a SIGUSR2 arriving before the handler would kill this process by default instead.
+const alive = setInterval(() => undefined, 60_000);
+process.once('SIGUSR2', () => {
+  clearInterval(alive);
+  if (ending === 'throw') throw new Error('deliberate uncaught exception');
+  if (ending === 'reject') void Promise.reject(new Error('deliberate unhandled rejection'));
+});
 process.stdout.write(
   `${JSON.stringify({
     pids: servers.map((server) => server.pid),
@@ -17,10 +25,3 @@ process.stdout.write(
     proxy: federation.links.s2sAToB.listen,
   })}\n`,
 );
-
-const alive = setInterval(() => undefined, 60_000);
-process.once('SIGUSR2', () => {
-  clearInterval(alive);
-  if (ending === 'throw') throw new Error('deliberate uncaught exception');
-  if (ending === 'reject') void Promise.reject(new Error('deliberate unhandled rejection'));
-});
