@@ -233,6 +233,11 @@ export class GatewayComponent {
       },
       log: this.#log,
     });
+    this.#connection.on('connect', () => {
+      // Replies and events are small writes in quick succession: with Nagle's algorithm each
+      // one after the first waits for the server's delayed ACK, about 40 ms (bench/admission).
+      (this.#raw.socket as { setNoDelay?: (noDelay: boolean) => void } | null)?.setNoDelay?.(true);
+    });
     this.#connection.on('input', () => {
       this.#keepalive.activity();
     });
