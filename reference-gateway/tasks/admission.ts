@@ -73,8 +73,8 @@ interface Committed {
   readonly admitted?: { readonly taskId: string; readonly deadline: string | undefined };
 }
 
-/** Capacity as counted once per group transaction, plus what that group admitted so far. */
-interface CapacityCount {
+/** What one group transaction admitted so far, per caller (not yet in ActiveTasks). */
+interface GroupAdmissions {
   readonly generation: number;
   total: number;
   readonly perCaller: Map<string, number>;
@@ -112,8 +112,7 @@ export class Admission {
   readonly #committer: GroupCommitter;
   /** Admissions in progress per (caller, target, request ID): a second one waits for the first. */
   readonly #inFlight = new Map<string, Promise<unknown>>();
-  /** The non-terminal task counts of the current (or last) group transaction. */
-  #capacity: CapacityCount | undefined;
+  #admittedInGroup: GroupAdmissions | undefined;
 
   constructor(ctx: EngineContext, committer: GroupCommitter) {
     this.#ctx = ctx;
@@ -192,62 +191,46 @@ export class Admission {
     if (invoke.deadline !== undefined && isAtOrAfter(nowDateTime(ctx.clock), invoke.deadline)) {
       return refuse(TASK_FAULT.notAcceptable);
     }
-    const full = inTransaction
-      ? this.#overCapacityInGroup(requester.bareJid)
-      : this.#mayBeOverCapacity(requester.bareJid) && this.#overCapacity(requester.bareJid);
-    if (full) return refuse(TASK_FAULT.resourceConstraint);
+    if (this.#overCapacity(requester.bareJid, inTransaction)) return refuse(TASK_FAULT.resourceConstraint);
     return undefined;
   }
 
-  #overCapacity(callerJid: string): boolean {
-    const { tasks } = this.#ctx.store;
-    const { maxActiveTasks, maxActiveTasksPerCaller } = this.#ctx.limits;
-    return (
-      tasks.countNonTerminal() >= maxActiveTasks ||
-      tasks.countNonTerminalOf(callerJid) >= maxActiveTasksPerCaller
-    );
+  /**
+   * The committed non-terminal counts (ActiveTasks) and, inside the group transaction, the
+   * admissions this group already made: the group as a whole cannot exceed the limits.
+   */
+  #overCapacity(callerJid: string, inGroup: boolean): boolean {
+    const { active, limits, store } = this.#ctx;
+    let total = active.total;
+    let mine: number;
+    if (inGroup) {
+      const group = this.#group();
+      total += group.total;
+      const known = active.known(callerJid);
+      // The store, read inside this transaction, already holds the group's own admissions.
+      mine =
+        known === undefined
+          ? store.tasks.countNonTerminalOf(callerJid)
+          : known + (group.perCaller.get(callerJid) ?? 0);
+    } else {
+      mine = active.of(callerJid);
+    }
+    return total >= limits.maxActiveTasks || mine >= limits.maxActiveTasksPerCaller;
   }
 
-  /**
-   * Outside the transaction, the last group's counts decide whether counting is worth it: they
-   * can only be low by what was admitted since (the transaction counts again, authoritatively)
-   * or high by what settled since (then the store is asked). Counting non-terminal tasks costs
-   * a scan of them, which bench/admission found in the hot path once thousands were running.
-   */
-  #mayBeOverCapacity(callerJid: string): boolean {
-    const last = this.#capacity;
-    if (last === undefined) return true;
-    const { maxActiveTasks, maxActiveTasksPerCaller } = this.#ctx.limits;
-    const mine = last.perCaller.get(callerJid);
-    return last.total >= maxActiveTasks || mine === undefined || mine >= maxActiveTasksPerCaller;
-  }
-
-  /**
-   * Inside the group transaction: the store is counted once per group (by transaction
-   * generation) and every admission of the group adds itself, so the group as a whole cannot
-   * exceed the limits (#rules: bounded task count).
-   */
-  #overCapacityInGroup(callerJid: string): boolean {
-    const { tasks } = this.#ctx.store;
+  /** This group transaction's admissions so far (reset when the next group starts). */
+  #group(): GroupAdmissions {
     const generation = this.#committer.generation;
-    if (this.#capacity?.generation !== generation) {
-      this.#capacity = { generation, total: tasks.countNonTerminal(), perCaller: new Map() };
+    if (this.#admittedInGroup?.generation !== generation) {
+      this.#admittedInGroup = { generation, total: 0, perCaller: new Map() };
     }
-    const count = this.#capacity;
-    let mine = count.perCaller.get(callerJid);
-    if (mine === undefined) {
-      mine = tasks.countNonTerminalOf(callerJid);
-      count.perCaller.set(callerJid, mine);
-    }
-    const { maxActiveTasks, maxActiveTasksPerCaller } = this.#ctx.limits;
-    return count.total >= maxActiveTasks || mine >= maxActiveTasksPerCaller;
+    return this.#admittedInGroup;
   }
 
   #countAdmitted(callerJid: string): void {
-    const count = this.#capacity;
-    if (count === undefined) return;
-    count.total += 1;
-    count.perCaller.set(callerJid, (count.perCaller.get(callerJid) ?? 0) + 1);
+    const group = this.#group();
+    group.total += 1;
+    group.perCaller.set(callerJid, (group.perCaller.get(callerJid) ?? 0) + 1);
   }
 
   async #admit(candidate: Candidate, args: Parameters<typeof checkSchema>[2]): Promise<Outcome> {
@@ -268,6 +251,7 @@ export class Admission {
 
     const committed = await this.#committer.submit(() => this.#commit(candidate));
     if (committed.admitted !== undefined) {
+      ctx.active.admitted(candidate.requester.bareJid);
       const { taskId, deadline } = committed.admitted;
       if (deadline !== undefined) ctx.armDeadline(taskId, deadline);
       ctx.dispatch(taskId);

@@ -12,6 +12,7 @@ import {
   WEATHER,
   closeKitValidator,
   engineOptions,
+  invokeRequest,
   seedWorld,
   weatherHash,
 } from './test-support/engine-kit.ts';
@@ -134,5 +135,31 @@ describe('DispatchQueue (#invocation: an execution record before the runtime run
     });
     for (const taskId of others) expect(store.tasks.task(taskId)?.state).toBe('running');
     expect(log).toEqual(['task dispatch failed (Error)']);
+  });
+
+  it('counts the resumed tasks against the capacity from the start (ActiveTasks)', async () => {
+    dir = tempStoreDir();
+    const clock = new FakeClock(FIXED_NOW);
+    const store = dir.open(() => clock.now());
+    seedWorld(store);
+    admitted(store, 3);
+    const runtime = new ControlledRuntime();
+    engine = TaskEngine.start(
+      engineOptions(store, clock, runtime, new DeliveryLog(), { limits: { maxActiveTasksPerCaller: 3 } }),
+    );
+    await runtime.execution(2);
+    const refused = await engine.invoke(
+      BOB,
+      WEATHER,
+      invokeRequest(store, { tool: 'plain', argumentsJson: '{}' }),
+    );
+    expect(refused.ok ? 'accepted' : refused.fault.condition).toBe('resource-constraint');
+    await runtime.executions[0]?.actions.complete({ content: [] });
+    const accepted = await engine.invoke(
+      BOB,
+      WEATHER,
+      invokeRequest(store, { tool: 'plain', argumentsJson: '{}' }),
+    );
+    expect(accepted.ok).toBe(true);
   });
 });

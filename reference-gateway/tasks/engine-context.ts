@@ -12,6 +12,7 @@ import type { RateDecision } from '../policy/rate-limiter.ts';
 import type { ToolRuntime } from '../runtime/tool-runtime.ts';
 import type { GatewayStore } from '../store/gateway-store.ts';
 import { nowDateTime, type Clock } from './clock.ts';
+import type { ActiveTasks } from './active-tasks.ts';
 import type { LiveTasks } from './live-tasks.ts';
 import type { PinnedTools } from './pinned-tools.ts';
 import type { TaskLimits } from './task-limits.ts';
@@ -65,6 +66,8 @@ export interface EngineContext {
   readonly validator: BudgetedValidator;
   readonly pinned: PinnedTools;
   readonly live: LiveTasks;
+  /** Non-terminal task counts for the capacity limits, kept in step with the commits. */
+  readonly active: ActiveTasks;
   /** Bounded, redacted operator log lines (#privacy: no payloads, no secrets). */
   readonly log: (line: string) => void;
   /** Schedules the runtime call for an admitted task (execution.ts). */

@@ -22,6 +22,7 @@ import { STORED_JSON_LIMITS } from './caller-json.ts';
 import { expireIfDue } from './deadlines.ts';
 import { Effects, accepting, commit, nowText, type EngineContext } from './engine-context.ts';
 import { RUNTIME_FAULT, RUNTIME_UNAVAILABLE } from './runtime-failures.ts';
+import type { GroupCommitter } from './group-commit.ts';
 import { createTaskActions } from './task-actions.ts';
 import { appendEvent, reload, settle, statusPayload } from './transitions.ts';
 
@@ -30,16 +31,19 @@ const EMPTY_CANCELLED: JsonValue = {};
 /**
  * Dispatches on a later turn, so the admission's IQ result is not held up by the runtime. The
  * tasks that become ready in the same turn (one admission group, say) are dispatched together:
- * one transaction, one savepoint each, one fsync for all their execution records (the same
- * group commit as admission, group-commit.ts).
+ * one transaction, one savepoint each, one fsync for all their execution records. When the
+ * next admission group is already waiting, they ride along in its transaction instead
+ * (group-commit.ts), which saves that fsync too.
  */
 export class DispatchQueue {
   readonly #ctx: () => EngineContext;
+  readonly #committer: GroupCommitter | undefined;
   #pending: string[] = [];
   #scheduled = false;
 
-  constructor(ctx: () => EngineContext) {
+  constructor(ctx: () => EngineContext, committer?: GroupCommitter) {
     this.#ctx = ctx;
+    this.#committer = committer;
   }
 
   schedule(taskId: string): void {
@@ -52,7 +56,25 @@ export class DispatchQueue {
       this.#pending = [];
       const ctx = this.#ctx();
       // Closed or a store closed meanwhile (shutdown, a simulated crash): crash recovery dispatches them.
-      if (accepting(ctx)) dispatchAll(ctx, taskIds);
+      if (!accepting(ctx)) return;
+      const committer = this.#committer;
+      if (committer === undefined || committer.waiting === 0) {
+        dispatchAll(ctx, taskIds);
+        return;
+      }
+      const batch = new DispatchBatch(ctx, taskIds);
+      committer.ride({
+        work: () => {
+          batch.write();
+        },
+        committed: () => {
+          batch.start();
+        },
+        // Its writes rolled back with the group: they get a transaction of their own.
+        failed: () => {
+          if (accepting(ctx)) dispatchAll(ctx, taskIds);
+        },
+      });
     });
   }
 }
@@ -63,33 +85,54 @@ export function dispatchNow(ctx: EngineContext, taskId: string): void {
 }
 
 /**
- * The dispatch transactions of several tasks in one COMMIT, each in its own savepoint (a task
- * whose dispatch throws rolls back alone and stays admitted for crash recovery); events and
- * runtimes only after that COMMIT.
+ * The dispatch of several tasks: `write` inside a transaction (a savepoint each, so a task whose
+ * dispatch throws rolls back alone and stays admitted for crash recovery), `start` after that
+ * transaction committed (events, then runtimes).
  */
+class DispatchBatch {
+  readonly #ctx: EngineContext;
+  readonly #taskIds: readonly string[];
+  readonly #started: StoredTask[] = [];
+  readonly #effects: Effects[] = [];
+
+  constructor(ctx: EngineContext, taskIds: readonly string[]) {
+    this.#ctx = ctx;
+    this.#taskIds = taskIds;
+  }
+
+  write(): void {
+    const ctx = this.#ctx;
+    for (const taskId of this.#taskIds) {
+      const own = new Effects();
+      try {
+        const task = ctx.store.transaction(() => dispatchWork(ctx, own, taskId));
+        this.#effects.push(own);
+        if (task !== undefined) this.#started.push(task);
+      } catch (error) {
+        ctx.log(`task dispatch failed (${error instanceof Error ? error.name : typeof error})`);
+      }
+    }
+  }
+
+  start(): void {
+    for (const own of this.#effects) own.run(this.#ctx.log);
+    for (const task of this.#started) startRuntime(this.#ctx, task);
+  }
+}
+
+/** The dispatch of `taskIds` in one transaction of its own. */
 export function dispatchAll(ctx: EngineContext, taskIds: readonly string[]): void {
-  const started: StoredTask[] = [];
-  const effects: Effects[] = [];
+  const batch = new DispatchBatch(ctx, taskIds);
   try {
     ctx.store.transaction(() => {
-      for (const taskId of taskIds) {
-        const own = new Effects();
-        try {
-          const task = ctx.store.transaction(() => dispatchWork(ctx, own, taskId));
-          effects.push(own);
-          if (task !== undefined) started.push(task);
-        } catch (error) {
-          ctx.log(`task dispatch failed (${error instanceof Error ? error.name : typeof error})`);
-        }
-      }
+      batch.write();
     });
   } catch (error) {
     // Nothing committed: the tasks stay admitted without an execution record.
     ctx.log(`task dispatch commit failed (${error instanceof Error ? error.name : typeof error})`);
     return;
   }
-  for (const own of effects) own.run(ctx.log);
-  for (const task of started) startRuntime(ctx, task);
+  batch.start();
 }
 
 /** The dispatch checks and writes of one task, inside a transaction; the started task or undefined. */

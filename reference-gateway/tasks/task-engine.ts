@@ -20,6 +20,7 @@ import type { Requester } from '../catalog/catalog.ts';
 import type { AccessPolicy } from '../policy/access-policy.ts';
 import type { ToolRuntime } from '../runtime/tool-runtime.ts';
 import type { GatewayStore } from '../store/gateway-store.ts';
+import { ActiveTasks } from './active-tasks.ts';
 import { Admission } from './admission.ts';
 import { cancelTask } from './cancellation.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -74,7 +75,8 @@ export class TaskEngine {
   private constructor(options: TaskEngineOptions) {
     const limits: TaskLimits = { ...DEFAULT_TASK_LIMITS, ...options.limits };
     const runtimes = options.runtimes;
-    const dispatcher = new DispatchQueue(() => ctx);
+    const committer = new GroupCommitter(options.store, options.commitMode);
+    const dispatcher = new DispatchQueue(() => ctx, committer);
     const ctx: EngineContext = {
       store: options.store,
       clock: options.clock ?? systemClock,
@@ -88,6 +90,7 @@ export class TaskEngine {
       validator: options.validator ?? sharedBudgetedValidator(),
       pinned: new PinnedTools(options.store),
       live: new LiveTasks(),
+      active: new ActiveTasks(options.store),
       log: options.log ?? (() => undefined),
       dispatch: (taskId) => {
         dispatcher.schedule(taskId);
@@ -97,7 +100,7 @@ export class TaskEngine {
       },
     };
     this.#ctx = ctx;
-    this.#committer = new GroupCommitter(options.store, options.commitMode);
+    this.#committer = committer;
     this.#admission = new Admission(ctx, this.#committer);
   }
 

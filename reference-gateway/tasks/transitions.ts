@@ -96,6 +96,7 @@ export function appendEvent(
   if (terminal) {
     effects.later(() => {
       ctx.live.settled(task.taskId);
+      ctx.active.settled(task.callerJid);
     });
   }
   return updated;
