@@ -1,0 +1,39 @@
+/**
+ * The reference gateway as bench/admission runs it: a process of its own, started like
+ * `agentconf gateway --config FILE` (startGatewayRuntime), with the task capacities raised so a
+ * long run of admissions is never refused for capacity — the bench measures admission, and its
+ * tasks stay running (idle) until the gateway stops. Prints "online" once connected; stops on
+ * SIGTERM. With ADMISSION_PROFILE=FILE set, the whole run is CPU-profiled into FILE (a
+ * .cpuprofile for Chrome DevTools or speedscope), which is how the hot path was measured.
+ * Usage: node bin/run-ts.js bench/admission-gateway.ts CONFIG
+ */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { startGatewayRuntime } from '../reference-gateway/component/index.ts';
+import { loadGatewayConfig } from '../reference-gateway/config/gateway-config.ts';
+
+const [configPath] = process.argv.slice(2);
+if (configPath === undefined) throw new Error('usage: admission-gateway.ts CONFIG');
+const profileFile = process.env['ADMISSION_PROFILE'];
+const session = profileFile === undefined || profileFile === '' ? undefined : new Session();
+if (session !== undefined) {
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+}
+const runtime = await startGatewayRuntime(loadGatewayConfig(configPath), {
+  log: (line) => process.stderr.write(`${line}\n`),
+  tasks: { limits: { maxActiveTasks: 1_000_000, maxActiveTasksPerCaller: 1_000_000 } },
+});
+process.stdout.write('online\n');
+process.once('SIGTERM', () => {
+  void (async () => {
+    process.stdout.write(`admission commits ${String(runtime.gateway.tasks.engine.admissionCommits)}\n`);
+    if (session !== undefined && profileFile !== undefined) {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(profileFile, JSON.stringify(profile));
+    }
+    await runtime.stop();
+    process.exit(0);
+  })();
+});
