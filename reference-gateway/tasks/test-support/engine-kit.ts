@@ -207,6 +207,9 @@ export function engineOptions(
     clock,
     validator: kitValidator(),
     ...overrides,
+    // A loaded test machine can stall the validation worker past the production 250 ms budget;
+    // these tests are about the engine's rules, not that budget.
+    limits: { validationTimeoutMs: 10_000, ...overrides.limits },
   };
 }
 
