@@ -5,6 +5,7 @@
  */
 import type { CaseResult } from '../../suites/framework/run-case.ts';
 import type { Outcome } from '../../suites/framework/outcome.ts';
+import { textTable } from '../cli/text-table.ts';
 import type { RunProgress } from './run-conformance.ts';
 import type { RunResult } from './run-result.ts';
 import type { ProfileVerdict } from './profile-verdicts.ts';
@@ -87,19 +88,6 @@ function countsCell(verdict: ProfileVerdict, level: 'MUST' | 'SHOULD'): string {
   return decided === 0 ? '-' : `${String(counts.passed)}/${String(decided)}`;
 }
 
-function table(rows: readonly (readonly string[])[]): string {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-}
-
 /** The closing summary: one row per profile, then the run's verdict. */
 export function summaryTable(run: RunResult): string {
   const rows = [
@@ -122,7 +110,7 @@ export function summaryTable(run: RunResult): string {
   const flaky = run.cases.filter((result) => result.flaky).length;
   const lines = [
     '',
-    table(rows),
+    textTable(rows, '').join('\n'),
     '',
     `${String(run.cases.length)} cases in ${(run.durationMs / 1000).toFixed(1)} s (setup ${(run.setupMs / 1000).toFixed(1)} s), seed ${String(run.seed)}${run.strict ? ', strict' : ''}${flaky > 0 ? `, ${String(flaky)} flaky` : ''}`,
   ];

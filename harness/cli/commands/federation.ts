@@ -22,6 +22,7 @@ import { discoInfoProbe, SutNotReadyError, waitForSutReady } from '../../sut/rea
 import { SutConfigError, type SutConfig } from '../../sut/sut-config.ts';
 import { EXIT, UsageError, type CliIo, type ExitCode } from '../io.ts';
 import type { Command } from '../main.ts';
+import { textTable } from '../text-table.ts';
 import { readExternalFederationFile, readSutConfigFile, readWorldFile } from '../run-inputs.ts';
 
 /** A request to stop (SIGINT, SIGTERM) while the federation runs. */
@@ -91,21 +92,6 @@ function endpoint(host: string, port: number): string {
   return `${host}:${port}`;
 }
 
-function table(rows: readonly (readonly string[])[], indent = '  '): string[] {
-  const widths: number[] = [];
-  for (const row of rows) {
-    row.forEach((cell, index) => {
-      widths[index] = Math.max(widths[index] ?? 0, cell.length);
-    });
-  }
-  return rows.map((row) =>
-    (
-      indent +
-      row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join('  ')
-    ).trimEnd(),
-  );
-}
-
 function namedServers(federation: Federation): [string, FederationServer][] {
   const { a, b, hostile } = federation.servers;
   const servers: [string, FederationServer][] = [
@@ -143,10 +129,10 @@ export function federationSummary(federation: Federation, sut?: SutInstance): st
     `federation up: provider ${federation.provider}, servers ready in ${Math.round(federation.timings.bootMs)} ms`,
     '',
     'servers',
-    ...table(serverRows(federation)),
+    ...textTable(serverRows(federation)),
     '',
     'accounts (the domains are not in DNS: set the server address as the connect host in your client)',
-    ...table(
+    ...textTable(
       sortedAccounts(federation).map((account) => [
         account.jid,
         `password ${account.password}`,
@@ -157,7 +143,7 @@ export function federationSummary(federation: Federation, sut?: SutInstance): st
     ),
     '',
     'component (XEP-0114)',
-    ...table([
+    ...textTable([
       ['domain', component.domain],
       [
         'connect',
@@ -167,7 +153,7 @@ export function federationSummary(federation: Federation, sut?: SutInstance): st
       ['secret', component.secret],
     ]),
     '',
-    ...table(
+    ...textTable(
       [
         ['CA certificate', `${federation.caCertPath} (every server certificate chains to it)`],
         ...(federation.runDir === ''
@@ -194,14 +180,14 @@ function sutSummary(sut: SutInstance): string[] {
   if (sut.process === undefined) {
     return [
       `gateway under test: ${title}, not started by the harness: connect it as the component above`,
-      ...table(rows),
+      ...textTable(rows),
     ];
   }
   rows.push(['data directory', sut.facts.dataDir]);
   if (config.fixtures === 'world-file') rows.push(['world file', sut.facts.worldFile]);
   return [
     `gateway under test: ${title}, pid ${String(sut.process.pid)}, answering on ${sut.facts.componentDomain}`,
-    ...table(rows),
+    ...textTable(rows),
   ];
 }
 
