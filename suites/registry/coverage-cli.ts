@@ -1,0 +1,85 @@
+/**
+ * `npm run registry:coverage -- [--fail-on MUST|SHOULD|MAY] [--registry FILE]`
+ * Lists the testable requirements no suite case cites. Exit status: 0 (also with uncovered
+ * requirements, unless --fail-on says otherwise), 1 when --fail-on LEVEL is given and a
+ * requirement of that level or a stricter one is uncovered, 2 for usage errors or an unreadable
+ * registry. Run directly (bin/run-ts.js) it is the command; imported (tests) it only exports
+ * the runner.
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { SCHEMA_REQUIREMENT } from '../framework/wire-checks.ts';
+import { ALL_SUITES } from '../index.ts';
+import { coverageOf, formatCoverage, uncoveredAtLeast } from './coverage.ts';
+import {
+  loadRegistry,
+  REGISTRY_PATH,
+  RegistryError,
+  type Registry,
+  type RequirementLevel,
+} from './registry.ts';
+import type { CliIo } from './registry-check-cli.ts';
+
+const USAGE = 'usage: npm run registry:coverage -- [--fail-on MUST|SHOULD|MAY] [--registry FILE]\n';
+const LEVELS: readonly RequirementLevel[] = ['MUST', 'SHOULD', 'MAY'];
+
+function isLevel(text: string): text is RequirementLevel {
+  return (LEVELS as readonly string[]).includes(text);
+}
+
+export function runCoverageCli(argv: readonly string[], io: CliIo): 0 | 1 | 2 {
+  let values: { 'fail-on'?: string | undefined; registry?: string | undefined; help?: boolean | undefined };
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        'fail-on': { type: 'string' },
+        registry: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    io.stderr(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    return 2;
+  }
+  if (values.help === true) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const failOn = values['fail-on'];
+  if (failOn !== undefined && !isLevel(failOn)) {
+    io.stderr(`--fail-on takes MUST, SHOULD or MAY, not ${JSON.stringify(failOn)}\n${USAGE}`);
+    return 2;
+  }
+  let registry: Registry;
+  try {
+    registry = loadRegistry(values.registry === undefined ? REGISTRY_PATH : resolve(values.registry));
+  } catch (error) {
+    if (!(error instanceof RegistryError) && !(error instanceof Error && 'code' in error)) throw error;
+    io.stderr(`cannot load the registry: ${error.message}\n`);
+    return 2;
+  }
+  // The schema wire check runs on every case's traffic, so it counts as cited.
+  const report = coverageOf(
+    registry,
+    ALL_SUITES.flatMap((suite) => suite.cases),
+    [SCHEMA_REQUIREMENT],
+  );
+  io.stdout(formatCoverage(report));
+  if (failOn === undefined) return 0;
+  const failing = uncoveredAtLeast(report, failOn);
+  if (failing.length === 0) return 0;
+  io.stderr(`${String(failing.length)} uncovered requirement(s) at ${failOn} level or stricter\n`);
+  return 1;
+}
+
+const invokedPath = process.argv[1];
+if (invokedPath !== undefined && import.meta.url === pathToFileURL(invokedPath).href) {
+  process.exitCode = runCoverageCli(process.argv.slice(2), {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  });
+}
