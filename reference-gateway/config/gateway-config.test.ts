@@ -12,7 +12,9 @@ import {
   type ConfigEnvironment,
   type GatewayConfig,
 } from './gateway-config.ts';
+import { DEFAULT_TASK_LIMITS } from '../tasks/task-limits.ts';
 import { DEFAULT_LIMITS } from './limits.ts';
+import { taskEngineSettingsOf } from './task-settings.ts';
 import { docsExample, DOCS_DIR } from './test-support/docs-examples.ts';
 
 const ENVIRONMENT: ConfigEnvironment = {
@@ -62,6 +64,11 @@ describe('a minimal config', () => {
       keepalive: { idleMs: 60_000, timeoutMs: 10_000, pingTo: 'agents.example' },
       reconnect: { initialMs: 500, maxMs: 30_000, attemptTimeoutMs: 10_000 },
       endpointInfo: { requestReplaySeconds: 86400, coldStartSupported: false },
+      tasks: {
+        retentionSeconds: DEFAULT_TASK_LIMITS.retentionSeconds,
+        maxTaskDurationSeconds: DEFAULT_TASK_LIMITS.maxTaskDurationSeconds,
+        purgeIntervalMs: 300_000,
+      },
     });
     expect(config.component.secret.reveal()).toBe('inline-secret');
   });
@@ -270,6 +277,51 @@ describe('health, keepalive and reconnect', () => {
     ).toEqual({ initialMs: 50, maxMs: 2000, attemptTimeoutMs: 1500 });
     expect(problems(minimal({ reconnect: { initialDelaySeconds: 5, maxDelaySeconds: 1 } }))).toEqual([
       '/reconnect/maxDelaySeconds: must not be smaller than initialDelaySeconds',
+    ]);
+  });
+});
+
+describe('tasks', () => {
+  it('takes retention, task duration and the purge period, and hands them to the engine', () => {
+    const config = parse(
+      minimal({ tasks: { retentionSeconds: 2, maxTaskDurationSeconds: 1, purgeIntervalSeconds: 0.25 } }),
+    );
+    expect(config.tasks).toEqual({ retentionSeconds: 2, maxTaskDurationSeconds: 1, purgeIntervalMs: 250 });
+    expect(taskEngineSettingsOf(config.tasks)).toEqual({
+      limits: { retentionSeconds: 2, maxTaskDurationSeconds: 1 },
+      purgeIntervalMs: 250,
+    });
+  });
+
+  it('keeps the engine defaults for what the file leaves out', () => {
+    expect(parse(minimal({ tasks: { retentionSeconds: 60 } })).tasks).toEqual({
+      retentionSeconds: 60,
+      maxTaskDurationSeconds: 3600,
+      purgeIntervalMs: 300_000,
+    });
+  });
+
+  it('refuses each bad value at its pointer, all at once', () => {
+    expect(
+      problems(
+        minimal({ tasks: { retentionSeconds: 0, maxTaskDurationSeconds: 1.5, purgeIntervalSeconds: -1 } }),
+      ),
+    ).toEqual([
+      '/tasks/retentionSeconds: must be at least 1',
+      '/tasks/maxTaskDurationSeconds: must be an integer',
+      '/tasks/purgeIntervalSeconds: must be greater than 0',
+    ]);
+    expect(
+      problems(minimal({ tasks: { retentionSeconds: 315_360_001, purgeIntervalSeconds: 86_401 } })),
+    ).toEqual([
+      '/tasks/retentionSeconds: must be at most 315360000',
+      '/tasks/purgeIntervalSeconds: must be at most 86400',
+    ]);
+    expect(problems(minimal({ tasks: { retention: 60 } }))).toEqual([
+      '/tasks/retention: unknown member "retention"; allowed here: retentionSeconds, maxTaskDurationSeconds, purgeIntervalSeconds',
+    ]);
+    expect(problems(minimal({ tasks: { retentionSeconds: '60' } }))).toEqual([
+      '/tasks/retentionSeconds: must be an integer',
     ]);
   });
 });

@@ -27,6 +27,7 @@ import {
   type EndpointPolicyDeclaration,
   type GrantDeclaration,
 } from './policy-declarations.ts';
+import { tasksConfigOf, type RawTasksConfig, type TasksConfig } from './task-settings.ts';
 
 export interface ComponentConfig {
   /** Normalized component domain: the gateway's JID and the domain of provisioned endpoints. */
@@ -92,6 +93,8 @@ export interface GatewayConfig {
   readonly keepalive: KeepaliveConfig;
   readonly reconnect: ReconnectConfig;
   readonly endpointInfo: EndpointInfoConfig;
+  /** Task retention, duration bound and purge period (task-settings.ts). */
+  readonly tasks: TasksConfig;
 }
 
 export const DEFAULT_GATEWAY_NAME = 'agentconf reference gateway';
@@ -141,6 +144,7 @@ interface RawConfig {
     readonly attemptTimeoutSeconds?: number;
   };
   readonly endpointInfo?: Partial<EndpointInfoConfig>;
+  readonly tasks?: RawTasksConfig;
 }
 
 export interface ConfigEnvironment {
@@ -322,6 +326,7 @@ export function parseGatewayConfig(
       requestReplaySeconds: raw.endpointInfo?.requestReplaySeconds ?? DEFAULT_REQUEST_REPLAY_SECONDS,
       coldStartSupported: raw.endpointInfo?.coldStartSupported ?? false,
     },
+    tasks: tasksConfigOf(raw.tasks),
   };
 }
 
