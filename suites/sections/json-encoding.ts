@@ -9,11 +9,14 @@
  * The over-limit content sits in a tool's `_meta`, which no schema rule constrains, so the
  * limit is the only thing wrong with it. A documented limit whose probe an XMPP server cannot
  * carry in one stanza (Prosody takes 256 KiB from a C2S client) cannot be tested here.
- * Invocation arguments and input (json-encoding.ijson-rejection and the rest) belong to the
- * task suites.
+ *
+ * On the task side, through the conformance tools (docs/conformance-tools.md): arguments and
+ * input that break I-JSON are refused with not-acceptable before admission or acceptance (the
+ * ledger proves the tool never ran), whitespace inside strings survives arguments, input and
+ * results byte for byte, and replays are compared on canonical bytes, not on the text sent.
  */
 import type { Element } from '@xmpp/xml';
-import { canonicalDocument } from '../../protocol/json/canonical.ts';
+import { canonicalDocument, canonicalJson } from '../../protocol/json/canonical.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../protocol/json/json-value.ts';
 import { JsonRejection } from '../../protocol/json/json-rejection.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
@@ -57,6 +60,22 @@ import {
   type Registrant,
 } from './support/provisioning.ts';
 import { expectRefusals, INVALID_MANIFEST } from './support/refusals.ts';
+import {
+  awaitEvent,
+  awaitSettled,
+  conformanceTarget,
+  expectAccepted,
+  expectInputAccepted,
+  expectTaskResult,
+  freshLedgerKey,
+  readLedger,
+  requireToolFeatures,
+  sendInput,
+  sendInvoke,
+  startTask,
+  taskResultRequest,
+  terminalPayload,
+} from './support/tasks.ts';
 
 const ONE_VALUE = 'json-encoding.single-json-value';
 const MEDIA_TYPE = 'json-encoding.media-type-present';
@@ -218,6 +237,29 @@ function limitCase(name: string, probe: LimitProbe) {
       }),
   };
 }
+
+const IJSON = 'json-encoding.ijson-rejection';
+const WHITESPACE = 'json-encoding.string-whitespace-preserved';
+const CANONICAL_REPLAY = 'json-encoding.canonical-replay-comparison';
+const REPLAY_SAME = 'invocation.replay-same-task';
+
+/**
+ * JSON texts with one I-JSON violation each (RFC 8785's prerequisites, interp-10): `wrap` puts
+ * the offending value where the request carries JSON.
+ */
+function ijsonViolations(wrap: (value: string) => string): readonly { what: string; text: string }[] {
+  return [
+    { what: 'a duplicate member name', text: wrap('{"probe":1,"probe":2}') },
+    { what: 'a lone surrogate escape', text: wrap('{"probe":"\\ud800"}') },
+    { what: 'a number no double can hold', text: wrap('{"probe":1e400}') },
+  ];
+}
+
+/**
+ * Whitespace a careless consumer trims or collapses: leading, doubled and trailing spaces,
+ * no-break and ideographic spaces, and tab, LF and CR (which JSON.stringify sends escaped).
+ */
+const SPACED = '  two  spaces,\u00a0no-break,\u2003em,\u3000ideographic,\ttab,\nLF,\r\nCRLF  ';
 
 export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Encoding', [
   {
@@ -412,5 +454,213 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
           expectNotReflected(exchange, NO_REFLECTION, [canary], MAX_ERROR_REPLY_BYTES);
         }
       }),
+  },
+  {
+    name: 'ijson-arguments-refused',
+    requirements: [IJSON],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-10', 'interp-11'],
+    statement:
+      'Arguments with a duplicate member name, a lone surrogate escape or a number beyond any double (1e400) are refused with not-acceptable and no task is admitted: the tool never runs (its ledger key stays at 0).',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const key = freshLedgerKey(context, 'json-encoding.ijson');
+      const violations = ijsonViolations(
+        (value) =>
+          `{"ledgerKey":${JSON.stringify(key)},"steps":[{"complete":{"structuredContent":${value}}}]}`,
+      );
+      for (const { what, text } of violations) {
+        const { exchange } = await sendInvoke(context, caller, target, 'script', null, {
+          argumentsJson: text,
+        });
+        if (exchange.parsed.type === 'result') {
+          throw new RequirementViolation(
+            IJSON,
+            `<not-acceptable/> for arguments with ${what}`,
+            exchange.reply.xml,
+            `${IJSON}: arguments with ${what} were admitted`,
+          );
+        }
+        expectStanzaError(context, exchange, IJSON, 'not-acceptable');
+      }
+      const count = await readLedger(context, caller, target, key, IJSON);
+      expectThat(
+        count === 0,
+        IJSON,
+        'the ledger key never incremented (no execution)',
+        `count ${String(count)}`,
+      );
+    },
+  },
+  {
+    name: 'ijson-input-refused',
+    requirements: [IJSON],
+    profiles: ['interactive-tasks'],
+    level: 'MUST',
+    interpretations: ['interp-10', 'interp-11'],
+    statement:
+      'Input with a duplicate member name, a lone surrogate escape or 1e400 is refused with not-acceptable and not accepted: the request stays pending, a valid answer is then accepted, and the tool sees only that answer.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      await requireToolFeatures(caller, target, 'script', ['input']);
+      const { accepted } = await startTask(context, caller, target, 'script', {
+        steps: [
+          { input: { question: 'Anything?', inputSchema: { type: 'object' }, expiresInMs: 60_000 } },
+          { complete: { echoInputs: true } },
+        ],
+      });
+      const asked = await awaitEvent(context, caller, accepted.taskId, 'input_required');
+      const payload = parseStrictJson(asked.event.json);
+      const requestId =
+        isJsonObject(payload) && typeof payload['requestId'] === 'string' ? payload['requestId'] : '';
+      const revision = asked.event.revision;
+      for (const { what, text } of ijsonViolations((value) => value)) {
+        const exchange = await sendInput(caller, target, accepted.taskId, requestId, revision, text);
+        if (exchange.parsed.type === 'result') {
+          throw new RequirementViolation(
+            IJSON,
+            `<not-acceptable/> for input with ${what}`,
+            exchange.reply.xml,
+            `${IJSON}: input with ${what} was accepted`,
+          );
+        }
+        expectStanzaError(context, exchange, IJSON, 'not-acceptable');
+      }
+      const answer = { probe: 'valid' };
+      expectInputAccepted(
+        await sendInput(caller, target, accepted.taskId, requestId, revision, answer),
+        IJSON,
+      );
+      const history = await awaitSettled(context, caller, accepted.taskId);
+      const expected = { result: { content: [], structuredContent: { inputs: [answer] } } };
+      expectThat(
+        canonicalJson(terminalPayload(history).payload) === canonicalJson(expected),
+        IJSON,
+        `completed with only the valid answer: ${JSON.stringify(expected)}`,
+        history.at(-1)?.stanza.xml ?? '',
+      );
+    },
+  },
+  {
+    name: 'string-whitespace-preserved',
+    requirements: [WHITESPACE],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    statement:
+      'Strings full of whitespace (leading, doubled and trailing spaces, no-break and ideographic spaces, tab, LF, CR) in the arguments come back unchanged in the completed event and in <task-result/>, as text content, structured content, a member name and the summary.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const spaced = SPACED;
+      const result = {
+        content: [{ type: 'text', text: spaced }],
+        structuredContent: { value: spaced, [spaced]: [spaced] },
+      };
+      const { accepted } = await startTask(context, caller, target, 'script', {
+        steps: [{ complete: { ...result, summary: spaced } }],
+      });
+      const history = await awaitSettled(context, caller, accepted.taskId);
+      const expected = canonicalJson({ result, summary: spaced });
+      const last = history.at(-1);
+      expectThat(
+        canonicalJson(terminalPayload(history).payload) === expected,
+        WHITESPACE,
+        `a completed event carrying the strings unchanged: ${expected}`,
+        last?.stanza.xml ?? '',
+      );
+      const exchange = await taskResultRequest(caller, target, accepted.taskId);
+      const stored = expectTaskResult(exchange, WHITESPACE);
+      expectThat(
+        canonicalJson(parseStrictJson(stored.json)) === expected,
+        WHITESPACE,
+        `<task-result/> carrying the strings unchanged: ${expected}`,
+        exchange.reply.xml,
+      );
+    },
+  },
+  {
+    name: 'string-whitespace-in-input',
+    requirements: [WHITESPACE],
+    profiles: ['interactive-tasks'],
+    level: 'MUST',
+    statement:
+      'An answer whose strings are full of whitespace reaches the tool unchanged: the tool echoes it back byte for byte, in a member name and in values.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      await requireToolFeatures(caller, target, 'script', ['input']);
+      const spaced = SPACED;
+      const { accepted } = await startTask(context, caller, target, 'script', {
+        steps: [
+          { input: { question: 'Say it with spaces', inputSchema: { type: 'object' }, expiresInMs: 60_000 } },
+          { complete: { echoInputs: true } },
+        ],
+      });
+      const asked = await awaitEvent(context, caller, accepted.taskId, 'input_required');
+      const payload = parseStrictJson(asked.event.json);
+      const requestId =
+        isJsonObject(payload) && typeof payload['requestId'] === 'string' ? payload['requestId'] : '';
+      const answer = { [spaced]: spaced, list: [spaced, ` ${spaced} `] };
+      expectInputAccepted(
+        await sendInput(caller, target, accepted.taskId, requestId, asked.event.revision, answer),
+        WHITESPACE,
+      );
+      const history = await awaitSettled(context, caller, accepted.taskId);
+      const expected = canonicalJson({ result: { content: [], structuredContent: { inputs: [answer] } } });
+      expectThat(
+        canonicalJson(terminalPayload(history).payload) === expected,
+        WHITESPACE,
+        `the answer echoed unchanged: ${expected}`,
+        history.at(-1)?.stanza.xml ?? '',
+      );
+    },
+  },
+  {
+    name: 'canonical-replay-comparison',
+    requirements: [CANONICAL_REPLAY, REPLAY_SAME],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-10', 'interp-28'],
+    statement:
+      'An invocation repeated with the same request ID and the same arguments spelled differently — other member order and whitespace, numbers as 1e2 and 10.0, strings with \\u escapes and an escaped solidus — returns the original acceptance, and the tool runs once.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const key = JSON.stringify(freshLedgerKey(context, 'json-encoding.replay'));
+      const spellings = [
+        `{"ledgerKey":${key},"steps":[{"wait":{"ms":100}},{"complete":{"structuredContent":{"value":"é/","n":10}}}]}`,
+        `{ "steps" : [ { "wait" : { "ms" : 100 } } , { "complete" : { "structuredContent" : { "n" : 10 , "value" : "é/" } } } ] ,\n\t"ledgerKey" : ${key} }`,
+        `{"ledgerKey":${key},"steps":[{"wait":{"ms":1e2}},{"complete":{"structuredContent":{"value":"é/","n":10.0}}}]}`,
+        `{"ledgerKey":${key},"steps":[{"wait":{"ms":100}},{"complete":{"structuredContent":{"value":"\\u00e9\\/","n":1.0E1}}}]}`,
+      ];
+      const [first, ...others] = spellings;
+      if (first === undefined) return;
+      const original = await startTask(context, caller, target, 'script', null, { argumentsJson: first });
+      for (const text of others) {
+        const replay = await sendInvoke(context, caller, target, 'script', null, {
+          requestId: original.invoke.requestId,
+          argumentsJson: text,
+        });
+        const accepted = expectAccepted(replay.exchange, replay.invoke, CANONICAL_REPLAY);
+        expectThat(
+          accepted.taskId === original.accepted.taskId &&
+            accepted.created.text === original.accepted.created.text,
+          CANONICAL_REPLAY,
+          `the original acceptance (task-id='${original.accepted.taskId}' created='${original.accepted.created.text}') for the same canonical arguments spelled\n${text}`,
+          replay.exchange.reply.xml,
+        );
+      }
+      await awaitSettled(context, caller, original.accepted.taskId);
+      const count = await readLedger(context, caller, target, JSON.parse(key) as string, REPLAY_SAME);
+      expectThat(
+        count === 1,
+        REPLAY_SAME,
+        'the ledger key incremented once (one execution)',
+        `count ${String(count)}`,
+      );
+    },
   },
 ]);
