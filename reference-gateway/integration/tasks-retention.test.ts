@@ -60,19 +60,31 @@ const world = useGatewayFederation({
   config: { tasks: TASKS, endpointInfo: { requestReplaySeconds: REPLAY_WINDOW_SECONDS } },
 });
 
-/** The gateway's purge log lines, each waited for with a deadline. */
+/**
+ * The gateway's purge log lines ("gateway: purged N task(s) …", logged by every sweep that
+ * deleted something), counted, so a test can wait for the first purge after a given count with
+ * a deadline. Taking the count before checking a condition closes the race with a purge that
+ * lands while the check is on the wire.
+ */
 class PurgeWatch {
   readonly lines: string[] = [];
+  #count = 0;
   #waiters: (() => void)[] = [];
 
   readonly log = (line: string): void => {
     this.lines.push(line);
     if (!line.startsWith('gateway: purged')) return;
+    this.#count += 1;
     for (const wake of this.#waiters.splice(0)) wake();
   };
 
-  /** Resolves at the next purge that deleted something. */
-  next(): Promise<void> {
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Resolves once more than `seen` purges have deleted something. */
+  after(seen: number): Promise<void> {
+    if (this.#count > seen) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         reject(new Error(`no purge within ${String(PURGE_TIMEOUT_MS)} ms; log:\n${this.lines.join('\n')}`));
@@ -82,6 +94,19 @@ class PurgeWatch {
         resolve();
       });
     });
+  }
+}
+
+/**
+ * Runs `attempt` (which must have no effect while it returns undefined) once per purge until it
+ * gives a value: for conditions only a purge can change.
+ */
+async function afterPurges<T>(attempt: () => Promise<T | undefined>): Promise<T> {
+  for (;;) {
+    const seen = purges.count;
+    const value = await attempt();
+    if (value !== undefined) return value;
+    await purges.after(seen);
   }
 }
 
@@ -130,15 +155,6 @@ function askResult(taskId: string): Promise<IqExchange> {
     );
 }
 
-/** Waits, purge by purge, until task-state of `taskId` is no longer a result. */
-async function untilPurged(taskId: string): Promise<void> {
-  for (;;) {
-    const exchange = await askState(taskId);
-    if (exchange.parsed.type === 'error') return;
-    await purges.next();
-  }
-}
-
 describe('retention and purge (#invocation, #task-recovery)', () => {
   it('keeps state, result and the replay record until retain-until, then answers like a task that never existed and admits the request anew', async () => {
     const bob = await world().caller(BOB);
@@ -170,7 +186,15 @@ describe('retention and purge (#invocation, #task-recovery)', () => {
     expect(await readCounter(bob, key)).toBe(1);
     expect(Date.now(), 'everything above was asked before retain-until').toBeLessThan(retainUntil);
 
-    await untilPurged(accepted.taskId);
+    // The replay record is deleted in the same transaction as the task (its keep-until is
+    // retain-until, past the window). Replaying has no effect while the record exists (the
+    // original <accepted/>), so the replay itself tells when the purge ran: from then on the
+    // same request is new work, a new task that runs again (#invocation allows it once the
+    // window and all retention have expired).
+    const renewed = await afterPurges(async () => {
+      const again = await invokeAccepted(bob, invoke);
+      return again.taskId === accepted.taskId ? undefined : again;
+    });
     expect(Date.now()).toBeGreaterThanOrEqual(retainUntil);
     const nobody = generateIdentifier('task-');
     for (const ask of [askState, askResult]) {
@@ -191,11 +215,6 @@ describe('retention and purge (#invocation, #task-recovery)', () => {
     });
     expectStanzaError(await askState(accepted.taskId), 'item-not-found', 'cancel');
 
-    // The replay record ended with the task (keep-until = retain-until, past the window): the
-    // same request is new work — a new task that runs again (#invocation allows it after the
-    // window and all retention have expired).
-    const renewed = await invokeAccepted(bob, invoke);
-    expect(renewed.taskId).not.toBe(accepted.taskId);
     expect((await eventsUntilTerminal(bob, renewed.taskId)).kinds).toEqual(['status:running', 'completed']);
     expect(await readCounter(bob, key)).toBe(2);
   });
@@ -221,10 +240,12 @@ describe('retention and purge (#invocation, #task-recovery)', () => {
     );
     expect(Date.now(), 'refused before retain-until').toBeLessThan(toEpochMillis(pinned.retainUntil));
 
-    await untilPurged(pinned.taskId);
-    const removed = parseRemoved(
-      resultPayload(await removeVersion(bob, CONFORMANCE, CONFORMANCE_NEXT_VERSION)),
-    );
+    // Refusing has no effect, so the removal is retried once per purge until one released it.
+    const removed = await afterPurges(async () => {
+      const exchange = await removeVersion(bob, CONFORMANCE, CONFORMANCE_NEXT_VERSION);
+      return exchange.parsed.type === 'result' ? parseRemoved(resultPayload(exchange)) : undefined;
+    });
+    expect(Date.now()).toBeGreaterThanOrEqual(toEpochMillis(pinned.retainUntil));
     expect(removed).toMatchObject({ jid: CONFORMANCE, version: CONFORMANCE_NEXT_VERSION });
     // A request pinned to the removed version is now refused like any unknown version.
     const late = await sendInvoke(
