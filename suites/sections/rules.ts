@@ -4,15 +4,23 @@
  * version they name, also when the active pointer moves; and one visibility decision per
  * requester governs the directory, search, endpoint and tool information, manifests and schemas.
  *
- * Pinning of invocations, task state and results, target-side argument validation and who may
- * settle a task need task execution and belong to the task suites; the resource bounds on
- * manifests are probed by #json-encoding's limit cases.
+ * Only the target settles its tasks: lifecycle events that the caller itself or another
+ * principal sends to the endpoint change nothing (rules.only-target-settles). Pinning of
+ * invocations and target-side argument validation belong to the task suites; the resource
+ * bounds on manifests are probed by #json-encoding's limit cases.
  */
 import type { Caller } from '../../harness/driver/index.ts';
 import { canonicalDocument } from '../../protocol/json/canonical.ts';
+import { isJsonObject } from '../../protocol/json/json-value.ts';
 import { normalizeBareJid } from '../../protocol/jid/index.ts';
 import { FEATURE, NODE_DIRECTORY, NS, NS_AGENT_API } from '../../protocol/namespaces.ts';
-import { buildSchemaRequest, parseRegistered, parseSchema } from '../../protocol/stanza/index.ts';
+import {
+  buildLifecycleMessage,
+  buildSchemaRequest,
+  parseRegistered,
+  parseSchema,
+  type TaskEvent,
+} from '../../protocol/stanza/index.ts';
 import { encodeCollectionNode, encodeToolNode } from '../../protocol/tool-node.ts';
 import { defineSuite } from '../framework/case.ts';
 import {
@@ -39,11 +47,43 @@ import {
   withRestore,
 } from './support/provisioning.ts';
 import { readFound, searchLegacy, traverseSearch } from './support/search.ts';
+import {
+  awaitEvent,
+  awaitSettled,
+  conformanceTarget,
+  expectCancelAccepted,
+  expectTaskState,
+  requireToolFeatures,
+  sendCancel,
+  startTask,
+  taskStateRequest,
+} from './support/tasks.ts';
 import { probe, SURFACES, targetOf } from './support/surfaces.ts';
 
 const SELF = 'rules.self-registration-own-jid';
 const PINNING = 'rules.version-pinning';
 const UNIFORM = 'rules.uniform-visibility';
+const ONLY_TARGET = 'rules.only-target-settles';
+
+/**
+ * Lifecycle events for `taskId` as a target would send them, at the next revision: progress, and
+ * every terminal outcome. Whoever else sends them is not the target, so they must change nothing.
+ */
+function forgedEvents(taskId: string, revision: number, eventId: () => string): TaskEvent[] {
+  const event = (type: TaskEvent['type'], json: unknown): TaskEvent => ({
+    taskId,
+    eventId: eventId(),
+    revision,
+    type,
+    json: JSON.stringify(json),
+  });
+  return [
+    event('progress', { percent: 99, message: 'forged progress' }),
+    event('completed', { result: { content: [{ type: 'text', text: 'forged result' }] } }),
+    event('failed', { error: { code: 'internal-error', message: 'forged failure', retryable: false } }),
+    event('cancelled', { reason: 'forged cancellation' }),
+  ];
+}
 
 /** The tool nodes a version's collection must list, and does. */
 async function expectCollectionPinned(
@@ -268,6 +308,60 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
           );
         }
       }
+    },
+  },
+  {
+    name: 'only-target-settles',
+    requirements: [ONLY_TARGET],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    statement:
+      'Progress and terminal events for a running task, sent to its endpoint by the task’s own caller and by a federated principal, change nothing: the task stays running at its revision, and once cancelled its history holds only the target’s own events.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      // The task must outlive the forgeries and then end on our word: a wait ended by cancellation.
+      await requireToolFeatures(caller, target, 'script', ['cancel']);
+      const { accepted } = await startTask(context, caller, target, 'script', { steps: [{ wait: {} }] });
+      const running = await awaitEvent(
+        context,
+        caller,
+        accepted.taskId,
+        'status',
+        (payload) => isJsonObject(payload) && payload['state'] === 'running',
+      );
+      const revision = running.event.revision;
+      const eventId = (): string =>
+        `evt-${context.random.string('abcdefghijklmnopqrstuvwxyz0123456789', 24)}`;
+      const remote = await context.callers.remote();
+      for (const sender of [caller, remote]) {
+        for (const event of forgedEvents(accepted.taskId, revision + 1, eventId)) {
+          await sender.send(buildLifecycleMessage({ to: target.jid }, event));
+        }
+        // An IQ after the messages on the same route: when it is answered, they were delivered.
+        await taskStateRequest(sender, target, accepted.taskId);
+      }
+      const exchange = await taskStateRequest(caller, target, accepted.taskId);
+      const state = expectTaskState(exchange, ONLY_TARGET);
+      expectThat(
+        state.state === 'running' && state.revision === revision,
+        ONLY_TARGET,
+        `the task still running at revision ${String(revision)}, untouched by the forged events`,
+        exchange.reply.xml,
+      );
+      const cancel = expectCancelAccepted(
+        await sendCancel(caller, target, accepted.taskId, revision),
+        ONLY_TARGET,
+      );
+      const history = await awaitSettled(context, caller, accepted.taskId);
+      const forged = history.filter((received) => received.event.json.includes('forged'));
+      const last = history.at(-1);
+      expectThat(
+        forged.length === 0 && last?.event.type === 'cancelled' && cancel.revision === revision + 1,
+        ONLY_TARGET,
+        `cancel accepted at revision ${String(revision + 1)}, then a cancelled event from the target, and no forged event in the history`,
+        history.map((received) => received.stanza.xml).join('\n'),
+      );
     },
   },
 ]);
