@@ -93,6 +93,19 @@ describe('docs/conformance-tools.md examples', () => {
     });
   });
 
+  it('output-after-cancelled: confirmed with the reason, then progress and completion attempted, then counted', async () => {
+    const { engine, ledger, run } = runtimeHarness();
+    const running = run(example('output-after-cancelled'));
+    engine.cancel();
+    await running;
+    expect(engine.calls).toEqual([
+      { kind: 'confirmCancellation', reason: 'stopped as asked' },
+      { kind: 'progress', update: { percent: 99, message: 'late' } },
+      { kind: 'complete', result: { content: [], structuredContent: { value: 'late' } } },
+    ]);
+    expect(ledger.read('case-5d1e:late')).toBe(1);
+  });
+
   it('cancel-then-complete-anyway and wait-until-cancelled: the stated outcome of a cancellation', async () => {
     const anyway = runtimeHarness();
     const first = anyway.run(example('cancel-then-complete-anyway'));

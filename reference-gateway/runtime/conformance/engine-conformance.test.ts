@@ -5,7 +5,7 @@
  * tools. The events asserted are the ones docs/conformance-tools.md promises.
  */
 import { resolve } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dateTimeFromMillis } from '../../../protocol/datetime.ts';
 import type { JsonValue } from '../../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../../protocol/json/strict-json.ts';
@@ -168,6 +168,49 @@ describe('the conformance tools behind the task engine', () => {
     await event(taskId, 1);
     payload(gateway.engine.cancel(BOB, CONFORMANCE, { taskId, expectedRevision: 1 }));
     expect((await event(taskId, 3)).payload).toEqual({ reason: 'stopped as asked' });
+  });
+
+  it('output after cancelled reaches the engine and is discarded: no event, same revision and result', async () => {
+    const key = 'e2e:late-output';
+    const taskId = await invoke('script', {
+      steps: [
+        { wait: { onCancel: 'proceed' } },
+        { cancel: { reason: 'stopped as asked' } },
+        { progress: { percent: 99, message: 'late' } },
+        { input: { question: 'late?', inputSchema: { type: 'object' } } },
+        { complete: { structuredContent: { value: 'late' } } },
+        { fail: { code: 'org.example:late', message: 'late', retryable: false } },
+        { cancel: { reason: 'again' } },
+        { increment: { key } },
+      ],
+    });
+    await event(taskId, 1);
+    payload(gateway.engine.cancel(BOB, CONFORMANCE, { taskId, expectedRevision: 1 }));
+    expect(await events(taskId, 3)).toEqual(['1 status', '2 status', '3 cancelled']);
+    // The increment is the script's last step: once it counted, every late attempt was made.
+    await vi.waitFor(() => {
+      expect(gateway.store.ledger.read(key)).toBe(1);
+    });
+    expect(gateway.delivered.eventsOf(taskId).map((e) => `${String(e.revision)} ${e.type}`)).toEqual([
+      '1 status',
+      '2 status',
+      '3 cancelled',
+    ]);
+    expect(gateway.store.tasks.events(taskId, 1)).toHaveLength(3);
+    const state = gateway.store.tasks.task(taskId);
+    expect({ state: state?.state, revision: state?.revision, pending: state?.pendingInputId }).toEqual({
+      state: 'cancelled',
+      revision: 3,
+      pending: undefined,
+    });
+    const result = parseTaskResult(payload(gateway.engine.taskResult(BOB, CONFORMANCE, { taskId })));
+    expect({ state: result.state, revision: result.revision, payload: parseStrictJson(result.json) }).toEqual(
+      {
+        state: 'cancelled',
+        revision: 3,
+        payload: { reason: 'stopped as asked' },
+      },
+    );
   });
 
   it('input with expiry on the shared clock: re-issued once, then the expiry failure', async () => {

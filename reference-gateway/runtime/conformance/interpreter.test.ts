@@ -277,6 +277,79 @@ describe('waits', () => {
   });
 });
 
+describe('late output after a cancel step (#cancellation)', () => {
+  it('attempts every step after the cancel once, in order, against the settled task', async () => {
+    const { engine, clock, ledger, run } = runtimeHarness();
+    const running = run(
+      script(
+        { wait: { onCancel: 'proceed' } },
+        { cancel: { reason: 'as asked' } },
+        { progress: { percent: 90 } },
+        { wait: { ms: 60_000 } },
+        { input: { question: 'still?', inputSchema: UNIT, expiresInMs: 1000 } },
+        { complete: { structuredContent: { value: 'late' } } },
+        { fail: failureOf('org.example:late') },
+        { cancel: {} },
+        { increment: { key: 'late-attempts' } },
+      ),
+    );
+    engine.cancel();
+    await running;
+    expect(engine.calls).toEqual([
+      { kind: 'confirmCancellation', reason: 'as asked' },
+      { kind: 'progress', update: { percent: 90 } },
+      {
+        kind: 'requestInput',
+        request: { question: 'still?', inputSchema: UNIT, expiresAt: '2026-01-01T00:00:01.000Z' },
+      },
+      { kind: 'complete', result: { content: [], structuredContent: { value: 'late' } } },
+      { kind: 'fail', failure: failureOf('org.example:late') },
+      { kind: 'confirmCancellation' },
+    ]);
+    // Each attempt after the settlement was refused 'settled', and none stopped the script or
+    // drew a fallback failure; the wait among them did not wait; the increment still counted.
+    expect(engine.calls.filter((c) => c.kind === 'fail')).toHaveLength(1);
+    expect(clock.sleeping).toBe(0);
+    expect(ledger.read('late-attempts')).toBe(1);
+  });
+
+  it('attempts late output after the fallback failure of a refused cancel step', async () => {
+    const { engine, run } = runtimeHarness();
+    engine.refuseNext('confirmCancellation', 'invalid');
+    await run(script({ cancel: {} }, { progress: { percent: 1 } }));
+    expect(engine.calls).toEqual([
+      { kind: 'confirmCancellation' },
+      { kind: 'fail', failure: REFUSAL_FAILURE },
+      { kind: 'progress', update: { percent: 1 } },
+    ]);
+  });
+
+  it('attempts nothing after the cancel step while the task is not terminal (no confirmCancellation)', async () => {
+    const { engine, ledger, run } = runtimeHarness({ withoutConfirm: true });
+    const running = run(
+      script(
+        { wait: { onCancel: 'proceed' } },
+        { cancel: {} },
+        { complete: {} },
+        { increment: { key: 'k' } },
+      ),
+    );
+    engine.cancel();
+    await running;
+    expect(engine.calls).toEqual([]);
+    expect(ledger.read('k')).toBe(0);
+  });
+
+  it('attempts nothing after an implicit confirmation (onCancel "confirm" is not a cancel step)', async () => {
+    const { engine, ledger, run } = runtimeHarness();
+    const running = run(script({ wait: {} }, { complete: {} }, { increment: { key: 'k' } }));
+    engine.cancel();
+    await running;
+    expect(engine.calls.map((c) => c.kind)).toEqual(['confirmCancellation']);
+    expect(ledger.read('k')).toBe(0);
+  });
+});
+
 describe('input', () => {
   it('requests input with the question, schema and an expiry computed from the clock, then echoes it', async () => {
     const { engine, clock, run } = runtimeHarness();

@@ -1,6 +1,7 @@
 /**
  * Runs a parsed script against one task's actions (#model-boundary). Each step either lets
- * the script go on or stops it; a terminal step (complete, fail, cancel) always stops it.
+ * the script go on or stops it; a terminal step (complete, fail, cancel) always stops it (the
+ * steps after a `cancel` then run as late output, below).
  *
  * Refusals: a task that is already terminal, or whose deadline passed at the commit boundary,
  * takes no more actions, so 'settled' and 'deadline-expired' stop the script silently. Any other
@@ -8,6 +9,11 @@
  * is answered with one fallback failure, `internal-error`, so the task still ends with a terminal
  * event the suite can predict (spec-positions #40: a result the target cannot validate may end
  * failed with any code). A refused progress update is advisory and the script goes on.
+ *
+ * Late output (#cancellation: output arriving after terminal `cancelled` MUST be discarded):
+ * the steps after a `cancel` step run once the task is terminal, each output step being one
+ * attempt through the actions, whatever the engine answers. They must reach the engine — it is
+ * the engine that discards them — so nothing here short-circuits on the `settled` signal.
  */
 import { dateTimeFromMillis, toEpochMillis, type XmppDateTime } from '../../../protocol/datetime.ts';
 import type { ToolResult } from '../../../protocol/events/payload-types.ts';
@@ -37,12 +43,77 @@ export async function runScript(script: Script, context: ScriptContext): Promise
   // never gets further (#invocation: "MUST NOT execute twice").
   if (script.ledgerKey !== undefined) context.ledger.increment(script.ledgerKey);
   const inputs: JsonValue[] = [];
-  for (const step of script.steps) {
+  const { steps } = script;
+  for (const [index, step] of steps.entries()) {
     if (context.actions.settled.aborted) return;
-    if ((await runStep(step, context, inputs)) === 'stop') return;
+    if ((await runStep(step, context, inputs)) === 'stop') {
+      // Only a task that is terminal gets late output: on an engine without
+      // confirmCancellation the task is still cancelling here, and output would commit.
+      if (step.kind === 'cancel' && isTerminalNow(context.actions)) {
+        await attemptLateOutput(steps.slice(index + 1), context, inputs);
+      }
+      return;
+    }
   }
   // Out of steps without settling: the contract makes this a runtime fault, which is what a
   // script ending this way asks for.
+}
+
+/** Read afresh: the signal aborts while a step runs (a plain read would be narrowed away). */
+function isTerminalNow(actions: TaskActions): boolean {
+  return actions.settled.aborted;
+}
+
+/**
+ * The steps after a `cancel` step, run against a terminal task: one attempt per output step,
+ * its answer ignored (no fallback failure, no stop: the gateway must discard each one). An
+ * `increment` still counts, so a suite can tell from outside when the attempts were made. A
+ * `wait` ends at once, as every wait does once the task has settled. A late input request is
+ * made but not waited for: there is nobody left to answer it.
+ */
+async function attemptLateOutput(
+  steps: readonly Step[],
+  { actions, clock, ledger }: ScriptContext,
+  inputs: readonly JsonValue[],
+): Promise<void> {
+  for (const step of steps) {
+    switch (step.kind) {
+      case 'progress':
+        await actions.progress(step.update);
+        break;
+      case 'wait':
+        break;
+      case 'input': {
+        const pending = actions.requestInput(inputRequestOf(step, clock));
+        pending.catch(() => undefined);
+        await Promise.race([pending, untilAborted(actions.settled)]);
+        break;
+      }
+      case 'increment':
+        ledger.increment(step.key);
+        break;
+      case 'complete':
+        await completion(actions, step, inputs);
+        break;
+      case 'fail':
+        await actions.fail(step.failure);
+        break;
+      case 'cancel':
+        await actions.confirmCancellation?.(...(step.reason === undefined ? [] : [step.reason]));
+        break;
+    }
+  }
+}
+
+/** One input request of a step; an expiry is counted from now. */
+function inputRequestOf(step: InputStep, clock: RuntimeClock): InputRequest {
+  return {
+    question: step.question,
+    inputSchema: step.inputSchema,
+    ...(step.expiresInMs === undefined
+      ? {}
+      : { expiresAt: dateTimeFromMillis(clock.now() + step.expiresInMs).text }),
+  };
 }
 
 function runStep(step: Step, context: ScriptContext, inputs: JsonValue[]): Promise<Next> {
@@ -172,14 +243,7 @@ async function runInput(
     // A cancelling task cannot move to input_required (#task-states), so a cancellation seen
     // before the request is handled before asking.
     if (heedsCancel && actions.cancellation.aborted) return onCancellation(onCancel, actions);
-    const request: InputRequest = {
-      question: step.question,
-      inputSchema: step.inputSchema,
-      ...(step.expiresInMs === undefined
-        ? {}
-        : { expiresAt: dateTimeFromMillis(clock.now() + step.expiresInMs).text }),
-    };
-    const pending = actions.requestInput(request);
+    const pending = actions.requestInput(inputRequestOf(step, clock));
     // Once cancellation is accepted the request can no longer be answered (#interactive-input:
     // an answer after the cancellation commits is a conflict), so a heeding step stops waiting
     // for it; the abandoned promise settles when the task does.

@@ -83,7 +83,11 @@ export interface CancelStep {
 export type Step = ProgressStep | WaitStep | InputStep | IncrementStep | CompleteStep | FailStep | CancelStep;
 export type StepKind = Step['kind'];
 
-/** complete, fail and cancel settle the task: a script ends at the first of them. */
+/**
+ * complete, fail and cancel settle the task: a script ends at the first of them, except that
+ * the steps after a `cancel` are then attempted as late output, which the gateway must discard
+ * (#cancellation; interpreter.ts).
+ */
 export const TERMINAL_STEP_KINDS: readonly StepKind[] = ['complete', 'fail', 'cancel'];
 
 export interface Script {
