@@ -4,7 +4,9 @@ import {
   DeferredWireChecks,
   EVENT_PAYLOAD_REQUIREMENT,
   SCHEMA_REQUIREMENT,
+  SAFE_MESSAGES_REQUIREMENT,
   checkGatewayElements,
+  errorTextViolation,
   eventPayloadViolation,
 } from './wire-checks.ts';
 import { RequirementViolation } from './verdicts.ts';
@@ -70,5 +72,28 @@ describe('checkGatewayElements', () => {
     });
     const duplicateKey = event('{"percent":1,"percent":2}');
     expect(eventPayloadViolation(received(duplicateKey).entries, GATEWAY)?.message).toMatch(/I-JSON/);
+  });
+
+  it('names the first error text from the gateway that carries a stack trace or a source path', () => {
+    const iqError = (text: string) =>
+      "<iq xmlns='jabber:client' type='error' id='5' from='conformance@agents.example' to='bob@server.example/t'>" +
+      "<error type='wait'><internal-server-error xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/>" +
+      `<text xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'>${text}</text></error></iq>`;
+    const failed = (message: string) =>
+      "<message xmlns='jabber:client' type='normal' from='conformance@agents.example' to='bob@server.example/t'>" +
+      "<event xmlns='urn:xmpp:agent-task:0' task-id='task-aaaaaaaaaaaaaaaaaaaaaaaa' event-id='evt-bbbbbbbbbbbbbbbbbbbbbbbb' revision='2' type='failed'>" +
+      `{"error":{"code":"internal-error","message":${JSON.stringify(message)},"retryable":false}}</event></message>`;
+    expect(errorTextViolation(received(iqError('Try again later.')).entries, GATEWAY)).toBeUndefined();
+    expect(errorTextViolation(received(failed('/steps/0: not an object')).entries, GATEWAY)).toBeUndefined();
+    const traced = iqError('TypeError: x is undefined\n    at run (/srv/gw/engine.js:10:3)');
+    expect(errorTextViolation(received(traced).entries, GATEWAY)).toMatchObject({
+      requirement: SAFE_MESSAGES_REQUIREMENT,
+      received: traced,
+    });
+    const pathInFailure = failed('cannot open /srv/gw/store/db.ts');
+    expect(errorTextViolation(received(pathInFailure).entries, GATEWAY)?.message).toMatch(/source file path/);
+    // Only what the gateway's domain sent counts.
+    const fromElsewhere = traced.replace("from='conformance@agents.example'", "from='example.com'");
+    expect(errorTextViolation(received(fromElsewhere).entries, GATEWAY)).toBeUndefined();
   });
 });

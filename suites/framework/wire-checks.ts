@@ -1,16 +1,19 @@
 /**
  * Checks every case runs on what the SUT sent, whatever the case itself asserted: each element
  * in the agent-api or agent-task namespace that arrived from the gateway's domain must be valid
- * against the normative XML Schemas (#schema). A case that passed its own assertions still
- * fails when the SUT sent an invalid element along the way.
+ * against the normative XML Schemas (#schema), each lifecycle payload against its event schema,
+ * and no error text (an IQ error's <text/>, a failure's message and details) may carry a stack
+ * trace or source path (#errors). A case that passed its own assertions still fails when the
+ * SUT sent such a thing along the way.
  */
 import { xml, type Element } from '@xmpp/xml';
 import type { TranscriptEntry } from '../../harness/driver/index.ts';
 import { normalizeBareJid, parseJid } from '../../protocol/jid/index.ts';
-import { NS_AGENT_API, NS_AGENT_TASK } from '../../protocol/namespaces.ts';
+import { NS, NS_AGENT_API, NS_AGENT_TASK } from '../../protocol/namespaces.ts';
 import { validateEventPayload } from '../../protocol/events/index.ts';
 import { JsonRejection } from '../../protocol/json/json-rejection.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
+import { isJsonObject } from '../../protocol/json/json-value.ts';
 import {
   localNameOf,
   namespaceOf,
@@ -20,12 +23,22 @@ import {
   StanzaParseError,
 } from '../../protocol/stanza/index.ts';
 import { validateElements, type XsdResult } from '../../protocol/xsd/validator.ts';
+import { unsafeTrace } from './safe-text.ts';
 import { RequirementViolation } from './verdicts.ts';
 
 /** Registry ID of the requirement that every protocol element validates against the schemas. */
 export const SCHEMA_REQUIREMENT = 'schema.base-structures-valid';
 /** Registry ID of the requirement that every lifecycle event payload validates for its type. */
 export const EVENT_PAYLOAD_REQUIREMENT = 'event-json-schemas.payloads-valid';
+
+/** Registry ID of the requirement that error texts reveal no implementation internals. */
+export const SAFE_MESSAGES_REQUIREMENT = 'errors.safe-messages';
+/** Every requirement the wire checks enforce on every case (coverage counts them as cited). */
+export const WIRE_CHECK_REQUIREMENTS: readonly string[] = [
+  SCHEMA_REQUIREMENT,
+  EVENT_PAYLOAD_REQUIREMENT,
+  SAFE_MESSAGES_REQUIREMENT,
+];
 
 const OUR_NAMESPACES: readonly string[] = [NS_AGENT_API, NS_AGENT_TASK];
 
@@ -165,6 +178,61 @@ export function eventPayloadViolation(
   return undefined;
 }
 
+/** The error texts a stanza carries: its <error/>'s <text/>, and a failure's message and details. */
+function errorTexts(stanza: Element): string[] {
+  const texts: string[] = [];
+  const error = stanza.children.find(
+    (child): child is Element => typeof child !== 'string' && localNameOf(child) === 'error',
+  );
+  const text = error?.getChild('text', NS.stanzas)?.getText();
+  if (text !== undefined) texts.push(text);
+  for (const child of stanza.children) {
+    if (typeof child === 'string' || namespaceOf(child) !== NS_AGENT_TASK) continue;
+    const failed =
+      (localNameOf(child) === 'event' && child.attrs['type'] === 'failed') ||
+      (localNameOf(child) === 'task-result' && child.attrs['state'] === 'failed');
+    if (!failed) continue;
+    try {
+      const payload = parseStrictJson(child.getText());
+      const failure = isJsonObject(payload) ? payload['error'] : undefined;
+      if (!isJsonObject(failure)) continue;
+      if (typeof failure['message'] === 'string') texts.push(failure['message']);
+      if (failure['details'] !== undefined) texts.push(JSON.stringify(failure['details']));
+    } catch (problem) {
+      if (!(problem instanceof JsonRejection)) throw problem;
+    }
+  }
+  return texts;
+}
+
+/** The first error text from the gateway that carries a stack trace or a source path (#errors). */
+export function errorTextViolation(
+  entries: readonly TranscriptEntry[],
+  gatewayJid: string,
+): RequirementViolation | undefined {
+  for (const entry of entries) {
+    if (!fromGateway(entry, gatewayJid) || entry.xml === undefined) continue;
+    let stanza: Element;
+    try {
+      stanza = parseXml(entry.xml);
+    } catch (error) {
+      if (error instanceof StanzaParseError) continue;
+      throw error;
+    }
+    for (const text of errorTexts(stanza)) {
+      const trace = unsafeTrace(text);
+      if (trace === undefined) continue;
+      return new RequirementViolation(
+        SAFE_MESSAGES_REQUIREMENT,
+        'error texts without stack traces, source paths or other implementation internals',
+        entry.xml,
+        `${SAFE_MESSAGES_REQUIREMENT}: the gateway sent an error text carrying ${trace}`,
+      );
+    }
+  }
+  return undefined;
+}
+
 /**
  * The schema checks of a whole run, validated in one batch at the end: one xmllint run costs
  * far more than the documents in it, and a run's cases would otherwise pay it once each. The
@@ -183,12 +251,13 @@ export class DeferredWireChecks {
   /** Remembers what the gateway sent during a case's final attempt. */
   record(caseId: string, entries: readonly TranscriptEntry[]): void {
     this.#pending.set(caseId, gatewayElements(entries, this.#gatewayJid));
-    const eventViolation = eventPayloadViolation(entries, this.#gatewayJid);
+    const eventViolation =
+      eventPayloadViolation(entries, this.#gatewayJid) ?? errorTextViolation(entries, this.#gatewayJid);
     if (eventViolation === undefined) this.#eventViolations.delete(caseId);
     else this.#eventViolations.set(caseId, eventViolation);
   }
 
-  /** Case ID → the first schema violation (event payloads first, then XML) during that case. */
+  /** Case ID → the first violation during that case: event payloads, error texts, then XML. */
   async violations(): Promise<Map<string, RequirementViolation>> {
     const cases = [...this.#pending.entries()].filter(([, sent]) => sent.length > 0);
     const all = cases.flatMap(([, sent]) => sent);

@@ -9,7 +9,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { SCHEMA_REQUIREMENT } from '../framework/wire-checks.ts';
+import { WIRE_CHECK_REQUIREMENTS } from '../framework/wire-checks.ts';
 import { ALL_SUITES } from '../index.ts';
 import { coverageOf, formatCoverage, uncoveredAtLeast } from './coverage.ts';
 import {
@@ -62,11 +62,11 @@ export function runCoverageCli(argv: readonly string[], io: CliIo): 0 | 1 | 2 {
     io.stderr(`cannot load the registry: ${error.message}\n`);
     return 2;
   }
-  // The schema wire check runs on every case's traffic, so it counts as cited.
+  // The wire checks run on every case's traffic, so what they enforce counts as cited.
   const report = coverageOf(
     registry,
     ALL_SUITES.flatMap((suite) => suite.cases),
-    [SCHEMA_REQUIREMENT],
+    WIRE_CHECK_REQUIREMENTS,
   );
   io.stdout(formatCoverage(report));
   if (failOn === undefined) return 0;
