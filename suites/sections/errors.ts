@@ -5,11 +5,16 @@
  * the id and the address asked (interp-16, interp-17, interp-19); and error replies leave out
  * the JSON the request carried.
  *
- * Task failures (failed events, safe messages, qualified codes, task operations after a
- * visibility change) need task execution and belong to the task suites.
+ * With task execution: error texts and failure messages carry no implementation internals and
+ * nothing of another principal's task (a canary planted in a federated caller's arguments), and
+ * task operations keep working for the task's caller after its endpoint stops being visible
+ * (deactivated by the administrator, interp-23). Every error text of every case is also checked
+ * by the wire checks (suites/framework/wire-checks.ts).
  */
 import { xml, type Element } from '@xmpp/xml';
-import { NODE_DIRECTORY, NS_AGENT_API } from '../../protocol/namespaces.ts';
+import { FEATURE, NODE_DIRECTORY, NS, NS_AGENT_API } from '../../protocol/namespaces.ts';
+import { isJsonObject, type JsonObject } from '../../protocol/json/json-value.ts';
+import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import { buildDiscoInfoRequest, buildSchemaRequest } from '../../protocol/stanza/index.ts';
 import type { Caller } from '../../harness/driver/index.ts';
 import { defineSuite } from '../framework/case.ts';
@@ -19,15 +24,18 @@ import {
   expectDiscoItems,
   expectIndistinguishable,
   expectNotReflected,
+  expectResultPayload,
   expectSameErrorPayload,
   expectStanzaError,
   expectThat,
 } from '../framework/expect.ts';
-import { NotApplicable } from '../framework/verdicts.ts';
+import { NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
+import { unsafeTrace } from '../framework/safe-text.ts';
 import { requireWorld, type CallerRole, type FixtureEndpoint } from '../fixtures/reference-world.ts';
 import { callerFor, discoItems } from './support/discovery.ts';
 import { minimalManifest } from './support/manifests.ts';
 import {
+  adminFor,
   freshEndpoint,
   freshToken,
   freshVersion,
@@ -36,10 +44,59 @@ import {
   withRestore,
 } from './support/provisioning.ts';
 import { nonexistentLike, probe, surfacesFor, targetOf, type Target } from './support/surfaces.ts';
+import {
+  awaitEvent,
+  awaitSettled,
+  conformanceTarget,
+  expectCancelAccepted,
+  expectInputAccepted,
+  expectTaskResult,
+  expectTaskState,
+  freshRequestId,
+  requireToolFeatures,
+  sendCancel,
+  sendInput,
+  sendInvoke,
+  startTask,
+  taskResultRequest,
+  taskStateRequest,
+  terminalPayload,
+} from './support/tasks.ts';
 
 const UNHANDLED = 'errors.unhandled-iq-error';
 const NOT_FOUND = 'errors.not-found-equivalence';
 const NO_ECHO = 'errors.no-payload-echo';
+const SAFE = 'errors.safe-messages';
+const SURVIVE = 'errors.task-ops-survive-visibility-change';
+
+/**
+ * Every stanza `caller` received must leave out the planted markers, and the error texts among
+ * them must carry no implementation trace (suites/framework/safe-text.ts).
+ */
+function expectSafeInbound(caller: Caller, planted: readonly string[], since: number): void {
+  for (const stanza of caller.inbound.slice(since)) {
+    const leaked = planted.filter((marker) => stanza.xml.includes(marker));
+    if (leaked.length > 0) {
+      throw new RequirementViolation(
+        SAFE,
+        `nothing sent to ${caller.jid} carries another principal's data (${planted.join(', ')})`,
+        stanza.xml,
+        `${SAFE}: a stanza to ${caller.jid} carries ${leaked.join(', ')}`,
+      );
+    }
+    const element = stanza.element;
+    const text = element?.getChild('error')?.getChildText('text', NS.stanzas) ?? undefined;
+    const trace = text === undefined ? undefined : unsafeTrace(text);
+    if (trace !== undefined) {
+      throw new RequirementViolation(
+        SAFE,
+        'error texts without implementation internals',
+        stanza.xml,
+        `${SAFE}: an error text carries ${trace}`,
+      );
+    }
+  }
+}
 
 /**
  * On every surface, the unseen target and the nonexistent one get indistinguishable answers:
@@ -232,6 +289,125 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
           }
         }
         await Promise.all(checks);
+      }),
+  },
+  {
+    name: 'safe-messages',
+    requirements: [SAFE],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    statement:
+      'While a federated caller’s task runs with a canary in its arguments, another caller provokes errors — state, result, cancel and input for that task, schema-invalid arguments, a tool output the gateway must refuse, an unqualified failure code, a script that never settles — and nothing it receives carries the canary, the other caller’s JID or an implementation trace.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const owner = await context.callers.remote();
+      const canary = `agentconfsecret${freshToken(context)}`;
+      const planted = [canary, owner.bareJid];
+      const foreign = await startTask(context, owner, target, 'script', {
+        steps: [
+          { wait: { ms: 300 } },
+          { complete: { structuredContent: { value: canary }, summary: canary } },
+        ],
+      });
+      const taskId = foreign.accepted.taskId;
+      const caller = await context.callers.local();
+      const since = caller.inbound.length;
+      const refusals = [
+        await taskStateRequest(caller, target, taskId),
+        await taskResultRequest(caller, target, taskId),
+        await sendCancel(caller, target, taskId, 0),
+        await sendInput(caller, target, taskId, freshRequestId(context), 1, { value: canary }),
+        (await sendInvoke(context, caller, target, 'script', { steps: 'not a list' })).exchange,
+      ];
+      for (const exchange of refusals) {
+        expectThat(exchange.parsed.type === 'error', SAFE, 'a refusal', exchange.reply.xml);
+      }
+      const failing: readonly (readonly [string, JsonObject])[] = [
+        ['script.typed', { steps: [{ complete: { structuredContent: { value: 1 } } }] }],
+        ['script', { steps: [{ fail: { code: 'quota', message: 'unqualified', retryable: false } }] }],
+        ['script', { steps: [] }],
+      ];
+      for (const [tool, args] of failing) {
+        const { accepted } = await startTask(context, caller, target, tool, args);
+        const history = await awaitSettled(context, caller, accepted.taskId);
+        const { state } = terminalPayload(history);
+        expectThat(
+          state === 'failed',
+          SAFE,
+          `${tool} ${JSON.stringify(args)} failing`,
+          history.at(-1)?.stanza.xml ?? '',
+        );
+        await taskResultRequest(caller, target, accepted.taskId);
+      }
+      expectSafeInbound(caller, planted, since);
+      await awaitSettled(context, owner, taskId);
+    },
+  },
+  {
+    name: 'task-ops-survive-deactivation',
+    requirements: [SURVIVE],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    features: [FEATURE.admin],
+    interpretations: ['interp-23', 'interp-26'],
+    statement:
+      'After the administrator deactivates the endpoint of a running task, so that its caller no longer sees it, the caller still gets task state, answers the pending input, cancels, and reads the result (the endpoint is reactivated afterwards).',
+    run: async (context) =>
+      withRestore(context, async (restorer) => {
+        const target = conformanceTarget(context);
+        const caller = await context.callers.local();
+        const admin = await adminFor(context);
+        await requireToolFeatures(caller, target, 'script', ['input', 'cancel']);
+        const { accepted } = await startTask(context, caller, target, 'script', {
+          steps: [
+            { input: { question: 'Still there?', inputSchema: { type: 'object' }, expiresInMs: 60_000 } },
+            { wait: {} },
+          ],
+        });
+        const asked = await awaitEvent(context, caller, accepted.taskId, 'input_required');
+        const payload = parseStrictJson(asked.event.json);
+        const requestId =
+          isJsonObject(payload) && typeof payload['requestId'] === 'string' ? payload['requestId'] : '';
+        restorer.reactivateAtEnd({ jid: target.jid, version: target.version, hash: target.hash });
+        const deactivated = await admin.deactivate(target.jid);
+        expectResultPayload(deactivated, SURVIVE, NS_AGENT_API, 'deactivated');
+        const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
+        const state = expectTaskState(stateExchange, SURVIVE);
+        expectThat(
+          state.state === 'input_required' && state.taskId === accepted.taskId,
+          SURVIVE,
+          'task state input_required for the deactivated endpoint’s task',
+          stateExchange.reply.xml,
+        );
+        const answered = expectInputAccepted(
+          await sendInput(caller, target, accepted.taskId, requestId, asked.event.revision, { here: true }),
+          SURVIVE,
+        );
+        const running = await awaitEvent(
+          context,
+          caller,
+          accepted.taskId,
+          'status',
+          (status) => isJsonObject(status) && status['state'] === 'running',
+        );
+        expectCancelAccepted(
+          await sendCancel(
+            caller,
+            target,
+            accepted.taskId,
+            Math.max(answered.revision, running.event.revision),
+          ),
+          SURVIVE,
+        );
+        const history = await awaitSettled(context, caller, accepted.taskId);
+        const resultExchange = await taskResultRequest(caller, target, accepted.taskId);
+        const result = expectTaskResult(resultExchange, SURVIVE);
+        expectThat(
+          result.state === terminalPayload(history).state,
+          SURVIVE,
+          `the ${terminalPayload(history).state} result of the deactivated endpoint’s task`,
+          resultExchange.reply.xml,
+        );
       }),
   },
 ]);
