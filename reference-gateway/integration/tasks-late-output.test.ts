@@ -6,11 +6,26 @@
 // since the counter's own events left the endpoint after them on the same route, a late event
 // would already have arrived: none may have, and task-state and task-result keep the cancelled
 // settlement — for a local caller and for a remote one across s2s.
+//
+// The black-box suite case for the same requirement (suites/sections/cancellation.ts) runs here
+// too, against this gateway (it must pass) and against the same gateway made to emit late output
+// (it must fail): a gateway that sends a progress event after each cancelled event it sends.
+import type { Element } from '@xmpp/xml';
 import { describe, expect, it } from 'vitest';
 import type { Caller } from '../../harness/driver/index.ts';
+import { generateIdentifier } from '../../protocol/identifiers.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
-import { parseCancelAccepted } from '../../protocol/stanza/index.ts';
-import { ALICE, BOB, useGatewayFederation } from './test-support/gateway-federation.ts';
+import {
+  buildLifecycleMessage,
+  parseLifecycleMessage,
+  parseCancelAccepted,
+} from '../../protocol/stanza/index.ts';
+import type { CallerPool, CaseContext } from '../../suites/framework/context.ts';
+import { freshSeed, SeededRandom } from '../../suites/framework/seeded-random.ts';
+import { RequirementViolation } from '../../suites/framework/verdicts.ts';
+import { loadReferenceWorld, REFERENCE_WORLD_FILE } from '../../suites/fixtures/reference-world.ts';
+import { cancellationSuite } from '../../suites/sections/cancellation.ts';
+import { ALICE, BOB, CAROL, GATEWAY, useGatewayFederation } from './test-support/gateway-federation.ts';
 import {
   EVENT_TIMEOUT_MS,
   eventsUntilTerminal,
@@ -94,4 +109,102 @@ describe('output after cancelled (#cancellation)', () => {
       expect(parseStrictJson(Buffer.from(result.json, 'utf8'))).toEqual({ reason: 'stopped as asked' });
     });
   }
+});
+
+const LATE_OUTPUT = 'cancellation.output-after-cancelled-discarded';
+
+/** A CaseContext over this file's federation: the local role is bob, the world the reference one. */
+function caseContext(seed: number): CaseContext {
+  const roles = { local: BOB, remote: ALICE, remotePeer: CAROL, denied: 'mallory@hostile.example' };
+  const unused = (): Promise<Caller> => Promise.reject(new Error('this case uses the local caller only'));
+  const callers: CallerPool = {
+    local: () => world().caller(BOB, `suite-${String(seed)}`),
+    remote: unused,
+    remotePeer: unused,
+    denied: unused,
+    admin: unused,
+    registrant: unused,
+    sibling: unused,
+  };
+  return {
+    sut: {
+      name: 'reference gateway (integration)',
+      gatewayJid: GATEWAY,
+      profiles: new Set(['interactive-tasks']),
+      features: new Set(),
+      replyTimeoutMs: EVENT_TIMEOUT_MS,
+      taskTimeoutMs: EVENT_TIMEOUT_MS,
+    },
+    callers,
+    random: new SeededRandom(seed),
+    world: loadReferenceWorld(REFERENCE_WORLD_FILE, roles),
+    warn: () => undefined,
+  };
+}
+
+function lateOutputCase(): (context: CaseContext) => Promise<void> {
+  const found = cancellationSuite.cases.find(
+    (testCase) => testCase.id === `cancellation.output-after-cancelled-discarded`,
+  );
+  if (found === undefined) throw new Error('the suite case is missing');
+  return (context) => found.run(context);
+}
+
+/**
+ * Turns the running gateway into one that does not discard late output: after each cancelled
+ * event it sends, it sends a progress event at the next revision, as a gateway that committed
+ * the tool's late progress would. Returns the undo.
+ */
+function emitLateProgress(): () => void {
+  const gateway = world().gateway;
+  const send = gateway.send.bind(gateway);
+  gateway.send = async (stanza: Element): Promise<boolean> => {
+    const sent = await send(stanza);
+    if (stanza.name === 'message' && stanza.getChild('event') !== undefined) {
+      const { message, event } = parseLifecycleMessage(stanza);
+      if (event.type === 'cancelled' && message.from !== undefined && message.to !== undefined) {
+        const eventId = generateIdentifier('evt-');
+        await send(
+          buildLifecycleMessage(
+            { from: message.from, to: message.to, id: eventId },
+            {
+              taskId: event.taskId,
+              eventId,
+              revision: event.revision + 1,
+              type: 'progress',
+              json: '{"percent":99}',
+            },
+          ),
+        );
+      }
+    }
+    return sent;
+  };
+  return () => {
+    gateway.send = send;
+  };
+}
+
+describe('the suite case cancellation.output-after-cancelled-discarded', () => {
+  it('passes against the reference gateway', async () => {
+    const seed = freshSeed();
+    console.log(`suite case seed ${String(seed)}`);
+    await expect(lateOutputCase()(caseContext(seed))).resolves.toBeUndefined();
+  });
+
+  it('fails against a gateway that emits late output after cancelled', async () => {
+    const seed = freshSeed();
+    console.log(`suite case seed ${String(seed)}`);
+    const undo = emitLateProgress();
+    try {
+      const verdict = await lateOutputCase()(caseContext(seed)).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(verdict).toBeInstanceOf(RequirementViolation);
+      expect((verdict as RequirementViolation).requirement).toBe(LATE_OUTPUT);
+    } finally {
+      undo();
+    }
+  });
 });

@@ -2,30 +2,71 @@
  * #cancellation: an accepted cancellation moves the task to cancelling at the revision it
  * returns and stays advisory (the tool confirms, or completes anyway); identical replays return
  * the original acceptance, also after settlement; another tuple or a cancel after settlement
- * gets conflict. Deadlines: expiry settles
+ * gets conflict; output the tool reports after terminal `cancelled` is discarded. Deadlines: expiry settles
  * failed with deadline-expired, a mutation at or after the deadline is not applied, and instants
  * are compared with their offsets and every fractional digit.
  */
+import type { Caller } from '../../harness/driver/index.ts';
 import { dateTimeFromMillis, parseDateTime } from '../../protocol/datetime.ts';
+import { canonicalJson } from '../../protocol/json/canonical.ts';
 import { isJsonObject } from '../../protocol/json/json-value.ts';
+import type { TaskState as TaskStateName } from '../../protocol/task-states.ts';
+import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
 import { expectStanzaError, expectThat } from '../framework/expect.ts';
+import { NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
 import {
   awaitEvent,
   awaitSettled,
+  checkedHistory,
   conformanceTarget,
+  eventPayload,
   expectCancelAccepted,
+  expectTaskResult,
+  expectTaskState,
+  freshLedgerKey,
+  isTerminalState,
+  readLedger,
   requireToolFeatures,
   sendCancel,
   startTask,
   statusState,
+  taskResultRequest,
+  taskStateRequest,
   terminalPayload,
+  type TaskTarget,
 } from './support/tasks.ts';
 
 const REPLAY = 'cancellation.identical-replay';
 const CONFLICT = 'cancellation.different-tuple-conflict';
 const RETENTION = 'cancellation.acceptance-retention';
+const LATE_OUTPUT = 'cancellation.output-after-cancelled-discarded';
+/** The tool's own reason: a cancelled payload carrying it was committed by the tool's cancel step. */
+const TOOL_REASON = 'confirmed by the tool, late output follows';
+
+/**
+ * Reads the ledger key until the script's last step counted it (docs/conformance-tools.md: the
+ * increment after the late output): from then on every late attempt has been made.
+ */
+async function untilCounted(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  key: string,
+): Promise<void> {
+  const deadline = Date.now() + context.sut.taskTimeoutMs;
+  for (;;) {
+    if ((await readLedger(context, caller, target, key, LATE_OUTPUT)) >= 1) return;
+    if (Date.now() > deadline) {
+      throw new RequirementViolation(
+        LATE_OUTPUT,
+        `the ledger key ${key} counted once the tool's late output was attempted (docs/conformance-tools.md)`,
+        'the counter stayed at 0',
+      );
+    }
+  }
+}
 
 /** The failure code of a failed terminal payload. */
 function failureCode(payload: unknown): unknown {
@@ -167,6 +208,105 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
         'events.revision-increments',
         'status cancelling, then completed',
         states.join(', '),
+      );
+    },
+  },
+  {
+    name: 'output-after-cancelled-discarded',
+    requirements: [LATE_OUTPUT],
+    profiles: ['interactive-tasks'],
+    level: 'MUST',
+    statement:
+      'After the task settled cancelled, the tool reports progress, a completion and a failure: the gateway emits no further event, and task-state and task-result keep the cancelled state, revision and payload.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      await requireToolFeatures(caller, target, 'script', ['cancel']);
+      const key = freshLedgerKey(context, 'late-output');
+      const { accepted } = await startTask(context, caller, target, 'script', {
+        steps: [
+          { wait: { onCancel: 'proceed' } },
+          { cancel: { reason: TOOL_REASON } },
+          { progress: { percent: 99, message: 'late' } },
+          { complete: { content: [{ type: 'text', text: 'late' }], structuredContent: { value: 'late' } } },
+          { fail: { code: 'org.agentconf.suite:late', message: 'late', retryable: false } },
+          { increment: { key } },
+        ],
+      });
+      const running = await awaitEvent(context, caller, accepted.taskId, 'status');
+      expectCancelAccepted(
+        await sendCancel(caller, target, accepted.taskId, running.event.revision),
+        LATE_OUTPUT,
+      );
+      // Not awaitSettled: it would blame a late event on the revision rules, and this is the
+      // requirement a late event breaks.
+      await caller.events.waitFor(
+        accepted.taskId,
+        (received) => received.valid && isTerminalState(received.event.type as TaskStateName),
+        { timeoutMs: context.sut.taskTimeoutMs },
+        'terminal event',
+      );
+      const history = checkedHistory(caller, accepted.taskId);
+      const terminal = history.findIndex((received) => isTerminalState(received.event.type as TaskStateName));
+      const settled = terminalPayload(history.slice(0, terminal + 1));
+      const terminalXml = history[terminal]?.stanza.xml ?? '';
+      expectThat(
+        settled.state === 'cancelled',
+        LATE_OUTPUT,
+        'settled cancelled, as the tool confirmed',
+        terminalXml,
+      );
+      const payload = settled.payload;
+      if (!isJsonObject(payload) || payload['reason'] !== TOOL_REASON) {
+        // The gateway settled the cancellation itself, which ends the script before its cancel
+        // step (docs/conformance-tools.md, "wait"): the tool never gets to report late output.
+        throw new NotApplicable(
+          'the gateway settled the cancellation itself; the tool produced no late output',
+        );
+      }
+      await untilCounted(context, caller, target, key);
+
+      // Any event after the cancelled one, or a different one at its revision, is output that
+      // was not discarded.
+      const later = caller.events
+        .all(accepted.taskId)
+        .filter(
+          (received) =>
+            !received.valid ||
+            received.event.revision > settled.revision ||
+            (received.event.revision === settled.revision &&
+              (received.event.type !== 'cancelled' ||
+                canonicalJson(eventPayload(received)) !== canonicalJson(payload))),
+        );
+      expectThat(
+        later.length === 0,
+        LATE_OUTPUT,
+        `no event after cancelled at revision ${String(settled.revision)}`,
+        later.map((received) => received.stanza.xml).join('\n'),
+      );
+      const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
+      const state = expectTaskState(stateExchange, LATE_OUTPUT);
+      expectThat(
+        state.state === 'cancelled' && state.revision === settled.revision && state.resultAvailable,
+        LATE_OUTPUT,
+        `<task-state/> still cancelled at revision ${String(settled.revision)} with its result available`,
+        stateExchange.reply.xml,
+      );
+      const resultExchange = await taskResultRequest(caller, target, accepted.taskId);
+      const result = expectTaskResult(resultExchange, LATE_OUTPUT);
+      let resultPayload: string;
+      try {
+        resultPayload = canonicalJson(parseStrictJson(result.json));
+      } catch {
+        resultPayload = '';
+      }
+      expectThat(
+        result.state === 'cancelled' &&
+          result.revision === settled.revision &&
+          resultPayload === canonicalJson(payload),
+        LATE_OUTPUT,
+        `<task-result/> still the cancelled payload ${canonicalJson(payload)} at revision ${String(settled.revision)}`,
+        resultExchange.reply.xml,
       );
     },
   },
