@@ -55,6 +55,8 @@ export interface AdmissionRound {
   readonly gateway: PathReport;
   /** Transactions the gateway's admission path committed (warm-up included). */
   readonly gatewayCommits: number | undefined;
+  /** Gateway CPU time (all threads) per admission, warm-up included, in microseconds. */
+  readonly gatewayCpuPerAdmissionUs: number | undefined;
 }
 
 export interface AdmissionReport {
@@ -211,8 +213,17 @@ export async function benchAdmission(options: AdmissionBenchOptions = {}): Promi
       } finally {
         await gatewayProcess.stop();
       }
-      const commits = /admission commits (\d+)/u.exec(gatewayProcess.runOutput)?.[1];
-      measured.push({ echo, gateway, gatewayCommits: commits === undefined ? undefined : Number(commits) });
+      const counter = (name: string): number | undefined => {
+        const value = new RegExp(`${name} (\\d+)`, 'u').exec(gatewayProcess.runOutput)?.[1];
+        return value === undefined ? undefined : Number(value);
+      };
+      const cpu = counter('cpu microseconds');
+      measured.push({
+        echo,
+        gateway,
+        gatewayCommits: counter('admission commits'),
+        gatewayCpuPerAdmissionUs: cpu === undefined ? undefined : cpu / (requests + warmup),
+      });
     }
   } finally {
     await driver.closeAll();
@@ -248,7 +259,7 @@ export function printAdmission(report: AdmissionReport): void {
       `  gateway/echo: throughput ${report.throughputRatio.toFixed(2)}× (goal ≥ 0.8), p50 ${report.p50Ratio.toFixed(2)}× (goal ≤ 1.5): ${report.goalMet ? 'met' : 'NOT met'}`,
       ...report.rounds.map(
         (round, index) =>
-          `  round ${String(index + 1)}: echo ${round.echo.perSecond.toFixed(0)}/s p50 ${ms(round.echo.p50Ms)}, gateway ${round.gateway.perSecond.toFixed(0)}/s p50 ${ms(round.gateway.p50Ms)}, ${String(round.gatewayCommits ?? '?')} admission commits for ${String(report.requests + report.warmup)} admissions`,
+          `  round ${String(index + 1)}: echo ${round.echo.perSecond.toFixed(0)}/s p50 ${ms(round.echo.p50Ms)}, gateway ${round.gateway.perSecond.toFixed(0)}/s p50 ${ms(round.gateway.p50Ms)}, ${String(round.gatewayCommits ?? '?')} admission commits for ${String(report.requests + report.warmup)} admissions, gateway CPU ${round.gatewayCpuPerAdmissionUs?.toFixed(0) ?? '?'} µs per admission`,
       ),
       '',
     ].join('\n'),

@@ -127,6 +127,30 @@ describe('validateWithinBudget', () => {
 });
 
 describe('BudgetedValidator', () => {
+  it('sends queued requests as one batch and answers them in order around a runaway one', async () => {
+    const validator = new BudgetedValidator();
+    try {
+      expect(await validator.warmUp()).toBe(true);
+      const compiled = await compileToolSchema(REDOS, { direction: 'input' });
+      const outcomes = await Promise.all([
+        validator.validate(compiled, { s: 'aaa' }, GENEROUS),
+        validator.validate(compiled, HOSTILE, { timeoutMs: 250 }),
+        validator.validate(compiled, { s: 'b' }, GENEROUS),
+        validator.validate(compiled, { s: 'aa' }, GENEROUS),
+      ]);
+      expect(outcomes).toMatchObject([
+        { valid: true },
+        { rule: 'validation-timeout' },
+        { valid: false },
+        { valid: true },
+      ]);
+      // One batch for all four; the two behind the runaway went to the standby in a second one.
+      expect(validator.batchesSent).toBe(2);
+    } finally {
+      await validator.close();
+    }
+  });
+
   it('refuses work beyond its pending limit and settles everything on close', async () => {
     const validator = new BudgetedValidator({ maxPending: 1, standby: false });
     const compiled = await compileToolSchema({ type: 'object' }, { direction: 'input' });

@@ -11,10 +11,15 @@ import type { WorkerReply, WorkerRequest } from './worker-protocol.ts';
 const port = parentPort;
 if (port === null) throw new Error('validation-worker.ts runs only as a worker thread');
 const handler = new WorkerHandler();
-port.on('message', (request: WorkerRequest) => {
-  void handler.handle(request).then((reply) => {
-    port.postMessage(reply);
-  });
+// A batch is evaluated in order and each answer posted as soon as it exists: the gateway thread
+// runs the budget clock of one request at a time.
+let evaluating: Promise<void> = Promise.resolve();
+port.on('message', (batch: readonly WorkerRequest[]) => {
+  for (const request of batch) {
+    evaluating = evaluating.then(async () => {
+      port.postMessage(await handler.handle(request));
+    });
+  }
 });
 
 // Compile the meta-schema and exercise the evaluator before accepting work, so a request's budget

@@ -126,6 +126,8 @@ export function routerContextOf(state: GatewayState, tasks?: TaskWiring): IqRout
 interface ClosableSocket {
   readonly closed: boolean;
   destroy(): void;
+  cork(): void;
+  uncork(): void;
   once(event: 'close', listener: () => void): unknown;
 }
 
@@ -184,6 +186,8 @@ export class GatewayComponent {
   #attempt = 0;
   #timer: unknown;
   #replies = 0;
+  /** Whether the socket is corked until the next tick (#write). */
+  #corked = false;
 
   private constructor(state: GatewayState, options: GatewayComponentOptions, tasks: TaskWiring) {
     this.#state = state;
@@ -212,7 +216,7 @@ export class GatewayComponent {
       this.#connection.removeListener('element', listener as (...args: unknown[]) => void);
     }
     this.#tracker = new OutboundIqTracker({
-      write: (stanza) => this.#raw.write(serialize(stanza)),
+      write: (stanza) => this.#write(serialize(stanza)),
       online: () => this.#online,
       timing: this.#timing,
     });
@@ -359,6 +363,25 @@ export class GatewayComponent {
   }
 
   /**
+   * Every write goes through here. The socket is corked at the first write of a tick and
+   * uncorked once the current callbacks and microtasks are done, so the replies and events one
+   * turn produces (a whole admission group, say) leave in one writev: fewer syscalls here and
+   * fewer reads for the server (bench/admission).
+   */
+  #write(text: string): Promise<void> {
+    const socket = this.#raw.socket;
+    if (socket !== null && !this.#corked) {
+      this.#corked = true;
+      socket.cork();
+      process.nextTick(() => {
+        this.#corked = false;
+        socket.uncork();
+      });
+    }
+    return this.#raw.write(text);
+  }
+
+  /**
    * Sends a message or presence stanza as it is (serialized strictly); false when the stream is
    * not up, or went down while writing. The stanza must name its `to`; a missing `from` is the
    * gateway JID, and any `from` must be a JID on the component domain (#security: originate
@@ -384,7 +407,7 @@ export class GatewayComponent {
     }
     if (!this.#online) return false;
     try {
-      await this.#raw.write(text);
+      await this.#write(text);
       return true;
     } catch {
       return false;
@@ -525,7 +548,7 @@ export class GatewayComponent {
     const reply = await routeIq(stanza, this.#context);
     if (reply === undefined) return;
     this.#replies += 1;
-    await this.#raw.write(serialize(reply));
+    await this.#write(serialize(reply));
     this.#emit('reply');
   }
 
@@ -538,6 +561,6 @@ export class GatewayComponent {
       { type: typeof type === 'string' ? type : undefined, to, from, requester },
       this.#presence,
     );
-    for (const reply of replies) await this.#raw.write(serialize(reply));
+    for (const reply of replies) await this.#write(serialize(reply));
   }
 }

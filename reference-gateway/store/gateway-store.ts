@@ -6,8 +6,14 @@
  * write lock is taken at BEGIN, so a check inside `work` cannot be invalidated by another
  * process before the write); inside one, the table methods' own transactions nest as
  * savepoints, so a domain operation's checks and writes commit or roll back together.
+ *
+ * `transaction` commits durably (synchronous = FULL). The task engine's hot paths use
+ * `transactionDeferred` instead and wait with `afterDurable` (durability.ts) before anything
+ * leaves the process.
  */
+import { resolve } from 'node:path';
 import type Database from 'better-sqlite3';
+import { DurabilityQueue } from './durability.ts';
 import { LedgerTable } from './ledger-table.ts';
 import { openDatabase } from './open-database.ts';
 import { PolicyTables } from './policy-tables.ts';
@@ -19,6 +25,8 @@ import { WorldTables } from './world-tables.ts';
 export interface GatewayStoreOptions {
   /** Milliseconds since the epoch: the only clock the store reads, for its time stamps. */
   readonly now: () => number;
+  /** What to do when syncing the WAL fails (durability.ts); by default the process stops. */
+  readonly onSyncFailure?: (error: Error) => void;
 }
 
 export class GatewayStore {
@@ -29,16 +37,26 @@ export class GatewayStore {
   /** The runtime contract's ToolLedger, committed durably per increment. */
   readonly ledger: LedgerTable;
   readonly #db: Database.Database;
+  readonly #durability: DurabilityQueue;
+  readonly #syncNormal: Database.Statement;
+  readonly #syncFull: Database.Statement;
 
   private constructor(db: Database.Database, options: GatewayStoreOptions) {
     this.#db = db;
+    this.#durability = new DurabilityQueue({
+      walPath: db.memory ? undefined : `${resolve(db.name)}-wal`,
+      ...(options.onSyncFailure === undefined ? {} : { onSyncFailure: options.onSyncFailure }),
+    });
+    this.#syncNormal = db.prepare('PRAGMA synchronous = NORMAL');
+    this.#syncFull = db.prepare('PRAGMA synchronous = FULL');
     const sql = new StatementCache(db);
     const transaction = <T>(work: () => T): T => this.transaction(work);
+    const statement = <T>(work: () => T): T => (db.inTransaction ? work() : this.transaction(work));
     const now = (): string => new Date(options.now()).toISOString();
-    this.registrations = new RegistrationTables(sql, now, transaction);
+    this.registrations = new RegistrationTables(sql, now, transaction, statement);
     this.policy = new PolicyTables(sql, transaction);
     this.world = new WorldTables(sql, transaction);
-    this.tasks = new TaskTables(sql, transaction);
+    this.tasks = new TaskTables(sql, transaction, statement);
     this.ledger = new LedgerTable(sql, transaction);
   }
 
@@ -50,7 +68,41 @@ export class GatewayStore {
   /** Runs `work` atomically; nested calls become savepoints of the outer transaction. */
   transaction<T>(work: () => T): T {
     const run = this.#db.transaction(work);
-    return this.#db.inTransaction ? run() : run.immediate();
+    if (this.#db.inTransaction) return run();
+    const value = run.immediate();
+    this.#durability.committedDurably();
+    return value;
+  }
+
+  /**
+   * Like `transaction`, but COMMIT does not wait for the disk: the writes survive a process
+   * crash at once and a power loss only once `afterDurable` callbacks run. Nested, it is a
+   * savepoint of the outer transaction like any other.
+   */
+  transactionDeferred<T>(work: () => T): T {
+    if (this.#db.inTransaction) return this.transaction(work);
+    this.#syncNormal.run();
+    let value: T;
+    try {
+      value = this.#db.transaction(work).immediate();
+    } finally {
+      this.#syncFull.run();
+    }
+    this.#durability.committedDeferred();
+    return value;
+  }
+
+  /**
+   * Runs `then` once every commit made so far is on disk, after every callback registered
+   * before it — synchronously when they already are (always after a `transaction`).
+   */
+  afterDurable(then: () => void): void {
+    this.#durability.afterDurable(then);
+  }
+
+  /** WAL syncs made for deferred commits (bench, tests). */
+  get walSyncs(): number {
+    return this.#durability.syncs;
   }
 
   /** The durability settings of this connection, for the readiness check and tests. */
@@ -73,10 +125,15 @@ export class GatewayStore {
     return this.#db.open;
   }
 
-  /** Checkpoints the WAL into the main file and closes the connection. */
+  /**
+   * Checkpoints the WAL into the main file (synced: every commit is then durable) and closes
+   * the connection. Callbacks still waiting for durability run after that, and find the store
+   * closed.
+   */
   close(): void {
     if (!this.#db.open) return;
     this.#db.pragma('wal_checkpoint(TRUNCATE)');
     this.#db.close();
+    this.#durability.close();
   }
 }

@@ -9,7 +9,7 @@
 import type { CanonicalHash } from '../../protocol/json/canonical.ts';
 import { HASH_ALGO_SHA256 } from '../../protocol/namespaces.ts';
 import type { StatementCache } from './statement-cache.ts';
-import type { IsoInstant, NewVersion, StoredVersion, VersionTombstone } from './store-records.ts';
+import type { IsoInstant, NewVersion, StoredVersion, VersionPin, VersionTombstone } from './store-records.ts';
 
 interface VersionRow {
   endpoint_jid: string;
@@ -68,11 +68,19 @@ export class RegistrationTables {
   readonly #sql: StatementCache;
   readonly #now: () => IsoInstant;
   readonly #transaction: <T>(work: () => T) => T;
+  readonly #statement: <T>(work: () => T) => T;
 
-  constructor(sql: StatementCache, now: () => IsoInstant, transaction: <T>(work: () => T) => T) {
+  /** `statement`: a single-statement write, with no savepoint of its own (task-tables.ts). */
+  constructor(
+    sql: StatementCache,
+    now: () => IsoInstant,
+    transaction: <T>(work: () => T) => T,
+    statement: <T>(work: () => T) => T,
+  ) {
     this.#sql = sql;
     this.#now = now;
     this.#transaction = transaction;
+    this.#statement = statement;
   }
 
   endpointExists(jid: string): boolean {
@@ -84,6 +92,17 @@ export class RegistrationTables {
       .get(`SELECT ${VERSION_COLUMNS} FROM manifest_versions WHERE endpoint_jid = ? AND version = ?`)
       .get(jid, version) as VersionRow | undefined;
     return row === undefined ? undefined : versionOf(row);
+  }
+
+  /**
+   * The version's identity without its manifest bytes: the task engine looks pins up on every
+   * invocation, and copying a large manifest out of SQLite each time showed in bench/admission.
+   */
+  versionPin(jid: string, version: string): VersionPin | undefined {
+    const row = this.#sql
+      .get('SELECT hash_algo, hash_value FROM manifest_versions WHERE endpoint_jid = ? AND version = ?')
+      .get(jid, version) as Pick<VersionRow, 'hash_algo' | 'hash_value'> | undefined;
+    return row === undefined ? undefined : { jid, version, hash: hashOf(row.hash_algo, row.hash_value) };
   }
 
   /** Every registered version of the endpoint, in octet order of the version string. */
@@ -213,7 +232,7 @@ export class RegistrationTables {
    * refused while any holder remains (#registration-flow). Idempotent per holder.
    */
   retain(jid: string, version: string, holder: string): void {
-    this.#transaction(() => {
+    this.#statement(() => {
       this.#sql
         .get(
           `INSERT OR IGNORE INTO version_references (endpoint_jid, version, holder, created_at)
@@ -224,7 +243,7 @@ export class RegistrationTables {
   }
 
   release(jid: string, version: string, holder: string): void {
-    this.#transaction(() => {
+    this.#statement(() => {
       this.#sql
         .get('DELETE FROM version_references WHERE endpoint_jid = ? AND version = ? AND holder = ?')
         .run(jid, version, holder);

@@ -5,6 +5,13 @@ import type { CanonicalHash } from '../../protocol/json/canonical.ts';
 export type IsoInstant = string;
 
 /** One immutable registered manifest version (#registration-flow). */
+/** A version's identity without its bytes: what a pin compares (hash) and names (jid, version). */
+export interface VersionPin {
+  readonly jid: string;
+  readonly version: string;
+  readonly hash: CanonicalHash;
+}
+
 export interface StoredVersion {
   /** Normalized endpoint bare JID. */
   readonly jid: string;

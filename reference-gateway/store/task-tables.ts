@@ -171,10 +171,17 @@ function cancellationOf(row: CancellationRow): StoredCancellation {
 export class TaskTables {
   readonly #sql: StatementCache;
   readonly #transaction: <T>(work: () => T) => T;
+  readonly #statement: <T>(work: () => T) => T;
 
-  constructor(sql: StatementCache, transaction: <T>(work: () => T) => T) {
+  /**
+   * `transaction` for writes of several statements; `statement` for a single one, which is
+   * atomic by itself and needs no savepoint inside an enclosing transaction (the engine's
+   * hot path writes several rows per task, bench/admission).
+   */
+  constructor(sql: StatementCache, transaction: <T>(work: () => T) => T, statement: <T>(work: () => T) => T) {
     this.#sql = sql;
     this.#transaction = transaction;
+    this.#statement = statement;
   }
 
   // --- tasks -------------------------------------------------------------------------------
@@ -192,7 +199,7 @@ export class TaskTables {
   }
 
   insertTask(task: NewTask): void {
-    this.#transaction(() => {
+    this.#statement(() => {
       this.#sql
         .get(
           `INSERT INTO tasks (${TASK_COLUMNS})
@@ -221,7 +228,7 @@ export class TaskTables {
   }
 
   updateTask(taskId: string, update: TaskUpdate): void {
-    this.#transaction(() => {
+    this.#statement(() => {
       const result = this.#sql
         .get(
           `UPDATE tasks SET state = ?, revision = ?, updated = ?, pending_input_id = ?, result_json = ?
@@ -241,7 +248,7 @@ export class TaskTables {
 
   /** Writes the execution record: from now on a restart must not run the task again. */
   markDispatched(taskId: string, at: string): void {
-    this.#transaction(() => {
+    this.#statement(() => {
       this.#sql
         .get('UPDATE tasks SET dispatched_at = ? WHERE task_id = ? AND dispatched_at IS NULL')
         .run(at, taskId);
@@ -250,7 +257,7 @@ export class TaskTables {
 
   /** Moves every task notified at `fromJid` to `toJid` (#task-message-routing: bare-JID fallback). */
   rerouteNotifications(fromJid: string, toJid: string): number {
-    return this.#transaction(
+    return this.#statement(
       () =>
         this.#sql
           .get(`UPDATE tasks SET notify_jid = ? WHERE notify_jid = ? AND state NOT IN ${TERMINAL}`)
@@ -309,7 +316,7 @@ export class TaskTables {
   }
 
   insertReplay(replay: StoredReplay): void {
-    this.#transaction(() => {
+    this.#statement(() => {
       this.#sql
         .get(`INSERT INTO invocation_replays (${REPLAY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
         .run(
@@ -327,7 +334,7 @@ export class TaskTables {
 
   /** Deletes replay records past their keep-until whose task is gone or terminal. */
   purgeReplays(nowMs: number): number {
-    return this.#transaction(
+    return this.#statement(
       () =>
         this.#sql
           .get(
@@ -342,7 +349,7 @@ export class TaskTables {
   // --- events ------------------------------------------------------------------------------
 
   insertEvent(event: StoredEvent): void {
-    this.#transaction(() => {
+    this.#statement(() => {
       this.#sql
         .get(`INSERT INTO task_events (${EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`)
         .run(event.taskId, event.revision, event.eventId, event.type, event.payloadJson, event.created);
@@ -381,7 +388,7 @@ export class TaskTables {
   }
 
   insertInputRequest(request: Omit<StoredInputRequest, 'status'>): void {
-    this.#transaction(() => {
+    this.#statement(() => {
       this.#sql
         .get(
           `INSERT INTO input_requests (${INPUT_COLUMNS}) VALUES (?, ?, ?, ?, 'pending', ?, NULL, NULL, NULL)`,
@@ -398,7 +405,7 @@ export class TaskTables {
 
   /** Ends a pending request without an answer (expired, or superseded by settlement). */
   closeInputRequest(taskId: string, requestId: string, status: 'expired' | 'superseded'): void {
-    this.#transaction(() => {
+    this.#statement(() => {
       this.#sql
         .get(
           `UPDATE input_requests SET status = ? WHERE task_id = ? AND request_id = ? AND status = 'pending'`,
@@ -412,7 +419,7 @@ export class TaskTables {
     requestId: string,
     answer: { readonly fingerprint: string; readonly revision: number; readonly inputJson: string },
   ): void {
-    this.#transaction(() => {
+    this.#statement(() => {
       const result = this.#sql
         .get(
           `UPDATE input_requests SET status = 'answered', accepted_fingerprint = ?, accepted_revision = ?,
@@ -436,7 +443,7 @@ export class TaskTables {
   }
 
   insertCancellation(cancellation: StoredCancellation): void {
-    this.#transaction(() => {
+    this.#statement(() => {
       this.#sql
         .get(
           `INSERT INTO task_cancellations (task_id, fingerprint, revision, reason, accepted_at)

@@ -23,7 +23,7 @@
  *     resource-constraint when the budget runs out;
  * 11. group commit: replay, pins, deadline and capacity re-checked inside the transaction, then
  *     the task row, the replay record and the version reference written; <accepted/> only
- *     after COMMIT. Dispatch follows on a later turn.
+ *     once that commit is on disk (group-commit.ts). Dispatch follows on a later turn.
  *
  * Effective deadline: the caller's, clamped to the tool's maximumTimeoutSeconds and the
  * gateway's maxTaskDurationSeconds; without one, the tool's defaultTimeoutSeconds (or the
@@ -249,9 +249,14 @@ export class Admission {
     if (verdict === 'invalid') return refuse(TASK_FAULT.notAcceptable);
     if (verdict === 'limit') return refuse(TASK_FAULT.resourceConstraint);
 
-    const committed = await this.#committer.submit(() => this.#commit(candidate));
+    const committed = await this.#committer.submit(
+      () => this.#commit(candidate),
+      // Counted at COMMIT: the next group's capacity check must see it before it is durable.
+      (result) => {
+        if (result.admitted !== undefined) ctx.active.admitted(candidate.requester.bareJid);
+      },
+    );
     if (committed.admitted !== undefined) {
-      ctx.active.admitted(candidate.requester.bareJid);
       const { taskId, deadline } = committed.admitted;
       if (deadline !== undefined) ctx.armDeadline(taskId, deadline);
       ctx.dispatch(taskId);

@@ -62,13 +62,13 @@ function admitted(store: GatewayStore, count: number): string[] {
   });
 }
 
-/** Counts the store's outermost transactions from now on. */
+/** Counts the store's outermost transactions (durable or deferred) from now on. */
 function countTransactions(store: GatewayStore): { readonly count: () => number } {
-  const original = store.transaction.bind(store);
   let depth = 0;
   let count = 0;
-  Object.assign(store, {
-    transaction<T>(work: () => T): T {
+  const counted =
+    <T>(original: (work: () => T) => T) =>
+    (work: () => T): T => {
       if (depth === 0) count += 1;
       depth += 1;
       try {
@@ -76,7 +76,10 @@ function countTransactions(store: GatewayStore): { readonly count: () => number 
       } finally {
         depth -= 1;
       }
-    },
+    };
+  Object.assign(store, {
+    transaction: counted(store.transaction.bind(store)),
+    transactionDeferred: counted(store.transactionDeferred.bind(store)),
   });
   return { count: () => count };
 }

@@ -76,11 +76,17 @@ export interface EngineContext {
   readonly armDeadline: (taskId: string, deadline: string) => void;
 }
 
-/** Runs `work` in one transaction, then its effects. */
+/**
+ * Runs `work` in one durable transaction, then its effects — after the effects of every
+ * earlier commit, including deferred ones still waiting for the disk (GatewayStore.afterDurable),
+ * so events leave in commit order. Normally that is at once, before `commit` returns.
+ */
 export function commit<T>(ctx: EngineContext, work: (effects: Effects) => T): T {
   const effects = new Effects();
   const result = ctx.store.transaction(() => work(effects));
-  effects.run(ctx.log);
+  ctx.store.afterDurable(() => {
+    effects.run(ctx.log);
+  });
   return result;
 }
 

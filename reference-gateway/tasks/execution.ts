@@ -114,17 +114,23 @@ class DispatchBatch {
     }
   }
 
+  /** Once the dispatch commit is durable: events, then runtimes (unless the engine stopped meanwhile). */
   start(): void {
     for (const own of this.#effects) own.run(this.#ctx.log);
+    if (!accepting(this.#ctx)) return;
     for (const task of this.#started) startRuntime(this.#ctx, task);
   }
 }
 
-/** The dispatch of `taskIds` in one transaction of its own. */
+/**
+ * The dispatch of `taskIds` in one transaction of its own. It commits without waiting for the
+ * disk; the runtimes start once it is durable, so a power loss can never leave a task that ran
+ * without its execution record.
+ */
 export function dispatchAll(ctx: EngineContext, taskIds: readonly string[]): void {
   const batch = new DispatchBatch(ctx, taskIds);
   try {
-    ctx.store.transaction(() => {
+    ctx.store.transactionDeferred(() => {
       batch.write();
     });
   } catch (error) {
@@ -132,7 +138,9 @@ export function dispatchAll(ctx: EngineContext, taskIds: readonly string[]): voi
     ctx.log(`task dispatch commit failed (${error instanceof Error ? error.name : typeof error})`);
     return;
   }
-  batch.start();
+  ctx.store.afterDurable(() => {
+    batch.start();
+  });
 }
 
 /** The dispatch checks and writes of one task, inside a transaction; the started task or undefined. */

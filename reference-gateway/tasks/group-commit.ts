@@ -1,19 +1,21 @@
 /**
  * Group commit for admissions (#invocation: the task and its replay record are durable before
- * <accepted/>). With synchronous = FULL every COMMIT waits for the disk; admissions that become
- * ready in the same event-loop turn therefore share one transaction and one fsync. Each
- * admission runs in its own savepoint, so one that throws rolls back alone; none of them is
- * answered before the shared COMMIT returns. `perRequest` mode commits each on its own (the
- * bench's baseline).
+ * <accepted/>). Admissions that become ready in the same event-loop turn share one transaction;
+ * each runs in its own savepoint, so one that throws rolls back alone. The transaction commits
+ * without waiting for the disk (GatewayStore.transactionDeferred) and nobody is answered until
+ * the store reports it durable (afterDurable): the next group can commit while the previous
+ * one's WAL sync runs, and one sync covers every group committed before it started.
+ * `perRequest` mode commits each on its own (the bench's baseline).
  *
  * Other engine work may ride along (`ride`): the dispatch of the tasks the previous group
- * admitted joins the next group's transaction when admissions are waiting anyway, so a steady
- * stream of invocations costs one fsync per group instead of two (bench/admission).
+ * admitted joins the next group's transaction when admissions are waiting anyway.
  */
 import type { GatewayStore } from '../store/gateway-store.ts';
 
 interface Pending<T> {
   readonly work: () => T;
+  /** Runs right after COMMIT, before durability: bookkeeping the next group must already see. */
+  readonly committed: ((value: T) => void) | undefined;
   readonly resolve: (value: T) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -59,10 +61,18 @@ export class GroupCommitter {
     this.#riders.push(rider);
   }
 
-  /** Runs `work` inside a write transaction; resolves after that transaction committed. */
-  submit<T>(work: () => T): Promise<T> {
+  /**
+   * Runs `work` inside a write transaction; resolves once that transaction is durable.
+   * `committed` runs as soon as it committed, before the next group's transaction starts.
+   */
+  submit<T>(work: () => T, committed?: (value: T) => void): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#batch.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.#batch.push({
+        work,
+        committed: committed as ((value: unknown) => void) | undefined,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
       if (!this.#grouped) {
         this.#flush();
         return;
@@ -86,7 +96,7 @@ export class GroupCommitter {
     this.generation += 1;
     let results: Settled<unknown>[];
     try {
-      results = this.#store.transaction(() => {
+      results = this.#store.transactionDeferred(() => {
         for (const rider of riders) rider.work();
         return batch.map((pending): Settled<unknown> => {
           try {
@@ -103,12 +113,17 @@ export class GroupCommitter {
       for (const pending of batch) pending.reject(error);
       return;
     }
-    for (const rider of riders) rider.committed();
     results.forEach((result, index) => {
-      const pending = batch[index];
-      if (pending === undefined) return;
-      if (result.ok) pending.resolve(result.value);
-      else pending.reject(result.error);
+      if (result.ok) batch[index]?.committed?.(result.value);
+    });
+    this.#store.afterDurable(() => {
+      for (const rider of riders) rider.committed();
+      results.forEach((result, index) => {
+        const pending = batch[index];
+        if (pending === undefined) return;
+        if (result.ok) pending.resolve(result.value);
+        else pending.reject(result.error);
+      });
     });
   }
 }

@@ -4,8 +4,10 @@
  * requester may see: invocation permission is independent of visibility (#invocation), so the
  * catalog's visibility-filtered lookups are the wrong door here.
  *
- * Versions are immutable, so records and compiled schemas are cached by (endpoint, version,
- * hash); a version removed and re-registered with other bytes is impossible (tombstones).
+ * Versions are immutable, so parsed manifests and compiled schemas are cached by (endpoint,
+ * version, hash); a version removed and re-registered with other bytes is impossible
+ * (tombstones). Each lookup still asks the store whether the version exists — only its hash,
+ * not its bytes, unless the manifest is not cached yet.
  */
 import type { CompiledToolSchema } from '../../protocol/tool-schema/index.ts';
 import { compileToolSchema } from '../../protocol/tool-schema/index.ts';
@@ -14,11 +16,11 @@ import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { NS_AGENT_API } from '../../protocol/namespaces.ts';
 import type { AgentApiToolExtension, Manifest, ManifestTool } from '../../protocol/manifest/index.ts';
 import type { GatewayStore } from '../store/gateway-store.ts';
-import type { StoredVersion } from '../store/store-records.ts';
+import type { VersionPin } from '../store/store-records.ts';
 import { STORED_JSON_LIMITS } from './caller-json.ts';
 
 export interface PinnedTool {
-  readonly version: StoredVersion;
+  readonly version: VersionPin;
   readonly tool: ManifestTool;
   readonly extension: AgentApiToolExtension;
 }
@@ -34,13 +36,14 @@ export class PinnedTools {
 
   /** The registered version and its tool, or undefined when either does not exist. */
   find(endpointJid: string, version: string, toolName: string): PinnedTool | undefined {
-    const stored = this.#store.registrations.version(endpointJid, version);
-    if (stored === undefined) return undefined;
-    const manifest = this.#manifest(stored);
+    const pin = this.#store.registrations.versionPin(endpointJid, version);
+    if (pin === undefined) return undefined;
+    const manifest = this.#manifest(pin);
+    if (manifest === undefined) return undefined;
     // Tool names compare code point by code point, never normalized (#namespaces).
     const tool = manifest.tools.find((candidate) => candidate.name === toolName);
     if (tool === undefined) return undefined;
-    return { version: stored, tool, extension: tool[NS_AGENT_API] ?? {} };
+    return { version: pin, tool, extension: tool[NS_AGENT_API] ?? {} };
   }
 
   /** The compiled inputSchema or outputSchema of a pinned tool (registration compiled it once already). */
@@ -69,10 +72,12 @@ export class PinnedTools {
     return compiled;
   }
 
-  #manifest(stored: StoredVersion): Manifest {
-    const key = `${stored.jid}\u0000${stored.version}\u0000${stored.hash.value}`;
+  #manifest(pin: VersionPin): Manifest | undefined {
+    const key = `${pin.jid}\u0000${pin.version}\u0000${pin.hash.value}`;
     let manifest = this.#manifests.get(key);
     if (manifest === undefined) {
+      const stored = this.#store.registrations.version(pin.jid, pin.version);
+      if (stored === undefined) return undefined;
       // Validated before it was stored; the catalog checks bytes against the hash on its side.
       manifest = parseStrictJson(stored.canonicalJson, STORED_JSON_LIMITS) as unknown as Manifest;
       this.#manifests.set(key, manifest);
