@@ -6,6 +6,9 @@
 // retained, and once both are gone the same request is admitted as new work (the spec allows
 // it); and a version whose only retained task was purged can be removed.
 //
+// The black-box suite case task-recovery.expired-like-nonexistent needs exactly such a gateway,
+// so it runs here too (the reference world of `agentconf run` keeps the default day).
+//
 // The gateway's purge timer and real time drive everything: the test waits for the gateway's
 // own "purged" log line (with a deadline) and then asks over the wire, never sleeping.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +25,12 @@ import { GatewayComponent } from '../component/gateway-component.ts';
 import { openGatewayState, type GatewayState } from '../config/gateway-state.ts';
 import { taskEngineSettingsOf } from '../config/task-settings.ts';
 import { activate, removeVersion } from './test-support/admin.ts';
-import { ALICE, BOB, useGatewayFederation } from './test-support/gateway-federation.ts';
+import type { Caller } from '../../harness/driver/index.ts';
+import type { CallerPool, CaseContext } from '../../suites/framework/context.ts';
+import { freshSeed, SeededRandom } from '../../suites/framework/seeded-random.ts';
+import { loadReferenceWorld, REFERENCE_WORLD_FILE } from '../../suites/fixtures/reference-world.ts';
+import { taskRecoverySuite } from '../../suites/sections/task-recovery.ts';
+import { ALICE, BOB, CAROL, GATEWAY, useGatewayFederation } from './test-support/gateway-federation.ts';
 import {
   CONFORMANCE,
   CONFORMANCE_HASH,
@@ -253,5 +261,54 @@ describe('retention and purge (#invocation, #task-recovery)', () => {
       invokeOf({ apiVersion: CONFORMANCE_NEXT_VERSION, manifestHash: CONFORMANCE_NEXT_HASH, steps: [] }),
     );
     expectStanzaError(late, 'item-not-found', 'cancel');
+  });
+});
+
+/**
+ * A CaseContext over this file's federation, the local role being bob (the same builder as in
+ * tasks-late-output.test.ts: test files cannot share code outside test-support).
+ */
+function caseContext(seed: number, warnings: string[]): CaseContext {
+  const roles = { local: BOB, remote: ALICE, remotePeer: CAROL, denied: 'mallory@hostile.example' };
+  const unused = (): Promise<Caller> => Promise.reject(new Error('this case uses the local caller only'));
+  const callers: CallerPool = {
+    local: () => world().caller(BOB, `suite-${String(seed)}`),
+    remote: unused,
+    remotePeer: unused,
+    denied: unused,
+    admin: unused,
+    registrant: unused,
+    sibling: unused,
+  };
+  return {
+    sut: {
+      name: 'reference gateway (integration, short retention)',
+      gatewayJid: GATEWAY,
+      profiles: new Set(['task-execution']),
+      features: new Set(),
+      replyTimeoutMs: EVENT_TIMEOUT_MS,
+      taskTimeoutMs: EVENT_TIMEOUT_MS,
+    },
+    callers,
+    random: new SeededRandom(seed),
+    world: loadReferenceWorld(REFERENCE_WORLD_FILE, roles),
+    warn: (requirement, message) => {
+      warnings.push(`${requirement}: ${message}`);
+    },
+  };
+}
+
+describe('the suite case task-recovery.expired-like-nonexistent', () => {
+  it('passes against a gateway with a short retention, comparing both replies', async () => {
+    const found = taskRecoverySuite.cases.find(
+      (testCase) => testCase.id === 'task-recovery.expired-like-nonexistent',
+    );
+    if (found === undefined) throw new Error('the suite case is missing');
+    const seed = freshSeed();
+    console.log(`suite case seed ${String(seed)}`);
+    const warnings: string[] = [];
+    // Resolves only when it compared at least one expired reply (otherwise NotApplicable).
+    await expect(found.run(caseContext(seed, warnings))).resolves.toBeUndefined();
+    expect(warnings).toEqual([]);
   });
 });

@@ -3,13 +3,20 @@
  * attribute from a sibling resource that received no event, result-available only when terminal,
  * task-result only for terminal tasks (unexpected-request before) holding the terminal event's
  * payload, malformed task IDs refused with bad-request, and another caller's task answered like
- * a task that does not exist, for every task operation.
+ * a task that does not exist, for every task operation; on a gateway configured for a short
+ * retention, a task past its retain-until answered like one that does not exist too.
  */
 import { canonicalJson } from '../../protocol/json/canonical.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
-import { compareInstants, type XmppDateTime } from '../../protocol/datetime.ts';
+import {
+  compareInstants,
+  dateTimeFromMillis,
+  toEpochMillis,
+  type XmppDateTime,
+} from '../../protocol/datetime.ts';
 import { defineSuite } from '../framework/case.ts';
 import { expectIndistinguishable, expectStanzaError, expectThat } from '../framework/expect.ts';
+import { NotApplicable } from '../framework/verdicts.ts';
 import { requireWorld } from '../fixtures/reference-world.ts';
 import {
   awaitEvent,
@@ -34,6 +41,14 @@ const AVAILABLE = 'task-recovery.result-availability';
 const ONLY_TERMINAL = 'task-recovery.result-only-terminal';
 const AUTHORIZATION = 'task-recovery.caller-authorization';
 const NOT_FOUND = 'task-recovery.indistinguishable-not-found';
+const QUERYABLE = 'events.queryable-until-retain-until';
+/**
+ * The longest retention the expiry case waits out (registry fixture short-retention): a gateway
+ * promising more is not configured for it, and the case does not apply.
+ */
+const SHORT_RETENTION_MS = 5000;
+/** Beyond retain-until before the case looks: the gateway's clock need not be ours to the ms. */
+const EXPIRY_MARGIN_MS = 200;
 
 function sameInstant(a: XmppDateTime | undefined, b: XmppDateTime | undefined): boolean {
   return a !== undefined && b !== undefined && compareInstants(a, b) === 0;
@@ -249,6 +264,84 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
         answered.reply.xml,
       );
       await awaitSettled(context, owner, accepted.taskId);
+    },
+  },
+  {
+    name: 'expired-like-nonexistent',
+    requirements: [NOT_FOUND, QUERYABLE],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-19', 'interp-32'],
+    statement:
+      'A completed task answers state and result until its retain-until; once that has passed, a gateway that no longer answers for it gives exactly what a task ID that names no task gets (needs a gateway configured for a retention of a few seconds).',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      // A caller deadline keeps the effective deadline, and so retain-until, close.
+      const { accepted } = await startTask(
+        context,
+        caller,
+        target,
+        'script',
+        { steps: [{ complete: {} }] },
+        { deadline: instantFromNow(1000) },
+      );
+      const retainUntil = toEpochMillis(accepted.retainUntil);
+      if (retainUntil - Date.now() > SHORT_RETENTION_MS) {
+        throw new NotApplicable(
+          `retain-until ${accepted.retainUntil.text} is more than ${String(SHORT_RETENTION_MS / 1000)} s away: the gateway is not configured for a short retention`,
+        );
+      }
+      const history = await awaitSettled(context, caller, accepted.taskId);
+      const before = await taskStateRequest(caller, target, accepted.taskId);
+      // Asked early enough that no clock difference can put the reply past retain-until.
+      if (Date.now() + EXPIRY_MARGIN_MS < retainUntil) {
+        const state = expectTaskState(before, QUERYABLE);
+        expectThat(
+          state.state === terminalPayload(history).state,
+          QUERYABLE,
+          'the settled state before retain-until',
+          before.reply.xml,
+        );
+      }
+      // Time passes on the gateway's clock: a tool waiting until just past retain-until.
+      const { accepted: timer } = await startTask(context, caller, target, 'script', {
+        steps: [
+          { wait: { until: dateTimeFromMillis(retainUntil + EXPIRY_MARGIN_MS).text } },
+          { complete: {} },
+        ],
+      });
+      await awaitSettled(context, caller, timer.taskId);
+      const unknown = freshRequestId(context);
+      const pairs = [
+        ['state', (id: string) => taskStateRequest(caller, target, id)],
+        ['result', (id: string) => taskResultRequest(caller, target, id)],
+      ] as const;
+      let compared = 0;
+      for (const [label, send] of pairs) {
+        const expired = await send(accepted.taskId);
+        // Keeping a task longer than promised is allowed; only a refusal must look like "none".
+        if (expired.parsed.type === 'result') continue;
+        compared += 1;
+        expectStanzaError(context, expired, NOT_FOUND, 'item-not-found');
+        expectIndistinguishable(
+          context,
+          [
+            { label: `${label} of a task past retain-until`, to: target.jid, exchange: expired },
+            {
+              label: `${label} of a task that does not exist`,
+              to: target.jid,
+              exchange: await send(unknown),
+            },
+          ],
+          NOT_FOUND,
+        );
+      }
+      if (compared === 0) {
+        throw new NotApplicable(
+          'the gateway still answers for the task after retain-until (allowed): nothing expired to compare',
+        );
+      }
     },
   },
 ]);
