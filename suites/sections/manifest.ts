@@ -10,6 +10,11 @@
  * versions) or are built here; they are submitted at once, so a gateway whose registration rate
  * limit is lower than a conformance run needs answers resource-constraint, which the cases
  * report as cannot-tell, never as a pass.
+ *
+ * URLs in a manifest are data: a homepage and an avatar pointing at a canary listener are never
+ * fetched while registering or serving discovery (manifest.no-dereference). A tool declaring
+ * approvalRequired never runs without an approval the gateway can enforce
+ * (manifest.fail-closed-permissions, through the conformance tools' script.approval).
  */
 import { canonicalDocument } from '../../protocol/json/canonical.ts';
 import type { JsonObject } from '../../protocol/json/json-value.ts';
@@ -18,14 +23,33 @@ import { NS_AGENT_API } from '../../protocol/namespaces.ts';
 import { buildManifestRequest, parseManifest, parseRegistered } from '../../protocol/stanza/index.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
-import { expectParsed, expectResultPayload, expectThat } from '../framework/expect.ts';
+import { expectAnyStanzaError, expectParsed, expectResultPayload, expectThat } from '../framework/expect.ts';
+import { NotApplicable } from '../framework/verdicts.ts';
 import { requireWorld, type CallerRole } from '../fixtures/reference-world.ts';
 import { callerFor } from './support/discovery.ts';
+import {
+  discoverableRegistrant,
+  expectNoContact,
+  readThroughDiscovery,
+  registerForDiscovery,
+  withCanaryListener,
+} from './support/canary-listener.ts';
 import { badManifest, fullManifest, minimalManifest } from './support/manifests.ts';
 import { freshVersion, registrantFor, withRestore } from './support/provisioning.ts';
 import { INVALID_MANIFEST, expectRefusals, type RefusalVector } from './support/refusals.ts';
+import {
+  awaitSettled,
+  conformanceTarget,
+  expectAccepted,
+  freshLedgerKey,
+  readLedger,
+  sendInvoke,
+  terminalPayload,
+} from './support/tasks.ts';
 
 const STORED = 'registration-flow.validate-before-commit';
+const NO_DEREFERENCE = 'manifest.no-dereference';
+const FAIL_CLOSED = 'manifest.fail-closed-permissions';
 
 /** A vector from fixtures/manifests/bad/, re-targeted at the registrant's JID and a fresh version. */
 function fixture(name: string, label: string): RefusalVector {
@@ -262,6 +286,71 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
           );
         }
       }
+    },
+  },
+  {
+    name: 'no-dereference',
+    requirements: [NO_DEREFERENCE],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    statement:
+      'A manifest whose homepage, avatar and description point at a canary listener on this machine is registered, activated when an administrator can, and read through endpoint information, items, the manifest and tool information by local and federated callers, and nothing ever connects to the listener (it can only catch a gateway on this machine, where agentconf run starts it).',
+    run: (context) =>
+      withRestore(context, (restorer) =>
+        withCanaryListener(async (canary) => {
+          const registrant = await discoverableRegistrant(context, 'canary');
+          const version = freshVersion(context);
+          const manifest = minimalManifest(registrant.jid, version) as JsonObject & { agent: JsonObject };
+          manifest.agent['homepage'] = canary.url('https', 'homepage');
+          manifest.agent['avatarUrl'] = canary.url('https', 'avatar.png');
+          manifest.agent['description'] = `More at ${canary.url('http', 'description')}`;
+          await registerForDiscovery(restorer, registrant, version, manifest);
+          for (const role of ['local', 'remote'] as const) {
+            await readThroughDiscovery(await callerFor(context, role), registrant.jid, version, ['echo']);
+          }
+          expectNoContact(canary, NO_DEREFERENCE, 'homepage, avatarUrl and a URL in the description');
+        }),
+      ),
+  },
+  {
+    name: 'approval-fails-closed',
+    requirements: [FAIL_CLOSED],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-26'],
+    statement:
+      'A tool that declares approvalRequired, invoked when no approval the gateway could enforce exists, never runs: the invocation is refused before admission, or the admitted task ends without completing, and the tool’s ledger key stays at 0.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      if (!target.manifest.tools.some((tool) => tool.name === 'script.approval')) {
+        throw new NotApplicable(`${target.jid} hosts no script.approval tool`);
+      }
+      const caller = await context.callers.local();
+      const key = freshLedgerKey(context, 'manifest.approval');
+      const { invoke, exchange } = await sendInvoke(context, caller, target, 'script.approval', {
+        ledgerKey: key,
+        steps: [{ complete: { structuredContent: { value: 'ran without approval' } } }],
+      });
+      if (exchange.parsed.type === 'error') {
+        expectAnyStanzaError(context, exchange, FAIL_CLOSED);
+      } else {
+        const accepted = expectAccepted(exchange, invoke, FAIL_CLOSED);
+        const history = await awaitSettled(context, caller, accepted.taskId);
+        const { state } = terminalPayload(history);
+        expectThat(
+          state !== 'completed',
+          FAIL_CLOSED,
+          'a refusal before admission, or a task that fails without running (interp-26)',
+          history.at(-1)?.stanza.xml ?? '',
+        );
+      }
+      const count = await readLedger(context, caller, target, key, FAIL_CLOSED);
+      expectThat(
+        count === 0,
+        FAIL_CLOSED,
+        'the ledger key never incremented (the tool never ran)',
+        `count ${String(count)}`,
+      );
     },
   },
 ]);
