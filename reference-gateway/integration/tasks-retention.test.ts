@@ -54,10 +54,10 @@ import { expectIdenticalErrors, expectStanzaError, resultPayload } from './test-
 
 /**
  * Short enough for a test, long enough that a loaded 2-core machine still asks before
- * retain-until: a task's effective deadline is at most 3 s after admission (no caller deadline:
- * the gateway maximum), so retain-until is 5 s after admission; the replay window is 1 s.
+ * retain-until: a task's effective deadline is at most 4 s after admission (no caller deadline:
+ * the gateway maximum), so retain-until is 7 s after admission; the replay window is 1 s.
  */
-const TASKS = { retentionSeconds: 2, maxTaskDurationSeconds: 3, purgeIntervalSeconds: 0.2 };
+const TASKS = { retentionSeconds: 3, maxTaskDurationSeconds: 4, purgeIntervalSeconds: 0.2 };
 const REPLAY_WINDOW_SECONDS = 1;
 /** Purge must come within a few sweeps of retain-until; generous for a loaded machine. */
 const PURGE_TIMEOUT_MS = 20_000;
@@ -129,8 +129,8 @@ beforeAll(async () => {
   await world().stopGateway();
   const { config } = world();
   expect(config.tasks).toEqual({
-    retentionSeconds: 2,
-    maxTaskDurationSeconds: 3,
+    retentionSeconds: 3,
+    maxTaskDurationSeconds: 4,
     purgeIntervalMs: 200,
   });
   state = await openGatewayState(config, Date.now);
@@ -167,13 +167,13 @@ describe('retention and purge (#invocation, #task-recovery)', () => {
   it('keeps state, result and the replay record until retain-until, then answers like a task that never existed and admits the request anew', async () => {
     const bob = await world().caller(BOB);
     const key = ledgerKey('retention');
-    // No caller deadline: the effective deadline is the gateway maximum (3 s); the wait puts the
+    // No caller deadline: the effective deadline is the gateway maximum (4 s); the wait puts the
     // completion past the 1 s replay window.
     const invoke: Invoke = invokeOf({ ledgerKey: key, steps: [{ wait: { ms: 1200 } }, { complete: {} }] });
     const accepted = await invokeAccepted(bob, invoke);
     const created = toEpochMillis(accepted.created);
     const retainUntil = toEpochMillis(accepted.retainUntil);
-    expect(retainUntil - created, 'retain-until = deadline (3 s) + retention (2 s)').toBe(5000);
+    expect(retainUntil - created, 'retain-until = deadline (4 s) + retention (3 s)').toBe(7000);
     const history = await eventsUntilTerminal(bob, accepted.taskId);
     expect(history.kinds).toEqual(['status:running', 'completed']);
     const terminal = history.events.at(-1);
