@@ -10,7 +10,12 @@
  * - the reference gateway (bench/admission-gateway.ts, a process on a database in a temporary
  *   directory, synchronous = FULL), which answers each <invoke/> to conformance@agents.example
  *   with <accepted/> once the task and its replay record are committed (group commit).
- * Both take the component domain in turn, so each phase has Prosody to itself. Every gateway
+ * - the echo component with `notify` (a second baseline, not the goal's): it also sends the
+ *   requester one <message/> per request, the traffic shape of an admission — the <accepted/>
+ *   reply plus the task's first lifecycle event (`running`), which the gateway must send too.
+ *   The gap between the two baselines is what the protocol's traffic costs the path (Prosody
+ *   and the client), whatever the gateway does.
+ * All take the component domain in turn, so each phase has Prosody to itself. Every gateway
  * reply is checked to be <accepted/>: a refusal would be a cheaper, dishonest answer.
  *
  * The tasks run the `script` tool with a single unbounded wait, so each one costs its admission
@@ -52,6 +57,7 @@ export interface PathReport {
 
 export interface AdmissionRound {
   readonly echo: PathReport;
+  readonly echoNotify: PathReport;
   readonly gateway: PathReport;
   /** Transactions the gateway's admission path committed (warm-up included). */
   readonly gatewayCommits: number | undefined;
@@ -66,6 +72,7 @@ export interface AdmissionReport {
   readonly rounds: readonly AdmissionRound[];
   /** Medians over the rounds. */
   readonly echo: PathReport;
+  readonly echoNotify: PathReport;
   readonly gateway: PathReport;
   readonly throughputRatio: number;
   readonly p50Ratio: number;
@@ -117,6 +124,22 @@ async function pipelined(count: number, concurrency: number, send: () => Promise
     p50Ms: percentile(sorted, 0.5),
     p99Ms: percentile(sorted, 0.99),
   };
+}
+
+/** One echo path: the component started, warmed up, measured, stopped. */
+async function echoPath(
+  federation: Federation,
+  options: { readonly notify: boolean },
+  run: { readonly warmup: number; readonly requests: number; readonly concurrency: number },
+  bob: Caller,
+): Promise<PathReport> {
+  const echoProcess = await startEchoComponentProcess(federation, options);
+  try {
+    await pipelined(run.warmup, run.concurrency, () => echoOnce(bob));
+    return await pipelined(run.requests, run.concurrency, () => echoOnce(bob));
+  } finally {
+    await echoProcess.stop();
+  }
 }
 
 async function echoOnce(caller: Caller): Promise<void> {
@@ -197,14 +220,9 @@ export async function benchAdmission(options: AdmissionBenchOptions = {}): Promi
   try {
     const bob = await driver.connect('bob@server.example', 'bench');
     for (let round = 0; round < rounds; round++) {
-      const echoProcess = await startEchoComponentProcess(federation);
-      let echo: PathReport;
-      try {
-        await pipelined(warmup, concurrency, () => echoOnce(bob));
-        echo = await pipelined(requests, concurrency, () => echoOnce(bob));
-      } finally {
-        await echoProcess.stop();
-      }
+      const run = { warmup, requests, concurrency };
+      const echo = await echoPath(federation, { notify: false }, run, bob);
+      const echoNotify = await echoPath(federation, { notify: true }, run, bob);
       const gatewayProcess = await startGateway(setup);
       let gateway: PathReport;
       try {
@@ -220,6 +238,7 @@ export async function benchAdmission(options: AdmissionBenchOptions = {}): Promi
       const cpu = counter('cpu microseconds');
       measured.push({
         echo,
+        echoNotify,
         gateway,
         gatewayCommits: counter('admission commits'),
         gatewayCpuPerAdmissionUs: cpu === undefined ? undefined : cpu / (requests + warmup),
@@ -231,6 +250,7 @@ export async function benchAdmission(options: AdmissionBenchOptions = {}): Promi
     rmSync(setup.dir, { recursive: true, force: true });
   }
   const echo = median(measured.map((round) => round.echo));
+  const echoNotify = median(measured.map((round) => round.echoNotify));
   const gateway = median(measured.map((round) => round.gateway));
   const throughputRatio = gateway.perSecond / echo.perSecond;
   const p50Ratio = gateway.p50Ms / echo.p50Ms;
@@ -240,6 +260,7 @@ export async function benchAdmission(options: AdmissionBenchOptions = {}): Promi
     concurrency,
     rounds: measured,
     echo,
+    echoNotify,
     gateway,
     throughputRatio,
     p50Ratio,
@@ -255,11 +276,12 @@ export function printAdmission(report: AdmissionReport): void {
     [
       `admission through Prosody (${String(report.requests)} requests, ${String(report.concurrency)} in flight, median of ${String(report.rounds.length)} rounds):`,
       line('echo component', report.echo),
+      line('echo + one message back', report.echoNotify),
       line('gateway invoke → accepted', report.gateway),
       `  gateway/echo: throughput ${report.throughputRatio.toFixed(2)}× (goal ≥ 0.8), p50 ${report.p50Ratio.toFixed(2)}× (goal ≤ 1.5): ${report.goalMet ? 'met' : 'NOT met'}`,
       ...report.rounds.map(
         (round, index) =>
-          `  round ${String(index + 1)}: echo ${round.echo.perSecond.toFixed(0)}/s p50 ${ms(round.echo.p50Ms)}, gateway ${round.gateway.perSecond.toFixed(0)}/s p50 ${ms(round.gateway.p50Ms)}, ${String(round.gatewayCommits ?? '?')} admission commits for ${String(report.requests + report.warmup)} admissions, gateway CPU ${round.gatewayCpuPerAdmissionUs?.toFixed(0) ?? '?'} µs per admission`,
+          `  round ${String(index + 1)}: echo ${round.echo.perSecond.toFixed(0)}/s p50 ${ms(round.echo.p50Ms)}, echo+message ${round.echoNotify.perSecond.toFixed(0)}/s p50 ${ms(round.echoNotify.p50Ms)}, gateway ${round.gateway.perSecond.toFixed(0)}/s p50 ${ms(round.gateway.p50Ms)}, ${String(round.gatewayCommits ?? '?')} admission commits for ${String(report.requests + report.warmup)} admissions, gateway CPU ${round.gatewayCpuPerAdmissionUs?.toFixed(0) ?? '?'} µs per admission`,
       ),
       '',
     ].join('\n'),

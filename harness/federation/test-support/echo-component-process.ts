@@ -2,8 +2,14 @@ import type { ManagedProcess } from '../../faults/managed-process.ts';
 import type { Federation } from '../server-provider.ts';
 import { startTsProcess } from './run-ts-process.ts';
 
-/** The echo component as a child process, connected through the component link's proxy. */
-export async function startEchoComponentProcess(federation: Federation): Promise<ManagedProcess> {
+/**
+ * The echo component as a child process, connected through the component link's proxy;
+ * `notify` as in echo-component.ts.
+ */
+export async function startEchoComponentProcess(
+  federation: Federation,
+  options: { readonly notify?: boolean } = {},
+): Promise<ManagedProcess> {
   const { component } = federation;
   const child = await startTsProcess(
     'echo component',
@@ -14,6 +20,7 @@ export async function startEchoComponentProcess(federation: Federation): Promise
       ECHO_PORT: String(component.port),
       ECHO_DOMAIN: component.domain,
       ECHO_SECRET: component.secret,
+      ECHO_NOTIFY: options.notify === true ? '1' : '0',
     },
   );
   await child.waitForOutput('online', 20_000);

@@ -3,7 +3,11 @@
 // (and the driver) that is under test, not the component. Two extras for the driver's tests: an
 // IQ whose payload is <fail xmlns='urn:agentconf:test:echo'> is answered with the <error/> the
 // payload carries, and sendRaw() writes any text to the stream (e.g. a task event for a caller).
+// With `notify`, every answered get is followed by a <message/> to the requester carrying a copy
+// of the payload: the traffic shape of a task admission (the <accepted/> reply and the task's
+// first lifecycle event), bench/admission's second baseline.
 import componentPackage, { type XmppComponent } from '@xmpp/component';
+import xml from '@xmpp/xml';
 
 export const ECHO_NS = 'urn:agentconf:test:echo';
 
@@ -12,6 +16,7 @@ export interface EchoComponentOptions {
   readonly port: number;
   readonly domain: string;
   readonly secret: string;
+  readonly notify?: boolean;
 }
 
 export interface EchoComponent {
@@ -45,6 +50,15 @@ export async function startEchoComponent(options: EchoComponentOptions): Promise
     // A returned element becomes the <iq type='result'/>'s child (errors for everything else).
     if (context.type === 'get') {
       answered += 1;
+      if (options.notify === true) {
+        const { from, to } = context.stanza.attrs as { from?: string; to?: string };
+        // From the address the request went to, back to the requester's full JID; a shallow
+        // copy of the payload (serializing reads children, never their parent link).
+        const copy = xml(payload.name, { ...payload.attrs }, ...payload.children);
+        void connection
+          .send(xml('message', { from: to, to: from, type: 'normal' }, copy))
+          .catch(() => undefined);
+      }
       return payload;
     }
     return next();
