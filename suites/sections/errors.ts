@@ -14,7 +14,6 @@
 import { xml, type Element } from '@xmpp/xml';
 import { FEATURE, NODE_DIRECTORY, NS, NS_AGENT_API } from '../../protocol/namespaces.ts';
 import { isJsonObject, type JsonObject } from '../../protocol/json/json-value.ts';
-import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import { buildDiscoInfoRequest, buildSchemaRequest } from '../../protocol/stanza/index.ts';
 import type { Caller } from '../../harness/driver/index.ts';
 import { defineSuite } from '../framework/case.ts';
@@ -53,6 +52,7 @@ import {
   expectTaskResult,
   expectTaskState,
   freshRequestId,
+  inputRequestId,
   requireToolFeatures,
   sendCancel,
   sendInput,
@@ -365,9 +365,7 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
           ],
         });
         const asked = await awaitEvent(context, caller, accepted.taskId, 'input_required');
-        const payload = parseStrictJson(asked.event.json);
-        const requestId =
-          isJsonObject(payload) && typeof payload['requestId'] === 'string' ? payload['requestId'] : '';
+        const requestId = inputRequestId(asked);
         restorer.reactivateAtEnd({ jid: target.jid, version: target.version, hash: target.hash });
         const deactivated = await admin.deactivate(target.jid);
         expectResultPayload(deactivated, SURVIVE, NS_AGENT_API, 'deactivated');

@@ -14,6 +14,8 @@
  * input that break I-JSON are refused with not-acceptable before admission or acceptance (the
  * ledger proves the tool never ran), whitespace inside strings survives arguments, input and
  * results byte for byte, and replays are compared on canonical bytes, not on the text sent.
+ * External $ref targets, in a registered tool schema or in a tool's input request, point at a
+ * canary listener that must never be contacted (json-encoding.no-external-refs).
  */
 import type { Element } from '@xmpp/xml';
 import { canonicalDocument, canonicalJson } from '../../protocol/json/canonical.ts';
@@ -61,15 +63,26 @@ import {
 } from './support/provisioning.ts';
 import { expectRefusals, INVALID_MANIFEST } from './support/refusals.ts';
 import {
+  discoverableRegistrant,
+  expectNoContact,
+  readThroughDiscovery,
+  withCanaryListener,
+  type CanaryListener,
+} from './support/canary-listener.ts';
+import {
   awaitEvent,
+  awaitInputOrTerminal,
   awaitSettled,
   conformanceTarget,
   expectAccepted,
+  expectCancelAccepted,
   expectInputAccepted,
   expectTaskResult,
   freshLedgerKey,
+  inputRequestId,
   readLedger,
   requireToolFeatures,
+  sendCancel,
   sendInput,
   sendInvoke,
   startTask,
@@ -242,6 +255,19 @@ const IJSON = 'json-encoding.ijson-rejection';
 const WHITESPACE = 'json-encoding.string-whitespace-preserved';
 const CANONICAL_REPLAY = 'json-encoding.canonical-replay-comparison';
 const REPLAY_SAME = 'invocation.replay-same-task';
+const NO_EXTERNAL_REFS = 'json-encoding.no-external-refs';
+
+/** A schema whose properties and definitions reference documents on the canary listener only. */
+function externalRefSchema(canary: CanaryListener): JsonObject {
+  return {
+    type: 'object',
+    properties: {
+      remote: { $ref: canary.url('https', 'schema.json') },
+      pointer: { $ref: canary.url('http', 'defs.json#/$defs/thing') },
+      nested: { type: 'array', items: { $ref: canary.url('https', 'item.json') } },
+    },
+  };
+}
 
 /**
  * JSON texts with one I-JSON violation each (RFC 8785's prerequisites, interp-10): `wrap` puts
@@ -513,9 +539,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         ],
       });
       const asked = await awaitEvent(context, caller, accepted.taskId, 'input_required');
-      const payload = parseStrictJson(asked.event.json);
-      const requestId =
-        isJsonObject(payload) && typeof payload['requestId'] === 'string' ? payload['requestId'] : '';
+      const requestId = inputRequestId(asked);
       const revision = asked.event.revision;
       for (const { what, text } of ijsonViolations((value) => value)) {
         const exchange = await sendInput(caller, target, accepted.taskId, requestId, revision, text);
@@ -600,9 +624,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         ],
       });
       const asked = await awaitEvent(context, caller, accepted.taskId, 'input_required');
-      const payload = parseStrictJson(asked.event.json);
-      const requestId =
-        isJsonObject(payload) && typeof payload['requestId'] === 'string' ? payload['requestId'] : '';
+      const requestId = inputRequestId(asked);
       const answer = { [spaced]: spaced, list: [spaced, ` ${spaced} `] };
       expectInputAccepted(
         await sendInput(caller, target, accepted.taskId, requestId, asked.event.revision, answer),
@@ -662,5 +684,90 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         `count ${String(count)}`,
       );
     },
+  },
+  {
+    name: 'no-external-refs-registered',
+    requirements: [NO_EXTERNAL_REFS],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    statement:
+      'A tool input schema whose $refs point at a canary listener on this machine is registered or refused — either is allowed — and, when registered and activated, read through discovery and schema retrieval; nothing ever connects to the listener (it can only catch a gateway on this machine).',
+    run: (context) =>
+      withRestore(context, (restorer) =>
+        withCanaryListener(async (canary) => {
+          const registrant = await discoverableRegistrant(context, 'extref');
+          const version = freshVersion(context);
+          const manifest = minimalManifest(registrant.jid, version) as JsonObject & { tools: JsonObject[] };
+          manifest.tools = [{ name: 'echo', inputSchema: externalRefSchema(canary) }];
+          const registered = await restorer.register(
+            registrant.provisioning,
+            registrant.jid,
+            JSON.stringify(manifest),
+          );
+          if (registered.parsed.type === 'result' && registrant.kind === 'admin') {
+            const { hash } = canonicalDocument(manifest);
+            const activated = await registrant.provisioning.activate(registrant.jid, version, hash);
+            if (activated.parsed.type === 'result') {
+              const caller = await context.callers.local();
+              await readThroughDiscovery(caller, registrant.jid, version, ['echo']);
+              await caller.exchangeIq(
+                registrant.jid,
+                'get',
+                buildSchemaRequest({ tool: 'echo', version, direction: 'input', manifestHash: hash }),
+              );
+            }
+          }
+          expectNoContact(canary, NO_EXTERNAL_REFS, 'external $ref targets in a registered input schema');
+        }),
+      ),
+  },
+  {
+    name: 'no-external-refs-input',
+    requirements: [NO_EXTERNAL_REFS],
+    profiles: ['interactive-tasks'],
+    level: 'MUST',
+    statement:
+      'A tool that asks for input under a schema whose $refs point at a canary listener on this machine gets its request refused (the task fails) or issued; an answer is then refused or accepted — either is allowed — and nothing ever connects to the listener.',
+    run: (context) =>
+      withCanaryListener(async (canary) => {
+        const target = conformanceTarget(context);
+        const caller = await context.callers.local();
+        await requireToolFeatures(caller, target, 'script', ['input', 'cancel']);
+        const { accepted } = await startTask(context, caller, target, 'script', {
+          steps: [
+            {
+              input: {
+                question: 'Remote schema?',
+                inputSchema: externalRefSchema(canary),
+                expiresInMs: 60_000,
+              },
+            },
+            { complete: { echoInputs: true } },
+          ],
+        });
+        const next = await awaitInputOrTerminal(context, caller, accepted.taskId);
+        if (next.event.type === 'input_required') {
+          const answer = await sendInput(
+            caller,
+            target,
+            accepted.taskId,
+            inputRequestId(next),
+            next.event.revision,
+            {
+              remote: { any: 'thing' },
+              pointer: 1,
+              nested: [true],
+            },
+          );
+          if (answer.parsed.type === 'error') {
+            expectCancelAccepted(
+              await sendCancel(caller, target, accepted.taskId, next.event.revision),
+              NO_EXTERNAL_REFS,
+            );
+          }
+        }
+        await awaitSettled(context, caller, accepted.taskId);
+        expectNoContact(canary, NO_EXTERNAL_REFS, 'external $ref targets in an input request schema');
+      }),
   },
 ]);

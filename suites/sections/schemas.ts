@@ -4,7 +4,10 @@
  * from the fixture file, interp-01), a hash that selects no registered manifest gets conflict,
  * a request missing tool, version, direction or hash is refused; and the registration rules for
  * schemas (valid JSON Schema, object root for input, required vocabularies, unsupported
- * assertions, same-document references), checked through the `registrant` fixture.
+ * assertions, same-document references), checked through the `registrant` fixture. Patterns
+ * are evaluated under a resource bound: an answer that sends a catastrophic pattern into
+ * exponential backtracking still gets a prompt refusal (schemas.bounded-regex), through a tool's
+ * input request, the one schema a caller can choose and have evaluated.
  */
 import { xml, type Element } from '@xmpp/xml';
 import { sha256Base64 } from '../../protocol/json/canonical.ts';
@@ -17,7 +20,8 @@ import {
   type Hash,
   type SchemaDirection,
 } from '../../protocol/stanza/index.ts';
-import type { Caller, IqExchange } from '../../harness/driver/index.ts';
+import { IqTimeout, type Caller, type IqExchange } from '../../harness/driver/index.ts';
+import { canonicalJson } from '../../protocol/json/canonical.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
 import {
@@ -37,6 +41,32 @@ import {
 } from '../fixtures/reference-world.ts';
 import { callerFor } from './support/discovery.ts';
 import { freshVersion, isRegistered, probeManifest, register, registrantFor } from './support/registrant.ts';
+import {
+  awaitInputOrTerminal,
+  awaitSettled,
+  conformanceTarget,
+  expectInputAccepted,
+  inputRequestId,
+  requireToolFeatures,
+  sendInput,
+  startTask,
+  terminalPayload,
+} from './support/tasks.ts';
+
+const BOUNDED_REGEX = 'schemas.bounded-regex';
+const FAIL_CLOSED = 'security.authorize-and-validate';
+
+/**
+ * Nested quantifiers: a backtracking engine tries about 2^n ways to split n letters before it
+ * can say that a string ending in '!' does not match. 40 letters take a backtracking engine
+ * minutes; a bounded or linear-time evaluator answers at once.
+ */
+const CATASTROPHIC = {
+  type: 'object',
+  properties: { s: { type: 'string', pattern: '^(a+)+$' } },
+  required: ['s'],
+};
+const NON_MATCHING = { s: `${'a'.repeat(40)}!` };
 
 const CANONICAL = 'schemas.canonical-bytes';
 const STALE = 'schemas.stale-hash-conflict';
@@ -456,6 +486,64 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
         requirement,
         `<registered version='${version}'/>`,
         exchange.reply.xml,
+      );
+    },
+  },
+  {
+    name: 'bounded-regex',
+    requirements: [BOUNDED_REGEX, FAIL_CLOSED],
+    profiles: ['interactive-tasks'],
+    level: 'MUST',
+    statement:
+      'A tool asks for input under the pattern ^(a+)+$; an answer of 40 letters and a "!" gets a refusal (not-acceptable, or resource-constraint when the evaluation budget ran out) within the reply timeout, never acceptance, and a matching answer is then accepted and reaches the tool.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      await requireToolFeatures(caller, target, 'script', ['input']);
+      const { accepted } = await startTask(context, caller, target, 'script', {
+        steps: [
+          { input: { question: 'Only letters a?', inputSchema: CATASTROPHIC, expiresInMs: 60_000 } },
+          { complete: { echoInputs: true } },
+        ],
+      });
+      const asked = await awaitInputOrTerminal(context, caller, accepted.taskId);
+      if (asked.event.type !== 'input_required') {
+        // Refusing the pattern when the tool asks is a bounded response too.
+        return;
+      }
+      const requestId = inputRequestId(asked);
+      const revision = asked.event.revision;
+      let refused: IqExchange;
+      try {
+        refused = await sendInput(caller, target, accepted.taskId, requestId, revision, NON_MATCHING);
+      } catch (error) {
+        if (!(error instanceof IqTimeout)) throw error;
+        throw new RequirementViolation(
+          BOUNDED_REGEX,
+          `an answer to <provide-input/> within the reply timeout (${String(context.sut.replyTimeoutMs)} ms)`,
+          'no reply: the pattern evaluation is not bounded',
+        );
+      }
+      if (refused.parsed.type === 'result') {
+        throw new RequirementViolation(
+          FAIL_CLOSED,
+          `a refusal of ${JSON.stringify(NON_MATCHING)}, which does not match ^(a+)+$ (fail closed when the evaluation cannot finish)`,
+          refused.reply.xml,
+        );
+      }
+      expectStanzaError(context, refused, BOUNDED_REGEX, ['not-acceptable', 'resource-constraint']);
+      const answer = { s: 'aaaa' };
+      expectInputAccepted(
+        await sendInput(caller, target, accepted.taskId, requestId, revision, answer),
+        BOUNDED_REGEX,
+      );
+      const history = await awaitSettled(context, caller, accepted.taskId);
+      const expected = { result: { content: [], structuredContent: { inputs: [answer] } } };
+      expectThat(
+        canonicalJson(terminalPayload(history).payload) === canonicalJson(expected),
+        BOUNDED_REGEX,
+        `completed with only the matching answer: ${JSON.stringify(expected)}`,
+        history.at(-1)?.stanza.xml ?? '',
       );
     },
   },

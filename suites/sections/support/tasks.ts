@@ -499,3 +499,28 @@ export function isTerminalState(state: TaskStateName): boolean {
 export function dateTime(text: string): XmppDateTime {
   return parseDateTime(text);
 }
+
+/** The requestId of an input_required event; '' when its payload names none. */
+export function inputRequestId(received: ValidTaskEvent): string {
+  const payload = parseStrictJson(received.event.json);
+  return isJsonObject(payload) && typeof payload['requestId'] === 'string' ? payload['requestId'] : '';
+}
+
+/**
+ * Waits for the task's next input_required event or its terminal event, whichever comes first:
+ * for cases where the gateway may refuse the tool's input request (failing the task) instead.
+ */
+export async function awaitInputOrTerminal(
+  context: CaseContext,
+  caller: Caller,
+  taskId: string,
+): Promise<ValidTaskEvent> {
+  const found = await caller.events.waitFor(
+    taskId,
+    (received) => received.valid && (received.event.type === 'input_required' || isTerminalEvent(received)),
+    { timeoutMs: context.sut.taskTimeoutMs },
+    'input_required or terminal event',
+  );
+  checkedHistory(caller, taskId);
+  return found as ValidTaskEvent;
+}
