@@ -19,6 +19,7 @@
 import type { Element } from '@xmpp/xml';
 import { JidError, bareJidOf, normalizeJid, parseJid } from '../../protocol/jid/index.ts';
 import type { GatewayState } from '../config/gateway-state.ts';
+import { DEFAULT_TASK_PURGE_INTERVAL_SECONDS, taskEngineSettingsOf } from '../config/task-settings.ts';
 import type { DiscoverySettings } from '../discovery/index.ts';
 import { TaskEngine, type Clock, type TaskFeatures, type TaskLimits } from '../tasks/index.ts';
 import { TaskOutbox, type StanzaSender } from './task-outbox.ts';
@@ -35,11 +36,11 @@ export interface TaskWiringOptions {
   readonly clock?: Clock;
   /** Overrides of the engine's limits (tasks/task-limits.ts); the bench raises capacities. */
   readonly limits?: Partial<TaskLimits>;
-  /** How often retained tasks past retain-until are purged (default 5 minutes). */
+  /** How often retained tasks past retain-until are purged (default: the config's `tasks`). */
   readonly purgeIntervalMs?: number;
 }
 
-export const DEFAULT_PURGE_INTERVAL_MS = 300_000;
+export const DEFAULT_PURGE_INTERVAL_MS = DEFAULT_TASK_PURGE_INTERVAL_SECONDS * 1000;
 
 /**
  * The endpoint-wide task features: the engine implements all three, and the same object both
@@ -101,6 +102,7 @@ export class TaskWiring {
     options: TaskWiringOptions = {},
   ): TaskWiring {
     const outbox = new TaskOutbox({ log });
+    const settings = taskEngineSettingsOf(state.config.tasks);
     const engine = TaskEngine.start({
       store: state.store,
       policy: () => state.policy,
@@ -111,7 +113,8 @@ export class TaskWiring {
       features: TASK_FEATURES,
       log,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
-      ...(options.limits === undefined ? {} : { limits: options.limits }),
+      // The config's retention and duration (docs/gateway-config.md "Tasks"); a caller's overrides win.
+      limits: { ...settings.limits, ...options.limits },
     });
     const { settled, resumed } = engine.recovery;
     if (settled + resumed > 0) {
@@ -122,7 +125,7 @@ export class TaskWiring {
       [...state.runtimes.keys()],
       outbox,
       timers,
-      options.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS,
+      options.purgeIntervalMs ?? settings.purgeIntervalMs,
       log,
     );
     wiring.#purge();

@@ -23,7 +23,6 @@ import {
 } from '../../protocol/stanza/index.ts';
 import { GatewayComponent } from '../component/gateway-component.ts';
 import { openGatewayState, type GatewayState } from '../config/gateway-state.ts';
-import { taskEngineSettingsOf } from '../config/task-settings.ts';
 import { activate, removeVersion } from './test-support/admin.ts';
 import type { Caller } from '../../harness/driver/index.ts';
 import type { CallerPool, CaseContext } from '../../suites/framework/context.ts';
@@ -122,9 +121,8 @@ const purges = new PurgeWatch();
 let state: GatewayState | undefined;
 let gateway: GatewayComponent | undefined;
 
-// The harness starts its gateway without task options; this file restarts it on the same
-// database with the engine settings its config file asks for (taskEngineSettingsOf, the same
-// mapping the gateway's task wiring is to apply), and with a log the test can watch.
+// This file restarts the harness's gateway on the same database with a log the test can watch;
+// the task settings come from the config file, as for `agentconf gateway`.
 beforeAll(async () => {
   await world().stopGateway();
   const { config } = world();
@@ -137,7 +135,6 @@ beforeAll(async () => {
   gateway = await GatewayComponent.start(state, {
     backoff: { initialMs: 20, maxMs: 200 },
     log: purges.log,
-    tasks: taskEngineSettingsOf(config.tasks),
   });
 }, 30_000);
 
