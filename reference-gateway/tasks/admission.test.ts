@@ -1,5 +1,5 @@
 import type { Element } from '@xmpp/xml';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isIdentifier } from '../../protocol/identifiers.ts';
 import type { BudgetedValidator } from '../../protocol/tool-schema/index.ts';
 import { parseAccepted } from '../../protocol/stanza/task-invoke.ts';
@@ -14,12 +14,10 @@ import {
   IDLE,
   VAULT,
   WEATHER,
-  closeKitValidator,
-  engineKit,
   invokeRequest,
   kitValidator,
-  type EngineKit,
 } from './test-support/engine-kit.ts';
+import { useEngineKit } from './test-support/use-engine-kit.ts';
 
 function payloadOf(outcome: Outcome): Element {
   if (!outcome.ok) throw new Error(`expected a result, got ${outcome.fault.condition}`);
@@ -33,16 +31,7 @@ function faultOf(outcome: Outcome): unknown {
 const OTHER_SHA256 = Buffer.alloc(32, 7).toString('base64');
 const OTHER_SHA512 = Buffer.alloc(64, 7).toString('base64');
 
-let kit: EngineKit;
-beforeEach(() => {
-  kit = engineKit();
-});
-afterEach(() => {
-  kit.close();
-});
-afterAll(async () => {
-  await closeKitValidator();
-});
+const kit = useEngineKit();
 
 describe('durable admission (#invocation)', () => {
   it('commits the task and its replay record before answering <accepted/> at revision 0', async () => {
@@ -69,8 +58,7 @@ describe('durable admission (#invocation)', () => {
   });
 
   it('takes task IDs from the CSPRNG: 200 admissions, 200 distinct valid IDs', async () => {
-    kit.close();
-    kit = engineKit({ limits: { maxActiveTasksPerCaller: 1000 } });
+    kit.reopen({ limits: { maxActiveTasksPerCaller: 1000 } });
     const ids = new Set<string>();
     for (let i = 0; i < 200; i++) {
       ids.add(
@@ -178,8 +166,7 @@ describe('pre-admission errors for authorized callers (#errors)', () => {
   });
 
   it('answers resource-constraint when the caller reaches its task capacity', async () => {
-    kit.close();
-    kit = engineKit({ limits: { maxActiveTasksPerCaller: 2 } });
+    kit.reopen({ limits: { maxActiveTasksPerCaller: 2 } });
     for (let i = 0; i < 2; i++)
       expect((await kit.engine.invoke(BOB, WEATHER, invokeRequest(kit.store))).ok).toBe(true);
     expect(faultOf(await kit.engine.invoke(BOB, WEATHER, invokeRequest(kit.store)))).toBe(
@@ -190,9 +177,8 @@ describe('pre-admission errors for authorized callers (#errors)', () => {
   });
 
   it('rate-limits authorized callers only: an unauthorized one keeps getting item-not-found', async () => {
-    kit.close();
     const limiter = new RateLimiter({ invocation: { burst: 1, perSecond: 0.001 } }, () => 0);
-    kit = engineKit({ limiter });
+    kit.reopen({ limiter });
     expect((await kit.engine.invoke(BOB, WEATHER, invokeRequest(kit.store))).ok).toBe(true);
     expect(faultOf(await kit.engine.invoke(BOB, WEATHER, invokeRequest(kit.store)))).toBe(
       TASK_FAULT.resourceConstraint,
@@ -282,8 +268,7 @@ describe('group commit (#invocation)', () => {
       await gate;
       return outcome;
     };
-    kit.close();
-    kit = engineKit({ validator: gated, limits: { maxActiveTasksPerCaller: 1000 } });
+    kit.reopen({ validator: gated, limits: { maxActiveTasksPerCaller: 1000 } });
     const before = kit.engine.admissionCommits;
     const outcomes = await Promise.all(
       Array.from({ length: 20 }, () =>
@@ -296,8 +281,7 @@ describe('group commit (#invocation)', () => {
   });
 
   it('per-request mode commits each admission on its own', async () => {
-    kit.close();
-    kit = engineKit({ commitMode: 'per-request' });
+    kit.reopen({ commitMode: 'per-request' });
     await Promise.all(
       Array.from({ length: 5 }, () =>
         kit.engine.invoke(BOB, WEATHER, invokeRequest(kit.store, { tool: 'plain', argumentsJson: '{}' })),

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import type { JsonObject } from '../../protocol/json/json-value.ts';
 import { parseCancelAccepted } from '../../protocol/stanza/task-cancel.ts';
@@ -8,27 +8,11 @@ import { parseTaskState } from '../../protocol/stanza/task-recovery.ts';
 import type { InputOutcome } from '../runtime/tool-runtime.ts';
 import type { Outcome } from './task-faults.ts';
 import { TASK_FAULT } from './task-faults.ts';
-import {
-  BOB,
-  BOB_PHONE,
-  WEATHER,
-  closeKitValidator,
-  engineKit,
-  invokeRequest,
-  type EngineKit,
-} from './test-support/engine-kit.ts';
+import { BOB, BOB_PHONE, WEATHER, invokeRequest } from './test-support/engine-kit.ts';
+import { useEngineKit } from './test-support/use-engine-kit.ts';
 import type { Execution } from './test-support/controlled-runtime.ts';
 
-let kit: EngineKit;
-beforeEach(() => {
-  kit = engineKit();
-});
-afterEach(() => {
-  kit.close();
-});
-afterAll(async () => {
-  await closeKitValidator();
-});
+const kit = useEngineKit();
 
 async function running(tool = 'forecast.get'): Promise<{ taskId: string; run: Execution }> {
   const argumentsJson = tool === 'forecast.get' ? '{"city":"Riga"}' : '{}';

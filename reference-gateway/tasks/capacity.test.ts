@@ -1,28 +1,12 @@
 // Task capacity under concurrency (#rules: bounded task count; admission.ts): the store is
 // counted once per group transaction and each admission of the group adds itself, so a burst
 // never exceeds the limit; counts from an earlier group never refuse once tasks have settled.
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TASK_FAULT, type Outcome } from './task-faults.ts';
-import {
-  ALICE,
-  BOB,
-  WEATHER,
-  closeKitValidator,
-  engineKit,
-  invokeRequest,
-  type EngineKit,
-} from './test-support/engine-kit.ts';
+import { ALICE, BOB, WEATHER, invokeRequest } from './test-support/engine-kit.ts';
+import { useEngineKit } from './test-support/use-engine-kit.ts';
 
-let kit: EngineKit;
-beforeEach(() => {
-  kit = engineKit({ limits: { maxActiveTasksPerCaller: 3, maxActiveTasks: 5 } });
-});
-afterEach(() => {
-  kit.close();
-});
-afterAll(async () => {
-  await closeKitValidator();
-});
+const kit = useEngineKit({ limits: { maxActiveTasksPerCaller: 3, maxActiveTasks: 5 } });
 
 const plain = () => invokeRequest(kit.store, { tool: 'plain', argumentsJson: '{}' });
 const conditions = (outcomes: readonly Outcome[]) =>

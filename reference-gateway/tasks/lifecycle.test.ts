@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isIdentifier } from '../../protocol/identifiers.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import { validateEventPayload } from '../../protocol/events/index.ts';
@@ -7,28 +7,10 @@ import { parseTaskResult, parseTaskState } from '../../protocol/stanza/task-reco
 import { NS } from '../../protocol/namespaces.ts';
 import type { Outcome } from './task-faults.ts';
 import { TASK_FAULT } from './task-faults.ts';
-import {
-  ALICE,
-  BOB,
-  BOB_PHONE,
-  VAULT,
-  WEATHER,
-  closeKitValidator,
-  engineKit,
-  invokeRequest,
-  type EngineKit,
-} from './test-support/engine-kit.ts';
+import { ALICE, BOB, BOB_PHONE, VAULT, WEATHER, invokeRequest } from './test-support/engine-kit.ts';
+import { useEngineKit } from './test-support/use-engine-kit.ts';
 
-let kit: EngineKit;
-beforeEach(() => {
-  kit = engineKit();
-});
-afterEach(() => {
-  kit.close();
-});
-afterAll(async () => {
-  await closeKitValidator();
-});
+const kit = useEngineKit();
 
 async function admit(options: Parameters<typeof invokeRequest>[1] = {}): Promise<string> {
   const outcome = await kit.engine.invoke(BOB, WEATHER, invokeRequest(kit.store, options));

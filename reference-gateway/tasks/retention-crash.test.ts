@@ -17,12 +17,11 @@ import {
   POLICY,
   WEATHER,
   closeKitValidator,
-  engineKit,
   engineOptions,
   invokeRequest,
   kitValidator,
-  type EngineKit,
 } from './test-support/engine-kit.ts';
+import { useEngineKit } from './test-support/use-engine-kit.ts';
 import { ControlledRuntime } from './test-support/controlled-runtime.ts';
 import { FakeClock } from './test-support/fake-clock.ts';
 
@@ -37,13 +36,7 @@ afterAll(async () => {
 });
 
 describe('retention and purge (#events, #invocation, #registration-flow)', () => {
-  let kit: EngineKit;
-  beforeEach(() => {
-    kit = engineKit({ replayWindowSeconds: 3 * 86_400 });
-  });
-  afterEach(() => {
-    kit.close();
-  });
+  const kit = useEngineKit({ replayWindowSeconds: 3 * 86_400 });
 
   it('keeps state and result until retain-until, then purges them and releases the version', async () => {
     const request = invokeRequest(kit.store, { apiVersion: '1.0.0' });

@@ -1,28 +1,13 @@
 import { xml } from '@xmpp/xml';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NS_AGENT_TASK } from '../../protocol/namespaces.ts';
 import { buildInvoke, buildTaskStateRequest, parseAccepted } from '../../protocol/stanza/index.ts';
 import { TASK_FAULT } from './task-faults.ts';
 import { isTaskPayload, respondToTaskIq } from './task-iq.ts';
-import {
-  BOB,
-  WEATHER,
-  closeKitValidator,
-  engineKit,
-  invokeRequest,
-  type EngineKit,
-} from './test-support/engine-kit.ts';
+import { BOB, WEATHER, invokeRequest } from './test-support/engine-kit.ts';
+import { useEngineKit } from './test-support/use-engine-kit.ts';
 
-let kit: EngineKit;
-beforeEach(() => {
-  kit = engineKit();
-});
-afterEach(() => {
-  kit.close();
-});
-afterAll(async () => {
-  await closeKitValidator();
-});
+const kit = useEngineKit();
 
 describe('respondToTaskIq (#errors, #task-recovery)', () => {
   it('parses and routes an invoke, then a state request for the task it created', async () => {
