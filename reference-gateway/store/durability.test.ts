@@ -130,9 +130,12 @@ describe('GatewayStore deferred transactions', () => {
     dir = tempStoreDir();
     const store = dir.open(() => 0);
     try {
+      let during: string | undefined;
       store.transactionDeferred(() => {
         store.ledger.increment('durability-test');
+        during = store.settings().synchronous;
       });
+      expect(during).toBe('normal');
       expect(store.settings().synchronous).toBe('full');
       // Visible to readers at once (committed), reported durable after the WAL sync.
       expect(store.ledger.read('durability-test')).toBe(1);
