@@ -4,11 +4,13 @@
  * fingerprint part changed alone, authorization before any validity error (unknown and
  * unauthorized alike, invocation apart from visibility), then the validity errors an authorized
  * caller gets: stale hash, unknown version, schema-invalid arguments, missing parts, deadlines
- * without a zone or already past.
+ * without a zone or already past. A task stays pinned to the version and manifest hash it was
+ * admitted with when the administrator activates another version while it runs.
  */
 import type { Element } from '@xmpp/xml';
 import type { Caller, IqExchange } from '../../harness/driver/index.ts';
 import { dateTimeFromMillis } from '../../protocol/datetime.ts';
+import { FEATURE } from '../../protocol/namespaces.ts';
 import { buildInvoke, type Invoke } from '../../protocol/stanza/index.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
@@ -21,15 +23,22 @@ import {
 } from '../framework/expect.ts';
 import { NotApplicable } from '../framework/verdicts.ts';
 import { requireWorld } from '../fixtures/reference-world.ts';
+import { adminFor, freshVersion, withRestore } from './support/provisioning.ts';
 import {
+  activateTarget,
+  awaitEvent,
   awaitSettled,
   conformanceTarget,
   expectAccepted,
+  expectCancelAccepted,
   expectTaskState,
   freshLedgerKey,
   freshRequestId,
   instantFromNow,
   readLedger,
+  registerTargetVersion,
+  requireToolFeatures,
+  sendCancel,
   sendInvoke,
   startTask,
   targetOf,
@@ -44,6 +53,7 @@ const AUTHORIZE_FIRST = 'invocation.authorize-first';
 const NOT_FOUND = 'invocation.unauthorized-item-not-found';
 const WITHOUT_VISIBILITY = 'invocation.invoke-without-visibility';
 const VALIDATES = 'rules.target-validates-arguments';
+const PINNED = 'invocation.pin-before-admission';
 
 /** A short script that completes at once: admission cases need a task, not a long one. */
 const QUICK = { steps: [{ complete: {} }] };
@@ -496,5 +506,44 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         `count ${String(count)}`,
       );
     },
+  },
+  {
+    name: 'pinned-across-activation',
+    requirements: [PINNED],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    features: [FEATURE.admin],
+    statement:
+      'While a task runs, the administrator registers and activates another version of its endpoint: task state keeps reporting the API version and manifest hash the task was admitted with, before and after it settles (the original version is activated again and the new one removed afterwards).',
+    run: async (context) =>
+      withRestore(context, async (restorer) => {
+        const target = conformanceTarget(context);
+        const caller = await context.callers.local();
+        const admin = await adminFor(context);
+        await requireToolFeatures(caller, target, 'script', ['cancel']);
+        const { accepted } = await startTask(context, caller, target, 'script', { steps: [{ wait: {} }] });
+        const running = await awaitEvent(context, caller, accepted.taskId, 'status');
+        restorer.reactivateAtEnd({ jid: target.jid, version: target.version, hash: target.hash });
+        const next = await registerTargetVersion(admin, target, freshVersion(context, '1.0.1'));
+        restorer.removeVersionAtEnd(next.jid, next.version);
+        await activateTarget(admin, next);
+        const expectPinned = async (when: string): Promise<void> => {
+          const exchange = await taskStateRequest(caller, target, accepted.taskId);
+          const state = expectTaskState(exchange, PINNED);
+          expectThat(
+            state.apiVersion === target.version && state.manifestHash.value === target.hash.value,
+            PINNED,
+            `${when}, api-version='${target.version}' and the manifest hash ${target.hash.value} the task was admitted with (not ${next.version})`,
+            exchange.reply.xml,
+          );
+        };
+        await expectPinned(`with ${next.version} active`);
+        expectCancelAccepted(
+          await sendCancel(caller, target, accepted.taskId, running.event.revision),
+          PINNED,
+        );
+        await awaitSettled(context, caller, accepted.taskId);
+        await expectPinned('after the task settled');
+      }),
   },
 ]);

@@ -8,7 +8,10 @@
  *
  * Self-registration for the account's own bare JID is #rules (rules.self-registration-own-jid).
  * Every case works on fresh endpoints and versions and removes them at its end
- * (support/provisioning.ts), so the directory the other sections see does not change.
+ * (support/provisioning.ts), so the directory the other sections see does not change. The one
+ * exception is removal-blocked-by-task: the fresh, inactive version of the conformance endpoint
+ * that its task depends on cannot be removed for the task's retention period, which is the
+ * point; it is never activated again, so no listing changes.
  */
 import type { IqExchange } from '../../harness/driver/index.ts';
 import { canonicalDocument } from '../../protocol/json/canonical.ts';
@@ -34,6 +37,7 @@ import {
   expectThat,
   formField,
 } from '../framework/expect.ts';
+import { RequirementViolation } from '../framework/verdicts.ts';
 import { callerFor, discoInfo } from './support/discovery.ts';
 import { badManifest, minimalManifest } from './support/manifests.ts';
 import {
@@ -52,11 +56,20 @@ import {
   type Restorer,
 } from './support/provisioning.ts';
 import { expectRefusals, type RefusalVector } from './support/refusals.ts';
+import {
+  activateTarget,
+  awaitSettled,
+  conformanceTarget,
+  registerTargetVersion,
+  startTask,
+  taskStateRequest,
+} from './support/tasks.ts';
 
 const ADMIN_OPS = 'registration-flow.admin-operations';
 const IMMUTABLE = 'registration-flow.version-immutable';
 const TOMBSTONE = 'registration-flow.tombstone-conflict';
 const STORED = 'registration-flow.validate-before-commit';
+const REMOVAL_BLOCKED = 'registration-flow.removal-blocked-by-tasks';
 
 function manifestWithDescription(jid: string, version: string, description: string): JsonObject {
   const manifest = minimalManifest(jid, version);
@@ -534,6 +547,56 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
             describeVersions(versions),
           );
         }
+      }),
+  },
+  {
+    name: 'removal-blocked-by-task',
+    requirements: [REMOVAL_BLOCKED],
+    profiles: ['admin-provisioning'],
+    level: 'MUST',
+    features: [FEATURE.admin],
+    interpretations: ['interp-24'],
+    statement:
+      'A task runs and settles on a fresh version of the conformance endpoint; once the original version is active again, removing the fresh version is refused (conflict or not-allowed), registration-status marks it not removable, and the task is still there.',
+    run: async (context) =>
+      withRestore(context, async (restorer) => {
+        const target = conformanceTarget(context);
+        const admin = await adminFor(context);
+        const caller = await context.callers.local();
+        restorer.reactivateAtEnd({ jid: target.jid, version: target.version, hash: target.hash });
+        const pinned = await registerTargetVersion(admin, target, freshVersion(context, '1.0.2'));
+        await activateTarget(admin, pinned);
+        const { accepted } = await startTask(context, caller, pinned, 'script', {
+          steps: [{ complete: {} }],
+        });
+        await awaitSettled(context, caller, accepted.taskId);
+        await activateTarget(admin, target);
+        const removal = await admin.removeVersion(pinned.jid, pinned.version);
+        if (removal.parsed.type === 'result') {
+          throw new RequirementViolation(
+            REMOVAL_BLOCKED,
+            `a refusal to remove ${pinned.jid} ${pinned.version}: task ${accepted.taskId} is retained on it (interp-24: conflict or not-allowed)`,
+            removal.reply.xml,
+          );
+        }
+        admin.caller.transcript.note(
+          `${pinned.jid} ${pinned.version} stays registered (inactive) while task ${accepted.taskId} is retained`,
+        );
+        expectStanzaError(context, removal, REMOVAL_BLOCKED, ['conflict', 'not-allowed']);
+        const versions = await registeredVersions(context, admin, pinned.jid, REMOVAL_BLOCKED);
+        const entry = versions.find((version) => version.id === pinned.version);
+        expectThat(
+          entry !== undefined && !entry.removable && !entry.active,
+          REMOVAL_BLOCKED,
+          `${pinned.version} listed inactive and not removable`,
+          describeVersions(versions),
+        );
+        expectThat(
+          (await taskStateRequest(caller, pinned, accepted.taskId)).parsed.type === 'result',
+          REMOVAL_BLOCKED,
+          `task ${accepted.taskId} still retained`,
+          'an error for its task state',
+        );
       }),
   },
 ]);

@@ -10,8 +10,8 @@ import type { Caller, IqExchange, ReceivedTaskEvent, ValidTaskEvent } from '../.
 import { dateTimeFromMillis, parseDateTime, type XmppDateTime } from '../../../protocol/datetime.ts';
 import { validateEventPayload } from '../../../protocol/events/index.ts';
 import { isIdentifier } from '../../../protocol/identifiers.ts';
-import { canonicalJson } from '../../../protocol/json/canonical.ts';
-import { isJsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
+import { canonicalDocument, canonicalJson } from '../../../protocol/json/canonical.ts';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../../protocol/json/strict-json.ts';
 import { FEATURE, NS_AGENT_TASK } from '../../../protocol/namespaces.ts';
 import {
@@ -40,9 +40,10 @@ import {
 } from '../../../protocol/task-states.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import { expectDiscoInfo, expectParsed, expectResultPayload, expectThat } from '../../framework/expect.ts';
-import { NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
+import { CannotTell, NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
 import { requireWorld, type FixtureEndpoint, type FixtureManifest } from '../../fixtures/reference-world.ts';
 import { discoInfo } from './discovery.ts';
+import type { Provisioning } from './provisioning.ts';
 
 export const PAYLOADS_VALID = 'event-json-schemas.payloads-valid';
 export const REVISIONS = 'events.revision-increments';
@@ -523,4 +524,39 @@ export async function awaitInputOrTerminal(
   );
   checkedHistory(caller, taskId);
   return found as ValidTaskEvent;
+}
+
+/**
+ * Registers the target's manifest again under `version`, as the administrator: same tools and,
+ * since the fixture world assigns runtimes by endpoint, the same runtime. For cases that move
+ * the active pointer while a task runs or pin a task to another version. The caller decides
+ * what to restore (never remove-endpoint: the endpoint belongs to the world). A refusal means
+ * the case cannot tell. The returned pins reuse the target's fixture manifest for its tool list
+ * only: its tool nodes name the original version.
+ */
+export async function registerTargetVersion(
+  admin: Provisioning,
+  target: TaskTarget,
+  version: string,
+): Promise<TaskTarget> {
+  const value = JSON.parse(JSON.stringify(target.manifest.value)) as JsonObject & { agent: JsonObject };
+  value.agent['version'] = version;
+  const { hash } = canonicalDocument(value);
+  const exchange = await admin.register(JSON.stringify(value));
+  if (exchange.parsed.type === 'error') {
+    throw new CannotTell(
+      `could not register ${target.jid} ${version} (a copy of ${target.version}): ${exchange.parsed.error.condition}`,
+    );
+  }
+  return { jid: target.jid, version, hash, manifest: target.manifest };
+}
+
+/** Moves the endpoint's active pointer as the administrator; a refusal means the case cannot tell. */
+export async function activateTarget(admin: Provisioning, target: TaskTarget): Promise<void> {
+  const exchange = await admin.activate(target.jid, target.version, target.hash);
+  if (exchange.parsed.type === 'error') {
+    throw new CannotTell(
+      `could not activate ${target.jid} ${target.version}: ${exchange.parsed.error.condition}`,
+    );
+  }
 }
