@@ -2,23 +2,17 @@
 // native federation whose component link goes through a fault proxy: inactivity pings notice a
 // link that went silent, pending outbound IQs fail when the stream drops, the gateway reconnects
 // and answers again, and /ready follows the component link.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { xml } from '@xmpp/xml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDriver, type Caller, type Driver } from '../../harness/driver/index.ts';
-import { nativeProvider } from '../../harness/federation/native-provider.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Caller } from '../../harness/driver/index.ts';
 import type { Federation } from '../../harness/federation/server-provider.ts';
 import { NS } from '../../protocol/namespaces.ts';
-import { loadGatewayConfig } from '../config/gateway-config.ts';
-import { REFERENCE_WORLD } from '../registration/test-support/manifests.ts';
+import { BOB, GATEWAY, useGatewayFederation } from '../integration/test-support/gateway-federation.ts';
 import type { GatewayComponent, GatewayEvent } from './gateway-component.ts';
-import { startGatewayRuntime, type GatewayRuntime } from './gateway-runtime.ts';
+import type { GatewayRuntime } from './gateway-runtime.ts';
 import { OutboundIqError } from './outbound-iq.ts';
 
-const GATEWAY = 'agents.example';
 const PING = xml('ping', { xmlns: NS.ping });
 
 /** Resolves on the gateway's next `event`, or fails the test after `ms`. */
@@ -57,42 +51,23 @@ function httpGet(runtime: GatewayRuntime, path: string): Promise<{ status: numbe
 }
 
 describe('gateway liveness on a native federation', () => {
+  const running = useGatewayFederation({
+    runtime: true,
+    config: {
+      health: { port: 0 },
+      // Short enough for a test; the defaults (60 s / 10 s) are for production.
+      keepalive: { idleSeconds: 0.3, timeoutSeconds: 0.6 },
+      reconnect: { initialDelaySeconds: 0.05, maxDelaySeconds: 0.4, attemptTimeoutSeconds: 1 },
+    },
+  });
   let federation: Federation;
-  let driver: Driver;
   let bob: Caller;
-  let dir: string;
   let runtime: GatewayRuntime;
-  const log: string[] = [];
+  let log: readonly string[];
 
   beforeAll(async () => {
-    federation = await nativeProvider.start();
-    dir = mkdtempSync(join(tmpdir(), 'agentconf-liveness-'));
-    const { host, port, domain, secret } = federation.component;
-    const path = join(dir, 'gateway.json');
-    writeFileSync(
-      path,
-      JSON.stringify({
-        component: { domain, host, port, secret },
-        database: 'gateway.sqlite',
-        world: REFERENCE_WORLD,
-        localDomains: ['server.example'],
-        admins: ['bob@server.example'],
-        health: { port: 0 },
-        // Short enough for a test; the defaults (60 s / 10 s) are for production.
-        keepalive: { idleSeconds: 0.3, timeoutSeconds: 0.6 },
-        reconnect: { initialDelaySeconds: 0.05, maxDelaySeconds: 0.4, attemptTimeoutSeconds: 1 },
-      }),
-    );
-    runtime = await startGatewayRuntime(loadGatewayConfig(path), { log: (line) => log.push(line) });
-    driver = createDriver(federation, { timeoutMs: 5000 });
-    bob = await driver.connect('bob@server.example', 'desk');
-  }, 300_000);
-
-  afterAll(async () => {
-    await driver.closeAll();
-    await runtime.stop();
-    await federation.stop();
-    rmSync(dir, { recursive: true, force: true });
+    ({ federation, runtime, log } = running());
+    bob = await running().caller(BOB, 'desk');
   });
 
   it('logs the bound health address and answers /health and /ready while online', async () => {

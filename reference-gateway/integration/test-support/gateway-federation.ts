@@ -5,6 +5,9 @@
  * and example.com (remote callers) federated over s2s. The gateway config is written to a
  * temporary directory from the defaults below and the members a file passes.
  *
+ * With `runtime`, the gateway starts as `agentconf gateway` starts it (startGatewayRuntime), for
+ * the tests of that deployment path (health listener, keepalive and reconnect from the config).
+ *
  * `useGatewayFederation(options)` registers the hooks a test file needs: start in beforeAll,
  * a transcript per test (printed when the test fails), the schema audit of every reply payload
  * (payload-conformance.ts: collected after each test, validated in one batch in afterAll, where
@@ -21,6 +24,7 @@ import type { AccountRequest, Federation } from '../../../harness/federation/ser
 import { isJsonObject, type JsonObject } from '../../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../../protocol/json/strict-json.ts';
 import { GatewayComponent } from '../../component/gateway-component.ts';
+import { startGatewayRuntime, type GatewayRuntime } from '../../component/gateway-runtime.ts';
 import { loadGatewayConfig, type GatewayConfig } from '../../config/gateway-config.ts';
 import { openGatewayState, type GatewayState } from '../../config/gateway-state.ts';
 import { REFERENCE_WORLD } from '../../registration/test-support/manifests.ts';
@@ -59,6 +63,12 @@ export interface GatewayFederationOptions {
    * returns the world to load instead.
    */
   readonly world?: (reference: JsonObject) => JsonObject;
+  /**
+   * Start the gateway through startGatewayRuntime, with the config's health, keepalive and
+   * reconnect members in force, instead of the bare component on the harness's fast reconnect
+   * timing (the default, which tests that restart the gateway on purpose want).
+   */
+  readonly runtime?: boolean;
 }
 
 /**
@@ -111,14 +121,23 @@ export class GatewayFederation {
   readonly #callers = new Map<string, Caller>();
   #state: GatewayState | undefined;
   #gateway: GatewayComponent | undefined;
+  #runtime: GatewayRuntime | undefined;
+  readonly #asRuntime: boolean;
 
   /** The config file as written, so a restart can change members of it. */
   readonly #configPath: string;
   #configDocument: JsonObject;
   #config: GatewayConfig;
 
-  private constructor(federation: Federation, configPath: string, configDocument: JsonObject, dir: string) {
+  private constructor(
+    federation: Federation,
+    configPath: string,
+    configDocument: JsonObject,
+    dir: string,
+    asRuntime: boolean,
+  ) {
     this.federation = federation;
+    this.#asRuntime = asRuntime;
     this.#configPath = configPath;
     this.#configDocument = configDocument;
     this.#config = loadGatewayConfig(configPath);
@@ -148,7 +167,7 @@ export class GatewayFederation {
         database: 'gateway.sqlite',
       };
       writeFileSync(path, JSON.stringify(config));
-      const running = new GatewayFederation(federation, path, config, dir);
+      const running = new GatewayFederation(federation, path, config, dir, options.runtime ?? false);
       await running.startGateway();
       for (const jid of options.connect ?? []) await running.caller(jid);
       return running;
@@ -174,6 +193,12 @@ export class GatewayFederation {
     return this.#state;
   }
 
+  /** The running gateway as startGatewayRuntime returned it; only with the `runtime` option. */
+  get runtime(): GatewayRuntime {
+    if (this.#runtime === undefined) throw new Error('the gateway is not running as a runtime');
+    return this.#runtime;
+  }
+
   /** The connected caller for `bareJid` and `resource`, logged in on first use. */
   async caller(bareJid: string, resource = 'test'): Promise<Caller> {
     const key = `${bareJid}/${resource}`;
@@ -186,6 +211,12 @@ export class GatewayFederation {
 
   /** Opens the state from the config's database (migrations, world) and connects the component. */
   async startGateway(): Promise<void> {
+    if (this.#asRuntime) {
+      this.#runtime = await startGatewayRuntime(this.config, { log: (line) => this.log.push(line) });
+      this.#state = this.#runtime.state;
+      this.#gateway = this.#runtime.gateway;
+      return;
+    }
     this.#state = await openGatewayState(this.config, Date.now);
     this.#gateway = await GatewayComponent.start(this.#state, {
       backoff: { initialMs: 20, maxMs: 200 },
@@ -196,6 +227,14 @@ export class GatewayFederation {
 
   /** Closes the component stream and the database. */
   async stopGateway(): Promise<void> {
+    if (this.#runtime !== undefined) {
+      // Idempotent, so a test may have stopped it already (the runtime closes the state itself).
+      await this.#runtime.stop();
+      this.#runtime = undefined;
+      this.#gateway = undefined;
+      this.#state = undefined;
+      return;
+    }
     await this.#gateway?.stop();
     this.#gateway = undefined;
     this.#state?.close();
