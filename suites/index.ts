@@ -23,6 +23,7 @@ import { registrationFlowSuite } from './sections/registration-flow.ts';
 import { rulesSuite } from './sections/rules.ts';
 import { schemasSuite } from './sections/schemas.ts';
 import { searchSuite } from './sections/search.ts';
+import { privacySuite } from './sections/privacy.ts';
 import { securitySuite } from './sections/security.ts';
 import { toolInfoSuite } from './sections/tool-info.ts';
 
@@ -50,4 +51,5 @@ export const ALL_SUITES: readonly Suite[] = [
   errorsSuite,
   rulesSuite,
   securitySuite,
+  privacySuite,
 ];

@@ -51,12 +51,13 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
       PAYLOADS_VALID,
       'event-json-schemas.datetime-xep0082',
       'events.progress-nondecreasing',
+      'events.replay-identical',
     ],
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-06', 'interp-31', 'interp-34', 'interp-41'],
     statement:
-      'Two progress updates and a completion produce one event per revision from 1 upwards, each with a valid payload; the progress events carry exactly the scripted members and the completed event the complete result envelope and summary.',
+      'Two progress updates and a completion produce one event per revision from 1 upwards, each with a valid payload (a revision the target sends again must repeat its event ID, type and canonical payload, as every task case checks); the progress events carry exactly the scripted members and the completed event the complete result envelope and summary.',
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
