@@ -14,19 +14,28 @@
  * URLs in a manifest are data: a homepage and an avatar pointing at a canary listener are never
  * fetched while registering or serving discovery (manifest.no-dereference). A tool declaring
  * approvalRequired never runs without an approval the gateway can enforce
- * (manifest.fail-closed-permissions, through the conformance tools' script.approval).
+ * (manifest.fail-closed-permissions, through the conformance tools' script.approval). A tool's
+ * support declarations never switch on a task feature its endpoint does not advertise
+ * (manifest.endpoint-features-prevail): not at the tool node, and not in what a task does.
  */
 import { canonicalDocument } from '../../protocol/json/canonical.ts';
 import type { JsonObject } from '../../protocol/json/json-value.ts';
 import { normalizeBareJid } from '../../protocol/jid/index.ts';
-import { NS_AGENT_API } from '../../protocol/namespaces.ts';
+import { FEATURE, NS_AGENT_API } from '../../protocol/namespaces.ts';
 import { buildManifestRequest, parseManifest, parseRegistered } from '../../protocol/stanza/index.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
-import { expectAnyStanzaError, expectParsed, expectResultPayload, expectThat } from '../framework/expect.ts';
+import {
+  expectAnyStanzaError,
+  expectDiscoInfo,
+  expectParsed,
+  expectResultPayload,
+  expectStanzaError,
+  expectThat,
+} from '../framework/expect.ts';
 import { NotApplicable } from '../framework/verdicts.ts';
 import { requireWorld, type CallerRole } from '../fixtures/reference-world.ts';
-import { callerFor } from './support/discovery.ts';
+import { callerFor, discoInfo } from './support/discovery.ts';
 import {
   discoverableRegistrant,
   expectNoContact,
@@ -38,18 +47,31 @@ import { badManifest, fullManifest, minimalManifest } from './support/manifests.
 import { freshVersion, registrantFor, withRestore } from './support/provisioning.ts';
 import { INVALID_MANIFEST, expectRefusals, type RefusalVector } from './support/refusals.ts';
 import {
+  awaitInputOrTerminal,
   awaitSettled,
   conformanceTarget,
   expectAccepted,
   freshLedgerKey,
+  inputRequestId,
   readLedger,
+  sendCancel,
+  sendInput,
   sendInvoke,
+  startTask,
   terminalPayload,
 } from './support/tasks.ts';
 
 const STORED = 'registration-flow.validate-before-commit';
 const NO_DEREFERENCE = 'manifest.no-dereference';
 const FAIL_CLOSED = 'manifest.fail-closed-permissions';
+const FEATURES_PREVAIL = 'manifest.endpoint-features-prevail';
+
+/** The task features a tool may declare, by the manifest member that declares each. */
+const DECLARABLE = [
+  ['progress', FEATURE.taskProgress],
+  ['cancel', FEATURE.taskCancel],
+  ['input', FEATURE.taskInput],
+] as const;
 
 /** A vector from fixtures/manifests/bad/, re-targeted at the registrant's JID and a fresh version. */
 function fixture(name: string, label: string): RefusalVector {
@@ -351,6 +373,82 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
         'the ledger key never incremented (the tool never ran)',
         `count ${String(count)}`,
       );
+    },
+  },
+  {
+    name: 'endpoint-features-prevail',
+    requirements: [FEATURES_PREVAIL],
+    profiles: ['interactive-tasks'],
+    level: 'MUST',
+    interpretations: ['interp-05', 'interp-38'],
+    statement:
+      'No conformance tool node advertises a task feature its endpoint does not; and for each feature the script tool declares but the endpoint does not advertise, a task does without it: no progress event, a refused cancellation, no input request (accepted cancellations and input requests are warnings, interp-38, interp-05).',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const endpointInfo = expectDiscoInfo(await discoInfo(caller, target.jid), FEATURES_PREVAIL);
+      const endpointFeatures = new Set(endpointInfo.features);
+      for (const tool of target.manifest.tools) {
+        const exchange = await discoInfo(caller, target.jid, tool.node);
+        const info = expectDiscoInfo(exchange, FEATURES_PREVAIL);
+        const extra = DECLARABLE.filter(
+          ([, feature]) => info.features.includes(feature) && !endpointFeatures.has(feature),
+        );
+        expectThat(
+          extra.length === 0,
+          FEATURES_PREVAIL,
+          `${tool.name} advertising no task feature its endpoint lacks (${target.jid} advertises ${[...endpointFeatures].filter((f) => f.startsWith(FEATURE.task)).join(', ') || 'none'})`,
+          exchange.reply.xml,
+        );
+      }
+      const script = target.manifest.tools.find((tool) => tool.name === 'script');
+      const unsupported = DECLARABLE.filter(
+        ([declaration, feature]) => script?.supports[declaration] === true && !endpointFeatures.has(feature),
+      ).map(([declaration]) => declaration);
+      if (unsupported.includes('progress')) {
+        const { accepted } = await startTask(context, caller, target, 'script', {
+          steps: [{ progress: { percent: 50 } }, { complete: {} }],
+        });
+        const history = await awaitSettled(context, caller, accepted.taskId);
+        expectThat(
+          history.every((received) => received.event.type !== 'progress'),
+          FEATURES_PREVAIL,
+          `no progress event: ${target.jid} does not advertise ${FEATURE.taskProgress}`,
+          history.map((received) => received.stanza.xml).join('\n'),
+        );
+      }
+      if (unsupported.includes('cancel')) {
+        const { accepted } = await startTask(context, caller, target, 'script', {
+          steps: [{ wait: { ms: 300, onCancel: 'ignore' } }, { complete: {} }],
+        });
+        const refused = await sendCancel(caller, target, accepted.taskId, 0);
+        if (refused.parsed.type === 'result') {
+          context.warn(
+            FEATURES_PREVAIL,
+            `a cancellation was accepted without ${FEATURE.taskCancel} (interp-38)`,
+          );
+        } else {
+          expectStanzaError(context, refused, FEATURES_PREVAIL, [
+            'service-unavailable',
+            'feature-not-implemented',
+          ]);
+        }
+        await awaitSettled(context, caller, accepted.taskId);
+      }
+      if (unsupported.includes('input')) {
+        const { accepted } = await startTask(context, caller, target, 'script', {
+          steps: [
+            { input: { question: 'Allowed?', inputSchema: { type: 'object' }, expiresInMs: 60_000 } },
+            { complete: { echoInputs: true } },
+          ],
+        });
+        const next = await awaitInputOrTerminal(context, caller, accepted.taskId);
+        if (next.event.type === 'input_required') {
+          context.warn(FEATURES_PREVAIL, `an input request without ${FEATURE.taskInput} (interp-05)`);
+          await sendInput(caller, target, accepted.taskId, inputRequestId(next), next.event.revision, {});
+        }
+        await awaitSettled(context, caller, accepted.taskId);
+      }
     },
   },
 ]);
