@@ -18,6 +18,7 @@
  * support declarations never switch on a task feature its endpoint does not advertise
  * (manifest.endpoint-features-prevail): not at the tool node, and not in what a task does.
  */
+import type { Caller } from '../../harness/driver/index.ts';
 import { canonicalDocument } from '../../protocol/json/canonical.ts';
 import type { JsonObject } from '../../protocol/json/json-value.ts';
 import { normalizeBareJid } from '../../protocol/jid/index.ts';
@@ -47,6 +48,7 @@ import { badManifest, fullManifest, minimalManifest } from './support/manifests.
 import { freshVersion, registrantFor, withRestore } from './support/provisioning.ts';
 import { INVALID_MANIFEST, expectRefusals, type RefusalVector } from './support/refusals.ts';
 import {
+  awaitEvent,
   awaitInputOrTerminal,
   awaitSettled,
   conformanceTarget,
@@ -59,6 +61,7 @@ import {
   sendInvoke,
   startTask,
   terminalPayload,
+  type TaskTarget,
 } from './support/tasks.ts';
 
 const STORED = 'registration-flow.validate-before-commit';
@@ -181,6 +184,31 @@ async function expectRegistered(
       );
     }
   });
+}
+
+/**
+ * Cancelling a running task of `tool`, which has no effective cancel support, is refused with
+ * service-unavailable or feature-not-implemented; an acceptance is a warning (interp-38).
+ */
+async function expectCancelRefused(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  tool: string,
+  why: string,
+): Promise<void> {
+  const { accepted } = await startTask(context, caller, target, tool, {
+    steps: [{ wait: { ms: 200, onCancel: 'ignore' } }, { complete: {} }],
+  });
+  // At the current revision, so that only the missing support can be the reason for a refusal.
+  const running = await awaitEvent(context, caller, accepted.taskId, 'status');
+  const reply = await sendCancel(caller, target, accepted.taskId, running.event.revision);
+  if (reply.parsed.type === 'result') {
+    context.warn(FEATURES_PREVAIL, `a cancellation of ${tool} was accepted though ${why} (interp-38)`);
+  } else {
+    expectStanzaError(context, reply, FEATURES_PREVAIL, ['service-unavailable', 'feature-not-implemented']);
+  }
+  await awaitSettled(context, caller, accepted.taskId);
 }
 
 export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
@@ -382,7 +410,7 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
     level: 'MUST',
     interpretations: ['interp-05', 'interp-38'],
     statement:
-      'No conformance tool node advertises a task feature its endpoint does not; and for each feature the script tool declares but the endpoint does not advertise, a task does without it: no progress event, a refused cancellation, no input request (accepted cancellations and input requests are warnings, interp-38, interp-05).',
+      'No conformance tool node advertises a task feature its endpoint does not; and for each feature the script tool declares but the endpoint does not advertise, a task does without it (no progress event, a refused cancellation, no input request); and cancelling script.plain, which declares no cancel support, is refused with service-unavailable or feature-not-implemented (accepted cancellations and input requests without effective support are warnings, interp-38, interp-05).',
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
@@ -418,22 +446,18 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
         );
       }
       if (unsupported.includes('cancel')) {
-        const { accepted } = await startTask(context, caller, target, 'script', {
-          steps: [{ wait: { ms: 300, onCancel: 'ignore' } }, { complete: {} }],
-        });
-        const refused = await sendCancel(caller, target, accepted.taskId, 0);
-        if (refused.parsed.type === 'result') {
-          context.warn(
-            FEATURES_PREVAIL,
-            `a cancellation was accepted without ${FEATURE.taskCancel} (interp-38)`,
-          );
-        } else {
-          expectStanzaError(context, refused, FEATURES_PREVAIL, [
-            'service-unavailable',
-            'feature-not-implemented',
-          ]);
-        }
-        await awaitSettled(context, caller, accepted.taskId);
+        await expectCancelRefused(context, caller, target, 'script', `${target.jid} does not advertise it`);
+      }
+      // The converse: the endpoint advertises cancellation, script.plain declares none.
+      const plain = target.manifest.tools.find((tool) => tool.name === 'script.plain');
+      if (plain !== undefined && !plain.supports.cancel && endpointFeatures.has(FEATURE.taskCancel)) {
+        await expectCancelRefused(
+          context,
+          caller,
+          target,
+          'script.plain',
+          'script.plain declares no support',
+        );
       }
       if (unsupported.includes('input')) {
         const { accepted } = await startTask(context, caller, target, 'script', {
