@@ -58,6 +58,14 @@ export class RunCallers {
     };
   }
 
+  /**
+   * The role's long-lived caller outside any attempt: the run's own queries before the cases (the
+   * advertised features) ride on the connection the cases then use, instead of a login of their own.
+   */
+  callerOf(role: Exclude<keyof CallerRoles, 'admin'>): Promise<Caller> {
+    return this.#role(this.#roles[role]);
+  }
+
   #role(jid: string): Promise<Caller> {
     const existing = this.#connected.get(jid);
     if (existing !== undefined) {

@@ -10,7 +10,7 @@ import { NS } from '../../protocol/namespaces.ts';
 import { parseDiscoInfo, StanzaParseError } from '../../protocol/stanza/index.ts';
 import type { SutFacts } from '../../suites/framework/context.ts';
 import { referenceWorldOf, type ReferenceWorld } from '../../suites/fixtures/reference-world.ts';
-import { createDriver, StanzaErrorReply, type Driver } from '../driver/index.ts';
+import { createDriver, StanzaErrorReply, type Caller, type Driver } from '../driver/index.ts';
 import type { Federation, ServerProvider } from '../federation/server-provider.ts';
 import { launchSut, type SutInstance } from '../sut/launch.ts';
 import { withImpliedProfiles } from '../sut/profiles.ts';
@@ -50,16 +50,15 @@ export interface StartSessionOptions {
 }
 
 /**
- * The features the gateway advertises, for capability gating. A gateway whose disco#info is
- * an error or malformed advertises nothing: the #gateway-info cases then say what is wrong.
+ * The features the gateway advertises, for capability gating, asked by `caller` (the run's local
+ * caller, kept for the cases). A gateway whose disco#info is an error or malformed advertises
+ * nothing: the #gateway-info cases then say what is wrong.
  */
 async function advertisedFeatures(
-  driver: Driver,
-  local: string,
+  caller: Caller,
   gatewayJid: string,
   log: (line: string) => void,
 ): Promise<Set<string>> {
-  const caller = await driver.connect(local, 'agentconf-facts');
   try {
     const payload = await caller.iq(gatewayJid, 'get', xml('query', { xmlns: NS.discoInfo }));
     if (payload === undefined) return new Set();
@@ -70,8 +69,6 @@ async function advertisedFeatures(
       `gateway disco#info unusable (${error.message.split('\n')[0] ?? ''}): treating it as advertising no feature`,
     );
     return new Set();
-  } finally {
-    await caller.close();
   }
 }
 
@@ -83,6 +80,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
   log(
     `federation: ${federation.provider}, servers ready in ${String(Math.round(federation.timings.bootMs))} ms`,
   );
+  const driver = createDriver(federation, { timeoutMs: config.timeouts.replySeconds * 1_000 });
   let sut: SutInstance | undefined;
   try {
     sut = await launchSut({
@@ -97,7 +95,6 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       await probe.close();
     }
     const gatewayJid = sut.facts.componentDomain;
-    const driver = createDriver(federation, { timeoutMs: config.timeouts.replySeconds * 1_000 });
     const jidOf = ({ username, domain }: { username: string; domain: string }): string =>
       `${username}@${domain}`;
     const roles: CallerRoles = {
@@ -113,7 +110,8 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       config.fixtures === 'world-file' && options.world !== undefined
         ? referenceWorldOf(options.world, roles)
         : undefined;
-    const features = await advertisedFeatures(driver, roles.local, gatewayJid, log);
+    const callers = new RunCallers(driver, roles);
+    const features = await advertisedFeatures(await callers.callerOf('local'), gatewayJid, log);
     const facts: SutFacts = {
       name: config.name,
       gatewayJid,
@@ -130,7 +128,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       federation,
       sut: launched,
       driver,
-      callers: new RunCallers(driver, roles),
+      callers,
       facts,
       ...(world === undefined ? {} : { world }),
       setupMs,
@@ -141,6 +139,8 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       },
     };
   } catch (error) {
+    // The local caller may be connected already (the features query failed after its login).
+    await driver.closeAll();
     await sut?.stop().catch(() => undefined);
     await federation.stop();
     throw error;
