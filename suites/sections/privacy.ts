@@ -4,21 +4,85 @@
  * endpoint: visible to local callers, invocable by none of them), and an endpoint hidden from a
  * caller keeps its tools' schemas private from it (interp-26).
  *
- * Timing side channels between hidden and nonexistent endpoints (privacy.enumeration-side-channels,
- * SHOULD) are not measured: a statistical timing comparison on a shared, loaded machine either
- * flakes or proves nothing.
+ * Side channels (privacy.enumeration-side-channels, and task-recovery.timing-equivalence for task
+ * IDs): hidden and nonexistent endpoints, and another caller's and nonexistent task IDs, should
+ * take similar time to refuse. The comparison is deliberately coarse so that it cannot flake on
+ * a loaded machine: interleaved pairs in seeded order, medians, and a warning only when they
+ * differ by more than 25 ms and by more than twice the faster one. A gateway that looks up a
+ * hidden endpoint in a slow store while refusing unknown ones from memory shows up; jitter does
+ * not. Shared rate limits cannot be checked: the SUT config documents none.
  */
+import type { IqExchange } from '../../harness/driver/index.ts';
 import { NODE_DIRECTORY } from '../../protocol/namespaces.ts';
 import { normalizeBareJid } from '../../protocol/jid/index.ts';
 import { buildSchemaRequest } from '../../protocol/stanza/index.ts';
 import { defineSuite } from '../framework/case.ts';
+import type { CaseContext } from '../framework/context.ts';
 import { expectDiscoInfo, expectStanzaError, expectThat } from '../framework/expect.ts';
 import { RequirementViolation } from '../framework/verdicts.ts';
 import { requireWorld } from '../fixtures/reference-world.ts';
 import { discoInfo, listing, traverse } from './support/discovery.ts';
-import { sendInvoke, targetOf } from './support/tasks.ts';
+import {
+  awaitSettled,
+  conformanceTarget,
+  freshRequestId,
+  sendInvoke,
+  startTask,
+  targetOf,
+  taskStateRequest,
+} from './support/tasks.ts';
 
 const NOT_AUTHORITY = 'privacy.profile-not-authority';
+const SIDE_CHANNELS = 'privacy.enumeration-side-channels';
+const TASK_TIMING = 'task-recovery.timing-equivalence';
+
+/** Pairs measured per comparison, after two unmeasured warm-up pairs. */
+const SAMPLES = 24;
+
+interface Probe {
+  readonly label: string;
+  readonly send: () => Promise<IqExchange>;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = values.toSorted((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+/**
+ * Round-trip times of the two probes, sent one after the other in pairs whose order the case
+ * seed decides; every reply must be item-not-found. Real time, not the context's: what is
+ * measured is the gateway's latency.
+ */
+async function compareTimings(
+  context: CaseContext,
+  requirement: string,
+  first: Probe,
+  second: Probe,
+): Promise<void> {
+  const times: [number[], number[]] = [[], []];
+  const probes = [first, second] as const;
+  for (let pair = 0; pair < SAMPLES + 2; pair++) {
+    for (const index of context.random.shuffle([0, 1] as const)) {
+      const started = performance.now();
+      const exchange = await probes[index].send();
+      const elapsed = performance.now() - started;
+      expectStanzaError(context, exchange, requirement, 'item-not-found');
+      if (pair >= 2) times[index].push(elapsed);
+    }
+  }
+  const [a, b] = [median(times[0]), median(times[1])];
+  const [fast, slow] = a <= b ? [a, b] : [b, a];
+  if (slow - fast > 25 && slow > 2 * fast) {
+    context.warn(
+      requirement,
+      `median answer times differ: ${first.label} ${a.toFixed(1)} ms, ${second.label} ${b.toFixed(1)} ms over ${String(SAMPLES)} interleaved pairs`,
+    );
+  }
+}
 
 export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
   {
@@ -69,6 +133,38 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
         );
         expectStanzaError(context, exchange, NOT_AUTHORITY, 'item-not-found');
       }
+    },
+  },
+  {
+    name: 'not-found-timing',
+    requirements: [SIDE_CHANNELS, TASK_TIMING],
+    profiles: ['core-directory', 'task-execution'],
+    level: 'SHOULD',
+    statement:
+      'Endpoint information for the endpoint hidden from the local caller and for a nonexistent one, and (with task execution) task state for a federated caller’s task and for a nonexistent task ID, take similar time: interleaved in seeded order, their median times may not differ by more than 25 ms and twice the faster one (a warning otherwise).',
+    run: async (context) => {
+      const world = requireWorld(context);
+      const caller = await context.callers.local();
+      const hidden = world.hiddenEndpoint.jid;
+      const nobody = world.nonexistentJid;
+      await compareTimings(
+        context,
+        SIDE_CHANNELS,
+        { label: `hidden ${hidden}`, send: () => discoInfo(caller, hidden) },
+        { label: `nonexistent ${nobody}`, send: () => discoInfo(caller, nobody) },
+      );
+      if (!context.sut.profiles.has('task-execution')) return;
+      const target = conformanceTarget(context);
+      const owner = await context.callers.remote();
+      const { accepted } = await startTask(context, owner, target, 'script', { steps: [{ complete: {} }] });
+      await awaitSettled(context, owner, accepted.taskId);
+      const unknown = `task-${freshRequestId(context)}`;
+      await compareTimings(
+        context,
+        TASK_TIMING,
+        { label: 'another caller’s task', send: () => taskStateRequest(caller, target, accepted.taskId) },
+        { label: 'a nonexistent task', send: () => taskStateRequest(caller, target, unknown) },
+      );
     },
   },
 ]);
