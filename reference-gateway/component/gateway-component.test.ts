@@ -41,6 +41,31 @@ const INSTANT = {
   random: () => 0,
 };
 
+/**
+ * gateway.json in a fresh temporary directory, for `federation`'s component: the whole reference
+ * world with server.example as the local domain, plus `members`.
+ */
+function writeGatewayConfig(
+  federation: Federation,
+  prefix: string,
+  members: Record<string, unknown> = {},
+): { dir: string; path: string } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const { host, port, domain, secret } = federation.component;
+  const path = join(dir, 'gateway.json');
+  writeFileSync(
+    path,
+    JSON.stringify({
+      component: { domain, host, port, secret },
+      database: 'gateway.sqlite',
+      world: REFERENCE_WORLD,
+      localDomains: ['server.example'],
+      ...members,
+    }),
+  );
+  return { dir, path };
+}
+
 describe('reference gateway component', () => {
   let federation: Federation;
   let driver: Driver;
@@ -67,21 +92,10 @@ describe('reference gateway component', () => {
 
   beforeAll(async () => {
     federation = await nativeProvider.start();
-    dir = mkdtempSync(join(tmpdir(), 'agentconf-gateway-'));
-    const { host, port, domain, secret } = federation.component;
-    const path = join(dir, 'gateway.json');
-    writeFileSync(
-      path,
-      JSON.stringify({
-        component: { domain, host, port, secret },
-        database: 'gateway.sqlite',
-        world: REFERENCE_WORLD,
-        localDomains: ['server.example'],
-        admins: ['bob@server.example'],
-      }),
-    );
-    configPath = path;
-    config = loadGatewayConfig(path);
+    ({ dir, path: configPath } = writeGatewayConfig(federation, 'agentconf-gateway-', {
+      admins: ['bob@server.example'],
+    }));
+    config = loadGatewayConfig(configPath);
     await startGateway();
     driver = createDriver(federation, { timeoutMs: 5000 });
     bob = await driver.connect('bob@server.example', 'desk');
@@ -249,19 +263,9 @@ describe('presence of hosted endpoints (#identity-presence)', () => {
 
   beforeAll(async () => {
     federation = await nativeProvider.start();
-    dir = mkdtempSync(join(tmpdir(), 'agentconf-presence-'));
-    const { host, port, domain, secret } = federation.component;
-    const path = join(dir, 'gateway.json');
-    writeFileSync(
-      path,
-      JSON.stringify({
-        component: { domain, host, port, secret },
-        database: 'gateway.sqlite',
-        world: REFERENCE_WORLD,
-        localDomains: ['server.example'],
-      }),
-    );
-    state = await openGatewayState(loadGatewayConfig(path), Date.now);
+    const written = writeGatewayConfig(federation, 'agentconf-presence-');
+    dir = written.dir;
+    state = await openGatewayState(loadGatewayConfig(written.path), Date.now);
     gateway = await GatewayComponent.start(state, { timing: INSTANT });
     driver = createDriver(federation, { timeoutMs: 5000 });
     bob = await driver.connect('bob@server.example', 'desk');
