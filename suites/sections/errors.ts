@@ -316,7 +316,7 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
         await taskStateRequest(caller, target, taskId),
         await taskResultRequest(caller, target, taskId),
         await sendCancel(caller, target, taskId, 0),
-        await sendInput(caller, target, taskId, freshRequestId(context), 1, { value: canary }),
+        await sendInput(caller, target, taskId, freshRequestId(context), 1, { value: 'mine' }),
         (await sendInvoke(context, caller, target, 'script', { steps: 'not a list' })).exchange,
       ];
       for (const exchange of refusals) {
