@@ -2,8 +2,9 @@
  * What the task suites share: the conformance endpoint of the fixture world (its pins taken
  * from the fixture file, never from the gateway), invocations of its scripted tools
  * (docs/conformance-tools.md), the lifecycle events of one task checked as they are read
- * (#events, #event-json-schemas), recovery and command IQs, the ledger counter, and gating on
- * the task features a tool advertises.
+ * (#events, #event-json-schemas), recovery and command IQs, the ledger counter, gating on
+ * the task features a tool advertises, and further versions of the conformance endpoint for
+ * cases that move its active pointer (administrator access).
  */
 import { xml, type Element } from '@xmpp/xml';
 import type { Caller, IqExchange, ReceivedTaskEvent, ValidTaskEvent } from '../../../harness/driver/index.ts';
