@@ -10,6 +10,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { sharedBudgetedValidator } from '../protocol/tool-schema/index.ts';
 import { startGatewayRuntime } from '../reference-gateway/component/index.ts';
 import { loadGatewayConfig } from '../reference-gateway/config/gateway-config.ts';
 
@@ -36,6 +37,7 @@ process.once('SIGTERM', () => {
     // CPU time from online to stop (worker threads included): steadier than throughput on a
     // shared machine, and where hot-path work shows.
     process.stdout.write(`cpu microseconds ${String(cpu.user + cpu.system)}\n`);
+    process.stdout.write(`validation batches ${String(sharedBudgetedValidator().batchesSent)}\n`);
     if (session !== undefined && profileFile !== undefined) {
       const { profile } = await session.post('Profiler.stop');
       writeFileSync(profileFile, JSON.stringify(profile));

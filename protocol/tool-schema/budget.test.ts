@@ -127,7 +127,32 @@ describe('validateWithinBudget', () => {
 });
 
 describe('BudgetedValidator', () => {
-  it('sends queued requests as one batch and answers them in order around a runaway one', async () => {
+  it('batches requests with the same budget and retries each alone when the batch runs out', async () => {
+    const validator = new BudgetedValidator();
+    try {
+      expect(await validator.warmUp()).toBe(true);
+      const compiled = await compileToolSchema(REDOS, { direction: 'input' });
+      const budget = { timeoutMs: 1_000 };
+      const outcomes = await Promise.all([
+        validator.validate(compiled, { s: 'aaa' }, budget),
+        validator.validate(compiled, HOSTILE, budget),
+        validator.validate(compiled, { s: 'b' }, budget),
+        validator.validate(compiled, { s: 'aa' }, budget),
+      ]);
+      expect(outcomes).toMatchObject([
+        { valid: true },
+        { rule: 'validation-timeout' },
+        { valid: false },
+        { valid: true },
+      ]);
+      // One batch of four ran out of budget; then each of the four alone.
+      expect(validator.batchesSent).toBe(5);
+    } finally {
+      await validator.close();
+    }
+  });
+
+  it('keeps requests with different budgets in different batches', async () => {
     const validator = new BudgetedValidator();
     try {
       expect(await validator.warmUp()).toBe(true);
@@ -144,8 +169,8 @@ describe('BudgetedValidator', () => {
         { valid: false },
         { valid: true },
       ]);
-      // One batch for all four; the two behind the runaway went to the standby in a second one.
-      expect(validator.batchesSent).toBe(2);
+      // [aaa], [hostile] stopped at its own 250 ms, then [b, aa] on the standby.
+      expect(validator.batchesSent).toBe(3);
     } finally {
       await validator.close();
     }

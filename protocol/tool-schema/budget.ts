@@ -9,12 +9,15 @@
  * the meta-schema).
  *
  * Requests run one at a time per BudgetedValidator, in arrival order, but they travel in batches:
- * every request queued when the worker becomes free goes in one message, and the worker answers
- * each as it finishes. A gateway under load then pays one thread hop per batch instead of one
- * per request, and the admissions a batch clears reach the same group commit (bench/admission).
- * The budget still covers each request's own turn in the worker (cache miss included), not time
- * spent queued: the clock for a request starts when the previous answer of its batch arrives, so
- * it can only err towards a little more time, never less. The queue itself is bounded.
+ * the requests queued when the worker becomes free (and those made in the same event-loop turn)
+ * go in one message and come back in one. Under load that is two thread hops per batch instead
+ * of two per request: on a small machine each hop is a context switch that showed as about a
+ * millisecond of CPU per admission (bench/admission). Only requests with the same budget share a
+ * batch, and that is the batch's budget. When a batch runs out of it, the worker is stopped and each of its requests is
+ * retried alone, under its own budget: a runaway request is still stopped after its own budget
+ * (plus the one its batch spent), and delays the requests batched with it by one budget at most.
+ * The budget covers a request's turn in the worker (cache miss included), not time spent queued;
+ * the queue itself is bounded.
  */
 import { createHash } from 'node:crypto';
 import type { ResourceLimits } from 'node:worker_threads';
@@ -25,7 +28,7 @@ import { CompiledToolSchema } from './compiled-tool-schema.ts';
 import type { ToolSchemaDirection } from './policy.ts';
 import type { ToolSchemaRule } from './rejection.ts';
 import type { SchemaValidationResult } from './validation-result.ts';
-import type { WorkerPayload, WorkerReply, WorkerRequest } from './worker-protocol.ts';
+import type { WorkerMessage, WorkerPayload, WorkerReply, WorkerRequest } from './worker-protocol.ts';
 
 /** A schema not compiled in this thread: the worker compiles (and rejects) it within the budget. */
 export interface ToolSchemaSource {
@@ -62,7 +65,7 @@ export interface BudgetedValidatorOptions {
 }
 
 const DEFAULT_MAX_PENDING = 64;
-/** Requests per message to the worker; a runaway one sends the rest of its batch back to the queue. */
+/** Requests per message to the worker. */
 const MAX_BATCH = 32;
 const DEFAULT_RESOURCE_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 256 };
 const WORKER_ENTRY = new URL('./validation-worker-boot.js', import.meta.url);
@@ -73,18 +76,18 @@ interface Job {
   readonly payload: () => WorkerPayload;
   readonly timeoutMs: number;
   readonly resolve: (outcome: BudgetOutcome) => void;
+  /** Set once a batch holding this job ran out of budget: it is retried in a batch of its own. */
+  readonly alone?: boolean;
 }
 
-/** The batch a worker is evaluating: `jobs[0]` is the one its clock runs for. */
+/** The batch a worker is evaluating. */
 interface Batch {
   readonly slot: Slot;
-  readonly jobs: Job[];
-  readonly ids: number[];
+  readonly jobs: readonly Job[];
+  readonly ids: readonly number[];
   /** Per job: whether its message carried the payload (the key is then known on a result). */
-  readonly withPayload: boolean[];
-  /** Jobs the worker asked to resend with their payload (it had evicted the evaluator). */
-  readonly resend: Job[];
-  timer: ReturnType<typeof setTimeout> | undefined;
+  readonly withPayload: readonly boolean[];
+  readonly timer: ReturnType<typeof setTimeout>;
 }
 
 interface Slot {
@@ -92,7 +95,7 @@ interface Slot {
   readonly ready: Promise<boolean>;
   /** Keys this worker has been sent a payload for; it may still have evicted them. */
   readonly known: Set<string>;
-  onReply: ((reply: WorkerReply) => void) | undefined;
+  onReplies: ((replies: readonly WorkerReply[]) => void) | undefined;
   onDeath: (() => void) | undefined;
 }
 
@@ -207,19 +210,35 @@ export class BudgetedValidator {
     // A pending request must keep the process alive until it settles.
     slot.worker.ref();
     void slot.ready.then((ready) => {
-      // Whatever queued up behind the leader meanwhile travels with it.
-      const jobs = [leader, ...this.#queue.splice(0, MAX_BATCH - 1)];
-      if (!ready) {
-        for (const job of jobs)
-          job.resolve(failure('validation-failed', 'the validation worker did not start'));
-        this.#idle();
-        return;
-      }
-      this.#send(slot, jobs);
+      // One event-loop turn later: the requests the rest of this turn makes (a burst of
+      // invocations read from one socket chunk, say) travel with the leader.
+      setImmediate(() => {
+        const jobs = [leader, ...this.#takeBatchable(leader)];
+        if (!ready) {
+          for (const job of jobs)
+            job.resolve(failure('validation-failed', 'the validation worker did not start'));
+          this.#idle();
+          return;
+        }
+        this.#send(slot, jobs);
+      });
     });
   }
 
-  #send(slot: Slot, jobs: Job[]): void {
+  /**
+   * The queued jobs that may travel with `leader`: those right behind it with the same budget
+   * (so a batch's budget is each of its jobs' own), none when it must go alone.
+   */
+  #takeBatchable(leader: Job): Job[] {
+    if (leader.alone === true) return [];
+    const fits = (job: Job | undefined): boolean =>
+      job !== undefined && job.alone !== true && job.timeoutMs === leader.timeoutMs;
+    let count = 0;
+    while (count < MAX_BATCH - 1 && fits(this.#queue[count])) count += 1;
+    return this.#queue.splice(0, count);
+  }
+
+  #send(slot: Slot, jobs: readonly Job[]): void {
     // A key new to this worker carries its payload once per batch: the worker caches it in order.
     const sending = new Set<string>();
     const withPayload = jobs.map((job) => {
@@ -227,73 +246,70 @@ export class BudgetedValidator {
       sending.add(job.key);
       return true;
     });
-    const batch: Batch = { slot, jobs, ids: [], withPayload, resend: [], timer: undefined };
+    const ids: number[] = [];
     const requests = jobs.map((job, index): WorkerRequest => {
       const id = this.#nextId++;
-      batch.ids.push(id);
+      ids.push(id);
       return withPayload[index] === true
         ? { id, key: job.key, instance: job.instance, payload: job.payload() }
         : { id, key: job.key, instance: job.instance };
     });
+    const budgetMs = jobs[0]?.timeoutMs ?? 0;
+    const batch: Batch = {
+      slot,
+      jobs,
+      ids,
+      withPayload,
+      timer: setTimeout(() => {
+        this.#discard(slot);
+        this.#endBatch(batch, failure('validation-timeout', `evaluation exceeded ${budgetMs} ms`));
+      }, budgetMs),
+    };
     slot.onDeath = () => {
       this.#endBatch(batch, failure('validation-failed', 'the validation worker stopped'));
     };
-    slot.onReply = (reply) => {
-      if (reply.type !== 'ready') this.#answer(batch, reply);
+    slot.onReplies = (replies) => {
+      this.#answer(batch, replies);
     };
-    this.#armClock(batch);
     this.batchesSent += 1;
     slot.worker.postMessage(requests);
   }
 
-  /** Starts the budget of the batch's head job. */
-  #armClock(batch: Batch): void {
-    const head = batch.jobs[0];
-    if (head === undefined) return;
-    batch.timer = setTimeout(() => {
-      this.#discard(batch.slot);
-      this.#endBatch(batch, failure('validation-timeout', `evaluation exceeded ${head.timeoutMs} ms`));
-    }, head.timeoutMs);
-  }
-
-  #answer(batch: Batch, reply: Exclude<WorkerReply, { type: 'ready' }>): void {
-    // The worker answers in order; anything but the head's answer is stale.
-    if (reply.id !== batch.ids[0]) return;
+  #answer(batch: Batch, replies: readonly WorkerReply[]): void {
     clearTimeout(batch.timer);
-    const job = batch.jobs.shift();
-    batch.ids.shift();
-    const carried = batch.withPayload.shift() === true;
-    if (job !== undefined) {
-      if (reply.type === 'need-payload') {
+    batch.slot.onReplies = undefined;
+    batch.slot.onDeath = undefined;
+    const resend: Job[] = [];
+    batch.jobs.forEach((job, index) => {
+      const reply = replies[index];
+      if (reply === undefined || reply.id !== batch.ids[index]) {
+        // Not this batch's answer (cannot happen with an intact worker): ask again.
+        resend.push(job);
+      } else if (reply.type === 'need-payload') {
         // The worker evicted the evaluator: this job goes round again with its payload.
         batch.slot.known.delete(job.key);
-        batch.resend.push(job);
+        resend.push(job);
       } else {
-        if (carried) batch.slot.known.add(job.key);
+        if (batch.withPayload[index] === true) batch.slot.known.add(job.key);
         job.resolve(outcomeOf(reply));
       }
-    }
-    if (batch.jobs.length > 0) {
-      this.#armClock(batch);
-      return;
-    }
-    batch.slot.onReply = undefined;
-    batch.slot.onDeath = undefined;
-    this.#queue.unshift(...batch.resend);
+    });
+    this.#queue.unshift(...resend);
     this.#idle();
   }
 
   /**
-   * The worker stopped (or was stopped) during `batch`: its head job gets `outcome`, the jobs
-   * behind it were not evaluated and go back to the front of the queue.
+   * The worker ran out of budget or stopped during `batch`. A job that was alone gets `outcome`;
+   * the jobs of a larger batch go back to the front of the queue, each to be retried alone, so
+   * that the budget and the outcome land on the request that caused them.
    */
   #endBatch(batch: Batch, outcome: BudgetOutcome): void {
     clearTimeout(batch.timer);
-    batch.slot.onReply = undefined;
+    batch.slot.onReplies = undefined;
     batch.slot.onDeath = undefined;
-    const [head, ...rest] = batch.jobs.splice(0);
-    head?.resolve(outcome);
-    this.#queue.unshift(...batch.resend, ...rest);
+    const [only, ...others] = batch.jobs;
+    if (only !== undefined && others.length === 0) only.resolve(outcome);
+    else this.#queue.unshift(...batch.jobs.map((job): Job => ({ ...job, alone: true })));
     this.#idle();
   }
 
@@ -329,10 +345,10 @@ export class BudgetedValidator {
     const ready = new Promise<boolean>((resolve) => {
       markReady = resolve;
     });
-    const slot: Slot = { worker, ready, known: new Set(), onReply: undefined, onDeath: undefined };
-    worker.on('message', (reply: WorkerReply) => {
-      if (reply.type === 'ready') markReady(true);
-      else slot.onReply?.(reply);
+    const slot: Slot = { worker, ready, known: new Set(), onReplies: undefined, onDeath: undefined };
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.type === 'ready') markReady(true);
+      else slot.onReplies?.(message.replies);
     });
     const died = (): void => {
       markReady(false);
@@ -340,7 +356,7 @@ export class BudgetedValidator {
       if (this.#standby === slot) this.#standby = undefined;
       const onDeath = slot.onDeath;
       slot.onDeath = undefined;
-      slot.onReply = undefined;
+      slot.onReplies = undefined;
       onDeath?.();
     };
     worker.on('error', died);
@@ -350,7 +366,7 @@ export class BudgetedValidator {
 
   /** Stops a worker whose request ran out of time; the standby (or a fresh worker) takes over. */
   #discard(slot: Slot): void {
-    slot.onReply = undefined;
+    slot.onReplies = undefined;
     slot.onDeath = undefined;
     if (this.#slot === slot) this.#slot = undefined;
     void slot.worker.terminate();
@@ -362,7 +378,7 @@ function failure(rule: BudgetFailure['rule'], message: string): BudgetFailure {
   return { rule, message };
 }
 
-function outcomeOf(reply: Exclude<WorkerReply, { type: 'ready' | 'need-payload' }>): BudgetOutcome {
+function outcomeOf(reply: Exclude<WorkerReply, { type: 'need-payload' }>): BudgetOutcome {
   switch (reply.type) {
     case 'result':
       return reply.result;

@@ -6,20 +6,20 @@
 import { parentPort } from 'node:worker_threads';
 import { compileToolSchema } from './compile.ts';
 import { WorkerHandler } from './worker-handler.ts';
-import type { WorkerReply, WorkerRequest } from './worker-protocol.ts';
+import type { WorkerMessage, WorkerReply, WorkerRequest } from './worker-protocol.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('validation-worker.ts runs only as a worker thread');
 const handler = new WorkerHandler();
-// A batch is evaluated in order and each answer posted as soon as it exists: the gateway thread
-// runs the budget clock of one request at a time.
+// A batch is evaluated in order and answered in one message: the gateway thread runs one budget
+// clock per batch (budget.ts).
 let evaluating: Promise<void> = Promise.resolve();
 port.on('message', (batch: readonly WorkerRequest[]) => {
-  for (const request of batch) {
-    evaluating = evaluating.then(async () => {
-      port.postMessage(await handler.handle(request));
-    });
-  }
+  evaluating = evaluating.then(async () => {
+    const replies: WorkerReply[] = [];
+    for (const request of batch) replies.push(await handler.handle(request));
+    port.postMessage({ type: 'replies', replies } satisfies WorkerMessage);
+  });
 });
 
 // Compile the meta-schema and exercise the evaluator before accepting work, so a request's budget
@@ -29,4 +29,4 @@ const warmUp = await compileToolSchema(
   { direction: 'input' },
 );
 warmUp.validate({ a: 'a' });
-port.postMessage({ type: 'ready' } satisfies WorkerReply);
+port.postMessage({ type: 'ready' } satisfies WorkerMessage);

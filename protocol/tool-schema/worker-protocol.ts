@@ -20,8 +20,8 @@ export interface WorkerRequest {
   readonly payload?: WorkerPayload;
 }
 
+/** The answer to one request of a batch. */
 export type WorkerReply =
-  | { readonly type: 'ready' }
   | { readonly type: 'result'; readonly id: number; readonly result: SchemaValidationResult }
   | { readonly type: 'need-payload'; readonly id: number }
   | {
@@ -32,3 +32,10 @@ export type WorkerReply =
       readonly message: string;
     }
   | { readonly type: 'failed'; readonly id: number; readonly message: string };
+
+/**
+ * What a worker posts: once 'ready' after its warm-up, then one 'replies' per batch, in batch
+ * order — one message each way per batch, not per request.
+ */
+export type WorkerMessage =
+  { readonly type: 'ready' } | { readonly type: 'replies'; readonly replies: readonly WorkerReply[] };

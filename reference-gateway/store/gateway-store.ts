@@ -38,8 +38,6 @@ export class GatewayStore {
   readonly ledger: LedgerTable;
   readonly #db: Database.Database;
   readonly #durability: DurabilityQueue;
-  readonly #syncNormal: Database.Statement;
-  readonly #syncFull: Database.Statement;
 
   private constructor(db: Database.Database, options: GatewayStoreOptions) {
     this.#db = db;
@@ -47,8 +45,6 @@ export class GatewayStore {
       walPath: db.memory ? undefined : `${resolve(db.name)}-wal`,
       ...(options.onSyncFailure === undefined ? {} : { onSyncFailure: options.onSyncFailure }),
     });
-    this.#syncNormal = db.prepare('PRAGMA synchronous = NORMAL');
-    this.#syncFull = db.prepare('PRAGMA synchronous = FULL');
     const sql = new StatementCache(db);
     const transaction = <T>(work: () => T): T => this.transaction(work);
     const statement = <T>(work: () => T): T => (db.inTransaction ? work() : this.transaction(work));
@@ -81,12 +77,13 @@ export class GatewayStore {
    */
   transactionDeferred<T>(work: () => T): T {
     if (this.#db.inTransaction) return this.transaction(work);
-    this.#syncNormal.run();
+    // Executed, never prepared once and re-run: SQLite applies this pragma when it compiles it.
+    this.#db.exec('PRAGMA synchronous = NORMAL');
     let value: T;
     try {
       value = this.#db.transaction(work).immediate();
     } finally {
-      this.#syncFull.run();
+      this.#db.exec('PRAGMA synchronous = FULL');
     }
     this.#durability.committedDeferred();
     return value;
