@@ -38,6 +38,7 @@ process.once('SIGTERM', () => {
     // shared machine, and where hot-path work shows.
     process.stdout.write(`cpu microseconds ${String(cpu.user + cpu.system)}\n`);
     process.stdout.write(`validation batches ${String(sharedBudgetedValidator().batchesSent)}\n`);
+    process.stdout.write(`wal syncs ${String(runtime.state.store.walSyncs)}\n`);
     if (session !== undefined && profileFile !== undefined) {
       const { profile } = await session.post('Profiler.stop');
       writeFileSync(profileFile, JSON.stringify(profile));

@@ -65,6 +65,8 @@ export interface AdmissionRound {
   readonly gatewayCpuPerAdmissionUs: number | undefined;
   /** Messages the gateway sent its schema validation worker (warm-up included). */
   readonly validationBatches: number | undefined;
+  /** fdatasync calls for the gateway's deferred commits (warm-up included). */
+  readonly walSyncs: number | undefined;
 }
 
 export interface AdmissionReport {
@@ -245,6 +247,7 @@ export async function benchAdmission(options: AdmissionBenchOptions = {}): Promi
         gatewayCommits: counter('admission commits'),
         gatewayCpuPerAdmissionUs: cpu === undefined ? undefined : cpu / (requests + warmup),
         validationBatches: counter('validation batches'),
+        walSyncs: counter('wal syncs'),
       });
     }
   } finally {
@@ -284,7 +287,7 @@ export function printAdmission(report: AdmissionReport): void {
       `  gateway/echo: throughput ${report.throughputRatio.toFixed(2)}× (goal ≥ 0.8), p50 ${report.p50Ratio.toFixed(2)}× (goal ≤ 1.5): ${report.goalMet ? 'met' : 'NOT met'}`,
       ...report.rounds.map(
         (round, index) =>
-          `  round ${String(index + 1)}: echo ${round.echo.perSecond.toFixed(0)}/s p50 ${ms(round.echo.p50Ms)}, echo+message ${round.echoNotify.perSecond.toFixed(0)}/s p50 ${ms(round.echoNotify.p50Ms)}, gateway ${round.gateway.perSecond.toFixed(0)}/s p50 ${ms(round.gateway.p50Ms)}, ${String(round.gatewayCommits ?? '?')} admission commits for ${String(report.requests + report.warmup)} admissions, ${String(round.validationBatches ?? '?')} validation batches, gateway CPU ${round.gatewayCpuPerAdmissionUs?.toFixed(0) ?? '?'} µs per admission`,
+          `  round ${String(index + 1)}: echo ${round.echo.perSecond.toFixed(0)}/s p50 ${ms(round.echo.p50Ms)}, echo+message ${round.echoNotify.perSecond.toFixed(0)}/s p50 ${ms(round.echoNotify.p50Ms)}, gateway ${round.gateway.perSecond.toFixed(0)}/s p50 ${ms(round.gateway.p50Ms)}, ${String(round.gatewayCommits ?? '?')} admission commits for ${String(report.requests + report.warmup)} admissions, ${String(round.validationBatches ?? '?')} validation batches, ${String(round.walSyncs ?? '?')} WAL syncs, gateway CPU ${round.gatewayCpuPerAdmissionUs?.toFixed(0) ?? '?'} µs per admission`,
       ),
       '',
     ].join('\n'),
