@@ -15,6 +15,7 @@
  * 4. connection: the first component connection (no retry: a wrong port or secret will not fix
  *    itself; once online, a lost stream is retried for ever).
  */
+import { sharedBudgetedValidator } from '../../protocol/tool-schema/index.ts';
 import { ConfigError } from '../config/config-violations.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { openGatewayState, type GatewayState } from '../config/gateway-state.ts';
@@ -117,6 +118,9 @@ export async function startGatewayRuntime(
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => undefined);
   checkDatabase(config, now);
+  // The schema validation workers start while the state opens, on other threads: the first
+  // invocation, and the one after a worker was stopped for its budget, then find one warm.
+  void sharedBudgetedValidator().warmUp();
   const state = await openState(config, now);
   let health: HealthListener | undefined;
   let gateway: GatewayComponent | undefined;
