@@ -78,7 +78,8 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
   const startedAt = new Date();
   const started = performance.now();
   let results: CaseResult[] = [];
-  const wireChecks = new DeferredWireChecks(session.facts.gatewayJid);
+  // The component secret is the one credential the harness knows the gateway holds.
+  const wireChecks = new DeferredWireChecks(session.facts.gatewayJid, [session.federation.component.secret]);
   const defaultTimeoutMs =
     options.defaultTimeoutMs ?? session.facts.taskTimeoutMs + session.facts.replyTimeoutMs;
   for (const { suite, cases } of selectCases(options.suites, options.selection)) {

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Transcript } from '../../harness/driver/index.ts';
 import {
+  CREDENTIAL_REQUIREMENT,
   DeferredWireChecks,
   EVENT_PAYLOAD_REQUIREMENT,
   SCHEMA_REQUIREMENT,
   SAFE_MESSAGES_REQUIREMENT,
   checkGatewayElements,
+  credentialViolation,
   errorTextViolation,
   eventPayloadViolation,
 } from './wire-checks.ts';
@@ -95,5 +97,39 @@ describe('checkGatewayElements', () => {
     // Only what the gateway's domain sent counts.
     const fromElsewhere = traced.replace("from='conformance@agents.example'", "from='example.com'");
     expect(errorTextViolation(received(fromElsewhere).entries, GATEWAY)).toBeUndefined();
+  });
+});
+
+describe('credentialViolation (#security: no credentials in payloads)', () => {
+  const SECRET = 'Zq3-per-run-secret-8f2&x';
+  const body = (text: string) =>
+    "<message xmlns='jabber:client' type='chat' from='weather@agents.example' to='bob@server.example/t'>" +
+    `<body>${text}</body></message>`;
+
+  it('names a stanza from the gateway carrying the secret, as is or XML-escaped, and redacts it', () => {
+    for (const spelled of ['Zq3-per-run-secret-8f2&amp;x', 'Zq3-per-run-secret-8f2&amp;x and more']) {
+      const stanza = body(`config: ${spelled}`);
+      const violation = credentialViolation(received(stanza).entries, GATEWAY, [SECRET]);
+      expect(violation).toMatchObject({ requirement: CREDENTIAL_REQUIREMENT });
+      expect(violation?.received).toContain('[component secret]');
+      expect(violation?.received).not.toContain('per-run-secret');
+    }
+  });
+
+  it('ignores other senders, stanzas without the secret, and credentials too short to look for', () => {
+    const fromElsewhere =
+      "<message xmlns='jabber:client' from='example.com' to='bob@server.example/t'>" +
+      `<body>${SECRET.replace('&', '&amp;')}</body></message>`;
+    expect(credentialViolation(received(fromElsewhere).entries, GATEWAY, [SECRET])).toBeUndefined();
+    expect(credentialViolation(received(body('nothing here')).entries, GATEWAY, [SECRET])).toBeUndefined();
+    expect(credentialViolation(received(body('a secret word')).entries, GATEWAY, ['secret'])).toBeUndefined();
+  });
+
+  it('turns a passed case whose stanzas leaked the secret into a failure of the run', async () => {
+    const checks = new DeferredWireChecks(GATEWAY, [SECRET]);
+    checks.record('a.leak', received(body(SECRET.replace('&', '&amp;'))).entries);
+    checks.record('b.clean', received(body('fine')).entries);
+    const violations = await checks.violations();
+    expect([...violations.keys()]).toEqual(['a.leak']);
   });
 });

@@ -2,9 +2,10 @@
  * Checks every case runs on what the SUT sent, whatever the case itself asserted: each element
  * in the agent-api or agent-task namespace that arrived from the gateway's domain must be valid
  * against the normative XML Schemas (#schema), each lifecycle payload against its event schema,
- * and no error text (an IQ error's <text/>, a failure's message and details) may carry a stack
- * trace or source path (#errors). A case that passed its own assertions still fails when the
- * SUT sent such a thing along the way.
+ * no error text (an IQ error's <text/>, a failure's message and details) may carry a stack
+ * trace or source path (#errors), and no stanza may carry the gateway's own credential, the
+ * component secret the harness gave it (#security). A case that passed its own assertions still
+ * fails when the SUT sent such a thing along the way.
  */
 import { xml, type Element } from '@xmpp/xml';
 import type { TranscriptEntry } from '../../harness/driver/index.ts';
@@ -33,12 +34,21 @@ export const EVENT_PAYLOAD_REQUIREMENT = 'event-json-schemas.payloads-valid';
 
 /** Registry ID of the requirement that error texts reveal no implementation internals. */
 export const SAFE_MESSAGES_REQUIREMENT = 'errors.safe-messages';
+/** Registry ID of the requirement that no credential appears in what the gateway sends. */
+export const CREDENTIAL_REQUIREMENT = 'security.no-credentials-in-payloads';
 /** Every requirement the wire checks enforce on every case (coverage counts them as cited). */
 export const WIRE_CHECK_REQUIREMENTS: readonly string[] = [
   SCHEMA_REQUIREMENT,
   EVENT_PAYLOAD_REQUIREMENT,
   SAFE_MESSAGES_REQUIREMENT,
+  CREDENTIAL_REQUIREMENT,
 ];
+
+/**
+ * Credentials shorter than this are not looked for: a short fixed secret ("secret", say) would
+ * match ordinary text. The harness's generated per-run secrets are far longer.
+ */
+export const MIN_CREDENTIAL_LENGTH = 12;
 
 const OUR_NAMESPACES: readonly string[] = [NS_AGENT_API, NS_AGENT_TASK];
 
@@ -233,6 +243,48 @@ export function errorTextViolation(
   return undefined;
 }
 
+/** The forms a credential can take in stanza text: as is, and with XML's escapes. */
+function spellings(credential: string): string[] {
+  const escaped = credential
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll("'", '&apos;')
+    .replaceAll('"', '&quot;');
+  return escaped === credential ? [credential] : [credential, escaped];
+}
+
+/**
+ * The first stanza from the gateway that carries one of `credentials` (#security: no
+ * credential in manifests, forms, bodies, task data, progress or error text). The report shows
+ * the stanza with the credential replaced, so the run's own artifacts do not leak it either.
+ */
+export function credentialViolation(
+  entries: readonly TranscriptEntry[],
+  gatewayJid: string,
+  credentials: readonly string[],
+): RequirementViolation | undefined {
+  const watched = credentials.filter((credential) => credential.length >= MIN_CREDENTIAL_LENGTH);
+  if (watched.length === 0) return undefined;
+  for (const entry of entries) {
+    if (!fromGateway(entry, gatewayJid) || entry.xml === undefined) continue;
+    const xmlText = entry.xml;
+    const leaked = watched.find((credential) => spellings(credential).some((form) => xmlText.includes(form)));
+    if (leaked === undefined) continue;
+    const redacted = spellings(leaked).reduce(
+      (text, form) => text.replaceAll(form, '[component secret]'),
+      xmlText,
+    );
+    return new RequirementViolation(
+      CREDENTIAL_REQUIREMENT,
+      'no credential (the component secret) in anything the gateway sends',
+      redacted,
+      `${CREDENTIAL_REQUIREMENT}: the gateway sent a stanza carrying its component secret (shown replaced)`,
+    );
+  }
+  return undefined;
+}
+
 /**
  * The schema checks of a whole run, validated in one batch at the end: one xmllint run costs
  * far more than the documents in it, and a run's cases would otherwise pay it once each. The
@@ -243,21 +295,26 @@ export class DeferredWireChecks {
   readonly #gatewayJid: string;
   readonly #pending = new Map<string, SentElement[]>();
   readonly #eventViolations = new Map<string, RequirementViolation>();
+  readonly #credentials: readonly string[];
 
-  constructor(gatewayJid: string) {
+  /** `credentials`: what the gateway must never send, its component secret. */
+  constructor(gatewayJid: string, credentials: readonly string[] = []) {
     this.#gatewayJid = gatewayJid;
+    this.#credentials = credentials;
   }
 
   /** Remembers what the gateway sent during a case's final attempt. */
   record(caseId: string, entries: readonly TranscriptEntry[]): void {
     this.#pending.set(caseId, gatewayElements(entries, this.#gatewayJid));
     const eventViolation =
-      eventPayloadViolation(entries, this.#gatewayJid) ?? errorTextViolation(entries, this.#gatewayJid);
+      eventPayloadViolation(entries, this.#gatewayJid) ??
+      errorTextViolation(entries, this.#gatewayJid) ??
+      credentialViolation(entries, this.#gatewayJid, this.#credentials);
     if (eventViolation === undefined) this.#eventViolations.delete(caseId);
     else this.#eventViolations.set(caseId, eventViolation);
   }
 
-  /** Case ID → the first violation during that case: event payloads, error texts, then XML. */
+  /** Case ID → the first violation during that case: event payloads, error texts, credentials, then XML. */
   async violations(): Promise<Map<string, RequirementViolation>> {
     const cases = [...this.#pending.entries()].filter(([, sent]) => sent.length > 0);
     const all = cases.flatMap(([, sent]) => sent);
