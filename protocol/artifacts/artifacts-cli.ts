@@ -5,50 +5,31 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCheckArgs, requiredSpecPath, type CheckCliIo } from '../cli/check-args.ts';
 import { checkArtifacts, specVersion } from './check.ts';
 import { exitCodeFor, formatReport } from './report.ts';
 
-export interface CliIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-}
+/** The streams the command writes to (kept under this name for its callers). */
+export type CliIo = CheckCliIo;
 
 const USAGE = 'usage: npm run artifacts:check -- --spec PATH [--repo DIR] [--verbose]\n';
 const DEFAULT_REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 
 export async function runArtifactsCli(argv: readonly string[], io: CliIo): Promise<0 | 1 | 2> {
-  let values: {
-    spec?: string | undefined;
-    repo?: string | undefined;
-    verbose?: boolean | undefined;
-    help?: boolean | undefined;
-  };
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        spec: { type: 'string' },
-        repo: { type: 'string' },
-        verbose: { type: 'boolean', short: 'v' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    io.stderr(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
-    return 2;
-  }
-  if (values.help === true) {
-    io.stdout(USAGE);
-    return 0;
-  }
-  if (values.spec === undefined || values.spec === '') {
-    io.stderr(`missing --spec\n${USAGE}`);
-    return 2;
-  }
-  const specPath = resolve(values.spec);
+  const values = parseCheckArgs(
+    argv,
+    {
+      spec: { type: 'string' },
+      repo: { type: 'string' },
+      verbose: { type: 'boolean', short: 'v' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    USAGE,
+    io,
+  );
+  if (values === 0 || values === 2) return values;
+  const specPath = requiredSpecPath(values.spec, USAGE, io);
+  if (specPath === 2) return 2;
   let specText: string;
   try {
     specText = readFileSync(specPath, 'utf8');

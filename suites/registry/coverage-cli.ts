@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseCheckArgs, type CheckCliIo } from '../../protocol/cli/check-args.ts';
 import { WIRE_CHECK_REQUIREMENTS } from '../framework/wire-checks.ts';
 import { ALL_SUITES } from '../index.ts';
 import { coverageOf, formatCoverage, uncoveredAtLeast } from './coverage.ts';
@@ -19,7 +19,6 @@ import {
   type Registry,
   type RequirementLevel,
 } from './registry.ts';
-import type { CliIo } from './registry-check-cli.ts';
 
 const USAGE = 'usage: npm run registry:coverage -- [--fail-on MUST|SHOULD|MAY] [--registry FILE]\n';
 const LEVELS: readonly RequirementLevel[] = ['MUST', 'SHOULD', 'MAY'];
@@ -28,27 +27,14 @@ function isLevel(text: string): text is RequirementLevel {
   return (LEVELS as readonly string[]).includes(text);
 }
 
-export function runCoverageCli(argv: readonly string[], io: CliIo): 0 | 1 | 2 {
-  let values: { 'fail-on'?: string | undefined; registry?: string | undefined; help?: boolean | undefined };
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        'fail-on': { type: 'string' },
-        registry: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    io.stderr(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
-    return 2;
-  }
-  if (values.help === true) {
-    io.stdout(USAGE);
-    return 0;
-  }
+export function runCoverageCli(argv: readonly string[], io: CheckCliIo): 0 | 1 | 2 {
+  const values = parseCheckArgs(
+    argv,
+    { 'fail-on': { type: 'string' }, registry: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    USAGE,
+    io,
+  );
+  if (values === 0 || values === 2) return values;
   const failOn = values['fail-on'];
   if (failOn !== undefined && !isLevel(failOn)) {
     io.stderr(`--fail-on takes MUST, SHOULD or MAY, not ${JSON.stringify(failOn)}\n${USAGE}`);

@@ -8,51 +8,32 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseCheckArgs, requiredSpecPath, type CheckCliIo } from '../../protocol/cli/check-args.ts';
 import { XmlReadError } from '../../protocol/artifacts/xml-reader.ts';
 import { checkPassed, checkRegistry, formatCheckReport } from './registry-check.ts';
 import { loadRegistry, REGISTRY_PATH, RegistryError, type Registry } from './registry.ts';
 import { extractSentences, type SpecSentences } from './spec-sentences.ts';
 
-export interface CliIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-}
+/** The streams the command writes to (kept under this name for its callers). */
+export type CliIo = CheckCliIo;
 
 const USAGE = 'usage: npm run registry:check -- --spec PATH [--registry FILE] [--list]\n';
 
 export function runRegistryCheckCli(argv: readonly string[], io: CliIo): 0 | 1 | 2 {
-  let values: {
-    spec?: string | undefined;
-    registry?: string | undefined;
-    list?: boolean | undefined;
-    help?: boolean | undefined;
-  };
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        spec: { type: 'string' },
-        registry: { type: 'string' },
-        list: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    io.stderr(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
-    return 2;
-  }
-  if (values.help === true) {
-    io.stdout(USAGE);
-    return 0;
-  }
-  if (values.spec === undefined || values.spec === '') {
-    io.stderr(`missing --spec\n${USAGE}`);
-    return 2;
-  }
-  const specPath = resolve(values.spec);
+  const values = parseCheckArgs(
+    argv,
+    {
+      spec: { type: 'string' },
+      registry: { type: 'string' },
+      list: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    USAGE,
+    io,
+  );
+  if (values === 0 || values === 2) return values;
+  const specPath = requiredSpecPath(values.spec, USAGE, io);
+  if (specPath === 2) return 2;
   let spec: SpecSentences;
   try {
     spec = extractSentences(readFileSync(specPath, 'utf8'));
