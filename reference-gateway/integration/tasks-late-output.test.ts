@@ -20,12 +20,12 @@ import {
   parseLifecycleMessage,
   parseCancelAccepted,
 } from '../../protocol/stanza/index.ts';
-import type { CallerPool, CaseContext } from '../../suites/framework/context.ts';
-import { freshSeed, SeededRandom } from '../../suites/framework/seeded-random.ts';
+import type { CaseContext } from '../../suites/framework/context.ts';
+import { freshSeed } from '../../suites/framework/seeded-random.ts';
 import { RequirementViolation } from '../../suites/framework/verdicts.ts';
-import { loadReferenceWorld, REFERENCE_WORLD_FILE } from '../../suites/fixtures/reference-world.ts';
 import { cancellationSuite } from '../../suites/sections/cancellation.ts';
-import { ALICE, BOB, CAROL, GATEWAY, useGatewayFederation } from './test-support/gateway-federation.ts';
+import { ALICE, BOB, useGatewayFederation } from './test-support/gateway-federation.ts';
+import { localCaseContext } from './test-support/suite-case-context.ts';
 import {
   EVENT_TIMEOUT_MS,
   eventsUntilTerminal,
@@ -113,33 +113,13 @@ describe('output after cancelled (#cancellation)', () => {
 
 const LATE_OUTPUT = 'cancellation.output-after-cancelled-discarded';
 
-/** A CaseContext over this file's federation: the local role is bob, the world the reference one. */
 function caseContext(seed: number): CaseContext {
-  const roles = { local: BOB, remote: ALICE, remotePeer: CAROL, denied: 'mallory@hostile.example' };
-  const unused = (): Promise<Caller> => Promise.reject(new Error('this case uses the local caller only'));
-  const callers: CallerPool = {
-    local: () => world().caller(BOB, `suite-${String(seed)}`),
-    remote: unused,
-    remotePeer: unused,
-    denied: unused,
-    admin: unused,
-    registrant: unused,
-    sibling: unused,
-  };
-  return {
-    sut: {
-      name: 'reference gateway (integration)',
-      gatewayJid: GATEWAY,
-      profiles: new Set(['interactive-tasks']),
-      features: new Set(),
-      replyTimeoutMs: EVENT_TIMEOUT_MS,
-      taskTimeoutMs: EVENT_TIMEOUT_MS,
-    },
-    callers,
-    random: new SeededRandom(seed),
-    world: loadReferenceWorld(REFERENCE_WORLD_FILE, roles),
-    warn: () => undefined,
-  };
+  return localCaseContext({
+    world,
+    name: 'reference gateway (integration)',
+    profile: 'interactive-tasks',
+    seed,
+  });
 }
 
 function lateOutputCase(): (context: CaseContext) => Promise<void> {

@@ -24,12 +24,11 @@ import {
 import { GatewayComponent } from '../component/gateway-component.ts';
 import { openGatewayState, type GatewayState } from '../config/gateway-state.ts';
 import { activate, removeVersion } from './test-support/admin.ts';
-import type { Caller } from '../../harness/driver/index.ts';
-import type { CallerPool, CaseContext } from '../../suites/framework/context.ts';
-import { freshSeed, SeededRandom } from '../../suites/framework/seeded-random.ts';
-import { loadReferenceWorld, REFERENCE_WORLD_FILE } from '../../suites/fixtures/reference-world.ts';
+import type { CaseContext } from '../../suites/framework/context.ts';
+import { freshSeed } from '../../suites/framework/seeded-random.ts';
 import { taskRecoverySuite } from '../../suites/sections/task-recovery.ts';
-import { ALICE, BOB, CAROL, GATEWAY, useGatewayFederation } from './test-support/gateway-federation.ts';
+import { ALICE, BOB, useGatewayFederation } from './test-support/gateway-federation.ts';
+import { localCaseContext } from './test-support/suite-case-context.ts';
 import {
   CONFORMANCE,
   CONFORMANCE_HASH,
@@ -261,38 +260,14 @@ describe('retention and purge (#invocation, #task-recovery)', () => {
   });
 });
 
-/**
- * A CaseContext over this file's federation, the local role being bob (the same builder as in
- * tasks-late-output.test.ts: test files cannot share code outside test-support).
- */
 function caseContext(seed: number, warnings: string[]): CaseContext {
-  const roles = { local: BOB, remote: ALICE, remotePeer: CAROL, denied: 'mallory@hostile.example' };
-  const unused = (): Promise<Caller> => Promise.reject(new Error('this case uses the local caller only'));
-  const callers: CallerPool = {
-    local: () => world().caller(BOB, `suite-${String(seed)}`),
-    remote: unused,
-    remotePeer: unused,
-    denied: unused,
-    admin: unused,
-    registrant: unused,
-    sibling: unused,
-  };
-  return {
-    sut: {
-      name: 'reference gateway (integration, short retention)',
-      gatewayJid: GATEWAY,
-      profiles: new Set(['task-execution']),
-      features: new Set(),
-      replyTimeoutMs: EVENT_TIMEOUT_MS,
-      taskTimeoutMs: EVENT_TIMEOUT_MS,
-    },
-    callers,
-    random: new SeededRandom(seed),
-    world: loadReferenceWorld(REFERENCE_WORLD_FILE, roles),
-    warn: (requirement, message) => {
-      warnings.push(`${requirement}: ${message}`);
-    },
-  };
+  return localCaseContext({
+    world,
+    name: 'reference gateway (integration, short retention)',
+    profile: 'task-execution',
+    seed,
+    warnings,
+  });
 }
 
 describe('the suite case task-recovery.expired-like-nonexistent', () => {
