@@ -44,6 +44,7 @@ import {
   targetOf,
   taskStateRequest,
   type TaskTarget,
+  expectLedgerUntouched,
 } from './support/tasks.ts';
 
 const REQUIRED_PARTS = 'invocation.required-parts';
@@ -396,12 +397,13 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       expectStanzaError(context, invalid.exchange, VALIDATES, 'not-acceptable');
       const missing = await sendInvoke(context, caller, target, 'script', { ledgerKey: key });
       expectStanzaError(context, missing.exchange, VALIDATES, 'not-acceptable');
-      const count = await readLedger(context, caller, target, key, VALIDATES);
-      expectThat(
-        count === 0,
+      await expectLedgerUntouched(
+        context,
+        caller,
+        target,
+        key,
         VALIDATES,
         'no execution of a refused invocation (ledger 0)',
-        `count ${String(count)}`,
       );
     },
   },
@@ -444,12 +446,13 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         );
         expectAnyStanzaError(context, exchange, REQUIRED_PARTS);
       }
-      const count = await readLedger(context, caller, target, key, REQUIRED_PARTS);
-      expectThat(
-        count === 0,
+      await expectLedgerUntouched(
+        context,
+        caller,
+        target,
+        key,
         REQUIRED_PARTS,
         'no execution of a refused invocation (ledger 0)',
-        `count ${String(count)}`,
       );
     },
   },
@@ -498,12 +501,13 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
           history.map((received) => received.stanza.xml).join('\n'),
         );
       }
-      const count = await readLedger(context, caller, target, key, 'cancellation.deadline-at-commit');
-      expectThat(
-        count === 0,
+      await expectLedgerUntouched(
+        context,
+        caller,
+        target,
+        key,
         'cancellation.deadline-at-commit',
         'the tool never ran (ledger 0)',
-        `count ${String(count)}`,
       );
     },
   },

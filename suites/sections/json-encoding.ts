@@ -88,6 +88,8 @@ import {
   startTask,
   taskResultRequest,
   terminalPayload,
+  expectLedgerUntouched,
+  expectCompletedWithInputs,
 } from './support/tasks.ts';
 
 const ONE_VALUE = 'json-encoding.single-json-value';
@@ -511,12 +513,13 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         }
         expectStanzaError(context, exchange, IJSON, 'not-acceptable');
       }
-      const count = await readLedger(context, caller, target, key, IJSON);
-      expectThat(
-        count === 0,
+      await expectLedgerUntouched(
+        context,
+        caller,
+        target,
+        key,
         IJSON,
         'the ledger key never incremented (no execution)',
-        `count ${String(count)}`,
       );
     },
   },
@@ -558,13 +561,13 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         await sendInput(caller, target, accepted.taskId, requestId, revision, answer),
         IJSON,
       );
-      const history = await awaitSettled(context, caller, accepted.taskId);
-      const expected = { result: { content: [], structuredContent: { inputs: [answer] } } };
-      expectThat(
-        canonicalJson(terminalPayload(history).payload) === canonicalJson(expected),
+      await expectCompletedWithInputs(
+        context,
+        caller,
+        accepted.taskId,
+        [answer],
         IJSON,
-        `completed with only the valid answer: ${JSON.stringify(expected)}`,
-        history.at(-1)?.stanza.xml ?? '',
+        'completed with only the valid answer',
       );
     },
   },
@@ -630,13 +633,13 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         await sendInput(caller, target, accepted.taskId, requestId, asked.event.revision, answer),
         WHITESPACE,
       );
-      const history = await awaitSettled(context, caller, accepted.taskId);
-      const expected = canonicalJson({ result: { content: [], structuredContent: { inputs: [answer] } } });
-      expectThat(
-        canonicalJson(terminalPayload(history).payload) === expected,
+      await expectCompletedWithInputs(
+        context,
+        caller,
+        accepted.taskId,
+        [answer],
         WHITESPACE,
-        `the answer echoed unchanged: ${expected}`,
-        history.at(-1)?.stanza.xml ?? '',
+        'the answer echoed unchanged',
       );
     },
   },

@@ -55,13 +55,13 @@ import {
   expectAccepted,
   freshLedgerKey,
   inputRequestId,
-  readLedger,
   sendCancel,
   sendInput,
   sendInvoke,
   startTask,
   terminalPayload,
   type TaskTarget,
+  expectLedgerUntouched,
 } from './support/tasks.ts';
 
 const STORED = 'registration-flow.validate-before-commit';
@@ -395,12 +395,13 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
           history.at(-1)?.stanza.xml ?? '',
         );
       }
-      const count = await readLedger(context, caller, target, key, FAIL_CLOSED);
-      expectThat(
-        count === 0,
+      await expectLedgerUntouched(
+        context,
+        caller,
+        target,
+        key,
         FAIL_CLOSED,
         'the ledger key never incremented (the tool never ran)',
-        `count ${String(count)}`,
       );
     },
   },

@@ -21,7 +21,6 @@ import {
   type SchemaDirection,
 } from '../../protocol/stanza/index.ts';
 import { IqTimeout, type Caller, type IqExchange } from '../../harness/driver/index.ts';
-import { canonicalJson } from '../../protocol/json/canonical.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
 import {
@@ -43,14 +42,13 @@ import { callerFor } from './support/discovery.ts';
 import { freshVersion, isRegistered, probeManifest, register, registrantFor } from './support/registrant.ts';
 import {
   awaitInputOrTerminal,
-  awaitSettled,
   conformanceTarget,
   expectInputAccepted,
   inputRequestId,
   requireToolFeatures,
   sendInput,
   startTask,
-  terminalPayload,
+  expectCompletedWithInputs,
 } from './support/tasks.ts';
 
 const BOUNDED_REGEX = 'schemas.bounded-regex';
@@ -537,13 +535,13 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
         await sendInput(caller, target, accepted.taskId, requestId, revision, answer),
         BOUNDED_REGEX,
       );
-      const history = await awaitSettled(context, caller, accepted.taskId);
-      const expected = { result: { content: [], structuredContent: { inputs: [answer] } } };
-      expectThat(
-        canonicalJson(terminalPayload(history).payload) === canonicalJson(expected),
+      await expectCompletedWithInputs(
+        context,
+        caller,
+        accepted.taskId,
+        [answer],
         BOUNDED_REGEX,
-        `completed with only the matching answer: ${JSON.stringify(expected)}`,
-        history.at(-1)?.stanza.xml ?? '',
+        'completed with only the matching answer',
       );
     },
   },

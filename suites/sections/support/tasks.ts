@@ -465,6 +465,41 @@ export async function readLedger(
   return count;
 }
 
+/** Fails unless the ledger `key` is still 0: the tool never ran (`why` says why it must not have). */
+export async function expectLedgerUntouched(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  key: string,
+  requirement: string,
+  why: string,
+): Promise<void> {
+  const count = await readLedger(context, caller, target, key, requirement);
+  expectThat(count === 0, requirement, why, `count ${String(count)}`);
+}
+
+/**
+ * Waits for the task to settle and fails unless it completed echoing exactly `inputs` (the
+ * script's `complete: {echoInputs: true}`): the answers the tool was given, and no other.
+ */
+export async function expectCompletedWithInputs(
+  context: CaseContext,
+  caller: Caller,
+  taskId: string,
+  inputs: readonly JsonValue[],
+  requirement: string,
+  expected: string,
+): Promise<void> {
+  const history = await awaitSettled(context, caller, taskId);
+  const wanted = canonicalJson({ result: { content: [], structuredContent: { inputs: [...inputs] } } });
+  expectThat(
+    canonicalJson(terminalPayload(history).payload) === wanted,
+    requirement,
+    `${expected}: ${wanted}`,
+    history.at(-1)?.stanza.xml ?? '',
+  );
+}
+
 const TOOL_FEATURES = {
   progress: FEATURE.taskProgress,
   cancel: FEATURE.taskCancel,
