@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import {
   validateWithinBudget,
 } from './budget.ts';
 import { compileToolSchema } from './compile.ts';
+import { REPO_ROOT } from '../test-support/shared-paths.ts';
 
 // One catastrophic-backtracking pattern: exponential in the run of a's before the '!'.
 const REDOS = { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } } as const;
@@ -187,4 +189,22 @@ describe('BudgetedValidator', () => {
     expect(await queued).toMatchObject({ rule: 'validation-failed' });
     expect(await validator.validate(compiled, {}, GENEROUS)).toMatchObject({ rule: 'validation-failed' });
   });
+});
+
+describe('idle workers', () => {
+  it('never keep the process alive: a process done with validating exits on its own', async () => {
+    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolveRun) => {
+      const child = execFile(
+        process.execPath,
+        ['bin/run-ts.js', 'protocol/tool-schema/test-support/warm-then-idle.ts'],
+        { cwd: REPO_ROOT, timeout: 30_000 },
+        (_error, out) => {
+          resolveRun({ code: child.exitCode, stdout: out });
+        },
+      );
+    });
+    expect(stdout).toBe('validated\n');
+    // Killed by the timeout, it would have no exit code of 0.
+    expect(code).toBe(0);
+  }, 40_000);
 });

@@ -340,15 +340,18 @@ export class BudgetedValidator {
 
   #spawn(): Slot {
     const worker = new Worker(WORKER_ENTRY, { resourceLimits: this.#resourceLimits });
-    worker.unref();
     let markReady: (ready: boolean) => void = () => undefined;
     const ready = new Promise<boolean>((resolve) => {
       markReady = resolve;
     });
     const slot: Slot = { worker, ready, known: new Set(), onReplies: undefined, onDeath: undefined };
     worker.on('message', (message: WorkerMessage) => {
-      if (message.type === 'ready') markReady(true);
-      else slot.onReplies?.(message.replies);
+      if (message.type === 'ready') {
+        markReady(true);
+        // Started (kept alive while it starts, so an awaited warm-up finishes); from now on only
+        // pending work keeps it referenced (#pump).
+        if (!(this.#running && this.#slot === slot)) worker.unref();
+      } else slot.onReplies?.(message.replies);
     });
     const died = (): void => {
       markReady(false);
