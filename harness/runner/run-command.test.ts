@@ -1,7 +1,8 @@
 // agentconf run end to end on the native federation: the reference gateway passes what it
 // claims; a gateway that claims a profile it does not implement (the harness's echo component
-// claims Core Directory) fails with the requirement, expected vs received and the transcript.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// claims Core Directory) fails with the requirement, expected vs received and the transcript;
+// a gateway whose state does not survive a crash fails the crash case.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -88,5 +89,42 @@ describe('agentconf run', () => {
     expect(failed?.attempts).toHaveLength(2);
     expect(failed?.attempts[1]?.violation?.requirement).toBe('gateway-info.identity');
     expect(failed?.attempts[1]?.transcript.entries.some((entry) => entry.kind === 'stanza')).toBe(true);
+  }, 120_000);
+
+  it('fails a gateway whose state does not survive a crash on invocation.durable-before-accepted', async () => {
+    const out = outDir();
+    const reference = JSON.parse(
+      readFileSync(join(REPO_ROOT, 'fixtures', 'sut', 'reference-gateway.json'), 'utf8'),
+    ) as { launch: { command: string[] } } & Record<string, unknown>;
+    const { $schema: _schema, ...rest } = reference;
+    // The reference gateway, except that every start (the restart after the crash too) begins
+    // from an empty database: what an implementation that acknowledges before storing looks like.
+    const forgetful = {
+      ...rest,
+      name: 'reference gateway that forgets its database',
+      launch: {
+        ...reference.launch,
+        cwd: REPO_ROOT,
+        command: ['sh', '-c', `rm -f {dataDir}/gateway.sqlite*; exec ${reference.launch.command.join(' ')}`],
+      },
+    };
+    const sutFile = join(out, 'forgetful-gateway.json');
+    writeFileSync(sutFile, JSON.stringify(forgetful));
+    const run = await runCli([
+      'run',
+      '--provider',
+      'native',
+      '--sut',
+      sutFile,
+      '--grep',
+      'invocation.durable-across-crash',
+      '--out',
+      out,
+    ]);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout).toContain('FAILED invocation.durable-across-crash');
+    expect(run.stdout).toContain('violated: invocation.durable-before-accepted');
+    const failed = readResult(out).cases.find((c) => c.case.id === 'invocation.durable-across-crash');
+    expect(failed?.outcome).toBe('failed');
   }, 120_000);
 });

@@ -100,6 +100,7 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
               callers: pool,
               random: new SeededRandom(seed),
               ...(session.world === undefined ? {} : { world: session.world }),
+              ...(session.sutControl === undefined ? {} : { sutControl: session.sutControl }),
               warn: (requirement, message) => {
                 transcript.note(`warning: ${requirement}: ${message}`);
                 warn({ requirement, message });

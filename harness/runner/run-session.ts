@@ -8,7 +8,7 @@ import { xml } from '@xmpp/xml';
 import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { NS } from '../../protocol/namespaces.ts';
 import { parseDiscoInfo, StanzaParseError } from '../../protocol/stanza/index.ts';
-import type { SutFacts } from '../../suites/framework/context.ts';
+import type { SutControl, SutFacts } from '../../suites/framework/context.ts';
 import { referenceWorldOf, type ReferenceWorld } from '../../suites/fixtures/reference-world.ts';
 import { createDriver, StanzaErrorReply, type Caller, type Driver } from '../driver/index.ts';
 import type { Federation, ServerProvider } from '../federation/server-provider.ts';
@@ -38,6 +38,8 @@ export interface RunSession {
   readonly world?: ReferenceWorld;
   /** Milliseconds spent starting the federation and the gateway. */
   readonly setupMs: number;
+  /** SIGKILL and restart of the gateway; absent when the harness did not launch it. */
+  readonly sutControl?: SutControl;
   stop(): Promise<void>;
 }
 
@@ -122,6 +124,21 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       limits: config.limits,
     };
     const launched = sut;
+    const managed = launched.process;
+    const sutControl: SutControl | undefined =
+      managed === undefined
+        ? undefined
+        : {
+            async crashAndRestart() {
+              await managed.restart();
+              const again = await discoInfoProbe(federation, gatewayJid);
+              try {
+                await waitForSutReady(launched, () => again.probe());
+              } finally {
+                await again.close();
+              }
+            },
+          };
     const setupMs = performance.now() - started;
     log(`gateway under test: ${config.name} at ${gatewayJid}, ready after ${String(Math.round(setupMs))} ms`);
     return {
@@ -131,6 +148,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       callers,
       facts,
       ...(world === undefined ? {} : { world }),
+      ...(sutControl === undefined ? {} : { sutControl }),
       setupMs,
       async stop() {
         await driver.closeAll();

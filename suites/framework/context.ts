@@ -50,6 +50,14 @@ export interface SutFacts {
   readonly limits?: SutLimits;
 }
 
+export interface SutControl {
+  /**
+   * Kills the gateway process with SIGKILL — no chance to flush or clean up — starts it again
+   * with the same command (same database, same world) and resolves once it answers again.
+   */
+  crashAndRestart(): Promise<void>;
+}
+
 export interface CaseContext {
   readonly sut: SutFacts;
   readonly callers: CallerPool;
@@ -60,6 +68,11 @@ export interface CaseContext {
    * (suites/fixtures/reference-world.ts), which makes them inapplicable without it.
    */
   readonly world?: ReferenceWorld;
+  /**
+   * Control over a gateway the harness launched itself: absent for one started by someone else,
+   * so the cases that need it are inapplicable there.
+   */
+  readonly sutControl?: SutControl;
   /**
    * Records a SHOULD-level finding on a case that otherwise passes (a warning mark in reports;
    * a failure only under --strict).

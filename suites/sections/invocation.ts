@@ -55,6 +55,7 @@ const NOT_FOUND = 'invocation.unauthorized-item-not-found';
 const WITHOUT_VISIBILITY = 'invocation.invoke-without-visibility';
 const VALIDATES = 'rules.target-validates-arguments';
 const PINNED = 'invocation.pin-before-admission';
+const DURABLE = 'invocation.durable-before-accepted';
 
 /** A short script that completes at once: admission cases need a task, not a long one. */
 const QUICK = { steps: [{ complete: {} }] };
@@ -198,6 +199,49 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         'the ledger key incremented once (one execution)',
         `count ${String(count)}`,
       );
+    },
+  },
+  {
+    name: 'durable-across-crash',
+    requirements: [DURABLE, REPLAY_SAME],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    statement:
+      'The gateway is killed with SIGKILL the moment an <accepted/> arrives and started again: the task then answers task-state, the identical invocation returns the original acceptance, and the ledger shows the tool ran at most once. Inapplicable when the harness did not launch the gateway.',
+    run: async (context) => {
+      const control = context.sutControl;
+      if (control === undefined) {
+        throw new NotApplicable('the harness did not launch this gateway, so it cannot crash and restart it');
+      }
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const key = freshLedgerKey(context, 'invocation.crash');
+      // Still running (or not yet dispatched) when the kill comes; ends by itself if resumed.
+      const args = { ledgerKey: key, steps: [{ wait: { ms: 3_000 } }, { complete: {} }] };
+      const original = await startTask(context, caller, target, 'script', args, {}, DURABLE);
+      await control.crashAndRestart();
+      const state = expectTaskState(
+        await taskStateRequest(caller, target, original.accepted.taskId),
+        DURABLE,
+      );
+      expectThat(
+        state.taskId === original.accepted.taskId,
+        DURABLE,
+        `task-state of the accepted task ${original.accepted.taskId} after the crash`,
+        `task ${state.taskId}`,
+      );
+      const replay = await sendInvoke(context, caller, target, 'script', args, {
+        requestId: original.invoke.requestId,
+      });
+      const accepted = expectAccepted(replay.exchange, replay.invoke, DURABLE);
+      expectThat(
+        accepted.taskId === original.accepted.taskId,
+        DURABLE,
+        `the original acceptance after the crash: task-id='${original.accepted.taskId}'`,
+        replay.exchange.reply.xml,
+      );
+      const count = await readLedger(context, caller, target, key, DURABLE);
+      expectThat(count <= 1, DURABLE, 'the tool ran at most once (ledger 0 or 1)', `count ${String(count)}`);
     },
   },
   {
