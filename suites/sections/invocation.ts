@@ -24,6 +24,7 @@ import {
 import { NotApplicable } from '../framework/verdicts.ts';
 import { requireWorld } from '../fixtures/reference-world.ts';
 import { adminFor, freshVersion, withRestore } from './support/provisioning.ts';
+import { expectServedManifest, manifestRequest } from './support/served-manifest.ts';
 import {
   activateTarget,
   awaitEvent,
@@ -56,6 +57,7 @@ const WITHOUT_VISIBILITY = 'invocation.invoke-without-visibility';
 const VALIDATES = 'rules.target-validates-arguments';
 const PINNED = 'invocation.pin-before-admission';
 const DURABLE = 'invocation.durable-before-accepted';
+const RETAIN_PINNED = 'manifest-retrieval.retain-pinned-manifest';
 
 /** A short script that completes at once: admission cases need a task, not a long one. */
 const QUICK = { steps: [{ complete: {} }] };
@@ -557,12 +559,12 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
   },
   {
     name: 'pinned-across-activation',
-    requirements: [PINNED],
+    requirements: [PINNED, RETAIN_PINNED],
     profiles: ['task-execution'],
     level: 'MUST',
     features: [FEATURE.admin],
     statement:
-      'While a task runs, the administrator registers and activates another version of its endpoint: task state keeps reporting the API version and manifest hash the task was admitted with, before and after it settles (the original version is activated again and the new one removed afterwards).',
+      "While a task runs, the administrator registers and activates another version of its endpoint: task state keeps reporting the API version and manifest hash the task was admitted with, and that exact version's manifest stays retrievable byte for byte, before and after the task settles (the original version is activated again and the new one removed afterwards).",
     run: async (context) =>
       withRestore(context, async (restorer) => {
         const target = conformanceTarget(context);
@@ -583,6 +585,12 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
             PINNED,
             `${when}, api-version='${target.version}' and the manifest hash ${target.hash.value} the task was admitted with (not ${next.version})`,
             exchange.reply.xml,
+          );
+          // Retrievable by its exact version for as long as the task is retained.
+          expectServedManifest(
+            await manifestRequest(caller, target.jid, target.version),
+            target.manifest,
+            RETAIN_PINNED,
           );
         };
         await expectPinned(`with ${next.version} active`);

@@ -7,16 +7,11 @@
  * whoever may not see an endpoint gets what a JID naming nothing gets.
  */
 import { xml } from '@xmpp/xml';
-import type { Caller, IqExchange } from '../../harness/driver/index.ts';
-import { canonicalDocument, sha256Base64 } from '../../protocol/json/canonical.ts';
+import type { IqExchange } from '../../harness/driver/index.ts';
+import { canonicalDocument } from '../../protocol/json/canonical.ts';
 import type { JsonObject } from '../../protocol/json/json-value.ts';
 import { FORM_TYPE, NS_AGENT_API } from '../../protocol/namespaces.ts';
-import {
-  buildManifestRequest,
-  parseManifest,
-  parseRegistered,
-  type Manifest,
-} from '../../protocol/stanza/index.ts';
+import { parseManifest, parseRegistered } from '../../protocol/stanza/index.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
 import {
@@ -38,46 +33,10 @@ import {
   type FixtureManifest,
 } from '../fixtures/reference-world.ts';
 import { callerFor, discoInfo } from './support/discovery.ts';
+import { CANONICAL, CONTENTS, expectServedManifest, manifestRequest } from './support/served-manifest.ts';
 import { freshVersion, probeManifest, register, registrantFor } from './support/registrant.ts';
 
-const CONTENTS = 'manifest-retrieval.result-contents';
-const CANONICAL = 'manifest-retrieval.canonical-bytes';
 const ACCESS = 'manifest-retrieval.same-access-as-discovery';
-
-function manifestRequest(caller: Caller, jid: string, version?: string): Promise<IqExchange> {
-  return caller.exchangeIq(jid, 'get', buildManifestRequest(version === undefined ? {} : { version }));
-}
-
-/** The reply must be the manifest result for `expected`: version, hash and exactly its canonical bytes. */
-function expectServedManifest(
-  exchange: IqExchange,
-  expected: FixtureManifest,
-  requirement: string,
-): Manifest {
-  const replyXml = exchange.reply.xml;
-  // The codec refuses a media type other than application/json and a missing hash or <json/>.
-  const served = expectParsed(
-    parseManifest,
-    expectResultPayload(exchange, requirement, NS_AGENT_API, 'manifest'),
-    requirement,
-    replyXml,
-  );
-  expectThat(served.version === expected.version, CONTENTS, `version='${expected.version}'`, replyXml);
-  const bytes = Buffer.from(served.json, 'utf8');
-  expectThat(
-    bytes.equals(expected.document.bytes),
-    CANONICAL,
-    `<json/> carrying exactly the RFC 8785 bytes of ${expected.jid} ${expected.version}:\n${expected.document.bytes.toString('utf8')}`,
-    replyXml,
-  );
-  expectThat(
-    served.hash.algo === expected.document.hash.algo && served.hash.value === expected.document.hash.value,
-    CANONICAL,
-    `<hash algo='${expected.document.hash.algo}'>${expected.document.hash.value}</hash>, the sha-256 of those bytes (${sha256Base64(bytes)})`,
-    replyXml,
-  );
-  return served;
-}
 
 /**
  * Every active manifest the role may see, served as the fixture's canonical bytes under the
