@@ -30,7 +30,9 @@ export {
   type ValidTaskEvent,
 } from './task-event-queue.ts';
 export {
+  secretSpellings,
   Transcript,
+  type Redaction,
   type TranscriptDirection,
   type TranscriptEntry,
   type TranscriptJson,

@@ -70,3 +70,22 @@ describe('Transcript', () => {
     });
   });
 });
+
+describe('Transcript redactions', () => {
+  it('records a redacted secret, as is or XML-escaped, as its label in XML and text', () => {
+    const secret = "s3cr3t-'per-run'-&-more";
+    const transcript = new Transcript('t', { redactions: [{ secret, label: '[component secret]' }] });
+    transcript.record({
+      kind: 'stanza',
+      direction: 'received',
+      xml: '<message><body>s3cr3t-&apos;per-run&apos;-&amp;-more</body></message>',
+    });
+    transcript.note(`saw ${secret}`);
+    const rendered = JSON.stringify(transcript.entries) + transcript.toText();
+    expect(rendered).not.toContain('s3cr3t');
+    expect(transcript.entries.map((entry) => entry.xml ?? entry.text)).toEqual([
+      '<message><body>[component secret]</body></message>',
+      'saw [component secret]',
+    ]);
+  });
+});

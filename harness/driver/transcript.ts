@@ -45,7 +45,37 @@ export interface TranscriptJson {
   readonly entries: readonly TranscriptEntry[];
 }
 
+/** A secret the transcript never holds: each occurrence is recorded as `label` instead. */
+export interface Redaction {
+  readonly secret: string;
+  readonly label: string;
+}
+
+/** The forms a secret takes in stanza text: as is, and with XML's escapes. */
+export function secretSpellings(secret: string): string[] {
+  const escaped = secret
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll("'", '&apos;')
+    .replaceAll('"', '&quot;');
+  return escaped === secret ? [secret] : [secret, escaped];
+}
+
+function redacted(text: string, redactions: readonly Redaction[]): string {
+  let result = text;
+  for (const { secret, label } of redactions) {
+    for (const form of secretSpellings(secret)) result = result.replaceAll(form, label);
+  }
+  return result;
+}
+
 export interface TranscriptOptions {
+  /**
+   * Secrets replaced before anything is recorded, so no rendering of the transcript (terminal,
+   * report files) can carry them; a check that looks for a leak looks for the label.
+   */
+  readonly redactions?: readonly Redaction[];
   /** Monotonic clock in milliseconds (default performance.now). */
   readonly now?: () => number;
   /** Wall clock in milliseconds since the epoch, read once for startedAt (default Date.now). */
@@ -82,9 +112,11 @@ export class Transcript {
   readonly #now: () => number;
   readonly #origin: number;
   readonly #entries: TranscriptEntry[] = [];
+  readonly #redactions: readonly Redaction[];
 
   constructor(title = 'transcript', options: TranscriptOptions = {}) {
     this.title = title;
+    this.#redactions = (options.redactions ?? []).filter((redaction) => redaction.secret !== '');
     this.#now = options.now ?? (() => performance.now());
     this.#origin = this.#now();
     this.startedAt = new Date((options.wallClock ?? Date.now)()).toISOString();
@@ -96,7 +128,15 @@ export class Transcript {
 
   record(record: TranscriptRecord): TranscriptEntry {
     const atMs = Math.round((this.#now() - this.#origin) * 1000) / 1000;
-    const entry: TranscriptEntry = { seq: this.#entries.length + 1, atMs, ...record };
+    const clean =
+      this.#redactions.length === 0
+        ? record
+        : {
+            ...record,
+            ...(record.xml === undefined ? {} : { xml: redacted(record.xml, this.#redactions) }),
+            ...(record.text === undefined ? {} : { text: redacted(record.text, this.#redactions) }),
+          };
+    const entry: TranscriptEntry = { seq: this.#entries.length + 1, atMs, ...clean };
     this.#entries.push(entry);
     return entry;
   }

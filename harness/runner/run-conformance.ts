@@ -8,7 +8,11 @@ import type { SutConfig } from '../sut/sut-config.ts';
 import type { Suite } from '../../suites/framework/case.ts';
 import { SeededRandom } from '../../suites/framework/seeded-random.ts';
 import { runCase, type CaseResult } from '../../suites/framework/run-case.ts';
-import { DeferredWireChecks } from '../../suites/framework/wire-checks.ts';
+import {
+  DeferredWireChecks,
+  MIN_CREDENTIAL_LENGTH,
+  REDACTED_SECRET,
+} from '../../suites/framework/wire-checks.ts';
 import type { RequirementViolation } from '../../suites/framework/verdicts.ts';
 import {
   profileVerdicts,
@@ -78,8 +82,11 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
   const startedAt = new Date();
   const started = performance.now();
   let results: CaseResult[] = [];
-  // The component secret is the one credential the harness knows the gateway holds.
-  const wireChecks = new DeferredWireChecks(session.facts.gatewayJid, [session.federation.component.secret]);
+  // The component secret is the one credential the harness knows the gateway holds: no
+  // transcript records it (so no report carries it), and a stanza that had it fails the run.
+  const secret = session.federation.component.secret;
+  const wireChecks = new DeferredWireChecks(session.facts.gatewayJid, [secret]);
+  const redactions = secret.length >= MIN_CREDENTIAL_LENGTH ? [{ secret, label: REDACTED_SECRET }] : [];
   const defaultTimeoutMs =
     options.defaultTimeoutMs ?? session.facts.taskTimeoutMs + session.facts.replyTimeoutMs;
   for (const { suite, cases } of selectCases(options.suites, options.selection)) {
@@ -91,7 +98,7 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
         runSeed: options.seed,
         defaultTimeoutMs,
         prepare: (_, seed, warn) => {
-          const transcript = new Transcript(testCase.id);
+          const transcript = new Transcript(testCase.id, { redactions });
           const pool = session.callers.forAttempt(transcript);
           return {
             transcript,

@@ -4,6 +4,7 @@ import {
   CREDENTIAL_REQUIREMENT,
   DeferredWireChecks,
   EVENT_PAYLOAD_REQUIREMENT,
+  REDACTED_SECRET,
   SCHEMA_REQUIREMENT,
   SAFE_MESSAGES_REQUIREMENT,
   checkGatewayElements,
@@ -123,6 +124,19 @@ describe('credentialViolation (#security: no credentials in payloads)', () => {
     expect(credentialViolation(received(fromElsewhere).entries, GATEWAY, [SECRET])).toBeUndefined();
     expect(credentialViolation(received(body('nothing here')).entries, GATEWAY, [SECRET])).toBeUndefined();
     expect(credentialViolation(received(body('a secret word')).entries, GATEWAY, ['secret'])).toBeUndefined();
+  });
+
+  it('recognizes the label a redacting transcript recorded instead of the secret', () => {
+    const redacting = new Transcript('t', { redactions: [{ secret: SECRET, label: REDACTED_SECRET }] });
+    redacting.record({
+      kind: 'stanza',
+      direction: 'received',
+      jid: 'bob@server.example/t',
+      xml: body(SECRET.replace('&', '&amp;')),
+    });
+    expect(credentialViolation(redacting.entries, GATEWAY, [SECRET])).toMatchObject({
+      requirement: CREDENTIAL_REQUIREMENT,
+    });
   });
 
   it('turns a passed case whose stanzas leaked the secret into a failure of the run', async () => {

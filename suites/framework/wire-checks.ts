@@ -8,7 +8,7 @@
  * fails when the SUT sent such a thing along the way.
  */
 import { xml, type Element } from '@xmpp/xml';
-import type { TranscriptEntry } from '../../harness/driver/index.ts';
+import { secretSpellings, type TranscriptEntry } from '../../harness/driver/index.ts';
 import { normalizeBareJid, parseJid } from '../../protocol/jid/index.ts';
 import { NS, NS_AGENT_API, NS_AGENT_TASK } from '../../protocol/namespaces.ts';
 import { validateEventPayload } from '../../protocol/events/index.ts';
@@ -243,16 +243,8 @@ export function errorTextViolation(
   return undefined;
 }
 
-/** The forms a credential can take in stanza text: as is, and with XML's escapes. */
-function spellings(credential: string): string[] {
-  const escaped = credential
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll("'", '&apos;')
-    .replaceAll('"', '&quot;');
-  return escaped === credential ? [credential] : [credential, escaped];
-}
+/** What a run's transcripts record instead of the component secret (harness/driver/transcript.ts). */
+export const REDACTED_SECRET = '[component secret]';
 
 /**
  * The first stanza from the gateway that carries one of `credentials` (#security: no
@@ -266,19 +258,17 @@ export function credentialViolation(
 ): RequirementViolation | undefined {
   const watched = credentials.filter((credential) => credential.length >= MIN_CREDENTIAL_LENGTH);
   if (watched.length === 0) return undefined;
+  // The runner's transcripts hold the label where the secret was; other transcripts the secret.
+  const forms = [REDACTED_SECRET, ...watched.flatMap(secretSpellings)];
   for (const entry of entries) {
     if (!fromGateway(entry, gatewayJid) || entry.xml === undefined) continue;
     const xmlText = entry.xml;
-    const leaked = watched.find((credential) => spellings(credential).some((form) => xmlText.includes(form)));
-    if (leaked === undefined) continue;
-    const redacted = spellings(leaked).reduce(
-      (text, form) => text.replaceAll(form, '[component secret]'),
-      xmlText,
-    );
+    if (!forms.some((form) => xmlText.includes(form))) continue;
+    const shown = forms.reduce((text, form) => text.replaceAll(form, REDACTED_SECRET), xmlText);
     return new RequirementViolation(
       CREDENTIAL_REQUIREMENT,
       'no credential (the component secret) in anything the gateway sends',
-      redacted,
+      shown,
       `${CREDENTIAL_REQUIREMENT}: the gateway sent a stanza carrying its component secret (shown replaced)`,
     );
   }
