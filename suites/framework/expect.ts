@@ -151,6 +151,22 @@ export function expectParsed<T>(
   }
 }
 
+/** The reply must be an IQ result carrying <name xmlns=namespace/> that `parse` accepts. */
+export function expectParsedResult<T>(
+  exchange: IqExchange,
+  requirement: string,
+  namespace: string,
+  name: string,
+  parse: (element: Element) => T,
+): T {
+  return expectParsed(
+    parse,
+    expectResultPayload(exchange, requirement, namespace, name),
+    requirement,
+    exchange.reply.xml,
+  );
+}
+
 /**
  * The error type RFC 6120 gives each condition, as interp-42 reads it: another type is only
  * warned about; a missing or invalid type never parses.

@@ -46,6 +46,7 @@ import {
   expectResultPayload,
   expectStanzaError,
   expectThat,
+  expectParsedResult,
 } from '../framework/expect.ts';
 import { CannotTell, NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
 import { callerFor, traverse } from './support/discovery.ts';
@@ -367,12 +368,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
             `the local caller may not retrieve the provisioned ${jid}: nothing served to check`,
           );
         }
-        const served = expectParsed(
-          parseManifest,
-          expectResultPayload(exchange, ESCAPING, NS_AGENT_API, 'manifest'),
-          ESCAPING,
-          exchange.reply.xml,
-        );
+        const served = expectParsedResult(exchange, ESCAPING, NS_AGENT_API, 'manifest', parseManifest);
         expectThat(
           Buffer.from(served.json, 'utf8').equals(bytes),
           ESCAPING,

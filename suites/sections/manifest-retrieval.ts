@@ -19,11 +19,10 @@ import {
   expectExtensionForm,
   expectFormField,
   expectIndistinguishable,
-  expectParsed,
-  expectResultPayload,
   expectStanzaError,
   expectThat,
   type ComparedReply,
+  expectParsedResult,
 } from '../framework/expect.ts';
 import { NotApplicable } from '../framework/verdicts.ts';
 import {
@@ -257,11 +256,12 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
         throw new Error('the odd formatting changed the content');
       for (const text of [oddlyFormatted(manifest), JSON.stringify(manifest)]) {
         const exchange = await register(context, registrant, text);
-        const registered = expectParsed(
-          parseRegistered,
-          expectResultPayload(exchange, requirement, NS_AGENT_API, 'registered'),
+        const registered = expectParsedResult(
+          exchange,
           requirement,
-          exchange.reply.xml,
+          NS_AGENT_API,
+          'registered',
+          parseRegistered,
         );
         expectThat(
           registered.hash.value === canonical.hash.value,
@@ -278,12 +278,7 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
         expectStanzaError(context, served, requirement, 'item-not-found');
         return;
       }
-      const result = expectParsed(
-        parseManifest,
-        expectResultPayload(served, requirement, NS_AGENT_API, 'manifest'),
-        requirement,
-        served.reply.xml,
-      );
+      const result = expectParsedResult(served, requirement, NS_AGENT_API, 'manifest', parseManifest);
       expectThat(
         Buffer.from(result.json, 'utf8').equals(canonical.bytes),
         requirement,

@@ -29,10 +29,9 @@ import type { CaseContext } from '../framework/context.ts';
 import {
   expectAnyStanzaError,
   expectDiscoInfo,
-  expectParsed,
-  expectResultPayload,
   expectStanzaError,
   expectThat,
+  expectParsedResult,
 } from '../framework/expect.ts';
 import { NotApplicable } from '../framework/verdicts.ts';
 import { requireWorld, type CallerRole } from '../fixtures/reference-world.ts';
@@ -166,11 +165,12 @@ async function expectRegistered(
         registrant.jid,
         JSON.stringify(manifest),
       );
-      const registered = expectParsed(
-        parseRegistered,
-        expectResultPayload(exchange, requirement, NS_AGENT_API, 'registered'),
+      const registered = expectParsedResult(
+        exchange,
         requirement,
-        exchange.reply.xml,
+        NS_AGENT_API,
+        'registered',
+        parseRegistered,
       );
       const { hash } = canonicalDocument(manifest);
       expectThat(
@@ -322,12 +322,7 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
             'get',
             buildManifestRequest({ version: manifest.version }),
           );
-          const served = expectParsed(
-            parseManifest,
-            expectResultPayload(exchange, requirement, NS_AGENT_API, 'manifest'),
-            requirement,
-            exchange.reply.xml,
-          );
+          const served = expectParsedResult(exchange, requirement, NS_AGENT_API, 'manifest', parseManifest);
           expectThat(
             Buffer.from(served.json, 'utf8').equals(manifest.document.bytes) &&
               served.hash.value === manifest.document.hash.value,

@@ -31,11 +31,11 @@ import type { CaseContext } from '../framework/context.ts';
 import {
   expectDiscoInfo,
   expectExtensionForm,
-  expectParsed,
   expectResultPayload,
   expectStanzaError,
   expectThat,
   formField,
+  expectParsedResult,
 } from '../framework/expect.ts';
 import { RequirementViolation } from '../framework/verdicts.ts';
 import { callerFor, discoInfo } from './support/discovery.ts';
@@ -95,12 +95,7 @@ function expectRegisteredAs(
   version: string,
   hash: Hash,
 ): void {
-  const registered = expectParsed(
-    parseRegistered,
-    expectResultPayload(exchange, requirement, NS_AGENT_API, 'registered'),
-    requirement,
-    exchange.reply.xml,
-  );
+  const registered = expectParsedResult(exchange, requirement, NS_AGENT_API, 'registered', parseRegistered);
   expectThat(
     normalizeBareJid(registered.jid) === normalizeBareJid(jid) &&
       registered.version === version &&
@@ -246,12 +241,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         const wrongHash = await admin.activate(jid, v1, hashOf(second));
         expectStanzaError(context, wrongHash, ADMIN_OPS, ['conflict', 'item-not-found']);
         const active = await admin.activate(jid, v1, h1);
-        const selected = expectParsed(
-          parseActive,
-          expectResultPayload(active, ADMIN_OPS, NS_AGENT_API, 'active'),
-          ADMIN_OPS,
-          active.reply.xml,
-        );
+        const selected = expectParsedResult(active, ADMIN_OPS, NS_AGENT_API, 'active', parseActive);
         expectThat(selected.version === v1, ADMIN_OPS, `<active version='${v1}'/>`, active.reply.xml);
         await expectStatus(
           context,
@@ -294,12 +284,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
           'not-allowed',
         ]);
         const removed = await admin.removeVersion(jid, v2);
-        const removedVersion = expectParsed(
-          parseRemoved,
-          expectResultPayload(removed, ADMIN_OPS, NS_AGENT_API, 'removed'),
-          ADMIN_OPS,
-          removed.reply.xml,
-        );
+        const removedVersion = expectParsedResult(removed, ADMIN_OPS, NS_AGENT_API, 'removed', parseRemoved);
         expectThat(removedVersion.version === v2, ADMIN_OPS, `<removed version='${v2}'/>`, removed.reply.xml);
         await expectStatus(
           context,
@@ -311,12 +296,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         );
 
         const deactivated = await admin.deactivate(jid);
-        expectParsed(
-          parseDeactivated,
-          expectResultPayload(deactivated, ADMIN_OPS, NS_AGENT_API, 'deactivated'),
-          ADMIN_OPS,
-          deactivated.reply.xml,
-        );
+        expectParsedResult(deactivated, ADMIN_OPS, NS_AGENT_API, 'deactivated', parseDeactivated);
         await expectStatus(
           context,
           admin,
@@ -345,12 +325,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         }
 
         const gone = await admin.removeEndpoint(jid);
-        const removedEndpoint = expectParsed(
-          parseRemoved,
-          expectResultPayload(gone, ADMIN_OPS, NS_AGENT_API, 'removed'),
-          ADMIN_OPS,
-          gone.reply.xml,
-        );
+        const removedEndpoint = expectParsedResult(gone, ADMIN_OPS, NS_AGENT_API, 'removed', parseRemoved);
         expectThat(
           removedEndpoint.version === undefined,
           ADMIN_OPS,

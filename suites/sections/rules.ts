@@ -23,13 +23,7 @@ import {
 } from '../../protocol/stanza/index.ts';
 import { encodeCollectionNode, encodeToolNode } from '../../protocol/tool-node.ts';
 import { defineSuite } from '../framework/case.ts';
-import {
-  expectDiscoInfo,
-  expectParsed,
-  expectResultPayload,
-  expectStanzaError,
-  expectThat,
-} from '../framework/expect.ts';
+import { expectDiscoInfo, expectStanzaError, expectThat, expectParsedResult } from '../framework/expect.ts';
 import { CannotTell, NotApplicable } from '../framework/verdicts.ts';
 import { requireWorld, type CallerRole, type FixtureManifest } from '../fixtures/reference-world.ts';
 import { callerFor, discoInfo, listing, traverse } from './support/discovery.ts';
@@ -123,12 +117,7 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
         const { hash } = canonicalDocument(manifest);
         for (const attempt of ['first', 'repeated']) {
           const exchange = await restorer.register(self, own, JSON.stringify(manifest));
-          const registered = expectParsed(
-            parseRegistered,
-            expectResultPayload(exchange, SELF, NS_AGENT_API, 'registered'),
-            SELF,
-            exchange.reply.xml,
-          );
+          const registered = expectParsedResult(exchange, SELF, NS_AGENT_API, 'registered', parseRegistered);
           expectThat(
             normalizeBareJid(registered.jid) === own &&
               registered.version === version &&
@@ -218,12 +207,7 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
               manifestHash: other.document.hash,
             }),
           );
-          const schema = expectParsed(
-            parseSchema,
-            expectResultPayload(exchange, PINNING, NS_AGENT_API, 'schema'),
-            PINNING,
-            exchange.reply.xml,
-          );
+          const schema = expectParsedResult(exchange, PINNING, NS_AGENT_API, 'schema', parseSchema);
           expectThat(
             schema.version === other.version &&
               schema.manifestHash.value === other.document.hash.value &&

@@ -25,11 +25,10 @@ import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
 import {
   expectIndistinguishable,
-  expectParsed,
-  expectResultPayload,
   expectStanzaError,
   expectThat,
   type ComparedReply,
+  expectParsedResult,
 } from '../framework/expect.ts';
 import { CannotTell, NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
 import {
@@ -95,12 +94,7 @@ async function expectServedSchema(
   if (expected === undefined) return;
   const exchange = await schemaRequest(caller, manifest, tool.name, direction);
   const replyXml = exchange.reply.xml;
-  const schema = expectParsed(
-    parseSchema,
-    expectResultPayload(exchange, CANONICAL, NS_AGENT_API, 'schema'),
-    CANONICAL,
-    replyXml,
-  );
+  const schema = expectParsedResult(exchange, CANONICAL, NS_AGENT_API, 'schema', parseSchema);
   const bytes = Buffer.from(schema.json, 'utf8');
   expectThat(
     bytes.equals(expected.bytes),
@@ -473,11 +467,12 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
       };
       const manifest = probeManifest(registrant.jid, version, schema);
       const exchange = await register(context, registrant, JSON.stringify(manifest));
-      const registered = expectParsed(
-        parseRegistered,
-        expectResultPayload(exchange, requirement, NS_AGENT_API, 'registered'),
+      const registered = expectParsedResult(
+        exchange,
         requirement,
-        exchange.reply.xml,
+        NS_AGENT_API,
+        'registered',
+        parseRegistered,
       );
       expectThat(
         registered.version === version,

@@ -36,14 +36,13 @@ import {
   expectFormField,
   expectIdentity,
   expectIndistinguishable,
-  expectParsed,
-  expectResultPayload,
   expectStanzaError,
   expectThat,
   formBoolean,
   formField,
   formText,
   type ComparedReply,
+  expectParsedResult,
 } from '../framework/expect.ts';
 import type { SeededRandom } from '../framework/seeded-random.ts';
 import { NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
@@ -334,12 +333,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
           manifestHash: manifest.document.hash,
         });
         const schemaExchange = await caller.exchangeIq(manifest.jid, 'get', request);
-        const schema = expectParsed(
-          parseSchema,
-          expectResultPayload(schemaExchange, REQUIRED, NS_AGENT_API, 'schema'),
-          REQUIRED,
-          schemaExchange.reply.xml,
-        );
+        const schema = expectParsedResult(schemaExchange, REQUIRED, NS_AGENT_API, 'schema', parseSchema);
         expectThat(
           schema.schemaHash.algo === algo && schema.schemaHash.value === value,
           REQUIRED,
@@ -552,11 +546,12 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
         tools: names.map((name) => ({ name, inputSchema: { type: 'object' } })),
       };
       const exchange = await register(context, registrant, JSON.stringify(manifest));
-      const registered = expectParsed(
-        parseRegistered,
-        expectResultPayload(exchange, requirement, NS_AGENT_API, 'registered'),
+      const registered = expectParsedResult(
+        exchange,
         requirement,
-        exchange.reply.xml,
+        NS_AGENT_API,
+        'registered',
+        parseRegistered,
       );
       expectThat(
         registered.version === version,

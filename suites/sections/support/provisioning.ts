@@ -29,7 +29,7 @@ import {
   type RegistrationVersion,
 } from '../../../protocol/stanza/index.ts';
 import type { CaseContext } from '../../framework/context.ts';
-import { expectParsed, expectResultPayload, expectStanzaError } from '../../framework/expect.ts';
+import { expectStanzaError, expectParsedResult } from '../../framework/expect.ts';
 import { CannotTell, NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
 
 /** Lower-case letters and digits: valid in every localpart and version grammar. */
@@ -155,11 +155,12 @@ export async function registeredVersions(
     expectStanzaError(context, exchange, requirement, 'item-not-found');
     return [];
   }
-  const registration = expectParsed(
-    parseRegistration,
-    expectResultPayload(exchange, requirement, NS_AGENT_API, 'registration'),
+  const registration = expectParsedResult(
+    exchange,
     requirement,
-    exchange.reply.xml,
+    NS_AGENT_API,
+    'registration',
+    parseRegistration,
   );
   return registration.versions;
 }

@@ -7,7 +7,7 @@ import type { Caller, IqExchange } from '../../../harness/driver/index.ts';
 import { sha256Base64 } from '../../../protocol/json/canonical.ts';
 import { NS_AGENT_API } from '../../../protocol/namespaces.ts';
 import { buildManifestRequest, parseManifest, type Manifest } from '../../../protocol/stanza/index.ts';
-import { expectParsed, expectResultPayload, expectThat } from '../../framework/expect.ts';
+import { expectThat, expectParsedResult } from '../../framework/expect.ts';
 import type { FixtureManifest } from '../../fixtures/reference-world.ts';
 
 export const CONTENTS = 'manifest-retrieval.result-contents';
@@ -29,12 +29,7 @@ export function expectServedManifest(
 ): Manifest {
   const replyXml = exchange.reply.xml;
   // The codec refuses a media type other than application/json and a missing hash or <json/>.
-  const served = expectParsed(
-    parseManifest,
-    expectResultPayload(exchange, requirement, NS_AGENT_API, 'manifest'),
-    requirement,
-    replyXml,
-  );
+  const served = expectParsedResult(exchange, requirement, NS_AGENT_API, 'manifest', parseManifest);
   expectThat(served.version === expected.version, CONTENTS, `version='${expected.version}'`, replyXml);
   const bytes = Buffer.from(served.json, 'utf8');
   expectThat(

@@ -40,7 +40,7 @@ import {
   type TaskState as TaskStateName,
 } from '../../../protocol/task-states.ts';
 import type { CaseContext } from '../../framework/context.ts';
-import { expectDiscoInfo, expectParsed, expectResultPayload, expectThat } from '../../framework/expect.ts';
+import { expectDiscoInfo, expectThat, expectParsedResult } from '../../framework/expect.ts';
 import { CannotTell, NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
 import { requireWorld, type FixtureEndpoint, type FixtureManifest } from '../../fixtures/reference-world.ts';
 import { discoInfo } from './discovery.ts';
@@ -137,12 +137,7 @@ export async function sendInvoke(
  */
 export function expectAccepted(exchange: IqExchange, invoke: Invoke, requirement: string): Accepted {
   const replyXml = exchange.reply.xml;
-  const accepted = expectParsed(
-    parseAccepted,
-    expectResultPayload(exchange, requirement, NS_AGENT_TASK, 'accepted'),
-    requirement,
-    replyXml,
-  );
+  const accepted = expectParsedResult(exchange, requirement, NS_AGENT_TASK, 'accepted', parseAccepted);
   expectThat(
     accepted.requestId === invoke.requestId,
     requirement,
@@ -351,21 +346,11 @@ export function taskResultRequest(caller: Caller, target: TaskTarget, taskId: st
 }
 
 export function expectTaskState(exchange: IqExchange, requirement: string): TaskState {
-  return expectParsed(
-    parseTaskState,
-    expectResultPayload(exchange, requirement, NS_AGENT_TASK, 'task-state'),
-    requirement,
-    exchange.reply.xml,
-  );
+  return expectParsedResult(exchange, requirement, NS_AGENT_TASK, 'task-state', parseTaskState);
 }
 
 export function expectTaskResult(exchange: IqExchange, requirement: string): TaskResult {
-  return expectParsed(
-    parseTaskResult,
-    expectResultPayload(exchange, requirement, NS_AGENT_TASK, 'task-result'),
-    requirement,
-    exchange.reply.xml,
-  );
+  return expectParsedResult(exchange, requirement, NS_AGENT_TASK, 'task-result', parseTaskResult);
 }
 
 export function sendCancel(
@@ -383,12 +368,7 @@ export function sendCancel(
 }
 
 export function expectCancelAccepted(exchange: IqExchange, requirement: string): CancelAccepted {
-  return expectParsed(
-    parseCancelAccepted,
-    expectResultPayload(exchange, requirement, NS_AGENT_TASK, 'cancel-accepted'),
-    requirement,
-    exchange.reply.xml,
-  );
+  return expectParsedResult(exchange, requirement, NS_AGENT_TASK, 'cancel-accepted', parseCancelAccepted);
 }
 
 export function sendInput(
@@ -412,12 +392,7 @@ export function sendInput(
 }
 
 export function expectInputAccepted(exchange: IqExchange, requirement: string): InputAccepted {
-  return expectParsed(
-    parseInputAccepted,
-    expectResultPayload(exchange, requirement, NS_AGENT_TASK, 'input-accepted'),
-    requirement,
-    exchange.reply.xml,
-  );
+  return expectParsedResult(exchange, requirement, NS_AGENT_TASK, 'input-accepted', parseInputAccepted);
 }
 
 /** A <task-state-request/> or <task-result-request/> with a task-id the codec would refuse. */
