@@ -1,6 +1,7 @@
 // Strict, type-aware lint for the whole tree; generated output and vendored data stay out.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { boundariesConfig } from './eslint.boundaries.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'coverage/', 'reports/', 'fixtures/', 'xsd/', '**/*.d.ts'] },
@@ -18,6 +19,7 @@ export default tseslint.config(
       eqeqeq: 'error',
     },
   },
+  boundariesConfig,
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,

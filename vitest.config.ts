@@ -8,6 +8,10 @@ export default defineConfig({
       'reference-gateway/**/*.test.ts',
       'bin/**/*.test.ts',
       'suites/**/*.test.ts',
+      'runner/**/*.test.ts',
+      'cli/**/*.test.ts',
+      'integration/**/*.test.ts',
+      '*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/.git/**', 'harness/**/*.containers.test.ts'],
     // The JSON-Schema suite and XSD batches are CPU-heavy; two workers match the CI machine.

@@ -20,7 +20,7 @@ function ruleOf(text: string): DateTimeRule | undefined {
   }
 }
 
-describe('XEP-0082 date-times (#cancellation, spec-positions #31)', () => {
+describe('XEP-0082 date-times (#cancellation, interp-31)', () => {
   it('parses the spec example deadline as an exact instant', () => {
     const deadline = parseDateTime('2026-07-27T19:15:00Z');
     expect(deadline.epochSeconds).toBe(BigInt(Date.UTC(2026, 6, 27, 19, 15, 0) / 1000));

@@ -2,7 +2,7 @@
  * XEP-0082 date-times as the spec uses them (#cancellation, #event-json-schemas): a UTC offset
  * is mandatory, instants are compared after applying offsets, and every fractional digit
  * counts (no rounding to milliseconds). The accepted grammar is the intersection of XEP-0082
- * and RFC 3339 (spec-positions #31): uppercase T and Z, offsets as ±hh:mm, no leap second.
+ * and RFC 3339 (interp-31): uppercase T and Z, offsets as ±hh:mm, no leap second.
  */
 
 export type DateTimeRule =

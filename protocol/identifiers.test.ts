@@ -54,7 +54,7 @@ describe('API versions (#namespaces)', () => {
   });
 });
 
-describe('tool names (#namespaces, spec-positions #22)', () => {
+describe('tool names (#namespaces, interp-22)', () => {
   it('accepts any non-empty XML-legal string, including beyond the MCP recommendation', () => {
     for (const name of ['forecast.get', 'with space', 'Ж', '😀', 'tab\there', 'x'.repeat(500)]) {
       expect(toolNameViolation(name)).toBeUndefined();

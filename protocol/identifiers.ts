@@ -56,7 +56,7 @@ export type ToolNameViolation = 'empty' | 'lone-surrogate' | 'xml-illegal-charac
 /**
  * Tool names are exact MCP names: non-empty, and carrying only characters legal in XML 1.0
  * (the wire form). Compared code point by code point, never normalized. No length or
- * repertoire limit beyond that (spec-positions #22).
+ * repertoire limit beyond that (interp-22).
  */
 export function toolNameViolation(name: string): ToolNameViolation | undefined {
   if (name.length === 0) return 'empty';

@@ -31,7 +31,7 @@ describe('task state machine (#task-states)', () => {
     },
   );
 
-  it('never re-enters input_required directly (spec-positions #35)', () => {
+  it('never re-enters input_required directly (interp-35)', () => {
     expect(findTransition('input_required', 'input_required')).toBeUndefined();
   });
 

@@ -66,7 +66,7 @@ describe('tool nodes (#namespaces)', () => {
     expect(ruleOf(() => encodeToolNode('1', '\ud800'))).toBe('illegal-tool-name');
   });
 
-  it('keeps names with spaces, TAB/LF/CR and astral characters exact (spec-positions #22)', () => {
+  it('keeps names with spaces, TAB/LF/CR and astral characters exact (interp-22)', () => {
     for (const name of ['get forecast', 'a\tb\nc\rd', 'Ж', '😀 tool', 'x'.repeat(300)]) {
       expect(decodeToolNode(encodeToolNode('v1', name)).toolName).toBe(name);
     }

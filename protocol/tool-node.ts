@@ -1,7 +1,7 @@
 /**
  * Discovery node codec for tool collections and tools (#namespaces, #list-tools, #tool-info).
  * A tool node carries the tool name as unpadded base64url of its UTF-8 bytes; decoding is
- * strict so that one tool has exactly one node string (spec-positions #22).
+ * strict so that one tool has exactly one node string (interp-22).
  */
 import { isApiVersion, toolNameViolation } from './identifiers.ts';
 import { NODE_BASE_TOOL, NODE_BASE_TOOL_COLLECTION } from './namespaces.ts';

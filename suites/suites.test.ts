@@ -1,7 +1,7 @@
 // The suites as data: every case cites requirements the registry knows, at the registry's level,
 // and no two cases share an ID (baselines, --grep and reports key on it).
 import { describe, expect, it } from 'vitest';
-import { duplicateCaseIds } from '../harness/runner/select-cases.ts';
+import type { Suite } from './framework/case.ts';
 import { ALL_SUITES } from './index.ts';
 import { loadRegistry } from './registry/registry.ts';
 import { SCHEMA_REQUIREMENT } from './framework/wire-checks.ts';
@@ -31,3 +31,14 @@ describe('suites', () => {
       for (const testCase of suite.cases) expect(testCase.id.startsWith(`${suite.section}.`)).toBe(true);
   });
 });
+
+/** Every case ID appears once across all suites (baselines and --grep rely on it). */
+export function duplicateCaseIds(suites: readonly Suite[]): string[] {
+  const seen = new Set<string>();
+  const duplicates = new Set<string>();
+  for (const testCase of suites.flatMap((suite) => suite.cases)) {
+    if (seen.has(testCase.id)) duplicates.add(testCase.id);
+    seen.add(testCase.id);
+  }
+  return [...duplicates];
+}

@@ -34,7 +34,7 @@ export const EJABBERD: SoftwareRequirement = {
 
 export const CHROMIUM: SoftwareRequirement = {
   name: 'Chromium',
-  // Headless screenshots prove the interop matrix and the Allure report render (harness/reports/).
+  // Headless screenshots prove the interop matrix and the Allure report render (runner/reports/).
   program: 'chromium',
   packages: ['chromium'],
   neededBy: 'the report rendering tests',

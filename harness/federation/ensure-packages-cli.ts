@@ -4,7 +4,7 @@
  * timed test. The same code path the provider uses on demand; exits 1 with the manual command
  * when it may not install (not root, no apt).
  *
- * Chromium (headless screenshots of the report pages, harness/reports/) is optional: without
+ * Chromium (headless screenshots of the report pages, runner/reports/) is optional: without
  * it those tests announce "NOT RUN" instead of failing, so its absence does not fail the run.
  */
 import { CHROMIUM, EJABBERD, ensureSoftware, PROSODY } from './debian-packages.ts';

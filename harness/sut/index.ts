@@ -8,7 +8,7 @@ export {
   type SutLaunchOptions,
 } from './launch.ts';
 export { PLACEHOLDER_NAMES, type LaunchFacts, type PlaceholderName } from './placeholders.ts';
-export { PROFILE_IDS, PROFILE_TITLES, withImpliedProfiles, type ProfileId } from './profiles.ts';
+export { PROFILE_IDS, PROFILE_TITLES, withImpliedProfiles, type ProfileId } from '../../protocol/profiles.ts';
 export {
   discoInfoProbe,
   SutNotReadyError,

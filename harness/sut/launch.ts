@@ -16,8 +16,8 @@ import { join } from 'node:path';
 
 import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { bareJidEquals, parseBareJid } from '../../protocol/jid/index.ts';
-import { ConfigError } from '../../reference-gateway/config/config-violations.ts';
-import { inlineWorldFile } from '../../reference-gateway/config/fixture-world.ts';
+import { ConfigError } from '../../protocol/json/config-file.ts';
+import { inlineWorldFile } from '../../protocol/fixture-world-file.ts';
 import { ManagedProcess } from '../faults/managed-process.ts';
 import { registerExitCleanup } from '../federation/exit-cleanup.ts';
 import { guardDirectory, releaseDirectory } from '../federation/orphan-watchdog.ts';

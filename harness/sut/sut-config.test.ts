@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { DEFAULT_JSON_LIMITS } from '../../protocol/json/json-limits.ts';
 import { REPO_ROOT } from '../../protocol/test-support/shared-paths.ts';
-import { PROFILE_IDS, withImpliedProfiles } from './profiles.ts';
+import { PROFILE_IDS, withImpliedProfiles } from '../../protocol/profiles.ts';
 import {
   DEFAULT_TIMEOUTS,
   loadSutConfig,

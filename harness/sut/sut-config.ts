@@ -23,7 +23,7 @@ import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import { JidError, parseBareJid, parseJid } from '../../protocol/jid/index.ts';
 import { checkTemplate, jsonStrings, placeholdersIn, type PlaceholderProblem } from './placeholders.ts';
-import { withImpliedProfiles, type ProfileId } from './profiles.ts';
+import { withImpliedProfiles, type ProfileId } from '../../protocol/profiles.ts';
 
 export type FixtureProvisioning = 'world-file' | 'admin-iq' | 'manual';
 

@@ -76,8 +76,8 @@ describe('artifacts:check command line', () => {
         const { code, stdout } = await run(['--spec', SPEC_PATH]);
         expect(code).toBe(0);
         expect(stdout).toContain('spec v0.0.5');
-        expect(stdout).toContain('spec-defect #1   manifest-identity');
-        expect(stdout).toContain('spec-defect #3   task-result-payload');
+        expect(stdout).toContain('defect interp-01 manifest-identity');
+        expect(stdout).toContain('defect interp-03 task-result-payload');
         expect(stdout).toContain(', 0 failed');
       });
     },

@@ -20,7 +20,7 @@ import { XmlReadError } from './xml-reader.ts';
 export interface CheckOptions {
   /** The defect baseline; the spec-positions §A entries by default. */
   readonly knownDefects?: readonly KnownSpecDefect[];
-  /** Independent hash vectors; those of spec-positions #1 by default. */
+  /** Independent hash vectors; those of interp-01 by default. */
   readonly hashVectors?: readonly HashVector[];
 }
 

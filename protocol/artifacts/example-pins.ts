@@ -132,7 +132,7 @@ function collectPayloadPins(
   }
 }
 
-/** XEP-0004 fields of a form: var → values joined by LF (text-multi, spec-positions #20). */
+/** XEP-0004 fields of a form: var → values joined by LF (text-multi, interp-20). */
 function formFields(form: XmlElement): Map<string, { value: string; element: XmlElement }> {
   const fields = new Map<string, { value: string; element: XmlElement }>();
   for (const field of childElements(form, 'field', NS.dataForms)) {

@@ -3,7 +3,7 @@
  * bytes of the JSON it stands for (#registration-flow, #manifest-retrieval, #schemas);
  * served <json/> must be those canonical bytes; the independent vectors must reproduce; and
  * every pinned hash must select a manifest from the spec that fits its context, which is
- * where the examples' internal contradictions (spec-positions #1) surface.
+ * where the examples' internal contradictions (interp-01) surface.
  */
 import { canonicalDocument, canonicalJson } from '../json/canonical.ts';
 import { isJsonObject, type JsonValue } from '../json/json-value.ts';

@@ -1,5 +1,5 @@
 /**
- * Hash vectors computed independently of the spec's own <hash/> values (spec-positions #1:
+ * Hash vectors computed independently of the spec's own <hash/> values (interp-01:
  * Python, a local RFC 8785 serializer, SHA-256 → Base64). They pin our canonicalizer to the
  * spec's JSON, and they catch a spec revision that changes JSON and hashes together.
  */

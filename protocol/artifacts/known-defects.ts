@@ -4,6 +4,7 @@
  * matches no failure is itself a failure ('stale-known-defect'): the spec changed, and the
  * baseline must follow, so a fixed defect never keeps hiding a real regression.
  */
+import { interpretationId } from '../interpretations.ts';
 import { exampleArtifact, SPEC_ARTIFACT, type Finding, type RuleId } from './finding.ts';
 
 export interface KnownSpecDefect {
@@ -94,7 +95,7 @@ export function classifyKnownDefects(
       rule: 'stale-known-defect',
       artifact: defect.artifact,
       subject: `${defect.rule}: ${defect.subject}`,
-      details: `spec-positions #${defect.position} (${defect.slug}) is recorded as a known defect but no longer occurs; update the baseline`,
+      details: `${interpretationId(defect.position)} (${defect.slug}) is recorded as a known defect but no longer occurs; update the baseline`,
       position: defect.position,
     });
   }

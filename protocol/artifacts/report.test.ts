@@ -44,11 +44,11 @@ describe('artifacts:check report', () => {
       'artifacts:check — spec v0.0.5 at /spec.xml',
       'ok               artifact-match       2 passed: xsd/a.xsd, xsd/b.xsd',
       'ok               example-xsd          1 passed',
-      'spec-defect #1   manifest-pin         example "Caller invokes a remote tool" (#invocation, spec line 984)',
+      'defect interp-01 manifest-pin         example "Caller invokes a remote tool" (#invocation, spec line 984)',
       '                 <invoke/> manifest-hash: tool forecast.get: pins K2/…, which has no tools',
       'FAIL             artifact-match       xsd/agent-task.xsd',
       '                 content: first difference at normalized line 3',
-      '3 passed, 1 known spec defects (spec-positions #1), 1 failed',
+      '3 passed, 1 known spec defects (interp-01), 1 failed',
       '',
     ]);
   });

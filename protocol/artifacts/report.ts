@@ -2,6 +2,7 @@
  * The artifacts:check report: failures and spec defects in full, passing checks summarized
  * per rule (or listed one by one with `verbose`).
  */
+import { interpretationId } from '../interpretations.ts';
 import type { Finding, RuleId } from './finding.ts';
 
 export interface ReportOptions {
@@ -44,14 +45,17 @@ export function formatReport(findings: readonly Finding[], options: ReportOption
     }
   }
   const defects = findings.filter((finding) => finding.severity === 'spec-defect');
-  for (const finding of defects) out.push(line(`spec-defect #${finding.position ?? '?'}`, finding));
+  for (const finding of defects)
+    out.push(
+      line(`defect ${finding.position === undefined ? '?' : interpretationId(finding.position)}`, finding),
+    );
   const failures = findings.filter((finding) => finding.severity === 'fail');
   for (const finding of failures) out.push(line('FAIL', finding));
-  const positions = [...new Set(defects.map((finding) => finding.position))].map(
-    (position) => `#${position ?? '?'}`,
+  const positions = [...new Set(defects.map((finding) => finding.position))].map((position) =>
+    position === undefined ? '?' : interpretationId(position),
   );
   out.push(
-    `${ok.length} passed, ${defects.length} known spec defects${positions.length > 0 ? ` (spec-positions ${positions.join(', ')})` : ''}, ${failures.length} failed`,
+    `${ok.length} passed, ${defects.length} known spec defects${positions.length > 0 ? ` (${positions.join(', ')})` : ''}, ${failures.length} failed`,
   );
   return `${out.join('\n')}\n`;
 }

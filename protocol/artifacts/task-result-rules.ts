@@ -1,7 +1,7 @@
 /**
  * "A <task-result/> element contains the same object as the corresponding terminal event
  * payload" (#event-json-schemas): across the examples, a task-result and a terminal event
- * of the same task, revision and state must be canonically equal (spec-positions #3, #39).
+ * of the same task, revision and state must be canonically equal (interp-03, interp-39).
  */
 import { canonicallyEqual } from '../json/canonical.ts';
 import { NS_AGENT_TASK } from '../namespaces.ts';

@@ -1,7 +1,7 @@
 /**
  * Payload rules the lifecycle schema cannot express (#event-json-schemas, #errors):
  * - every `date-time` member is an XEP-0082 date-time with a mandatory offset, written with
- *   uppercase T and Z (spec-positions #31); JSON Schema `format` is only an annotation;
+ *   uppercase T and Z (interp-31); JSON Schema `format` is only an annotation;
  * - a failure code is reserved or namespace-qualified.
  * `percent` finiteness and range, and `inputSchema` being an object, are schema-enforced.
  */

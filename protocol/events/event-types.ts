@@ -1,7 +1,7 @@
 /**
  * Lifecycle event types (#events) and the payload a terminal task's <task-result/> carries:
  * "the same object as the corresponding terminal event payload" (#event-json-schemas,
- * spec-positions #39: for every terminal state, not only completed).
+ * interp-39: for every terminal state, not only completed).
  */
 import { isTerminal, type TaskState } from '../task-states.ts';
 

@@ -134,7 +134,7 @@ describe('schema violations', () => {
     ]);
   });
 
-  it('accepts an MCP error result without structuredContent as a completed payload (spec-positions #40)', () => {
+  it('accepts an MCP error result without structuredContent as a completed payload (interp-40)', () => {
     expect(
       violationsOf('completed', {
         result: { content: [{ type: 'text', text: 'City not found' }], isError: true },
@@ -172,7 +172,7 @@ describe('progress percent: a finite number from 0 through 100 (#events)', () =>
   });
 });
 
-describe('date-time members follow XEP-0082 with a mandatory offset (spec-positions #31)', () => {
+describe('date-time members follow XEP-0082 with a mandatory offset (interp-31)', () => {
   it.each([NOW, '2026-07-27T21:14:04.123456789+02:00', '2026-07-27T19:14:04-00:00'])('accepts %s', (at) => {
     expect(violationsOf('status', { state: 'running', updatedAt: at })).toEqual([]);
     expect(violationsOf('input_required', inputRequired({ createdAt: at, expiresAt: at }))).toEqual([]);

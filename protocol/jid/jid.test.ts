@@ -95,7 +95,7 @@ describe('parseJid structure (RFC 7622 §3.1)', () => {
   });
 });
 
-describe('bare JIDs (#namespaces, spec-positions #25)', () => {
+describe('bare JIDs (#namespaces, interp-25)', () => {
   it('rejects a resource where a bare JID is required', () => {
     expect(ruleOf(() => parseBareJid('weather@agents.example/runtime'))).toBe('resource-present');
     expect(ruleOf(() => normalizeBareJid('weather@agents.example/runtime'))).toBe('resource-present');

@@ -1,7 +1,7 @@
 /**
  * JIDs as the gateway and the suite need them: endpoint identifiers are normalized bare JIDs
- * (#namespaces), `agent.jid` must carry no resource (spec-positions #25), and the directory
- * orders by normalized bare JID (spec-positions #15).
+ * (#namespaces), `agent.jid` must carry no resource (interp-25), and the directory
+ * orders by normalized bare JID (interp-15).
  *
  * Structure follows RFC 7622 §3.1-§3.2: the resourcepart starts at the first `/`, the
  * localpart ends at the first `@` before it, each part is 1-1023 octets of UTF-8.
@@ -16,7 +16,7 @@
  * - PRECIS-disallowed code points (symbols, compatibility characters, unassigned code points)
  *   and the bidi rule are not rejected;
  * - IPv6 literals are compared as written after lowercasing, not as addresses.
- * Mixed-case and IDN fixtures are therefore WARN-only in ordering tests (spec-positions #15).
+ * Mixed-case and IDN fixtures are therefore WARN-only in ordering tests (interp-15).
  */
 import { isXmlLegalText } from '../identifiers.ts';
 import { isIpv6Address } from '../manifest/rfc3986.ts';

@@ -1,6 +1,6 @@
 /**
  * Octetwise ordering of UTF-8 text, as the directory and tool listings require ("octetwise
- * ascending order", #list-agents; spec-positions #2, #13). JavaScript's `<` and `localeCompare`
+ * ascending order", #list-agents; interp-02, interp-13). JavaScript's `<` and `localeCompare`
  * are wrong for this: `<` compares UTF-16 code units, which puts U+10000 (D800 DC00) before
  * U+E000, whereas UTF-8 puts EE 80 80 before F0 90 80 80.
  *

@@ -69,7 +69,7 @@ describe.skipIf(!jcsAvailable)(
   },
 );
 
-describe('spec hash vectors (#manifest, #registration-flow, spec-positions #1)', () => {
+describe('spec hash vectors (#manifest, #registration-flow, interp-01)', () => {
   const minimal = parseStrictJson(readManifest('weather-minimal.json'));
   const full = parseStrictJson(readManifest('weather-full.json'));
 
@@ -114,7 +114,7 @@ describe.skipIf(!sharedAvailable(SPEC_PATH, 'fixture drift check against the spe
   },
 );
 
-describe('number canonicalization (spec-positions #10 table)', () => {
+describe('number canonicalization (interp-10 table)', () => {
   it.each([
     ['-0', '0'],
     ['1.0', '1'],

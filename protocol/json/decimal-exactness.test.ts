@@ -20,7 +20,7 @@ function exactDecimal(value: number): string {
 
 const check = (literal: string): boolean => decimalLiteralIsExact(literal, Number(literal));
 
-describe('decimalLiteralIsExact (spec-positions #10, reading (a))', () => {
+describe('decimalLiteralIsExact (interp-10, reading (a))', () => {
   it('knows the classic cases', () => {
     expect(check('0.5')).toBe(true);
     expect(check('4.50')).toBe(true);

@@ -1,6 +1,6 @@
 /**
  * Whether a JSON number literal denotes exactly the double it parsed to. This backs the
- * opt-in reading (a) of spec-positions #10 ("exactly representable"); the default reading
+ * opt-in reading (a) of interp-10 ("exactly representable"); the default reading
  * rounds, as RFC 8785 does.
  *
  * Cost stays bounded whatever the literal's length: a double's exact decimal expansion has

@@ -1,6 +1,6 @@
 /**
  * Why a JSON text was refused, and where. The rule decides the XMPP error (#json-encoding,
- * #errors, spec-positions #11); the message is for logs and test output only: the spec forbids
+ * #errors, interp-11); the message is for logs and test output only: the spec forbids
  * reflecting rejected JSON in a response, so a gateway maps `classification` to a condition
  * and never copies the message onto the wire. Messages still quote at most a short excerpt.
  */

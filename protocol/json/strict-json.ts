@@ -23,7 +23,7 @@ import { positionIn } from './text-position.ts';
 
 export interface StrictJsonOptions {
   /**
-   * Number literals whose decimal value is not exactly a double (spec-positions #10):
+   * Number literals whose decimal value is not exactly a double (interp-10):
    * - 'round' (default): accept the round-to-nearest double, as RFC 8785 and ECMAScript do;
    *   `9007199254740993` becomes 9007199254740992 and canonicalizes as such.
    * - 'reject-inexact': reject them (rule 'number-inexact'), so that no accepted literal

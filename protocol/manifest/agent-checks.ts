@@ -1,6 +1,6 @@
 /**
  * The rules on the manifest's `agent` object that its schema cannot express (#manifest):
- * `agent.jid` is a bare JID (#namespaces, spec-positions #25) and the two informational URIs
+ * `agent.jid` is a bare JID (#namespaces, interp-25) and the two informational URIs
  * are lowercase-`https` absolute URIs with a host and no userinfo.
  */
 import { JidError, normalizeBareJid } from '../jid/jid.ts';

@@ -10,7 +10,7 @@ function found(tools: JsonValue[]): { rule: string; path: string }[] {
   return toolViolations({ tools }).map(({ rule, path }) => ({ rule, path }));
 }
 
-describe('tool names (#namespaces, spec-positions #22)', () => {
+describe('tool names (#namespaces, interp-22)', () => {
   it('accepts names outside the MCP recommendation: spaces, non-ASCII, long, TAB/LF/CR', () => {
     expect(
       found([tool('get forecast'), tool('prévision'), tool('x'.repeat(200)), tool('a\tb\nc\rd')]),

@@ -1,6 +1,6 @@
 /**
  * Per-tool rules the manifest schema cannot express (#manifest, #namespaces):
- * - tool names are XML-legal with no lone surrogates (spec-positions #22) and unique within
+ * - tool names are XML-legal with no lone surrogates (interp-22) and unique within
  *   the manifest, compared code point by code point with no normalization;
  * - extension member names are URIs (the schema only checks a scheme-like prefix);
  * - `urn:xmpp:agent-api:0` timeouts are consistent.
@@ -83,7 +83,7 @@ function extensionNameViolations(tool: JsonObject, toolPath: string): Violation[
 }
 
 /**
- * The spec leaves the timeouts' effect open (spec-positions #32), but a default above the
+ * The spec leaves the timeouts' effect open (interp-32), but a default above the
  * maximum contradicts itself: applying the default would breach the declared maximum. Equal
  * values are fine. Reported at the default, the member that cannot be honoured.
  */

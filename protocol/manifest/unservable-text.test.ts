@@ -7,7 +7,7 @@ function found(value: Parameters<typeof unservableValueViolations>[0]): { rule: 
   return unservableValueViolations(value).map(({ rule, path }) => ({ rule, path }));
 }
 
-describe('text that canonical JSON in XML cannot carry (spec-positions #12)', () => {
+describe('text that canonical JSON in XML cannot carry (interp-12)', () => {
   it('is a real trap: RFC 8785 emits an escaped U+FFFF literally', () => {
     const value = parseStrictJson('{"d":"\\uFFFF"}');
     expect(canonicalJson(value)).toBe('{"d":"\uffff"}');

@@ -1,5 +1,5 @@
 /**
- * Text that can be registered but never served (spec-positions #12). RFC 8785 escapes only
+ * Text that can be registered but never served (interp-12). RFC 8785 escapes only
  * controls, `"` and `\`, so U+FFFE and U+FFFF, even when the source wrote them as `\uFFFF`,
  * come out literally in the canonical bytes; XML 1.0 forbids them even as character
  * references, so the <json/> of #manifest-retrieval could not carry the hashed bytes. The

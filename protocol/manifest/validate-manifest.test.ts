@@ -40,7 +40,7 @@ describe('the spec example manifests (#manifest, #registration-flow)', () => {
     const schemas = result.toolSchemas.get('forecast.get');
     expect(schemas?.input.direction).toBe('input');
     expect(schemas?.output?.direction).toBe('output');
-    // The input schema hash the spec's examples pin (spec-positions #1).
+    // The input schema hash the spec's examples pin (interp-01).
     expect(schemas?.input.schemaHash.value).toBe('XxGP62PwgOW9NLxx8ysunvuijMhSd0y4j1SSRTAbt7c=');
   });
 
@@ -201,7 +201,7 @@ describe('one report per defect, every defect reported', () => {
 });
 
 describe('values other rules must not refuse', () => {
-  it('accepts MCP execution.taskSupport absent or "forbidden" (spec-positions #40)', async () => {
+  it('accepts MCP execution.taskSupport absent or "forbidden" (interp-40)', async () => {
     const value = fullWith((m) => {
       m.tools[0] = { ...m.tools[0], execution: { taskSupport: 'forbidden' } };
       const { execution: _dropped, ...withoutExecution } = m.tools[0];
@@ -210,7 +210,7 @@ describe('values other rules must not refuse', () => {
     expect(found(await validateManifest(value))).toEqual([]);
   });
 
-  it('accepts numbers that only round to a double, as RFC 8785 does (spec-positions #10)', async () => {
+  it('accepts numbers that only round to a double, as RFC 8785 does (interp-10)', async () => {
     const text = readFileSync(resolve(MANIFESTS, 'weather-full.json'), 'utf8').replace(
       '"type": "string" }',
       '"type": "string", "maxLength": 9007199254740993 }',
@@ -235,7 +235,7 @@ describe('the typed view', () => {
   });
 });
 
-describe('agent.jid (spec-positions #25)', () => {
+describe('agent.jid (interp-25)', () => {
   it('accepts a mixed-case JID and keys the endpoint by its normalized form', async () => {
     const value = fullWith((m) => {
       m.agent['jid'] = 'Weather@Agents.Example';

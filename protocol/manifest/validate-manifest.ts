@@ -35,7 +35,7 @@ export interface ManifestViolation extends Violation {
 export interface ValidManifest {
   readonly ok: true;
   readonly manifest: Manifest;
-  /** `agent.jid` normalized: the endpoint identifier registrations are keyed by (spec-positions #25). */
+  /** `agent.jid` normalized: the endpoint identifier registrations are keyed by (interp-25). */
   readonly endpointJid: string;
   /** Compiled input and output schemas by exact tool name, ready for invocation and results. */
   readonly toolSchemas: ReadonlyMap<string, CompiledToolSchemas>;

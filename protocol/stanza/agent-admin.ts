@@ -3,7 +3,7 @@
  * (#registration-flow, #schema-agent-api): register/registered, activate/active,
  * deactivate/deactivated, registration-status/registration, remove-version, remove-endpoint
  * and removed. JIDs are carried as opaque strings; preparing and comparing them is the
- * caller's job (spec-positions #25).
+ * caller's job (interp-25).
  */
 import { xml } from '@xmpp/xml';
 import type { Element } from '@xmpp/xml';

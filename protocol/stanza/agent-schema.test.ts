@@ -24,7 +24,7 @@ const GOOD_ATTRIBUTES =
 const GOOD_CONTENT = `<manifest-hash>${HASH}</manifest-hash><schema-hash>${HASH}</schema-hash><json>{}</json>`;
 
 describe('schema-request and schema', () => {
-  it('round-trip, tool names with whitespace and markup included (spec-positions #22)', () => {
+  it('round-trip, tool names with whitespace and markup included (interp-22)', () => {
     expectRoundTrip(buildSchemaRequest, parseSchemaRequest, {
       tool: 'forecast.get',
       version: '1.4.0',

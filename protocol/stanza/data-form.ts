@@ -3,7 +3,7 @@
  * a report needs to judge (field types as sent, every value, title and instructions) and
  * refuses what XEP-0004 forbids: a field without 'var' (unless fixed), two fields with one var,
  * several values in a single-valued field, options outside list fields, <reported/> after an
- * <item/>, and top-level fields beside <reported/>/<item/> (§3.4; spec-positions #18). Elements
+ * <item/>, and top-level fields beside <reported/>/<item/> (§3.4; interp-18). Elements
  * in other namespaces inside a form or field (e.g. XEP-0122 validation) are extensions and ignored.
  */
 import { xml } from '@xmpp/xml';

@@ -72,7 +72,7 @@ describe('XEP-0082 date-times', () => {
   });
 
   it.each(['2026-07-27T19:15:00', ' 2026-07-27T19:15:00Z', '2026-02-30T00:00:00Z', '2026-07-27 19:15:00Z'])(
-    'refuses %j (offset required, no whitespace: spec-positions #31)',
+    'refuses %j (offset required, no whitespace: interp-31)',
     (text) => {
       expect(rule(lexDateTime(text))).toBe('invalid-datetime');
     },

@@ -4,7 +4,7 @@
  *
  * Whitespace: XML Schema collapses whitespace around integers and booleans, so " 4 " is a valid
  * revision and is accepted. Date-times follow XEP-0082 exactly (no surrounding whitespace,
- * offset required: spec-positions #31), and Base64 follows XEP-0300 (no whitespace at all).
+ * offset required: interp-31), and Base64 follows XEP-0300 (no whitespace at all).
  */
 import { DateTimeError, parseDateTime } from '../datetime.ts';
 import type { XmppDateTime } from '../datetime.ts';
@@ -60,7 +60,7 @@ export function lexBoolean(text: string): Lexical<boolean> {
   }
 }
 
-/** An XEP-0082 date-time with a mandatory offset (#cancellation, spec-positions #31). */
+/** An XEP-0082 date-time with a mandatory offset (#cancellation, interp-31). */
 export function lexDateTime(text: string): Lexical<XmppDateTime> {
   try {
     return ok(parseDateTime(text));

@@ -88,7 +88,7 @@ describe('jabber:iq:search', () => {
     expectRoundTrip(buildSearchResults, parseSearchResults, { kind: 'empty', rsm: { count: 0 } });
   });
 
-  it('keeps title and instructions of a result form so a report can warn about them (spec-positions #18)', () => {
+  it('keeps title and instructions of a result form so a report can warn about them (interp-18)', () => {
     const results = parseSearchResults(parseXml(queryXml(resultForm(`<title>Matches</title>${REPORTED}`))));
     expect(results.kind === 'form' && results.form.title).toBe('Matches');
   });
@@ -159,7 +159,7 @@ describe('jabber:iq:search', () => {
     expectParseError(parse, text, expected);
   });
 
-  it('refuses a result form with top-level fields (XEP-0004 §3.4, spec-positions #18)', () => {
+  it('refuses a result form with top-level fields (XEP-0004 §3.4, interp-18)', () => {
     expectParseError(
       parseSearchResults,
       queryXml(

@@ -2,7 +2,7 @@
  * XEP-0055 jabber:iq:search as the Jabber Search Compatibility profile uses it (#search): the
  * search form (legacy fields such as <nick/> plus an optional data form), a submission (legacy
  * fields or a submit form, with an optional RSM <set/>), and results (legacy <item jid/>s or a
- * multi-item result form, the RSM <set/> outside the form; spec-positions #18).
+ * multi-item result form, the RSM <set/> outside the form; interp-18).
  */
 import { xml } from '@xmpp/xml';
 import type { Element } from '@xmpp/xml';

@@ -1,6 +1,6 @@
 /**
  * Every example stanza of the spec parses end to end: envelope, then payload. Where an example
- * is defective (spec-positions #1-#9), parsing still succeeds and returns what is on the wire;
+ * is defective (interp-01-#9), parsing still succeeds and returns what is on the wire;
  * judging it is the suites' job.
  */
 import { readFileSync } from 'node:fs';
@@ -75,7 +75,7 @@ describe('discovery examples (#find-gateway … #tool-info)', () => {
     expect(info.features).toContain(FEATURE.admin);
   });
 
-  it('agents-1: parses the directory page as sent, out-of-order items included (spec-positions #2)', () => {
+  it('agents-1: parses the directory page as sent, out-of-order items included (interp-02)', () => {
     expect(parseDiscoItemsRequest(payloadOf('agents-1 get'))).toEqual({
       node: NODE_DIRECTORY,
       rsm: { max: 50 },
@@ -268,7 +268,7 @@ describe('execution examples (#invocation … #task-recovery)', () => {
     });
   });
 
-  it('task-state-1, without the deadline the task was admitted with (spec-positions #4)', () => {
+  it('task-state-1, without the deadline the task was admitted with (interp-04)', () => {
     expect(parseTaskStateRequest(payloadOf('task-state-1 get'))).toEqual({ taskId: TASK_ID });
     const state = parseTaskState(payloadOf('task-state-1 result'));
     expect(state).toMatchObject({

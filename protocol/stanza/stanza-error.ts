@@ -1,7 +1,7 @@
 /**
  * RFC 6120 §8.3 stanza errors: <error type by?> with exactly one defined condition, an optional
  * <text xml:lang?>, and an optional application-specific condition, in that order. The
- * spec-positions #19 and #42 compare whole error payloads, so the parser keeps every part.
+ * interp-19 and interp-42 compare whole error payloads, so the parser keeps every part.
  */
 import { xml } from '@xmpp/xml';
 import type { Element } from '@xmpp/xml';

@@ -42,7 +42,7 @@ describe('cancel and cancel-accepted', () => {
       parseXml(cancelXml('<reason>  Trip\r\nwas&#13;\ncancelled <![CDATA[<now>]]>  </reason>')),
     ).reason;
     expect(reason).toBe('  Trip\nwas\r\ncancelled <now>  ');
-    // CRLF and LF are identical after parsing (spec-positions #38).
+    // CRLF and LF are identical after parsing (interp-38).
     expect(parseCancel(parseXml(cancelXml('<reason>a\r\nb</reason>'))).reason).toBe(
       parseCancel(parseXml(cancelXml('<reason>a\nb</reason>'))).reason,
     );

@@ -3,7 +3,7 @@
  * <cancel-accepted/>. Replay identity records whether <reason/> is present and the exact parsed
  * character data when it is, so the parser keeps both: an absent `reason` key means no
  * element, "" means an empty <reason/>, and the text is never trimmed or normalized further
- * than XML parsing already did (spec-positions #38).
+ * than XML parsing already did (interp-38).
  */
 import { xml } from '@xmpp/xml';
 import type { Element } from '@xmpp/xml';

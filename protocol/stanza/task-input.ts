@@ -1,7 +1,7 @@
 /**
  * Interactive input (#interactive-input, #schema-agent-task): <provide-input> answering one
  * pending request with JSON <input/>, and <input-accepted/>. Note that 'request-id' here is
- * the input request's requestId, not the invocation's (spec-positions #36).
+ * the input request's requestId, not the invocation's (interp-36).
  */
 import { xml } from '@xmpp/xml';
 import type { Element } from '@xmpp/xml';

@@ -4,8 +4,8 @@
  * Why not ltx's own parser: it skips DOCTYPEs and comments silently, does no line-end or
  * attribute-value normalization, lets a bare '&' through, and checks no well-formedness
  * constraint. Cancellation replay identity depends on exactly the normalization XML parsing
- * performs (#cancellation, spec-positions #38), and tool names must round-trip through
- * attributes (spec-positions #22), so this parser does both as the XML spec says.
+ * performs (#cancellation, interp-38), and tool names must round-trip through
+ * attributes (interp-22), so this parser does both as the XML spec says.
  *
  * XXE safety: any DOCTYPE is refused outright, so no DTD, internal subset or external entity is
  * ever read; only the five predefined entities and character references are expanded.

@@ -4,8 +4,8 @@
  *
  * ltx's own toString() writes TAB, LF and CR literally inside attribute values, where XML
  * attribute-value normalization turns them into spaces, and writes CR literally in text, where
- * line-end normalization turns it into LF. Tool names may contain all three (spec-positions
- * #22) and cancellation reasons are compared byte for byte after parsing (#cancellation), so
+ * line-end normalization turns it into LF. Tool names may contain all three (interp-22)
+ * and cancellation reasons are compared byte for byte after parsing (#cancellation), so
  * this serializer writes them as character references. It refuses any character XML 1.0
  * cannot carry instead of emitting a document no peer can parse (#json-encoding).
  */

@@ -22,7 +22,7 @@ describe('buildManifestRecord (#manifest-retrieval, #list-tools, #schemas)', () 
     expect(record.document.hash.value).toBe('fFqwrKetRrAKF1IPjZ8z2G6O6OKLd5RwO0DG0RtyDhg=');
     const [tool] = record.tools;
     expect(tool?.name).toBe('forecast.get');
-    // The schema vectors of spec-positions #1.
+    // The schema vectors of interp-01.
     expect(tool?.inputSchema.hash.value).toBe('XxGP62PwgOW9NLxx8ysunvuijMhSd0y4j1SSRTAbt7c=');
     expect(tool?.outputSchema?.hash.value).toBe('JK2ilcD8njJXVkTPU99lYYmhxbaGg3SKqalwaR1GOuA=');
   });

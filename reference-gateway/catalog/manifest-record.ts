@@ -3,7 +3,7 @@
  * #schemas), built once from a validated manifest and then shared by every responder.
  *
  * - `document` is the RFC 8785 bytes of the whole manifest and their sha-256: exactly what
- *   <json/> carries and what every hash pins (spec-positions #1: served hash = hash of served
+ *   <json/> carries and what every hash pins (interp-01: served hash = hash of served
  *   bytes).
  * - Tools are ordered by the UTF-8 octets of their names (#list-tools), not by JavaScript's
  *   UTF-16 order, which differs for names above U+FFFF versus U+E000–U+FFFF.

@@ -80,7 +80,7 @@ describe('visibleEndpoints (#list-agents, #rules, #security)', () => {
   });
 });
 
-describe('visibleEndpoint: hidden, inactive and nonexistent alike (#errors, spec-positions #19, #23)', () => {
+describe('visibleEndpoint: hidden, inactive and nonexistent alike (#errors, interp-19, interp-23)', () => {
   it('finds a visible endpoint, also by a JID in another case', () => {
     expect(catalog.visibleEndpoint(BOB, 'weather@agents.example')?.active.version).toBe('1.4.0');
     expect(catalog.visibleEndpoint(BOB, 'Weather@Agents.Example')?.jid).toBe('weather@agents.example');

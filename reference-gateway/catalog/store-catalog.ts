@@ -4,9 +4,9 @@
  *
  * Hidden and nonexistent endpoints go through the same code path: every lookup reads the store
  * AND asks the policy, and only then combines the two answers, so neither answer short-cuts
- * the other (#errors, #privacy; spec-positions #19). A deactivated endpoint is not listed and
+ * the other (#errors, #privacy; interp-19). A deactivated endpoint is not listed and
  * has no active record, but its exact versions stay addressable to requesters who may see the
- * endpoint (#manifest-retrieval, spec-positions #23).
+ * endpoint (#manifest-retrieval, interp-23).
  *
  * Records are built once per stored version and cached by (jid, version, hash); versions are
  * immutable, and a removed one is never served because the store is asked first. Stored bytes

@@ -16,7 +16,7 @@
  *    itself; once online, a lost stream is retried for ever).
  */
 import { sharedBudgetedValidator } from '../../protocol/tool-schema/index.ts';
-import { ConfigError } from '../config/config-violations.ts';
+import { ConfigError } from '../../protocol/json/config-file.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { openGatewayState, type GatewayState } from '../config/gateway-state.ts';
 import { startHealthListener, HealthListenError, type HealthListener } from '../health/index.ts';

@@ -160,7 +160,7 @@ async function administer(
       buildRegistered(r.registered),
     );
   }
-  // A non-admin learns nothing, not even whether its request was well-formed (spec-positions #24).
+  // A non-admin learns nothing, not even whether its request was well-formed (interp-24).
   const badRequest = (): StanzaFault => (provisioning.isAdmin(sender) ? BAD_REQUEST : FORBIDDEN);
   switch (operation) {
     case 'activate': {
@@ -228,7 +228,7 @@ export async function routeIq(stanza: Element, context: IqRouterContext): Promis
   if (discovery !== undefined) {
     // Every request takes a token, but only a request that would succeed may learn that it was
     // limited: an error answer (hidden, nonexistent, malformed) stays exactly what it is, so a
-    // limit never tells hidden from nonexistent (#privacy, spec-positions #42). The answer is
+    // limit never tells hidden from nonexistent (#privacy, interp-42). The answer is
     // computed first because success is what authorization means for these operations.
     const operation = discoveryOperation(payload);
     const admission = admit(context.rateLimiter, operation, requester.bareJid, discovery.ok);

@@ -5,7 +5,7 @@
  *   <task-result-request/>) addressed to an endpoint bare JID go to the engine, which answers
  *   every one of them (exactly one reply, like every other responder). Addressed to the gateway
  *   JID or to a full JID they fall through to service-unavailable: caller commands are
- *   addressed to the target bare JID (spec-positions #19 accepts that answer for full JIDs).
+ *   addressed to the target bare JID (interp-19 accepts that answer for full JIDs).
  * - Task features are advertised where they are implemented: at the endpoints a runtime
  *   executes, never at the gateway JID (which accepts no task request) nor at endpoints
  *   without a runtime. A tool node adds a feature only when its pinned manifest declares it

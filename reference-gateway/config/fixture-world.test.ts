@@ -3,10 +3,10 @@ import { canonicalJson } from '../../protocol/json/canonical.ts';
 import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { intakeManifest } from '../registration/manifest-intake.ts';
 import { REFERENCE_WORLD, manifestObject } from '../registration/test-support/manifests.ts';
-import { ConfigError } from './config-violations.ts';
+import { ConfigError } from '../../protocol/json/config-file.ts';
 import type { ToolRuntime } from '../runtime/tool-runtime.ts';
+import { inlineWorldFile } from '../../protocol/fixture-world-file.ts';
 import {
-  inlineWorldFile,
   loadFixtureWorld,
   parseFixtureWorld,
   resolveEndpointRuntimes,

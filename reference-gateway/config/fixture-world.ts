@@ -13,15 +13,16 @@ import { canonicalJson } from '../../protocol/json/canonical.ts';
 import type { JsonObject, JsonValue } from '../../protocol/json/json-value.ts';
 import type { Grant } from '../policy/policy-rules.ts';
 import type { ToolRuntime } from '../runtime/tool-runtime.ts';
-import { validateFixtureWorldSchema } from './config-schemas.ts';
+import { validateFixtureWorldSchema } from '../../protocol/json/config-schemas.ts';
 import {
   ConfigError,
   describeIoError,
   readJsonFile,
   schemaViolations,
   type ConfigViolation,
-} from './config-violations.ts';
-import { grantsOf, normalizedJid, type GrantDeclaration } from './policy-declarations.ts';
+} from '../../protocol/json/config-file.ts';
+import { grantsOf, normalizedJid } from './policy-declarations.ts';
+import { MAX_WORLD_BYTES, type RawWorld } from '../../protocol/fixture-world-file.ts';
 
 export interface WorldManifest {
   /** JSON pointer of the entry in the world file, for messages. */
@@ -52,21 +53,6 @@ export interface FixtureWorld {
   readonly grants: readonly Grant[];
   /** Normalized endpoint bare JID → runtime name, for the endpoints that name one. */
   readonly endpointRuntimes: ReadonlyMap<string, string>;
-}
-
-/** A world lists many manifests inline; 64 MiB bounds it while leaving room for that. */
-const MAX_WORLD_BYTES = 64 * 1_048_576;
-
-interface RawWorld {
-  readonly endpoints: readonly {
-    readonly jid: string;
-    readonly versions: readonly ({ readonly file: string } | { readonly manifest: JsonObject })[];
-    readonly active?: string | null;
-    readonly hidden?: boolean;
-    readonly restrictedInvocation?: boolean;
-    readonly runtime?: string;
-  }[];
-  readonly grants?: readonly GrantDeclaration[];
 }
 
 export interface WorldFileReader {
@@ -164,37 +150,6 @@ function manifestOf(
     violations.push({ path: `${path}/file`, message: `cannot read ${file} (${describeIoError(error)})` });
     return [];
   }
-}
-
-/**
- * The world file at `path` as a JSON value with every `{ "file" }` manifest replaced by the
- * parsed `{ "manifest" }` it names: a world that stays valid wherever it is written (the
- * harness copies the world into each run's data directory). The registered content is the
- * same: manifests are stored as their canonical bytes, whatever the source formatting.
- */
-export function inlineWorldFile(path: string): JsonValue {
-  const absolute = resolve(path);
-  const value = readJsonFile(absolute, MAX_WORLD_BYTES);
-  const violations = schemaViolations(validateFixtureWorldSchema, value);
-  if (violations.length > 0) throw new ConfigError(absolute, violations);
-  const raw = value as unknown as RawWorld;
-  const endpoints = raw.endpoints.map((entry, index) => ({
-    ...entry,
-    versions: entry.versions.map((source, i) => {
-      if ('manifest' in source) return source;
-      const file = resolve(dirname(absolute), source.file);
-      try {
-        return { manifest: readJsonFile(file, MAX_WORLD_BYTES) };
-      } catch (error) {
-        if (!(error instanceof ConfigError)) throw error;
-        throw new ConfigError(absolute, [
-          { path: `/endpoints/${index}/versions/${i}/file`, message: error.message.replaceAll('\n  ', '; ') },
-        ]);
-      }
-    }),
-  }));
-  const inlined: JsonObject = { ...(value as JsonObject), endpoints };
-  return inlined;
 }
 
 /** Reads and checks the world file at `path`; throws ConfigError listing every problem. */

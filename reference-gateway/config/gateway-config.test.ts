@@ -5,7 +5,7 @@ import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../protocol/json/json-value.ts';
 import { REPO_ROOT } from '../../protocol/test-support/shared-paths.ts';
-import { ConfigError } from './config-violations.ts';
+import { ConfigError } from '../../protocol/json/config-file.ts';
 import {
   loadGatewayConfig,
   parseGatewayConfig,

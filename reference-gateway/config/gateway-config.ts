@@ -10,14 +10,14 @@ import { dirname, resolve } from 'node:path';
 import type { JsonValue } from '../../protocol/json/json-value.ts';
 import type { EndpointPolicy, Grant, LocalDefaults } from '../policy/policy-rules.ts';
 import { ComponentSecret } from './component-secret.ts';
-import { validateGatewayConfigSchema } from './config-schemas.ts';
+import { validateGatewayConfigSchema } from '../../protocol/json/config-schemas.ts';
 import {
   ConfigError,
   describeIoError,
   readJsonFile,
   schemaViolations,
   type ConfigViolation,
-} from './config-violations.ts';
+} from '../../protocol/json/config-file.ts';
 import { DEFAULT_LIMITS, RATE_LIMITED_OPERATIONS, type GatewayLimits } from './limits.ts';
 import {
   endpointPolicyOf,

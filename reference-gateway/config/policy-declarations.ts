@@ -8,16 +8,12 @@
  */
 import { JidError, normalizeBareJid, parseBareJid } from '../../protocol/jid/index.ts';
 import type { EndpointPolicy, Grant, GrantSubjectKind } from '../policy/policy-rules.ts';
-import type { ConfigViolation } from './config-violations.ts';
+import type { ConfigViolation } from '../../protocol/json/config-file.ts';
+import type { GrantDeclaration } from '../../protocol/fixture-world-file.ts';
+
+export type { GrantDeclaration };
 
 /** The shapes the JSON Schemas guarantee. */
-export interface GrantDeclaration {
-  readonly domain?: string;
-  readonly principal?: string;
-  readonly see?: readonly string[];
-  readonly invoke?: readonly (string | { readonly endpoint: string; readonly tools: readonly string[] })[];
-}
-
 export interface EndpointPolicyDeclaration {
   readonly jid: string;
   readonly hidden?: boolean;

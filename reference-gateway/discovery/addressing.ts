@@ -10,7 +10,7 @@ export type Addressee =
   | { readonly kind: 'endpoint'; readonly jid: string }
   /**
    * A full JID. Endpoints are bare JIDs and the gateway answers at its domain; a resource
-   * names nothing discovery serves (spec-positions #19 accepts service-unavailable).
+   * names nothing discovery serves (interp-19 accepts service-unavailable).
    */
   | { readonly kind: 'full-jid' }
   | { readonly kind: 'malformed' };

@@ -4,7 +4,7 @@
  * the catalog. Everything decided before the catalog is asked (payload shape, IQ type, node
  * syntax) depends only on the request, never on whether an endpoint exists or is hidden; after
  * that, hidden, nonexistent and deactivated endpoints are the same `undefined` and take the same
- * path to the same FAULT.itemNotFound (#errors; spec-positions #19).
+ * path to the same FAULT.itemNotFound (#errors; interp-19).
  */
 import type { Element } from '@xmpp/xml';
 import { NODE_DIRECTORY, NS, NS_AGENT_API } from '../../protocol/namespaces.ts';

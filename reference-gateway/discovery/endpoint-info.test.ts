@@ -125,7 +125,7 @@ describe('endpoint information (#endpoint-info)', () => {
     expectIdenticalFaults(outcomes, 'item-not-found');
   });
 
-  it('lists the active collection node as its node-less items (spec-positions #16)', () => {
+  it('lists the active collection node as its node-less items (interp-16)', () => {
     const items = parseDiscoItems(resultOf(ask(catalog, { to: JID.weather, xml: discoItems() })));
     expect(items).toEqual({ items: [{ jid: JID.weather, node: 'urn:xmpp:agent-tools:0#1.4.0' }] });
     const paged = parseDiscoItems(

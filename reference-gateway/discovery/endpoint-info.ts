@@ -1,7 +1,7 @@
 /**
  * An endpoint's own discovery (#endpoint-info): node-less disco#info with the endpoint-info
  * form for the active version, and node-less disco#items listing that version's tool
- * collection node (spec-positions #16). Both read the active version through
+ * collection node (interp-16). Both read the active version through
  * Catalog.visibleEndpoint, so hidden, nonexistent and deactivated endpoints are one case.
  */
 import { FEATURE, FORM_TYPE, IDENTITY_CATEGORY, IDENTITY_TYPE, NS } from '../../protocol/namespaces.ts';
@@ -28,7 +28,7 @@ export function endpointTaskFeatures(switches: TaskFeatureSwitches): string[] {
 
 /**
  * The endpoint-info form. server_name is agent.name and server_title agent.title, falling
- * back to agent.name because the field is REQUIRED and the member OPTIONAL (spec-positions #21).
+ * back to agent.name because the field is REQUIRED and the member OPTIONAL (interp-21).
  */
 function endpointInfoForm(endpoint: VisibleEndpoint, settings: DiscoverySettings): FormFieldInput[] {
   const { active } = endpoint;
@@ -74,7 +74,7 @@ export function endpointInfo(
 }
 
 /**
- * Node-less disco#items: the active version's collection node (spec-positions #16). The one
+ * Node-less disco#items: the active version's collection node (interp-16). The one
  * item pages like any other set; its UID is the node, and any other UID has no position.
  */
 export function endpointItems(

@@ -15,7 +15,7 @@ export type EndpointNode =
   | { readonly kind: 'tool'; readonly version: string; readonly toolName: string }
   /**
    * Anything else, including urn:xmpp:agent-endpoint:0 (a feature var, never a node:
-   * #endpoint-info) and malformed collection or tool nodes (spec-positions #22).
+   * #endpoint-info) and malformed collection or tool nodes (interp-22).
    */
   | { readonly kind: 'none' };
 

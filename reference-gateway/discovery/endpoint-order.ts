@@ -1,6 +1,6 @@
 /**
  * The order and UIDs of endpoint result sets (#list-agents, #search): octetwise ascending
- * normalized bare JID, and that JID is the RSM UID (spec-positions #2, #15).
+ * normalized bare JID, and that JID is the RSM UID (interp-02, interp-15).
  */
 import { JidError, compareUtf8, normalizeBareJid } from '../../protocol/jid/index.ts';
 import type { VisibleEndpoint } from '../catalog/catalog.ts';

@@ -2,7 +2,7 @@
  * What a discovery responder answers: a result payload or a typed stanza fault that the XMPP
  * wiring turns into an IQ error. A fault carries only a defined condition and its type, never
  * text or the request's payload, so no reply can echo request JSON (#errors: "omit or truncate
- * attacker-controlled JSON") and equal faults serialize to equal bytes (spec-positions #19).
+ * attacker-controlled JSON") and equal faults serialize to equal bytes (interp-19).
  */
 import type { Element } from '@xmpp/xml';
 import { buildStanzaError } from '../../protocol/stanza/index.ts';
@@ -14,11 +14,11 @@ export interface StanzaFault {
 }
 
 /**
- * The faults discovery uses, with the types of spec-positions #42. Responders return these
+ * The faults discovery uses, with the types of interp-42. Responders return these
  * shared frozen objects, so "hidden" and "nonexistent" cannot drift apart even in identity.
  */
 export const FAULT = {
-  /** Nonexistent, hidden, inactive or unauthorized objects alike (#errors, spec-positions #19). */
+  /** Nonexistent, hidden, inactive or unauthorized objects alike (#errors, interp-19). */
   itemNotFound: Object.freeze({ condition: 'item-not-found', type: 'cancel' }),
   /** A request that does not parse, or an RSM combination XEP-0059 gives no meaning. */
   badRequest: Object.freeze({ condition: 'bad-request', type: 'modify' }),

@@ -15,13 +15,13 @@ export function textSingle(name: string, value: string): FormFieldInput {
 
 /**
  * A text-multi field carries one line per <value/> (XEP-0004 §3.3); CRLF and CR become line
- * breaks first, so joining the values with LF gives the text back (spec-positions #20).
+ * breaks first, so joining the values with LF gives the text back (interp-20).
  */
 export function textMulti(name: string, value: string): FormFieldInput {
   return { var: name, type: 'text-multi', values: value.replace(/\r\n?/g, '\n').split('\n') };
 }
 
-/** Responders emit XEP-0004 booleans as 1 or 0 (#endpoint-info; spec-positions #20). */
+/** Responders emit XEP-0004 booleans as 1 or 0 (#endpoint-info; interp-20). */
 export function booleanField(name: string, value: boolean): FormFieldInput {
   return { var: name, type: 'boolean', values: [formBooleanText(value)] };
 }

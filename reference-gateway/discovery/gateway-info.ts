@@ -10,7 +10,7 @@ import type { DiscoverySettings } from './settings.ts';
 
 /**
  * The gateway's feature vars. RSM is advertised because every listing pages (XEP-0059
- * "Determining Support"; spec-positions #9). Search brings jabber:x:data with it: its form
+ * "Determining Support"; interp-09). Search brings jabber:x:data with it: its form
  * and result use XEP-0004 (#search).
  */
 export function gatewayFeatures(settings: DiscoverySettings): string[] {

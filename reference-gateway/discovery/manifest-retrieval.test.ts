@@ -34,7 +34,7 @@ describe('manifest retrieval (#manifest-retrieval)', () => {
     expect(retrieve(JID.weather, '1.4.0').hash).toEqual(world.weather.document.hash);
   });
 
-  it('serves a deactivated endpoint only by exact version (spec-positions #23)', () => {
+  it('serves a deactivated endpoint only by exact version (interp-23)', () => {
     expect(retrieve(JID.dormant, '1.0.0').hash).toEqual(world.dormant.document.hash);
     expectFault(ask(catalog, { to: JID.dormant, xml: request() }), 'item-not-found');
   });

@@ -11,7 +11,7 @@ import type { Outcome } from './faults.ts';
 
 /**
  * Without a version only a visible endpoint with an active version answers: a deactivated
- * endpoint has nothing to select (spec-positions #23). An exact version stays addressable
+ * endpoint has nothing to select (interp-23). An exact version stays addressable
  * after deactivation ("A previously registered version remains addressable by exact value").
  */
 function selectRecord(

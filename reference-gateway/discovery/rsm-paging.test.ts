@@ -29,7 +29,7 @@ function fault(request: RsmRequest, maximum = 3) {
   return outcome.fault;
 }
 
-describe('RSM paging (XEP-0059; spec-positions #13, #14)', () => {
+describe('RSM paging (XEP-0059; interp-13, interp-14)', () => {
   it('returns the whole set without a <set/> when no RSM was asked for and it fits', () => {
     expect(page(undefined, 7)).toEqual({ items: ['b', 'd', 'f', 'h', 'j', 'l', 'n'] });
   });

@@ -3,7 +3,7 @@
  * search (#list-agents, #list-tools, #search). The set is the requester's visible items only,
  * so `count` and `first@index` never account for hidden ones.
  *
- * Decisions (spec-positions #13, #14):
+ * Decisions (interp-13, interp-14):
  * - A UID in <after/> or <before/> need not be in the set. Our UIDs carry their sort key, so
  *   the page continues from the UID's position in the order (XEP-0059 #notfound: item-not-found
  *   only when the UID cannot derive a position). A hidden and a nonexistent UID are both merely

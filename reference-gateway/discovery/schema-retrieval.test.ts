@@ -8,7 +8,7 @@ import { JID, ROMEO, buildWorld } from './test-support/world.ts';
 const world = await buildWorld();
 const { catalog } = world;
 const FULL_HASH = 'fFqwrKetRrAKF1IPjZ8z2G6O6OKLd5RwO0DG0RtyDhg=';
-/** The spec examples' hash: the minimal manifest's, stale for the full one (spec-positions #1). */
+/** The spec examples' hash: the minimal manifest's, stale for the full one (interp-01). */
 const MINIMAL_HASH = 'K2/YdwvIBAlfUIeZHiNCyiYA4m4W2wrEOqXQDoQyXp4=';
 
 interface SchemaAsk {

@@ -6,7 +6,7 @@
  * 1. the version must be visible (hidden and unknown alike: item-not-found, #errors);
  * 2. the supplied hash must select that version's registered manifest, else conflict
  *    (#schemas). Version 0 requires sha-256; a hash in another algorithm cannot select the
- *    object either, so it is a conflict too (spec-positions #27 accepts conflict);
+ *    object either, so it is a conflict too (interp-27 accepts conflict);
  * 3. the tool must exist in that manifest, and for direction='output' declare an
  *    outputSchema, else item-not-found (#errors: a nonexistent schema).
  * The hash is checked before the tool because a tool name means nothing in a manifest the

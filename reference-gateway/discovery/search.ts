@@ -70,7 +70,7 @@ function legacyCriteria(fields: LegacySearchValues): SearchCriteria | undefined 
 }
 
 /**
- * A form submission needs the jabber:iq:search FORM_TYPE (spec-positions #18: bad-request).
+ * A form submission needs the jabber:iq:search FORM_TYPE (interp-18: bad-request).
  * nick and tag carry at most one value; any other field must be empty, for the reason above.
  */
 function formCriteria(form: DataForm): SearchCriteria | undefined {
@@ -96,7 +96,7 @@ const REPORTED: readonly FormFieldInput[] = [
 
 /**
  * Legacy submissions get legacy items, form submissions a result form holding only <reported/>
- * and <item/> (spec-positions #18). A legacy search without matches is an empty <query/>; a
+ * and <item/> (interp-18). A legacy search without matches is an empty <query/>; a
  * form search without matches is a result form without items, still a valid table.
  */
 function searchResults(

@@ -33,7 +33,7 @@ export interface DiscoverySettings {
   /**
    * The largest page an RSM response carries, and the size of the first page when a request
    * without RSM meets a larger set (#list-agents "MAY enforce a page maximum"; #rules
-   * "MUST bound … directory result count"; spec-positions #14).
+   * "MUST bound … directory result count"; interp-14).
    */
   readonly pageMaximum: number;
   /** The Jabber Search Compatibility profile (#search). */

@@ -28,10 +28,10 @@ export function toolDisplayName(tool: ToolRecord): string {
 
 /**
  * The UID of a tool item is its node, but base64url does not preserve the order of the names
- * it encodes (spec-positions #13), so a UID is placed by its decoded name. A well-formed node
+ * it encodes (interp-13), so a UID is placed by its decoded name. A well-formed node
  * of this version places even when no such tool exists; a malformed node, or one of another
  * version, names no position in this list: item-not-found, the answer an unknown tool node
- * gets everywhere else (spec-positions #13 accepts it beside bad-request).
+ * gets everywhere else (interp-13 accepts it beside bad-request).
  */
 function toolPosition(version: string): (uid: string) => UidPosition<ToolRecord> | undefined {
   return (uid) => {

@@ -36,7 +36,7 @@ async function lab(...tools: ToolSketch[]): Promise<MemoryCatalog> {
 }
 
 describe('tool information (#tool-info)', () => {
-  it('describes the spec example tool from its pinned manifest, hashes computed (spec-positions #1, #8)', () => {
+  it('describes the spec example tool from its pinned manifest, hashes computed (interp-01, interp-08)', () => {
     const info = toolInfo(JID.weather, FORECAST);
     expect(info.node).toBe(FORECAST);
     expect(info.identities).toEqual([{ category: 'automation', type: 'agent-tool', name: 'Get Forecast' }]);

@@ -31,7 +31,7 @@ const ANNOTATION_FIELDS = [
 
 /**
  * Effective support is the endpoint's advertised feature AND the pinned tool's declaration; a
- * missing declaration is false (#conformance; spec-positions #5).
+ * missing declaration is false (#conformance; interp-05).
  */
 export function toolTaskFeatures(tool: ToolRecord, settings: DiscoverySettings): string[] {
   const declared = tool.definition[NS_AGENT_API] ?? {};
@@ -45,7 +45,7 @@ export function toolTaskFeatures(tool: ToolRecord, settings: DiscoverySettings):
 
 /**
  * An annotation becomes a field only when the manifest states it as a boolean: an absent hint
- * means unknown and stays absent (#tool-info; spec-positions #8). MCP types the hints as
+ * means unknown and stays absent (#tool-info; interp-08). MCP types the hints as
  * booleans; a value of another type has no XEP-0004 boolean form and is left out too.
  */
 function annotationFields(tool: ToolRecord): FormFieldInput[] {

@@ -90,7 +90,7 @@ describe('grants per domain and per principal', () => {
     expect(policy.canInvoke(carol, WEATHER, 'Forecast.get')).toBe(false);
   });
 
-  it('visibility and invocation are independent (#rules, spec-positions #26)', () => {
+  it('visibility and invocation are independent (#rules, interp-26)', () => {
     // Invoke without see.
     expect(policy.canInvoke(alice, TRANSLATOR, 'translate')).toBe(true);
     expect(policy.canSee(alice, TRANSLATOR)).toBe(false);

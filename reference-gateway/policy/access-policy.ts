@@ -1,5 +1,5 @@
 /**
- * Visibility and invocation decisions (#security, #rules, #privacy; spec-positions #26).
+ * Visibility and invocation decisions (#security, #rules, #privacy; interp-26).
  *
  * - Deny by default: a remote sender is allowed only what a grant names (#security).
  * - Senders on a local C2S domain get the configured local defaults first.
@@ -26,7 +26,7 @@ export interface Principal {
 export interface AccessPolicy {
   /** The one visibility decision for search, items, endpoint info, manifest, tool info and schemas. */
   canSee(requester: Principal, endpointJid: string): boolean;
-  /** Invocation permission, independent of visibility (#rules, spec-positions #26). */
+  /** Invocation permission, independent of visibility (#rules, interp-26). */
   canInvoke(requester: Principal, endpointJid: string, toolName: string): boolean;
   /** Whether the requester is on one of the server's own C2S domains. */
   isLocal(requester: Principal): boolean;

@@ -1,6 +1,6 @@
 /**
  * The order of the authorization and rate-limit checks (#json-encoding, #errors, #privacy;
- * spec-positions #42): "An unauthorized requester must never get resource-constraint."
+ * interp-42): "An unauthorized requester must never get resource-constraint."
  *
  * The token is taken whether or not the request is authorized, so probing hidden or
  * nonexistent objects drains the same bucket as real requests (#privacy: "equivalent rate

@@ -30,7 +30,7 @@ export interface Grant {
  * Per-endpoint overrides. An explicit-only action is granted only by grants that name the
  * endpoint; local defaults and `null`-endpoint grants do not reach it. That is how an endpoint
  * is hidden from everyone but a few principals, which the suite needs to compare hidden with
- * nonexistent objects (#errors, spec-positions #19).
+ * nonexistent objects (#errors, interp-19).
  */
 export interface EndpointPolicy {
   readonly endpoint: string;

@@ -73,7 +73,7 @@ describe('RateLimiter (#security: rate-limit per principal)', () => {
   });
 });
 
-describe('admit: authorization before resource-constraint (spec-positions #42)', () => {
+describe('admit: authorization before resource-constraint (interp-42)', () => {
   it('never tells an unauthorized requester that it is rate limited, but charges it all the same', () => {
     const limiter = new RateLimiter({ discovery: { burst: 2, perSecond: 1 } }, () => 0);
     const who = 'mallory@hostile.example';

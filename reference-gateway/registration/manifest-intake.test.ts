@@ -22,7 +22,7 @@ function limits(overrides: Partial<ManifestLimits>): ManifestLimits {
 }
 
 describe('valid manifests (#registration-flow)', () => {
-  it('accepts the full example with the hash of spec-positions #1', async () => {
+  it('accepts the full example with the hash of interp-01', async () => {
     const outcome = await intakeManifest(fixtureManifestText('weather-full.json'), DEFAULT_LIMITS);
     if (!outcome.ok) expect.fail(JSON.stringify(outcome.fault));
     expect(outcome.value.endpointJid).toBe('weather@agents.example');
@@ -42,7 +42,7 @@ describe('valid manifests (#registration-flow)', () => {
     );
   });
 
-  it('normalizes a mixed-case agent.jid for the key, keeping the bytes as written (spec-positions #25)', async () => {
+  it('normalizes a mixed-case agent.jid for the key, keeping the bytes as written (interp-25)', async () => {
     const outcome = await intakeManifest(manifestText({ jid: 'Weather@Agents.Example' }), DEFAULT_LIMITS);
     if (!outcome.ok) expect.fail(JSON.stringify(outcome.fault));
     expect(outcome.value.endpointJid).toBe('weather@agents.example');
@@ -50,7 +50,7 @@ describe('valid manifests (#registration-flow)', () => {
   });
 });
 
-describe('error mapping (#json-encoding, #errors, spec-positions #11)', () => {
+describe('error mapping (#json-encoding, #errors, interp-11)', () => {
   it.each([
     ['{"manifestSpecVersion":"0",', 'json-syntax', 'bad-request', 'modify'],
     ['{"a":1,"a":2}', 'json-ijson', 'not-acceptable', 'modify'],

@@ -10,7 +10,7 @@
  * 4. validateParsedManifest: the normative schema and every rule beyond it (protocol/manifest),
  *    then the canonical bytes and hash.
  *
- * Error mapping (#json-encoding, #errors, spec-positions #11): I-JSON failures → not-acceptable,
+ * Error mapping (#json-encoding, #errors, interp-11): I-JSON failures → not-acceptable,
  * limits → resource-constraint, syntax → bad-request, every other defect → not-acceptable.
  * Diagnostics name rules and JSON pointers, never values.
  */
@@ -39,7 +39,7 @@ export interface ManifestLimits {
 
 /** A validated manifest with the bytes and hash the registry stores. */
 export interface AcceptedManifest {
-  /** Normalized `agent.jid` (spec-positions #25): the key registrations live under. */
+  /** Normalized `agent.jid` (interp-25): the key registrations live under. */
   readonly endpointJid: string;
   readonly version: string;
   readonly manifest: Manifest;

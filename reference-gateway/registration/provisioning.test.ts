@@ -90,7 +90,7 @@ describe('administrative provisioning (#registration-flow)', () => {
   });
 });
 
-describe('non-admins and administrative operations (spec-positions #24)', () => {
+describe('non-admins and administrative operations (interp-24)', () => {
   it('answers forbidden whether or not the target exists, and before reading it', async () => {
     const { registered } = value(await provisioning.register(ADMIN, manifestText()));
     for (const sender of [BOB, ALICE]) {
@@ -114,7 +114,7 @@ describe('self-registration (#registration-flow, #rules)', () => {
     expect(store.registrations.activeVersion('bob@server.example')).toBeUndefined();
   });
 
-  it('compares the normalized agent.jid with the sender (spec-positions #25)', async () => {
+  it('compares the normalized agent.jid with the sender (interp-25)', async () => {
     const result = value(await provisioning.register(BOB, manifestText({ jid: 'Bob@Server.Example' })));
     expect(result.registered.jid).toBe('bob@server.example');
   });
@@ -133,7 +133,7 @@ describe('self-registration (#registration-flow, #rules)', () => {
     );
   });
 
-  it('answers service-unavailable to non-admins when self-registration is off (spec-positions #7)', async () => {
+  it('answers service-unavailable to non-admins when self-registration is off (interp-07)', async () => {
     const off = new Provisioning(
       new Registry(store),
       { ...AUTHORITY, selfRegistration: false },
@@ -146,7 +146,7 @@ describe('self-registration (#registration-flow, #rules)', () => {
     expect(off.maySelfRegister(BOB)).toBe(false);
   });
 
-  it('never answers resource-constraint before the claim is authorized (spec-positions #42)', async () => {
+  it('never answers resource-constraint before the claim is authorized (interp-42)', async () => {
     const tools = [1, 2, 3].map((i) => ({ name: `t${i}`, inputSchema: { type: 'object' } }));
     const tight = new Provisioning(new Registry(store), AUTHORITY, {
       ...DEFAULT_LIMITS,
@@ -180,7 +180,7 @@ describe('self-registration (#registration-flow, #rules)', () => {
   });
 });
 
-describe('rate limits (#security), only after authorization (spec-positions #42)', () => {
+describe('rate limits (#security), only after authorization (interp-42)', () => {
   function limited(): Provisioning {
     const limiter = new RateLimiter(
       { registration: { burst: 1, perSecond: 1 }, administration: { burst: 1, perSecond: 1 } },

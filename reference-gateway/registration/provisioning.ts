@@ -10,8 +10,8 @@
  *   a manifest whose normalized `agent.jid` equals the sender's bare JID (#registration-flow,
  *   #rules). "Federation alone MUST NOT grant either authority."
  * - Non-admins get `forbidden` for every administrative operation before the target is even
- *   parsed, so the answer cannot depend on whether it exists (spec-positions #24).
- * - resource-constraint only after authorization (#json-encoding, spec-positions #42): a
+ *   parsed, so the answer cannot depend on whether it exists (interp-24).
+ * - resource-constraint only after authorization (#json-encoding, interp-42): a
  *   self-registrant whose manifest exceeds a parse limit cannot be authorized (its claim is
  *   unreadable) and gets `forbidden`. The rate limit (#security: "rate-limit registration") is
  *   checked here for the same reason: a self-registrant is authorized only once its claim has
@@ -19,7 +19,7 @@
  *
  * Self-registration registers; it does not activate. Activation is an administrative
  * operation, and a C2S account's bare JID is not routed to this gateway anyway
- * (spec-positions #7).
+ * (interp-07).
  *
  * An administrator provisions virtual endpoints, so the manifest's JID must be on a domain this
  * gateway hosts (#addressing); a C2S account's endpoint is registered by that account itself.
@@ -151,7 +151,7 @@ export class Provisioning {
     return this.#administer(sender, request.jid, (jid) => this.#registry.removeEndpoint(jid));
   }
 
-  /** Authorize first, then read the target: a non-admin learns nothing about it (spec-positions #24). */
+  /** Authorize first, then read the target: a non-admin learns nothing about it (interp-24). */
   #administer<T>(sender: Principal, rawJid: string, operation: (jid: string) => Outcome<T>): Outcome<T> {
     const rate = this.#rateLimiter.take('administration', sender.bareJid);
     if (!this.isAdmin(sender)) return refuse('not-admin');

@@ -1,6 +1,6 @@
 /**
  * What a registration or provisioning operation answers when it refuses: the XMPP condition
- * and type for the IQ error (spec-positions #42 types), plus a stable reason for logs and
+ * and type for the IQ error (interp-42 types), plus a stable reason for logs and
  * tests. The wiring puts only `condition` and `type` on the wire. Nothing here ever carries
  * the submitted JSON (#errors, #json-encoding: "the response MUST NOT reflect the rejected
  * JSON"); `violations` are for the registrant's local tooling and the operator's log only.
@@ -24,9 +24,9 @@ const SERVICE_UNAVAILABLE: Wire = { condition: 'service-unavailable', type: 'can
 
 /** Every reason, with the error it is answered with. */
 const REASONS = {
-  /** An administrative operation from a non-admin, whatever the target (spec-positions #24). */
+  /** An administrative operation from a non-admin, whatever the target (interp-24). */
   'not-admin': FORBIDDEN,
-  /** <register/> from a non-admin while self-registration is off (spec-positions #7). */
+  /** <register/> from a non-admin while self-registration is off (interp-07). */
   'self-registration-unavailable': SERVICE_UNAVAILABLE,
   /** <register/> from a non-admin outside the local C2S domains: "Federation alone MUST NOT grant" it. */
   'not-local-sender': FORBIDDEN,
@@ -35,14 +35,14 @@ const REASONS = {
   /**
    * A self-registrant's manifest exceeded a parse limit before `agent.jid` could be read, so the
    * claim cannot be checked; resource-constraint may only follow authorization (#json-encoding,
-   * spec-positions #42), so the strict answer is the authorization failure.
+   * interp-42), so the strict answer is the authorization failure.
    */
   'unverifiable-claim': FORBIDDEN,
-  /** Not JSON (spec-positions #11: bad-request or not-acceptable; we say bad-request). */
+  /** Not JSON (interp-11: bad-request or not-acceptable; we say bad-request). */
   'json-syntax': BAD_REQUEST,
   /** Not a UTF-8 JSON text (reachable from files only: XML delivers characters). */
   'json-encoding': BAD_REQUEST,
-  /** Fails the I-JSON prerequisites of RFC 8785: MUST be not-acceptable (spec-positions #11). */
+  /** Fails the I-JSON prerequisites of RFC 8785: MUST be not-acceptable (interp-11). */
   'json-ijson': NOT_ACCEPTABLE,
   /** A documented JSON parse limit (#json-encoding). */
   'json-limit': RESOURCE_CONSTRAINT,
@@ -50,7 +50,7 @@ const REASONS = {
   'manifest-limit': RESOURCE_CONSTRAINT,
   /** The sender's registration or administration rate limit (#security), after authorization. */
   'rate-limited': RESOURCE_CONSTRAINT,
-  /** Any other manifest defect; the strict side of spec-positions #11 is not-acceptable. */
+  /** Any other manifest defect; the strict side of interp-11 is not-acceptable. */
   'manifest-invalid': NOT_ACCEPTABLE,
   /** An administrator provisioning a JID outside the domains this gateway hosts (#addressing). */
   'domain-not-hosted': NOT_ALLOWED,
@@ -62,9 +62,9 @@ const REASONS = {
   'bad-jid': BAD_REQUEST,
   'unknown-endpoint': ITEM_NOT_FOUND,
   'unknown-version': ITEM_NOT_FOUND,
-  /** <activate/> with a hash that is not the registered one (spec-positions #24: conflict). */
+  /** <activate/> with a hash that is not the registered one (interp-24: conflict). */
   'hash-mismatch': CONFLICT,
-  /** <remove-version/> of the active version (spec-positions #24: not-allowed). */
+  /** <remove-version/> of the active version (interp-24: not-allowed). */
   'version-active': NOT_ALLOWED,
   /** <remove-version/> of a version a task or result retains (#manifest-retrieval). */
   'version-retained': NOT_ALLOWED,

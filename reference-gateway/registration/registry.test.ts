@@ -60,7 +60,7 @@ describe('register: immutable (jid, version) (#registration-flow)', () => {
     );
   });
 
-  it('a manifest differing only in JID case conflicts (spec-positions #25)', async () => {
+  it('a manifest differing only in JID case conflicts (interp-25)', async () => {
     const first = value(registry.register(await accepted()));
     expect(first.registered.jid).toBe(WEATHER);
     expect(reasonOf(registry.register(await accepted({ jid: 'Weather@agents.example' })))).toBe(
@@ -132,7 +132,7 @@ describe('activate, deactivate, status', () => {
 });
 
 describe('removal and tombstones', () => {
-  it('refuses to remove the active or a retained version with not-allowed (spec-positions #24)', async () => {
+  it('refuses to remove the active or a retained version with not-allowed (interp-24)', async () => {
     const { registered } = value(registry.register(await accepted({ version: '1' })));
     value(registry.register(await accepted({ version: '2' })));
     value(registry.activate(WEATHER, '1', registered.hash));

@@ -8,7 +8,7 @@
  *   order and number spelling never matter (#manifest-retrieval: "stored source formatting is
  *   not protocol-visible").
  * - A removed version leaves a permanent tombstone: the identical content may come back
- *   (spec-positions #24 accepts `registered`), different content is a conflict forever, also
+ *   (interp-24 accepts `registered`), different content is a conflict forever, also
  *   after remove-endpoint.
  * - Activation changes only the pointer and needs the registered hash; removal is refused for
  *   the active version and for versions a task or result retains.

@@ -1,6 +1,6 @@
 /**
  * The task engine's records as the store reads and writes them: plain data, no database types.
- * Date-time text is what the engine put on the wire (XEP-0082, spec-positions #31); `…Ms`
+ * Date-time text is what the engine put on the wire (XEP-0082, interp-31); `…Ms`
  * columns are the same instants in epoch milliseconds, only for purge scans and timers.
  */
 import type { EventType, TaskState } from '../../protocol/task-states.ts';

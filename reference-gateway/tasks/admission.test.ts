@@ -78,7 +78,7 @@ describe('durable admission (#invocation)', () => {
   });
 });
 
-describe('authorization before validity (#invocation, #errors, spec-positions #26, #27)', () => {
+describe('authorization before validity (#invocation, #errors, interp-26, interp-27)', () => {
   it('answers the same item-not-found for unknown endpoint, version, tool and unauthorized callers', async () => {
     const faults = [
       await kit.engine.invoke(BOB, 'nobody@agents.example', invokeRequest(kit.store)),
@@ -191,7 +191,7 @@ describe('pre-admission errors for authorized callers (#errors)', () => {
   });
 });
 
-describe('replay (#invocation, spec-positions #28, #29)', () => {
+describe('replay (#invocation, interp-28, interp-29)', () => {
   it('returns the byte-identical <accepted/> for the same fingerprint, from any resource, and executes once', async () => {
     const request = invokeRequest(kit.store, { deadline: '2026-07-27T19:30:00Z' });
     const first = payloadOf(await kit.engine.invoke(BOB, WEATHER, request));

@@ -1,5 +1,5 @@
 /**
- * Invocation and durable admission (#invocation, #errors, #idempotency; spec-positions #26–#32).
+ * Invocation and durable admission (#invocation, #errors, #idempotency; interp-26–#32).
  *
  * Check order — authorization before anything that reveals validity:
  *  1. target endpoint, exact version and exact tool exist AND the policy lets the caller invoke
@@ -17,7 +17,7 @@
  *  7. a runtime for the endpoint (#errors: "the addressed … endpoint runtime … is
  *     unavailable") → service-unavailable. Checked after authorization and pins, so it reveals
  *     nothing to unauthorized callers and does not mask a stale pin;
- *  8. the requested deadline at or before now → not-acceptable (spec-positions #30);
+ *  8. the requested deadline at or before now → not-acceptable (interp-30);
  *  9. capacity (all tasks, this caller's tasks) → resource-constraint;
  * 10. the arguments against the pinned inputSchema within the budget → not-acceptable, or
  *     resource-constraint when the budget runs out;
@@ -27,7 +27,7 @@
  *
  * Effective deadline: the caller's, clamped to the tool's maximumTimeoutSeconds and the
  * gateway's maxTaskDurationSeconds; without one, the tool's defaultTimeoutSeconds (or the
- * gateway maximum). It is what task-state shows (spec-positions #32). retain-until is the
+ * gateway maximum). It is what task-state shows (interp-32). retain-until is the
  * effective deadline plus retentionSeconds, so every task settles (at the latest by its
  * deadline) before its promised retention ends. The replay record is kept until the later of
  * created + replay window and retain-until, and never while its task is non-terminal.

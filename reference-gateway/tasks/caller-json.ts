@@ -1,6 +1,6 @@
 /**
  * Caller JSON (<arguments/>, <input/>) through the strict I-JSON parse, mapped to the IQ error
- * the rejection class calls for (#json-encoding, #errors, spec-positions #11): I-JSON failures
+ * the rejection class calls for (#json-encoding, #errors, interp-11): I-JSON failures
  * → not-acceptable, syntax → bad-request, documented limits → resource-constraint. The
  * rejection's message never reaches the wire.
  */

@@ -36,7 +36,7 @@ const UNIT_SCHEMA: JsonObject = {
   required: ['unit'],
 };
 
-describe('cancellation (#cancellation, spec-positions #33, #38)', () => {
+describe('cancellation (#cancellation, interp-33, interp-38)', () => {
   it('moves to cancelling at revision N with its status event at N, and aborts the signal', async () => {
     const { taskId, run } = await running();
     const accepted = parseCancelAccepted(
@@ -149,7 +149,7 @@ describe('cancellation (#cancellation, spec-positions #33, #38)', () => {
   });
 });
 
-describe('interactive input (#interactive-input, spec-positions #33–#37)', () => {
+describe('interactive input (#interactive-input, interp-33–#37)', () => {
   async function pending(expiresAt?: string) {
     const { taskId, run } = await running();
     const outcome = run.actions.requestInput({
@@ -278,7 +278,7 @@ describe('interactive input (#interactive-input, spec-positions #33–#37)', () 
   });
 });
 
-describe('deadlines (#cancellation, spec-positions #30)', () => {
+describe('deadlines (#cancellation, interp-30)', () => {
   it('settles failed/deadline-expired when the timer fires', async () => {
     const outcome = await kit.engine.invoke(
       BOB,

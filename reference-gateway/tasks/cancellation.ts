@@ -1,11 +1,11 @@
 /**
- * Cancellation (#cancellation; spec-positions #33, #38), in this order:
+ * Cancellation (#cancellation; interp-33, interp-38), in this order:
  * 1. task authorization, else item-not-found;
  * 2. replay identity, before revision, already-cancelling and terminal checks: the tuple of
  *    the accepted cancellation → the original <cancel-accepted/> (also after settlement);
  *    any other tuple → conflict (one cancellation is accepted per task);
  * 3. effective #cancel support (the gateway's switch and the tool's supportsCancellation),
- *    else service-unavailable (spec-positions #38);
+ *    else service-unavailable (interp-38);
  * 4. terminal settlement committed first → conflict;
  * 5. the deadline at the commit boundary: it settles the task failed, so → conflict;
  * 6. expected revision equal to the current revision, else conflict;

@@ -6,7 +6,7 @@
  * - Invocation: caller bare JID, target bare JID, namespace, request ID, tool, API version,
  *   manifest hash, canonical arguments, deadline. The deadline enters as its instant (exact
  *   epoch seconds plus fraction digits), so `Z` and `+02:00` spellings of one instant are the
- *   same request (spec-positions #28 accepts either); presence versus absence always differs.
+ *   same request (interp-28 accepts either); presence versus absence always differs.
  *   We define no security-relevant extensions, and the codec admits no extra children.
  * - Input: caller, target, task ID, input request ID, expected revision, media type, RFC 8785
  *   input bytes.

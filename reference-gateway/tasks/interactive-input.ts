@@ -1,5 +1,5 @@
 /**
- * Interactive input (#interactive-input; spec-positions #33–#37).
+ * Interactive input (#interactive-input; interp-33–#37).
  *
  * Issuing: at most one request is pending per task (the schema enforces it too); the request
  * ID comes from the CSPRNG; the input_required event carries the complete request, which state
@@ -16,10 +16,10 @@
  * 6. at the commit boundary: deadline (settles the task; conflict), expiry compared with the
  *    current instant (expires it now; conflict), expected revision equal to the current one
  *    (else conflict), then input_required → running at revision N, whose status event is also
- *    at N, and the acceptance recorded with N (spec-positions #33).
+ *    at N, and the acceptance recorded with N (interp-33).
  *
  * Expiry: at or after expiresAt the request is marked expired and the task goes back to
- * running in the same transaction (spec-positions #35 accepts running followed by a new
+ * running in the same transaction (interp-35 accepts running followed by a new
  * input_required); the runtime's waiter gets 'expired' and decides to ask again or settle.
  * Expired and superseded requests keep their rows until the task is purged, so a late answer
  * gets conflict rather than item-not-found.

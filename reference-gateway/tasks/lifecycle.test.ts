@@ -103,7 +103,7 @@ describe('lifecycle events (#events, #task-message-routing)', () => {
   });
 });
 
-describe('results (#events, #errors, spec-positions #40)', () => {
+describe('results (#events, #errors, interp-40)', () => {
   it('validates structuredContent against outputSchema before completing', async () => {
     const taskId = await admit();
     const run = await kit.runtime.execution(0);
@@ -173,7 +173,7 @@ describe('results (#events, #errors, spec-positions #40)', () => {
   });
 });
 
-describe('recovery (#task-recovery, spec-positions #4, #39)', () => {
+describe('recovery (#task-recovery, interp-04, interp-39)', () => {
   it('returns every required attribute, the effective deadline and the manifest hash', async () => {
     const taskId = await admit({ deadline: '2026-07-27T21:15:00.123456+02:00' });
     await kit.runtime.execution(0);

@@ -1,12 +1,12 @@
 /**
- * Task recovery (#task-recovery; spec-positions #4, #39): the source of truth after lost
+ * Task recovery (#task-recovery; interp-04, interp-39): the source of truth after lost
  * notifications. Both operations authorize through task-access.ts, so nonexistent, expired,
  * other-caller and other-endpoint task IDs share one code path and one fault object.
  * Syntactically invalid task IDs never get here: the codec rejects them (bad-request).
  *
  * - <task-state/> carries the endpoint, exact version and manifest hash, state, revision,
  *   created/updated, retain-until, the effective deadline, result-available (true exactly
- *   for terminal tasks: every terminal state has a retained payload, spec-positions #39) and,
+ *   for terminal tasks: every terminal state has a retained payload, interp-39) and,
  *   while input is pending, the complete input_required object.
  * - <task-result/> exists only for terminal tasks and carries the terminal event's payload
  *   and revision; a non-terminal task answers unexpected-request (type wait).

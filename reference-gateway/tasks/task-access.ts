@@ -3,7 +3,7 @@
  * #errors): a task is visible to exactly its caller's bare JID, through the endpoint it was
  * invoked at, from any resource. Neither endpoint visibility nor invocation permission is
  * consulted (#errors: task operations are not denied because visibility later changes;
- * spec-positions #26 accepts continued access after a revoked invocation grant).
+ * interp-26 accepts continued access after a revoked invocation grant).
  *
  * Nonexistent, purged, expired, other-caller and other-endpoint tasks all come back as
  * undefined from one lookup followed by one combined comparison, so the answers and the work

@@ -83,7 +83,7 @@ export function createTaskActions(ctx: EngineContext, task: StoredTask): TaskAct
     requestInput(request: InputRequest): Promise<InputOutcome | ActionRefusal> {
       if (live.settled.signal.aborted) return Promise.resolve('settled');
       // Input without declared support would be a feature the endpoint does not advertise
-      // (spec-positions #5 warns about exactly that).
+      // (interp-05 warns about exactly that).
       if (!supportsInput) return Promise.resolve('invalid');
       return issueInputRequest(ctx, taskId, request);
     },
@@ -96,7 +96,7 @@ export function createTaskActions(ctx: EngineContext, task: StoredTask): TaskAct
         return refused('invalid');
       // #events: structuredContent is validated against outputSchema before completion; a
       // result with isError true is still a completion and carries no such promise
-      // (spec-positions #40).
+      // (interp-40).
       const outputSchema = pinned === undefined ? undefined : ctx.pinned.schema(pinned, 'output');
       if (outputSchema !== undefined && result.isError !== true) {
         if (result.structuredContent === undefined) return refused('invalid');

@@ -1,5 +1,5 @@
 /**
- * The IQ errors task operations answer (#errors, spec-positions #42 for the types). Shared
+ * The IQ errors task operations answer (#errors, interp-42 for the types). Shared
  * frozen objects, as in discovery: nonexistent, expired, unauthorized and cross-tenant tasks
  * return the very same fault object through the same code path (#task-recovery), and a fault
  * never carries text or the request's JSON (#errors: no reflection of attacker input).

@@ -3,7 +3,7 @@
  * pending IQ count, task count, task duration, task-state retention"; #security: bound JSON
  * size and validation time, rate-limit invocation, progress events and input requests).
  * Exceeding an admission limit answers <resource-constraint/> after authorization
- * (spec-positions #42); a runtime exceeding a per-task limit gets the refusal 'invalid'.
+ * (interp-42); a runtime exceeding a per-task limit gets the refusal 'invalid'.
  */
 import type { JsonLimits } from '../../protocol/json/json-limits.ts';
 
@@ -36,7 +36,7 @@ export interface TaskLimits {
  *   catastrophic pattern without failing honest schemas (protocol/tool-schema/README.md).
  * - maxActiveTasks 1000, per caller 100: far above what the suites run at once.
  * - maxTaskDurationSeconds 3600: a fixture tool finishes in seconds; an hour bounds a tool that
- *   never settles. A tool's own maximumTimeoutSeconds clamps further (spec-positions #32).
+ *   never settles. A tool's own maximumTimeoutSeconds clamps further (interp-32).
  * - retentionSeconds 86400: one day after the deadline, as in the spec's examples.
  * - resultMaxBytes 1 MiB: Prosody's C2S stanza cap is 256 KiB, so larger results could never
  *   be delivered anyway; the bound is ours regardless of the server.

@@ -3,7 +3,7 @@
  * IDs, profiles, level, a one-line statement in our words) and a `run` that drives the SUT
  * through the context and throws a verdict (verdicts.ts) unless the SUT conforms.
  */
-import type { ProfileId } from '../../harness/sut/profiles.ts';
+import type { ProfileId } from '../../protocol/profiles.ts';
 import type { CaseContext } from './context.ts';
 import type { Level } from './outcome.ts';
 

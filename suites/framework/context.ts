@@ -4,7 +4,7 @@
  * facts about the SUT that the run established once (claimed profiles, advertised features).
  */
 import type { Caller } from '../../harness/driver/index.ts';
-import type { ProfileId } from '../../harness/sut/profiles.ts';
+import type { ProfileId } from '../../protocol/profiles.ts';
 import type { SutLimits } from '../../harness/sut/sut-config.ts';
 import type { ReferenceWorld } from '../fixtures/reference-world.ts';
 import type { SeededRandom } from './seeded-random.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Transcript } from '../../harness/driver/index.ts';
-import type { ProfileId } from '../../harness/sut/profiles.ts';
+import type { ProfileId } from '../../protocol/profiles.ts';
 import { defineSuite, type ConformanceCase } from './case.ts';
 import type { CaseContext, SutFacts } from './context.ts';
 import { expectError, expectResultPayload, expectSameErrorPayload, expectThat } from './expect.ts';

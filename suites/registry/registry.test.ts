@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import registrySchema from '../../fixtures/schemas/requirement-registry.schema.json' with { type: 'json' };
-import { PROFILE_IDS } from '../../harness/sut/profiles.ts';
+import { PROFILE_IDS } from '../../protocol/profiles.ts';
 import { createConfigAjv } from '../../protocol/json/config-problems.ts';
 import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
@@ -74,7 +74,7 @@ describe('the committed registry', () => {
     for (const entry of registry.requirements) expect(entry.id.startsWith(`${entry.anchor}.`)).toBe(true);
   });
 
-  it('uses the profile IDs of harness/sut/profiles.ts', () => {
+  it('uses the profile IDs of protocol/profiles.ts', () => {
     const items = registrySchema.$defs.requirement.properties.profiles.items.enum;
     expect(items).toEqual([...PROFILE_IDS]);
   });

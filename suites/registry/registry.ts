@@ -16,7 +16,7 @@ import {
 import { JsonRejection } from '../../protocol/json/json-rejection.ts';
 import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
-import { withImpliedProfiles, type ProfileId } from '../../harness/sut/profiles.ts';
+import { withImpliedProfiles, type ProfileId } from '../../protocol/profiles.ts';
 import registrySchema from '../../fixtures/schemas/requirement-registry.schema.json' with { type: 'json' };
 import type { RequirementLevel } from './spec-sentences.ts';
 

@@ -10,7 +10,7 @@ import { bareJidEquals, parseJid } from '../../protocol/jid/index.ts';
 import { FEATURE, IDENTITY_CATEGORY, IDENTITY_TYPE, NODE_DIRECTORY, NS } from '../../protocol/namespaces.ts';
 import { buildDiscoInfoRequest, parseDiscoInfo } from '../../protocol/stanza/index.ts';
 import type { Caller } from '../../harness/driver/index.ts';
-import type { ProfileId } from '../../harness/sut/profiles.ts';
+import type { ProfileId } from '../../protocol/profiles.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
 import {

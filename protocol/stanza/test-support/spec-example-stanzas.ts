@@ -1,7 +1,7 @@
 /**
  * Stanzas copied verbatim from the examples of protoxep-xmpp-agent-gateway.xml (v0.0.5), keyed by
  * stanza id and type. Test material only: some are defective on purpose of the spec's authors
- * (spec-positions #1-#9), and parsing must still succeed.
+ * (interp-01-#9), and parsing must still succeed.
  */
 export const SPEC_STANZAS = {
   // Client discovers services on its server

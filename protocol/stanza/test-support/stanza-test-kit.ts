@@ -18,7 +18,7 @@ import type { Hash } from '../hash.ts';
 import { parseXml } from '../xml-parse.ts';
 import { serialize } from '../xml-serialize.ts';
 
-/** Identifiers and hashes from the spec's examples (spec-positions #1 explains the hash). */
+/** Identifiers and hashes from the spec's examples (interp-01 explains the hash). */
 export const TASK_ID = 'task-7f2a9c41d8804e96bb478af6453c0371';
 export const REQUEST_ID = 'req-91a6d2f49c514f44a2d223f0f97bd9fe';
 export const EVENT_ID = 'evt-50a26b5692644a7880caa7ca56ca5b54';

@@ -2,7 +2,7 @@
  * Shared material for the discovery tests: default settings, a way to send an XML payload
  * through the dispatcher as a given requester, and accessors that fail loudly when the outcome
  * is not the kind the test expects. Faults are compared as the serialized <error/> bytes the
- * wiring would send (spec-positions #19).
+ * wiring would send (interp-19).
  */
 import type { Element } from '@xmpp/xml';
 import { expect } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * The fixture world most discovery tests share. Juliet (example.net) sees alpha, calendar and
  * weather; secret is visible only to Romeo; dormant is registered but deactivated. weather is
- * the spec's full example manifest (spec-positions #1: fixtures use it with computed hashes).
+ * the spec's full example manifest (interp-01: fixtures use it with computed hashes).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

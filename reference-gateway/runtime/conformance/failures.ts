@@ -10,7 +10,7 @@ import type { ArgumentProblem } from './argument-reader.ts';
 /**
  * The gateway refused a result, failure, input request or confirmation the script produced
  * (an invalid payload, an outputSchema mismatch, an undeclared feature): the task still ends
- * with a terminal event (spec-positions #40: a result the target cannot validate may end
+ * with a terminal event (interp-40: a result the target cannot validate may end
  * failed with any code).
  */
 export const REFUSAL_FAILURE: TaskFailure = Object.freeze({

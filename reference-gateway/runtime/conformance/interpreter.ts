@@ -7,7 +7,7 @@
  * takes no more actions, so 'settled' and 'deadline-expired' stop the script silently. Any other
  * refusal of an action that must settle the task (an invalid result, input request or failure)
  * is answered with one fallback failure, `internal-error`, so the task still ends with a terminal
- * event the suite can predict (spec-positions #40: a result the target cannot validate may end
+ * event the suite can predict (interp-40: a result the target cannot validate may end
  * failed with any code). A refused progress update is advisory and the script goes on.
  *
  * Late output (#cancellation: output arriving after terminal `cancelled` MUST be discarded):

@@ -1,0 +1,399 @@
+/**
+ * agentconf federation up: starts the two-domain federation (and the gateway under test, when a
+ * SUT config with a launch command is given), prints everything a person needs to log in with any
+ * XMPP client or to connect a gateway by hand, then runs until SIGINT/SIGTERM and tears down.
+ */
+import { parseArgs } from 'node:util';
+
+import type { JsonValue } from '../../protocol/json/json-value.ts';
+import { ProcessExitedError } from '../../harness/faults/managed-process.ts';
+import {
+  isProviderChoice,
+  PROVIDER_CHOICES,
+  selectProvider,
+  type ProviderChoice,
+  type ProviderSelection,
+  type SelectProviderOptions,
+} from '../../harness/federation/auto-provider.ts';
+import type { ExternalFederationConfig } from '../../harness/federation/external-provider.ts';
+import type { Account, Federation, FederationServer } from '../../harness/federation/server-provider.ts';
+import { launchSut, SutMismatchError, type SutInstance } from '../../harness/sut/launch.ts';
+import { discoInfoProbe, SutNotReadyError, waitForSutReady } from '../../harness/sut/readiness.ts';
+import { SutConfigError, type SutConfig } from '../../harness/sut/sut-config.ts';
+import { EXIT, UsageError, type CliIo, type ExitCode } from '../io.ts';
+import type { Command } from '../main.ts';
+import { textTable } from '../../runner/text-table.ts';
+import { readExternalFederationFile, readSutConfigFile, readWorldFile } from '../run-inputs.ts';
+
+/** A request to stop (SIGINT, SIGTERM) while the federation runs. */
+export interface StopRequest {
+  /** Resolves with the name of the signal that asked to stop. */
+  readonly requested: Promise<string>;
+  /** Stops listening (and lets the process end). */
+  dispose(): void;
+}
+
+export interface FederationUpDeps {
+  readonly selectProvider: (
+    choice: ProviderChoice,
+    options: SelectProviderOptions,
+  ) => Promise<ProviderSelection>;
+  readonly listenForStop: () => StopRequest;
+  readonly launchSut: typeof launchSut;
+  /** Resolves once the launched gateway answers (rejects with the reason it never did). */
+  readonly waitUntilAnswering: (sut: SutInstance, federation: Federation) => Promise<void>;
+}
+
+const USAGE = 'federation up [--provider P] [--sut FILE] [--world FILE] [--external FILE] [--hostile]';
+
+/** SIGINT and SIGTERM ask to stop; a second one while stopping ends the process at once. */
+function listenForProcessSignals(): StopRequest {
+  let resolveRequest: (signal: string) => void = () => undefined;
+  const requested = new Promise<string>((resolve) => {
+    resolveRequest = resolve;
+  });
+  let count = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    count += 1;
+    if (count === 1) resolveRequest(signal);
+    else process.exit(130);
+  };
+  // Signal listeners do not keep the event loop alive, and the federation need not either.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    requested,
+    dispose() {
+      clearInterval(keepAlive);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+async function waitUntilAnswering(sut: SutInstance, federation: Federation): Promise<void> {
+  const probe = await discoInfoProbe(federation, sut.facts.componentDomain);
+  try {
+    await waitForSutReady(sut, () => probe.probe());
+  } finally {
+    await probe.close();
+  }
+}
+
+const defaultDeps: FederationUpDeps = {
+  selectProvider,
+  listenForStop: listenForProcessSignals,
+  launchSut,
+  waitUntilAnswering,
+};
+
+function endpoint(host: string, port: number): string {
+  return `${host}:${port}`;
+}
+
+function namedServers(federation: Federation): [string, FederationServer][] {
+  const { a, b, hostile } = federation.servers;
+  const servers: [string, FederationServer][] = [
+    ['A', a],
+    ['B', b],
+  ];
+  if (hostile !== undefined) servers.push(['hostile', hostile]);
+  return servers;
+}
+
+function serverRows(federation: Federation): string[][] {
+  return namedServers(federation).map(([role, server]) => [
+    role,
+    server.domains.join(', '),
+    server.implementation,
+    server.address,
+    `c2s ${server.c2s.port} (STARTTLS), ${server.c2sDirectTls.port} (direct TLS); s2s ${server.s2s.port}`,
+    server.pid === undefined ? '' : `pid ${server.pid}`,
+  ]);
+}
+
+/** Server A's accounts first, then B's, then the hostile server's; by JID within a server. */
+function sortedAccounts(federation: Federation): Account[] {
+  const order: readonly string[] = ['a', 'b', 'hostile'];
+  return [...federation.accounts].sort(
+    (x, y) =>
+      order.indexOf(x.server) - order.indexOf(y.server) || (x.jid < y.jid ? -1 : x.jid > y.jid ? 1 : 0),
+  );
+}
+
+/** What a person needs to use the federation, printed once it is up. */
+export function federationSummary(federation: Federation, sut?: SutInstance): string {
+  const { component } = federation;
+  const lines = [
+    `federation up: provider ${federation.provider}, servers ready in ${Math.round(federation.timings.bootMs)} ms`,
+    '',
+    'servers',
+    ...textTable(serverRows(federation)),
+    '',
+    'accounts (the domains are not in DNS: set the server address as the connect host in your client)',
+    ...textTable(
+      sortedAccounts(federation).map((account) => [
+        account.jid,
+        `password ${account.password}`,
+        `connect ${endpoint(account.c2s.host, account.c2s.port)} (STARTTLS) or ` +
+          `${endpoint(account.c2sDirectTls.host, account.c2sDirectTls.port)} (direct TLS)`,
+        account.jid === sut?.adminAccount?.jid ? '(the gateway admin)' : '',
+      ]),
+    ),
+    '',
+    'component (XEP-0114)',
+    ...textTable([
+      ['domain', component.domain],
+      [
+        'connect',
+        `${endpoint(component.host, component.port)} (the component link's fault proxy; ` +
+          `server B itself: ${endpoint(component.direct.host, component.direct.port)})`,
+      ],
+      ['secret', component.secret],
+    ]),
+    '',
+    ...textTable(
+      [
+        ['CA certificate', `${federation.caCertPath} (every server certificate chains to it)`],
+        ...(federation.runDir === ''
+          ? []
+          : [['run directory', `${federation.runDir} (configs and logs; removed at the end)`]]),
+        ...namedServers(federation)
+          .filter(([, server]) => server.logPath !== '')
+          .map(([role, server]) => [`log of ${role}`, server.logPath]),
+      ],
+      '',
+    ),
+  ];
+  if (sut !== undefined) lines.push('', ...sutSummary(sut));
+  return `${lines.join('\n')}\n`;
+}
+
+function sutSummary(sut: SutInstance): string[] {
+  const { config } = sut;
+  const title = `${config.name}${config.version === undefined ? '' : ` ${config.version}`}`;
+  const rows: string[][] = [
+    ['profiles', config.profiles.join(', ')],
+    ['fixtures', config.fixtures],
+  ];
+  if (sut.process === undefined) {
+    return [
+      `gateway under test: ${title}, not started by the harness: connect it as the component above`,
+      ...textTable(rows),
+    ];
+  }
+  rows.push(['data directory', sut.facts.dataDir]);
+  if (config.fixtures === 'world-file') rows.push(['world file', sut.facts.worldFile]);
+  return [
+    `gateway under test: ${title}, pid ${String(sut.process.pid)}, answering on ${sut.facts.componentDomain}`,
+    ...textTable(rows),
+  ];
+}
+
+/** Forwards the gateway's output to stderr, line by line, prefixed with "[gateway] ". */
+function forwardOutput(sut: SutInstance, io: CliIo, stopping: () => boolean): void {
+  const managed = sut.process;
+  if (managed === undefined) return;
+  const partial = { stdout: '', stderr: '' };
+  managed.on('output', (chunk, stream) => {
+    const lines = (partial[stream] + chunk).split('\n');
+    partial[stream] = lines.pop() ?? '';
+    for (const line of lines) io.err(`[gateway] ${line}\n`);
+  });
+  managed.on('exit', (status) => {
+    if (stopping()) return;
+    io.err(`[gateway] exited (code ${String(status.code)}, signal ${String(status.signal)})\n`);
+  });
+}
+
+/** For a gateway the harness does not start: say when it connects and disconnects (when the link has a proxy). */
+function reportComponentConnections(federation: Federation, io: CliIo): void {
+  let link: Federation['links']['component'];
+  try {
+    link = federation.links.component;
+  } catch {
+    return; // An external federation's links are not ours to watch.
+  }
+  link.on('connection', () => {
+    io.out(`component link: a connection arrived (${link.openConnections} open)\n`);
+  });
+  link.on('closed', () => {
+    io.out(`component link: a connection closed (${link.openConnections} open)\n`);
+  });
+}
+
+interface UpOptions {
+  readonly provider: ProviderChoice;
+  readonly external: ExternalFederationConfig | undefined;
+  readonly sut: SutConfig | undefined;
+  /** The fixture world with its manifests inlined: it is copied into the gateway's run directory. */
+  readonly world: JsonValue | undefined;
+  readonly hostile: boolean;
+}
+
+function parseUpArgs(args: readonly string[], io: CliIo): UpOptions | ExitCode {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    options: {
+      provider: { type: 'string', default: 'auto' },
+      external: { type: 'string' },
+      sut: { type: 'string' },
+      world: { type: 'string' },
+      hostile: { type: 'boolean', default: false },
+    },
+    allowPositionals: true,
+  });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+  const provider = values.provider;
+  if (!isProviderChoice(provider))
+    throw new UsageError(`--provider is one of ${PROVIDER_CHOICES.join(', ')}`);
+  if ((provider === 'external') !== (values.external !== undefined)) {
+    throw new UsageError('--provider external and --external FILE go together');
+  }
+  if (values.world !== undefined && values.sut === undefined) throw new UsageError('--world needs --sut');
+  let sut: SutConfig | undefined;
+  if (values.sut !== undefined) {
+    const read = readSutConfigFile(io, values.sut);
+    if (read === EXIT.invalid) return read;
+    sut = read;
+  }
+  if (sut?.fixtures === 'world-file' && values.world === undefined) {
+    throw new UsageError(`${sut.name} takes its fixtures from a world file: give it with --world FILE`);
+  }
+  let world: JsonValue | undefined;
+  if (values.world !== undefined) {
+    const read = readWorldFile(io, values.world);
+    if (read === EXIT.invalid) return read;
+    world = read.world;
+  }
+  let external: ExternalFederationConfig | undefined;
+  if (values.external !== undefined) {
+    const read = readExternalFederationFile(io, values.external);
+    if (read === EXIT.invalid) return read;
+    external = read;
+  }
+  return { provider, external, sut, world, hostile: values.hostile };
+}
+
+function problem(io: CliIo, message: string): ExitCode {
+  io.err(`agentconf federation up: ${message}\n`);
+  return EXIT.invalid;
+}
+
+/** What one `up` holds; torn down in reverse. */
+interface UpState {
+  federation?: Federation;
+  sut?: SutInstance;
+  /** Set by the first SIGINT/SIGTERM. */
+  stopSignal?: string;
+  /** Set once the teardown has begun (the gateway's exit is then expected). */
+  stopping: boolean;
+}
+
+async function startAndRun(
+  options: UpOptions,
+  selection: ProviderSelection,
+  state: UpState,
+  stop: StopRequest,
+  io: CliIo,
+  deps: FederationUpDeps,
+): Promise<ExitCode> {
+  const { provider } = selection;
+  const sutName = options.sut === undefined ? '' : ` and ${options.sut.name}`;
+  io.out(`${selection.reason}\nstarting the ${provider.name} federation${sutName}…\n`);
+  let federation: Federation;
+  try {
+    federation = await provider.start({ hostile: options.hostile });
+    state.federation = federation;
+    if (options.sut !== undefined) {
+      const sut = await deps.launchSut({
+        config: options.sut,
+        federation,
+        ...(options.world === undefined ? {} : { world: options.world }),
+      });
+      state.sut = sut;
+      if (sut.process !== undefined) {
+        forwardOutput(sut, io, () => state.stopping);
+        await deps.waitUntilAnswering(sut, federation);
+      }
+    }
+  } catch (error) {
+    if (state.stopSignal !== undefined) {
+      io.out(`stopping (${state.stopSignal}) before the start completed\n`);
+      return EXIT.ok;
+    }
+    if (error instanceof SutMismatchError || error instanceof SutConfigError)
+      return problem(io, error.message);
+    if (error instanceof SutNotReadyError || error instanceof ProcessExitedError) {
+      // Its output has been forwarded already: the first line says what happened.
+      return problem(io, `the gateway under test did not come up: ${error.message.split('\n')[0] ?? ''}`);
+    }
+    return problem(io, `cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  io.out(federationSummary(federation, state.sut));
+  if (options.sut !== undefined && state.sut?.process === undefined)
+    reportComponentConnections(federation, io);
+  io.out('\nready: Ctrl-C (SIGINT) or SIGTERM stops everything\n');
+  const signal = await stop.requested;
+  io.out(`stopping (${signal})…\n`);
+  return EXIT.ok;
+}
+
+/** Stops the gateway, then the federation; false when something could not be stopped. */
+async function teardown(state: UpState, io: CliIo): Promise<boolean> {
+  state.stopping = true;
+  const failures: string[] = [];
+  const report =
+    (what: string) =>
+    (error: unknown): void => {
+      failures.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+    };
+  await state.sut?.stop().catch(report('stopping the gateway'));
+  await state.federation?.stop().catch(report('stopping the federation'));
+  for (const failure of failures) io.err(`agentconf federation up: ${failure}\n`);
+  if (state.federation !== undefined && failures.length === 0) io.out('stopped\n');
+  return failures.length === 0;
+}
+
+async function up(args: readonly string[], io: CliIo, deps: FederationUpDeps): Promise<ExitCode> {
+  const options = parseUpArgs(args, io);
+  if (typeof options === 'number') return options;
+
+  let selection: ProviderSelection;
+  try {
+    const external = options.external === undefined ? {} : { external: options.external };
+    selection = await deps.selectProvider(options.provider, external);
+  } catch (error) {
+    return problem(io, `no federation provider: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  const stop = deps.listenForStop();
+  const state: UpState = { stopping: false };
+  void stop.requested.then((signal) => (state.stopSignal = signal));
+  try {
+    const code = await startAndRun(options, selection, state, stop, io, deps);
+    return (await teardown(state, io)) ? code : EXIT.invalid;
+  } catch (error) {
+    await teardown(state, io);
+    throw error;
+  } finally {
+    stop.dispose();
+  }
+}
+
+export function createFederationCommand(deps: FederationUpDeps = defaultDeps): Command {
+  return {
+    name: 'federation',
+    usage: USAGE,
+    summary: 'run the federation (P: auto, native, container, external) and the SUT until Ctrl-C',
+    async run(args, io) {
+      const [subcommand, ...rest] = args;
+      if (subcommand !== 'up') throw new UsageError('expected the subcommand "up"');
+      return up(rest, io, deps);
+    },
+  };
+}
+
+export const federationCommand = createFederationCommand();

@@ -1,0 +1,90 @@
+/**
+ * agentconf gateway --config FILE: runs the reference gateway until SIGTERM or SIGINT
+ * (docs/gateway-config.md, "The gateway command"). Loads and validates the config, then starts
+ * the runtime: database, fixture world, optional health listener, component connection.
+ *
+ * Exit codes: 0 after a signal stopped it; 1 when the config is invalid (every problem listed) or
+ * a start stage fails (the database cannot be opened, the fixture world cannot be loaded, the
+ * health listener cannot bind, the first connection fails): one line saying what failed, plus
+ * the world's problems one per line, never a stack trace; 2 for usage errors.
+ *
+ * Output: stdout carries the one "online via" line and the "stopped" line; every log line (the
+ * health listener's address, reconnects, dead streams) goes to stderr.
+ */
+import { parseArgs } from 'node:util';
+import { GatewayStartError, startGatewayRuntime } from '../../reference-gateway/component/index.ts';
+import { loadGatewayConfig } from '../../reference-gateway/config/gateway-config.ts';
+import { ConfigError } from '../../protocol/json/config-file.ts';
+import { EXIT, UsageError } from '../io.ts';
+import type { Command } from '../main.ts';
+
+/** The first SIGTERM or SIGINT; dispose() stops listening (a failed start must not keep handlers). */
+function listenForStopSignal(): { readonly received: Promise<NodeJS.Signals>; dispose(): void } {
+  let resolveSignal: (signal: NodeJS.Signals) => void = () => undefined;
+  const received = new Promise<NodeJS.Signals>((resolve) => {
+    resolveSignal = resolve;
+  });
+  const stop = (signal: NodeJS.Signals): void => {
+    dispose();
+    resolveSignal(signal);
+  };
+  const dispose = (): void => {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  return { received, dispose };
+}
+
+export const gatewayCommand: Command = {
+  name: 'gateway',
+  usage: 'gateway --config FILE',
+  summary: 'run the reference gateway as a XEP-0114 component until SIGTERM/SIGINT',
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args: [...args],
+      options: { config: { type: 'string' } },
+      allowPositionals: true,
+    });
+    if (positionals.length > 0) throw new UsageError('unexpected arguments');
+    if (values.config === undefined) throw new UsageError('missing --config FILE');
+    let config;
+    try {
+      config = loadGatewayConfig(values.config);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      io.err(`invalid: ${error.message}\n`);
+      return EXIT.invalid;
+    }
+    const log = (line: string): void => {
+      io.err(`${line}\n`);
+    };
+    // Listening before the start: a signal during a slow start still stops the gateway cleanly.
+    const signal = listenForStopSignal();
+    let runtime;
+    try {
+      runtime = await startGatewayRuntime(config, { log });
+    } catch (error) {
+      signal.dispose();
+      if (!(error instanceof GatewayStartError)) throw error;
+      io.err(`agentconf gateway: ${error.message}\n`);
+      for (const problem of error.problems) io.err(`  ${problem}\n`);
+      return EXIT.invalid;
+    }
+    const { gateway } = runtime;
+    gateway.on('offline', () => {
+      log(`gateway: ${config.component.domain} offline; reconnecting`);
+    });
+    gateway.on('online', () => {
+      log(`gateway: ${config.component.domain} online again`);
+    });
+    io.out(
+      `gateway: ${config.component.domain} online via ${config.component.host}:${String(config.component.port)}\n`,
+    );
+    const received = await signal.received;
+    await runtime.stop();
+    io.out(`gateway: stopped (${received})\n`);
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,155 @@
+/**
+ * agentconf run: the main job. Starts the federation and the gateway under test (the
+ * reference gateway by default), runs the conformance suites against it, prints live progress
+ * per section and a verdict table per profile, writes the run's results under --out, and exits
+ * 0 only when every claimed profile passed.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateIdentifier } from '../../protocol/identifiers.ts';
+import type { JsonValue } from '../../protocol/json/json-value.ts';
+import { ALL_SUITES } from '../../suites/index.ts';
+import { freshSeed, isSeed } from '../../suites/framework/seeded-random.ts';
+import {
+  isProviderChoice,
+  PROVIDER_CHOICES,
+  selectProvider,
+} from '../../harness/federation/auto-provider.ts';
+import { loadBaseline, BaselineError } from '../../runner/baseline.ts';
+import { runConformance } from '../../runner/run-conformance.ts';
+import { startSession } from '../../runner/run-session.ts';
+import { summaryTable, terminalProgress } from '../../runner/terminal-report.ts';
+import { writeReports } from '../../runner/reports/write-reports.ts';
+import { isProfileId, type ProfileId } from '../../protocol/profiles.ts';
+import { EXIT, readInput, UsageError } from '../io.ts';
+import type { Command } from '../main.ts';
+import { readExternalFederationFile, readSutConfigFile, readWorldFile } from '../run-inputs.ts';
+import type { ExternalFederationConfig } from '../../harness/federation/external-provider.ts';
+import { REPO_ROOT } from '../../harness/repo-root.ts';
+
+const SPEC_REVISION = '0.0.5';
+const DEFAULT_SUT = join(REPO_ROOT, 'fixtures', 'sut', 'reference-gateway.json');
+const DEFAULT_WORLD = join(REPO_ROOT, 'fixtures', 'worlds', 'reference.json');
+
+/** The suite's version, from package.json: reports name the suite that judged. */
+function suiteVersion(): string {
+  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version?: unknown };
+  return String(manifest.version);
+}
+
+export const runCommand: Command = {
+  name: 'run',
+  usage:
+    'run [--sut FILE] [--world FILE] [--profile P]... [--grep ID]... [--strict] [--provider P] [--external FILE] [--baseline FILE] [--seed N] [--out DIR] [--allure-html]',
+  summary:
+    'run the conformance suites against a gateway (default: the reference gateway) and report per profile',
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args: [...args],
+      options: {
+        sut: { type: 'string' },
+        world: { type: 'string' },
+        profile: { type: 'string', multiple: true },
+        grep: { type: 'string', multiple: true },
+        strict: { type: 'boolean', default: false },
+        provider: { type: 'string', default: 'auto' },
+        external: { type: 'string' },
+        baseline: { type: 'string' },
+        seed: { type: 'string' },
+        out: { type: 'string' },
+        verbose: { type: 'boolean', default: false },
+        'allure-html': { type: 'boolean', default: false },
+      },
+      allowPositionals: true,
+    });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+    const provider = values.provider;
+    if (!isProviderChoice(provider))
+      throw new UsageError(`--provider is one of ${PROVIDER_CHOICES.join(', ')}`);
+    if ((provider === 'external') !== (values.external !== undefined)) {
+      throw new UsageError('--provider external and --external FILE go together');
+    }
+    const profiles: ProfileId[] = [];
+    for (const profile of values.profile ?? []) {
+      if (!isProfileId(profile)) throw new UsageError(`unknown profile ${JSON.stringify(profile)}`);
+      profiles.push(profile);
+    }
+    let seed = freshSeed();
+    if (values.seed !== undefined) {
+      seed = Number(values.seed);
+      if (!/^\d+$/.test(values.seed) || !isSeed(seed))
+        throw new UsageError('--seed is an integer from 0 to 4294967295');
+    }
+
+    const config = readSutConfigFile(io, values.sut ?? DEFAULT_SUT);
+    if (config === EXIT.invalid) return config;
+    let world: JsonValue | undefined;
+    if (config.fixtures === 'world-file') {
+      const read = readWorldFile(io, values.world ?? DEFAULT_WORLD);
+      if (read === EXIT.invalid) return read;
+      world = read.world;
+    }
+    let external: ExternalFederationConfig | undefined;
+    if (values.external !== undefined) {
+      const read = readExternalFederationFile(io, values.external);
+      if (read === EXIT.invalid) return read;
+      external = read;
+    }
+    let baseline;
+    if (values.baseline !== undefined) {
+      try {
+        baseline = loadBaseline(readInput(io, values.baseline), values.baseline);
+      } catch (error) {
+        if (!(error instanceof BaselineError)) throw error;
+        io.err(`invalid: ${error.message}\n`);
+        return EXIT.invalid;
+      }
+    }
+
+    const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${generateIdentifier('').slice(0, 6)}`;
+    const out = resolve(values.out ?? join(REPO_ROOT, 'reports', runId));
+    const log = (line: string): void => {
+      io.out(`${line}\n`);
+    };
+    const selection = await selectProvider(provider, external === undefined ? {} : { external });
+    log(
+      `agentconf ${suiteVersion()} for XMPP Agent Gateway ${SPEC_REVISION}; seed ${String(seed)} (replay with --seed ${String(seed)})`,
+    );
+    log(selection.reason);
+    const session = await startSession({
+      provider: selection.provider,
+      config,
+      ...(world === undefined ? {} : { world }),
+      log,
+    });
+    let passed: boolean;
+    try {
+      const result = await runConformance({
+        runId,
+        session,
+        config,
+        suites: ALL_SUITES,
+        selection: { ...(values.grep === undefined ? {} : { grep: values.grep }), profiles },
+        seed,
+        strict: values.strict,
+        ...(baseline === undefined ? {} : { baseline }),
+        suiteVersion: suiteVersion(),
+        specRevision: SPEC_REVISION,
+        progress: terminalProgress((text) => {
+          io.out(text);
+        }, values.verbose),
+      });
+      io.out(summaryTable(result));
+      mkdirSync(out, { recursive: true });
+      writeFileSync(join(out, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
+      const reports = await writeReports(result, out, { allureHtml: values['allure-html'] });
+      for (const note of reports.notes) log(note);
+      log(`results: ${out}`);
+      passed = result.passed;
+    } finally {
+      await session.stop();
+    }
+    return passed ? EXIT.ok : EXIT.invalid;
+  },
+};

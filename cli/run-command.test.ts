@@ -1,0 +1,130 @@
+// agentconf run end to end on the native federation: the reference gateway passes what it
+// claims; a gateway that claims a profile it does not implement (the harness's echo component
+// claims Core Directory) fails with the requirement, expected vs received and the transcript;
+// a gateway whose state does not survive a crash fails the crash case.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from './main.ts';
+import { processIo, type CliIo } from './io.ts';
+import { REPO_ROOT } from '../harness/repo-root.ts';
+import type { RunResult } from '../runner/run-result.ts';
+
+async function runCli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    out: (text) => (stdout += text),
+    err: (text) => (stderr += text),
+    readFile: processIo.readFile,
+  };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}
+
+const outDirs: string[] = [];
+function outDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'agentconf-run-'));
+  outDirs.push(dir);
+  return dir;
+}
+
+function readResult(dir: string): RunResult {
+  return JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as RunResult;
+}
+
+afterAll(() => {
+  for (const dir of outDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('agentconf run', () => {
+  it('passes the reference gateway on the gateway-info cases and prints the profile table', async () => {
+    const out = outDir();
+    const run = await runCli([
+      'run',
+      '--provider',
+      'native',
+      '--grep',
+      'gateway-info',
+      '--seed',
+      '7',
+      '--out',
+      out,
+    ]);
+    expect(run.stdout).toContain('seed 7');
+    expect(run.stdout).toMatch(/#gateway-info\s+\.+\s+\d+\/\d+ passed/);
+    expect(run.stdout).toMatch(/Core Directory\s+yes\s+\d+\/\d+.*PASS/);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const result = readResult(out);
+    expect(result.passed).toBe(true);
+    expect(result.seed).toBe(7);
+    expect(result.cases.every((c) => c.outcome === 'passed')).toBe(true);
+  }, 120_000);
+
+  it('fails a gateway that claims Core Directory without implementing it, naming requirement, expected, received and transcript', async () => {
+    const out = outDir();
+    const run = await runCli([
+      'run',
+      '--provider',
+      'native',
+      '--sut',
+      join(REPO_ROOT, 'fixtures', 'sut', 'echo-component.json'),
+      '--grep',
+      'gateway-info',
+      '--out',
+      out,
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('FAILED gateway-info.identity-local');
+    expect(run.stdout).toContain('violated: gateway-info.identity');
+    expect(run.stdout).toMatch(/expected:\n\s+a well-formed <query\/>: .*<identity\/>/);
+    expect(run.stdout).toMatch(/received:\n\s+<iq [^\n]*type=.result./);
+    expect(run.stdout).toContain('transcript:');
+    expect(run.stdout).toMatch(/Core Directory\s+yes\s+\d+\/\d+.*FAIL \(.*gateway-info\.identity-local/);
+    const result = readResult(out);
+    expect(result.passed).toBe(false);
+    const failed = result.cases.find((c) => c.case.id === 'gateway-info.identity-local');
+    expect(failed?.outcome).toBe('failed');
+    expect(failed?.attempts).toHaveLength(2);
+    expect(failed?.attempts[1]?.violation?.requirement).toBe('gateway-info.identity');
+    expect(failed?.attempts[1]?.transcript.entries.some((entry) => entry.kind === 'stanza')).toBe(true);
+  }, 120_000);
+
+  it('fails a gateway whose state does not survive a crash on invocation.durable-before-accepted', async () => {
+    const out = outDir();
+    const reference = JSON.parse(
+      readFileSync(join(REPO_ROOT, 'fixtures', 'sut', 'reference-gateway.json'), 'utf8'),
+    ) as { launch: { command: string[] } } & Record<string, unknown>;
+    const { $schema: _schema, ...rest } = reference;
+    // The reference gateway, except that every start (the restart after the crash too) begins
+    // from an empty database: what an implementation that acknowledges before storing looks like.
+    const forgetful = {
+      ...rest,
+      name: 'reference gateway that forgets its database',
+      launch: {
+        ...reference.launch,
+        cwd: REPO_ROOT,
+        command: ['sh', '-c', `rm -f {dataDir}/gateway.sqlite*; exec ${reference.launch.command.join(' ')}`],
+      },
+    };
+    const sutFile = join(out, 'forgetful-gateway.json');
+    writeFileSync(sutFile, JSON.stringify(forgetful));
+    const run = await runCli([
+      'run',
+      '--provider',
+      'native',
+      '--sut',
+      sutFile,
+      '--grep',
+      'invocation.durable-across-crash',
+      '--out',
+      out,
+    ]);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout).toContain('FAILED invocation.durable-across-crash');
+    expect(run.stdout).toContain('violated: invocation.durable-before-accepted');
+    const failed = readResult(out).cases.find((c) => c.case.id === 'invocation.durable-across-crash');
+    expect(failed?.outcome).toBe('failed');
+  }, 120_000);
+});

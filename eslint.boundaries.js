@@ -1,0 +1,43 @@
+// The project's layers, bottom up; an import (type-only ones included) may only point down or
+// stay inside its own layer. harness/ and reference-gateway/ sit side by side on protocol/ so
+// that the judge never reads the judged's code and the other way round.
+import boundaries from 'eslint-plugin-boundaries';
+
+/** Layer → the layers below it that it may import. */
+export const LAYERS = {
+  protocol: [],
+  harness: ['protocol'],
+  'reference-gateway': ['protocol'],
+  suites: ['harness', 'protocol'],
+  runner: ['suites', 'harness', 'protocol'],
+  cli: ['runner', 'suites', 'harness', 'reference-gateway', 'protocol'],
+  bin: ['cli'],
+  bench: ['runner', 'suites', 'harness', 'reference-gateway', 'protocol'],
+  // Tests that start a federation and a gateway together, and run cases against it.
+  integration: ['cli', 'runner', 'suites', 'harness', 'reference-gateway', 'protocol'],
+};
+
+export const boundariesConfig = {
+  files: ['**/*.ts', '**/*.js'],
+  plugins: { boundaries },
+  settings: {
+    'boundaries/elements': Object.keys(LAYERS).map((layer) => ({
+      type: layer,
+      pattern: `${layer}/**`,
+      partialMatch: false,
+    })),
+    'boundaries/include': Object.keys(LAYERS).map((layer) => `${layer}/**`),
+  },
+  rules: {
+    'boundaries/dependencies': [
+      'error',
+      {
+        default: 'disallow',
+        policies: Object.entries(LAYERS).map(([layer, below]) => ({
+          from: { element: { type: layer } },
+          allow: { to: { element: { types: { anyOf: [layer, ...below] } } } },
+        })),
+      },
+    ],
+  },
+};

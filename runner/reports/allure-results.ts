@@ -1,0 +1,153 @@
+/**
+ * allure-results/: one Allure result file per case, written with allure-js-commons' own
+ * ReporterRuntime (framework-free: it is what the framework adapters drive) into an in-memory
+ * writer, so the files are exactly what Allure's readers expect and this stays a pure function.
+ *
+ * Labels: suite = spec section, feature = each profile the case counts toward, story = its
+ * primary requirement, severity from the level (MUST critical, SHOULD normal, MAY minor). Links:
+ * the spec anchor. Parameters: the case seed and the run seed (excluded from Allure's history
+ * key, so history follows a case across runs with different seeds). Attachments: every
+ * attempt's transcript. Status: passed, failed (requirement violated or no verdict), broken
+ * (cantTell; flaky ones flagged as flaky), skipped (inapplicable, untested) with the reason.
+ */
+import {
+  ContentType,
+  LabelName,
+  LinkType,
+  Severity,
+  Stage,
+  Status,
+  type Label,
+  type StatusDetails,
+} from 'allure-js-commons';
+import { InMemoryWriter, ReporterRuntime, stringifyEnvInfo } from 'allure-js-commons/sdk/reporter';
+import type { Level } from '../../suites/framework/outcome.ts';
+import type { CaseResult } from '../../suites/framework/run-case.ts';
+import type { RunResult } from '../run-result.ts';
+import { caseHeader, caseWarnings, failureDetails, lastAttempt } from './case-story.ts';
+import type { ReportContext } from './report-context.ts';
+import type { ReportFile } from './report-file.ts';
+import { specAnchorUrl } from './spec-links.ts';
+
+export const ALLURE_RESULTS_DIR = 'allure-results';
+
+const SEVERITY: Readonly<Record<Level, Severity>> = {
+  MUST: Severity.CRITICAL,
+  SHOULD: Severity.NORMAL,
+  MAY: Severity.MINOR,
+};
+
+/** Allure's readers take statusDetails.flaky; allure-js-commons' type does not list it. */
+type Details = StatusDetails & { flaky?: boolean };
+
+function status(result: CaseResult): Status {
+  switch (result.outcome) {
+    case 'passed':
+      return Status.PASSED;
+    case 'failed':
+      return Status.FAILED;
+    case 'cantTell':
+      return Status.BROKEN;
+    case 'inapplicable':
+    case 'untested':
+      return Status.SKIPPED;
+  }
+}
+
+function statusDetails(result: CaseResult, context: ReportContext): Details {
+  const violation = lastAttempt(result)?.violation;
+  const warnings = caseWarnings(result).map((finding) => `warning: ${finding.requirement}: ${finding.message}`);
+  if (result.outcome === 'passed') return warnings.length === 0 ? {} : { message: warnings.join('\n') };
+  if (result.outcome === 'inapplicable' || result.outcome === 'untested') {
+    return { message: `${result.outcome}: ${result.reason ?? 'not run'}` };
+  }
+  return {
+    message: violation?.message ?? result.reason ?? result.outcome,
+    trace: [...caseHeader(result, context), ...failureDetails(result)].join('\n'),
+    ...(violation === undefined ? {} : { expected: violation.expected, actual: violation.received }),
+    ...(result.flaky ? { flaky: true } : {}),
+  };
+}
+
+function labels(result: CaseResult, run: RunResult): Label[] {
+  const { case: testCase } = result;
+  const subject = `${run.subject.name}${run.subject.version === undefined ? '' : ` ${run.subject.version}`}`;
+  return [
+    { name: LabelName.PARENT_SUITE, value: subject },
+    { name: LabelName.SUITE, value: testCase.section },
+    ...testCase.profiles.map((profile) => ({ name: LabelName.FEATURE, value: profile })),
+    { name: LabelName.STORY, value: testCase.requirements[0] },
+    { name: LabelName.SEVERITY, value: SEVERITY[testCase.level] },
+    { name: LabelName.TAG, value: testCase.level },
+    ...(result.flaky ? [{ name: LabelName.TAG, value: 'flaky' }] : []),
+    { name: LabelName.FRAMEWORK, value: 'agentconf' },
+  ];
+}
+
+function startOf(result: CaseResult, run: RunResult): number {
+  return Date.parse(result.attempts[0]?.transcript.startedAt ?? run.startedAt);
+}
+
+export function allureResultFiles(run: RunResult, context: ReportContext): ReportFile[] {
+  const writer = new InMemoryWriter();
+  const runtime = new ReporterRuntime({
+    writer,
+    environmentInfo: {
+      'SUT': run.subject.name,
+      'SUT version': run.subject.version ?? '-',
+      'Gateway JID': run.subject.gatewayJid,
+      'Claimed profiles': run.subject.profiles.join(', '),
+      'Suite': `${context.suite.name} ${context.suite.version}`,
+      'Spec revision': run.specRevision,
+      'Run seed': String(run.seed),
+      'Run ID': run.runId,
+      'Federation': run.provider,
+      'Strict': String(run.strict),
+    },
+  });
+  for (const result of run.cases) {
+    const start = startOf(result, run);
+    const uuid = runtime.startTest({
+      name: result.case.id,
+      fullName: result.case.id,
+      titlePath: [result.case.section],
+      description: result.case.statement,
+      labels: labels(result, run),
+      links: [{ name: `#${result.case.section}`, url: specAnchorUrl(result.case.section), type: LinkType.DEFAULT }],
+      parameters: [
+        { name: 'seed', value: String(result.seed), excluded: true },
+        { name: 'run seed', value: String(run.seed), excluded: true },
+      ],
+      start,
+    });
+    runtime.updateTest(uuid, (test) => {
+      test.status = status(result);
+      test.statusDetails = statusDetails(result, context);
+      test.stage = Stage.FINISHED;
+    });
+    result.attempts.forEach((attempt, index) => {
+      runtime.writeAttachment(
+        uuid,
+        null,
+        `transcript, attempt ${String(index + 1)} of ${String(result.attempts.length)}: ${attempt.outcome}`,
+        Buffer.from(attempt.transcriptText, 'utf8'),
+        { contentType: ContentType.TEXT, fileExtension: '.txt' },
+      );
+    });
+    const durationMs = result.attempts.reduce((total, attempt) => total + attempt.durationMs, 0);
+    runtime.stopTest(uuid, { stop: start + Math.round(durationMs) });
+    runtime.writeTest(uuid);
+  }
+  runtime.writeEnvironmentInfo();
+  const files: ReportFile[] = writer.tests.map((test) => ({
+    path: `${ALLURE_RESULTS_DIR}/${test.uuid}-result.json`,
+    content: `${JSON.stringify(test)}\n`,
+  }));
+  for (const [name, content] of Object.entries(writer.attachments)) {
+    files.push({ path: `${ALLURE_RESULTS_DIR}/${name}`, content });
+  }
+  if (writer.envInfo !== undefined) {
+    files.push({ path: `${ALLURE_RESULTS_DIR}/environment.properties`, content: stringifyEnvInfo(writer.envInfo) });
+  }
+  return files;
+}

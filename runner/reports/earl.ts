@@ -1,0 +1,134 @@
+/**
+ * earl.jsonld: the run as W3C EARL 1.0 assertions, the format W3C test suites collect
+ * implementation reports in. One earl:Assertion per case: assertedBy the suite and about the
+ * SUT (both DOAP projects), the case as an earl:TestCase linked to the requirements it checks
+ * and to the spec anchor, and an earl:TestResult whose outcome is the case outcome itself (our
+ * outcomes are EARL's, suites/framework/outcome.ts).
+ *
+ * The JSON-LD context is inline, not a URL: a report must expand the same way offline, years
+ * later, without anyone hosting a context document.
+ */
+import type { CaseResult } from '../../suites/framework/run-case.ts';
+import type { RunResult } from '../run-result.ts';
+import { caseWarnings, failureDetails, lastAttempt, outcomeLabel } from './case-story.ts';
+import type { ReportContext } from './report-context.ts';
+import type { ReportFile } from './report-file.ts';
+import { caseIri, requirementIri, specAnchorUrl } from './spec-links.ts';
+
+export const EARL = 'http://www.w3.org/ns/earl#';
+export const DCT = 'http://purl.org/dc/terms/';
+export const DOAP = 'http://usefulinc.com/ns/doap#';
+
+export const EARL_CONTEXT = {
+  earl: EARL,
+  dct: DCT,
+  doap: DOAP,
+  xsd: 'http://www.w3.org/2001/XMLSchema#',
+  'earl:assertedBy': { '@type': '@id' },
+  'earl:subject': { '@type': '@id' },
+  'earl:test': { '@type': '@id' },
+  'earl:outcome': { '@type': '@id' },
+  'earl:mode': { '@type': '@id' },
+  'dct:date': { '@type': 'xsd:dateTime' },
+  'dct:source': { '@type': '@id' },
+  'dct:isPartOf': { '@type': '@id', '@container': '@set' },
+  'doap:homepage': { '@type': '@id' },
+} as const;
+
+type Node = Record<string, unknown>;
+
+const SUITE_NODE = '_:agentconf';
+const SUBJECT_NODE = '_:subject';
+
+function project(id: string, types: string[], name: string, version?: string, homepage?: string): Node {
+  return {
+    '@id': id,
+    '@type': [...types, 'doap:Project'],
+    'doap:name': name,
+    ...(version === undefined ? {} : { 'doap:release': { '@type': 'doap:Version', 'doap:revision': version } }),
+    ...(homepage === undefined ? {} : { 'doap:homepage': homepage }),
+  };
+}
+
+function resultDescription(result: CaseResult): string {
+  const details = failureDetails(result);
+  if (result.outcome === 'passed') return 'passed';
+  if (result.outcome === 'inapplicable' || result.outcome === 'untested') return result.reason ?? result.outcome;
+  return [`${outcomeLabel(result)}: ${result.reason ?? ''}`.trim(), ...details].join('\n');
+}
+
+function assertion(result: CaseResult, run: RunResult, subjectId: string, suiteId: string): Node {
+  const warnings = caseWarnings(result).map((finding) => `warning: ${finding.requirement}: ${finding.message}`);
+  return {
+    '@type': 'earl:Assertion',
+    'earl:assertedBy': suiteId,
+    'earl:subject': subjectId,
+    'earl:test': caseIri(result.case.id),
+    'earl:mode': 'earl:automatic',
+    'earl:result': {
+      '@type': 'earl:TestResult',
+      'earl:outcome': `earl:${result.outcome}`,
+      'dct:description': resultDescription(result),
+      'dct:date': lastAttempt(result)?.transcript.startedAt ?? run.startedAt,
+      'earl:info': [
+        `case seed ${String(result.seed)}; replay: agentconf run --seed ${String(run.seed)} --grep ${result.case.id}`,
+        ...warnings,
+      ].join('\n'),
+    },
+  };
+}
+
+export function earlDocument(result: RunResult, context: ReportContext): Node {
+  const { subject } = result;
+  const suiteId = context.suite.homepage ?? SUITE_NODE;
+  const subjectId = subject.homepage ?? SUBJECT_NODE;
+  const requirements = new Map<string, Node>();
+  const tests: Node[] = [];
+  for (const caseResult of result.cases) {
+    for (const id of caseResult.case.requirements) {
+      if (requirements.has(id)) continue;
+      const entry = context.requirement(id);
+      requirements.set(id, {
+        '@id': requirementIri(id),
+        '@type': 'earl:TestRequirement',
+        'dct:title': id,
+        ...(entry === undefined ? {} : { 'dct:description': `${entry.level}: ${entry.summary}` }),
+        'dct:source': specAnchorUrl(entry?.anchor ?? caseResult.case.section),
+      });
+    }
+    tests.push({
+      '@id': caseIri(caseResult.case.id),
+      '@type': 'earl:TestCase',
+      'dct:title': caseResult.case.id,
+      'dct:description': caseResult.case.statement,
+      'dct:isPartOf': caseResult.case.requirements.map(requirementIri),
+      'dct:source': specAnchorUrl(caseResult.case.section),
+    });
+  }
+  return {
+    '@context': EARL_CONTEXT,
+    '@graph': [
+      {
+        ...project(
+          suiteId,
+          ['earl:Assertor', 'earl:Software'],
+          context.suite.name,
+          context.suite.version,
+          context.suite.homepage,
+        ),
+        'doap:description': `Conformance suite for the ${result.specRevision} revision of the XMPP Agent Gateway ProtoXEP.`,
+      },
+      {
+        ...project(subjectId, ['earl:TestSubject'], subject.name, subject.version, subject.homepage),
+        'doap:description': `XMPP Agent Gateway at ${subject.gatewayJid}`,
+      },
+      ...requirements.values(),
+      ...tests,
+      ...result.cases.map((caseResult) => assertion(caseResult, result, subjectId, suiteId)),
+    ],
+  };
+}
+
+export function earlReport(result: RunResult, context: ReportContext): ReportFile {
+  return { path: 'earl.jsonld', content: `${JSON.stringify(earlDocument(result, context), null, 2)}\n` };
+}

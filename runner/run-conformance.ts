@@ -1,0 +1,182 @@
+/**
+ * Runs the selected cases against a started session, one at a time in suite order (cases
+ * share the role callers, and a gateway is judged on one conversation at a time so its
+ * transcript reads plainly), and assembles the RunResult.
+ */
+import { Transcript } from '../harness/driver/index.ts';
+import type { SutConfig } from '../harness/sut/sut-config.ts';
+import type { Suite } from '../suites/framework/case.ts';
+import { SeededRandom } from '../suites/framework/seeded-random.ts';
+import { runCase, type CaseResult } from '../suites/framework/run-case.ts';
+import {
+  DeferredWireChecks,
+  MIN_CREDENTIAL_LENGTH,
+  REDACTED_SECRET,
+} from '../suites/framework/wire-checks.ts';
+import type { RequirementViolation } from '../suites/framework/verdicts.ts';
+import {
+  profileVerdicts,
+  staleBaselineEntries,
+  unknownBaselineEntries,
+  type Baseline,
+} from './profile-verdicts.ts';
+import type { RunResult } from './run-result.ts';
+import type { RunSession } from './run-session.ts';
+import { selectCases, type CaseSelection } from './select-cases.ts';
+
+export interface RunProgress {
+  sectionStarted(section: string, title: string, cases: number): void;
+  caseFinished(result: CaseResult): void;
+  sectionFinished(section: string, results: readonly CaseResult[]): void;
+  /** Cases that passed but failed the run's batched schema checks (decided after the last case). */
+  schemaFailures(results: readonly CaseResult[]): void;
+}
+
+export interface RunConformanceOptions {
+  readonly runId: string;
+  readonly session: RunSession;
+  readonly config: SutConfig;
+  readonly suites: readonly Suite[];
+  readonly selection: CaseSelection;
+  readonly seed: number;
+  readonly strict: boolean;
+  readonly baseline?: Baseline;
+  readonly suiteVersion: string;
+  readonly specRevision: string;
+  readonly progress: RunProgress;
+  /** Per-case limit when the case names none (default: the SUT's task timeout plus the reply timeout). */
+  readonly defaultTimeoutMs?: number;
+}
+
+/** Passed cases during which the gateway sent a schema-invalid element fail with that violation. */
+function withWireViolations(
+  results: readonly CaseResult[],
+  violations: ReadonlyMap<string, RequirementViolation>,
+): CaseResult[] {
+  return results.map((result) => {
+    const violation = violations.get(result.case.id);
+    const last = result.attempts.at(-1);
+    if (violation === undefined || result.outcome !== 'passed' || last === undefined) return result;
+    const failedAttempt = {
+      ...last,
+      outcome: 'failed' as const,
+      violation: {
+        requirement: violation.requirement,
+        expected: violation.expected,
+        received: violation.received,
+        message: violation.message,
+      },
+      reason: violation.message,
+    };
+    return {
+      ...result,
+      outcome: 'failed',
+      reason: violation.message,
+      attempts: [...result.attempts.slice(0, -1), failedAttempt],
+    };
+  });
+}
+
+export async function runConformance(options: RunConformanceOptions): Promise<RunResult> {
+  const { session, config, progress } = options;
+  const startedAt = new Date();
+  const started = performance.now();
+  let results: CaseResult[] = [];
+  // The component secret is the one credential the harness knows the gateway holds: no
+  // transcript records it (so no report carries it), and a stanza that had it fails the run.
+  const secret = session.federation.component.secret;
+  const wireChecks = new DeferredWireChecks(session.facts.gatewayJid, [secret]);
+  const redactions = secret.length >= MIN_CREDENTIAL_LENGTH ? [{ secret, label: REDACTED_SECRET }] : [];
+  const defaultTimeoutMs =
+    options.defaultTimeoutMs ?? session.facts.taskTimeoutMs + session.facts.replyTimeoutMs;
+  for (const { suite, cases } of selectCases(options.suites, options.selection)) {
+    progress.sectionStarted(suite.section, suite.title, cases.length);
+    const sectionResults: CaseResult[] = [];
+    for (const testCase of cases) {
+      const result = await runCase(testCase, {
+        sut: session.facts,
+        runSeed: options.seed,
+        defaultTimeoutMs,
+        prepare: (_, seed, warn) => {
+          const transcript = new Transcript(testCase.id, { redactions });
+          const pool = session.callers.forAttempt(transcript);
+          return {
+            transcript,
+            context: {
+              sut: session.facts,
+              callers: pool,
+              random: new SeededRandom(seed),
+              ...(session.world === undefined ? {} : { world: session.world }),
+              ...(session.sutControl === undefined ? {} : { sutControl: session.sutControl }),
+              warn: (requirement, message) => {
+                transcript.note(`warning: ${requirement}: ${message}`);
+                warn({ requirement, message });
+              },
+            },
+            verify: () => {
+              wireChecks.record(testCase.id, transcript.entries);
+              return Promise.resolve();
+            },
+            dispose: () => pool.release(),
+          };
+        },
+      });
+      results.push(result);
+      sectionResults.push(result);
+      progress.caseFinished(result);
+    }
+    progress.sectionFinished(suite.section, sectionResults);
+  }
+  const violations = await wireChecks.violations();
+  results = withWireViolations(results, violations);
+  const schemaFailures = results.filter(
+    (result) => violations.has(result.case.id) && result.outcome === 'failed',
+  );
+  if (schemaFailures.length > 0) progress.schemaFailures(schemaFailures);
+  const claimed = session.facts.profiles;
+  const narrowed = (options.selection.grep?.length ?? 0) > 0 || (options.selection.profiles?.length ?? 0) > 0;
+  const profiles = profileVerdicts(results, {
+    claimed,
+    strict: options.strict,
+    ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
+  });
+  const staleBaseline = staleBaselineEntries(results, options.baseline);
+  const unknownBaseline = unknownBaselineEntries(
+    options.suites.flatMap((suite) => suite.cases.map((testCase) => testCase.id)),
+    options.baseline,
+  );
+  return {
+    runId: options.runId,
+    startedAt: startedAt.toISOString(),
+    durationMs: performance.now() - started + session.setupMs,
+    setupMs: session.setupMs,
+    seed: options.seed,
+    strict: options.strict,
+    suiteVersion: options.suiteVersion,
+    specRevision: options.specRevision,
+    provider: session.federation.provider,
+    subject: {
+      name: config.name,
+      ...(config.version === undefined ? {} : { version: config.version }),
+      ...(config.homepage === undefined ? {} : { homepage: config.homepage }),
+      gatewayJid: session.facts.gatewayJid,
+      profiles: [...claimed],
+      features: [...session.facts.features].sort(),
+    },
+    cases: results,
+    profiles,
+    staleBaseline,
+    unknownBaseline,
+    // A claimed profile must pass; one without cases passes the run only when the selection
+    // (--grep, --profile) deliberately left it out.
+    passed:
+      profiles.every(
+        (profile) =>
+          profile.verdict === 'passed' ||
+          profile.verdict === 'not-claimed' ||
+          (profile.verdict === 'no-cases' && narrowed),
+      ) &&
+      staleBaseline.length === 0 &&
+      unknownBaseline.length === 0,
+  };
+}

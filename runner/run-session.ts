@@ -1,0 +1,166 @@
+/**
+ * Everything a conformance run stands on, started in order and stopped in reverse: the
+ * federation (with the hostile third server, for deny-by-default), the gateway under test with
+ * its fixtures, the callers for each role of the fixture world, and the facts the gateway
+ * advertises about itself.
+ */
+import { xml } from '@xmpp/xml';
+import type { JsonValue } from '../protocol/json/json-value.ts';
+import { NS } from '../protocol/namespaces.ts';
+import { parseDiscoInfo, StanzaParseError } from '../protocol/stanza/index.ts';
+import type { SutControl, SutFacts } from '../suites/framework/context.ts';
+import { referenceWorldOf, type ReferenceWorld } from '../suites/fixtures/reference-world.ts';
+import { createDriver, StanzaErrorReply, type Caller, type Driver } from '../harness/driver/index.ts';
+import type { Federation, ServerProvider } from '../harness/federation/server-provider.ts';
+import { launchSut, type SutInstance } from '../harness/sut/launch.ts';
+import { withImpliedProfiles } from '../protocol/profiles.ts';
+import { discoInfoProbe, waitForSutReady } from '../harness/sut/readiness.ts';
+import type { SutConfig } from '../harness/sut/sut-config.ts';
+import { RunCallers, type CallerRoles } from './caller-pool.ts';
+
+/** The accounts the reference fixture world gives a role (fixtures/worlds/reference.json). */
+export const WORLD_ACCOUNTS = {
+  local: { username: 'bob', domain: 'server.example' },
+  remote: { username: 'alice', domain: 'example.com' },
+  remotePeer: { username: 'carol', domain: 'example.com' },
+  denied: { username: 'mallory', domain: 'hostile.example' },
+  // Not in the world file: a local account that self-registers its own bare JID (#registration-flow).
+  registrant: { username: 'registrant', domain: 'server.example' },
+} as const;
+
+export interface RunSession {
+  readonly federation: Federation;
+  readonly sut: SutInstance;
+  readonly driver: Driver;
+  readonly callers: RunCallers;
+  readonly facts: SutFacts;
+  /** The fixture world the SUT loaded, when its config says "fixtures": "world-file". */
+  readonly world?: ReferenceWorld;
+  /** Milliseconds spent starting the federation and the gateway. */
+  readonly setupMs: number;
+  /** SIGKILL and restart of the gateway; absent when the harness did not launch it. */
+  readonly sutControl?: SutControl;
+  stop(): Promise<void>;
+}
+
+export interface StartSessionOptions {
+  readonly provider: ServerProvider;
+  readonly config: SutConfig;
+  /** The fixture world (self-contained: manifests inlined) for a 'world-file' SUT. */
+  readonly world?: JsonValue;
+  readonly log: (line: string) => void;
+}
+
+/**
+ * The features the gateway advertises, for capability gating, asked by `caller` (the run's local
+ * caller, kept for the cases). A gateway whose disco#info is an error or malformed advertises
+ * nothing: the #gateway-info cases then say what is wrong.
+ */
+async function advertisedFeatures(
+  caller: Caller,
+  gatewayJid: string,
+  log: (line: string) => void,
+): Promise<Set<string>> {
+  try {
+    const payload = await caller.iq(gatewayJid, 'get', xml('query', { xmlns: NS.discoInfo }));
+    if (payload === undefined) return new Set();
+    return new Set(parseDiscoInfo(payload).features);
+  } catch (error) {
+    if (!(error instanceof StanzaErrorReply || error instanceof StanzaParseError)) throw error;
+    log(
+      `gateway disco#info unusable (${error.message.split('\n')[0] ?? ''}): treating it as advertising no feature`,
+    );
+    return new Set();
+  }
+}
+
+export async function startSession(options: StartSessionOptions): Promise<RunSession> {
+  const { config, log } = options;
+  const started = performance.now();
+  const accounts = Object.values(WORLD_ACCOUNTS);
+  const federation = await options.provider.start({ hostile: true, accounts });
+  log(
+    `federation: ${federation.provider}, servers ready in ${String(Math.round(federation.timings.bootMs))} ms`,
+  );
+  const driver = createDriver(federation, { timeoutMs: config.timeouts.replySeconds * 1_000 });
+  let sut: SutInstance | undefined;
+  try {
+    sut = await launchSut({
+      config,
+      federation,
+      ...(options.world === undefined ? {} : { world: options.world }),
+    });
+    const probe = await discoInfoProbe(federation, sut.facts.componentDomain);
+    try {
+      await waitForSutReady(sut, () => probe.probe());
+    } finally {
+      await probe.close();
+    }
+    const gatewayJid = sut.facts.componentDomain;
+    const jidOf = ({ username, domain }: { username: string; domain: string }): string =>
+      `${username}@${domain}`;
+    const roles: CallerRoles = {
+      local: jidOf(WORLD_ACCOUNTS.local),
+      remote: jidOf(WORLD_ACCOUNTS.remote),
+      remotePeer: jidOf(WORLD_ACCOUNTS.remotePeer),
+      denied: jidOf(WORLD_ACCOUNTS.denied),
+      admin: sut.adminAccount?.jid,
+      registrant: jidOf(WORLD_ACCOUNTS.registrant),
+    };
+    // Built from the very value the SUT was given, so cases expect what it actually loaded.
+    const world =
+      config.fixtures === 'world-file' && options.world !== undefined
+        ? referenceWorldOf(options.world, roles)
+        : undefined;
+    const callers = new RunCallers(driver, roles);
+    const features = await advertisedFeatures(await callers.callerOf('local'), gatewayJid, log);
+    const facts: SutFacts = {
+      name: config.name,
+      gatewayJid,
+      profiles: new Set(withImpliedProfiles(config.profiles)),
+      features,
+      replyTimeoutMs: config.timeouts.replySeconds * 1_000,
+      taskTimeoutMs: config.timeouts.taskSeconds * 1_000,
+      limits: config.limits,
+    };
+    const launched = sut;
+    const managed = launched.process;
+    const sutControl: SutControl | undefined =
+      managed === undefined
+        ? undefined
+        : {
+            async crashAndRestart() {
+              await managed.restart();
+              const again = await discoInfoProbe(federation, gatewayJid);
+              try {
+                await waitForSutReady(launched, () => again.probe());
+              } finally {
+                await again.close();
+              }
+            },
+          };
+    const setupMs = performance.now() - started;
+    log(`gateway under test: ${config.name} at ${gatewayJid}, ready after ${String(Math.round(setupMs))} ms`);
+    return {
+      federation,
+      sut: launched,
+      driver,
+      callers,
+      facts,
+      ...(world === undefined ? {} : { world }),
+      ...(sutControl === undefined ? {} : { sutControl }),
+      setupMs,
+      async stop() {
+        await driver.closeAll();
+        await launched.stop().catch(() => undefined);
+        await federation.stop();
+      },
+    };
+  } catch (error) {
+    // The local caller may be connected already (the features query failed after its login).
+    await driver.closeAll();
+    await sut?.stop().catch(() => undefined);
+    await federation.stop();
+    throw error;
+  }
+}
