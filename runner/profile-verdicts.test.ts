@@ -19,7 +19,7 @@ function result(
   const testCase: ConformanceCase = {
     id,
     section: id.split('.')[0] ?? id,
-    requirements: [id],
+    requirements: ['gateway-info.identity'],
     profiles: [profile],
     level,
     statement: id,
@@ -40,7 +40,7 @@ const verdictOf = (
   );
 
 describe('profile verdicts', () => {
-  it('pass a claimed profile whose MUST cases passed, and fail it on a MUST failure or cantTell', () => {
+  it('pass a claimed profile whose MUST cases passed, fail it on a MUST failure, and call it incomplete on a cantTell', () => {
     const passing = [
       result('a.x', 'passed', 'MUST', 'core-directory'),
       result('a.y', 'inapplicable', 'MUST', 'core-directory'),
@@ -53,8 +53,56 @@ describe('profile verdicts', () => {
       failingCases: ['a.z'],
     });
     expect(
-      verdictOf([...passing, result('a.z', 'cantTell', 'MUST', 'core-directory')], 'core-directory')?.verdict,
-    ).toBe('failed');
+      verdictOf([...passing, result('a.z', 'cantTell', 'MUST', 'core-directory')], 'core-directory'),
+    ).toMatchObject({ verdict: 'incomplete', undecidedCases: ['a.z'] });
+    // A failure outweighs an undecided case, and MUST failures are listed before SHOULD ones.
+    expect(
+      verdictOf(
+        [
+          ...passing,
+          result('a.w', 'failed', 'SHOULD', 'core-directory'),
+          result('a.z', 'cantTell', 'MUST', 'core-directory'),
+          result('a.v', 'failed', 'MUST', 'core-directory'),
+        ],
+        'core-directory',
+        true,
+      ),
+    ).toMatchObject({ verdict: 'failed', failingCases: ['a.v', 'a.w'] });
+  });
+
+  it('fail a claimed profile on a preflight blocker even when every case passed, with the blocker as reason', () => {
+    const results = [result('a.x', 'passed', 'MUST', 'core-directory')];
+    const message =
+      'Core Directory is claimed, but the gateway does not advertise urn:xmpp:agent-directory:0';
+    const verdict = profileVerdicts(results, {
+      claimed,
+      strict: false,
+      blockers: [{ profile: 'core-directory', message }],
+    }).find((v) => v.profile === 'core-directory');
+    expect(verdict).toMatchObject({ verdict: 'failed', reason: message, blockers: [message] });
+  });
+
+  it('count a warning on a passing SHOULD case as a failure under --strict only', () => {
+    const warned: CaseResult = {
+      ...result('a.s', 'passed', 'SHOULD', 'core-directory'),
+      attempts: [
+        {
+          attempt: 1,
+          seed: 1,
+          outcome: 'passed',
+          durationMs: 1,
+          warnings: [{ requirement: 'gateway-info.identity', message: 'slow' }],
+          transcript: { title: 'a.s', startedAt: '2026-12-01T00:00:00Z', entries: [] },
+          transcriptText: '',
+        },
+      ],
+    };
+    const results = [result('a.x', 'passed', 'MUST', 'core-directory'), warned];
+    expect(verdictOf(results, 'core-directory')).toMatchObject({ verdict: 'passed', warnings: 1 });
+    expect(verdictOf(results, 'core-directory', true)).toMatchObject({
+      verdict: 'failed',
+      failingCases: ['a.s'],
+    });
   });
 
   it('count SHOULD failures only under --strict', () => {
@@ -65,9 +113,19 @@ describe('profile verdicts', () => {
     expect(isBlocking(should, false)).toBe(false);
   });
 
-  it('say no-cases for a claimed profile without a decided MUST case, and not-claimed for the rest', () => {
-    const results = [result('a.x', 'passed', 'MUST', 'core-directory')];
-    expect(verdictOf(results, 'tool-discovery')?.verdict).toBe('no-cases');
+  it('say not-assessed, with the reason, for a claimed profile without a decided MUST case, and not-claimed for the rest', () => {
+    const results = [
+      result('a.x', 'passed', 'MUST', 'core-directory'),
+      { ...result('t.x', 'inapplicable', 'MUST', 'tool-discovery'), reason: 'the SUT does not advertise F' },
+    ];
+    expect(verdictOf(results, 'tool-discovery')).toMatchObject({
+      verdict: 'not-assessed',
+      reason: 'none of its 1 MUST case(s) could run (the SUT does not advertise F)',
+    });
+    expect(verdictOf([], 'tool-discovery')).toMatchObject({
+      verdict: 'not-assessed',
+      reason: 'no MUST case of it was selected',
+    });
     expect(verdictOf(results, 'task-execution')?.verdict).toBe('not-claimed');
   });
 

@@ -1,9 +1,13 @@
 /**
- * The verdict per conformance profile, from case results. A claimed profile passes when none
- * of its applicable MUST cases failed or could not be decided; SHOULD cases count the same way
- * only under --strict (otherwise their failures are warnings). A case listed in the SUT's
- * baseline (expected failures) does not fail its profile while it still fails; once it passes,
- * the baseline is stale and the run fails, so baselines shrink as gateways improve.
+ * The verdict per conformance profile, from case results. A verdict is a claim about someone
+ * else's software, so a claimed profile PASSes only on evidence: every one of its MUST cases
+ * was decided and passed (a case is inapplicable only for a feature the profile leaves
+ * optional and the SUT does not advertise). A MUST case that could not be decided (a missing
+ * fixture or precondition, a blocked case, a flaky one) makes the profile INCOMPLETE, which
+ * fails the run as surely as a failure does, but says "we could not tell" instead of "it is
+ * broken". Under --strict every SHOULD finding, a warning on a passing case included, counts
+ * like a MUST. A case listed in the SUT's baseline (expected failures) does not count against
+ * its profile while it still fails; once it passes the baseline is stale and the run fails.
  */
 import { PROFILE_IDS, PROFILE_TITLES, type ProfileId } from '../protocol/profiles.ts';
 import type { Level, Outcome } from '../suites/framework/outcome.ts';
@@ -11,8 +15,14 @@ import type { CaseResult } from '../suites/framework/run-case.ts';
 
 export type OutcomeCounts = Record<Outcome, number>;
 
-/** 'no-cases': claimed, but no MUST case of it ran to a verdict (e.g. a --grep subset). */
-export type ProfileVerdictName = 'passed' | 'failed' | 'no-cases' | 'not-claimed';
+/**
+ * - passed: claimed, every MUST case decided and passed (every SHOULD too under --strict);
+ * - failed: a blocking case failed, or the SUT lacks a feature the claim requires;
+ * - incomplete: nothing failed, but a blocking case could not be decided;
+ * - not-assessed: claimed, but no MUST case of it was decided (none selected, or all inapplicable);
+ * - not-claimed: the SUT does not claim it; its cases were not run.
+ */
+export type ProfileVerdictName = 'passed' | 'failed' | 'incomplete' | 'not-assessed' | 'not-claimed';
 
 export interface ProfileVerdict {
   readonly profile: ProfileId;
@@ -24,8 +34,14 @@ export interface ProfileVerdict {
   readonly warnings: number;
   /** Failing cases excused by the baseline. */
   readonly expectedFailures: number;
-  /** IDs of the cases that decided a failed verdict. */
+  /** IDs of the cases that failed the profile, MUST cases first. */
   readonly failingCases: readonly string[];
+  /** IDs of the blocking cases that could not be decided. */
+  readonly undecidedCases: readonly string[];
+  /** Preflight findings against the claim (a required feature the SUT does not advertise). */
+  readonly blockers: readonly string[];
+  /** The main reason for any verdict but passed and not-claimed, in one line. */
+  readonly reason?: string;
 }
 
 export interface Baseline {
@@ -33,21 +49,48 @@ export interface Baseline {
   readonly expectedFailures: ReadonlyMap<string, string>;
 }
 
+export interface ProfileBlocker {
+  readonly profile: ProfileId;
+  readonly message: string;
+}
+
 export interface VerdictOptions {
   readonly claimed: ReadonlySet<ProfileId>;
   readonly strict: boolean;
   readonly baseline?: Baseline;
+  /** What the preflight found missing for each claimed profile. */
+  readonly blockers?: readonly ProfileBlocker[];
 }
 
 function zeroCounts(): OutcomeCounts {
   return { passed: 0, failed: 0, cantTell: 0, inapplicable: 0, untested: 0 };
 }
 
+function hasWarnings(result: CaseResult): boolean {
+  return result.attempts.some((attempt) => attempt.warnings.length > 0);
+}
+
+/** Whether the case's level counts toward its profiles' verdicts. */
+function counts(result: CaseResult, strict: boolean): boolean {
+  return result.case.level === 'MUST' || (strict && result.case.level === 'SHOULD');
+}
+
+/**
+ * How a result weighs on its profiles before the baseline is applied: 'failure' (a counted
+ * case failed, or passed with a warning under --strict), 'undecided' (a counted case could not
+ * be decided) or undefined.
+ */
+export function blockingKind(result: CaseResult, strict: boolean): 'failure' | 'undecided' | undefined {
+  if (!counts(result, strict)) return undefined;
+  if (result.outcome === 'failed') return 'failure';
+  if (result.outcome === 'cantTell') return 'undecided';
+  if (result.outcome === 'passed' && strict && hasWarnings(result)) return 'failure';
+  return undefined;
+}
+
 /** Whether a result counts against its profiles (before the baseline is applied). */
 export function isBlocking(result: CaseResult, strict: boolean): boolean {
-  const undecided = result.outcome === 'failed' || result.outcome === 'cantTell';
-  if (!undecided) return false;
-  return result.case.level === 'MUST' || (strict && result.case.level === 'SHOULD');
+  return blockingKind(result, strict) !== undefined;
 }
 
 /** Baseline entries whose case now passes: the run fails until they are removed. */
@@ -68,44 +111,93 @@ export function unknownBaselineEntries(caseIds: readonly string[], baseline: Bas
   return [...baseline.expectedFailures.keys()].filter((id) => !known.has(id));
 }
 
+const LEVEL_ORDER: Readonly<Record<Level, number>> = { MUST: 0, SHOULD: 1, MAY: 2 };
+
+function byLevel(results: CaseResult[]): CaseResult[] {
+  return results.sort((a, b) => LEVEL_ORDER[a.case.level] - LEVEL_ORDER[b.case.level]);
+}
+
+function listed(ids: readonly string[], limit = 3): string {
+  const shown = ids.slice(0, limit).join(', ');
+  return ids.length > limit ? `${shown} and ${String(ids.length - limit)} more` : shown;
+}
+
+function mainReason(
+  verdict: ProfileVerdictName,
+  blockers: readonly string[],
+  failing: readonly CaseResult[],
+  undecided: readonly CaseResult[],
+  profileResults: readonly CaseResult[],
+): string | undefined {
+  switch (verdict) {
+    case 'failed':
+      if (blockers.length > 0) return blockers[0];
+      return `${String(failing.length)} case(s) failed: ${listed(failing.map((r) => r.case.id))}`;
+    case 'incomplete': {
+      const first = undecided[0];
+      const why =
+        first?.reason === undefined ? '' : ` (${first.case.id}: ${first.reason.split('\n')[0] ?? ''})`;
+      return `${String(undecided.length)} case(s) could not be decided${why}`;
+    }
+    case 'not-assessed': {
+      const must = profileResults.filter((r) => r.case.level === 'MUST');
+      if (must.length === 0) return 'no MUST case of it was selected';
+      const first = must.find((r) => r.reason !== undefined);
+      return `none of its ${String(must.length)} MUST case(s) could run${first?.reason === undefined ? '' : ` (${first.reason})`}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
 export function profileVerdicts(results: readonly CaseResult[], options: VerdictOptions): ProfileVerdict[] {
   return PROFILE_IDS.map((profile) => {
-    const counts: Record<Level, OutcomeCounts> = {
+    const levelCounts: Record<Level, OutcomeCounts> = {
       MUST: zeroCounts(),
       SHOULD: zeroCounts(),
       MAY: zeroCounts(),
     };
     let warnings = 0;
     let expectedFailures = 0;
-    const failingCases: string[] = [];
-    for (const result of results) {
-      if (!result.case.profiles.includes(profile)) continue;
-      counts[result.case.level][result.outcome] += 1;
-      if (result.outcome === 'passed' && result.attempts.some((attempt) => attempt.warnings.length > 0)) {
-        warnings += 1;
-      }
-      if (!isBlocking(result, options.strict)) continue;
+    const failing: CaseResult[] = [];
+    const undecided: CaseResult[] = [];
+    const profileResults = results.filter((result) => result.case.profiles.includes(profile));
+    for (const result of profileResults) {
+      levelCounts[result.case.level][result.outcome] += 1;
+      if (result.outcome === 'passed' && hasWarnings(result)) warnings += 1;
+      const kind = blockingKind(result, options.strict);
+      if (kind === undefined) continue;
       if (options.baseline?.expectedFailures.has(result.case.id) === true) expectedFailures += 1;
-      else failingCases.push(result.case.id);
+      else if (kind === 'failure') failing.push(result);
+      else undecided.push(result);
     }
     const claimed = options.claimed.has(profile);
-    const decidedMust = counts.MUST.passed + counts.MUST.failed + counts.MUST.cantTell;
+    const blockers = (options.blockers ?? [])
+      .filter((blocker) => blocker.profile === profile)
+      .map((blocker) => blocker.message);
+    const decidedMust = levelCounts.MUST.passed + levelCounts.MUST.failed + levelCounts.MUST.cantTell;
     const verdict: ProfileVerdictName = !claimed
       ? 'not-claimed'
-      : failingCases.length > 0
+      : blockers.length > 0 || failing.length > 0
         ? 'failed'
-        : decidedMust === 0
-          ? 'no-cases'
-          : 'passed';
+        : undecided.length > 0
+          ? 'incomplete'
+          : decidedMust === 0
+            ? 'not-assessed'
+            : 'passed';
+    const reason = mainReason(verdict, blockers, byLevel(failing), byLevel(undecided), profileResults);
     return {
       profile,
       title: PROFILE_TITLES[profile],
       claimed,
       verdict,
-      counts,
+      counts: levelCounts,
       warnings,
       expectedFailures,
-      failingCases,
+      failingCases: byLevel(failing).map((result) => result.case.id),
+      undecidedCases: byLevel(undecided).map((result) => result.case.id),
+      blockers,
+      ...(reason === undefined ? {} : { reason }),
     };
   });
 }

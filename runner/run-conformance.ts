@@ -14,6 +14,7 @@ import {
   REDACTED_SECRET,
 } from '../suites/framework/wire-checks.ts';
 import type { RequirementViolation } from '../suites/framework/verdicts.ts';
+import { preflight, type PreflightFinding } from '../suites/framework/preflight.ts';
 import {
   profileVerdicts,
   staleBaselineEntries,
@@ -21,10 +22,13 @@ import {
   type Baseline,
 } from './profile-verdicts.ts';
 import type { RunResult } from './run-result.ts';
+import type { ProfileId } from '../protocol/profiles.ts';
 import type { RunSession } from './run-session.ts';
 import { selectCases, type CaseSelection } from './select-cases.ts';
 
 export interface RunProgress {
+  /** What the preflight found missing, before any case runs (nothing is printed when all is well). */
+  preflight(findings: readonly PreflightFinding[]): void;
   sectionStarted(section: string, title: string, cases: number): void;
   caseFinished(result: CaseResult): void;
   sectionFinished(section: string, results: readonly CaseResult[]): void;
@@ -77,6 +81,11 @@ function withWireViolations(
   });
 }
 
+/** Whether the selection included any MUST case of the profile. */
+function selectedAny(results: readonly CaseResult[], profile: ProfileId): boolean {
+  return results.some((result) => result.case.level === 'MUST' && result.case.profiles.includes(profile));
+}
+
 export async function runConformance(options: RunConformanceOptions): Promise<RunResult> {
   const { session, config, progress } = options;
   const startedAt = new Date();
@@ -89,7 +98,17 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
   const redactions = secret.length >= MIN_CREDENTIAL_LENGTH ? [{ secret, label: REDACTED_SECRET }] : [];
   const defaultTimeoutMs =
     options.defaultTimeoutMs ?? session.facts.taskTimeoutMs + session.facts.replyTimeoutMs;
-  for (const { suite, cases } of selectCases(options.suites, options.selection)) {
+  const findings = await preflight({
+    caller: await session.callers.callerOf('local'),
+    gatewayJid: session.facts.gatewayJid,
+    claimed: session.facts.profiles,
+    gatewayFeatures: session.facts.features,
+    ...(session.world === undefined ? {} : { world: session.world }),
+  });
+  progress.preflight(findings);
+  const blockers = new Map(findings.map((finding) => [finding.profile, finding.message] as const));
+  const selected = selectCases(options.suites, options.selection);
+  for (const { suite, cases } of selected) {
     progress.sectionStarted(suite.section, suite.title, cases.length);
     const sectionResults: CaseResult[] = [];
     for (const testCase of cases) {
@@ -97,6 +116,7 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
         sut: session.facts,
         runSeed: options.seed,
         defaultTimeoutMs,
+        blockers,
         prepare: (_, seed, warn) => {
           const transcript = new Transcript(testCase.id, { redactions });
           const pool = session.callers.forAttempt(transcript);
@@ -134,10 +154,12 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
   );
   if (schemaFailures.length > 0) progress.schemaFailures(schemaFailures);
   const claimed = session.facts.profiles;
-  const narrowed = (options.selection.grep?.length ?? 0) > 0 || (options.selection.profiles?.length ?? 0) > 0;
+  const totalCases = options.suites.reduce((sum, suite) => sum + suite.cases.length, 0);
+  const partial = results.length < totalCases;
   const profiles = profileVerdicts(results, {
     claimed,
     strict: options.strict,
+    blockers: findings.filter((finding) => finding.kind === 'missing'),
     ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
   });
   const staleBaseline = staleBaselineEntries(results, options.baseline);
@@ -164,17 +186,27 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
       features: [...session.facts.features].sort(),
     },
     cases: results,
+    selection: {
+      grep: [...(options.selection.grep ?? [])],
+      profiles: [...(options.selection.profiles ?? [])],
+      selectedCases: results.length,
+      totalCases,
+    },
+    partial,
+    preflight: findings,
+    fixtures: config.fixtures,
     profiles,
     staleBaseline,
     unknownBaseline,
-    // A claimed profile must pass; one without cases passes the run only when the selection
-    // (--grep, --profile) deliberately left it out.
+    // A claimed profile must pass; one without a decided case passes the run only when the
+    // selection (--grep, --profile) deliberately left its cases out, and such a run is labelled
+    // PARTIAL wherever it is reported.
     passed:
       profiles.every(
         (profile) =>
           profile.verdict === 'passed' ||
           profile.verdict === 'not-claimed' ||
-          (profile.verdict === 'no-cases' && narrowed),
+          (profile.verdict === 'not-assessed' && partial && !selectedAny(results, profile.profile)),
       ) &&
       staleBaseline.length === 0 &&
       unknownBaseline.length === 0,

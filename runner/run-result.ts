@@ -4,6 +4,8 @@
  */
 import type { ProfileId } from '../protocol/profiles.ts';
 import type { CaseResult } from '../suites/framework/run-case.ts';
+import type { PreflightFinding } from '../suites/framework/preflight.ts';
+import type { SutConfig } from '../harness/sut/sut-config.ts';
 import type { ProfileVerdict } from './profile-verdicts.ts';
 
 export interface RunSubject {
@@ -31,11 +33,24 @@ export interface RunResult {
   readonly provider: string;
   readonly subject: RunSubject;
   readonly cases: readonly CaseResult[];
+  /** What was asked to run: --grep patterns, --profile filters, and how many cases that left. */
+  readonly selection: {
+    readonly grep: readonly string[];
+    readonly profiles: readonly ProfileId[];
+    readonly selectedCases: number;
+    readonly totalCases: number;
+  };
+  /** Fewer cases ran than the suites hold: the verdicts speak for the selection only. */
+  readonly partial: boolean;
+  /** Missing required features (the claimed profile fails) and untestable claims, found before any case. */
+  readonly preflight: readonly PreflightFinding[];
+  /** How the SUT's fixtures were provided (docs/sut.md), which decides what the cases can know. */
+  readonly fixtures: SutConfig['fixtures'];
   readonly profiles: readonly ProfileVerdict[];
   /** Baseline entries whose case now passes: the baseline must be updated. */
   readonly staleBaseline: readonly string[];
   /** Baseline entries naming no case. */
   readonly unknownBaseline: readonly string[];
-  /** Every claimed profile passed and the baseline is current. */
+  /** Every claimed profile passed (of the selection, when partial) and the baseline is current. */
   readonly passed: boolean;
 }

@@ -25,8 +25,28 @@ function indent(text: string, prefix = '      '): string {
     .join('\n');
 }
 
+/** Stanzas longer than this are cut in the terminal (the reports keep them whole). */
+const SHOWN_STANZA_CHARS = 1_200;
+
+/**
+ * `received` cut to a window around its first difference from `expected` (or its start when
+ * `expected` is prose), so the part that decided the verdict is on screen.
+ */
+export function cutAroundDifference(expected: string, received: string, limit = SHOWN_STANZA_CHARS): string {
+  if (received.length <= limit) return received;
+  let first = 0;
+  if (expected.startsWith('<')) {
+    while (first < expected.length && expected[first] === received[first]) first += 1;
+  }
+  const start = Math.max(0, Math.min(first - Math.floor(limit / 3), received.length - limit));
+  const end = start + limit;
+  const before = start > 0 ? `[… ${String(start)} characters …]` : '';
+  const after = end < received.length ? `[… ${String(received.length - end)} characters …]` : '';
+  return `${before}${received.slice(start, end)}${after}`;
+}
+
 /** The full story of one case that did not pass, as printed and as attached to reports. */
-export function describeFailure(result: CaseResult): string {
+export function describeFailure(result: CaseResult, cut = false): string {
   const last = result.attempts.at(-1);
   const lines = [
     `  ${result.flaky ? 'FLAKY' : result.outcome.toUpperCase()} ${result.case.id} [${result.case.level}] (seed ${String(result.seed)})`,
@@ -42,7 +62,9 @@ export function describeFailure(result: CaseResult): string {
       `    expected:`,
       indent(last.violation.expected),
       `    received:`,
-      indent(last.violation.received),
+      indent(
+        cut ? cutAroundDifference(last.violation.expected, last.violation.received) : last.violation.received,
+      ),
     );
   } else if (result.reason !== undefined) {
     lines.push(`    reason: ${result.reason}`);
@@ -51,8 +73,21 @@ export function describeFailure(result: CaseResult): string {
   return lines.join('\n');
 }
 
+const LEVEL_ORDER = { MUST: 0, SHOULD: 1, MAY: 2 } as const;
+
+/** Results in the order their failures are printed: MUST before SHOULD before MAY. */
+function mustFirst(results: readonly CaseResult[]): CaseResult[] {
+  return results.toSorted((a, b) => LEVEL_ORDER[a.case.level] - LEVEL_ORDER[b.case.level]);
+}
+
 export function terminalProgress(write: (text: string) => void, verbose = false): RunProgress {
   return {
+    preflight(findings) {
+      for (const finding of findings) {
+        write(`preflight: ${finding.kind === 'missing' ? 'FAIL' : 'CANNOT TEST'}: ${finding.message}\n`);
+      }
+      if (findings.length > 0) write('\n');
+    },
     sectionStarted(section) {
       write(`#${section.padEnd(28)} `);
     },
@@ -68,58 +103,103 @@ export function terminalProgress(write: (text: string) => void, verbose = false)
       if (count('inapplicable') > 0) parts.push(`${String(count('inapplicable'))} inapplicable`);
       if (count('untested') > 0) parts.push(`${String(count('untested'))} not claimed`);
       write(`  ${parts.join(', ')}\n`);
-      for (const result of results) {
-        const shown = result.outcome === 'failed' || result.outcome === 'cantTell';
-        if (shown || (verbose && result.outcome !== 'passed')) write(`${describeFailure(result)}\n`);
+      for (const result of mustFirst(results)) {
+        const shown = result.outcome === 'failed' || (result.outcome === 'cantTell' && !isBlocked(result));
+        if (shown || (verbose && result.outcome !== 'passed'))
+          write(`${describeFailure(result, !verbose)}\n`);
       }
     },
     schemaFailures(results) {
       write(
         `\nschema checks of the whole run: ${String(results.length)} case(s) received invalid elements\n`,
       );
-      for (const result of results) write(`${describeFailure(result)}\n`);
+      for (const result of mustFirst(results)) write(`${describeFailure(result, !verbose)}\n`);
     },
   };
 }
 
-function countsCell(verdict: ProfileVerdict, level: 'MUST' | 'SHOULD'): string {
-  const counts = verdict.counts[level];
-  const decided = counts.passed + counts.failed + counts.cantTell;
-  return decided === 0 ? '-' : `${String(counts.passed)}/${String(decided)}`;
+/** Blocked by a preflight finding: the finding was printed once; the case adds nothing. */
+function isBlocked(result: CaseResult): boolean {
+  return result.reason?.startsWith('blocked by the preflight') === true;
 }
 
-/** The closing summary: one row per profile, then the run's verdict. */
+function countsCell(verdict: ProfileVerdict, level: 'MUST' | 'SHOULD'): string {
+  if (!verdict.claimed) return '-';
+  const counts = verdict.counts[level];
+  const decided = counts.passed + counts.failed;
+  const cell = decided === 0 ? '-' : `${String(counts.passed)}/${String(decided)}`;
+  return counts.cantTell > 0 ? `${cell} ?${String(counts.cantTell)}` : cell;
+}
+
+function inapplicableCell(verdict: ProfileVerdict): string {
+  if (!verdict.claimed) return '-';
+  return String(
+    verdict.counts.MUST.inapplicable + verdict.counts.SHOULD.inapplicable + verdict.counts.MAY.inapplicable,
+  );
+}
+
+const VERDICT_WORDS: Readonly<Record<ProfileVerdict['verdict'], string>> = {
+  passed: 'PASS',
+  failed: 'FAIL',
+  incomplete: 'INCOMPLETE',
+  'not-assessed': 'NOT ASSESSED',
+  'not-claimed': '-',
+};
+
+function verdictCell(verdict: ProfileVerdict, partial: boolean): string {
+  const word = VERDICT_WORDS[verdict.verdict];
+  if (verdict.verdict === 'passed') {
+    const baselined = verdict.expectedFailures > 0 ? ` (${String(verdict.expectedFailures)} baselined)` : '';
+    return `${partial ? 'PARTIAL ' : ''}${word}${baselined}`;
+  }
+  return word;
+}
+
+/** The closing summary: one row per profile, the reasons, then the run's verdict. */
 export function summaryTable(run: RunResult): string {
   const rows = [
-    ['profile', 'claimed', 'MUST', 'SHOULD', 'warnings', 'verdict'],
+    ['profile', 'claimed', 'MUST', 'SHOULD', 'n/a', 'warnings', 'verdict'],
     ...run.profiles.map((verdict) => [
       verdict.title,
       verdict.claimed ? 'yes' : 'no',
       countsCell(verdict, 'MUST'),
       countsCell(verdict, 'SHOULD'),
-      String(verdict.warnings),
-      verdict.verdict === 'not-claimed'
-        ? '-'
-        : verdict.verdict === 'no-cases'
-          ? 'NOT ASSESSED (no case ran)'
-          : verdict.verdict === 'passed'
-            ? `PASS${verdict.expectedFailures > 0 ? ` (${String(verdict.expectedFailures)} baselined)` : ''}`
-            : `FAIL (${verdict.failingCases.join(', ')})`,
+      inapplicableCell(verdict),
+      verdict.claimed ? String(verdict.warnings) : '-',
+      verdictCell(verdict, run.partial),
     ]),
   ];
   const flaky = run.cases.filter((result) => result.flaky).length;
-  const lines = [
-    '',
-    textTable(rows, '').join('\n'),
+  const lines = ['', textTable(rows, '').join('\n'), ''];
+  lines.push(
+    'MUST/SHOULD: passed/decided, ?N: undecided; n/a: inapplicable (optional features not advertised)',
+  );
+  for (const verdict of run.profiles) {
+    if (verdict.claimed && verdict.reason !== undefined) {
+      lines.push(`${verdict.title} ${VERDICT_WORDS[verdict.verdict]}: ${verdict.reason}`);
+    }
+  }
+  lines.push(
     '',
     `${String(run.cases.length)} cases in ${(run.durationMs / 1000).toFixed(1)} s (setup ${(run.setupMs / 1000).toFixed(1)} s), seed ${String(run.seed)}${run.strict ? ', strict' : ''}${flaky > 0 ? `, ${String(flaky)} flaky` : ''}`,
-  ];
+  );
   if (run.staleBaseline.length > 0) {
     lines.push(`stale baseline: these cases pass now, remove them: ${run.staleBaseline.join(', ')}`);
   }
   if (run.unknownBaseline.length > 0) {
     lines.push(`baseline names unknown cases: ${run.unknownBaseline.join(', ')}`);
   }
-  lines.push(`${run.subject.name}: ${run.passed ? 'every claimed profile PASSED' : 'FAILED'}`);
+  lines.push(`${run.subject.name}: ${runVerdictLine(run)}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The run's verdict in words; a partial run never says plainly PASSED. */
+export function runVerdictLine(run: RunResult): string {
+  if (run.partial) {
+    const scope = `${String(run.selection.selectedCases)} of ${String(run.selection.totalCases)} cases selected`;
+    return run.passed
+      ? `PARTIAL: ${scope}; every claimed profile they reach passed them (not a conformance verdict)`
+      : `FAILED (PARTIAL: ${scope})`;
+  }
+  return run.passed ? 'every claimed profile PASSED' : 'FAILED';
 }

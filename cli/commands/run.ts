@@ -18,10 +18,12 @@ import {
 } from '../../harness/federation/auto-provider.ts';
 import { loadBaseline, BaselineError } from '../../runner/baseline.ts';
 import { runConformance } from '../../runner/run-conformance.ts';
+import { unknownBaselineEntries } from '../../runner/profile-verdicts.ts';
+import { selectCases, type CaseSelection } from '../../runner/select-cases.ts';
 import { startSession } from '../../runner/run-session.ts';
 import { summaryTable, terminalProgress } from '../../runner/terminal-report.ts';
 import { writeReports } from '../../runner/reports/write-reports.ts';
-import { isProfileId, type ProfileId } from '../../protocol/profiles.ts';
+import { isProfileId, withImpliedProfiles, type ProfileId } from '../../protocol/profiles.ts';
 import { EXIT, readInput, UsageError } from '../io.ts';
 import type { Command } from '../main.ts';
 import { readExternalFederationFile, readSutConfigFile, readWorldFile } from '../run-inputs.ts';
@@ -107,6 +109,40 @@ export const runCommand: Command = {
       }
     }
 
+    // Decided before anything starts: a selection that runs nothing, or a baseline naming cases
+    // that do not exist, is a mistake in the command, not a verdict about the gateway.
+    const caseSelection: CaseSelection = {
+      ...(values.grep === undefined ? {} : { grep: values.grep }),
+      profiles,
+    };
+    const selectedCount = selectCases(ALL_SUITES, caseSelection).reduce(
+      (sum, selected) => sum + selected.cases.length,
+      0,
+    );
+    if (selectedCount === 0) {
+      const asked = [
+        ...(values.grep ?? []).map((g) => `--grep ${g}`),
+        ...profiles.map((p) => `--profile ${p}`),
+      ];
+      throw new UsageError(
+        `${asked.join(' ')} selects no case (case IDs: agentconf run prints them per section)`,
+      );
+    }
+    const unknown = unknownBaselineEntries(
+      ALL_SUITES.flatMap((suite) => suite.cases.map((testCase) => testCase.id)),
+      baseline,
+    );
+    if (unknown.length > 0) {
+      io.err(
+        `invalid: ${values.baseline ?? 'the baseline'} names cases the suites do not have: ${unknown.join(', ')}\n`,
+      );
+      return EXIT.invalid;
+    }
+    const claimedProfiles = new Set(withImpliedProfiles(config.profiles));
+    for (const profile of profiles.filter((p) => !claimedProfiles.has(p))) {
+      io.err(`warning: --profile ${profile}: ${config.name} does not claim it, so its cases will not run\n`);
+    }
+
     const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${generateIdentifier('').slice(0, 6)}`;
     const out = resolve(values.out ?? join(REPO_ROOT, 'reports', runId));
     const log = (line: string): void => {
@@ -130,7 +166,7 @@ export const runCommand: Command = {
         session,
         config,
         suites: ALL_SUITES,
-        selection: { ...(values.grep === undefined ? {} : { grep: values.grep }), profiles },
+        selection: caseSelection,
         seed,
         strict: values.strict,
         ...(baseline === undefined ? {} : { baseline }),
