@@ -8,6 +8,8 @@ import type { Transcript, TranscriptJson } from '../../harness/driver/index.ts';
 import type { ConformanceCase } from './case.ts';
 import type { CaseContext, SutFacts } from './context.ts';
 import type { Outcome } from './outcome.ts';
+import { PROFILE_REQUIRED_FEATURES } from './preflight.ts';
+import type { ProfileId } from '../../protocol/profiles.ts';
 import { caseSeed } from './seeded-random.ts';
 import { CannotTell, NotApplicable, RequirementViolation } from './verdicts.ts';
 
@@ -17,6 +19,9 @@ export interface Finding {
 }
 
 export interface AttemptReport {
+  /** 1 for the first attempt; a re-run is a fresh try with its own seed (see attemptSeed). */
+  readonly attempt: number;
+  readonly seed: number;
   readonly outcome: Outcome;
   readonly durationMs: number;
   /** Set when the outcome is failed because a requirement was violated. */
@@ -68,21 +73,38 @@ export interface RunCaseOptions {
   ) => CaseAttempt;
   /** Re-run a failed case once to tell flaky from failing (default true). */
   readonly rerunFailures?: boolean;
+  /** Claimed profiles the preflight found lacking a required feature, with the finding. */
+  readonly blockers?: ReadonlyMap<ProfileId, string>;
 }
 
 /** Why the case does not run against this SUT, or undefined when it does. */
 export function applicability(
   testCase: ConformanceCase,
   sut: SutFacts,
-): { readonly outcome: 'untested' | 'inapplicable'; readonly reason: string } | undefined {
-  if (!testCase.profiles.some((profile) => sut.profiles.has(profile))) {
+  blockers: ReadonlyMap<ProfileId, string> = new Map(),
+): { readonly outcome: 'untested' | 'inapplicable' | 'cantTell'; readonly reason: string } | undefined {
+  const claimed = testCase.profiles.filter((profile) => sut.profiles.has(profile));
+  if (claimed.length === 0) {
     return { outcome: 'untested', reason: `the SUT claims none of: ${testCase.profiles.join(', ')}` };
   }
+  // Blocked only when every claimed profile it counts toward is: the preflight finding is the
+  // one failure to report, and this case would only repeat it.
+  const blocker = claimed.every((profile) => blockers.has(profile))
+    ? claimed.map((profile) => blockers.get(profile)).find((message) => message !== undefined)
+    : undefined;
+  if (blocker !== undefined) return { outcome: 'cantTell', reason: `blocked by the preflight: ${blocker}` };
   const missing = (testCase.features ?? []).filter((feature) => !sut.features.has(feature));
-  if (missing.length > 0) {
-    return { outcome: 'inapplicable', reason: `the SUT does not advertise ${missing.join(', ')}` };
+  if (missing.length === 0) return undefined;
+  const required = missing.filter((feature) =>
+    claimed.some((profile) => PROFILE_REQUIRED_FEATURES[profile].gateway?.includes(feature) === true),
+  );
+  if (required.length > 0) {
+    return {
+      outcome: 'cantTell',
+      reason: `the SUT claims a profile that requires ${required.join(', ')}, which it does not advertise`,
+    };
   }
-  return undefined;
+  return { outcome: 'inapplicable', reason: `the SUT does not advertise ${missing.join(', ')}` };
 }
 
 function describeError(error: unknown): string {
@@ -102,11 +124,23 @@ function withTimeout(work: Promise<void>, timeoutMs: number, id: string): Promis
   });
 }
 
+/**
+ * The seed of one attempt. The first attempt uses the case seed (what --seed replays); a re-run
+ * mixes in the attempt number, so its request IDs, ledger keys and generated names are its own
+ * and it cannot meet the first attempt's task, replay or registration.
+ */
+export function attemptSeed(runSeed: number, caseId: string, attempt: number): number {
+  return attempt === 1
+    ? caseSeed(runSeed, caseId)
+    : caseSeed(runSeed, `${caseId}#attempt-${String(attempt)}`);
+}
+
 async function runAttempt(
   testCase: ConformanceCase,
-  seed: number,
+  attemptNumber: number,
   options: RunCaseOptions,
 ): Promise<AttemptReport> {
+  const seed = attemptSeed(options.runSeed, testCase.id, attemptNumber);
   const warnings: Finding[] = [];
   const attempt = options.prepare(testCase, seed, (finding) => warnings.push(finding));
   const started = performance.now();
@@ -146,6 +180,8 @@ async function runAttempt(
   }
   if (reason !== undefined) attempt.transcript.note(`verdict: ${outcome}: ${reason}`);
   return {
+    attempt: attemptNumber,
+    seed,
     outcome,
     durationMs: performance.now() - started,
     ...(violation === undefined ? {} : { violation }),
@@ -158,7 +194,7 @@ async function runAttempt(
 
 export async function runCase(testCase: ConformanceCase, options: RunCaseOptions): Promise<CaseResult> {
   const seed = caseSeed(options.runSeed, testCase.id);
-  const skipped = applicability(testCase, options.sut);
+  const skipped = applicability(testCase, options.sut, options.blockers);
   if (skipped !== undefined) {
     return {
       case: testCase,
@@ -169,7 +205,7 @@ export async function runCase(testCase: ConformanceCase, options: RunCaseOptions
       attempts: [],
     };
   }
-  const first = await runAttempt(testCase, seed, options);
+  const first = await runAttempt(testCase, 1, options);
   if (first.outcome !== 'failed' || options.rerunFailures === false) {
     return {
       case: testCase,
@@ -180,7 +216,7 @@ export async function runCase(testCase: ConformanceCase, options: RunCaseOptions
       attempts: [first],
     };
   }
-  const second = await runAttempt(testCase, seed, options);
+  const second = await runAttempt(testCase, 2, options);
   if (second.outcome === 'passed') {
     return {
       case: testCase,
