@@ -9,8 +9,8 @@ import { GatewayStore } from '../reference-gateway/store/gateway-store.ts';
 import { tempStoreDir, type TempStoreDir } from '../reference-gateway/store/test-support/temp-store.ts';
 import type { ToolRuntime } from '../reference-gateway/runtime/tool-runtime.ts';
 import { TaskEngine } from '../reference-gateway/tasks/task-engine.ts';
-import { TASK_FAULT } from '../reference-gateway/tasks/task-faults.ts';
-import type { Outcome } from '../reference-gateway/tasks/task-faults.ts';
+import { FAULT } from '../reference-gateway/iq/faults.ts';
+import type { Outcome } from '../reference-gateway/iq/outcome.ts';
 import {
   BOB,
   DeliveryLog,
@@ -59,9 +59,7 @@ describe('retention and purge (#events, #invocation, #registration-flow)', () =>
     ).toBe('completed');
     kit.clock.jump(1);
     expect(kit.engine.purge()).toEqual({ tasks: 1, replays: 0 });
-    expect(faultOf(kit.engine.taskState(BOB, WEATHER, { taskId: accepted.taskId }))).toBe(
-      TASK_FAULT.itemNotFound,
-    );
+    expect(faultOf(kit.engine.taskState(BOB, WEATHER, { taskId: accepted.taskId }))).toBe(FAULT.itemNotFound);
     expect(kit.store.tasks.events(accepted.taskId)).toEqual([]);
     expect(kit.store.registrations.isRetained(WEATHER, '1.0.0')).toBe(false);
 

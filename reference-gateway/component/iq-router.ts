@@ -43,7 +43,8 @@ import {
 } from '../../protocol/stanza/index.ts';
 import type { Catalog, Requester } from '../catalog/catalog.ts';
 import type { RateLimitedOperation } from '../config/limits.ts';
-import { FAULT, respondToDiscovery, type DiscoverySettings, type StanzaFault } from '../discovery/index.ts';
+import { respondToDiscovery, type DiscoverySettings } from '../discovery/index.ts';
+import { FAULT, type StanzaFault } from '../iq/faults.ts';
 import { admit } from '../policy/admission.ts';
 import type { RateLimiter } from '../policy/rate-limiter.ts';
 import type { Provisioning } from '../registration/provisioning.ts';
@@ -75,10 +76,6 @@ const ADMIN_OPERATIONS: ReadonlyMap<string, 'get' | 'set'> = new Map<AdminOperat
   ['remove-version', 'set'],
   ['remove-endpoint', 'set'],
 ]);
-
-const BAD_REQUEST: StanzaFault = FAULT.badRequest;
-const FORBIDDEN: StanzaFault = { condition: 'forbidden', type: 'auth' };
-const RESOURCE_CONSTRAINT: StanzaFault = { condition: 'resource-constraint', type: 'wait' };
 
 /**
  * The rate-limited operation of a discovery payload (#security names directory enumeration,
@@ -150,7 +147,7 @@ async function administer(
     const request = parsedOrUndefined(parseRegister, payload);
     if (request === undefined) {
       // Authorization is decided before the payload's grammar for everyone but those it could authorize.
-      if (provisioning.isAdmin(sender) || provisioning.maySelfRegister(sender)) return BAD_REQUEST;
+      if (provisioning.isAdmin(sender) || provisioning.maySelfRegister(sender)) return FAULT.badRequest;
       const { fault } = refuseRegistration(
         context.selfRegistration ? 'not-local-sender' : 'self-registration-unavailable',
       );
@@ -161,7 +158,7 @@ async function administer(
     );
   }
   // A non-admin learns nothing, not even whether its request was well-formed (interp-24).
-  const badRequest = (): StanzaFault => (provisioning.isAdmin(sender) ? BAD_REQUEST : FORBIDDEN);
+  const badRequest = (): StanzaFault => (provisioning.isAdmin(sender) ? FAULT.badRequest : FAULT.forbidden);
   switch (operation) {
     case 'activate': {
       const request = parsedOrUndefined(parseActivate, payload);
@@ -210,7 +207,7 @@ export async function routeIq(stanza: Element, context: IqRouterContext): Promis
   } catch (error) {
     if (!(error instanceof StanzaParseError)) throw error;
     const envelope = brokenRequestEnvelope(stanza);
-    return envelope === undefined ? undefined : errorReply(envelope, BAD_REQUEST);
+    return envelope === undefined ? undefined : errorReply(envelope, FAULT.badRequest);
   }
   // Results and errors are answers, never requests: answering them could loop (RFC 6120 §8.2.3).
   if (request.type === 'result' || request.type === 'error') return undefined;
@@ -232,7 +229,7 @@ export async function routeIq(stanza: Element, context: IqRouterContext): Promis
     // computed first because success is what authorization means for these operations.
     const operation = discoveryOperation(payload);
     const admission = admit(context.rateLimiter, operation, requester.bareJid, discovery.ok);
-    if (admission.kind === 'rate-limited') return errorReply(request, RESOURCE_CONSTRAINT);
+    if (admission.kind === 'rate-limited') return errorReply(request, FAULT.resourceConstraint);
     return discovery.ok ? buildIqResult(request, discovery.payload) : errorReply(request, discovery.fault);
   }
   const ns = namespaceOf(payload);

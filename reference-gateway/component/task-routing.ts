@@ -14,7 +14,9 @@
 import type { Element } from '@xmpp/xml';
 import type { Requester } from '../catalog/catalog.ts';
 import { classifyAddressee } from '../discovery/addressing.ts';
-import { checkDiscoverySettings, type DiscoverySettings, type Outcome } from '../discovery/index.ts';
+import { checkDiscoverySettings, type DiscoverySettings } from '../discovery/index.ts';
+import { FAULT } from '../iq/faults.ts';
+import type { Outcome } from '../iq/outcome.ts';
 import { isTaskPayload, respondToTaskIq, type TaskEngine, type TaskFeatures } from '../tasks/index.ts';
 
 export interface TaskRouting {
@@ -25,8 +27,6 @@ export interface TaskRouting {
   readonly settings: DiscoverySettings;
   readonly log: (line: string) => void;
 }
-
-const INTERNAL_ERROR = Object.freeze({ condition: 'internal-server-error', type: 'wait' } as const);
 
 export function taskRoutingOf(
   engine: TaskEngine,
@@ -71,6 +71,6 @@ export async function respondToTaskRequest(
   } catch (error) {
     // A store or runtime fault: the IQ still gets its one reply, and the log only the class name.
     tasks.log(`gateway: task request failed: ${error instanceof Error ? error.name : 'error'}`);
-    return { ok: false, fault: INTERNAL_ERROR };
+    return { ok: false, fault: FAULT.internalServerError };
   }
 }

@@ -7,8 +7,7 @@
 import { buildDiscoItems } from '../../protocol/stanza/index.ts';
 import type { RsmRequest } from '../../protocol/stanza/index.ts';
 import type { Catalog, Requester } from '../catalog/catalog.ts';
-import { answer, refuse } from './faults.ts';
-import type { Outcome } from './faults.ts';
+import { type Outcome, answer, refuse } from '../iq/outcome.ts';
 import { byJidOctets, endpointDisplayName, endpointSet } from './endpoint-order.ts';
 import { pageResultSet } from './rsm-paging.ts';
 import type { DiscoverySettings } from './settings.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseXml, serialize } from '../../protocol/stanza/index.ts';
 import { isDiscoveryPayload, respondToDiscovery } from './dispatcher.ts';
-import { FAULT, faultElement } from './faults.ts';
+import { FAULT, faultElement } from '../iq/faults.ts';
 import {
   GATEWAY,
   SETTINGS,

@@ -4,7 +4,6 @@
  * JID, the catalog and the settings to a result payload or a typed stanza fault.
  */
 export { isDiscoveryPayload, respondToDiscovery, type DiscoveryRequest } from './dispatcher.ts';
-export { FAULT, faultElement, type Outcome, type StanzaFault } from './faults.ts';
 export {
   DiscoverySettingsError,
   checkDiscoverySettings,

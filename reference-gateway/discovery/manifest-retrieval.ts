@@ -6,8 +6,8 @@
 import { buildManifest } from '../../protocol/stanza/index.ts';
 import type { ManifestRequest } from '../../protocol/stanza/index.ts';
 import type { Catalog, ManifestRecord, Requester } from '../catalog/catalog.ts';
-import { FAULT, answer, refuse } from './faults.ts';
-import type { Outcome } from './faults.ts';
+import { FAULT } from '../iq/faults.ts';
+import { type Outcome, answer, refuse } from '../iq/outcome.ts';
 
 /**
  * Without a version only a visible endpoint with an active version answers: a deactivated

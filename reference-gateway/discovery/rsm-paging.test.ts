@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareUtf8 } from '../../protocol/jid/index.ts';
 import type { RsmRequest } from '../../protocol/stanza/index.ts';
-import { FAULT } from './faults.ts';
+import { FAULT } from '../iq/faults.ts';
 import { pageResultSet } from './rsm-paging.ts';
 import type { OrderedSet, Page } from './rsm-paging.ts';
 

@@ -19,8 +19,7 @@
  * - An empty page carries <count/> only: XEP-0059 forbids <first/>/<last/> without items.
  */
 import type { RsmRequest, RsmResponse } from '../../protocol/stanza/index.ts';
-import { FAULT } from './faults.ts';
-import type { StanzaFault } from './faults.ts';
+import { FAULT, type StanzaFault } from '../iq/faults.ts';
 
 /**
  * Where a requested UID sits in the order: a comparison of any item with that position

@@ -15,8 +15,8 @@
 import { buildSchema, isSha256, sameHash } from '../../protocol/stanza/index.ts';
 import type { SchemaRequest } from '../../protocol/stanza/index.ts';
 import type { Catalog, Requester } from '../catalog/catalog.ts';
-import { FAULT, answer, refuse } from './faults.ts';
-import type { Outcome } from './faults.ts';
+import { FAULT } from '../iq/faults.ts';
+import { type Outcome, answer, refuse } from '../iq/outcome.ts';
 
 export function schemaRetrieval(
   catalog: Catalog,

@@ -21,8 +21,8 @@ import type {
 } from '../../protocol/stanza/index.ts';
 import type { Catalog, Requester, VisibleEndpoint } from '../catalog/catalog.ts';
 import { byJidOctets, endpointDisplayName, endpointSet } from './endpoint-order.ts';
-import { FAULT, answer, refuse } from './faults.ts';
-import type { Outcome } from './faults.ts';
+import { FAULT } from '../iq/faults.ts';
+import { type Outcome, answer, refuse } from '../iq/outcome.ts';
 import { formTypeField } from './form-values.ts';
 import { pageResultSet } from './rsm-paging.ts';
 import { searchMatcher } from './search-match.ts';

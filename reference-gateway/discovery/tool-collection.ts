@@ -16,8 +16,8 @@ import {
 import { buildDiscoInfo, buildDiscoItems } from '../../protocol/stanza/index.ts';
 import type { RsmRequest } from '../../protocol/stanza/index.ts';
 import type { Catalog, Requester, ToolRecord } from '../catalog/catalog.ts';
-import { FAULT, answer, refuse } from './faults.ts';
-import type { Outcome } from './faults.ts';
+import { FAULT } from '../iq/faults.ts';
+import { type Outcome, answer, refuse } from '../iq/outcome.ts';
 import { pageResultSet } from './rsm-paging.ts';
 import type { OrderedSet, UidPosition } from './rsm-paging.ts';
 import type { DiscoverySettings } from './settings.ts';

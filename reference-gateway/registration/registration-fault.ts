@@ -6,75 +6,61 @@
  * JSON"); `violations` are for the registrant's local tooling and the operator's log only.
  */
 import type { ManifestViolation } from '../../protocol/manifest/index.ts';
-import type { DefinedCondition, StanzaErrorType } from '../../protocol/stanza/index.ts';
-
-interface Wire {
-  readonly condition: DefinedCondition;
-  readonly type: StanzaErrorType;
-}
-
-const FORBIDDEN: Wire = { condition: 'forbidden', type: 'auth' };
-const BAD_REQUEST: Wire = { condition: 'bad-request', type: 'modify' };
-const NOT_ACCEPTABLE: Wire = { condition: 'not-acceptable', type: 'modify' };
-const RESOURCE_CONSTRAINT: Wire = { condition: 'resource-constraint', type: 'wait' };
-const CONFLICT: Wire = { condition: 'conflict', type: 'cancel' };
-const ITEM_NOT_FOUND: Wire = { condition: 'item-not-found', type: 'cancel' };
-const NOT_ALLOWED: Wire = { condition: 'not-allowed', type: 'cancel' };
-const SERVICE_UNAVAILABLE: Wire = { condition: 'service-unavailable', type: 'cancel' };
+import { FAULT, type StanzaFault } from '../iq/faults.ts';
 
 /** Every reason, with the error it is answered with. */
 const REASONS = {
   /** An administrative operation from a non-admin, whatever the target (interp-24). */
-  'not-admin': FORBIDDEN,
+  'not-admin': FAULT.forbidden,
   /** <register/> from a non-admin while self-registration is off (interp-07). */
-  'self-registration-unavailable': SERVICE_UNAVAILABLE,
+  'self-registration-unavailable': FAULT.serviceUnavailable,
   /** <register/> from a non-admin outside the local C2S domains: "Federation alone MUST NOT grant" it. */
-  'not-local-sender': FORBIDDEN,
+  'not-local-sender': FAULT.forbidden,
   /** Self-registration for a JID other than the sender's bare JID (#registration-flow, #rules). */
-  'jid-mismatch': FORBIDDEN,
+  'jid-mismatch': FAULT.forbidden,
   /**
    * A self-registrant's manifest exceeded a parse limit before `agent.jid` could be read, so the
    * claim cannot be checked; resource-constraint may only follow authorization (#json-encoding,
    * interp-42), so the strict answer is the authorization failure.
    */
-  'unverifiable-claim': FORBIDDEN,
+  'unverifiable-claim': FAULT.forbidden,
   /** Not JSON (interp-11: bad-request or not-acceptable; we say bad-request). */
-  'json-syntax': BAD_REQUEST,
+  'json-syntax': FAULT.badRequest,
   /** Not a UTF-8 JSON text (reachable from files only: XML delivers characters). */
-  'json-encoding': BAD_REQUEST,
+  'json-encoding': FAULT.badRequest,
   /** Fails the I-JSON prerequisites of RFC 8785: MUST be not-acceptable (interp-11). */
-  'json-ijson': NOT_ACCEPTABLE,
+  'json-ijson': FAULT.notAcceptable,
   /** A documented JSON parse limit (#json-encoding). */
-  'json-limit': RESOURCE_CONSTRAINT,
+  'json-limit': FAULT.resourceConstraint,
   /** A documented manifest limit: tool count, schema size, schema complexity (#rules). */
-  'manifest-limit': RESOURCE_CONSTRAINT,
+  'manifest-limit': FAULT.resourceConstraint,
   /** The sender's registration or administration rate limit (#security), after authorization. */
-  'rate-limited': RESOURCE_CONSTRAINT,
+  'rate-limited': FAULT.resourceConstraint,
   /** Any other manifest defect; the strict side of interp-11 is not-acceptable. */
-  'manifest-invalid': NOT_ACCEPTABLE,
+  'manifest-invalid': FAULT.notAcceptable,
   /** An administrator provisioning a JID outside the domains this gateway hosts (#addressing). */
-  'domain-not-hosted': NOT_ALLOWED,
+  'domain-not-hosted': FAULT.notAllowed,
   /** Different content under a registered (jid, version) (#registration-flow). */
-  'version-conflict': CONFLICT,
+  'version-conflict': FAULT.conflict,
   /** Different content under a removed (jid, version): "MUST always fail with a <conflict/>". */
-  'tombstone-conflict': CONFLICT,
+  'tombstone-conflict': FAULT.conflict,
   /** The request's 'jid' is not a bare JID (#errors: "invalid endpoint identifier"). */
-  'bad-jid': BAD_REQUEST,
-  'unknown-endpoint': ITEM_NOT_FOUND,
-  'unknown-version': ITEM_NOT_FOUND,
+  'bad-jid': FAULT.badRequest,
+  'unknown-endpoint': FAULT.itemNotFound,
+  'unknown-version': FAULT.itemNotFound,
   /** <activate/> with a hash that is not the registered one (interp-24: conflict). */
-  'hash-mismatch': CONFLICT,
+  'hash-mismatch': FAULT.conflict,
   /** <remove-version/> of the active version (interp-24: not-allowed). */
-  'version-active': NOT_ALLOWED,
+  'version-active': FAULT.notAllowed,
   /** <remove-version/> of a version a task or result retains (#manifest-retrieval). */
-  'version-retained': NOT_ALLOWED,
+  'version-retained': FAULT.notAllowed,
   /** <remove-endpoint/> while any version is retained (#registration-flow). */
-  'endpoint-retained': NOT_ALLOWED,
-} as const satisfies Record<string, Wire>;
+  'endpoint-retained': FAULT.notAllowed,
+} as const satisfies Record<string, StanzaFault>;
 
 export type RegistrationFaultReason = keyof typeof REASONS;
 
-export interface RegistrationFault extends Wire {
+export interface RegistrationFault extends StanzaFault {
   readonly reason: RegistrationFaultReason;
   /** Manifest diagnostics (JSON pointers and our own messages); never for the wire. */
   readonly violations?: readonly ManifestViolation[];

@@ -4,8 +4,8 @@ import { isIdentifier } from '../../protocol/identifiers.ts';
 import type { BudgetedValidator } from '../../protocol/tool-schema/index.ts';
 import { parseAccepted } from '../../protocol/stanza/task-invoke.ts';
 import { RateLimiter } from '../policy/rate-limiter.ts';
-import { TASK_FAULT } from './task-faults.ts';
-import type { Outcome } from './task-faults.ts';
+import { FAULT } from '../iq/faults.ts';
+import type { Outcome } from '../iq/outcome.ts';
 import {
   ALICE,
   BOB,
@@ -98,7 +98,7 @@ describe('authorization before validity (#invocation, #errors, interp-26, interp
         invokeRequest(kit.store, { hash: { algo: 'sha-256', value: OTHER_SHA256 } }),
       ),
     ].map(faultOf);
-    for (const fault of faults) expect(fault).toBe(TASK_FAULT.itemNotFound);
+    for (const fault of faults) expect(fault).toBe(FAULT.itemNotFound);
     expect(kit.store.tasks.countNonTerminal()).toBe(0);
   });
 
@@ -118,32 +118,20 @@ describe('pre-admission errors for authorized callers (#errors)', () => {
     [
       'stale manifest hash → conflict',
       { hash: { algo: 'sha-256', value: 'K2/YdwvIBAlfUIeZHiNCyiYA4m4W2wrEOqXQDoQyXp4=' } },
-      TASK_FAULT.conflict,
+      FAULT.conflict,
     ],
-    ['non-sha-256 hash → conflict', { hash: { algo: 'sha-512', value: OTHER_SHA512 } }, TASK_FAULT.conflict],
-    ['registered but inactive version → conflict', { apiVersion: '0.9.0' }, TASK_FAULT.conflict],
+    ['non-sha-256 hash → conflict', { hash: { algo: 'sha-512', value: OTHER_SHA512 } }, FAULT.conflict],
+    ['registered but inactive version → conflict', { apiVersion: '0.9.0' }, FAULT.conflict],
     [
       'duplicate member (I-JSON) → not-acceptable',
       { argumentsJson: '{"city":"a","city":"b"}' },
-      TASK_FAULT.notAcceptable,
+      FAULT.notAcceptable,
     ],
-    ['not JSON → bad-request', { argumentsJson: '{city:' }, TASK_FAULT.badRequest],
-    [
-      'schema-invalid arguments → not-acceptable',
-      { argumentsJson: '{"town":"Riga"}' },
-      TASK_FAULT.notAcceptable,
-    ],
-    [
-      'deadline in the past → not-acceptable',
-      { deadline: '2026-07-27T18:59:59.999Z' },
-      TASK_FAULT.notAcceptable,
-    ],
-    [
-      'deadline exactly now → not-acceptable',
-      { deadline: '2026-07-27T21:00:00+02:00' },
-      TASK_FAULT.notAcceptable,
-    ],
-    ['approvalRequired tool → forbidden', { tool: 'guarded', argumentsJson: '{}' }, TASK_FAULT.forbidden],
+    ['not JSON → bad-request', { argumentsJson: '{city:' }, FAULT.badRequest],
+    ['schema-invalid arguments → not-acceptable', { argumentsJson: '{"town":"Riga"}' }, FAULT.notAcceptable],
+    ['deadline in the past → not-acceptable', { deadline: '2026-07-27T18:59:59.999Z' }, FAULT.notAcceptable],
+    ['deadline exactly now → not-acceptable', { deadline: '2026-07-27T21:00:00+02:00' }, FAULT.notAcceptable],
+    ['approvalRequired tool → forbidden', { tool: 'guarded', argumentsJson: '{}' }, FAULT.forbidden],
   ] as const)('%s', async (_name, options, expected) => {
     const outcome = await kit.engine.invoke(BOB, WEATHER, invokeRequest(kit.store, options));
     expect(faultOf(outcome)).toBe(expected);
@@ -155,14 +143,14 @@ describe('pre-admission errors for authorized callers (#errors)', () => {
     const big = JSON.stringify({ city: 'x'.repeat(300_000) });
     expect(
       faultOf(await kit.engine.invoke(BOB, WEATHER, invokeRequest(kit.store, { argumentsJson: big }))),
-    ).toBe(TASK_FAULT.resourceConstraint);
+    ).toBe(FAULT.resourceConstraint);
   });
 
   it('answers service-unavailable for an endpoint without a runtime, only after authorization', async () => {
     const hash = kit.store.registrations.version(IDLE, '1.0.0')?.hash;
     const request = invokeRequest(kit.store, { tool: 'plain', argumentsJson: '{}', ...(hash && { hash }) });
-    expect(faultOf(await kit.engine.invoke(BOB, IDLE, request))).toBe(TASK_FAULT.serviceUnavailable);
-    expect(faultOf(await kit.engine.invoke(CAROL, IDLE, request))).toBe(TASK_FAULT.itemNotFound);
+    expect(faultOf(await kit.engine.invoke(BOB, IDLE, request))).toBe(FAULT.serviceUnavailable);
+    expect(faultOf(await kit.engine.invoke(CAROL, IDLE, request))).toBe(FAULT.itemNotFound);
   });
 
   it('answers resource-constraint when the caller reaches its task capacity', async () => {
@@ -170,7 +158,7 @@ describe('pre-admission errors for authorized callers (#errors)', () => {
     for (let i = 0; i < 2; i++)
       expect((await kit.engine.invoke(BOB, WEATHER, invokeRequest(kit.store))).ok).toBe(true);
     expect(faultOf(await kit.engine.invoke(BOB, WEATHER, invokeRequest(kit.store)))).toBe(
-      TASK_FAULT.resourceConstraint,
+      FAULT.resourceConstraint,
     );
     // Another caller is not affected by bob's capacity.
     expect((await kit.engine.invoke(ALICE, WEATHER, invokeRequest(kit.store))).ok).toBe(true);
@@ -181,11 +169,11 @@ describe('pre-admission errors for authorized callers (#errors)', () => {
     kit.reopen({ limiter });
     expect((await kit.engine.invoke(BOB, WEATHER, invokeRequest(kit.store))).ok).toBe(true);
     expect(faultOf(await kit.engine.invoke(BOB, WEATHER, invokeRequest(kit.store)))).toBe(
-      TASK_FAULT.resourceConstraint,
+      FAULT.resourceConstraint,
     );
     for (let i = 0; i < 3; i++) {
       expect(faultOf(await kit.engine.invoke(CAROL, WEATHER, invokeRequest(kit.store)))).toBe(
-        TASK_FAULT.itemNotFound,
+        FAULT.itemNotFound,
       );
     }
   });
@@ -223,7 +211,7 @@ describe('replay (#invocation, interp-28, interp-29)', () => {
     const request = invokeRequest(kit.store, { deadline: '2026-07-27T19:30:00Z' });
     expect((await kit.engine.invoke(BOB, WEATHER, request)).ok).toBe(true);
     const changed = invokeRequest(kit.store, { requestId: request.requestId, ...options });
-    expect(faultOf(await kit.engine.invoke(BOB, WEATHER, changed))).toBe(TASK_FAULT.conflict);
+    expect(faultOf(await kit.engine.invoke(BOB, WEATHER, changed))).toBe(FAULT.conflict);
   });
 
   it('keeps request IDs independent per caller and per target', async () => {

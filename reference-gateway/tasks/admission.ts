@@ -56,7 +56,8 @@ import type { PinnedTool } from './pinned-tools.ts';
 import { versionHolder } from './retention.ts';
 import { checkSchema } from './schema-check.ts';
 import { normalizedTarget } from './task-access.ts';
-import { TASK_FAULT, answer, refuse, type Outcome } from './task-faults.ts';
+import { FAULT } from '../iq/faults.ts';
+import { type Outcome, answer, refuse } from '../iq/outcome.ts';
 
 interface Candidate {
   readonly requester: Requester;
@@ -127,9 +128,8 @@ export class Admission {
     const permitted =
       endpointJid !== undefined && ctx.policy().canInvoke(requester, endpointJid, invoke.tool);
     const rate = ctx.limiter?.take('invocation', requester.bareJid) ?? { allowed: true };
-    if (endpointJid === undefined || pinned === undefined || !permitted)
-      return refuse(TASK_FAULT.itemNotFound);
-    if (!rate.allowed) return refuse(TASK_FAULT.resourceConstraint);
+    if (endpointJid === undefined || pinned === undefined || !permitted) return refuse(FAULT.itemNotFound);
+    if (!rate.allowed) return refuse(FAULT.resourceConstraint);
 
     const parsed = parseCallerJson(invoke.argumentsJson, ctx.limits.json);
     if (!parsed.ok) return refuse(parsed.fault);
@@ -180,18 +180,18 @@ export class Admission {
     if (replay !== undefined) {
       return replay.fingerprint === candidate.fingerprint
         ? acceptedFromReplay(replay)
-        : refuse(TASK_FAULT.conflict);
+        : refuse(FAULT.conflict);
     }
     const active = ctx.store.registrations.activeVersion(endpointJid);
     if (active !== invoke.apiVersion || !sameHash(invoke.manifestHash, pinned.version.hash)) {
-      return refuse(TASK_FAULT.conflict);
+      return refuse(FAULT.conflict);
     }
-    if (pinned.extension.approvalRequired === true) return refuse(TASK_FAULT.forbidden);
-    if (!ctx.runtimes.has(endpointJid)) return refuse(TASK_FAULT.serviceUnavailable);
+    if (pinned.extension.approvalRequired === true) return refuse(FAULT.forbidden);
+    if (!ctx.runtimes.has(endpointJid)) return refuse(FAULT.serviceUnavailable);
     if (invoke.deadline !== undefined && isAtOrAfter(nowDateTime(ctx.clock), invoke.deadline)) {
-      return refuse(TASK_FAULT.notAcceptable);
+      return refuse(FAULT.notAcceptable);
     }
-    if (this.#overCapacity(requester.bareJid, inTransaction)) return refuse(TASK_FAULT.resourceConstraint);
+    if (this.#overCapacity(requester.bareJid, inTransaction)) return refuse(FAULT.resourceConstraint);
     return undefined;
   }
 
@@ -238,16 +238,16 @@ export class Admission {
     const refused = this.#precheck(candidate);
     if (refused !== undefined) return refused;
     const schema = ctx.pinned.schema(candidate.pinned, 'input');
-    if (schema === undefined) return refuse(TASK_FAULT.serviceUnavailable);
+    if (schema === undefined) return refuse(FAULT.serviceUnavailable);
     let verdict;
     try {
       verdict = await checkSchema(ctx, await schema, args);
     } catch {
       // The registered schema compiled at registration; failing now is a local fault.
-      return refuse(TASK_FAULT.serviceUnavailable);
+      return refuse(FAULT.serviceUnavailable);
     }
-    if (verdict === 'invalid') return refuse(TASK_FAULT.notAcceptable);
-    if (verdict === 'limit') return refuse(TASK_FAULT.resourceConstraint);
+    if (verdict === 'invalid') return refuse(FAULT.notAcceptable);
+    if (verdict === 'limit') return refuse(FAULT.resourceConstraint);
 
     const committed = await this.#committer.submit(
       () => this.#commit(candidate),

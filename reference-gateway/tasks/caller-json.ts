@@ -8,16 +8,16 @@ import type { JsonLimits } from '../../protocol/json/json-limits.ts';
 import { JsonRejection } from '../../protocol/json/json-rejection.ts';
 import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
-import { TASK_FAULT, type StanzaFault } from './task-faults.ts';
+import { FAULT, type StanzaFault } from '../iq/faults.ts';
 
 export type CallerJson =
   { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly fault: StanzaFault };
 
 const FAULT_OF_CLASS = {
-  ijson: TASK_FAULT.notAcceptable,
-  syntax: TASK_FAULT.badRequest,
-  limit: TASK_FAULT.resourceConstraint,
-  encoding: TASK_FAULT.badRequest,
+  ijson: FAULT.notAcceptable,
+  syntax: FAULT.badRequest,
+  limit: FAULT.resourceConstraint,
+  encoding: FAULT.badRequest,
 } as const;
 
 export function parseCallerJson(text: string, limits: JsonLimits): CallerJson {

@@ -6,8 +6,8 @@ import { parseInputAccepted, type ProvideInput } from '../../protocol/stanza/tas
 import { parseAccepted } from '../../protocol/stanza/task-invoke.ts';
 import { parseTaskState } from '../../protocol/stanza/task-recovery.ts';
 import type { InputOutcome } from '../runtime/tool-runtime.ts';
-import type { Outcome } from './task-faults.ts';
-import { TASK_FAULT } from './task-faults.ts';
+import { FAULT } from '../iq/faults.ts';
+import type { Outcome } from '../iq/outcome.ts';
 import { BOB, BOB_PHONE, WEATHER, invokeRequest } from './test-support/engine-kit.ts';
 import { useEngineKit } from './test-support/use-engine-kit.ts';
 import type { Execution } from './test-support/controlled-runtime.ts';
@@ -99,11 +99,9 @@ describe('cancellation (#cancellation, interp-33, interp-38)', () => {
     await kit.delivered.event(taskId, 3);
     expect(payload(kit.engine.cancel(BOB_PHONE, WEATHER, request)).toString()).toBe(first);
     expect(faultOf(kit.engine.cancel(BOB, WEATHER, { ...request, reason: 'Trip cancelled' }))).toBe(
-      TASK_FAULT.conflict,
+      FAULT.conflict,
     );
-    expect(faultOf(kit.engine.cancel(BOB, WEATHER, { taskId, expectedRevision: 1 }))).toBe(
-      TASK_FAULT.conflict,
-    );
+    expect(faultOf(kit.engine.cancel(BOB, WEATHER, { taskId, expectedRevision: 1 }))).toBe(FAULT.conflict);
     expect(kit.delivered.eventsOf(taskId)).toHaveLength(3);
   });
 
@@ -111,26 +109,22 @@ describe('cancellation (#cancellation, interp-33, interp-38)', () => {
     const { taskId } = await running();
     payload(kit.engine.cancel(BOB, WEATHER, { taskId, expectedRevision: 1 }));
     expect(faultOf(kit.engine.cancel(BOB, WEATHER, { taskId, expectedRevision: 1, reason: '' }))).toBe(
-      TASK_FAULT.conflict,
+      FAULT.conflict,
     );
   });
 
   it('answers conflict for a stale expected revision and after terminal settlement without acceptance', async () => {
     const { taskId, run } = await running();
     await run.actions.progress({ percent: 5 });
-    expect(faultOf(kit.engine.cancel(BOB, WEATHER, { taskId, expectedRevision: 1 }))).toBe(
-      TASK_FAULT.conflict,
-    );
+    expect(faultOf(kit.engine.cancel(BOB, WEATHER, { taskId, expectedRevision: 1 }))).toBe(FAULT.conflict);
     await run.actions.complete({ content: [], structuredContent: { summary: 'x' } });
-    expect(faultOf(kit.engine.cancel(BOB, WEATHER, { taskId, expectedRevision: 3 }))).toBe(
-      TASK_FAULT.conflict,
-    );
+    expect(faultOf(kit.engine.cancel(BOB, WEATHER, { taskId, expectedRevision: 3 }))).toBe(FAULT.conflict);
   });
 
   it('answers service-unavailable for a tool without declared cancellation support', async () => {
     const { taskId } = await running('plain');
     expect(faultOf(kit.engine.cancel(BOB, WEATHER, { taskId, expectedRevision: 1 }))).toBe(
-      TASK_FAULT.serviceUnavailable,
+      FAULT.serviceUnavailable,
     );
   });
 
@@ -205,7 +199,7 @@ describe('interactive input (#interactive-input, interp-33–#37)', () => {
     expect(payload(replay).toString()).toBe(payload(reply).toString());
     expect(
       faultOf(await kit.engine.provideInput(BOB, WEATHER, answer(taskId, requestId, '{"unit":"F"}'))),
-    ).toBe(TASK_FAULT.conflict);
+    ).toBe(FAULT.conflict);
     expect(kit.delivered.eventsOf(taskId)).toHaveLength(4);
   });
 
@@ -213,15 +207,15 @@ describe('interactive input (#interactive-input, interp-33–#37)', () => {
     const { taskId, requestId } = await pending();
     expect(
       faultOf(await kit.engine.provideInput(BOB, WEATHER, answer(taskId, requestId, '{"unit":"K"}'))),
-    ).toBe(TASK_FAULT.notAcceptable);
+    ).toBe(FAULT.notAcceptable);
     expect(
       faultOf(await kit.engine.provideInput(BOB, WEATHER, answer(taskId, requestId, '{"unit":"C"}', 1))),
-    ).toBe(TASK_FAULT.conflict);
+    ).toBe(FAULT.conflict);
     expect(
       faultOf(
         await kit.engine.provideInput(BOB, WEATHER, answer(taskId, 'input-unknown000000000000000', '{}')),
       ),
-    ).toBe(TASK_FAULT.itemNotFound);
+    ).toBe(FAULT.itemNotFound);
     expect(kit.store.tasks.task(taskId)?.state).toBe('input_required');
   });
 
@@ -241,7 +235,7 @@ describe('interactive input (#interactive-input, interp-33–#37)', () => {
     expect(kit.store.tasks.task(taskId)).toMatchObject({ state: 'running', revision: 3 });
     expect(
       faultOf(await kit.engine.provideInput(BOB, WEATHER, answer(taskId, requestId, '{"unit":"C"}', 3))),
-    ).toBe(TASK_FAULT.conflict);
+    ).toBe(FAULT.conflict);
     // The tool may ask again with a fresh request ID.
     const run = kit.runtime.executions[0];
     void run?.actions.requestInput({ question: 'Unit, please?', inputSchema: UNIT_SCHEMA });
@@ -254,7 +248,7 @@ describe('interactive input (#interactive-input, interp-33–#37)', () => {
     kit.clock.jump(30_001);
     expect(
       faultOf(await kit.engine.provideInput(BOB, WEATHER, answer(taskId, requestId, '{"unit":"C"}'))),
-    ).toBe(TASK_FAULT.conflict);
+    ).toBe(FAULT.conflict);
     expect(await outcome).toEqual({ kind: 'expired' });
     expect(kit.store.tasks.inputRequest(taskId, requestId)?.status).toBe('expired');
   });
@@ -266,7 +260,7 @@ describe('interactive input (#interactive-input, interp-33–#37)', () => {
     expect(ended).toEqual({ kind: 'settled' });
     expect(
       faultOf(await kit.engine.provideInput(BOB, WEATHER, answer(taskId, requestId, '{"unit":"C"}', 3))),
-    ).toBe(TASK_FAULT.conflict);
+    ).toBe(FAULT.conflict);
     expect(
       parseTaskState(payload(kit.engine.taskState(BOB, WEATHER, { taskId }))).pendingInputJson,
     ).toBeUndefined();

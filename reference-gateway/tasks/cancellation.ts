@@ -23,7 +23,8 @@ import { nowText, commit, type EngineContext } from './engine-context.ts';
 import { expireIfDue } from './deadlines.ts';
 import { cancelFingerprint } from './fingerprints.ts';
 import { authorizedTask } from './task-access.ts';
-import { TASK_FAULT, answer, refuse, type Outcome } from './task-faults.ts';
+import { FAULT } from '../iq/faults.ts';
+import { type Outcome, answer, refuse } from '../iq/outcome.ts';
 import { appendEvent, reload, statusPayload } from './transitions.ts';
 
 export function cancelTask(
@@ -33,7 +34,7 @@ export function cancelTask(
   cancel: Cancel,
 ): Outcome {
   const task = authorizedTask(ctx, requester, targetJid, cancel.taskId);
-  if (task === undefined) return refuse(TASK_FAULT.itemNotFound);
+  if (task === undefined) return refuse(FAULT.itemNotFound);
   const fingerprint = cancelFingerprint({
     callerJid: task.callerJid,
     endpointJid: task.endpointJid,
@@ -43,20 +44,20 @@ export function cancelTask(
   });
   return commit(ctx, (effects): Outcome => {
     const current = reload(ctx, task.taskId);
-    if (current === undefined) return refuse(TASK_FAULT.itemNotFound);
+    if (current === undefined) return refuse(FAULT.itemNotFound);
     const accepted = ctx.store.tasks.cancellation(current.taskId);
     if (accepted !== undefined) {
       return accepted.fingerprint === fingerprint
         ? answer(buildCancelAccepted({ taskId: current.taskId, revision: accepted.revision }))
-        : refuse(TASK_FAULT.conflict);
+        : refuse(FAULT.conflict);
     }
     const pinned = ctx.pinned.find(current.endpointJid, current.apiVersion, current.tool);
     if (!ctx.features.cancel || pinned?.extension.supportsCancellation !== true) {
-      return refuse(TASK_FAULT.serviceUnavailable);
+      return refuse(FAULT.serviceUnavailable);
     }
-    if (isTerminal(current.state)) return refuse(TASK_FAULT.conflict);
-    if (expireIfDue(ctx, effects, current) !== undefined) return refuse(TASK_FAULT.conflict);
-    if (cancel.expectedRevision !== current.revision) return refuse(TASK_FAULT.conflict);
+    if (isTerminal(current.state)) return refuse(FAULT.conflict);
+    if (expireIfDue(ctx, effects, current) !== undefined) return refuse(FAULT.conflict);
+    if (cancel.expectedRevision !== current.revision) return refuse(FAULT.conflict);
     const superseded = current.pendingInputId;
     if (superseded !== undefined) {
       ctx.store.tasks.closeInputRequest(current.taskId, superseded, 'superseded');

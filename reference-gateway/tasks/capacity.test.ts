@@ -2,7 +2,8 @@
 // counted once per group transaction and each admission of the group adds itself, so a burst
 // never exceeds the limit; counts from an earlier group never refuse once tasks have settled.
 import { describe, expect, it } from 'vitest';
-import { TASK_FAULT, type Outcome } from './task-faults.ts';
+import { FAULT } from '../iq/faults.ts';
+import type { Outcome } from '../iq/outcome.ts';
 import { ALICE, BOB, WEATHER, invokeRequest } from './test-support/engine-kit.ts';
 import { useEngineKit } from './test-support/use-engine-kit.ts';
 
@@ -21,7 +22,7 @@ describe('task capacity (#rules, #invocation)', () => {
       'accepted',
       'accepted',
       'accepted',
-      ...Array.from({ length: 5 }, () => TASK_FAULT.resourceConstraint.condition),
+      ...Array.from({ length: 5 }, () => FAULT.resourceConstraint.condition),
     ]);
     expect(kit.store.tasks.countNonTerminalOf(BOB.bareJid)).toBe(3);
   });

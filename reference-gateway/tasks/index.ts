@@ -8,4 +8,3 @@ export type { DeliverPort, InvocationLimiter, TaskFeatures } from './engine-cont
 export { DEFAULT_TASK_LIMITS, type TaskLimits } from './task-limits.ts';
 export type { PurgeReport } from './retention.ts';
 export type { RecoveryReport } from './crash-recovery.ts';
-export { TASK_FAULT } from './task-faults.ts';

@@ -41,7 +41,8 @@ import { accepting, commit, type EngineContext, type Effects } from './engine-co
 import { inputFingerprint } from './fingerprints.ts';
 import { checkSchema } from './schema-check.ts';
 import { authorizedTask } from './task-access.ts';
-import { TASK_FAULT, answer, refuse, type Outcome } from './task-faults.ts';
+import { FAULT } from '../iq/faults.ts';
+import { type Outcome, answer, refuse } from '../iq/outcome.ts';
 import { MutationRefused, appendEvent, reload, statusPayload } from './transitions.ts';
 
 // --- issuing ---------------------------------------------------------------------------------
@@ -165,11 +166,11 @@ function expire(ctx: EngineContext, effects: Effects, task: StoredTask, requestI
 function decidedByRecord(stored: StoredInputRequest, fingerprint: string): Outcome | undefined {
   if (stored.status === 'answered') {
     if (stored.acceptedFingerprint !== fingerprint || stored.acceptedRevision === undefined) {
-      return refuse(TASK_FAULT.conflict);
+      return refuse(FAULT.conflict);
     }
     return answer(buildInputAccepted({ taskId: stored.taskId, revision: stored.acceptedRevision }));
   }
-  return stored.status === 'pending' ? undefined : refuse(TASK_FAULT.conflict);
+  return stored.status === 'pending' ? undefined : refuse(FAULT.conflict);
 }
 
 export async function provideInput(
@@ -181,7 +182,7 @@ export async function provideInput(
   const task = authorizedTask(ctx, requester, targetJid, request.taskId);
   const stored =
     task === undefined ? undefined : ctx.store.tasks.inputRequest(task.taskId, request.requestId);
-  if (task === undefined || stored === undefined) return refuse(TASK_FAULT.itemNotFound);
+  if (task === undefined || stored === undefined) return refuse(FAULT.itemNotFound);
   const parsed = parseCallerJson(request.inputJson, ctx.limits.json);
   if (!parsed.ok) return refuse(parsed.fault);
   const canonicalInput = canonicalJson(parsed.value);
@@ -204,27 +205,27 @@ export async function provideInput(
   } catch {
     verdict = 'limit' as const;
   }
-  if (verdict === 'invalid') return refuse(TASK_FAULT.notAcceptable);
-  if (verdict === 'limit') return refuse(TASK_FAULT.resourceConstraint);
+  if (verdict === 'invalid') return refuse(FAULT.notAcceptable);
+  if (verdict === 'limit') return refuse(FAULT.resourceConstraint);
 
   return commit(ctx, (effects): Outcome => {
     const current = reload(ctx, task.taskId);
     const record = ctx.store.tasks.inputRequest(task.taskId, request.requestId);
-    if (current === undefined || record === undefined) return refuse(TASK_FAULT.itemNotFound);
+    if (current === undefined || record === undefined) return refuse(FAULT.itemNotFound);
     // Another answer may have committed while this one was validated.
     const decided = decidedByRecord(record, fingerprint);
     if (decided !== undefined) return decided;
-    if (isTerminal(current.state)) return refuse(TASK_FAULT.conflict);
-    if (expireIfDue(ctx, effects, current) !== undefined) return refuse(TASK_FAULT.conflict);
+    if (isTerminal(current.state)) return refuse(FAULT.conflict);
+    if (expireIfDue(ctx, effects, current) !== undefined) return refuse(FAULT.conflict);
     if (
       record.expiresAt !== undefined &&
       isAtOrAfter(nowDateTime(ctx.clock), parseDateTime(record.expiresAt))
     ) {
       expire(ctx, effects, current, record.requestId);
-      return refuse(TASK_FAULT.conflict);
+      return refuse(FAULT.conflict);
     }
     if (current.pendingInputId !== record.requestId || request.expectedRevision !== current.revision) {
-      return refuse(TASK_FAULT.conflict);
+      return refuse(FAULT.conflict);
     }
     const next = appendEvent(ctx, effects, current, {
       to: 'running',

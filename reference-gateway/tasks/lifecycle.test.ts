@@ -5,8 +5,8 @@ import { validateEventPayload } from '../../protocol/events/index.ts';
 import { parseAccepted } from '../../protocol/stanza/task-invoke.ts';
 import { parseTaskResult, parseTaskState } from '../../protocol/stanza/task-recovery.ts';
 import { NS } from '../../protocol/namespaces.ts';
-import type { Outcome } from './task-faults.ts';
-import { TASK_FAULT } from './task-faults.ts';
+import { FAULT } from '../iq/faults.ts';
+import type { Outcome } from '../iq/outcome.ts';
 import { ALICE, BOB, BOB_PHONE, VAULT, WEATHER, invokeRequest } from './test-support/engine-kit.ts';
 import { useEngineKit } from './test-support/use-engine-kit.ts';
 
@@ -210,7 +210,7 @@ describe('recovery (#task-recovery, interp-04, interp-39)', () => {
     const taskId = await admit();
     const run = await kit.runtime.execution(0);
     const result = kit.engine.taskResult(BOB, WEATHER, { taskId });
-    expect(result.ok ? 'result' : result.fault).toBe(TASK_FAULT.unexpectedRequest);
+    expect(result.ok ? 'result' : result.fault).toBe(FAULT.unexpectedRequest);
     await run.actions.complete({ content: [], structuredContent: { summary: 'ok' } }, 'done');
     const completed = await kit.delivered.event(taskId, 2);
     const retained = parseTaskResult(ok(kit.engine.taskResult(BOB_PHONE, WEATHER, { taskId })));
@@ -245,7 +245,7 @@ describe('recovery (#task-recovery, interp-04, interp-39)', () => {
       kit.engine.taskState(BOB, WEATHER, { taskId }),
       kit.engine.taskResult(BOB, WEATHER, { taskId }),
     );
-    for (const fault of faults) expect(fault.ok ? 'result' : fault.fault).toBe(TASK_FAULT.itemNotFound);
+    for (const fault of faults) expect(fault.ok ? 'result' : fault.fault).toBe(FAULT.itemNotFound);
   });
 
   it('keeps answering after the caller loses visibility and invocation permission', async () => {

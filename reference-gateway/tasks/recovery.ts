@@ -18,7 +18,8 @@ import type { Requester } from '../catalog/catalog.ts';
 import type { EngineContext } from './engine-context.ts';
 import { pendingInputJson } from './interactive-input.ts';
 import { authorizedTask } from './task-access.ts';
-import { TASK_FAULT, answer, refuse, type Outcome } from './task-faults.ts';
+import { FAULT } from '../iq/faults.ts';
+import { type Outcome, answer, refuse } from '../iq/outcome.ts';
 
 export function taskState(
   ctx: EngineContext,
@@ -27,7 +28,7 @@ export function taskState(
   request: TaskRequest,
 ): Outcome {
   const task = authorizedTask(ctx, requester, targetJid, request.taskId);
-  if (task === undefined) return refuse(TASK_FAULT.itemNotFound);
+  if (task === undefined) return refuse(FAULT.itemNotFound);
   const pending = pendingInputJson(ctx, task);
   return answer(
     buildTaskState({
@@ -54,8 +55,8 @@ export function taskResult(
   request: TaskRequest,
 ): Outcome {
   const task = authorizedTask(ctx, requester, targetJid, request.taskId);
-  if (task === undefined) return refuse(TASK_FAULT.itemNotFound);
-  if (!isTerminal(task.state) || task.resultJson === undefined) return refuse(TASK_FAULT.unexpectedRequest);
+  if (task === undefined) return refuse(FAULT.itemNotFound);
+  if (!isTerminal(task.state) || task.resultJson === undefined) return refuse(FAULT.unexpectedRequest);
   return answer(
     buildTaskResult({
       taskId: task.taskId,

@@ -41,7 +41,8 @@ import { LiveTasks } from './live-tasks.ts';
 import { PinnedTools } from './pinned-tools.ts';
 import { taskResult, taskState } from './recovery.ts';
 import { purgeExpired, type PurgeReport } from './retention.ts';
-import { TASK_FAULT, refuse, type Outcome } from './task-faults.ts';
+import { FAULT } from '../iq/faults.ts';
+import { type Outcome, refuse } from '../iq/outcome.ts';
 import { DEFAULT_TASK_LIMITS, type TaskLimits } from './task-limits.ts';
 
 export interface TaskEngineOptions {
@@ -126,7 +127,7 @@ export class TaskEngine {
 
   /** IQ set <invoke/>: <accepted/> once durable, or the fault. */
   invoke(requester: Requester, targetJid: string, invoke: Invoke): Promise<Outcome> {
-    if (!accepting(this.#ctx)) return Promise.resolve(refuse(TASK_FAULT.serviceUnavailable));
+    if (!accepting(this.#ctx)) return Promise.resolve(refuse(FAULT.serviceUnavailable));
     return this.#admission.invoke(requester, targetJid, invoke);
   }
 
@@ -142,13 +143,13 @@ export class TaskEngine {
 
   /** IQ set <cancel/>. */
   cancel(requester: Requester, targetJid: string, cancel: Cancel): Outcome {
-    if (!accepting(this.#ctx)) return refuse(TASK_FAULT.serviceUnavailable);
+    if (!accepting(this.#ctx)) return refuse(FAULT.serviceUnavailable);
     return cancelTask(this.#ctx, requester, targetJid, cancel);
   }
 
   /** IQ set <provide-input/>. */
   provideInput(requester: Requester, targetJid: string, request: ProvideInput): Promise<Outcome> {
-    if (!accepting(this.#ctx)) return Promise.resolve(refuse(TASK_FAULT.serviceUnavailable));
+    if (!accepting(this.#ctx)) return Promise.resolve(refuse(FAULT.serviceUnavailable));
     return provideInput(this.#ctx, requester, targetJid, request);
   }
 

@@ -2,7 +2,7 @@ import { xml } from '@xmpp/xml';
 import { describe, expect, it } from 'vitest';
 import { NS_AGENT_TASK } from '../../protocol/namespaces.ts';
 import { buildInvoke, buildTaskStateRequest, parseAccepted } from '../../protocol/stanza/index.ts';
-import { TASK_FAULT } from './task-faults.ts';
+import { FAULT } from '../iq/faults.ts';
 import { isTaskPayload, respondToTaskIq } from './task-iq.ts';
 import { BOB, WEATHER, invokeRequest } from './test-support/engine-kit.ts';
 import { useEngineKit } from './test-support/use-engine-kit.ts';
@@ -23,12 +23,12 @@ describe('respondToTaskIq (#errors, #task-recovery)', () => {
     const invalid = xml('task-state-request', { xmlns: NS_AGENT_TASK, 'task-id': 'short' });
     expect(await respondToTaskIq(kit.engine, BOB, WEATHER, 'get', invalid)).toEqual({
       ok: false,
-      fault: TASK_FAULT.badRequest,
+      fault: FAULT.badRequest,
     });
     const valid = buildTaskStateRequest({ taskId: 'task-0000000000000000000000' });
     expect(await respondToTaskIq(kit.engine, BOB, WEATHER, 'set', valid)).toEqual({
       ok: false,
-      fault: TASK_FAULT.badRequest,
+      fault: FAULT.badRequest,
     });
   });
 

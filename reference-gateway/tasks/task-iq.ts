@@ -20,7 +20,8 @@ import {
 } from '../../protocol/stanza/index.ts';
 import type { Requester } from '../catalog/catalog.ts';
 import type { TaskEngine } from './task-engine.ts';
-import { TASK_FAULT, refuse, type Outcome } from './task-faults.ts';
+import { FAULT } from '../iq/faults.ts';
+import { type Outcome, refuse } from '../iq/outcome.ts';
 
 type Handler = (
   engine: TaskEngine,
@@ -58,11 +59,11 @@ export async function respondToTaskIq(
   if (namespaceOf(payload) !== NS_AGENT_TASK) return undefined;
   const handler = HANDLERS.get(localNameOf(payload));
   if (handler === undefined) return undefined;
-  if (handler.iqType !== iqType) return refuse(TASK_FAULT.badRequest);
+  if (handler.iqType !== iqType) return refuse(FAULT.badRequest);
   try {
     return await handler.handle(engine, requester, targetJid, payload);
   } catch (error) {
-    if (error instanceof StanzaParseError) return refuse(TASK_FAULT.badRequest);
+    if (error instanceof StanzaParseError) return refuse(FAULT.badRequest);
     throw error;
   }
 }

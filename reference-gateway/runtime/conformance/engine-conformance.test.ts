@@ -20,7 +20,7 @@ import { compileAccessPolicy } from '../../policy/access-policy.ts';
 import { provisionWorld } from '../../registration/world-provisioning.ts';
 import type { GatewayStore } from '../../store/gateway-store.ts';
 import { FIXED_NOW, tempStoreDir, type TempStoreDir } from '../../store/test-support/temp-store.ts';
-import type { Outcome } from '../../tasks/task-faults.ts';
+import type { Outcome } from '../../iq/outcome.ts';
 import { TaskEngine } from '../../tasks/task-engine.ts';
 import {
   BOB,
