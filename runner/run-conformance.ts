@@ -3,7 +3,10 @@
  * share the role callers, and a gateway is judged on one conversation at a time so its
  * transcript reads plainly), and assembles the RunResult.
  */
+import { xml } from '@xmpp/xml';
 import { Transcript } from '../harness/driver/index.ts';
+import { NS } from '../protocol/namespaces.ts';
+import { secondReplyViolations } from '../suites/framework/second-replies.ts';
 import type { SutConfig } from '../harness/sut/sut-config.ts';
 import type { Suite } from '../suites/framework/case.ts';
 import { SeededRandom } from '../suites/framework/seeded-random.ts';
@@ -81,6 +84,21 @@ function withWireViolations(
   });
 }
 
+/**
+ * A round trip to the gateway from every open caller: a reply it sent before answering this one
+ * (a second reply to the last case's last request, say) has arrived once the answer is in, since
+ * the gateway's stanzas to one client travel one ordered path. Recorded apart from every case.
+ */
+async function awaitStragglers(session: RunSession): Promise<void> {
+  session.driver.useTranscript(new Transcript('after the last case'));
+  const online = session.driver.callers.filter((caller) => caller.status === 'online');
+  await Promise.all(
+    online.map((caller) =>
+      caller.iq(session.facts.gatewayJid, 'get', xml('ping', { xmlns: NS.ping })).catch(() => undefined),
+    ),
+  );
+}
+
 /** Whether the selection included any MUST case of the profile. */
 function selectedAny(results: readonly CaseResult[], profile: ProfileId): boolean {
   return results.some((result) => result.case.level === 'MUST' && result.case.profiles.includes(profile));
@@ -147,7 +165,12 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
     }
     progress.sectionFinished(suite.section, sectionResults);
   }
+  await awaitStragglers(session);
   const violations = await wireChecks.violations();
+  const caseIds = new Set(results.map((result) => result.case.id));
+  for (const [caseId, violation] of secondReplyViolations(session.driver.secondReplies(), caseIds)) {
+    if (!violations.has(caseId)) violations.set(caseId, violation);
+  }
   results = withWireViolations(results, violations);
   const schemaFailures = results.filter(
     (result) => violations.has(result.case.id) && result.outcome === 'failed',
@@ -196,6 +219,7 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
     preflight: findings,
     fixtures: config.fixtures,
     profiles,
+    baseline: Object.fromEntries(options.baseline?.expectedFailures ?? []),
     staleBaseline,
     unknownBaseline,
     // A claimed profile must pass; one without a decided case passes the run only when the

@@ -148,6 +148,27 @@ describe('test driver', () => {
     expect(echoedText(await alice.iq(ECHO, 'get', echo('after')))).toBe('after');
   });
 
+  it('records a second reply to an answered IQ, naming the transcript the request was sent in', async () => {
+    const sentIn = driver.transcript.title;
+    const since = alice.inbound.length;
+    expect(await alice.iq(ECHO, 'get', xml('twice', { xmlns: ECHO_NS }))).toBeUndefined();
+    const second = await alice.waitForStanza((stanza) => stanza.name === 'iq' && stanza.type === 'error', {
+      since,
+    });
+    const found = alice.secondReplies.filter((reply) => reply.id === second.id);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({
+      caller: alice.jid,
+      to: ECHO,
+      sentDuring: sentIn,
+      secondXml: second.xml,
+    });
+    expect(driver.secondReplies()).toContainEqual(found[0]);
+    expect(driver.transcript.toText()).toContain(
+      `second reply: iq ${String(second.id)} was already answered`,
+    );
+  });
+
   it('gives each of two resources of one account its own replies', async () => {
     const phone = await driver.connect('alice@example.com', 'phone');
     try {

@@ -119,6 +119,22 @@ function normalizedOrUndefined(jid: string): string | undefined {
   }
 }
 
+interface AnsweredIq {
+  readonly to: string;
+  /** Title of the transcript current when the request was sent (the runner's case ID). */
+  readonly sentDuring: string;
+  readonly requestXml: string;
+  readonly replyXml: string;
+}
+
+/** A reply to an IQ that had been answered already. */
+export interface SecondReply extends AnsweredIq {
+  /** The full JID of the caller that sent the request. */
+  readonly caller: string;
+  readonly id: string;
+  readonly secondXml: string;
+}
+
 export class Caller {
   readonly account: Account;
   readonly resource: string;
@@ -139,6 +155,9 @@ export class Caller {
   readonly #pending = new Map<string, PendingIq>();
   /** Requests given up on: a reply that still comes is marked as late in the transcript. */
   readonly #timedOut = new Map<string, number>();
+  /** Requests already answered, for spotting a second reply (RFC 6120 §8.2.3: exactly one). */
+  readonly #answered = new Map<string, AnsweredIq>();
+  readonly #secondReplies: SecondReply[] = [];
   readonly #waiters = new Set<StanzaWaiter>();
 
   readonly #decoder = new StringDecoder('utf8');
@@ -178,6 +197,15 @@ export class Caller {
   /** Every stanza received, in order (including those that answered requests). */
   get inbound(): readonly ReceivedStanza[] {
     return this.#inbound;
+  }
+
+  /**
+   * Replies that came from a request's addressee after it had already been answered: each names
+   * the transcript (the case) that was current when the request was sent, so the violation is
+   * laid at that case's door even when the second reply arrives during a later one.
+   */
+  get secondReplies(): readonly SecondReply[] {
+    return this.#secondReplies;
   }
 
   /** Records into `transcript` from now on (one transcript per test case). */
@@ -312,6 +340,7 @@ export class Caller {
     const requestXml = serialize(buildIq({ id, type, to }, payload));
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     const info: IqRequestInfo = { caller: this.#jid, requestId: id, to, requestXml };
+    const sentDuring = this.#transcript.title;
     const replied = new Promise<ReceivedStanza>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(id);
@@ -322,6 +351,7 @@ export class Caller {
         info,
         resolve: (reply) => {
           clearTimeout(timer);
+          this.#answered.set(id, { to, sentDuring, requestXml, replyXml: reply.xml });
           resolve(reply);
         },
         reject: (error) => {
@@ -507,6 +537,13 @@ export class Caller {
       return {};
     }
     const pending = this.#pending.get(id);
+    const answered = this.#answered.get(id);
+    if (pending === undefined && answered !== undefined && this.#isFromAddressee(stanza.from, answered.to)) {
+      this.#secondReplies.push({ caller: this.#jid, id, ...answered, secondXml: stanza.xml });
+      return {
+        remark: `second reply: iq ${id} was already answered (request sent during ${answered.sentDuring})`,
+      };
+    }
     if (pending === undefined) {
       const timeoutMs = this.#timedOut.get(id);
       return timeoutMs === undefined

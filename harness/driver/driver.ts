@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 
 import type { Federation } from '../federation/server-provider.ts';
-import { Caller } from './caller.ts';
+import { Caller, type SecondReply } from './caller.ts';
 import { Transcript } from './transcript.ts';
 
 export interface DriverOptions {
@@ -39,6 +39,11 @@ export class Driver {
   /** Every caller made so far, closed ones included. */
   get callers(): readonly Caller[] {
     return this.#callers;
+  }
+
+  /** Every second reply any caller received so far (see Caller.secondReplies). */
+  secondReplies(): SecondReply[] {
+    return this.#callers.flatMap((caller) => caller.secondReplies);
   }
 
   /** Switches every caller, present and future, to `transcript`; returns it. */

@@ -10,6 +10,7 @@ export {
   type CallerStatus,
   type IqExchange,
   type IqOptions,
+  type SecondReply,
   type WaitOptions,
 } from './caller.ts';
 export {

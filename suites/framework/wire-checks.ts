@@ -26,6 +26,7 @@ import {
 import { validateElements, type XsdResult } from '../../protocol/xsd/validator.ts';
 import { unsafeTrace } from './safe-text.ts';
 import { RequirementViolation } from './verdicts.ts';
+import { ONE_REPLY_REQUIREMENT } from './second-replies.ts';
 
 /** Registry ID of the requirement that every protocol element validates against the schemas. */
 export const SCHEMA_REQUIREMENT = 'schema.base-structures-valid';
@@ -42,6 +43,7 @@ export const WIRE_CHECK_REQUIREMENTS: readonly string[] = [
   EVENT_PAYLOAD_REQUIREMENT,
   SAFE_MESSAGES_REQUIREMENT,
   CREDENTIAL_REQUIREMENT,
+  ONE_REPLY_REQUIREMENT,
 ];
 
 /**

@@ -2,7 +2,9 @@
 // result carrying a copy of the request's payload. Kept minimal on purpose — it is the federation
 // (and the driver) that is under test, not the component. Two extras for the driver's tests: an
 // IQ whose payload is <fail xmlns='urn:agentconf:test:echo'> is answered with the <error/> the
-// payload carries, and sendRaw() writes any text to the stream (e.g. a task event for a caller).
+// payload carries, and sendRaw() writes any text to the stream (e.g. a task event for a caller);
+// a <twice/> payload is answered twice, a result and then an error, the way a component whose
+// fallback responder also answers handled IQs does.
 // With `notify`, every answered get is followed by a <message/> to the requester carrying a copy
 // of the payload: the traffic shape of a task admission (the <accepted/> reply and the task's
 // first lifecycle event), bench/admission's second baseline.
@@ -10,6 +12,7 @@ import componentPackage, { type XmppComponent } from '@xmpp/component';
 import xml from '@xmpp/xml';
 
 export const ECHO_NS = 'urn:agentconf:test:echo';
+const NS_STANZAS = 'urn:ietf:params:xml:ns:xmpp-stanzas';
 
 export interface EchoComponentOptions {
   readonly host: string;
@@ -46,6 +49,18 @@ export async function startEchoComponent(options: EchoComponentOptions): Promise
     if (scriptedError !== undefined) {
       answered += 1;
       return scriptedError;
+    }
+    if (payload.is('twice', ECHO_NS)) {
+      answered += 1;
+      const { from, to, id } = context.stanza.attrs as { from?: string; to?: string; id?: string };
+      const error = xml('error', { type: 'cancel' }, xml('service-unavailable', { xmlns: NS_STANZAS }));
+      // After the empty result the callee sends for `true` (its send is queued before this runs).
+      setImmediate(() => {
+        void connection
+          .send(xml('iq', { type: 'error', from: to, to: from, id }, error))
+          .catch(() => undefined);
+      });
+      return true;
     }
     // A returned element becomes the <iq type='result'/>'s child (errors for everything else).
     if (context.type === 'get') {
