@@ -4,6 +4,7 @@
  * through the context and throws a verdict (verdicts.ts) unless the SUT conforms.
  */
 import type { ProfileId } from '../../protocol/profiles.ts';
+import type { RequirementId } from '../registry/requirement-ids.ts';
 import type { CaseContext } from './context.ts';
 import type { Level } from './outcome.ts';
 
@@ -13,7 +14,7 @@ export interface ConformanceCase {
   /** The spec section anchor this case belongs to (one suite file per section). */
   readonly section: string;
   /** Registry IDs of the requirements checked; the first one is the case's primary requirement. */
-  readonly requirements: readonly [string, ...string[]];
+  readonly requirements: readonly [RequirementId, ...RequirementId[]];
   /** Profiles whose verdict this case counts toward. */
   readonly profiles: readonly [ProfileId, ...ProfileId[]];
   readonly level: Level;

@@ -7,6 +7,7 @@ import type { Caller } from '../../harness/driver/index.ts';
 import type { ProfileId } from '../../protocol/profiles.ts';
 import type { SutLimits } from '../../harness/sut/sut-config.ts';
 import type { ReferenceWorld } from '../fixtures/reference-world.ts';
+import type { RequirementId } from '../registry/requirement-ids.ts';
 import type { SeededRandom } from './seeded-random.ts';
 
 /**
@@ -77,5 +78,5 @@ export interface CaseContext {
    * Records a SHOULD-level finding on a case that otherwise passes (a warning mark in reports;
    * a failure only under --strict).
    */
-  warn(requirement: string, message: string): void;
+  warn(requirement: RequirementId, message: string): void;
 }

@@ -50,17 +50,19 @@ describe('comparableXml', () => {
     const second = exchange(
       `<iq type='error' id='b'><error by='x' type='cancel'><item-not-found xmlns='${STANZAS}'/></error></iq>`,
     );
-    expectSameErrorPayload(first, second, 'r');
+    expectSameErrorPayload(first, second, 'gateway-info.identity');
   });
 });
 
 describe('expectStanzaError', () => {
   it('passes an allowed condition with its RFC 6120 type without warnings', () => {
     const { warnings, warn } = recorder();
-    const error = expectStanzaError({ warn }, exchange(errorReply('a@x', 'item-not-found', 'cancel')), 'r', [
-      'bad-request',
-      'item-not-found',
-    ]);
+    const error = expectStanzaError(
+      { warn },
+      exchange(errorReply('a@x', 'item-not-found', 'cancel')),
+      'gateway-info.identity',
+      ['bad-request', 'item-not-found'],
+    );
     expect(error.condition).toBe('item-not-found');
     expect(warnings).toEqual([]);
   });
@@ -70,12 +72,17 @@ describe('expectStanzaError', () => {
     expectStanzaError(
       { warn },
       exchange(errorReply('a@x', 'item-not-found', 'modify')),
-      'r',
+      'gateway-info.identity',
       'item-not-found',
     );
     expect(warnings).toEqual([expect.stringContaining("type 'modify'")]);
     expect(() =>
-      expectStanzaError({ warn }, exchange(errorReply('a@x', 'forbidden', 'auth')), 'r', 'item-not-found'),
+      expectStanzaError(
+        { warn },
+        exchange(errorReply('a@x', 'forbidden', 'auth')),
+        'gateway-info.identity',
+        'item-not-found',
+      ),
     ).toThrow(RequirementViolation);
   });
 });
@@ -96,7 +103,7 @@ describe('expectIndistinguishable', () => {
         hidden(errorReply('vault@agents.example', 'item-not-found', 'cancel', 'x')),
         missing(errorReply('nobody@agents.example', 'item-not-found', 'cancel', 'y')),
       ],
-      'r',
+      'gateway-info.identity',
     );
     expect(warnings).toEqual([]);
   });
@@ -110,7 +117,7 @@ describe('expectIndistinguishable', () => {
           hidden(errorReply('vault@agents.example', 'item-not-found', 'cancel')),
           missing(errorReply('nobody@agents.example', 'service-unavailable', 'cancel')),
         ],
-        'r',
+        'gateway-info.identity',
       );
     }).toThrow(/hidden and missing differ/);
   });
@@ -124,7 +131,7 @@ describe('expectIndistinguishable', () => {
           hidden(errorReply('agents.example', 'item-not-found', 'cancel')),
           missing(errorReply('nobody@agents.example', 'item-not-found', 'cancel')),
         ],
-        'r',
+        'gateway-info.identity',
       );
     }).toThrow(RequirementViolation);
     expectIndistinguishable(
@@ -133,7 +140,7 @@ describe('expectIndistinguishable', () => {
         hidden(errorReply('agents.example', 'item-not-found', 'cancel')),
         missing(errorReply('agents.example', 'item-not-found', 'cancel')),
       ],
-      'r',
+      'gateway-info.identity',
     );
     expect(warnings).toEqual([expect.stringContaining('agents.example instead of the address asked')]);
   });
@@ -142,38 +149,42 @@ describe('expectIndistinguishable', () => {
 describe('disco expectations', () => {
   it('reads a disco#info result and checks identity, features and the extension form', () => {
     const reply = exchange(INFO);
-    const info = expectDiscoInfo(reply, 'r');
-    expectIdentity(info, 'automation', 'agent-endpoint', 'r', INFO);
+    const info = expectDiscoInfo(reply, 'gateway-info.identity');
+    expectIdentity(info, 'automation', 'agent-endpoint', 'gateway-info.identity', INFO);
     expect(() => {
-      expectIdentity(info, 'automation', 'agent-tool', 'r', INFO);
+      expectIdentity(info, 'automation', 'agent-tool', 'gateway-info.identity', INFO);
     }).toThrow(RequirementViolation);
-    expectFeatures(info, ['http://jabber.org/protocol/disco#items'], 'r', INFO);
+    expectFeatures(info, ['http://jabber.org/protocol/disco#items'], 'gateway-info.identity', INFO);
     expect(() => {
-      expectFeatures(info, ['urn:xmpp:agent-endpoint:0'], 'r', INFO);
+      expectFeatures(info, ['urn:xmpp:agent-endpoint:0'], 'gateway-info.identity', INFO);
     }).toThrow(/urn:xmpp:agent-endpoint:0/);
-    const form = expectExtensionForm(info, 'urn:xmpp:agent-endpoint-info:0', 'r', INFO);
-    expect(expectFormField(form, 'version', 'r', INFO)).toBe('1.4.0');
-    expect(() => expectFormField(form, 'server_name', 'r', INFO)).toThrow(RequirementViolation);
-    expect(() => expectFormField(form, 'description', 'r', INFO)).toThrow(RequirementViolation);
-    expect(formText(form, 'description')).toBe('line one\nline two\nand three');
-    expect(formText(form, 'server_name')).toBeUndefined();
-    expect(() => expectExtensionForm(info, 'urn:xmpp:agent-tool-info:0', 'r', INFO)).toThrow(
+    const form = expectExtensionForm(info, 'urn:xmpp:agent-endpoint-info:0', 'gateway-info.identity', INFO);
+    expect(expectFormField(form, 'version', 'gateway-info.identity', INFO)).toBe('1.4.0');
+    expect(() => expectFormField(form, 'server_name', 'gateway-info.identity', INFO)).toThrow(
       RequirementViolation,
     );
+    expect(() => expectFormField(form, 'description', 'gateway-info.identity', INFO)).toThrow(
+      RequirementViolation,
+    );
+    expect(formText(form, 'description')).toBe('line one\nline two\nand three');
+    expect(formText(form, 'server_name')).toBeUndefined();
+    expect(() =>
+      expectExtensionForm(info, 'urn:xmpp:agent-tool-info:0', 'gateway-info.identity', INFO),
+    ).toThrow(RequirementViolation);
   });
 
   it('turns an error or a malformed payload into a violation of the requirement', () => {
-    expect(() => expectDiscoInfo(exchange(errorReply('a@x', 'item-not-found', 'cancel')), 'r')).toThrow(
-      RequirementViolation,
-    );
+    expect(() =>
+      expectDiscoInfo(exchange(errorReply('a@x', 'item-not-found', 'cancel')), 'gateway-info.identity'),
+    ).toThrow(RequirementViolation);
     const noIdentity =
       "<iq type='result' id='i'><query xmlns='http://jabber.org/protocol/disco#info'><feature var='x'/></query></iq>";
-    expect(() => expectDiscoInfo(exchange(noIdentity), 'r')).toThrow(/malformed/);
+    expect(() => expectDiscoInfo(exchange(noIdentity), 'gateway-info.identity')).toThrow(/malformed/);
     const items = expectDiscoItems(
       exchange(
         "<iq type='result' id='i'><query xmlns='http://jabber.org/protocol/disco#items'><item jid='a@b'/></query></iq>",
       ),
-      'r',
+      'gateway-info.identity',
     );
     expect(items.items).toEqual([{ jid: 'a@b' }]);
   });
@@ -191,18 +202,25 @@ describe('expectAnyStanzaError', () => {
   it('passes any condition, warning only about a type interp-42 does not give it', () => {
     const { warnings, warn } = recorder();
     expect(
-      expectAnyStanzaError({ warn }, exchange(errorReply('a@x', 'service-unavailable', 'cancel')), 'r')
-        .condition,
+      expectAnyStanzaError(
+        { warn },
+        exchange(errorReply('a@x', 'service-unavailable', 'cancel')),
+        'gateway-info.identity',
+      ).condition,
     ).toBe('service-unavailable');
     expect(warnings).toEqual([]);
-    expectAnyStanzaError({ warn }, exchange(errorReply('a@x', 'bad-request', 'cancel')), 'r');
+    expectAnyStanzaError(
+      { warn },
+      exchange(errorReply('a@x', 'bad-request', 'cancel')),
+      'gateway-info.identity',
+    );
     expect(warnings).toEqual([expect.stringContaining("type 'cancel'")]);
   });
 
   it('fails a result', () => {
     const { warn } = recorder();
     const result = exchange("<iq xmlns='jabber:client' type='result' id='a' from='a@x'/>");
-    expect(() => expectAnyStanzaError({ warn }, result, 'r')).toThrow(/any condition/);
+    expect(() => expectAnyStanzaError({ warn }, result, 'gateway-info.identity')).toThrow(/any condition/);
   });
 });
 
@@ -214,18 +232,18 @@ describe('expectNotReflected', () => {
     );
 
   it('passes a reply without the planted markers and within the size bound', () => {
-    expectNotReflected(withText('invalid manifest'), 'r', [CANARY], 1000);
+    expectNotReflected(withText('invalid manifest'), 'gateway-info.identity', [CANARY], 1000);
   });
 
   it('fails a reply that carries a marker, naming it', () => {
     expect(() => {
-      expectNotReflected(withText(`bad value ${CANARY}`), 'r', ['other', CANARY]);
+      expectNotReflected(withText(`bad value ${CANARY}`), 'gateway-info.identity', ['other', CANARY]);
     }).toThrow(/reflects canary-7f3a/);
   });
 
   it('fails a reply over the bound even without a marker', () => {
     expect(() => {
-      expectNotReflected(withText('x'.repeat(500)), 'r', [CANARY], 300);
+      expectNotReflected(withText('x'.repeat(500)), 'gateway-info.identity', [CANARY], 300);
     }).toThrow(/bytes long/);
   });
 });

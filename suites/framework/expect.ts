@@ -25,18 +25,24 @@ import {
   type StanzaError,
   type StanzaErrorType,
 } from '../../protocol/stanza/index.ts';
+import type { RequirementId } from '../registry/requirement-ids.ts';
 import type { CaseContext } from './context.ts';
 import { RequirementViolation } from './verdicts.ts';
 
 /** Fails `requirement` unless `holds`; `expected` and `received` are shown side by side. */
-export function expectThat(holds: boolean, requirement: string, expected: string, received: string): void {
+export function expectThat(
+  holds: boolean,
+  requirement: RequirementId,
+  expected: string,
+  received: string,
+): void {
   if (!holds) throw new RequirementViolation(requirement, expected, received);
 }
 
 /** The reply must be an IQ result; returns its payload (undefined for an empty result). */
 export function expectResult(
   exchange: IqExchange,
-  requirement: string,
+  requirement: RequirementId,
   expected = 'an IQ result',
 ): Element | undefined {
   if (exchange.parsed.type !== 'result') {
@@ -48,7 +54,7 @@ export function expectResult(
 /** The reply must be an IQ result whose payload is `{namespace}name`; returns the payload. */
 export function expectResultPayload(
   exchange: IqExchange,
-  requirement: string,
+  requirement: RequirementId,
   namespace: string,
   name: string,
 ): Element {
@@ -66,7 +72,7 @@ export function expectResultPayload(
  */
 export function expectError(
   exchange: IqExchange,
-  requirement: string,
+  requirement: RequirementId,
   conditions: DefinedCondition | readonly DefinedCondition[],
   type?: StanzaErrorType,
 ): void {
@@ -115,7 +121,11 @@ function errorBytes(exchange: IqExchange): string | undefined {
  * Two error replies must carry identical <error/> elements, attribute order aside (e.g. a hidden
  * and a missing object: anything that differs tells the caller which one exists).
  */
-export function expectSameErrorPayload(first: IqExchange, second: IqExchange, requirement: string): void {
+export function expectSameErrorPayload(
+  first: IqExchange,
+  second: IqExchange,
+  requirement: RequirementId,
+): void {
   const a = errorBytes(first);
   const b = errorBytes(second);
   if (a === undefined || b === undefined || a !== b) {
@@ -135,7 +145,7 @@ export function expectSameErrorPayload(first: IqExchange, second: IqExchange, re
 export function expectParsed<T>(
   parse: (element: Element) => T,
   payload: Element,
-  requirement: string,
+  requirement: RequirementId,
   replyXml: string,
 ): T {
   try {
@@ -154,7 +164,7 @@ export function expectParsed<T>(
 /** The reply must be an IQ result carrying <name xmlns=namespace/> that `parse` accepts. */
 export function expectParsedResult<T>(
   exchange: IqExchange,
-  requirement: string,
+  requirement: RequirementId,
   namespace: string,
   name: string,
   parse: (element: Element) => T,
@@ -192,7 +202,7 @@ export const EXPECTED_ERROR_TYPES: Readonly<Partial<Record<DefinedCondition, rea
 export function expectStanzaError(
   context: Pick<CaseContext, 'warn'>,
   exchange: IqExchange,
-  requirement: string,
+  requirement: RequirementId,
   conditions: DefinedCondition | readonly DefinedCondition[],
 ): StanzaError {
   expectError(exchange, requirement, conditions);
@@ -226,7 +236,7 @@ export interface ComparedReply {
 export function expectIndistinguishable(
   context: Pick<CaseContext, 'warn'>,
   replies: readonly [ComparedReply, ComparedReply, ...ComparedReply[]],
-  requirement: string,
+  requirement: RequirementId,
 ): void {
   const [first] = replies;
   const shapeOf = ({ exchange, to }: ComparedReply): { sender: string; body: string } => {
@@ -260,13 +270,13 @@ export function expectIndistinguishable(
 }
 
 /** The reply must be a disco#info result; returns it parsed (a malformed one violates `requirement`). */
-export function expectDiscoInfo(exchange: IqExchange, requirement: string): DiscoInfo {
+export function expectDiscoInfo(exchange: IqExchange, requirement: RequirementId): DiscoInfo {
   const payload = expectResultPayload(exchange, requirement, NS.discoInfo, 'query');
   return expectParsed(parseDiscoInfo, payload, requirement, exchange.reply.xml);
 }
 
 /** The reply must be a disco#items result; returns it parsed (a malformed one violates `requirement`). */
-export function expectDiscoItems(exchange: IqExchange, requirement: string): DiscoItems {
+export function expectDiscoItems(exchange: IqExchange, requirement: RequirementId): DiscoItems {
   const payload = expectResultPayload(exchange, requirement, NS.discoItems, 'query');
   return expectParsed(parseDiscoItems, payload, requirement, exchange.reply.xml);
 }
@@ -276,7 +286,7 @@ export function expectIdentity(
   info: DiscoInfo,
   category: string,
   type: string,
-  requirement: string,
+  requirement: RequirementId,
   replyXml: string,
 ): void {
   expectThat(
@@ -291,7 +301,7 @@ export function expectIdentity(
 export function expectFeatures(
   info: DiscoInfo,
   features: readonly string[],
-  requirement: string,
+  requirement: RequirementId,
   replyXml: string,
 ): void {
   const missing = features.filter((feature) => !info.features.includes(feature));
@@ -307,7 +317,7 @@ export function expectFeatures(
 export function expectExtensionForm(
   info: DiscoInfo,
   formType: string,
-  requirement: string,
+  requirement: RequirementId,
   replyXml: string,
 ): DataForm {
   const forms = extensionForms(info, formType);
@@ -329,7 +339,12 @@ export function formField(form: DataForm, name: string): FormField | undefined {
 }
 
 /** The form must have the field `name` with exactly one value; returns that value. */
-export function expectFormField(form: DataForm, name: string, requirement: string, replyXml: string): string {
+export function expectFormField(
+  form: DataForm,
+  name: string,
+  requirement: RequirementId,
+  replyXml: string,
+): string {
   const field = formField(form, name);
   const [value] = field?.values ?? [];
   if (field === undefined || value === undefined || field.values.length !== 1) {
@@ -376,7 +391,7 @@ export function formBoolean(
 export function expectAnyStanzaError(
   context: Pick<CaseContext, 'warn'>,
   exchange: IqExchange,
-  requirement: string,
+  requirement: RequirementId,
 ): StanzaError {
   if (exchange.parsed.type !== 'error') {
     throw new RequirementViolation(requirement, 'an IQ error (any condition)', exchange.reply.xml);
@@ -391,7 +406,7 @@ export function expectAnyStanzaError(
  */
 export function expectNotReflected(
   exchange: IqExchange,
-  requirement: string,
+  requirement: RequirementId,
   planted: readonly string[],
   maxBytes?: number,
 ): void {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Transcript } from '../../harness/driver/index.ts';
 import type { ProfileId } from '../../protocol/profiles.ts';
-import { defineSuite, type ConformanceCase } from './case.ts';
+import { defineSuite, type CaseDeclaration, type ConformanceCase } from './case.ts';
 import type { CaseContext, SutFacts } from './context.ts';
 import { expectError, expectResultPayload, expectSameErrorPayload, expectThat } from './expect.ts';
 import { runCase, type CaseAttempt, type RunCaseOptions } from './run-case.ts';
@@ -47,10 +47,10 @@ describe('SeededRandom', () => {
 });
 
 describe('defineSuite', () => {
-  const base = {
-    requirements: ['list-agents.order'] as [string],
-    profiles: ['core-directory'] as [ProfileId],
-    level: 'MUST' as const,
+  const base: Omit<CaseDeclaration, 'name'> = {
+    requirements: ['list-agents.octet-order'],
+    profiles: ['core-directory'],
+    level: 'MUST',
     statement: 's',
     run: () => Promise.resolve(),
   };
@@ -74,19 +74,19 @@ describe('defineSuite', () => {
 
 describe('expectations', () => {
   it('expectError accepts the allowed conditions and type, and reports the received stanza otherwise', () => {
-    expectError(exchange(ITEM_NOT_FOUND), 'r.1', 'item-not-found', 'cancel');
-    expectError(exchange(ITEM_NOT_FOUND), 'r.1', ['forbidden', 'item-not-found']);
+    expectError(exchange(ITEM_NOT_FOUND), 'errors.not-found-equivalence', 'item-not-found', 'cancel');
+    expectError(exchange(ITEM_NOT_FOUND), 'errors.not-found-equivalence', ['forbidden', 'item-not-found']);
     let violation: unknown;
     try {
-      expectError(exchange(FORBIDDEN), 'r.1', 'item-not-found');
+      expectError(exchange(FORBIDDEN), 'errors.not-found-equivalence', 'item-not-found');
     } catch (error) {
       violation = error;
     }
     expect(violation).toBeInstanceOf(RequirementViolation);
-    expect(violation).toMatchObject({ requirement: 'r.1', received: FORBIDDEN });
+    expect(violation).toMatchObject({ requirement: 'errors.not-found-equivalence', received: FORBIDDEN });
     expect((violation as RequirementViolation).expected).toContain('<item-not-found/>');
     expect(() => {
-      expectError(exchange(ITEM_NOT_FOUND), 'r.1', 'item-not-found', 'modify');
+      expectError(exchange(ITEM_NOT_FOUND), 'errors.not-found-equivalence', 'item-not-found', 'modify');
     }).toThrow(RequirementViolation);
   });
 
@@ -94,33 +94,43 @@ describe('expectations', () => {
     const reply =
       "<iq xmlns='jabber:client' type='result' id='c'><query xmlns='http://jabber.org/protocol/disco#items'/></iq>";
     expect(
-      expectResultPayload(exchange(reply), 'r', 'http://jabber.org/protocol/disco#items', 'query').name,
+      expectResultPayload(
+        exchange(reply),
+        'gateway-info.identity',
+        'http://jabber.org/protocol/disco#items',
+        'query',
+      ).name,
     ).toBe('query');
     expect(() =>
-      expectResultPayload(exchange(reply), 'r', 'http://jabber.org/protocol/disco#info', 'query'),
+      expectResultPayload(
+        exchange(reply),
+        'gateway-info.identity',
+        'http://jabber.org/protocol/disco#info',
+        'query',
+      ),
     ).toThrow(RequirementViolation);
-    expect(() => expectResultPayload(exchange(ITEM_NOT_FOUND), 'r', 'x', 'query')).toThrow(
-      RequirementViolation,
-    );
+    expect(() =>
+      expectResultPayload(exchange(ITEM_NOT_FOUND), 'gateway-info.identity', 'x', 'query'),
+    ).toThrow(RequirementViolation);
   });
 
   it('expectSameErrorPayload compares the <error/> elements byte for byte, ignoring ids and senders', () => {
     const other = ITEM_NOT_FOUND.replace("id='a' from='x@", "id='z' from='w@");
-    expectSameErrorPayload(exchange(ITEM_NOT_FOUND), exchange(other), 'r');
+    expectSameErrorPayload(exchange(ITEM_NOT_FOUND), exchange(other), 'gateway-info.identity');
     const withText = ITEM_NOT_FOUND.replace(
       '</error>',
       "<text xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'>no such agent</text></error>",
     );
     expect(() => {
-      expectSameErrorPayload(exchange(ITEM_NOT_FOUND), exchange(withText), 'r');
+      expectSameErrorPayload(exchange(ITEM_NOT_FOUND), exchange(withText), 'gateway-info.identity');
     }).toThrow(/differ/);
   });
 
   it('expectThat fails with expected and received', () => {
     expect(() => {
-      expectThat(false, 'r', 'count 3', 'count 4');
+      expectThat(false, 'gateway-info.identity', 'count 3', 'count 4');
     }).toThrow(expect.objectContaining({ expected: 'count 3', received: 'count 4' }) as Error);
-    expectThat(true, 'r', '', '');
+    expectThat(true, 'gateway-info.identity', '', '');
   });
 });
 
@@ -138,7 +148,7 @@ describe('runCase', () => {
     return {
       id: 'gateway-info.case',
       section: 'gateway-info',
-      requirements: ['gateway-info.r'],
+      requirements: ['gateway-info.identity'],
       profiles: ['core-directory'],
       level: 'MUST',
       statement: 'statement',
@@ -177,26 +187,29 @@ describe('runCase', () => {
   it('passes a case that returns, keeping its SHOULD warnings', async () => {
     const result = await runCase(
       testCase((context) => {
-        context.warn('gateway-info.should', 'no name given');
+        context.warn('find-gateway.server-lists-gateway', 'no name given');
         return Promise.resolve();
       }),
       options(),
     );
     expect(result.outcome).toBe('passed');
     expect(result.attempts[0]?.warnings).toEqual([
-      { requirement: 'gateway-info.should', message: 'no name given' },
+      { requirement: 'find-gateway.server-lists-gateway', message: 'no name given' },
     ]);
   });
 
   it('fails a violation with its requirement, expected and received, after one re-run', async () => {
     const opts = options();
     const result = await runCase(
-      testCase(() => Promise.reject(new RequirementViolation('gateway-info.r', 'identity', '<iq/>'))),
+      testCase(() => Promise.reject(new RequirementViolation('gateway-info.identity', 'identity', '<iq/>'))),
       opts,
     );
     expect(result.outcome).toBe('failed');
     expect(opts.attempts).toBe(2);
-    expect(result.attempts[1]?.violation).toMatchObject({ requirement: 'gateway-info.r', received: '<iq/>' });
+    expect(result.attempts[1]?.violation).toMatchObject({
+      requirement: 'gateway-info.identity',
+      received: '<iq/>',
+    });
     expect(result.attempts[1]?.transcriptText).toContain('verdict: failed');
   });
 
@@ -246,12 +259,13 @@ describe('runCase', () => {
         ...base,
         prepare: (c, seed, warn) => ({
           ...base.prepare(c, seed, warn),
-          verify: () => Promise.reject(new RequirementViolation('schema.valid-elements', 'valid', '<bad/>')),
+          verify: () =>
+            Promise.reject(new RequirementViolation('schema.base-structures-valid', 'valid', '<bad/>')),
         }),
       },
     );
     expect(result.outcome).toBe('failed');
-    expect(result.attempts[0]?.violation?.requirement).toBe('schema.valid-elements');
+    expect(result.attempts[0]?.violation?.requirement).toBe('schema.base-structures-valid');
   });
 
   it('gives the case the seed derived from the run seed and its ID', async () => {

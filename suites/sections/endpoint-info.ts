@@ -43,6 +43,7 @@ import {
 } from '../fixtures/reference-world.ts';
 import { callerFor, discoInfo, discoItems } from './support/discovery.ts';
 import { freshVersion, isRegistered, probeManifest, register, registrantFor } from './support/registrant.ts';
+import type { RequirementId } from '../registry/requirement-ids.ts';
 
 const DISCO_INFO = 'endpoint-info.disco-info';
 const NOT_FOUND = 'errors.not-found-equivalence';
@@ -54,7 +55,7 @@ interface EndpointView {
 }
 
 /** The endpoint's disco#info with its one endpoint-info form. */
-async function endpointView(caller: Caller, jid: string, requirement: string): Promise<EndpointView> {
+async function endpointView(caller: Caller, jid: string, requirement: RequirementId): Promise<EndpointView> {
   const exchange = await discoInfo(caller, jid);
   const info = expectDiscoInfo(exchange, requirement);
   const form = expectExtensionForm(info, FORM_TYPE.endpointInfo, requirement, exchange.reply.xml);

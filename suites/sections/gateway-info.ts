@@ -21,8 +21,9 @@ import {
   expectThat,
 } from '../framework/expect.ts';
 import { discoItems } from './support/discovery.ts';
+import type { RequirementId } from '../registry/requirement-ids.ts';
 
-async function gatewayInfo(context: CaseContext, caller: Caller, requirement: string) {
+async function gatewayInfo(context: CaseContext, caller: Caller, requirement: RequirementId) {
   const exchange = await caller.exchangeIq(context.sut.gatewayJid, 'get', buildDiscoInfoRequest({}));
   const payload = expectResultPayload(exchange, requirement, NS.discoInfo, 'query');
   return {

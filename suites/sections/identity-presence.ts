@@ -14,7 +14,7 @@ import { xml } from '@xmpp/xml';
 import { WaitTimeout, type Caller, type ReceivedStanza } from '../../harness/driver/index.ts';
 import { bareJidOf, JidError, normalizeBareJid } from '../../protocol/jid/index.ts';
 import { parseXml } from '../../protocol/stanza/index.ts';
-import { defineSuite } from '../framework/case.ts';
+import { defineSuite, type CaseDeclaration } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
 import { comparableXml, expectThat } from '../framework/expect.ts';
 import { NotApplicable } from '../framework/verdicts.ts';
@@ -82,14 +82,14 @@ async function subscribe(context: CaseContext, resource: Caller, jid: string): P
   return answer;
 }
 
-function subscribeCase(role: 'local' | 'remote', name: string, statement: string) {
+function subscribeCase(role: 'local' | 'remote', name: string, statement: string): CaseDeclaration {
   return {
     name,
-    requirements: [PRESENCE] as [string],
-    profiles: ['core-directory'] as ['core-directory'],
-    level: 'SHOULD' as const,
+    requirements: [PRESENCE],
+    profiles: ['core-directory'],
+    level: 'SHOULD',
     statement,
-    run: async (context: CaseContext) => {
+    run: async (context) => {
       const endpoint = requireWorld(context).visibleEndpoint;
       const resource = await rosterResource(context, await context.callers[role]());
       await subscribe(context, resource, endpoint.jid);

@@ -38,7 +38,7 @@ import {
   parseSchema,
 } from '../../protocol/stanza/index.ts';
 import type { SutLimits } from '../../harness/sut/sut-config.ts';
-import { defineSuite } from '../framework/case.ts';
+import { defineSuite, type CaseDeclaration } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
 import {
   expectNotReflected,
@@ -92,6 +92,7 @@ import {
   expectLedgerUntouched,
   expectCompletedWithInputs,
 } from './support/tasks.ts';
+import type { RequirementId } from '../registry/requirement-ids.ts';
 
 const ONE_VALUE = 'json-encoding.single-json-value';
 const MEDIA_TYPE = 'json-encoding.media-type-present';
@@ -111,7 +112,7 @@ const MAX_PROBE_BYTES = 200 * 1024;
 const MAX_ERROR_REPLY_BYTES = 4096;
 
 /** The text must be one JSON value with nothing after it (the strict parser refuses trailing data). */
-function expectOneJsonValue(text: string, requirement: string, what: string, replyXml: string): void {
+function expectOneJsonValue(text: string, requirement: RequirementId, what: string, replyXml: string): void {
   try {
     parseStrictJson(text, { maxBytes: Number.POSITIVE_INFINITY, maxDepth: Number.POSITIVE_INFINITY });
   } catch (error) {
@@ -212,16 +213,16 @@ function probeText(probe: LimitProbe, value: number, canary: string, jid: string
   return text;
 }
 
-function limitCase(name: string, probe: LimitProbe) {
+function limitCase(name: string, probe: LimitProbe): CaseDeclaration {
   return {
     name: `limit-${name}`,
-    requirements: [LIMITS, NO_REFLECTION, 'rules.resource-bounds'] as [string, ...string[]],
-    profiles: ['self-registration', 'admin-provisioning'] as ['self-registration', 'admin-provisioning'],
-    level: 'MUST' as const,
+    requirements: [LIMITS, NO_REFLECTION, 'rules.resource-bounds'],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
     features: [FEATURE.admin],
     interpretations: ['interp-42'],
     statement: `A manifest just past the documented ${probe.limit} gets resource-constraint from the administrator’s registration, with a small error that does not reflect the manifest, while the same manifest within the limits, sent right after, gets no resource-constraint (no rate limit answered).`,
-    run: async (context: CaseContext) =>
+    run: async (context) =>
       withRestore(context, async (restorer) => {
         const value = documented(context, probe.limit);
         const admin = await adminFor(context);

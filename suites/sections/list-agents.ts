@@ -11,7 +11,7 @@ import type { Caller } from '../../harness/driver/index.ts';
 import { compareUtf8, JidError, normalizeBareJid, parseBareJid } from '../../protocol/jid/index.ts';
 import { IDENTITY_CATEGORY, IDENTITY_TYPE, NODE_DIRECTORY, NS } from '../../protocol/namespaces.ts';
 import type { DiscoItem } from '../../protocol/stanza/index.ts';
-import { defineSuite } from '../framework/case.ts';
+import { defineSuite, type CaseDeclaration } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
 import {
   expectDiscoInfo,
@@ -34,11 +34,12 @@ import {
   traverse,
   traverseBackward,
 } from './support/discovery.ts';
+import type { RequirementId } from '../registry/requirement-ids.ts';
 
 const PAGING = 'list-agents.rsm-paging';
 
 /** The normalized JIDs of directory items; an item that is not a bare JID violates `requirement`. */
-function itemJids(items: readonly DiscoItem[], requirement: string, replyXml: string): string[] {
+function itemJids(items: readonly DiscoItem[], requirement: RequirementId, replyXml: string): string[] {
   return items.map((item) => {
     try {
       parseBareJid(item.jid);
@@ -55,7 +56,7 @@ function itemJids(items: readonly DiscoItem[], requirement: string, replyXml: st
 }
 
 /** The whole directory as `role` sees it, paged `max` at a time. */
-async function directoryOf(context: CaseContext, role: CallerRole, max: number, requirement: string) {
+async function directoryOf(context: CaseContext, role: CallerRole, max: number, requirement: RequirementId) {
   const caller = await callerFor(context, role);
   const traversal = await traverse(caller, context.sut.gatewayJid, NODE_DIRECTORY, max, requirement);
   const lastXml = traversal.pages.at(-1)?.exchange.reply.xml ?? '';
@@ -71,7 +72,7 @@ function expectListing(
   world: ReferenceWorld,
   role: CallerRole,
   jids: readonly string[],
-  requirement: string,
+  requirement: RequirementId,
 ): void {
   const listed = world.listedFor(role).map((endpoint) => endpoint.jid);
   const tolerated = world.toleratedFor(role).map((endpoint) => endpoint.jid);
@@ -165,14 +166,14 @@ async function expectSameGapPaging(
   }
 }
 
-function directoryNodeInfoCase(role: 'local' | 'remote', name: string, statement: string) {
+function directoryNodeInfoCase(role: 'local' | 'remote', name: string, statement: string): CaseDeclaration {
   return {
     name,
-    requirements: ['list-agents.directory-node-info'] as [string],
-    profiles: ['core-directory'] as ['core-directory'],
-    level: 'MUST' as const,
+    requirements: ['list-agents.directory-node-info'],
+    profiles: ['core-directory'],
+    level: 'MUST',
     statement,
-    run: async (context: CaseContext) => {
+    run: async (context) => {
       const requirement = 'list-agents.directory-node-info';
       const caller = await callerFor(context, role);
       const exchange = await discoInfo(caller, context.sut.gatewayJid, NODE_DIRECTORY);
@@ -187,16 +188,13 @@ function visibilityCase(
   roles: readonly CallerRole[],
   name: string,
   statement: string,
-  extra: readonly string[] = [],
-) {
+  extra: readonly RequirementId[] = [],
+): CaseDeclaration {
   return {
     name,
-    requirements: ['list-agents.visibility-filter', 'privacy.explicit-visibility-policy', ...extra] as [
-      string,
-      ...string[],
-    ],
-    profiles: ['core-directory'] as ['core-directory'],
-    level: 'MUST' as const,
+    requirements: ['list-agents.visibility-filter', 'privacy.explicit-visibility-policy', ...extra],
+    profiles: ['core-directory'],
+    level: 'MUST',
     interpretations: ['interp-23'],
     statement,
     run: async (context: CaseContext) => {
@@ -294,7 +292,10 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
   ),
   ...(['local', 'remote'] as const).map((role) => ({
     name: role === 'local' ? 'octet-order-local' : 'octet-order-federated',
-    requirements: ['list-agents.octet-order', 'namespaces.jid-comparison'] as [string, ...string[]],
+    requirements: ['list-agents.octet-order', 'namespaces.jid-comparison'] as [
+      RequirementId,
+      ...RequirementId[],
+    ],
     profiles: ['core-directory'] as ['core-directory'],
     level: 'MUST' as const,
     interpretations: ['interp-02', 'interp-15'],

@@ -21,8 +21,7 @@ import {
   encodeToolNode,
   ToolNodeError,
 } from '../../protocol/tool-node.ts';
-import { defineSuite } from '../framework/case.ts';
-import type { CaseContext } from '../framework/context.ts';
+import { defineSuite, type CaseDeclaration } from '../framework/case.ts';
 import {
   expectDiscoInfo,
   expectDiscoItems,
@@ -44,6 +43,7 @@ import {
   traverse,
   traverseBackward,
 } from './support/discovery.ts';
+import type { RequirementId } from '../registry/requirement-ids.ts';
 
 const ITEMS = 'list-tools.item-jid-and-node';
 const PAGING = 'list-tools.rsm-paging';
@@ -54,7 +54,7 @@ function toolNamesOf(
   items: readonly DiscoItem[],
   endpointJid: string,
   version: string,
-  requirement: string,
+  requirement: RequirementId,
   replyXml: string,
 ): string[] {
   return items.map((item) => {
@@ -84,7 +84,12 @@ function expectedOrder(manifest: FixtureManifest): string[] {
 }
 
 /** The whole collection of `manifest` as `caller` sees it, checked item by item. */
-async function collectionOf(caller: Caller, manifest: FixtureManifest, max: number, requirement: string) {
+async function collectionOf(
+  caller: Caller,
+  manifest: FixtureManifest,
+  max: number,
+  requirement: RequirementId,
+) {
   const traversal = await traverse(caller, manifest.jid, manifest.collectionNode, max, requirement);
   const lastXml = traversal.pages.at(-1)?.exchange.reply.xml ?? '';
   return {
@@ -95,7 +100,11 @@ async function collectionOf(caller: Caller, manifest: FixtureManifest, max: numb
 }
 
 /** Exactly the manifest's tools, each once. */
-function expectAllTools(manifest: FixtureManifest, names: readonly string[], requirement: string): void {
+function expectAllTools(
+  manifest: FixtureManifest,
+  names: readonly string[],
+  requirement: RequirementId,
+): void {
   const expected = expectedOrder(manifest);
   const received = names.toSorted(compareUtf8);
   expectThat(
@@ -122,14 +131,14 @@ function trapKeys(manifest: FixtureManifest): string[] {
   return keys;
 }
 
-function collectionInfoCase(role: CallerRole, name: string, statement: string) {
+function collectionInfoCase(role: CallerRole, name: string, statement: string): CaseDeclaration {
   return {
     name,
-    requirements: ['list-tools.collection-node-info'] as [string],
-    profiles: ['tool-discovery'] as ['tool-discovery'],
-    level: 'MUST' as const,
+    requirements: ['list-tools.collection-node-info'],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
     statement,
-    run: async (context: CaseContext) => {
+    run: async (context) => {
       const requirement = 'list-tools.collection-node-info';
       const world = requireWorld(context);
       const caller = await callerFor(context, role);

@@ -31,6 +31,7 @@ import {
   type FixtureEndpoint,
   type FixtureManifest,
 } from '../fixtures/reference-world.ts';
+import type { RequirementId } from '../registry/requirement-ids.ts';
 import { callerFor, discoInfo } from './support/discovery.ts';
 import { CANONICAL, CONTENTS, expectServedManifest, manifestRequest } from './support/served-manifest.ts';
 import { freshVersion, probeManifest, register, registrantFor } from './support/registrant.ts';
@@ -297,7 +298,7 @@ function expectUnseen(
   exchange: IqExchange,
   missing: IqExchange,
   missingJid: string,
-  requirement = ACCESS,
+  requirement: RequirementId = ACCESS,
 ): void {
   expectStanzaError(context, exchange, requirement, 'item-not-found');
   const replies: [ComparedReply, ComparedReply] = [

@@ -62,6 +62,7 @@ import {
   type TaskTarget,
   expectLedgerUntouched,
 } from './support/tasks.ts';
+import type { RequirementId } from '../registry/requirement-ids.ts';
 
 const STORED = 'registration-flow.validate-before-commit';
 const NO_DEREFERENCE = 'manifest.no-dereference';
@@ -150,7 +151,7 @@ const SCHEMA_RULES: readonly RefusalVector[] = [
 /** The manifest's `agent.jid`, `version` and hash must come back in <registered/>. */
 async function expectRegistered(
   context: CaseContext,
-  requirement: string,
+  requirement: RequirementId,
   purpose: string,
   build: (jid: string, version: string) => JsonObject,
   count: number,

@@ -31,6 +31,7 @@ import {
   targetOf,
   taskStateRequest,
 } from './support/tasks.ts';
+import type { RequirementId } from '../registry/requirement-ids.ts';
 
 const NOT_AUTHORITY = 'privacy.profile-not-authority';
 const SIDE_CHANNELS = 'privacy.enumeration-side-channels';
@@ -59,7 +60,7 @@ function median(values: readonly number[]): number {
  */
 async function compareTimings(
   context: CaseContext,
-  requirement: string,
+  requirement: RequirementId,
   first: Probe,
   second: Probe,
 ): Promise<void> {

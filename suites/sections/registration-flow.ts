@@ -64,6 +64,7 @@ import {
   startTask,
   taskStateRequest,
 } from './support/tasks.ts';
+import type { RequirementId } from '../registry/requirement-ids.ts';
 
 const ADMIN_OPS = 'registration-flow.admin-operations';
 const IMMUTABLE = 'registration-flow.version-immutable';
@@ -90,7 +91,7 @@ function hashOf(manifest: JsonObject): Hash {
 /** The registration must succeed with exactly this JID, version and canonical hash. */
 function expectRegisteredAs(
   exchange: IqExchange,
-  requirement: string,
+  requirement: RequirementId,
   jid: string,
   version: string,
   hash: Hash,
@@ -113,7 +114,7 @@ async function expectStatus(
   admin: Provisioning,
   jid: string,
   expected: readonly (Omit<RegistrationVersion, 'removable'> & { readonly removable?: boolean })[],
-  requirement: string,
+  requirement: RequirementId,
   when: string,
 ): Promise<readonly RegistrationVersion[]> {
   const versions = await registeredVersions(context, admin, jid, requirement);
@@ -159,7 +160,7 @@ async function registerFresh(
   admin: Provisioning,
   jid: string,
   manifest: JsonObject,
-  requirement: string,
+  requirement: RequirementId,
 ): Promise<Hash> {
   const hash = hashOf(manifest);
   expectRegisteredAs(

@@ -49,6 +49,7 @@ import {
   startTask,
   expectCompletedWithInputs,
 } from './support/tasks.ts';
+import type { RequirementId } from '../registry/requirement-ids.ts';
 
 const BOUNDED_REGEX = 'schemas.bounded-regex';
 const FAIL_CLOSED = 'security.authorize-and-validate';
@@ -165,7 +166,7 @@ function partialRequest(
  */
 async function expectRefusedSchema(
   context: CaseContext,
-  requirement: string,
+  requirement: RequirementId,
   purpose: string,
   inputSchema: JsonObject,
 ): Promise<void> {

@@ -46,6 +46,7 @@ import {
   traverseSearch,
   type Found,
 } from './support/search.ts';
+import type { RequirementId } from '../registry/requirement-ids.ts';
 
 const ADVERTISED = 'search.advertised-and-implemented';
 const NICK = 'search.legacy-nick';
@@ -82,7 +83,7 @@ function nonexistentNick(context: CaseContext): string {
 async function directoryTarget(
   context: CaseContext,
   caller: Caller,
-  requirement: string,
+  requirement: RequirementId,
 ): Promise<DiscoItem> {
   const { items } = await traverse(caller, context.sut.gatewayJid, NODE_DIRECTORY, 50, requirement);
   const plain = items.filter((item) => /^[a-z][a-z0-9]*$/.test(parseBareJid(item.jid).localpart ?? ''));
@@ -97,7 +98,7 @@ async function findBy(
   nicks: readonly string[],
   search: (nick: string) => Promise<IqExchange>,
   jid: string,
-  requirement: string,
+  requirement: RequirementId,
   check: (found: Found) => void = () => undefined,
 ): Promise<{ readonly found?: Found; readonly tried: readonly Found[] }> {
   const tried: Found[] = [];
@@ -124,7 +125,7 @@ async function emptyQueryListing(
   context: CaseContext,
   caller: Caller,
   max: number,
-  requirement: string,
+  requirement: RequirementId,
 ): Promise<{ readonly pages: readonly Found[]; readonly jids: readonly string[] } | undefined> {
   const gateway = context.sut.gatewayJid;
   const probe = await searchLegacy(caller, gateway, {}, { max });
@@ -149,7 +150,7 @@ function expectVisibleListing(
   world: ReferenceWorld,
   role: CallerRole,
   jids: readonly string[],
-  requirement: string,
+  requirement: RequirementId,
   exact: boolean,
 ): void {
   const listed = world.listedFor(role).map((endpoint) => endpoint.jid);

@@ -57,6 +57,7 @@ import {
 } from '../fixtures/reference-world.ts';
 import { callerFor, discoInfo } from './support/discovery.ts';
 import { freshVersion, isRegistered, probeManifest, register, registrantFor } from './support/registrant.ts';
+import type { RequirementId } from '../registry/requirement-ids.ts';
 
 const DISCO_INFO = 'tool-info.disco-info';
 const REQUIRED = 'tool-info.required-fields';
@@ -123,7 +124,7 @@ interface ToolView {
 async function toolView(
   caller: Caller,
   { manifest, tool }: PinnedTool,
-  requirement: string,
+  requirement: RequirementId,
 ): Promise<ToolView> {
   const exchange = await discoInfo(caller, manifest.jid, tool.node);
   const info = expectDiscoInfo(exchange, requirement);
@@ -132,7 +133,11 @@ async function toolView(
 }
 
 /** The endpoint's own task features, from its node-less disco#info. */
-async function endpointTaskFeatures(caller: Caller, jid: string, requirement: string): Promise<string[]> {
+async function endpointTaskFeatures(
+  caller: Caller,
+  jid: string,
+  requirement: RequirementId,
+): Promise<string[]> {
   const info = expectDiscoInfo(await discoInfo(caller, jid), requirement);
   return info.features.filter((feature) => feature.startsWith(FEATURE.task));
 }

@@ -27,6 +27,7 @@ import {
   type Registrant,
 } from './provisioning.ts';
 import type { Restorer } from './provisioning.ts';
+import type { RequirementId } from '../../registry/requirement-ids.ts';
 
 export interface CanaryContact {
   readonly from: string;
@@ -162,7 +163,7 @@ export async function readThroughDiscovery(
 }
 
 /** No connection may have reached the canary listener. */
-export function expectNoContact(canary: CanaryListener, requirement: string, what: string): void {
+export function expectNoContact(canary: CanaryListener, requirement: RequirementId, what: string): void {
   const { contacts } = canary;
   expectThat(
     contacts.length === 0,

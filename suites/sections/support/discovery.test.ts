@@ -75,7 +75,7 @@ function correct(pageMaximum: number) {
 describe('traverse', () => {
   it('pages forward until an empty page, accepting pages shorter than asked', async () => {
     const caller = pager(correct(2));
-    const { items, pages } = await traverse(caller, 'x', undefined, 3, 'r');
+    const { items, pages } = await traverse(caller, 'x', undefined, 3, 'list-agents.rsm-paging');
     expect(items.map((item) => item.jid)).toEqual(ITEMS);
     expect(pages.at(-1)?.result.items).toEqual([]);
     expect(caller.requests).toEqual([
@@ -87,7 +87,7 @@ describe('traverse', () => {
   });
 
   it('pages backward from an empty <before/> and keeps document order', async () => {
-    const { items } = await traverseBackward(pager(correct(2)), 'x', undefined, 2, 'r');
+    const { items } = await traverseBackward(pager(correct(2)), 'x', undefined, 2, 'list-agents.rsm-paging');
     expect(items.map((item) => item.jid)).toEqual(ITEMS);
   });
 
@@ -98,7 +98,7 @@ describe('traverse', () => {
         'x',
         undefined,
         2,
-        'r',
+        'list-agents.rsm-paging',
       ),
     ).rejects.toThrow(RequirementViolation);
   });

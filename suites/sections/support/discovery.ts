@@ -16,6 +16,7 @@ import type { CaseContext } from '../../framework/context.ts';
 import { expectDiscoItems, expectThat } from '../../framework/expect.ts';
 import { RequirementViolation } from '../../framework/verdicts.ts';
 import type { CallerRole } from '../../fixtures/reference-world.ts';
+import type { RequirementId } from '../../registry/requirement-ids.ts';
 
 export function callerFor(context: CaseContext, role: CallerRole): Promise<Caller> {
   return context.callers[role]();
@@ -60,7 +61,7 @@ export async function traverse(
   to: string,
   node: string | undefined,
   max: number,
-  requirement: string,
+  requirement: RequirementId,
 ): Promise<Traversal> {
   const pages: Page[] = [];
   const items: DiscoItem[] = [];
@@ -93,7 +94,7 @@ export async function traverseBackward(
   to: string,
   node: string | undefined,
   max: number,
-  requirement: string,
+  requirement: RequirementId,
 ): Promise<Traversal> {
   const pages: Page[] = [];
   const items: DiscoItem[] = [];

@@ -31,6 +31,7 @@ import {
 import type { CaseContext } from '../../framework/context.ts';
 import { expectStanzaError, expectParsedResult } from '../../framework/expect.ts';
 import { CannotTell, NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
+import type { RequirementId } from '../../registry/requirement-ids.ts';
 
 /** Lower-case letters and digits: valid in every localpart and version grammar. */
 const TOKEN = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -148,7 +149,7 @@ export async function registeredVersions(
   context: CaseContext,
   admin: Provisioning,
   jid: string,
-  requirement: string,
+  requirement: RequirementId,
 ): Promise<readonly RegistrationVersion[]> {
   const exchange = await admin.status(jid);
   if (exchange.parsed.type === 'error') {
@@ -184,7 +185,7 @@ export function describeVersions(versions: readonly RegistrationVersion[]): stri
 export function expectRefused(
   context: CaseContext,
   exchange: IqExchange,
-  requirement: string,
+  requirement: RequirementId,
   conditions: readonly DefinedCondition[],
   what: string,
 ): void {

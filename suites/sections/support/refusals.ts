@@ -18,6 +18,7 @@ import {
   withRestore,
   type Registrant,
 } from './provisioning.ts';
+import type { RequirementId } from '../../registry/requirement-ids.ts';
 
 /** What interp-11 accepts for a manifest the schema or the application rules refuse. */
 export const INVALID_MANIFEST: readonly DefinedCondition[] = ['bad-request', 'not-acceptable'];
@@ -37,7 +38,7 @@ export interface RefusalVector {
  */
 export async function expectRefusals(
   context: CaseContext,
-  requirement: string,
+  requirement: RequirementId,
   purpose: string,
   vectors: readonly RefusalVector[],
   registrantOf: (context: CaseContext, purpose: string) => Promise<Registrant> = registrantFor,

@@ -18,11 +18,12 @@ import {
 } from '../../../protocol/stanza/index.ts';
 import { expectParsed, expectResultPayload, expectThat } from '../../framework/expect.ts';
 import { RequirementViolation } from '../../framework/verdicts.ts';
+import type { RequirementId } from '../../registry/requirement-ids.ts';
 
 export async function searchForm(
   caller: Caller,
   gateway: string,
-  requirement: string,
+  requirement: RequirementId,
 ): Promise<{ readonly exchange: IqExchange; readonly offer: SearchForm }> {
   const exchange = await caller.exchangeIq(gateway, 'get', buildSearchFormRequest());
   const payload = expectResultPayload(exchange, requirement, NS.search, 'query');
@@ -91,7 +92,7 @@ function formItemJid(item: readonly FormField[]): string | undefined {
  * A search result as found items; a malformed result (an RSM set inside the form, fields beside
  * <reported/> and <item/>, an item without one jid) violates `requirement`.
  */
-export function readFound(exchange: IqExchange, requirement: string): Found {
+export function readFound(exchange: IqExchange, requirement: RequirementId): Found {
   const payload = expectResultPayload(exchange, requirement, NS.search, 'query');
   const results = expectParsed(parseSearchResults, payload, requirement, exchange.reply.xml);
   let jids: string[] = [];
@@ -124,7 +125,7 @@ const MAX_PAGES = 200;
 export async function traverseSearch(
   submit: (rsm: RsmRequest) => Promise<IqExchange>,
   max: number,
-  requirement: string,
+  requirement: RequirementId,
 ): Promise<SearchTraversal> {
   const pages: Found[] = [];
   const jids: string[] = [];

@@ -9,6 +9,7 @@ import { NS_AGENT_API } from '../../../protocol/namespaces.ts';
 import { buildManifestRequest, parseManifest, type Manifest } from '../../../protocol/stanza/index.ts';
 import { expectThat, expectParsedResult } from '../../framework/expect.ts';
 import type { FixtureManifest } from '../../fixtures/reference-world.ts';
+import type { RequirementId } from '../../registry/requirement-ids.ts';
 
 export const CONTENTS = 'manifest-retrieval.result-contents';
 export const CANONICAL = 'manifest-retrieval.canonical-bytes';
@@ -25,7 +26,7 @@ export function manifestRequest(caller: Caller, jid: string, version?: string): 
 export function expectServedManifest(
   exchange: IqExchange,
   expected: FixtureManifest,
-  requirement: string,
+  requirement: RequirementId,
 ): Manifest {
   const replyXml = exchange.reply.xml;
   // The codec refuses a media type other than application/json and a missing hash or <json/>.

@@ -45,6 +45,7 @@ import { CannotTell, NotApplicable, RequirementViolation } from '../../framework
 import { requireWorld, type FixtureEndpoint, type FixtureManifest } from '../../fixtures/reference-world.ts';
 import { discoInfo } from './discovery.ts';
 import type { Provisioning } from './provisioning.ts';
+import type { RequirementId } from '../../registry/requirement-ids.ts';
 
 export const PAYLOADS_VALID = 'event-json-schemas.payloads-valid';
 export const REVISIONS = 'events.revision-increments';
@@ -135,7 +136,7 @@ export async function sendInvoke(
  * The reply must be a durable admission: <accepted/> echoing the request ID, revision 0, a task
  * ID of the identifier grammar, and a retention promise no earlier than the creation (#invocation).
  */
-export function expectAccepted(exchange: IqExchange, invoke: Invoke, requirement: string): Accepted {
+export function expectAccepted(exchange: IqExchange, invoke: Invoke, requirement: RequirementId): Accepted {
   const replyXml = exchange.reply.xml;
   const accepted = expectParsedResult(exchange, requirement, NS_AGENT_TASK, 'accepted', parseAccepted);
   expectThat(
@@ -174,7 +175,7 @@ export async function startTask(
   tool: string,
   args: JsonValue,
   options: InvokeOptions = {},
-  requirement = 'invocation.required-parts',
+  requirement: RequirementId = 'invocation.required-parts',
 ): Promise<StartedTask> {
   const { invoke, exchange } = await sendInvoke(context, caller, target, tool, args, options);
   return { invoke, exchange, accepted: expectAccepted(exchange, invoke, requirement) };
@@ -345,11 +346,11 @@ export function taskResultRequest(caller: Caller, target: TaskTarget, taskId: st
   return caller.exchangeIq(target.jid, 'get', buildTaskResultRequest({ taskId }));
 }
 
-export function expectTaskState(exchange: IqExchange, requirement: string): TaskState {
+export function expectTaskState(exchange: IqExchange, requirement: RequirementId): TaskState {
   return expectParsedResult(exchange, requirement, NS_AGENT_TASK, 'task-state', parseTaskState);
 }
 
-export function expectTaskResult(exchange: IqExchange, requirement: string): TaskResult {
+export function expectTaskResult(exchange: IqExchange, requirement: RequirementId): TaskResult {
   return expectParsedResult(exchange, requirement, NS_AGENT_TASK, 'task-result', parseTaskResult);
 }
 
@@ -367,7 +368,7 @@ export function sendCancel(
   );
 }
 
-export function expectCancelAccepted(exchange: IqExchange, requirement: string): CancelAccepted {
+export function expectCancelAccepted(exchange: IqExchange, requirement: RequirementId): CancelAccepted {
   return expectParsedResult(exchange, requirement, NS_AGENT_TASK, 'cancel-accepted', parseCancelAccepted);
 }
 
@@ -391,7 +392,7 @@ export function sendInput(
   );
 }
 
-export function expectInputAccepted(exchange: IqExchange, requirement: string): InputAccepted {
+export function expectInputAccepted(exchange: IqExchange, requirement: RequirementId): InputAccepted {
   return expectParsedResult(exchange, requirement, NS_AGENT_TASK, 'input-accepted', parseInputAccepted);
 }
 
@@ -421,7 +422,7 @@ export async function readLedger(
   caller: Caller,
   target: TaskTarget,
   key: string,
-  requirement: string,
+  requirement: RequirementId,
 ): Promise<number> {
   const { accepted } = await startTask(context, caller, target, 'counter', { key });
   const history = await awaitSettled(context, caller, accepted.taskId);
@@ -446,7 +447,7 @@ export async function expectLedgerUntouched(
   caller: Caller,
   target: TaskTarget,
   key: string,
-  requirement: string,
+  requirement: RequirementId,
   why: string,
 ): Promise<void> {
   const count = await readLedger(context, caller, target, key, requirement);
@@ -462,7 +463,7 @@ export async function expectCompletedWithInputs(
   caller: Caller,
   taskId: string,
   inputs: readonly JsonValue[],
-  requirement: string,
+  requirement: RequirementId,
   expected: string,
 ): Promise<void> {
   const history = await awaitSettled(context, caller, taskId);
