@@ -37,7 +37,8 @@ import { checkDiscoverySettings, type DiscoverySettings } from '../discovery/ind
 import { respondToPresence, type PresenceContext } from '../presence/index.ts';
 import { backoffDelay, type BackoffPolicy } from './backoff.ts';
 import { AttemptTimeout, describeConnectFailure, GatewayConnectError } from './connect-failure.ts';
-import { requesterOf, routeIq, type IqRouterContext } from './iq-router.ts';
+import { iqRouterOf } from './gateway-routes.ts';
+import { requesterOf, routeIq, type IqRouter } from './iq-router.ts';
 import { Keepalive, type KeepalivePolicy } from './keepalive.ts';
 import { OutboundIqError, OutboundIqTracker, type OutboundIqReply } from './outbound-iq.ts';
 import { TaskWiring, type TaskWiringOptions } from './task-wiring.ts';
@@ -104,15 +105,15 @@ export function discoverySettingsOf(config: GatewayConfig): DiscoverySettings {
 }
 
 /**
- * Everything routeIq needs, from the opened state: the one place where the config's limits
- * reach the responders (limits.rsmPageMax through the discovery settings; limits.rateLimits
- * through the state's rate limiter, shared with provisioning, which also holds limits' manifest
- * intake limits).
+ * The IQ router, from the opened state: the one place where the config's limits reach the
+ * responders (limits.rsmPageMax through the discovery settings; limits.rateLimits through the
+ * state's rate limiter, shared with provisioning, which also holds limits' manifest intake
+ * limits).
  */
-export function routerContextOf(state: GatewayState, tasks?: TaskWiring): IqRouterContext {
+export function gatewayRouterOf(state: GatewayState, tasks?: TaskWiring): IqRouter {
   const { config } = state;
   const settings = discoverySettingsOf(config);
-  return {
+  return iqRouterOf({
     gatewayJid: config.component.domain,
     catalog: state.catalog,
     settings,
@@ -120,7 +121,7 @@ export function routerContextOf(state: GatewayState, tasks?: TaskWiring): IqRout
     selfRegistration: config.selfRegistration,
     rateLimiter: state.rateLimiter,
     ...(tasks === undefined ? {} : { tasks: tasks.routing(settings) }),
-  };
+  });
 }
 
 interface ClosableSocket {
@@ -168,7 +169,7 @@ export class GatewayComponent {
   readonly #connection: XmppComponent;
   readonly #raw: RawComponent;
   readonly #state: GatewayState;
-  readonly #context: IqRouterContext;
+  readonly #router: IqRouter;
   readonly #presence: PresenceContext;
   readonly #log: (line: string) => void;
   readonly #backoff: BackoffPolicy;
@@ -201,7 +202,7 @@ export class GatewayComponent {
     this.#timing = options.timing ?? SYSTEM_TIMING;
     this.#attemptTimeoutMs = options.attemptTimeoutMs ?? config.reconnect.attemptTimeoutMs;
     this.#service = `xmpp://${config.component.host}:${String(config.component.port)}`;
-    this.#context = routerContextOf(state, tasks);
+    this.#router = gatewayRouterOf(state, tasks);
     this.#presence = { gatewayJid: config.component.domain, catalog: state.catalog };
     this.#connection = componentPackage.component({
       service: this.#service,
@@ -436,7 +437,7 @@ export class GatewayComponent {
   }
 
   #ownSender(from: string | undefined): string {
-    const gatewayJid = this.#context.gatewayJid;
+    const gatewayJid = this.#router.gatewayJid;
     if (from === undefined) return gatewayJid;
     let bare: string;
     try {
@@ -545,7 +546,7 @@ export class GatewayComponent {
       this.#tracker.settle(stanza);
       return;
     }
-    const reply = await routeIq(stanza, this.#context);
+    const reply = await routeIq(stanza, this.#router);
     if (reply === undefined) return;
     this.#replies += 1;
     await this.#write(serialize(reply));

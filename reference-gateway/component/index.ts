@@ -4,7 +4,7 @@ export { AttemptTimeout, GatewayConnectError, describeConnectFailure } from './c
 export {
   GatewayComponent,
   discoverySettingsOf,
-  routerContextOf,
+  gatewayRouterOf,
   type GatewayComponentOptions,
   type GatewayEvent,
   type GatewayIqRequest,
@@ -17,7 +17,8 @@ export {
   type GatewayRuntimeOptions,
   type GatewayStartStage,
 } from './gateway-runtime.ts';
-export { requesterOf, routeIq, type IqRouterContext } from './iq-router.ts';
+export { iqRouterOf, type IqRouterContext } from './gateway-routes.ts';
+export { requesterOf, routeIq, type IqRouter } from './iq-router.ts';
 export { DEFAULT_KEEPALIVE, Keepalive, type KeepalivePolicy } from './keepalive.ts';
 export {
   DEFAULT_MAX_PENDING_IQS,

@@ -1,23 +1,28 @@
 /**
- * The task engine on the IQ router (#execution, #task-message-routing, #conformance).
+ * The task engine on the IQ table (#execution, #task-message-routing, #conformance).
  *
  * - Task requests (<invoke/>, <cancel/>, <provide-input/>, <task-state-request/>,
  *   <task-result-request/>) addressed to an endpoint bare JID go to the engine, which answers
  *   every one of them (exactly one reply, like every other responder). Addressed to the gateway
- *   JID or to a full JID they fall through to service-unavailable: caller commands are
+ *   JID or to a full JID nobody handles them (service-unavailable): caller commands are
  *   addressed to the target bare JID (interp-19 accepts that answer for full JIDs).
  * - Task features are advertised where they are implemented: at the endpoints a runtime
  *   executes, never at the gateway JID (which accepts no task request) nor at endpoints
  *   without a runtime. A tool node adds a feature only when its pinned manifest declares it
  *   too (discovery/tool-info.ts), which is the effective support the engine enforces.
  */
-import type { Element } from '@xmpp/xml';
-import type { Requester } from '../catalog/catalog.ts';
-import { classifyAddressee } from '../discovery/addressing.ts';
+import { NS_AGENT_TASK } from '../../protocol/namespaces.ts';
 import { checkDiscoverySettings, type DiscoverySettings } from '../discovery/index.ts';
+import { classifyAddressee } from '../iq/addressing.ts';
 import { FAULT } from '../iq/faults.ts';
-import type { Outcome } from '../iq/outcome.ts';
-import { isTaskPayload, respondToTaskIq, type TaskEngine, type TaskFeatures } from '../tasks/index.ts';
+import { UNHANDLED, bothTypes, type IqCall, type IqRoute } from '../iq/iq-table.ts';
+import { refuse } from '../iq/outcome.ts';
+import {
+  TASK_REQUEST_ELEMENTS,
+  respondToTaskIq,
+  type TaskEngine,
+  type TaskFeatures,
+} from '../tasks/index.ts';
 
 export interface TaskRouting {
   readonly engine: TaskEngine;
@@ -55,22 +60,20 @@ export function discoverySettingsAt(
 }
 
 /**
- * The engine's answer to a task request addressed to an endpoint, or undefined when the payload
- * is no task request or is not addressed to an endpoint bare JID.
+ * The task engine's rows of the gateway's IQ table: each task request element under both IQ
+ * types (respondToTaskIq answers the wrong type with bad-request), served at endpoint bare JIDs
+ * only; at the gateway or a full JID it is a request nobody handles.
  */
-export async function respondToTaskRequest(
-  request: { readonly iqType: 'get' | 'set'; readonly to: string; readonly payload: Element },
-  requester: Requester,
-  tasks: TaskRouting,
-): Promise<Outcome | undefined> {
-  if (!isTaskPayload(request.payload)) return undefined;
-  const addressee = classifyAddressee(request.to, tasks.settings.gatewayJid);
-  if (addressee.kind !== 'endpoint') return undefined;
-  try {
-    return await respondToTaskIq(tasks.engine, requester, addressee.jid, request.iqType, request.payload);
-  } catch (error) {
-    // A store or runtime fault: the IQ still gets its one reply, and the log only the class name.
-    tasks.log(`gateway: task request failed: ${error instanceof Error ? error.name : 'error'}`);
-    return { ok: false, fault: FAULT.internalServerError };
-  }
+export function taskRoutes(tasks: TaskRouting): IqRoute[] {
+  const handle = async ({ type, addressee, requester, payload }: IqCall) => {
+    if (addressee.kind !== 'endpoint') return UNHANDLED;
+    try {
+      return (await respondToTaskIq(tasks.engine, requester, addressee.jid, type, payload)) ?? UNHANDLED;
+    } catch (error) {
+      // A store or runtime fault: the IQ still gets its one reply, and the log only the class name.
+      tasks.log(`gateway: task request failed: ${error instanceof Error ? error.name : 'error'}`);
+      return refuse(FAULT.internalServerError);
+    }
+  };
+  return TASK_REQUEST_ELEMENTS.flatMap((element) => bothTypes(NS_AGENT_TASK, element, handle));
 }

@@ -1,6 +1,6 @@
 // Every documented limit (config/limits.ts, docs/gateway-config.md) reaches the code that
 // enforces it: a config file with one tight limit, opened as the gateway opens it, and the IQ
-// that crosses the limit answered through routeIq with the context the component builds. Each
+// that crosses the limit answered through routeIq with the router the component builds. Each
 // case has a control: the same request under the default limits is not refused.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +21,7 @@ import {
   parseIq,
 } from '../../protocol/stanza/index.ts';
 import { routeIq } from '../component/iq-router.ts';
-import { routerContextOf } from '../component/gateway-component.ts';
+import { gatewayRouterOf } from '../component/gateway-component.ts';
 import { manifestObject, REFERENCE_WORLD } from '../registration/test-support/manifests.ts';
 import { WorldProvisioningError } from '../registration/world-provisioning.ts';
 import { FIXED_NOW } from '../store/test-support/temp-store.ts';
@@ -71,10 +71,10 @@ async function gateway(limits: JsonObject | undefined, extra: JsonObject = {}): 
   // A clock that stands still: token buckets never refill during a test.
   const state = await openGatewayState(loadGatewayConfig(path), () => FIXED_NOW);
   opened.push(state);
-  const context = routerContextOf(state);
+  const router = gatewayRouterOf(state);
   const reply = async (from: string, to: string, type: 'get' | 'set', payload: Element) => {
     const iq = buildIq({ id: `iq-${String(++counter)}`, type, from, to }, payload);
-    return routeIq(iq, context);
+    return routeIq(iq, router);
   };
   return {
     state,

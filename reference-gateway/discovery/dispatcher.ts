@@ -20,7 +20,7 @@ import {
   parseSearchRequest,
 } from '../../protocol/stanza/index.ts';
 import type { Catalog, Requester } from '../catalog/catalog.ts';
-import { classifyAddressee } from './addressing.ts';
+import { classifyAddressee } from '../iq/addressing.ts';
 import { directoryItems } from './directory.ts';
 import { endpointInfo, endpointItems } from './endpoint-info.ts';
 import { classifyEndpointNode } from './endpoint-nodes.ts';
@@ -45,9 +45,14 @@ export interface DiscoveryRequest {
   readonly payload: Element;
 }
 
-type PayloadKind = 'disco-info' | 'disco-items' | 'search' | 'manifest' | 'schema';
+export type DiscoveryPayloadKind = 'disco-info' | 'disco-items' | 'search' | 'manifest' | 'schema';
 
-const PAYLOADS: readonly (readonly [ns: string, local: string, kind: PayloadKind])[] = [
+/** Every payload respondToDiscovery answers, by namespace and element name. */
+export const DISCOVERY_PAYLOADS: readonly (readonly [
+  ns: string,
+  local: string,
+  kind: DiscoveryPayloadKind,
+])[] = [
   [NS.discoInfo, 'query', 'disco-info'],
   [NS.discoItems, 'query', 'disco-items'],
   [NS.search, 'query', 'search'],
@@ -55,17 +60,12 @@ const PAYLOADS: readonly (readonly [ns: string, local: string, kind: PayloadKind
   [NS_AGENT_API, 'schema-request', 'schema'],
 ];
 
-function payloadKind(payload: Element): PayloadKind | undefined {
+function payloadKind(payload: Element): DiscoveryPayloadKind | undefined {
   const ns = namespaceOf(payload);
   const local = localNameOf(payload);
-  return PAYLOADS.find(
+  return DISCOVERY_PAYLOADS.find(
     ([candidateNs, candidateLocal]) => candidateNs === ns && candidateLocal === local,
   )?.[2];
-}
-
-/** True when respondToDiscovery answers this payload (whatever the answer is). */
-export function isDiscoveryPayload(payload: Element): boolean {
-  return payloadKind(payload) !== undefined;
 }
 
 /**
@@ -88,12 +88,12 @@ function parsed<T>(parse: (payload: Element) => T, payload: Element, use: (value
  * #manifest-retrieval, #schemas). Another type is an unsupported request for this namespace:
  * service-unavailable, as XMPP servers answer an IQ nobody handles (RFC 6120 §8.4).
  */
-function typeAllowed(kind: PayloadKind, iqType: 'get' | 'set'): boolean {
+function typeAllowed(kind: DiscoveryPayloadKind, iqType: 'get' | 'set'): boolean {
   return kind === 'search' || iqType === 'get';
 }
 
 function atGateway(
-  kind: PayloadKind,
+  kind: DiscoveryPayloadKind,
   request: DiscoveryRequest,
   catalog: Catalog,
   settings: DiscoverySettings,
@@ -126,7 +126,7 @@ function atGateway(
 }
 
 function atEndpoint(
-  kind: PayloadKind,
+  kind: DiscoveryPayloadKind,
   jid: string,
   request: DiscoveryRequest,
   catalog: Catalog,

@@ -3,7 +3,8 @@
  * #manifest-retrieval, #schemas): pure functions from a request, its requester, the addressed
  * JID, the catalog and the settings to a result payload or a typed stanza fault.
  */
-export { isDiscoveryPayload, respondToDiscovery, type DiscoveryRequest } from './dispatcher.ts';
+export { respondToDiscovery, type DiscoveryRequest } from './dispatcher.ts';
+export { discoveryRoutes, type DiscoveryRouteContext } from './discovery-routes.ts';
 export {
   DiscoverySettingsError,
   checkDiscoverySettings,

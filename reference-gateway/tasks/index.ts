@@ -2,7 +2,7 @@
  * The reference gateway's durable task engine (#execution). See task-engine.ts and docs/tasks.md.
  */
 export { TaskEngine, type TaskEngineOptions } from './task-engine.ts';
-export { isTaskPayload, respondToTaskIq } from './task-iq.ts';
+export { TASK_REQUEST_ELEMENTS, respondToTaskIq } from './task-iq.ts';
 export { systemClock, type Clock, type TimerHandle } from './clock.ts';
 export type { DeliverPort, InvocationLimiter, TaskFeatures } from './engine-context.ts';
 export { DEFAULT_TASK_LIMITS, type TaskLimits } from './task-limits.ts';

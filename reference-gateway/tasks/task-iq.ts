@@ -44,9 +44,8 @@ const HANDLERS: ReadonlyMap<string, { readonly iqType: 'get' | 'set'; readonly h
   ],
 ]);
 
-export function isTaskPayload(payload: Element): boolean {
-  return namespaceOf(payload) === NS_AGENT_TASK && HANDLERS.has(localNameOf(payload));
-}
+/** The agent-task request elements respondToTaskIq answers, whichever IQ type they come in. */
+export const TASK_REQUEST_ELEMENTS: readonly string[] = [...HANDLERS.keys()];
 
 /** The engine's answer to one task IQ, or undefined when the payload is not a task request. */
 export async function respondToTaskIq(
