@@ -8,8 +8,6 @@
 import type { SecondReply } from '../../harness/driver/index.ts';
 import { RequirementViolation } from './verdicts.ts';
 
-export const ONE_REPLY_REQUIREMENT = 'errors.one-reply-per-iq';
-
 /** Case ID (the transcript title the request was sent in) → the first second reply's violation. */
 export function secondReplyViolations(
   replies: readonly SecondReply[],
@@ -21,10 +19,10 @@ export function secondReplyViolations(
     found.set(
       reply.sentDuring,
       new RequirementViolation(
-        ONE_REPLY_REQUIREMENT,
+        'errors.one-reply-per-iq',
         `exactly one reply to iq ${reply.id} sent by ${reply.caller}:\n${reply.replyXml}`,
         `a second reply to the same request:\n${reply.secondXml}\n\nthe request:\n${reply.requestXml}`,
-        `${ONE_REPLY_REQUIREMENT}: iq ${reply.id} to ${reply.to} was answered twice`,
+        `errors.one-reply-per-iq: iq ${reply.id} to ${reply.to} was answered twice`,
       ),
     );
   }

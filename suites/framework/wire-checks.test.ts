@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Transcript } from '../../harness/driver/index.ts';
 import {
-  CREDENTIAL_REQUIREMENT,
   DeferredWireChecks,
-  EVENT_PAYLOAD_REQUIREMENT,
   REDACTED_SECRET,
-  SCHEMA_REQUIREMENT,
-  SAFE_MESSAGES_REQUIREMENT,
   checkGatewayElements,
   credentialViolation,
   errorTextViolation,
@@ -47,7 +43,7 @@ describe('checkGatewayElements', () => {
       (error: unknown) => error,
     );
     expect(failure).toBeInstanceOf(RequirementViolation);
-    expect(failure).toMatchObject({ requirement: SCHEMA_REQUIREMENT, received: invalid });
+    expect(failure).toMatchObject({ requirement: 'schema.base-structures-valid', received: invalid });
   });
 
   it('validates a whole run in one batch and names the cases that received invalid elements', async () => {
@@ -60,7 +56,10 @@ describe('checkGatewayElements', () => {
     checks.record('c.nothing', new Transcript('t').entries);
     const violations = await checks.violations();
     expect([...violations.keys()]).toEqual(['b.invalid']);
-    expect(violations.get('b.invalid')).toMatchObject({ requirement: SCHEMA_REQUIREMENT, received: invalid });
+    expect(violations.get('b.invalid')).toMatchObject({
+      requirement: 'schema.base-structures-valid',
+      received: invalid,
+    });
   });
 
   it('names the first lifecycle event whose payload breaks the event schema, and passes valid ones', () => {
@@ -70,7 +69,7 @@ describe('checkGatewayElements', () => {
     expect(eventPayloadViolation(received(event('{"percent":50}')).entries, GATEWAY)).toBeUndefined();
     const outOfRange = event('{"percent":150}');
     expect(eventPayloadViolation(received(outOfRange).entries, GATEWAY)).toMatchObject({
-      requirement: EVENT_PAYLOAD_REQUIREMENT,
+      requirement: 'event-json-schemas.payloads-valid',
       received: outOfRange,
     });
     const duplicateKey = event('{"percent":1,"percent":2}');
@@ -90,7 +89,7 @@ describe('checkGatewayElements', () => {
     expect(errorTextViolation(received(failed('/steps/0: not an object')).entries, GATEWAY)).toBeUndefined();
     const traced = iqError('TypeError: x is undefined\n    at run (/srv/gw/engine.js:10:3)');
     expect(errorTextViolation(received(traced).entries, GATEWAY)).toMatchObject({
-      requirement: SAFE_MESSAGES_REQUIREMENT,
+      requirement: 'errors.safe-messages',
       received: traced,
     });
     const pathInFailure = failed('cannot open /srv/gw/store/db.ts');
@@ -111,7 +110,7 @@ describe('credentialViolation (#security: no credentials in payloads)', () => {
     for (const spelled of ['Zq3-per-run-secret-8f2&amp;x', 'Zq3-per-run-secret-8f2&amp;x and more']) {
       const stanza = body(`config: ${spelled}`);
       const violation = credentialViolation(received(stanza).entries, GATEWAY, [SECRET]);
-      expect(violation).toMatchObject({ requirement: CREDENTIAL_REQUIREMENT });
+      expect(violation).toMatchObject({ requirement: 'security.no-credentials-in-payloads' });
       expect(violation?.received).toContain('[component secret]');
       expect(violation?.received).not.toContain('per-run-secret');
     }
@@ -135,7 +134,7 @@ describe('credentialViolation (#security: no credentials in payloads)', () => {
       xml: body(SECRET.replace('&', '&amp;')),
     });
     expect(credentialViolation(redacting.entries, GATEWAY, [SECRET])).toMatchObject({
-      requirement: CREDENTIAL_REQUIREMENT,
+      requirement: 'security.no-credentials-in-payloads',
     });
   });
 

@@ -25,25 +25,16 @@ import {
 } from '../../protocol/stanza/index.ts';
 import { validateElements, type XsdResult } from '../../protocol/xsd/validator.ts';
 import { unsafeTrace } from './safe-text.ts';
+import type { RequirementId } from '../registry/requirement-ids.ts';
 import { RequirementViolation } from './verdicts.ts';
-import { ONE_REPLY_REQUIREMENT } from './second-replies.ts';
 
-/** Registry ID of the requirement that every protocol element validates against the schemas. */
-export const SCHEMA_REQUIREMENT = 'schema.base-structures-valid';
-/** Registry ID of the requirement that every lifecycle event payload validates for its type. */
-export const EVENT_PAYLOAD_REQUIREMENT = 'event-json-schemas.payloads-valid';
-
-/** Registry ID of the requirement that error texts reveal no implementation internals. */
-export const SAFE_MESSAGES_REQUIREMENT = 'errors.safe-messages';
-/** Registry ID of the requirement that no credential appears in what the gateway sends. */
-export const CREDENTIAL_REQUIREMENT = 'security.no-credentials-in-payloads';
 /** Every requirement the wire checks enforce on every case (coverage counts them as cited). */
-export const WIRE_CHECK_REQUIREMENTS: readonly string[] = [
-  SCHEMA_REQUIREMENT,
-  EVENT_PAYLOAD_REQUIREMENT,
-  SAFE_MESSAGES_REQUIREMENT,
-  CREDENTIAL_REQUIREMENT,
-  ONE_REPLY_REQUIREMENT,
+export const WIRE_CHECK_REQUIREMENTS: readonly RequirementId[] = [
+  'schema.base-structures-valid',
+  'event-json-schemas.payloads-valid',
+  'errors.safe-messages',
+  'security.no-credentials-in-payloads',
+  'errors.one-reply-per-iq',
 ];
 
 /**
@@ -117,10 +108,10 @@ function firstViolation(
     if (result.valid || item === undefined) continue;
     const errors = result.errors.map((error) => error.message).join('; ');
     return new RequirementViolation(
-      SCHEMA_REQUIREMENT,
+      'schema.base-structures-valid',
       `every agent-api/agent-task element the gateway sends is valid against the normative XML Schema`,
       item.stanzaXml,
-      `${SCHEMA_REQUIREMENT}: the gateway sent an element its schema rejects (${result.failure}: ${errors})`,
+      `schema.base-structures-valid: the gateway sent an element its schema rejects (${result.failure}: ${errors})`,
     );
   }
   return undefined;
@@ -179,10 +170,10 @@ export function eventPayloadViolation(
       }
       if (problem !== undefined) {
         return new RequirementViolation(
-          EVENT_PAYLOAD_REQUIREMENT,
+          'event-json-schemas.payloads-valid',
           'every lifecycle event payload is valid against the normative event schema for its type',
           entry.xml,
-          `${EVENT_PAYLOAD_REQUIREMENT}: the gateway sent an event whose payload breaks the schema (${problem})`,
+          `event-json-schemas.payloads-valid: the gateway sent an event whose payload breaks the schema (${problem})`,
         );
       }
     }
@@ -235,10 +226,10 @@ export function errorTextViolation(
       const trace = unsafeTrace(text);
       if (trace === undefined) continue;
       return new RequirementViolation(
-        SAFE_MESSAGES_REQUIREMENT,
+        'errors.safe-messages',
         'error texts without stack traces, source paths or other implementation internals',
         entry.xml,
-        `${SAFE_MESSAGES_REQUIREMENT}: the gateway sent an error text carrying ${trace}`,
+        `errors.safe-messages: the gateway sent an error text carrying ${trace}`,
       );
     }
   }
@@ -268,10 +259,10 @@ export function credentialViolation(
     if (!forms.some((form) => xmlText.includes(form))) continue;
     const shown = forms.reduce((text, form) => text.replaceAll(form, REDACTED_SECRET), xmlText);
     return new RequirementViolation(
-      CREDENTIAL_REQUIREMENT,
+      'security.no-credentials-in-payloads',
       'no credential (the component secret) in anything the gateway sends',
       shown,
-      `${CREDENTIAL_REQUIREMENT}: the gateway sent a stanza carrying its component secret (shown replaced)`,
+      `security.no-credentials-in-payloads: the gateway sent a stanza carrying its component secret (shown replaced)`,
     );
   }
   return undefined;

@@ -38,10 +38,6 @@ import {
   type TaskTarget,
 } from './support/tasks.ts';
 
-const REPLAY = 'cancellation.identical-replay';
-const CONFLICT = 'cancellation.different-tuple-conflict';
-const RETENTION = 'cancellation.acceptance-retention';
-const LATE_OUTPUT = 'cancellation.output-after-cancelled-discarded';
 /** The tool's own reason: a cancelled payload carrying it was committed by the tool's cancel step. */
 const TOOL_REASON = 'confirmed by the tool, late output follows';
 
@@ -57,10 +53,13 @@ async function untilCounted(
 ): Promise<void> {
   const deadline = Date.now() + context.sut.taskTimeoutMs;
   for (;;) {
-    if ((await readLedger(context, caller, target, key, LATE_OUTPUT)) >= 1) return;
+    if (
+      (await readLedger(context, caller, target, key, 'cancellation.output-after-cancelled-discarded')) >= 1
+    )
+      return;
     if (Date.now() > deadline) {
       throw new RequirementViolation(
-        LATE_OUTPUT,
+        'cancellation.output-after-cancelled-discarded',
         `the ledger key ${key} counted once the tool's late output was attempted (docs/conformance-tools.md)`,
         'the counter stayed at 0',
       );
@@ -116,7 +115,11 @@ async function deadlineOutcome(
 export const cancellationSuite = defineSuite('cancellation', 'Cancellation and Deadlines', [
   {
     name: 'advisory-cancelled-with-replays',
-    requirements: [REPLAY, CONFLICT, RETENTION],
+    requirements: [
+      'cancellation.identical-replay',
+      'cancellation.different-tuple-conflict',
+      'cancellation.acceptance-retention',
+    ],
     profiles: ['interactive-tasks'],
     level: 'MUST',
     interpretations: ['interp-33', 'interp-38'],
@@ -129,7 +132,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
       const { accepted } = await startTask(context, caller, target, 'script', { steps: [{ wait: {} }] });
       const running = await awaitEvent(context, caller, accepted.taskId, 'status');
       const first = await sendCancel(caller, target, accepted.taskId, running.event.revision, 'stop, please');
-      const cancelAccepted = expectCancelAccepted(first, RETENTION);
+      const cancelAccepted = expectCancelAccepted(first, 'cancellation.acceptance-retention');
       const cancelling = await awaitEvent(
         context,
         caller,
@@ -139,7 +142,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
       );
       expectThat(
         cancelling.event.revision === cancelAccepted.revision && cancelAccepted.taskId === accepted.taskId,
-        RETENTION,
+        'cancellation.acceptance-retention',
         `the cancelling status event at the revision cancel-accepted returned (${String(cancelAccepted.revision)})`,
         cancelling.stanza.xml,
       );
@@ -151,10 +154,10 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
           running.event.revision,
           'stop, please',
         );
-        const again = expectCancelAccepted(replay, REPLAY);
+        const again = expectCancelAccepted(replay, 'cancellation.identical-replay');
         expectThat(
           again.taskId === cancelAccepted.taskId && again.revision === cancelAccepted.revision,
-          REPLAY,
+          'cancellation.identical-replay',
           `${when}: the original <cancel-accepted revision='${String(cancelAccepted.revision)}'/>`,
           replay.reply.xml,
         );
@@ -165,13 +168,13 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
           running.event.revision,
           'another reason',
         );
-        expectStanzaError(context, other, CONFLICT, 'conflict');
+        expectStanzaError(context, other, 'cancellation.different-tuple-conflict', 'conflict');
       };
       await check('while cancelling');
       const history = await awaitSettled(context, caller, accepted.taskId);
       expectThat(
         terminalPayload(history).state === 'cancelled',
-        RETENTION,
+        'cancellation.acceptance-retention',
         'settled cancelled',
         history.at(-1)?.stanza.xml ?? '',
       );
@@ -213,7 +216,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
   },
   {
     name: 'output-after-cancelled-discarded',
-    requirements: [LATE_OUTPUT],
+    requirements: ['cancellation.output-after-cancelled-discarded'],
     profiles: ['interactive-tasks'],
     level: 'MUST',
     statement:
@@ -236,7 +239,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
       const running = await awaitEvent(context, caller, accepted.taskId, 'status');
       expectCancelAccepted(
         await sendCancel(caller, target, accepted.taskId, running.event.revision),
-        LATE_OUTPUT,
+        'cancellation.output-after-cancelled-discarded',
       );
       // Not awaitSettled: it would blame a late event on the revision rules, and this is the
       // requirement a late event breaks.
@@ -252,7 +255,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
       const terminalXml = history[terminal]?.stanza.xml ?? '';
       expectThat(
         settled.state === 'cancelled',
-        LATE_OUTPUT,
+        'cancellation.output-after-cancelled-discarded',
         'settled cancelled, as the tool confirmed',
         terminalXml,
       );
@@ -280,20 +283,20 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
         );
       expectThat(
         later.length === 0,
-        LATE_OUTPUT,
+        'cancellation.output-after-cancelled-discarded',
         `no event after cancelled at revision ${String(settled.revision)}`,
         later.map((received) => received.stanza.xml).join('\n'),
       );
       const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
-      const state = expectTaskState(stateExchange, LATE_OUTPUT);
+      const state = expectTaskState(stateExchange, 'cancellation.output-after-cancelled-discarded');
       expectThat(
         state.state === 'cancelled' && state.revision === settled.revision && state.resultAvailable,
-        LATE_OUTPUT,
+        'cancellation.output-after-cancelled-discarded',
         `<task-state/> still cancelled at revision ${String(settled.revision)} with its result available`,
         stateExchange.reply.xml,
       );
       const resultExchange = await taskResultRequest(caller, target, accepted.taskId);
-      const result = expectTaskResult(resultExchange, LATE_OUTPUT);
+      const result = expectTaskResult(resultExchange, 'cancellation.output-after-cancelled-discarded');
       let resultPayload: string;
       try {
         resultPayload = canonicalJson(parseStrictJson(result.json));
@@ -304,7 +307,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
         result.state === 'cancelled' &&
           result.revision === settled.revision &&
           resultPayload === canonicalJson(payload),
-        LATE_OUTPUT,
+        'cancellation.output-after-cancelled-discarded',
         `<task-result/> still the cancelled payload ${canonicalJson(payload)} at revision ${String(settled.revision)}`,
         resultExchange.reply.xml,
       );
@@ -312,7 +315,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
   },
   {
     name: 'conflict-after-terminal',
-    requirements: [CONFLICT],
+    requirements: ['cancellation.different-tuple-conflict'],
     profiles: ['interactive-tasks'],
     level: 'MUST',
     interpretations: ['interp-38'],
@@ -327,7 +330,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
       expectStanzaError(
         context,
         await sendCancel(caller, target, accepted.taskId, revision),
-        CONFLICT,
+        'cancellation.different-tuple-conflict',
         'conflict',
       );
     },

@@ -45,9 +45,6 @@ import { callerFor, discoInfo, discoItems } from './support/discovery.ts';
 import { freshVersion, isRegistered, probeManifest, register, registrantFor } from './support/registrant.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 
-const DISCO_INFO = 'endpoint-info.disco-info';
-const NOT_FOUND = 'errors.not-found-equivalence';
-
 interface EndpointView {
   readonly exchange: IqExchange;
   readonly info: DiscoInfo;
@@ -82,14 +79,14 @@ async function expectEndpointInfo(context: CaseContext, role: CallerRole): Promi
   const world = requireWorld(context);
   const caller = await callerFor(context, role);
   for (const endpoint of visibleTo(world, role)) {
-    const { exchange, info } = await endpointView(caller, endpoint.jid, DISCO_INFO);
+    const { exchange, info } = await endpointView(caller, endpoint.jid, 'endpoint-info.disco-info');
     const replyXml = exchange.reply.xml;
-    expectIdentity(info, IDENTITY_CATEGORY, IDENTITY_TYPE.endpoint, DISCO_INFO, replyXml);
-    expectFeatures(info, [NS.discoInfo, NS.discoItems], DISCO_INFO, replyXml);
+    expectIdentity(info, IDENTITY_CATEGORY, IDENTITY_TYPE.endpoint, 'endpoint-info.disco-info', replyXml);
+    expectFeatures(info, [NS.discoInfo, NS.discoItems], 'endpoint-info.disco-info', replyXml);
     if (context.sut.profiles.has('tool-discovery')) {
       // Tool Discovery includes manifest and schema retrieval, and an endpoint advertises the
       // API features it implements (#endpoint-info, #conformance).
-      expectFeatures(info, [FEATURE.manifest, FEATURE.schema], DISCO_INFO, replyXml);
+      expectFeatures(info, [FEATURE.manifest, FEATURE.schema], 'endpoint-info.disco-info', replyXml);
     }
   }
 }
@@ -121,12 +118,15 @@ async function expectUnseenLikeNonexistent(
       const exchange =
         query === 'info' ? await discoInfo(caller, target.jid) : await discoItems(caller, target.jid);
       if (query === 'info' || exchange.parsed.type === 'error') {
-        expectStanzaError(context, exchange, NOT_FOUND, ['item-not-found', 'service-unavailable']);
+        expectStanzaError(context, exchange, 'errors.not-found-equivalence', [
+          'item-not-found',
+          'service-unavailable',
+        ]);
       } else {
-        const items = expectDiscoItems(exchange, NOT_FOUND);
+        const items = expectDiscoItems(exchange, 'errors.not-found-equivalence');
         expectThat(
           items.items.length === 0,
-          NOT_FOUND,
+          'errors.not-found-equivalence',
           'item-not-found or an empty disco#items result',
           exchange.reply.xml,
         );
@@ -135,14 +135,14 @@ async function expectUnseenLikeNonexistent(
     }
     const [first, second, ...rest] = replies;
     if (first === undefined || second === undefined) throw new NotApplicable('nothing to compare');
-    expectIndistinguishable(context, [first, second, ...rest], NOT_FOUND);
+    expectIndistinguishable(context, [first, second, ...rest], 'errors.not-found-equivalence');
   }
 }
 
 export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Information', [
   {
     name: 'disco-info-local',
-    requirements: [DISCO_INFO, 'addressing.endpoint-bare-jid'],
+    requirements: ['endpoint-info.disco-info', 'addressing.endpoint-bare-jid'],
     profiles: ['core-directory'],
     level: 'MUST',
     statement:
@@ -153,7 +153,11 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
   },
   {
     name: 'disco-info-federated',
-    requirements: [DISCO_INFO, 'addressing.server-routes-endpoints', 'addressing.endpoint-bare-jid'],
+    requirements: [
+      'endpoint-info.disco-info',
+      'addressing.server-routes-endpoints',
+      'addressing.endpoint-bare-jid',
+    ],
     profiles: ['core-directory'],
     level: 'MUST',
     statement:
@@ -171,13 +175,13 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     statement:
       'Every endpoint form has server_name, server_title, version, the manifest hash pair, cold_start_supported and request_replay_seconds, its version being the active one.',
     run: async (context) => {
-      const requirement = 'endpoint-info.required-fields';
       const world = requireWorld(context);
       const caller = await context.callers.local();
       for (const endpoint of visibleTo(world, 'local')) {
-        const { form, exchange } = await endpointView(caller, endpoint.jid, requirement);
+        const { form, exchange } = await endpointView(caller, endpoint.jid, 'endpoint-info.required-fields');
         const replyXml = exchange.reply.xml;
-        const value = (name: string): string => expectFormField(form, name, requirement, replyXml);
+        const value = (name: string): string =>
+          expectFormField(form, name, 'endpoint-info.required-fields', replyXml);
         for (const name of [
           'manifest_hash_algo',
           'manifest_hash_value',
@@ -186,14 +190,22 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
         ])
           value(name);
         const active = endpoint.active;
-        expectThat(value('version') === active.version, requirement, `version ${active.version}`, replyXml);
+        expectThat(
+          value('version') === active.version,
+          'endpoint-info.required-fields',
+          `version ${active.version}`,
+          replyXml,
+        );
         // interp-21: which names fill server_name and server_title is advice, not a rule.
         if (value('server_name') !== active.name) {
-          context.warn(requirement, `${endpoint.jid}: server_name is not the agent name ${active.name}`);
+          context.warn(
+            'endpoint-info.required-fields',
+            `${endpoint.jid}: server_name is not the agent name ${active.name}`,
+          );
         }
         const title = active.title ?? active.name;
         if (value('server_title') !== title) {
-          context.warn(requirement, `${endpoint.jid}: server_title is not ${title}`);
+          context.warn('endpoint-info.required-fields', `${endpoint.jid}: server_title is not ${title}`);
         }
       }
     },
@@ -207,23 +219,28 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     statement:
       'The endpoint form gives the manifest hash as sha-256 with a bare Base64 value: the hash of the active manifest’s canonical bytes.',
     run: async (context) => {
-      const requirement = 'endpoint-info.manifest-hash-fields';
       const world = requireWorld(context);
       for (const role of ['local', 'remote'] as const) {
         const caller = await callerFor(context, role);
         for (const endpoint of visibleTo(world, role)) {
-          const { form, exchange } = await endpointView(caller, endpoint.jid, requirement);
+          const { form, exchange } = await endpointView(
+            caller,
+            endpoint.jid,
+            'endpoint-info.manifest-hash-fields',
+          );
           const replyXml = exchange.reply.xml;
           expectThat(
-            expectFormField(form, 'manifest_hash_algo', requirement, replyXml) === HASH_ALGO_SHA256,
-            requirement,
+            expectFormField(form, 'manifest_hash_algo', 'endpoint-info.manifest-hash-fields', replyXml) ===
+              HASH_ALGO_SHA256,
+            'endpoint-info.manifest-hash-fields',
             `manifest_hash_algo ${HASH_ALGO_SHA256}`,
             replyXml,
           );
           const expected = endpoint.active.document.hash.value;
           expectThat(
-            expectFormField(form, 'manifest_hash_value', requirement, replyXml) === expected,
-            requirement,
+            expectFormField(form, 'manifest_hash_value', 'endpoint-info.manifest-hash-fields', replyXml) ===
+              expected,
+            'endpoint-info.manifest-hash-fields',
             `manifest_hash_value ${expected}: sha-256 of the canonical bytes of ${endpoint.jid} ${endpoint.active.version}, Base64 without a prefix`,
             replyXml,
           );
@@ -239,15 +256,23 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     interpretations: ['interp-20'],
     statement: 'cold_start_supported is written 1 or 0, nothing else.',
     run: async (context) => {
-      const requirement = 'endpoint-info.cold-start-boolean';
       const world = requireWorld(context);
       const caller = await context.callers.local();
       for (const endpoint of visibleTo(world, 'local')) {
-        const { form, exchange } = await endpointView(caller, endpoint.jid, requirement);
-        const value = expectFormField(form, 'cold_start_supported', requirement, exchange.reply.xml);
+        const { form, exchange } = await endpointView(
+          caller,
+          endpoint.jid,
+          'endpoint-info.cold-start-boolean',
+        );
+        const value = expectFormField(
+          form,
+          'cold_start_supported',
+          'endpoint-info.cold-start-boolean',
+          exchange.reply.xml,
+        );
         expectThat(
           value === '1' || value === '0',
-          requirement,
+          'endpoint-info.cold-start-boolean',
           'cold_start_supported 1 or 0',
           exchange.reply.xml,
         );
@@ -262,13 +287,26 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     interpretations: ['interp-20', 'interp-21'],
     statement: 'request_replay_seconds is a positive decimal integer.',
     run: async (context) => {
-      const requirement = 'endpoint-info.replay-window-field';
       const world = requireWorld(context);
       const caller = await context.callers.local();
       for (const endpoint of visibleTo(world, 'local')) {
-        const { form, exchange } = await endpointView(caller, endpoint.jid, requirement);
-        const value = expectFormField(form, 'request_replay_seconds', requirement, exchange.reply.xml);
-        expectThat(isPositiveDecimal(value), requirement, 'a positive decimal integer', exchange.reply.xml);
+        const { form, exchange } = await endpointView(
+          caller,
+          endpoint.jid,
+          'endpoint-info.replay-window-field',
+        );
+        const value = expectFormField(
+          form,
+          'request_replay_seconds',
+          'endpoint-info.replay-window-field',
+          exchange.reply.xml,
+        );
+        expectThat(
+          isPositiveDecimal(value),
+          'endpoint-info.replay-window-field',
+          'a positive decimal integer',
+          exchange.reply.xml,
+        );
       }
     },
   },
@@ -280,26 +318,25 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     interpretations: ['interp-17'],
     statement: `${FEATURE.endpoint} used as a disco node of a visible endpoint gets item-not-found, for disco#info and disco#items.`,
     run: async (context) => {
-      const requirement = 'endpoint-info.feature-var-not-node';
       const endpoint = requireWorld(context).visibleEndpoint;
       const caller = await context.callers.local();
       expectStanzaError(
         context,
         await discoInfo(caller, endpoint.jid, FEATURE.endpoint),
-        requirement,
+        'endpoint-info.feature-var-not-node',
         'item-not-found',
       );
       expectStanzaError(
         context,
         await discoItems(caller, endpoint.jid, FEATURE.endpoint),
-        requirement,
+        'endpoint-info.feature-var-not-node',
         'item-not-found',
       );
     },
   },
   {
     name: 'nodeless-items',
-    requirements: [DISCO_INFO],
+    requirements: ['endpoint-info.disco-info'],
     profiles: ['core-directory'],
     level: 'MUST',
     interpretations: ['interp-16'],
@@ -308,19 +345,18 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     run: async (context) => {
       const endpoint = requireWorld(context).visibleEndpoint;
       const caller = await context.callers.local();
-      expectDiscoItems(await discoItems(caller, endpoint.jid), DISCO_INFO);
+      expectDiscoItems(await discoItems(caller, endpoint.jid), 'endpoint-info.disco-info');
     },
   },
   {
     name: 'jid-comparison',
-    requirements: ['namespaces.jid-comparison', DISCO_INFO],
+    requirements: ['namespaces.jid-comparison', 'endpoint-info.disco-info'],
     profiles: ['core-directory'],
     level: 'MUST',
     interpretations: ['interp-15', 'interp-25'],
     statement:
       'An endpoint addressed with its JID in another case answers as the endpoint itself: JIDs equal after preparation are one endpoint.',
     run: async (context) => {
-      const requirement = 'namespaces.jid-comparison';
       const endpoint = requireWorld(context).visibleEndpoint;
       const { localpart, domainpart } = parseBareJid(endpoint.jid);
       const shouted = `${(localpart ?? '').toUpperCase()}@${domainpart}`;
@@ -328,14 +364,14 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
       const plain = await discoInfo(caller, endpoint.jid);
       const cased = await discoInfo(caller, shouted);
       const payloadOf = (exchange: IqExchange): string => {
-        expectDiscoInfo(exchange, requirement);
+        expectDiscoInfo(exchange, 'namespaces.jid-comparison');
         return exchange.parsed.type === 'result' && exchange.parsed.payload !== undefined
           ? comparableXml(exchange.parsed.payload)
           : '';
       };
       expectThat(
         payloadOf(plain) === payloadOf(cased),
-        requirement,
+        'namespaces.jid-comparison',
         `the disco#info of ${endpoint.jid}:\n${plain.reply.xml}`,
         cased.reply.xml,
       );
@@ -343,7 +379,7 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
   },
   {
     name: 'hidden-like-nonexistent',
-    requirements: [NOT_FOUND, 'rules.uniform-visibility', DISCO_INFO],
+    requirements: ['errors.not-found-equivalence', 'rules.uniform-visibility', 'endpoint-info.disco-info'],
     profiles: ['core-directory'],
     level: 'MUST',
     interpretations: ['interp-16', 'interp-17', 'interp-19'],
@@ -355,7 +391,11 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
   },
   {
     name: 'unseen-like-nonexistent-federated',
-    requirements: [NOT_FOUND, 'rules.uniform-visibility', 'security.federation-deny-default'],
+    requirements: [
+      'errors.not-found-equivalence',
+      'rules.uniform-visibility',
+      'security.federation-deny-default',
+    ],
     profiles: ['core-directory'],
     level: 'MUST',
     interpretations: ['interp-16', 'interp-17', 'interp-19'],
@@ -374,26 +414,28 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
   },
   {
     name: 'deactivated-no-version',
-    requirements: ['endpoint-info.required-fields', DISCO_INFO],
+    requirements: ['endpoint-info.required-fields', 'endpoint-info.disco-info'],
     profiles: ['core-directory'],
     level: 'MUST',
     interpretations: ['interp-23'],
     statement:
       'A deactivated endpoint advertises no version in node-less disco#info: it answers item-not-found or service-unavailable, or a result without a selected version.',
     run: async (context) => {
-      const requirement = 'endpoint-info.required-fields';
       const endpoint = requireWorld(context).inactiveEndpoint;
       const caller = await context.callers.remote();
       const exchange = await discoInfo(caller, endpoint.jid);
       if (exchange.parsed.type === 'error') {
-        expectStanzaError(context, exchange, requirement, ['item-not-found', 'service-unavailable']);
+        expectStanzaError(context, exchange, 'endpoint-info.required-fields', [
+          'item-not-found',
+          'service-unavailable',
+        ]);
         return;
       }
-      const info = expectDiscoInfo(exchange, requirement);
+      const info = expectDiscoInfo(exchange, 'endpoint-info.required-fields');
       const versions = info.forms.flatMap((form) => formField(form, 'version')?.values ?? []);
       expectThat(
         versions.length === 0,
-        requirement,
+        'endpoint-info.required-fields',
         'no version for an endpoint without an active one',
         exchange.reply.xml,
       );
@@ -407,20 +449,19 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     interpretations: ['interp-25'],
     statement: 'Registration refuses a manifest whose agent JID carries a resource, and registers nothing.',
     run: async (context) => {
-      const requirement = 'namespaces.no-resourcepart';
       const registrant = await registrantFor(context, 'resource');
       const version = freshVersion(context);
       const manifest = probeManifest(`${registrant.jid}/runtime`, version, { type: 'object' });
       const exchange = await register(context, registrant, JSON.stringify(manifest));
       expectThat(
         exchange.parsed.type === 'error',
-        requirement,
+        'namespaces.no-resourcepart',
         `an IQ error: ${registrant.jid}/runtime is not an endpoint identifier`,
         exchange.reply.xml,
       );
       expectThat(
         (await isRegistered(context, registrant, version)) !== true,
-        requirement,
+        'namespaces.no-resourcepart',
         `no version ${version} of ${registrant.jid} after the refusal`,
         'the registration status lists it',
       );

@@ -63,12 +63,6 @@ import {
   terminalPayload,
 } from './support/tasks.ts';
 
-const UNHANDLED = 'errors.unhandled-iq-error';
-const NOT_FOUND = 'errors.not-found-equivalence';
-const NO_ECHO = 'errors.no-payload-echo';
-const SAFE = 'errors.safe-messages';
-const SURVIVE = 'errors.task-ops-survive-visibility-change';
-
 /**
  * Every stanza `caller` received must leave out the planted markers, and the error texts among
  * them must carry no implementation trace (suites/framework/safe-text.ts).
@@ -78,10 +72,10 @@ function expectSafeInbound(caller: Caller, planted: readonly string[], since: nu
     const leaked = planted.filter((marker) => stanza.xml.includes(marker));
     if (leaked.length > 0) {
       throw new RequirementViolation(
-        SAFE,
+        'errors.safe-messages',
         `nothing sent to ${caller.jid} carries another principal's data (${planted.join(', ')})`,
         stanza.xml,
-        `${SAFE}: a stanza to ${caller.jid} carries ${leaked.join(', ')}`,
+        `errors.safe-messages: a stanza to ${caller.jid} carries ${leaked.join(', ')}`,
       );
     }
     const element = stanza.element;
@@ -89,10 +83,10 @@ function expectSafeInbound(caller: Caller, planted: readonly string[], since: nu
     const trace = text === undefined ? undefined : unsafeTrace(text);
     if (trace !== undefined) {
       throw new RequirementViolation(
-        SAFE,
+        'errors.safe-messages',
         'error texts without implementation internals',
         stanza.xml,
-        `${SAFE}: an error text carries ${trace}`,
+        `errors.safe-messages: an error text carries ${trace}`,
       );
     }
   }
@@ -120,7 +114,7 @@ async function expectUnseenLikeNonexistent(
       );
       for (const exchange of replies) {
         if (exchange.parsed.type === 'result' && surface.emptyResultAllowed) continue;
-        expectStanzaError(context, exchange, NOT_FOUND, 'item-not-found');
+        expectStanzaError(context, exchange, 'errors.not-found-equivalence', 'item-not-found');
       }
       const labelled = replies.map((exchange, index) => {
         const target = index === 0 ? missing : targets[index - 1];
@@ -132,7 +126,8 @@ async function expectUnseenLikeNonexistent(
         };
       });
       const [a, b, ...rest] = labelled;
-      if (a !== undefined && b !== undefined) expectIndistinguishable(context, [a, b, ...rest], NOT_FOUND);
+      if (a !== undefined && b !== undefined)
+        expectIndistinguishable(context, [a, b, ...rest], 'errors.not-found-equivalence');
     }),
   );
 }
@@ -140,7 +135,7 @@ async function expectUnseenLikeNonexistent(
 export const errorsSuite = defineSuite('errors', 'Error Handling', [
   {
     name: 'unhandled-iq',
-    requirements: [UNHANDLED],
+    requirements: ['errors.unhandled-iq-error'],
     profiles: ['core-directory'],
     level: 'MUST',
     interpretations: ['interp-42'],
@@ -151,7 +146,9 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
       const gateway = context.sut.gatewayJid;
       const directory = await discoItems(caller, gateway, NODE_DIRECTORY, { max: 1 });
       const endpoint =
-        directory.parsed.type === 'result' ? expectDiscoItems(directory, UNHANDLED).items[0]?.jid : undefined;
+        directory.parsed.type === 'result'
+          ? expectDiscoItems(directory, 'errors.unhandled-iq-error').items[0]?.jid
+          : undefined;
       const unknown = (): Element => xml('query', { xmlns: `urn:agentconf:unknown:${freshToken(context)}` });
       const requests = [
         { to: gateway, type: 'get' as const, payload: unknown() },
@@ -167,12 +164,12 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
       const replies = await Promise.all(
         requests.map(({ to, type, payload }) => caller.exchangeIq(to, type, payload)),
       );
-      for (const exchange of replies) expectAnyStanzaError(context, exchange, UNHANDLED);
+      for (const exchange of replies) expectAnyStanzaError(context, exchange, 'errors.unhandled-iq-error');
     },
   },
   {
     name: 'hidden-like-nonexistent',
-    requirements: [NOT_FOUND, 'rules.uniform-visibility'],
+    requirements: ['errors.not-found-equivalence', 'rules.uniform-visibility'],
     profiles: ['core-directory'],
     level: 'MUST',
     interpretations: ['interp-16', 'interp-17', 'interp-19', 'interp-42'],
@@ -187,7 +184,7 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
   },
   {
     name: 'unauthorized-like-nonexistent',
-    requirements: [NOT_FOUND, 'rules.uniform-visibility'],
+    requirements: ['errors.not-found-equivalence', 'rules.uniform-visibility'],
     profiles: ['core-directory'],
     level: 'MUST',
     interpretations: ['interp-16', 'interp-17', 'interp-19', 'interp-42'],
@@ -221,12 +218,12 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
       if (unseenByPeer === undefined)
         throw new NotApplicable('every endpoint is visible to the domain-granted caller');
       const remote = await probe(await context.callers.remotePeer(), targetOf(unseenByPeer), endpointInfo);
-      expectSameErrorPayload(local, remote, NOT_FOUND);
+      expectSameErrorPayload(local, remote, 'errors.not-found-equivalence');
     },
   },
   {
     name: 'no-payload-echo',
-    requirements: [NO_ECHO],
+    requirements: ['errors.no-payload-echo'],
     profiles: ['core-directory', 'self-registration', 'admin-provisioning'],
     level: 'SHOULD',
     statement:
@@ -252,11 +249,11 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
             local.exchangeIq(to, 'get', payload).then((exchange) => {
               expectThat(
                 exchange.parsed.type === 'error',
-                NO_ECHO,
+                'errors.no-payload-echo',
                 'an error for a lookup of nothing',
                 exchange.reply.xml,
               );
-              expectNotReflected(exchange, NO_ECHO, [canary]);
+              expectNotReflected(exchange, 'errors.no-payload-echo', [canary]);
             }),
           );
         }
@@ -282,8 +279,13 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
           ] as const) {
             checks.push(
               restorer.register(provisioning, jid, text).then((exchange) => {
-                expectThat(exchange.parsed.type === 'error', NO_ECHO, 'a refusal', exchange.reply.xml);
-                expectNotReflected(exchange, NO_ECHO, [canary, '<register']);
+                expectThat(
+                  exchange.parsed.type === 'error',
+                  'errors.no-payload-echo',
+                  'a refusal',
+                  exchange.reply.xml,
+                );
+                expectNotReflected(exchange, 'errors.no-payload-echo', [canary, '<register']);
               }),
             );
           }
@@ -293,7 +295,7 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
   },
   {
     name: 'safe-messages',
-    requirements: [SAFE],
+    requirements: ['errors.safe-messages'],
     profiles: ['task-execution'],
     level: 'MUST',
     statement:
@@ -320,7 +322,7 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
         (await sendInvoke(context, caller, target, 'script', { steps: 'not a list' })).exchange,
       ];
       for (const exchange of refusals) {
-        expectThat(exchange.parsed.type === 'error', SAFE, 'a refusal', exchange.reply.xml);
+        expectThat(exchange.parsed.type === 'error', 'errors.safe-messages', 'a refusal', exchange.reply.xml);
       }
       const failing: readonly (readonly [string, JsonObject])[] = [
         ['script.typed', { steps: [{ complete: { structuredContent: { value: 1 } } }] }],
@@ -333,7 +335,7 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
         const { state } = terminalPayload(history);
         expectThat(
           state === 'failed',
-          SAFE,
+          'errors.safe-messages',
           `${tool} ${JSON.stringify(args)} failing`,
           history.at(-1)?.stanza.xml ?? '',
         );
@@ -345,7 +347,7 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
   },
   {
     name: 'task-ops-survive-deactivation',
-    requirements: [SURVIVE],
+    requirements: ['errors.task-ops-survive-visibility-change'],
     profiles: ['task-execution'],
     level: 'MUST',
     features: [FEATURE.admin],
@@ -368,18 +370,23 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
         const requestId = inputRequestId(asked);
         restorer.reactivateAtEnd({ jid: target.jid, version: target.version, hash: target.hash });
         const deactivated = await admin.deactivate(target.jid);
-        expectResultPayload(deactivated, SURVIVE, NS_AGENT_API, 'deactivated');
+        expectResultPayload(
+          deactivated,
+          'errors.task-ops-survive-visibility-change',
+          NS_AGENT_API,
+          'deactivated',
+        );
         const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
-        const state = expectTaskState(stateExchange, SURVIVE);
+        const state = expectTaskState(stateExchange, 'errors.task-ops-survive-visibility-change');
         expectThat(
           state.state === 'input_required' && state.taskId === accepted.taskId,
-          SURVIVE,
+          'errors.task-ops-survive-visibility-change',
           'task state input_required for the deactivated endpoint’s task',
           stateExchange.reply.xml,
         );
         const answered = expectInputAccepted(
           await sendInput(caller, target, accepted.taskId, requestId, asked.event.revision, { here: true }),
-          SURVIVE,
+          'errors.task-ops-survive-visibility-change',
         );
         const running = await awaitEvent(
           context,
@@ -395,14 +402,14 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
             accepted.taskId,
             Math.max(answered.revision, running.event.revision),
           ),
-          SURVIVE,
+          'errors.task-ops-survive-visibility-change',
         );
         const history = await awaitSettled(context, caller, accepted.taskId);
         const resultExchange = await taskResultRequest(caller, target, accepted.taskId);
-        const result = expectTaskResult(resultExchange, SURVIVE);
+        const result = expectTaskResult(resultExchange, 'errors.task-ops-survive-visibility-change');
         expectThat(
           result.state === terminalPayload(history).state,
-          SURVIVE,
+          'errors.task-ops-survive-visibility-change',
           `the ${terminalPayload(history).state} result of the deactivated endpoint’s task`,
           resultExchange.reply.xml,
         );

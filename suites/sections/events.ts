@@ -17,8 +17,6 @@ import {
   awaitSettled,
   conformanceTarget,
   eventPayload,
-  PAYLOADS_VALID,
-  REVISIONS,
   requireToolFeatures,
   startTask,
   terminalPayload,
@@ -47,8 +45,8 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
   {
     name: 'revisions-one-per-commit',
     requirements: [
-      REVISIONS,
-      PAYLOADS_VALID,
+      'events.revision-increments',
+      'event-json-schemas.payloads-valid',
       'event-json-schemas.datetime-xep0082',
       'events.progress-nondecreasing',
       'events.replay-identical',
@@ -76,14 +74,14 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
         progress.length === 2 &&
           canonicalJson(progress[0] ?? null) === canonicalJson({ percent: 25, stage: 'fetch' }) &&
           canonicalJson(progress[1] ?? null) === canonicalJson({ percent: 75, message: 'almost' }),
-        REVISIONS,
+        'events.revision-increments',
         'two progress events, {"percent":25,"stage":"fetch"} then {"percent":75,"message":"almost"}',
         transcript,
       );
       const { state, payload } = terminalPayload(history);
       expectThat(
         state === 'completed' && canonicalJson(payload) === canonicalJson({ result: RESULT, summary: 'ok' }),
-        PAYLOADS_VALID,
+        'event-json-schemas.payloads-valid',
         `completed with ${canonicalJson({ result: RESULT, summary: 'ok' })}`,
         transcript,
       );
@@ -91,7 +89,12 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
       const others = history.filter(
         (received) => !['progress', 'completed', 'status'].includes(received.event.type),
       );
-      expectThat(others.length === 0, REVISIONS, 'no event but status, progress and completed', transcript);
+      expectThat(
+        others.length === 0,
+        'events.revision-increments',
+        'no event but status, progress and completed',
+        transcript,
+      );
     },
   },
   {

@@ -19,15 +19,17 @@ export const findGatewaySuite = defineSuite('find-gateway', 'Finding a Gateway',
     statement:
       'The local caller’s server lists the gateway among its disco#items, and the listed JID proves itself a gateway by the directory feature.',
     run: async (context) => {
-      const requirement = 'find-gateway.server-lists-gateway';
       const caller = await context.callers.local();
       const server = parseBareJid(caller.bareJid).domainpart;
-      const items = expectDiscoItems(await discoItems(caller, server), requirement);
+      const items = expectDiscoItems(await discoItems(caller, server), 'find-gateway.server-lists-gateway');
       const listed = items.items.find(
         (item) => item.node === undefined && bareJidEquals(item.jid, context.sut.gatewayJid),
       );
       if (listed === undefined) {
-        context.warn(requirement, `${server} does not list ${context.sut.gatewayJid} among its disco#items`);
+        context.warn(
+          'find-gateway.server-lists-gateway',
+          `${server} does not list ${context.sut.gatewayJid} among its disco#items`,
+        );
         return;
       }
       // The client's check (#find-gateway): the candidate must show the directory feature.

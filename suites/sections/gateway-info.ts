@@ -33,13 +33,12 @@ async function gatewayInfo(context: CaseContext, caller: Caller, requirement: Re
 }
 
 async function expectGatewayIdentity(context: CaseContext, caller: Caller): Promise<void> {
-  const requirement = 'gateway-info.identity';
-  const { info, replyXml } = await gatewayInfo(context, caller, requirement);
+  const { info, replyXml } = await gatewayInfo(context, caller, 'gateway-info.identity');
   expectThat(
     info.identities.some(
       (identity) => identity.category === IDENTITY_CATEGORY && identity.type === IDENTITY_TYPE.gateway,
     ),
-    requirement,
+    'gateway-info.identity',
     `an <identity category='${IDENTITY_CATEGORY}' type='${IDENTITY_TYPE.gateway}'/>`,
     replyXml,
   );
@@ -83,14 +82,17 @@ export const gatewayInfoSuite = defineSuite('gateway-info', 'Gateway Information
     statement:
       'Every profile the gateway claims is backed by the feature it rests on in the gateway’s disco#info (a claim without the feature cannot be used).',
     run: async (context) => {
-      const requirement = 'gateway-info.features';
-      const { info, replyXml } = await gatewayInfo(context, await context.callers.local(), requirement);
+      const { info, replyXml } = await gatewayInfo(
+        context,
+        await context.callers.local(),
+        'gateway-info.features',
+      );
       const missing = PROFILE_FEATURES.filter(
         ([profile, feature]) => context.sut.profiles.has(profile) && !info.features.includes(feature),
       );
       expectThat(
         missing.length === 0,
-        requirement,
+        'gateway-info.features',
         missing.map(([profile, feature]) => `<feature var='${feature}'/> (profile ${profile})`).join('\n'),
         replyXml,
       );
@@ -103,20 +105,19 @@ export const gatewayInfoSuite = defineSuite('gateway-info', 'Gateway Information
     level: 'MUST',
     statement: 'The gateway answers at a domain JID of its own: no localpart, no resource.',
     run: async (context) => {
-      const requirement = 'addressing.gateway-domain-jid';
       const gateway = parseJid(context.sut.gatewayJid);
       expectThat(
         gateway.localpart === undefined && gateway.resourcepart === undefined,
-        requirement,
+        'addressing.gateway-domain-jid',
         'a domain JID such as agents.example',
         context.sut.gatewayJid,
       );
       const caller = await context.callers.remote();
       const exchange = await caller.exchangeIq(context.sut.gatewayJid, 'get', buildDiscoInfoRequest({}));
-      expectResultPayload(exchange, requirement, NS.discoInfo, 'query');
+      expectResultPayload(exchange, 'addressing.gateway-domain-jid', NS.discoInfo, 'query');
       expectThat(
         exchange.reply.from !== undefined && bareJidEquals(exchange.reply.from, context.sut.gatewayJid),
-        requirement,
+        'addressing.gateway-domain-jid',
         `a reply from ${context.sut.gatewayJid}`,
         exchange.reply.xml,
       );
@@ -131,9 +132,8 @@ export const gatewayInfoSuite = defineSuite('gateway-info', 'Gateway Information
     statement:
       'Each discovery feature the gateway advertises answers: disco#items lists the directory, RSM pages it, ping is answered; RSM is advertised.',
     run: async (context) => {
-      const requirement = 'gateway-info.features';
       const caller = await context.callers.local();
-      const { info, replyXml } = await gatewayInfo(context, caller, requirement);
+      const { info, replyXml } = await gatewayInfo(context, caller, 'gateway-info.features');
       const gateway = context.sut.gatewayJid;
       if (info.features.includes(NS.discoItems)) {
         expectDiscoItems(await discoItems(caller, gateway), 'conformance.no-false-advertising');
@@ -149,7 +149,7 @@ export const gatewayInfoSuite = defineSuite('gateway-info', 'Gateway Information
         );
       } else {
         context.warn(
-          requirement,
+          'gateway-info.features',
           `the gateway pages its directory but does not advertise ${NS.rsm} (interp-09):\n${replyXml}`,
         );
       }

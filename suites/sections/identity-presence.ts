@@ -20,7 +20,6 @@ import { comparableXml, expectThat } from '../framework/expect.ts';
 import { NotApplicable } from '../framework/verdicts.ts';
 import { requireWorld } from '../fixtures/reference-world.ts';
 
-const PRESENCE = 'identity-presence.presence-handling';
 const NS_ROSTER = 'jabber:iq:roster';
 
 /** Another resource of `of`'s account that asked for the roster, so subscription answers reach it. */
@@ -74,7 +73,7 @@ async function subscribe(context: CaseContext, resource: Caller, jid: string): P
   const answer = await presenceFrom(context, resource, jid, since);
   expectThat(
     answer !== undefined && SUBSCRIPTION_ANSWERS.includes(answer.type),
-    PRESENCE,
+    'identity-presence.presence-handling',
     `an answer from ${jid} to the subscription request within ${String(context.sut.replyTimeoutMs)} ms: subscribed, unsubscribed or its presence`,
     answer?.xml ?? '(nothing)',
   );
@@ -85,7 +84,7 @@ async function subscribe(context: CaseContext, resource: Caller, jid: string): P
 function subscribeCase(role: 'local' | 'remote', name: string, statement: string): CaseDeclaration {
   return {
     name,
-    requirements: [PRESENCE],
+    requirements: ['identity-presence.presence-handling'],
     profiles: ['core-directory'],
     level: 'SHOULD',
     statement,
@@ -117,7 +116,7 @@ export const identityPresenceSuite = defineSuite('identity-presence', 'Identity 
   ),
   {
     name: 'probe-answered',
-    requirements: [PRESENCE],
+    requirements: ['identity-presence.presence-handling'],
     profiles: ['core-directory'],
     level: 'SHOULD',
     statement:
@@ -136,7 +135,7 @@ export const identityPresenceSuite = defineSuite('identity-presence', 'Identity 
       const presence = await presenceFrom(context, fresh, endpoint.jid, 0);
       expectThat(
         presence !== undefined && (presence.type === undefined || presence.type === 'unavailable'),
-        PRESENCE,
+        'identity-presence.presence-handling',
         `the presence of ${endpoint.jid} (available or unavailable) in answer to the server's probe`,
         presence?.xml ?? '(nothing)',
       );
@@ -144,7 +143,7 @@ export const identityPresenceSuite = defineSuite('identity-presence', 'Identity 
   },
   {
     name: 'hidden-like-nonexistent',
-    requirements: [PRESENCE],
+    requirements: ['identity-presence.presence-handling'],
     profiles: ['core-directory'],
     level: 'SHOULD',
     statement:
@@ -163,13 +162,13 @@ export const identityPresenceSuite = defineSuite('identity-presence', 'Identity 
       ]);
       expectThat(
         answerShape(toHidden) === answerShape(toMissing),
-        PRESENCE,
+        'identity-presence.presence-handling',
         `the same answer for hidden ${hidden} as for nonexistent ${missing}:\n${toMissing?.xml ?? '(no answer)'}`,
         toHidden?.xml ?? '(no answer)',
       );
       expectThat(
         toHidden?.type === 'unsubscribed',
-        PRESENCE,
+        'identity-presence.presence-handling',
         `a declined subscription (unsubscribed), as XMPP IM answers for a JID without an account`,
         toHidden?.xml ?? '(no answer)',
       );

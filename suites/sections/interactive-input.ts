@@ -28,14 +28,6 @@ import {
   terminalPayload,
 } from './support/tasks.ts';
 
-const PENDING = 'interactive-input.pending-in-state';
-const REPLAY = 'interactive-input.identical-replay';
-const TUPLE = 'interactive-input.different-tuple-conflict';
-const RETENTION = 'interactive-input.acceptance-retention';
-const LATE = 'interactive-input.late-answer-conflict';
-const OUTCOME = 'interactive-input.expiry-outcome';
-const RACE = 'interactive-input.race-loser-conflict';
-
 const UNIT_SCHEMA = { type: 'object', properties: { unit: { enum: ['C', 'F'] } }, required: ['unit'] };
 
 function requestIdOf(received: ValidTaskEvent): string {
@@ -48,7 +40,13 @@ const isRunning = (payload: JsonValue): boolean => isJsonObject(payload) && payl
 export const interactiveInputSuite = defineSuite('interactive-input', 'Interactive Input', [
   {
     name: 'pending-answer-replay',
-    requirements: [PENDING, REPLAY, TUPLE, RETENTION, 'task-recovery.result-only-terminal'],
+    requirements: [
+      'interactive-input.pending-in-state',
+      'interactive-input.identical-replay',
+      'interactive-input.different-tuple-conflict',
+      'interactive-input.acceptance-retention',
+      'task-recovery.result-only-terminal',
+    ],
     profiles: ['interactive-tasks'],
     level: 'MUST',
     interpretations: ['interp-33', 'interp-36', 'interp-37', 'interp-39'],
@@ -67,13 +65,13 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
       const asked = await awaitEvent(context, caller, accepted.taskId, 'input_required');
       const requestId = requestIdOf(asked);
       const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
-      const state = expectTaskState(stateExchange, PENDING);
+      const state = expectTaskState(stateExchange, 'interactive-input.pending-in-state');
       expectThat(
         state.state === 'input_required' &&
           state.pendingInputJson !== undefined &&
           canonicalJson(parseStrictJson(state.pendingInputJson)) ===
             canonicalJson(parseStrictJson(asked.event.json)),
-        PENDING,
+        'interactive-input.pending-in-state',
         `state='input_required' with <pending-input/> holding the input_required object ${asked.event.json}`,
         stateExchange.reply.xml,
       );
@@ -87,24 +85,24 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
       expectStanzaError(
         context,
         await sendInput(caller, target, accepted.taskId, requestId, revision, { unit: 'K' }),
-        TUPLE,
+        'interactive-input.different-tuple-conflict',
         'not-acceptable',
       );
       expectStanzaError(
         context,
         await sendInput(caller, target, accepted.taskId, freshRequestId(context), revision, { unit: 'C' }),
-        TUPLE,
+        'interactive-input.different-tuple-conflict',
         'item-not-found',
       );
       const answer = { unit: 'C' };
       const first = expectInputAccepted(
         await sendInput(caller, target, accepted.taskId, requestId, revision, answer),
-        RETENTION,
+        'interactive-input.acceptance-retention',
       );
       const resumed = await awaitEvent(context, caller, accepted.taskId, 'status', isRunning);
       expectThat(
         resumed.event.revision === first.revision,
-        RETENTION,
+        'interactive-input.acceptance-retention',
         `the running status event at the revision input-accepted returned (${String(first.revision)}, interp-33)`,
         resumed.stanza.xml,
       );
@@ -113,7 +111,7 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
       expectThat(
         canonicalJson(payload) ===
           canonicalJson({ result: { content: [], structuredContent: { inputs: [answer] } } }),
-        RETENTION,
+        'interactive-input.acceptance-retention',
         'completed with the accepted answer applied once: {"inputs":[{"unit":"C"}]}',
         history.at(-1)?.stanza.xml ?? '',
       );
@@ -126,24 +124,29 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
         revision,
         '{ "unit" : "C" }',
       );
-      const again = expectInputAccepted(replay, REPLAY);
+      const again = expectInputAccepted(replay, 'interactive-input.identical-replay');
       expectThat(
         again.taskId === first.taskId && again.revision === first.revision,
-        REPLAY,
+        'interactive-input.identical-replay',
         `<input-accepted revision='${String(first.revision)}'/>`,
         replay.reply.xml,
       );
       expectStanzaError(
         context,
         await sendInput(caller, target, accepted.taskId, requestId, revision, { unit: 'F' }),
-        TUPLE,
+        'interactive-input.different-tuple-conflict',
         'conflict',
       );
     },
   },
   {
     name: 'expiry-reissue-and-late-answers',
-    requirements: [OUTCOME, LATE, 'interactive-input.expiry-enforced', RACE],
+    requirements: [
+      'interactive-input.expiry-outcome',
+      'interactive-input.late-answer-conflict',
+      'interactive-input.expiry-enforced',
+      'interactive-input.race-loser-conflict',
+    ],
     profiles: ['interactive-tasks'],
     level: 'MUST',
     interpretations: ['interp-35', 'interp-37'],
@@ -176,7 +179,7 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
       const secondAsk = await awaitEvent(context, caller, accepted.taskId, 'input_required');
       expectThat(
         requestIdOf(firstAsk) !== requestIdOf(secondAsk),
-        OUTCOME,
+        'interactive-input.expiry-outcome',
         'a new request ID for the re-issued request',
         secondAsk.stanza.xml,
       );
@@ -188,12 +191,12 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
         secondAsk.event.revision,
         {},
       );
-      expectStanzaError(context, late, LATE, 'conflict');
+      expectStanzaError(context, late, 'interactive-input.late-answer-conflict', 'conflict');
       const history = await awaitSettled(context, caller, accepted.taskId);
       const { state, payload } = terminalPayload(history);
       expectThat(
         state === 'failed' && canonicalJson(payload) === canonicalJson({ error: expiryFailure }),
-        OUTCOME,
+        'interactive-input.expiry-outcome',
         `failed with ${canonicalJson({ error: expiryFailure })}`,
         history.at(-1)?.stanza.xml ?? '',
       );
@@ -205,12 +208,12 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
         secondAsk.event.revision,
         {},
       );
-      expectStanzaError(context, afterSettlement, RACE, 'conflict');
+      expectStanzaError(context, afterSettlement, 'interactive-input.race-loser-conflict', 'conflict');
     },
   },
   {
     name: 'cancellation-supersedes-input',
-    requirements: [RACE],
+    requirements: ['interactive-input.race-loser-conflict'],
     profiles: ['interactive-tasks'],
     level: 'MUST',
     interpretations: ['interp-37'],
@@ -223,7 +226,10 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
         steps: [{ input: { question: 'Go on?', inputSchema: { type: 'boolean' } } }, { complete: {} }],
       });
       const asked = await awaitEvent(context, caller, accepted.taskId, 'input_required');
-      expectCancelAccepted(await sendCancel(caller, target, accepted.taskId, asked.event.revision), RACE);
+      expectCancelAccepted(
+        await sendCancel(caller, target, accepted.taskId, asked.event.revision),
+        'interactive-input.race-loser-conflict',
+      );
       const answer = await sendInput(
         caller,
         target,
@@ -232,7 +238,7 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
         asked.event.revision,
         true,
       );
-      expectStanzaError(context, answer, RACE, 'conflict');
+      expectStanzaError(context, answer, 'interactive-input.race-loser-conflict', 'conflict');
       await awaitSettled(context, caller, accepted.taskId);
     },
   },

@@ -48,17 +48,6 @@ import {
   expectLedgerUntouched,
 } from './support/tasks.ts';
 
-const REQUIRED_PARTS = 'invocation.required-parts';
-const REPLAY_SAME = 'invocation.replay-same-task';
-const REPLAY_CONFLICT = 'invocation.replay-conflict';
-const AUTHORIZE_FIRST = 'invocation.authorize-first';
-const NOT_FOUND = 'invocation.unauthorized-item-not-found';
-const WITHOUT_VISIBILITY = 'invocation.invoke-without-visibility';
-const VALIDATES = 'rules.target-validates-arguments';
-const PINNED = 'invocation.pin-before-admission';
-const DURABLE = 'invocation.durable-before-accepted';
-const RETAIN_PINNED = 'manifest-retrieval.retain-pinned-manifest';
-
 /** A short script that completes at once: admission cases need a task, not a long one. */
 const QUICK = { steps: [{ complete: {} }] };
 
@@ -90,7 +79,11 @@ function invokeOf(context: CaseContext, target: TaskTarget, tool: string, args: 
 export const invocationSuite = defineSuite('invocation', 'Invocation', [
   {
     name: 'accepted-durable',
-    requirements: ['invocation.identifier-grammar', 'task-recovery.state-contents', REQUIRED_PARTS],
+    requirements: [
+      'invocation.identifier-grammar',
+      'task-recovery.state-contents',
+      'invocation.required-parts',
+    ],
     profiles: ['task-execution'],
     level: 'MUST',
     statement:
@@ -156,7 +149,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
   },
   {
     name: 'replay-same-task',
-    requirements: [REPLAY_SAME],
+    requirements: ['invocation.replay-same-task'],
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-28'],
@@ -181,23 +174,26 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       await awaitSettled(context, caller, original.accepted.taskId);
       replays.push(await sendInvoke(context, caller, target, 'script', args, options));
       for (const replay of replays) {
-        const accepted = expectAccepted(replay.exchange, replay.invoke, REPLAY_SAME);
+        const accepted = expectAccepted(replay.exchange, replay.invoke, 'invocation.replay-same-task');
         expectThat(
           accepted.taskId === original.accepted.taskId &&
             accepted.created.epochSeconds === original.accepted.created.epochSeconds &&
             accepted.created.fraction === original.accepted.created.fraction,
-          REPLAY_SAME,
+          'invocation.replay-same-task',
           `the original acceptance: task-id='${original.accepted.taskId}' created='${original.accepted.created.text}' revision='0'`,
           replay.exchange.reply.xml,
         );
         if (accepted.retainUntil.text !== original.accepted.retainUntil.text) {
-          context.warn(REPLAY_SAME, `the replayed acceptance changed retain-until (interp-28)`);
+          context.warn(
+            'invocation.replay-same-task',
+            `the replayed acceptance changed retain-until (interp-28)`,
+          );
         }
       }
-      const count = await readLedger(context, caller, target, key, REPLAY_SAME);
+      const count = await readLedger(context, caller, target, key, 'invocation.replay-same-task');
       expectThat(
         count === 1,
-        REPLAY_SAME,
+        'invocation.replay-same-task',
         'the ledger key incremented once (one execution)',
         `count ${String(count)}`,
       );
@@ -205,7 +201,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
   },
   {
     name: 'durable-across-crash',
-    requirements: [DURABLE, REPLAY_SAME],
+    requirements: ['invocation.durable-before-accepted', 'invocation.replay-same-task'],
     profiles: ['task-execution'],
     level: 'MUST',
     statement:
@@ -220,35 +216,48 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       const key = freshLedgerKey(context, 'invocation.crash');
       // Still running (or not yet dispatched) when the kill comes; ends by itself if resumed.
       const args = { ledgerKey: key, steps: [{ wait: { ms: 3_000 } }, { complete: {} }] };
-      const original = await startTask(context, caller, target, 'script', args, {}, DURABLE);
+      const original = await startTask(
+        context,
+        caller,
+        target,
+        'script',
+        args,
+        {},
+        'invocation.durable-before-accepted',
+      );
       await control.crashAndRestart();
       const state = expectTaskState(
         await taskStateRequest(caller, target, original.accepted.taskId),
-        DURABLE,
+        'invocation.durable-before-accepted',
       );
       expectThat(
         state.taskId === original.accepted.taskId,
-        DURABLE,
+        'invocation.durable-before-accepted',
         `task-state of the accepted task ${original.accepted.taskId} after the crash`,
         `task ${state.taskId}`,
       );
       const replay = await sendInvoke(context, caller, target, 'script', args, {
         requestId: original.invoke.requestId,
       });
-      const accepted = expectAccepted(replay.exchange, replay.invoke, DURABLE);
+      const accepted = expectAccepted(replay.exchange, replay.invoke, 'invocation.durable-before-accepted');
       expectThat(
         accepted.taskId === original.accepted.taskId,
-        DURABLE,
+        'invocation.durable-before-accepted',
         `the original acceptance after the crash: task-id='${original.accepted.taskId}'`,
         replay.exchange.reply.xml,
       );
-      const count = await readLedger(context, caller, target, key, DURABLE);
-      expectThat(count <= 1, DURABLE, 'the tool ran at most once (ledger 0 or 1)', `count ${String(count)}`);
+      const count = await readLedger(context, caller, target, key, 'invocation.durable-before-accepted');
+      expectThat(
+        count <= 1,
+        'invocation.durable-before-accepted',
+        'the tool ran at most once (ledger 0 or 1)',
+        `count ${String(count)}`,
+      );
     },
   },
   {
     name: 'replay-conflict',
-    requirements: [REPLAY_CONFLICT],
+    requirements: ['invocation.replay-conflict'],
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-28', 'interp-27'],
@@ -291,11 +300,11 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         const { exchange } = await sent;
         expectThat(
           exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'conflict',
-          REPLAY_CONFLICT,
+          'invocation.replay-conflict',
           `<conflict/> for the request ID reused with another ${part}`,
           exchange.reply.xml,
         );
-        expectStanzaError(context, exchange, REPLAY_CONFLICT, 'conflict');
+        expectStanzaError(context, exchange, 'invocation.replay-conflict', 'conflict');
       }
       // An unknown version is also item-not-found (interp-27): either answer refuses the reuse.
       const version = await sendInvoke(context, caller, target, 'script', QUICK, {
@@ -303,7 +312,10 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         deadline,
         apiVersion: `${target.version}.9`,
       });
-      expectStanzaError(context, version.exchange, REPLAY_CONFLICT, ['conflict', 'item-not-found']);
+      expectStanzaError(context, version.exchange, 'invocation.replay-conflict', [
+        'conflict',
+        'item-not-found',
+      ]);
       // The request ID is scoped to the caller: alice's identical request is new work.
       if (world.mayInvoke('remote', world.endpoint(target.jid), 'script')) {
         const remote = await context.callers.remote();
@@ -314,11 +326,11 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
           'script',
           QUICK,
           { requestId, deadline },
-          REPLAY_CONFLICT,
+          'invocation.replay-conflict',
         );
         expectThat(
           independent.accepted.taskId !== original.accepted.taskId,
-          REPLAY_CONFLICT,
+          'invocation.replay-conflict',
           'a task of its own for the same request ID from another caller',
           independent.exchange.reply.xml,
         );
@@ -329,7 +341,11 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
   },
   {
     name: 'unauthorized-like-nonexistent',
-    requirements: [NOT_FOUND, AUTHORIZE_FIRST, 'errors.not-found-equivalence'],
+    requirements: [
+      'invocation.unauthorized-item-not-found',
+      'invocation.authorize-first',
+      'errors.not-found-equivalence',
+    ],
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-19', 'interp-26', 'interp-27', 'interp-42'],
@@ -367,17 +383,23 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
           ).exchange,
         },
       ] as const;
-      for (const reply of replies) expectStanzaError(context, reply.exchange, NOT_FOUND, 'item-not-found');
-      expectIndistinguishable(context, [...replies], NOT_FOUND);
+      for (const reply of replies)
+        expectStanzaError(
+          context,
+          reply.exchange,
+          'invocation.unauthorized-item-not-found',
+          'item-not-found',
+        );
+      expectIndistinguishable(context, [...replies], 'invocation.unauthorized-item-not-found');
       const denied = await context.callers.denied();
       const refused = (await sendInvoke(context, denied, target, 'script', QUICK)).exchange;
       expectStanzaError(context, refused, 'security.federation-deny-default', 'item-not-found');
-      expectSameErrorPayload(replies[0].exchange, refused, NOT_FOUND);
+      expectSameErrorPayload(replies[0].exchange, refused, 'invocation.unauthorized-item-not-found');
     },
   },
   {
     name: 'invoke-without-visibility',
-    requirements: [WITHOUT_VISIBILITY],
+    requirements: ['invocation.invoke-without-visibility'],
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-26'],
@@ -408,18 +430,18 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
           `${tool.name} at ${target.jid} refuses {} as arguments; no valid arguments known`,
         );
       }
-      const accepted = expectAccepted(exchange, invoke, WITHOUT_VISIBILITY);
+      const accepted = expectAccepted(exchange, invoke, 'invocation.invoke-without-visibility');
       await awaitSettled(context, caller, accepted.taskId);
       const seeOnly = world.restrictedEndpoint;
       const seeOnlyTarget = targetOf(seeOnly);
       const seeOnlyTool = seeOnlyTarget.manifest.tools[0]?.name ?? 'x';
       const refused = await sendInvoke(context, caller, seeOnlyTarget, seeOnlyTool, {});
-      expectStanzaError(context, refused.exchange, WITHOUT_VISIBILITY, 'item-not-found');
+      expectStanzaError(context, refused.exchange, 'invocation.invoke-without-visibility', 'item-not-found');
     },
   },
   {
     name: 'validity-after-authorization',
-    requirements: [AUTHORIZE_FIRST, VALIDATES, 'rules.version-pinning'],
+    requirements: ['invocation.authorize-first', 'rules.target-validates-arguments', 'rules.version-pinning'],
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-27'],
@@ -431,31 +453,31 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       const key = freshLedgerKey(context, 'invocation.validity');
       const args = { ledgerKey: key, steps: [{ complete: {} }] };
       const stale = await sendInvoke(context, caller, target, 'script', args, { hash: STALE_HASH });
-      expectStanzaError(context, stale.exchange, AUTHORIZE_FIRST, 'conflict');
+      expectStanzaError(context, stale.exchange, 'invocation.authorize-first', 'conflict');
       const version = await sendInvoke(context, caller, target, 'script', args, {
         apiVersion: `${target.version}-absent`,
       });
-      expectStanzaError(context, version.exchange, AUTHORIZE_FIRST, 'item-not-found');
+      expectStanzaError(context, version.exchange, 'invocation.authorize-first', 'item-not-found');
       const invalid = await sendInvoke(context, caller, target, 'script', {
         ledgerKey: key,
         steps: [{ explode: {} }],
       });
-      expectStanzaError(context, invalid.exchange, VALIDATES, 'not-acceptable');
+      expectStanzaError(context, invalid.exchange, 'rules.target-validates-arguments', 'not-acceptable');
       const missing = await sendInvoke(context, caller, target, 'script', { ledgerKey: key });
-      expectStanzaError(context, missing.exchange, VALIDATES, 'not-acceptable');
+      expectStanzaError(context, missing.exchange, 'rules.target-validates-arguments', 'not-acceptable');
       await expectLedgerUntouched(
         context,
         caller,
         target,
         key,
-        VALIDATES,
+        'rules.target-validates-arguments',
         'no execution of a refused invocation (ledger 0)',
       );
     },
   },
   {
     name: 'required-parts',
-    requirements: [REQUIRED_PARTS],
+    requirements: ['invocation.required-parts'],
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-27', 'interp-42'],
@@ -490,14 +512,14 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
           invokeOf(context, target, 'script', args),
           edit,
         );
-        expectAnyStanzaError(context, exchange, REQUIRED_PARTS);
+        expectAnyStanzaError(context, exchange, 'invocation.required-parts');
       }
       await expectLedgerUntouched(
         context,
         caller,
         target,
         key,
-        REQUIRED_PARTS,
+        'invocation.required-parts',
         'no execution of a refused invocation (ledger 0)',
       );
     },
@@ -559,7 +581,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
   },
   {
     name: 'pinned-across-activation',
-    requirements: [PINNED, RETAIN_PINNED],
+    requirements: ['invocation.pin-before-admission', 'manifest-retrieval.retain-pinned-manifest'],
     profiles: ['task-execution'],
     level: 'MUST',
     features: [FEATURE.admin],
@@ -579,10 +601,10 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         await activateTarget(admin, next);
         const expectPinned = async (when: string): Promise<void> => {
           const exchange = await taskStateRequest(caller, target, accepted.taskId);
-          const state = expectTaskState(exchange, PINNED);
+          const state = expectTaskState(exchange, 'invocation.pin-before-admission');
           expectThat(
             state.apiVersion === target.version && state.manifestHash.value === target.hash.value,
-            PINNED,
+            'invocation.pin-before-admission',
             `${when}, api-version='${target.version}' and the manifest hash ${target.hash.value} the task was admitted with (not ${next.version})`,
             exchange.reply.xml,
           );
@@ -590,13 +612,13 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
           expectServedManifest(
             await manifestRequest(caller, target.jid, target.version),
             target.manifest,
-            RETAIN_PINNED,
+            'manifest-retrieval.retain-pinned-manifest',
           );
         };
         await expectPinned(`with ${next.version} active`);
         expectCancelAccepted(
           await sendCancel(caller, target, accepted.taskId, running.event.revision),
-          PINNED,
+          'invocation.pin-before-admission',
         );
         await awaitSettled(context, caller, accepted.taskId);
         await expectPinned('after the task settled');

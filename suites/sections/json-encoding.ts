@@ -94,14 +94,6 @@ import {
 } from './support/tasks.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 
-const ONE_VALUE = 'json-encoding.single-json-value';
-const MEDIA_TYPE = 'json-encoding.media-type-present';
-const XML_LEGAL = 'json-encoding.utf8-xml-legal';
-const ESCAPING = 'json-encoding.producer-escaping';
-const LIMITS = 'json-encoding.documented-limits';
-const NO_REFLECTION = 'json-encoding.no-reflection';
-const AUTHORIZE_FIRST = 'json-encoding.authorize-before-limits';
-
 /**
  * The largest registration this suite sends: below the 256 KiB Prosody accepts from a C2S
  * client, with room for the stanza around it. A bigger one would end the caller's stream.
@@ -129,7 +121,7 @@ function expectOneJsonValue(text: string, requirement: RequirementId, what: stri
 function expectMediaType(payload: Element, expected: string, replyXml: string): void {
   expectThat(
     attributeOf(payload, 'media-type') === expected,
-    MEDIA_TYPE,
+    'json-encoding.media-type-present',
     `<${payload.name} media-type='${expected}'>`,
     replyXml,
   );
@@ -216,7 +208,7 @@ function probeText(probe: LimitProbe, value: number, canary: string, jid: string
 function limitCase(name: string, probe: LimitProbe): CaseDeclaration {
   return {
     name: `limit-${name}`,
-    requirements: [LIMITS, NO_REFLECTION, 'rules.resource-bounds'],
+    requirements: ['json-encoding.documented-limits', 'json-encoding.no-reflection', 'rules.resource-bounds'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
     features: [FEATURE.admin],
@@ -232,13 +224,13 @@ function limitCase(name: string, probe: LimitProbe): CaseDeclaration {
         const exchange = await restorer.register(admin, jid, text);
         if (exchange.parsed.type === 'result') {
           throw new RequirementViolation(
-            LIMITS,
+            'json-encoding.documented-limits',
             `resource-constraint for a manifest past ${probe.limit} ${String(value)}`,
             exchange.reply.xml,
           );
         }
-        expectStanzaError(context, exchange, LIMITS, 'resource-constraint');
-        expectNotReflected(exchange, NO_REFLECTION, [canary], MAX_ERROR_REPLY_BYTES);
+        expectStanzaError(context, exchange, 'json-encoding.documented-limits', 'resource-constraint');
+        expectNotReflected(exchange, 'json-encoding.no-reflection', [canary], MAX_ERROR_REPLY_BYTES);
         // The same shape within every limit, right after: a resource-constraint for it too means a
         // rate limit may have answered the probe, which would otherwise pass for the JSON limit.
         const control = await restorer.register(
@@ -254,12 +246,6 @@ function limitCase(name: string, probe: LimitProbe): CaseDeclaration {
       }),
   };
 }
-
-const IJSON = 'json-encoding.ijson-rejection';
-const WHITESPACE = 'json-encoding.string-whitespace-preserved';
-const CANONICAL_REPLAY = 'json-encoding.canonical-replay-comparison';
-const REPLAY_SAME = 'invocation.replay-same-task';
-const NO_EXTERNAL_REFS = 'json-encoding.no-external-refs';
 
 /** A schema whose properties and definitions reference documents on the canary listener only. */
 function externalRefSchema(canary: CanaryListener): JsonObject {
@@ -294,22 +280,47 @@ const SPACED = '  two  spaces,\u00a0no-break,\u2003em,\u3000ideographic,\ttab,\n
 export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Encoding', [
   {
     name: 'served-json',
-    requirements: [ONE_VALUE, MEDIA_TYPE, XML_LEGAL],
+    requirements: [
+      'json-encoding.single-json-value',
+      'json-encoding.media-type-present',
+      'json-encoding.utf8-xml-legal',
+    ],
     profiles: ['tool-discovery'],
     level: 'MUST',
     statement:
       'Every active manifest in the local directory, and its first tool’s input schema, comes as one strict JSON value in legal XML, in an element carrying its media-type (application/json, application/schema+json).',
     run: async (context) => {
       const caller = await callerFor(context, 'local');
-      const { items } = await traverse(caller, context.sut.gatewayJid, NODE_DIRECTORY, 50, ONE_VALUE);
+      const { items } = await traverse(
+        caller,
+        context.sut.gatewayJid,
+        NODE_DIRECTORY,
+        50,
+        'json-encoding.single-json-value',
+      );
       if (items.length === 0) throw new NotApplicable('the local directory is empty');
       await Promise.all(
         items.map(async ({ jid }) => {
           const exchange = await caller.exchangeIq(jid, 'get', buildManifestRequest({}));
-          const payload = expectResultPayload(exchange, ONE_VALUE, NS_AGENT_API, 'manifest');
+          const payload = expectResultPayload(
+            exchange,
+            'json-encoding.single-json-value',
+            NS_AGENT_API,
+            'manifest',
+          );
           expectMediaType(payload, MEDIA_TYPE_JSON, exchange.reply.xml);
-          const manifest = expectParsed(parseManifest, payload, ONE_VALUE, exchange.reply.xml);
-          expectOneJsonValue(manifest.json, ONE_VALUE, `the manifest of ${jid}`, exchange.reply.xml);
+          const manifest = expectParsed(
+            parseManifest,
+            payload,
+            'json-encoding.single-json-value',
+            exchange.reply.xml,
+          );
+          expectOneJsonValue(
+            manifest.json,
+            'json-encoding.single-json-value',
+            `the manifest of ${jid}`,
+            exchange.reply.xml,
+          );
           const value = parseStrictJson(manifest.json, { maxBytes: Number.POSITIVE_INFINITY });
           const tools = isJsonObject(value) ? value['tools'] : undefined;
           const first: JsonValue | undefined = Array.isArray(tools) ? tools[0] : undefined;
@@ -322,12 +333,22 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
             manifestHash: manifest.hash,
           });
           const schemaExchange = await caller.exchangeIq(jid, 'get', request);
-          const schemaPayload = expectResultPayload(schemaExchange, ONE_VALUE, NS_AGENT_API, 'schema');
+          const schemaPayload = expectResultPayload(
+            schemaExchange,
+            'json-encoding.single-json-value',
+            NS_AGENT_API,
+            'schema',
+          );
           expectMediaType(schemaPayload, MEDIA_TYPE_SCHEMA_JSON, schemaExchange.reply.xml);
-          const schema = expectParsed(parseSchema, schemaPayload, ONE_VALUE, schemaExchange.reply.xml);
+          const schema = expectParsed(
+            parseSchema,
+            schemaPayload,
+            'json-encoding.single-json-value',
+            schemaExchange.reply.xml,
+          );
           expectOneJsonValue(
             schema.json,
-            ONE_VALUE,
+            'json-encoding.single-json-value',
             `the input schema of ${jid} ${tool}`,
             schemaExchange.reply.xml,
           );
@@ -337,7 +358,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
   },
   {
     name: 'producer-escaping',
-    requirements: [ESCAPING, XML_LEGAL],
+    requirements: ['json-encoding.producer-escaping', 'json-encoding.utf8-xml-legal'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     features: [FEATURE.admin],
@@ -369,10 +390,16 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
             `the local caller may not retrieve the provisioned ${jid}: nothing served to check`,
           );
         }
-        const served = expectParsedResult(exchange, ESCAPING, NS_AGENT_API, 'manifest', parseManifest);
+        const served = expectParsedResult(
+          exchange,
+          'json-encoding.producer-escaping',
+          NS_AGENT_API,
+          'manifest',
+          parseManifest,
+        );
         expectThat(
           Buffer.from(served.json, 'utf8').equals(bytes),
-          ESCAPING,
+          'json-encoding.producer-escaping',
           `the canonical bytes, after XML character extraction:\n${bytes.toString('utf8')}`,
           exchange.reply.xml,
         );
@@ -380,14 +407,14 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
   },
   {
     name: 'unservable-character-refused',
-    requirements: [XML_LEGAL, 'registration-flow.validate-before-commit'],
+    requirements: ['json-encoding.utf8-xml-legal', 'registration-flow.validate-before-commit'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
     interpretations: ['interp-11', 'interp-12'],
     statement:
       'A manifest holding U+FFFF (valid JSON, but its canonical bytes cannot be XML character data) is refused at registration and not registered.',
     run: async (context) => {
-      await expectRefusals(context, XML_LEGAL, 'unservable', [
+      await expectRefusals(context, 'json-encoding.utf8-xml-legal', 'unservable', [
         {
           label: 'U+FFFF in agent.description',
           text: (jid, version) => badManifest('value.unservable-character', jid, version),
@@ -397,7 +424,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
   },
   {
     name: 'trailing-data-refused',
-    requirements: [ONE_VALUE, 'registration-flow.validate-before-commit'],
+    requirements: ['json-encoding.single-json-value', 'registration-flow.validate-before-commit'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
     interpretations: ['interp-11'],
@@ -407,7 +434,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
       // A self-registrant's claim cannot be read from text that is not JSON: unauthorized first is fine.
       const conditions = (registrant: Registrant): readonly DefinedCondition[] =>
         registrant.kind === 'self' ? [...INVALID_MANIFEST, 'forbidden'] : INVALID_MANIFEST;
-      await expectRefusals(context, ONE_VALUE, 'trailing', [
+      await expectRefusals(context, 'json-encoding.single-json-value', 'trailing', [
         {
           label: 'a second JSON value after it',
           text: (jid, version) => `${JSON.stringify(minimalManifest(jid, version))} {}`,
@@ -424,7 +451,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
   ...Object.entries(PROBES).map(([name, probe]) => limitCase(name, probe)),
   {
     name: 'authorize-before-limits',
-    requirements: [AUTHORIZE_FIRST, NO_REFLECTION],
+    requirements: ['json-encoding.authorize-before-limits', 'json-encoding.no-reflection'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
     interpretations: ['interp-24', 'interp-42'],
@@ -456,15 +483,15 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
           );
           if (exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'resource-constraint') {
             throw new RequirementViolation(
-              AUTHORIZE_FIRST,
+              'json-encoding.authorize-before-limits',
               `${caller.bareJid} may not register ${jid}: its refusal comes before any limit (<${unauthorizedConditions(context).join('/> or <')}/>)`,
               exchange.reply.xml,
-              `${AUTHORIZE_FIRST}: resource-constraint for a sender without the authority to register ${jid}`,
+              `json-encoding.authorize-before-limits: resource-constraint for a sender without the authority to register ${jid}`,
             );
           }
           expectThat(
             exchange.parsed.type === 'error',
-            AUTHORIZE_FIRST,
+            'json-encoding.authorize-before-limits',
             `a refusal of ${caller.bareJid} registering ${jid}`,
             exchange.reply.xml,
           );
@@ -472,17 +499,17 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
           const condition = exchange.parsed.type === 'error' ? exchange.parsed.error.condition : undefined;
           if (condition !== undefined && !unauthorizedConditions(context).includes(condition)) {
             context.warn(
-              AUTHORIZE_FIRST,
+              'json-encoding.authorize-before-limits',
               `${caller.bareJid} registering ${jid} past ${probe.limit} got <${condition}/> rather than an authorization refusal (interp-24)`,
             );
           }
-          expectNotReflected(exchange, NO_REFLECTION, [canary], MAX_ERROR_REPLY_BYTES);
+          expectNotReflected(exchange, 'json-encoding.no-reflection', [canary], MAX_ERROR_REPLY_BYTES);
         }
       }),
   },
   {
     name: 'ijson-arguments-refused',
-    requirements: [IJSON],
+    requirements: ['json-encoding.ijson-rejection'],
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-10', 'interp-11'],
@@ -502,27 +529,27 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         });
         if (exchange.parsed.type === 'result') {
           throw new RequirementViolation(
-            IJSON,
+            'json-encoding.ijson-rejection',
             `<not-acceptable/> for arguments with ${what}`,
             exchange.reply.xml,
-            `${IJSON}: arguments with ${what} were admitted`,
+            `json-encoding.ijson-rejection: arguments with ${what} were admitted`,
           );
         }
-        expectStanzaError(context, exchange, IJSON, 'not-acceptable');
+        expectStanzaError(context, exchange, 'json-encoding.ijson-rejection', 'not-acceptable');
       }
       await expectLedgerUntouched(
         context,
         caller,
         target,
         key,
-        IJSON,
+        'json-encoding.ijson-rejection',
         'the ledger key never incremented (no execution)',
       );
     },
   },
   {
     name: 'ijson-input-refused',
-    requirements: [IJSON],
+    requirements: ['json-encoding.ijson-rejection'],
     profiles: ['interactive-tasks'],
     level: 'MUST',
     interpretations: ['interp-10', 'interp-11'],
@@ -545,32 +572,32 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         const exchange = await sendInput(caller, target, accepted.taskId, requestId, revision, text);
         if (exchange.parsed.type === 'result') {
           throw new RequirementViolation(
-            IJSON,
+            'json-encoding.ijson-rejection',
             `<not-acceptable/> for input with ${what}`,
             exchange.reply.xml,
-            `${IJSON}: input with ${what} was accepted`,
+            `json-encoding.ijson-rejection: input with ${what} was accepted`,
           );
         }
-        expectStanzaError(context, exchange, IJSON, 'not-acceptable');
+        expectStanzaError(context, exchange, 'json-encoding.ijson-rejection', 'not-acceptable');
       }
       const answer = { probe: 'valid' };
       expectInputAccepted(
         await sendInput(caller, target, accepted.taskId, requestId, revision, answer),
-        IJSON,
+        'json-encoding.ijson-rejection',
       );
       await expectCompletedWithInputs(
         context,
         caller,
         accepted.taskId,
         [answer],
-        IJSON,
+        'json-encoding.ijson-rejection',
         'completed with only the valid answer',
       );
     },
   },
   {
     name: 'string-whitespace-preserved',
-    requirements: [WHITESPACE],
+    requirements: ['json-encoding.string-whitespace-preserved'],
     profiles: ['task-execution'],
     level: 'MUST',
     statement:
@@ -591,15 +618,15 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
       const last = history.at(-1);
       expectThat(
         canonicalJson(terminalPayload(history).payload) === expected,
-        WHITESPACE,
+        'json-encoding.string-whitespace-preserved',
         `a completed event carrying the strings unchanged: ${expected}`,
         last?.stanza.xml ?? '',
       );
       const exchange = await taskResultRequest(caller, target, accepted.taskId);
-      const stored = expectTaskResult(exchange, WHITESPACE);
+      const stored = expectTaskResult(exchange, 'json-encoding.string-whitespace-preserved');
       expectThat(
         canonicalJson(parseStrictJson(stored.json)) === expected,
-        WHITESPACE,
+        'json-encoding.string-whitespace-preserved',
         `<task-result/> carrying the strings unchanged: ${expected}`,
         exchange.reply.xml,
       );
@@ -607,7 +634,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
   },
   {
     name: 'string-whitespace-in-input',
-    requirements: [WHITESPACE],
+    requirements: ['json-encoding.string-whitespace-preserved'],
     profiles: ['interactive-tasks'],
     level: 'MUST',
     statement:
@@ -628,21 +655,21 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
       const answer = { [spaced]: spaced, list: [spaced, ` ${spaced} `] };
       expectInputAccepted(
         await sendInput(caller, target, accepted.taskId, requestId, asked.event.revision, answer),
-        WHITESPACE,
+        'json-encoding.string-whitespace-preserved',
       );
       await expectCompletedWithInputs(
         context,
         caller,
         accepted.taskId,
         [answer],
-        WHITESPACE,
+        'json-encoding.string-whitespace-preserved',
         'the answer echoed unchanged',
       );
     },
   },
   {
     name: 'canonical-replay-comparison',
-    requirements: [CANONICAL_REPLAY, REPLAY_SAME],
+    requirements: ['json-encoding.canonical-replay-comparison', 'invocation.replay-same-task'],
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-10', 'interp-28'],
@@ -666,20 +693,30 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
           requestId: original.invoke.requestId,
           argumentsJson: text,
         });
-        const accepted = expectAccepted(replay.exchange, replay.invoke, CANONICAL_REPLAY);
+        const accepted = expectAccepted(
+          replay.exchange,
+          replay.invoke,
+          'json-encoding.canonical-replay-comparison',
+        );
         expectThat(
           accepted.taskId === original.accepted.taskId &&
             accepted.created.text === original.accepted.created.text,
-          CANONICAL_REPLAY,
+          'json-encoding.canonical-replay-comparison',
           `the original acceptance (task-id='${original.accepted.taskId}' created='${original.accepted.created.text}') for the same canonical arguments spelled\n${text}`,
           replay.exchange.reply.xml,
         );
       }
       await awaitSettled(context, caller, original.accepted.taskId);
-      const count = await readLedger(context, caller, target, JSON.parse(key) as string, REPLAY_SAME);
+      const count = await readLedger(
+        context,
+        caller,
+        target,
+        JSON.parse(key) as string,
+        'invocation.replay-same-task',
+      );
       expectThat(
         count === 1,
-        REPLAY_SAME,
+        'invocation.replay-same-task',
         'the ledger key incremented once (one execution)',
         `count ${String(count)}`,
       );
@@ -687,7 +724,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
   },
   {
     name: 'no-external-refs-registered',
-    requirements: [NO_EXTERNAL_REFS],
+    requirements: ['json-encoding.no-external-refs'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
     statement:
@@ -717,13 +754,17 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
               );
             }
           }
-          expectNoContact(canary, NO_EXTERNAL_REFS, 'external $ref targets in a registered input schema');
+          expectNoContact(
+            canary,
+            'json-encoding.no-external-refs',
+            'external $ref targets in a registered input schema',
+          );
         }),
       ),
   },
   {
     name: 'no-external-refs-input',
-    requirements: [NO_EXTERNAL_REFS],
+    requirements: ['json-encoding.no-external-refs'],
     profiles: ['interactive-tasks'],
     level: 'MUST',
     statement:
@@ -762,12 +803,16 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
           if (answer.parsed.type === 'error') {
             expectCancelAccepted(
               await sendCancel(caller, target, accepted.taskId, next.event.revision),
-              NO_EXTERNAL_REFS,
+              'json-encoding.no-external-refs',
             );
           }
         }
         await awaitSettled(context, caller, accepted.taskId);
-        expectNoContact(canary, NO_EXTERNAL_REFS, 'external $ref targets in an input request schema');
+        expectNoContact(
+          canary,
+          'json-encoding.no-external-refs',
+          'external $ref targets in an input request schema',
+        );
       }),
   },
 ]);

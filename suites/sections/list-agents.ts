@@ -36,8 +36,6 @@ import {
 } from './support/discovery.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 
-const PAGING = 'list-agents.rsm-paging';
-
 /** The normalized JIDs of directory items; an item that is not a bare JID violates `requirement`. */
 function itemJids(items: readonly DiscoItem[], requirement: RequirementId, replyXml: string): string[] {
   return items.map((item) => {
@@ -91,7 +89,7 @@ function expectListing(
 
 /** The local caller's full listing, for the paging edge cases; they need a few endpoints to page over. */
 async function localDirectory(context: CaseContext): Promise<{ caller: Caller; jids: string[] }> {
-  const { caller, jids } = await directoryOf(context, 'local', 50, PAGING);
+  const { caller, jids } = await directoryOf(context, 'local', 50, 'list-agents.rsm-paging');
   if (jids.length < 3) {
     throw new NotApplicable(
       `the paging edges need at least 3 endpoints in the local directory, not ${String(jids.length)}`,
@@ -119,7 +117,7 @@ function expectPositionedPage(
       : received.every((jid, index) => jid === rest[rest.length - received.length + index]);
   expectThat(
     fits && (rest.length === 0 || received.length > 0),
-    PAGING,
+    'list-agents.rsm-paging',
     `the visible endpoints ${direction} ${key} in octet order (a page may be shorter than asked, not empty):\n${listing(rest)}`,
     replyXml,
   );
@@ -143,15 +141,15 @@ async function expectSameGapPaging(
       const exchange = await discoItems(caller, context.sut.gatewayJid, NODE_DIRECTORY, rsm);
       replies.push({ label: `${direction} ${labels[index] ?? key}`, exchange, to: context.sut.gatewayJid });
       if (exchange.parsed.type === 'error') {
-        expectStanzaError(context, exchange, PAGING, 'item-not-found');
+        expectStanzaError(context, exchange, 'list-agents.rsm-paging', 'item-not-found');
         context.warn(
-          PAGING,
+          'list-agents.rsm-paging',
           `a UID outside the visible set (${direction} ${key}) gets item-not-found (interp-13)`,
         );
       } else {
-        const result = expectDiscoItems(exchange, PAGING);
+        const result = expectDiscoItems(exchange, 'list-agents.rsm-paging');
         expectPositionedPage(
-          itemJids(result.items, PAGING, exchange.reply.xml),
+          itemJids(result.items, 'list-agents.rsm-paging', exchange.reply.xml),
           full,
           key,
           direction,
@@ -174,12 +172,22 @@ function directoryNodeInfoCase(role: 'local' | 'remote', name: string, statement
     level: 'MUST',
     statement,
     run: async (context) => {
-      const requirement = 'list-agents.directory-node-info';
       const caller = await callerFor(context, role);
       const exchange = await discoInfo(caller, context.sut.gatewayJid, NODE_DIRECTORY);
-      const info = expectDiscoInfo(exchange, requirement);
-      expectIdentity(info, IDENTITY_CATEGORY, IDENTITY_TYPE.directory, requirement, exchange.reply.xml);
-      expectFeatures(info, [NS.discoInfo, NS.discoItems], requirement, exchange.reply.xml);
+      const info = expectDiscoInfo(exchange, 'list-agents.directory-node-info');
+      expectIdentity(
+        info,
+        IDENTITY_CATEGORY,
+        IDENTITY_TYPE.directory,
+        'list-agents.directory-node-info',
+        exchange.reply.xml,
+      );
+      expectFeatures(
+        info,
+        [NS.discoInfo, NS.discoItems],
+        'list-agents.directory-node-info',
+        exchange.reply.xml,
+      );
     },
   };
 }
@@ -216,16 +224,27 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     statement:
       'The directory answers a disco#items query with and without the directory node, listing the same items either way.',
     run: async (context) => {
-      const requirement = 'list-agents.node-optional';
       const caller = await context.callers.local();
       const max = context.random.int(1, 3);
-      const withNode = await traverse(caller, context.sut.gatewayJid, NODE_DIRECTORY, max, requirement);
-      const withoutNode = await traverse(caller, context.sut.gatewayJid, undefined, max, requirement);
+      const withNode = await traverse(
+        caller,
+        context.sut.gatewayJid,
+        NODE_DIRECTORY,
+        max,
+        'list-agents.node-optional',
+      );
+      const withoutNode = await traverse(
+        caller,
+        context.sut.gatewayJid,
+        undefined,
+        max,
+        'list-agents.node-optional',
+      );
       const describe = (items: readonly DiscoItem[]): string =>
         listing(items.map((item) => `${item.jid}${item.name === undefined ? '' : ` (${item.name})`}`));
       expectThat(
         describe(withNode.items) === describe(withoutNode.items),
-        requirement,
+        'list-agents.node-optional',
         `the items of the directory node:\n${describe(withNode.items)}`,
         describe(withoutNode.items),
       );
@@ -250,13 +269,12 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     level: 'MUST',
     statement: 'No directory item carries a node: each endpoint is an entity of its own.',
     run: async (context) => {
-      const requirement = 'list-agents.item-no-node';
       for (const role of ['local', 'remote'] as const) {
-        const { traversal, lastXml } = await directoryOf(context, role, 3, requirement);
+        const { traversal, lastXml } = await directoryOf(context, role, 3, 'list-agents.item-no-node');
         const withNode = traversal.items.filter((item) => item.node !== undefined);
         expectThat(
           withNode.length === 0,
-          requirement,
+          'list-agents.item-no-node',
           'items without a node attribute',
           `${listing(withNode.map((item) => `${item.jid} node=${item.node ?? ''}`))}\n${lastXml}`,
         );
@@ -301,8 +319,12 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     interpretations: ['interp-02', 'interp-15'],
     statement: `Directory pages come in ascending octet order of the normalized bare JIDs across the whole traversal, each page’s <first/> and <last/> being exactly its first and last item’s JID (${role === 'local' ? 'local' : 'federated'} caller).`,
     run: async (context: CaseContext) => {
-      const requirement = 'list-agents.octet-order';
-      const { traversal, jids } = await directoryOf(context, role, context.random.int(1, 3), requirement);
+      const { traversal, jids } = await directoryOf(
+        context,
+        role,
+        context.random.int(1, 3),
+        'list-agents.octet-order',
+      );
       const sorted = jids.toSorted(compareUtf8);
       const ascending = jids.every(
         (jid, index) => index === 0 || compareUtf8(jids[index - 1] ?? '', jid) < 0,
@@ -310,10 +332,13 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
       if (!ascending) {
         // interp-15: only lower-case ASCII JIDs make the order a MUST-level check.
         if (jids.some((jid) => !/^[\x21-\x7e]*$/.test(jid) || jid !== jid.toLowerCase())) {
-          context.warn(requirement, `non-ASCII or mixed-case JIDs out of octet order: ${jids.join(', ')}`);
+          context.warn(
+            'list-agents.octet-order',
+            `non-ASCII or mixed-case JIDs out of octet order: ${jids.join(', ')}`,
+          );
         } else {
           throw new RequirementViolation(
-            requirement,
+            'list-agents.octet-order',
             `ascending octet order:\n${listing(sorted)}`,
             listing(jids),
           );
@@ -323,7 +348,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
         if (result.items.length === 0) continue;
         expectThat(
           result.rsm?.first?.uid === result.items[0]?.jid && result.rsm?.last === result.items.at(-1)?.jid,
-          requirement,
+          'list-agents.octet-order',
           '<first/> and <last/> that are exactly the JIDs of the page’s first and last items',
           exchange.reply.xml,
         );
@@ -356,31 +381,35 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     statement:
       'The RSM count of the directory, asked with max 0 and on every page, is the number of endpoints that caller sees: local, federated and denied callers alike.',
     run: async (context) => {
-      const requirement = 'list-agents.count-visible-only';
       const world = requireWorld(context);
       for (const role of ['local', 'remote', 'remotePeer', 'denied'] as const) {
-        const { caller, traversal, jids } = await directoryOf(context, role, 2, requirement);
+        const { caller, traversal, jids } = await directoryOf(
+          context,
+          role,
+          2,
+          'list-agents.count-visible-only',
+        );
         const visible = world.listedFor(role).length + world.toleratedFor(role).length;
         expectThat(
           jids.length <= visible,
-          requirement,
+          'list-agents.count-visible-only',
           `at most the ${String(visible)} endpoints the ${role} caller may see`,
           listing(jids),
         );
         const countOnly = await discoItems(caller, context.sut.gatewayJid, NODE_DIRECTORY, { max: 0 });
         const pages = [
           ...traversal.pages,
-          { exchange: countOnly, result: expectDiscoItems(countOnly, requirement) },
+          { exchange: countOnly, result: expectDiscoItems(countOnly, 'list-agents.count-visible-only') },
         ];
         for (const { result, exchange } of pages) {
           const count = result.rsm?.count;
           if (count === undefined) {
-            context.warn(requirement, `a ${role} page without <count/> (interp-14)`);
+            context.warn('list-agents.count-visible-only', `a ${role} page without <count/> (interp-14)`);
             continue;
           }
           expectThat(
             count === jids.length,
-            requirement,
+            'list-agents.count-visible-only',
             `<count>${String(jids.length)}</count>: the endpoints the ${role} caller (${world.jidOf(role)}) sees`,
             exchange.reply.xml,
           );
@@ -390,7 +419,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
   },
   {
     name: 'max-zero',
-    requirements: [PAGING],
+    requirements: ['list-agents.rsm-paging'],
     profiles: ['core-directory'],
     level: 'MUST',
     interpretations: ['interp-14'],
@@ -398,10 +427,10 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     run: async (context) => {
       const caller = await context.callers.local();
       const exchange = await discoItems(caller, context.sut.gatewayJid, NODE_DIRECTORY, { max: 0 });
-      const result = expectDiscoItems(exchange, PAGING);
+      const result = expectDiscoItems(exchange, 'list-agents.rsm-paging');
       expectThat(
         result.items.length === 0 && result.rsm?.first === undefined && result.rsm?.last === undefined,
-        PAGING,
+        'list-agents.rsm-paging',
         'no <item/>, no <first/>, no <last/>',
         exchange.reply.xml,
       );
@@ -409,7 +438,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
   },
   {
     name: 'empty-before-last-page',
-    requirements: [PAGING],
+    requirements: ['list-agents.rsm-paging'],
     profiles: ['core-directory'],
     level: 'MUST',
     interpretations: ['interp-14'],
@@ -418,11 +447,15 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
       const { caller, jids } = await localDirectory(context);
       const max = context.random.int(1, jids.length - 1);
       const exchange = await discoItems(caller, context.sut.gatewayJid, NODE_DIRECTORY, { max, before: '' });
-      const received = itemJids(expectDiscoItems(exchange, PAGING).items, PAGING, exchange.reply.xml);
+      const received = itemJids(
+        expectDiscoItems(exchange, 'list-agents.rsm-paging').items,
+        'list-agents.rsm-paging',
+        exchange.reply.xml,
+      );
       const tail = jids.slice(jids.length - received.length);
       expectThat(
         received.length > 0 && received.length <= max && received.every((jid, index) => jid === tail[index]),
-        PAGING,
+        'list-agents.rsm-paging',
         `the last page of at most ${String(max)} endpoints, ending with ${jids.at(-1) ?? ''}`,
         exchange.reply.xml,
       );
@@ -430,7 +463,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
   },
   {
     name: 'before-pages-backward',
-    requirements: [PAGING],
+    requirements: ['list-agents.rsm-paging'],
     profiles: ['core-directory'],
     level: 'MUST',
     statement:
@@ -442,15 +475,24 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
         context.sut.gatewayJid,
         NODE_DIRECTORY,
         context.random.int(1, 2),
-        PAGING,
+        'list-agents.rsm-paging',
       );
-      const received = itemJids(backward.items, PAGING, backward.pages.at(-1)?.exchange.reply.xml ?? '');
-      expectThat(received.join('\n') === jids.join('\n'), PAGING, listing(jids), listing(received));
+      const received = itemJids(
+        backward.items,
+        'list-agents.rsm-paging',
+        backward.pages.at(-1)?.exchange.reply.xml ?? '',
+      );
+      expectThat(
+        received.join('\n') === jids.join('\n'),
+        'list-agents.rsm-paging',
+        listing(jids),
+        listing(received),
+      );
     },
   },
   {
     name: 'index',
-    requirements: [PAGING],
+    requirements: ['list-agents.rsm-paging'],
     profiles: ['core-directory'],
     level: 'MUST',
     interpretations: ['interp-14'],
@@ -460,17 +502,17 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
       const index = context.random.int(1, jids.length - 1);
       const exchange = await discoItems(caller, context.sut.gatewayJid, NODE_DIRECTORY, { max: 2, index });
       if (exchange.parsed.type === 'error') {
-        expectStanzaError(context, exchange, PAGING, 'feature-not-implemented');
+        expectStanzaError(context, exchange, 'list-agents.rsm-paging', 'feature-not-implemented');
         return;
       }
-      const result = expectDiscoItems(exchange, PAGING);
-      const received = itemJids(result.items, PAGING, exchange.reply.xml);
+      const result = expectDiscoItems(exchange, 'list-agents.rsm-paging');
+      const received = itemJids(result.items, 'list-agents.rsm-paging', exchange.reply.xml);
       const from = jids.slice(index);
       expectThat(
         received.length > 0 &&
           received.every((jid, position) => jid === from[position]) &&
           (result.rsm?.first?.index === undefined || result.rsm.first.index === index),
-        PAGING,
+        'list-agents.rsm-paging',
         `items from position ${String(index)}: ${listing(from.slice(0, 2))}`,
         exchange.reply.xml,
       );
@@ -478,7 +520,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
   },
   {
     name: 'without-set',
-    requirements: [PAGING],
+    requirements: ['list-agents.rsm-paging'],
     profiles: ['core-directory'],
     level: 'MUST',
     interpretations: ['interp-14'],
@@ -487,13 +529,13 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     run: async (context) => {
       const { caller, jids } = await localDirectory(context);
       const exchange = await discoItems(caller, context.sut.gatewayJid, NODE_DIRECTORY);
-      const result = expectDiscoItems(exchange, PAGING);
-      const received = itemJids(result.items, PAGING, exchange.reply.xml);
+      const result = expectDiscoItems(exchange, 'list-agents.rsm-paging');
+      const received = itemJids(result.items, 'list-agents.rsm-paging', exchange.reply.xml);
       const prefix = received.every((jid, index) => jid === jids[index]);
       const complete = prefix && received.length === jids.length;
       expectThat(
         complete || (prefix && received.length > 0 && result.rsm?.last !== undefined),
-        PAGING,
+        'list-agents.rsm-paging',
         `all ${String(jids.length)} endpoints, or a first page with a <set/> whose <last/> continues it`,
         exchange.reply.xml,
       );
@@ -501,7 +543,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
   },
   {
     name: 'max-above-page-maximum',
-    requirements: [PAGING],
+    requirements: ['list-agents.rsm-paging'],
     profiles: ['core-directory'],
     level: 'MUST',
     statement:
@@ -511,13 +553,13 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
       const exchange = await discoItems(caller, context.sut.gatewayJid, NODE_DIRECTORY, {
         max: 2_147_483_647,
       });
-      const result = expectDiscoItems(exchange, PAGING);
-      const received = itemJids(result.items, PAGING, exchange.reply.xml);
+      const result = expectDiscoItems(exchange, 'list-agents.rsm-paging');
+      const received = itemJids(result.items, 'list-agents.rsm-paging', exchange.reply.xml);
       expectThat(
         received.length > 0 &&
           received.every((jid, index) => jid === jids[index]) &&
           result.rsm?.last === result.items.at(-1)?.jid,
-        PAGING,
+        'list-agents.rsm-paging',
         `the directory from its start (all ${String(jids.length)} or a clamped page) with <last/>`,
         exchange.reply.xml,
       );
@@ -525,7 +567,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
   },
   {
     name: 'uid-hidden-like-nonexistent',
-    requirements: [PAGING, 'errors.not-found-equivalence', 'list-agents.visibility-filter'],
+    requirements: ['list-agents.rsm-paging', 'errors.not-found-equivalence', 'list-agents.visibility-filter'],
     profiles: ['core-directory'],
     level: 'MUST',
     interpretations: ['interp-13', 'interp-19'],
@@ -547,7 +589,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
   },
   {
     name: 'uid-unseen-like-nonexistent-federated',
-    requirements: [PAGING, 'errors.not-found-equivalence', 'list-agents.visibility-filter'],
+    requirements: ['list-agents.rsm-paging', 'errors.not-found-equivalence', 'list-agents.visibility-filter'],
     profiles: ['core-directory'],
     level: 'MUST',
     interpretations: ['interp-13', 'interp-19'],
@@ -556,8 +598,18 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     run: async (context) => {
       const world = requireWorld(context);
       const caller = await context.callers.remotePeer();
-      const traversal = await traverse(caller, context.sut.gatewayJid, NODE_DIRECTORY, 3, PAGING);
-      const jids = itemJids(traversal.items, PAGING, traversal.pages.at(-1)?.exchange.reply.xml ?? '');
+      const traversal = await traverse(
+        caller,
+        context.sut.gatewayJid,
+        NODE_DIRECTORY,
+        3,
+        'list-agents.rsm-paging',
+      );
+      const jids = itemJids(
+        traversal.items,
+        'list-agents.rsm-paging',
+        traversal.pages.at(-1)?.exchange.reply.xml ?? '',
+      );
       const missing = world.nonexistentJid;
       const unseen = world.endpoints
         .filter(

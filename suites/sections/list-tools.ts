@@ -45,10 +45,6 @@ import {
 } from './support/discovery.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 
-const ITEMS = 'list-tools.item-jid-and-node';
-const PAGING = 'list-tools.rsm-paging';
-const ORDER = 'list-tools.name-byte-order';
-
 /** The tool names of collection items; an item that is not the endpoint's tool node of `version` violates `requirement`. */
 function toolNamesOf(
   items: readonly DiscoItem[],
@@ -139,21 +135,25 @@ function collectionInfoCase(role: CallerRole, name: string, statement: string): 
     level: 'MUST',
     statement,
     run: async (context) => {
-      const requirement = 'list-tools.collection-node-info';
       const world = requireWorld(context);
       const caller = await callerFor(context, role);
       const manifests = world.listedFor(role).flatMap((endpoint) => endpoint.versions);
       for (const manifest of manifests) {
         const exchange = await discoInfo(caller, manifest.jid, manifest.collectionNode);
-        const info = expectDiscoInfo(exchange, requirement);
+        const info = expectDiscoInfo(exchange, 'list-tools.collection-node-info');
         expectIdentity(
           info,
           IDENTITY_CATEGORY,
           IDENTITY_TYPE.toolCollection,
-          requirement,
+          'list-tools.collection-node-info',
           exchange.reply.xml,
         );
-        expectFeatures(info, [NS.discoInfo, NS.discoItems], requirement, exchange.reply.xml);
+        expectFeatures(
+          info,
+          [NS.discoInfo, NS.discoItems],
+          'list-tools.collection-node-info',
+          exchange.reply.xml,
+        );
       }
     },
   };
@@ -162,7 +162,7 @@ function collectionInfoCase(role: CallerRole, name: string, statement: string): 
 export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
   {
     name: 'items-local',
-    requirements: [ITEMS, 'namespaces.tool-name-no-extra-limits'],
+    requirements: ['list-tools.item-jid-and-node', 'namespaces.tool-name-no-extra-limits'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     interpretations: ['interp-22'],
@@ -173,14 +173,19 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
       const caller = await context.callers.local();
       for (const endpoint of world.listedFor('local')) {
         if (endpoint.active === undefined) continue;
-        const { names } = await collectionOf(caller, endpoint.active, context.random.int(3, 8), ITEMS);
-        expectAllTools(endpoint.active, names, ITEMS);
+        const { names } = await collectionOf(
+          caller,
+          endpoint.active,
+          context.random.int(3, 8),
+          'list-tools.item-jid-and-node',
+        );
+        expectAllTools(endpoint.active, names, 'list-tools.item-jid-and-node');
       }
     },
   },
   {
     name: 'items-federated',
-    requirements: [ITEMS, 'rules.uniform-visibility'],
+    requirements: ['list-tools.item-jid-and-node', 'rules.uniform-visibility'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     statement:
@@ -189,8 +194,8 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
       const world = requireWorld(context);
       const caller = await context.callers.remote();
       for (const endpoint of [world.visibleEndpoint, world.hiddenEndpoint]) {
-        const { names } = await collectionOf(caller, endpoint.active, 3, ITEMS);
-        expectAllTools(endpoint.active, names, ITEMS);
+        const { names } = await collectionOf(caller, endpoint.active, 3, 'list-tools.item-jid-and-node');
+        expectAllTools(endpoint.active, names, 'list-tools.item-jid-and-node');
       }
     },
   },
@@ -215,7 +220,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
   },
   {
     name: 'name-byte-order',
-    requirements: [ORDER, 'namespaces.tool-name-no-extra-limits'],
+    requirements: ['list-tools.name-byte-order', 'namespaces.tool-name-no-extra-limits'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     interpretations: ['interp-13'],
@@ -224,14 +229,24 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
     run: async (context) => {
       const toolbox = requireWorld(context).toolboxEndpoint.active;
       const caller = await context.callers.local();
-      const { names } = await collectionOf(caller, toolbox, context.random.int(2, 9), ORDER);
+      const { names } = await collectionOf(
+        caller,
+        toolbox,
+        context.random.int(2, 9),
+        'list-tools.name-byte-order',
+      );
       const expected = expectedOrder(toolbox);
-      expectThat(names.join('\n') === expected.join('\n'), ORDER, listing(expected), listing(names));
+      expectThat(
+        names.join('\n') === expected.join('\n'),
+        'list-tools.name-byte-order',
+        listing(expected),
+        listing(names),
+      );
     },
   },
   {
     name: 'rsm-ids-are-nodes',
-    requirements: [PAGING],
+    requirements: ['list-tools.rsm-paging'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     interpretations: ['interp-14'],
@@ -240,23 +255,28 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
     run: async (context) => {
       const toolbox = requireWorld(context).toolboxEndpoint.active;
       const caller = await context.callers.local();
-      const { traversal } = await collectionOf(caller, toolbox, context.random.int(2, 9), PAGING);
+      const { traversal } = await collectionOf(
+        caller,
+        toolbox,
+        context.random.int(2, 9),
+        'list-tools.rsm-paging',
+      );
       for (const { result, exchange } of traversal.pages) {
         if (result.items.length > 0) {
           expectThat(
             result.rsm?.first?.uid === result.items[0]?.node &&
               result.rsm?.last === result.items.at(-1)?.node,
-            PAGING,
+            'list-tools.rsm-paging',
             '<first/> and <last/> that are the nodes of the page’s first and last items',
             exchange.reply.xml,
           );
         }
         if (result.rsm?.count === undefined) {
-          context.warn(PAGING, 'a tool page without <count/> (interp-14)');
+          context.warn('list-tools.rsm-paging', 'a tool page without <count/> (interp-14)');
         } else {
           expectThat(
             result.rsm.count === toolbox.tools.length,
-            PAGING,
+            'list-tools.rsm-paging',
             `<count>${String(toolbox.tools.length)}</count>`,
             exchange.reply.xml,
           );
@@ -266,7 +286,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
   },
   {
     name: 'rsm-edges',
-    requirements: [PAGING],
+    requirements: ['list-tools.rsm-paging'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     interpretations: ['interp-14'],
@@ -279,20 +299,20 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
       const node = toolbox.collectionNode;
       const decode = (exchange: Awaited<ReturnType<typeof discoItems>>): string[] =>
         toolNamesOf(
-          expectDiscoItems(exchange, PAGING).items,
+          expectDiscoItems(exchange, 'list-tools.rsm-paging').items,
           toolbox.jid,
           toolbox.version,
-          PAGING,
+          'list-tools.rsm-paging',
           exchange.reply.xml,
         );
 
       const zero = await discoItems(caller, toolbox.jid, node, { max: 0 });
-      const zeroResult = expectDiscoItems(zero, PAGING);
+      const zeroResult = expectDiscoItems(zero, 'list-tools.rsm-paging');
       expectThat(
         zeroResult.items.length === 0 &&
           zeroResult.rsm?.first === undefined &&
           zeroResult.rsm?.last === undefined,
-        PAGING,
+        'list-tools.rsm-paging',
         'no <item/>, no <first/>, no <last/> for max 0',
         zero.reply.xml,
       );
@@ -304,7 +324,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
         tail.length > 0 &&
           tail.length <= max &&
           tail.every((name, i) => name === names[names.length - tail.length + i]),
-        PAGING,
+        'list-tools.rsm-paging',
         `the last page (at most ${String(max)} tools) ending with ${names.at(-1) ?? ''}`,
         lastPage.reply.xml,
       );
@@ -312,25 +332,36 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
       const index = context.random.int(1, names.length - 1);
       const jump = await discoItems(caller, toolbox.jid, node, { max: 3, index });
       if (jump.parsed.type === 'error') {
-        expectStanzaError(context, jump, PAGING, 'feature-not-implemented');
+        expectStanzaError(context, jump, 'list-tools.rsm-paging', 'feature-not-implemented');
       } else {
         const page = decode(jump);
         expectThat(
           page.length > 0 && page.every((name, i) => name === names[index + i]),
-          PAGING,
+          'list-tools.rsm-paging',
           `the tools from position ${String(index)}: ${listing(names.slice(index, index + 3))}`,
           jump.reply.xml,
         );
       }
 
-      const backward = await traverseBackward(caller, toolbox.jid, node, context.random.int(3, 9), PAGING);
-      const received = toolNamesOf(backward.items, toolbox.jid, toolbox.version, PAGING, '');
-      expectThat(received.join('\n') === names.join('\n'), PAGING, listing(names), listing(received));
+      const backward = await traverseBackward(
+        caller,
+        toolbox.jid,
+        node,
+        context.random.int(3, 9),
+        'list-tools.rsm-paging',
+      );
+      const received = toolNamesOf(backward.items, toolbox.jid, toolbox.version, 'list-tools.rsm-paging', '');
+      expectThat(
+        received.join('\n') === names.join('\n'),
+        'list-tools.rsm-paging',
+        listing(names),
+        listing(received),
+      );
     },
   },
   {
     name: 'uid-placed-by-decoded-name',
-    requirements: [PAGING, ORDER],
+    requirements: ['list-tools.rsm-paging', 'list-tools.name-byte-order'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     interpretations: ['interp-13'],
@@ -353,14 +384,14 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
           const rsm = direction === 'after' ? { max: 2, after: uid } : { max: 2, before: uid };
           const exchange = await discoItems(caller, toolbox.jid, toolbox.collectionNode, rsm);
           if (exchange.parsed.type === 'error') {
-            expectStanzaError(context, exchange, PAGING, 'item-not-found');
+            expectStanzaError(context, exchange, 'list-tools.rsm-paging', 'item-not-found');
             continue;
           }
           const page = toolNamesOf(
-            expectDiscoItems(exchange, PAGING).items,
+            expectDiscoItems(exchange, 'list-tools.rsm-paging').items,
             toolbox.jid,
             toolbox.version,
-            PAGING,
+            'list-tools.rsm-paging',
             exchange.reply.xml,
           );
           const position = positionOf(names, key);
@@ -371,7 +402,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
               : page.every((name, i) => name === rest[rest.length - page.length + i]);
           expectThat(
             fits && (rest.length === 0 || page.length > 0),
-            ORDER,
+            'list-tools.name-byte-order',
             `the tools ${direction} the name ${JSON.stringify(key)} in UTF-8 byte order: ${listing(direction === 'after' ? rest.slice(0, 2) : rest.slice(-2))}`,
             exchange.reply.xml,
           );
@@ -381,7 +412,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
   },
   {
     name: 'uid-malformed-or-other-version',
-    requirements: [PAGING, 'namespaces.tool-node-decoding'],
+    requirements: ['list-tools.rsm-paging', 'namespaces.tool-node-decoding'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     interpretations: ['interp-13', 'interp-22'],
@@ -391,14 +422,15 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
       const toolbox = requireWorld(context).toolboxEndpoint.active;
       const caller = await context.callers.local();
       const [tool] = toolbox.tools;
-      if (tool === undefined) throw new RequirementViolation(PAGING, 'a toolbox with tools', '(none)');
+      if (tool === undefined)
+        throw new RequirementViolation('list-tools.rsm-paging', 'a toolbox with tools', '(none)');
       const otherVersion = `${toolbox.version}.other`;
       for (const uid of [`${tool.node}==`, `${tool.node}#x`, encodeToolNode(otherVersion, tool.name)]) {
         const exchange = await discoItems(caller, toolbox.jid, toolbox.collectionNode, {
           max: 2,
           after: uid,
         });
-        expectStanzaError(context, exchange, PAGING, ['bad-request', 'item-not-found']);
+        expectStanzaError(context, exchange, 'list-tools.rsm-paging', ['bad-request', 'item-not-found']);
       }
     },
   },
@@ -414,7 +446,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
   ),
   {
     name: 'other-version-pinned',
-    requirements: [ITEMS, 'rules.version-pinning'],
+    requirements: ['list-tools.item-jid-and-node', 'rules.version-pinning'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     statement:
@@ -422,13 +454,13 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
     run: async (context) => {
       const { other } = requireWorld(context).multiVersionEndpoint;
       const caller = await context.callers.local();
-      const { names } = await collectionOf(caller, other, 5, ITEMS);
-      expectAllTools(other, names, ITEMS);
+      const { names } = await collectionOf(caller, other, 5, 'list-tools.item-jid-and-node');
+      expectAllTools(other, names, 'list-tools.item-jid-and-node');
     },
   },
   {
     name: 'version-grammar',
-    requirements: ['namespaces.version-grammar', ITEMS],
+    requirements: ['namespaces.version-grammar', 'list-tools.item-jid-and-node'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     interpretations: ['interp-13'],
@@ -446,7 +478,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
       const unregistered = `${active}.unregistered`;
       if (!endpoint.versions.some((manifest) => manifest.version === unregistered)) {
         const exchange = await discoItems(caller, endpoint.jid, encodeCollectionNode(unregistered));
-        expectStanzaError(context, exchange, ITEMS, 'item-not-found');
+        expectStanzaError(context, exchange, 'list-tools.item-jid-and-node', 'item-not-found');
       }
     },
   },

@@ -33,10 +33,8 @@ import {
 } from '../fixtures/reference-world.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 import { callerFor, discoInfo } from './support/discovery.ts';
-import { CANONICAL, CONTENTS, expectServedManifest, manifestRequest } from './support/served-manifest.ts';
+import { expectServedManifest, manifestRequest } from './support/served-manifest.ts';
 import { freshVersion, probeManifest, register, registrantFor } from './support/registrant.ts';
-
-const ACCESS = 'manifest-retrieval.same-access-as-discovery';
 
 /**
  * Every active manifest the role may see, served as the fixture's canonical bytes under the
@@ -53,20 +51,22 @@ async function expectActiveManifests(context: CaseContext, role: CallerRole): Pr
     const served = expectServedManifest(
       await manifestRequest(caller, endpoint.jid),
       endpoint.active,
-      CONTENTS,
+      'manifest-retrieval.result-contents',
     );
     const exchange = await discoInfo(caller, endpoint.jid);
     const replyXml = exchange.reply.xml;
     const form = expectExtensionForm(
-      expectDiscoInfo(exchange, CANONICAL),
+      expectDiscoInfo(exchange, 'manifest-retrieval.canonical-bytes'),
       FORM_TYPE.endpointInfo,
-      CANONICAL,
+      'manifest-retrieval.canonical-bytes',
       replyXml,
     );
     expectThat(
-      expectFormField(form, 'manifest_hash_algo', CANONICAL, replyXml) === served.hash.algo &&
-        expectFormField(form, 'manifest_hash_value', CANONICAL, replyXml) === served.hash.value,
-      CANONICAL,
+      expectFormField(form, 'manifest_hash_algo', 'manifest-retrieval.canonical-bytes', replyXml) ===
+        served.hash.algo &&
+        expectFormField(form, 'manifest_hash_value', 'manifest-retrieval.canonical-bytes', replyXml) ===
+          served.hash.value,
+      'manifest-retrieval.canonical-bytes',
       `the hash the manifest result carries, ${served.hash.algo} ${served.hash.value}, in the endpoint form`,
       replyXml,
     );
@@ -95,7 +95,11 @@ function oddlyFormatted(manifest: JsonObject): string {
 export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifest Retrieval', [
   {
     name: 'active-local',
-    requirements: [CONTENTS, CANONICAL, 'endpoint-info.manifest-hash-fields'],
+    requirements: [
+      'manifest-retrieval.result-contents',
+      'manifest-retrieval.canonical-bytes',
+      'endpoint-info.manifest-hash-fields',
+    ],
     profiles: ['tool-discovery'],
     level: 'MUST',
     interpretations: ['interp-01', 'interp-12'],
@@ -107,7 +111,7 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
   },
   {
     name: 'active-federated',
-    requirements: [CONTENTS, CANONICAL],
+    requirements: ['manifest-retrieval.result-contents', 'manifest-retrieval.canonical-bytes'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     interpretations: ['interp-01'],
@@ -119,7 +123,11 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
   },
   {
     name: 'exact-version',
-    requirements: [CONTENTS, CANONICAL, 'rules.version-pinning'],
+    requirements: [
+      'manifest-retrieval.result-contents',
+      'manifest-retrieval.canonical-bytes',
+      'rules.version-pinning',
+    ],
     profiles: ['tool-discovery'],
     level: 'MUST',
     statement:
@@ -127,17 +135,21 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
     run: async (context) => {
       const { endpoint, other } = requireWorld(context).multiVersionEndpoint;
       const caller = await context.callers.local();
-      expectServedManifest(await manifestRequest(caller, endpoint.jid, other.version), other, CONTENTS);
+      expectServedManifest(
+        await manifestRequest(caller, endpoint.jid, other.version),
+        other,
+        'manifest-retrieval.result-contents',
+      );
       expectServedManifest(
         await manifestRequest(caller, endpoint.jid, endpoint.active.version),
         endpoint.active,
-        CONTENTS,
+        'manifest-retrieval.result-contents',
       );
     },
   },
   {
     name: 'deactivated-endpoint',
-    requirements: [CONTENTS],
+    requirements: ['manifest-retrieval.result-contents'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     interpretations: ['interp-23'],
@@ -146,19 +158,24 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
     run: async (context) => {
       const endpoint = requireWorld(context).inactiveEndpoint;
       const caller = await context.callers.remote();
-      expectStanzaError(context, await manifestRequest(caller, endpoint.jid), CONTENTS, 'item-not-found');
+      expectStanzaError(
+        context,
+        await manifestRequest(caller, endpoint.jid),
+        'manifest-retrieval.result-contents',
+        'item-not-found',
+      );
       const [registered] = endpoint.versions;
       if (registered === undefined) return;
       const exact = await manifestRequest(caller, endpoint.jid, registered.version);
       if (exact.parsed.type === 'error') {
-        expectStanzaError(context, exact, CONTENTS, 'item-not-found');
+        expectStanzaError(context, exact, 'manifest-retrieval.result-contents', 'item-not-found');
         context.warn(
-          CONTENTS,
+          'manifest-retrieval.result-contents',
           `${endpoint.jid} ${registered.version} is not retrievable by exact version after deactivation (interp-23)`,
         );
         return;
       }
-      expectServedManifest(exact, registered, CONTENTS);
+      expectServedManifest(exact, registered, 'manifest-retrieval.result-contents');
     },
   },
   {
@@ -185,7 +202,11 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
   },
   {
     name: 'same-access-as-discovery',
-    requirements: [ACCESS, 'rules.uniform-visibility', 'errors.not-found-equivalence'],
+    requirements: [
+      'manifest-retrieval.same-access-as-discovery',
+      'rules.uniform-visibility',
+      'errors.not-found-equivalence',
+    ],
     profiles: ['tool-discovery'],
     level: 'MUST',
     interpretations: ['interp-19', 'interp-26'],
@@ -196,12 +217,12 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
       for (const role of ['local', 'remote', 'remotePeer', 'denied'] as const) {
         const caller = await callerFor(context, role);
         const missing = await manifestRequest(caller, world.nonexistentJid);
-        expectStanzaError(context, missing, ACCESS, 'item-not-found');
+        expectStanzaError(context, missing, 'manifest-retrieval.same-access-as-discovery', 'item-not-found');
         for (const endpoint of world.endpoints) {
           if (endpoint.active === undefined) continue;
           const exchange = await manifestRequest(caller, endpoint.jid);
           if (world.maySee(role, endpoint)) {
-            expectServedManifest(exchange, endpoint.active, ACCESS);
+            expectServedManifest(exchange, endpoint.active, 'manifest-retrieval.same-access-as-discovery');
             continue;
           }
           expectUnseen(context, role, endpoint, exchange, missing, world.nonexistentJid);
@@ -218,7 +239,6 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
     statement:
       'A caller that may invoke an endpoint but not see it cannot retrieve its manifest, by active or exact version: it gets what a JID naming nothing gets (local caller and hidden endpoint, federated caller and restricted endpoint).',
     run: async (context) => {
-      const requirement = 'manifest-retrieval.invoke-permission-insufficient';
       const world = requireWorld(context);
       const cases: [CallerRole, FixtureEndpoint & { active: FixtureManifest }][] = [];
       const hidden = world.hiddenEndpoint;
@@ -229,7 +249,15 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
         const missing = await manifestRequest(caller, world.nonexistentJid, endpoint.active.version);
         for (const version of [undefined, endpoint.active.version]) {
           const exchange = await manifestRequest(caller, endpoint.jid, version);
-          expectUnseen(context, role, endpoint, exchange, missing, world.nonexistentJid, requirement);
+          expectUnseen(
+            context,
+            role,
+            endpoint,
+            exchange,
+            missing,
+            world.nonexistentJid,
+            'manifest-retrieval.invoke-permission-insufficient',
+          );
         }
       }
     },
@@ -242,7 +270,6 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
     statement:
       'A manifest registered with tabs, reversed member order, escaped characters and other number spellings is hashed and served as its canonical form, and registering the same content formatted otherwise is the same registration.',
     run: async (context) => {
-      const requirement = 'manifest-retrieval.formatting-invisible';
       const registrant = await registrantFor(context, 'format');
       const version = freshVersion(context);
       const manifest = probeManifest(
@@ -259,14 +286,14 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
         const exchange = await register(context, registrant, text);
         const registered = expectParsedResult(
           exchange,
-          requirement,
+          'manifest-retrieval.formatting-invisible',
           NS_AGENT_API,
           'registered',
           parseRegistered,
         );
         expectThat(
           registered.hash.value === canonical.hash.value,
-          requirement,
+          'manifest-retrieval.formatting-invisible',
           `the hash of the canonical bytes, ${canonical.hash.value}, whatever the formatting`,
           exchange.reply.xml,
         );
@@ -276,13 +303,19 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
       const served = await manifestRequest(registrant.caller, registrant.jid, version);
       if (served.parsed.type === 'error') {
         // Never activated: exact versions of a deactivated endpoint may be withheld (interp-23).
-        expectStanzaError(context, served, requirement, 'item-not-found');
+        expectStanzaError(context, served, 'manifest-retrieval.formatting-invisible', 'item-not-found');
         return;
       }
-      const result = expectParsedResult(served, requirement, NS_AGENT_API, 'manifest', parseManifest);
+      const result = expectParsedResult(
+        served,
+        'manifest-retrieval.formatting-invisible',
+        NS_AGENT_API,
+        'manifest',
+        parseManifest,
+      );
       expectThat(
         Buffer.from(result.json, 'utf8').equals(canonical.bytes),
-        requirement,
+        'manifest-retrieval.formatting-invisible',
         `the canonical bytes:\n${canonical.bytes.toString('utf8')}`,
         served.reply.xml,
       );
@@ -298,7 +331,7 @@ function expectUnseen(
   exchange: IqExchange,
   missing: IqExchange,
   missingJid: string,
-  requirement: RequirementId = ACCESS,
+  requirement: RequirementId = 'manifest-retrieval.same-access-as-discovery',
 ): void {
   expectStanzaError(context, exchange, requirement, 'item-not-found');
   const replies: [ComparedReply, ComparedReply] = [

@@ -64,11 +64,6 @@ import {
 } from './support/tasks.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 
-const STORED = 'registration-flow.validate-before-commit';
-const NO_DEREFERENCE = 'manifest.no-dereference';
-const FAIL_CLOSED = 'manifest.fail-closed-permissions';
-const FEATURES_PREVAIL = 'manifest.endpoint-features-prevail';
-
 /** The task features a tool may declare, by the manifest member that declares each. */
 const DECLARABLE = [
   ['progress', FEATURE.taskProgress],
@@ -207,16 +202,22 @@ async function expectCancelRefused(
   const running = await awaitEvent(context, caller, accepted.taskId, 'status');
   const reply = await sendCancel(caller, target, accepted.taskId, running.event.revision);
   if (reply.parsed.type === 'result') {
-    context.warn(FEATURES_PREVAIL, `a cancellation of ${tool} was accepted though ${why} (interp-38)`);
+    context.warn(
+      'manifest.endpoint-features-prevail',
+      `a cancellation of ${tool} was accepted though ${why} (interp-38)`,
+    );
   } else {
-    expectStanzaError(context, reply, FEATURES_PREVAIL, ['service-unavailable', 'feature-not-implemented']);
+    expectStanzaError(context, reply, 'manifest.endpoint-features-prevail', [
+      'service-unavailable',
+      'feature-not-implemented',
+    ]);
   }
 }
 
 export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
   {
     name: 'required-members',
-    requirements: ['manifest.required-members', STORED],
+    requirements: ['manifest.required-members', 'registration-flow.validate-before-commit'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
     interpretations: ['interp-11'],
@@ -235,11 +236,10 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
     statement:
       'A manifest with no optional member at all registers, and so does one with every optional member: agent title, description, vendor, https homepage and avatar (an IPv6 literal, a port, a percent-encoding), implementation, MCP protocol version, and tool title, description, output schema, annotations, execution, _meta, the urn:xmpp:agent-api:0 object and a URI-named extension.',
     run: async (context) => {
-      const requirement = 'manifest.optional-members-accepted';
       let first = true;
       await expectRegistered(
         context,
-        requirement,
+        'manifest.optional-members-accepted',
         'optional',
         (jid, version) => {
           const manifest = first ? minimalManifest(jid, version) : fullManifest(jid, version);
@@ -252,7 +252,7 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
   },
   {
     name: 'https-uri-rules',
-    requirements: ['manifest.https-uri-rules', STORED],
+    requirements: ['manifest.https-uri-rules', 'registration-flow.validate-before-commit'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
     interpretations: ['interp-11'],
@@ -264,7 +264,7 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
   },
   {
     name: 'tool-required-members',
-    requirements: ['manifest.tool-required-members', STORED],
+    requirements: ['manifest.tool-required-members', 'registration-flow.validate-before-commit'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
     interpretations: ['interp-11'],
@@ -278,7 +278,7 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
   },
   {
     name: 'tool-names',
-    requirements: ['manifest.tool-names-unique', STORED],
+    requirements: ['manifest.tool-names-unique', 'registration-flow.validate-before-commit'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
     interpretations: ['interp-11', 'interp-22'],
@@ -293,14 +293,14 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
   },
   {
     name: 'schema-rules',
-    requirements: [STORED],
+    requirements: ['registration-flow.validate-before-commit'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
     interpretations: ['interp-11'],
     statement:
       'A manifest the normative manifest JSON Schema rejects (unknown top-level member, version grammar, member types, lengths, minimums, unique tags) is refused before anything is stored.',
     run: async (context) => {
-      await expectRefusals(context, STORED, 'schema', SCHEMA_RULES);
+      await expectRefusals(context, 'registration-flow.validate-before-commit', 'schema', SCHEMA_RULES);
     },
   },
   {
@@ -311,7 +311,6 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
     statement:
       'Local, principal-granted and domain-granted callers who may see an endpoint all get the same complete manifest for each of its versions: the registered canonical bytes under the registered hash.',
     run: async (context) => {
-      const requirement = 'manifest.all-or-nothing-visibility';
       const world = requireWorld(context);
       const endpoint = world.visibleEndpoint;
       const roles: readonly CallerRole[] = ['local', 'remote', 'remotePeer'];
@@ -323,11 +322,17 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
             'get',
             buildManifestRequest({ version: manifest.version }),
           );
-          const served = expectParsedResult(exchange, requirement, NS_AGENT_API, 'manifest', parseManifest);
+          const served = expectParsedResult(
+            exchange,
+            'manifest.all-or-nothing-visibility',
+            NS_AGENT_API,
+            'manifest',
+            parseManifest,
+          );
           expectThat(
             Buffer.from(served.json, 'utf8').equals(manifest.document.bytes) &&
               served.hash.value === manifest.document.hash.value,
-            requirement,
+            'manifest.all-or-nothing-visibility',
             `for the ${role} caller, the whole registered manifest of ${endpoint.jid} ${manifest.version} (${String(manifest.tools.length)} tools) under ${manifest.document.hash.value}`,
             exchange.reply.xml,
           );
@@ -337,7 +342,7 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
   },
   {
     name: 'no-dereference',
-    requirements: [NO_DEREFERENCE],
+    requirements: ['manifest.no-dereference'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
     statement:
@@ -355,13 +360,17 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
           for (const role of ['local', 'remote'] as const) {
             await readThroughDiscovery(await callerFor(context, role), registrant.jid, version, ['echo']);
           }
-          expectNoContact(canary, NO_DEREFERENCE, 'homepage, avatarUrl and a URL in the description');
+          expectNoContact(
+            canary,
+            'manifest.no-dereference',
+            'homepage, avatarUrl and a URL in the description',
+          );
         }),
       ),
   },
   {
     name: 'approval-fails-closed',
-    requirements: [FAIL_CLOSED],
+    requirements: ['manifest.fail-closed-permissions'],
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-26'],
@@ -379,14 +388,14 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
         steps: [{ complete: { structuredContent: { value: 'ran without approval' } } }],
       });
       if (exchange.parsed.type === 'error') {
-        expectAnyStanzaError(context, exchange, FAIL_CLOSED);
+        expectAnyStanzaError(context, exchange, 'manifest.fail-closed-permissions');
       } else {
-        const accepted = expectAccepted(exchange, invoke, FAIL_CLOSED);
+        const accepted = expectAccepted(exchange, invoke, 'manifest.fail-closed-permissions');
         const history = await awaitSettled(context, caller, accepted.taskId);
         const { state } = terminalPayload(history);
         expectThat(
           state !== 'completed',
-          FAIL_CLOSED,
+          'manifest.fail-closed-permissions',
           'a refusal before admission, or a task that fails without running (interp-26)',
           history.at(-1)?.stanza.xml ?? '',
         );
@@ -396,14 +405,14 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
         caller,
         target,
         key,
-        FAIL_CLOSED,
+        'manifest.fail-closed-permissions',
         'the ledger key never incremented (the tool never ran)',
       );
     },
   },
   {
     name: 'endpoint-features-prevail',
-    requirements: [FEATURES_PREVAIL],
+    requirements: ['manifest.endpoint-features-prevail'],
     profiles: ['interactive-tasks'],
     level: 'MUST',
     interpretations: ['interp-05', 'interp-38'],
@@ -412,17 +421,20 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      const endpointInfo = expectDiscoInfo(await discoInfo(caller, target.jid), FEATURES_PREVAIL);
+      const endpointInfo = expectDiscoInfo(
+        await discoInfo(caller, target.jid),
+        'manifest.endpoint-features-prevail',
+      );
       const endpointFeatures = new Set(endpointInfo.features);
       for (const tool of target.manifest.tools) {
         const exchange = await discoInfo(caller, target.jid, tool.node);
-        const info = expectDiscoInfo(exchange, FEATURES_PREVAIL);
+        const info = expectDiscoInfo(exchange, 'manifest.endpoint-features-prevail');
         const extra = DECLARABLE.filter(
           ([, feature]) => info.features.includes(feature) && !endpointFeatures.has(feature),
         );
         expectThat(
           extra.length === 0,
-          FEATURES_PREVAIL,
+          'manifest.endpoint-features-prevail',
           `${tool.name} advertising no task feature its endpoint lacks (${target.jid} advertises ${[...endpointFeatures].filter((f) => f.startsWith(FEATURE.task)).join(', ') || 'none'})`,
           exchange.reply.xml,
         );
@@ -438,7 +450,7 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
         const history = await awaitSettled(context, caller, accepted.taskId);
         expectThat(
           history.every((received) => received.event.type !== 'progress'),
-          FEATURES_PREVAIL,
+          'manifest.endpoint-features-prevail',
           `no progress event: ${target.jid} does not advertise ${FEATURE.taskProgress}`,
           history.map((received) => received.stanza.xml).join('\n'),
         );
@@ -466,7 +478,10 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
         });
         const next = await awaitInputOrTerminal(context, caller, accepted.taskId);
         if (next.event.type === 'input_required') {
-          context.warn(FEATURES_PREVAIL, `an input request without ${FEATURE.taskInput} (interp-05)`);
+          context.warn(
+            'manifest.endpoint-features-prevail',
+            `an input request without ${FEATURE.taskInput} (interp-05)`,
+          );
           await sendInput(caller, target, accepted.taskId, inputRequestId(next), next.event.revision, {});
         }
         await awaitSettled(context, caller, accepted.taskId);

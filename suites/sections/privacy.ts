@@ -33,10 +33,6 @@ import {
 } from './support/tasks.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 
-const NOT_AUTHORITY = 'privacy.profile-not-authority';
-const SIDE_CHANNELS = 'privacy.enumeration-side-channels';
-const TASK_TIMING = 'task-recovery.timing-equivalence';
-
 /** Pairs measured per comparison, after two unmeasured warm-up pairs. */
 const SAMPLES = 24;
 
@@ -88,7 +84,7 @@ async function compareTimings(
 export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
   {
     name: 'listing-grants-nothing',
-    requirements: [NOT_AUTHORITY],
+    requirements: ['privacy.profile-not-authority'],
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-26'],
@@ -99,26 +95,26 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
       const restricted = world.restrictedEndpoint;
       const caller = await context.callers.local();
       const listed = (
-        await traverse(caller, context.sut.gatewayJid, NODE_DIRECTORY, 50, NOT_AUTHORITY)
+        await traverse(caller, context.sut.gatewayJid, NODE_DIRECTORY, 50, 'privacy.profile-not-authority')
       ).items.map((item) => normalizeBareJid(item.jid));
       expectThat(
         listed.includes(restricted.jid),
-        NOT_AUTHORITY,
+        'privacy.profile-not-authority',
         `${restricted.jid} in the local caller's directory (the world lets it see the endpoint)`,
         listing(listed),
       );
-      expectDiscoInfo(await discoInfo(caller, restricted.jid), NOT_AUTHORITY);
+      expectDiscoInfo(await discoInfo(caller, restricted.jid), 'privacy.profile-not-authority');
       const target = targetOf(restricted);
       for (const tool of restricted.active.tools) {
         const { exchange } = await sendInvoke(context, caller, target, tool.name, {});
         if (exchange.parsed.type === 'result') {
           throw new RequirementViolation(
-            NOT_AUTHORITY,
+            'privacy.profile-not-authority',
             `item-not-found: seeing ${restricted.jid} in the directory grants no invocation of ${tool.name}`,
             exchange.reply.xml,
           );
         }
-        expectStanzaError(context, exchange, NOT_AUTHORITY, 'item-not-found');
+        expectStanzaError(context, exchange, 'privacy.profile-not-authority', 'item-not-found');
       }
       const hidden = world.hiddenEndpoint;
       for (const tool of hidden.active.tools) {
@@ -132,13 +128,13 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
             manifestHash: hidden.active.document.hash,
           }),
         );
-        expectStanzaError(context, exchange, NOT_AUTHORITY, 'item-not-found');
+        expectStanzaError(context, exchange, 'privacy.profile-not-authority', 'item-not-found');
       }
     },
   },
   {
     name: 'not-found-timing',
-    requirements: [SIDE_CHANNELS, TASK_TIMING],
+    requirements: ['privacy.enumeration-side-channels', 'task-recovery.timing-equivalence'],
     profiles: ['core-directory', 'task-execution'],
     level: 'SHOULD',
     statement:
@@ -150,7 +146,7 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
       const nobody = world.nonexistentJid;
       await compareTimings(
         context,
-        SIDE_CHANNELS,
+        'privacy.enumeration-side-channels',
         { label: `hidden ${hidden}`, send: () => discoInfo(caller, hidden) },
         { label: `nonexistent ${nobody}`, send: () => discoInfo(caller, nobody) },
       );
@@ -162,7 +158,7 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
       const unknown = `task-${freshRequestId(context)}`;
       await compareTimings(
         context,
-        TASK_TIMING,
+        'task-recovery.timing-equivalence',
         { label: 'another caller’s task', send: () => taskStateRequest(caller, target, accepted.taskId) },
         { label: 'a nonexistent task', send: () => taskStateRequest(caller, target, unknown) },
       );

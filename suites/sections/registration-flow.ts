@@ -66,12 +66,6 @@ import {
 } from './support/tasks.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 
-const ADMIN_OPS = 'registration-flow.admin-operations';
-const IMMUTABLE = 'registration-flow.version-immutable';
-const TOMBSTONE = 'registration-flow.tombstone-conflict';
-const STORED = 'registration-flow.validate-before-commit';
-const REMOVAL_BLOCKED = 'registration-flow.removal-blocked-by-tasks';
-
 function manifestWithDescription(jid: string, version: string, description: string): JsonObject {
   const manifest = minimalManifest(jid, version);
   return { ...manifest, agent: { ...(manifest['agent'] as JsonObject), description } };
@@ -150,8 +144,13 @@ async function adminOrSelf(context: CaseContext, purpose: string): Promise<Regis
 async function advertisedVersion(context: CaseContext, jid: string): Promise<string | undefined> {
   const exchange = await discoInfo(await context.callers.local(), jid);
   if (exchange.parsed.type === 'error') return undefined;
-  const info = expectDiscoInfo(exchange, ADMIN_OPS);
-  const form = expectExtensionForm(info, FORM_TYPE.endpointInfo, ADMIN_OPS, exchange.reply.xml);
+  const info = expectDiscoInfo(exchange, 'registration-flow.admin-operations');
+  const form = expectExtensionForm(
+    info,
+    FORM_TYPE.endpointInfo,
+    'registration-flow.admin-operations',
+    exchange.reply.xml,
+  );
   return formField(form, 'version')?.values[0];
 }
 
@@ -210,7 +209,7 @@ const [RESOURCE_VECTOR, ...OTHER_JID_VECTORS] = [
 export const registrationFlowSuite = defineSuite('registration-flow', 'Registration Flow', [
   {
     name: 'admin-lifecycle',
-    requirements: [ADMIN_OPS, 'registration-flow.no-semver-ordering'],
+    requirements: ['registration-flow.admin-operations', 'registration-flow.no-semver-ordering'],
     profiles: ['admin-provisioning'],
     level: 'MUST',
     features: [FEATURE.admin],
@@ -229,36 +228,55 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         );
         const v1 = versionOf(first);
         const v2 = versionOf(second);
-        const h1 = await registerFresh(restorer, admin, jid, first, ADMIN_OPS);
+        const h1 = await registerFresh(restorer, admin, jid, first, 'registration-flow.admin-operations');
         await expectStatus(
           context,
           admin,
           jid,
           [{ id: v1, active: false, hash: h1 }],
-          ADMIN_OPS,
+          'registration-flow.admin-operations',
           'after <register/>',
         );
 
         const wrongHash = await admin.activate(jid, v1, hashOf(second));
-        expectStanzaError(context, wrongHash, ADMIN_OPS, ['conflict', 'item-not-found']);
+        expectStanzaError(context, wrongHash, 'registration-flow.admin-operations', [
+          'conflict',
+          'item-not-found',
+        ]);
         const active = await admin.activate(jid, v1, h1);
-        const selected = expectParsedResult(active, ADMIN_OPS, NS_AGENT_API, 'active', parseActive);
-        expectThat(selected.version === v1, ADMIN_OPS, `<active version='${v1}'/>`, active.reply.xml);
+        const selected = expectParsedResult(
+          active,
+          'registration-flow.admin-operations',
+          NS_AGENT_API,
+          'active',
+          parseActive,
+        );
+        expectThat(
+          selected.version === v1,
+          'registration-flow.admin-operations',
+          `<active version='${v1}'/>`,
+          active.reply.xml,
+        );
         await expectStatus(
           context,
           admin,
           jid,
           [{ id: v1, active: true, removable: false, hash: h1 }],
-          ADMIN_OPS,
+          'registration-flow.admin-operations',
           'after <activate/>',
         );
         const shown = await advertisedVersion(context, jid);
         if (shown !== undefined) {
-          expectThat(shown === v1, ADMIN_OPS, `the endpoint-info form advertising version ${v1}`, shown);
+          expectThat(
+            shown === v1,
+            'registration-flow.admin-operations',
+            `the endpoint-info form advertising version ${v1}`,
+            shown,
+          );
         }
 
         // A version number that looks newer selects nothing (#registration-flow: no semver ordering).
-        const h2 = await registerFresh(restorer, admin, jid, second, ADMIN_OPS);
+        const h2 = await registerFresh(restorer, admin, jid, second, 'registration-flow.admin-operations');
         await expectStatus(
           context,
           admin,
@@ -280,45 +298,65 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
           );
         }
 
-        expectStanzaError(context, await admin.removeVersion(jid, v1), ADMIN_OPS, [
+        expectStanzaError(context, await admin.removeVersion(jid, v1), 'registration-flow.admin-operations', [
           'conflict',
           'not-allowed',
         ]);
         const removed = await admin.removeVersion(jid, v2);
-        const removedVersion = expectParsedResult(removed, ADMIN_OPS, NS_AGENT_API, 'removed', parseRemoved);
-        expectThat(removedVersion.version === v2, ADMIN_OPS, `<removed version='${v2}'/>`, removed.reply.xml);
+        const removedVersion = expectParsedResult(
+          removed,
+          'registration-flow.admin-operations',
+          NS_AGENT_API,
+          'removed',
+          parseRemoved,
+        );
+        expectThat(
+          removedVersion.version === v2,
+          'registration-flow.admin-operations',
+          `<removed version='${v2}'/>`,
+          removed.reply.xml,
+        );
         await expectStatus(
           context,
           admin,
           jid,
           [{ id: v1, active: true, removable: false, hash: h1 }],
-          ADMIN_OPS,
+          'registration-flow.admin-operations',
           'after <remove-version/>',
         );
 
         const deactivated = await admin.deactivate(jid);
-        expectParsedResult(deactivated, ADMIN_OPS, NS_AGENT_API, 'deactivated', parseDeactivated);
+        expectParsedResult(
+          deactivated,
+          'registration-flow.admin-operations',
+          NS_AGENT_API,
+          'deactivated',
+          parseDeactivated,
+        );
         await expectStatus(
           context,
           admin,
           jid,
           [{ id: v1, active: false, hash: h1 }],
-          ADMIN_OPS,
+          'registration-flow.admin-operations',
           'after <deactivate/>',
         );
         if (shown !== undefined) {
           // interp-23: a deactivated endpoint answers item-not-found or service-unavailable, or at least advertises no version.
           const after = await discoInfo(await context.callers.local(), jid);
           if (after.parsed.type === 'error') {
-            expectStanzaError(context, after, ADMIN_OPS, ['item-not-found', 'service-unavailable']);
+            expectStanzaError(context, after, 'registration-flow.admin-operations', [
+              'item-not-found',
+              'service-unavailable',
+            ]);
           } else {
-            const info = expectDiscoInfo(after, ADMIN_OPS);
+            const info = expectDiscoInfo(after, 'registration-flow.admin-operations');
             const version = info.forms
               .filter((form) => formField(form, 'FORM_TYPE')?.values[0] === FORM_TYPE.endpointInfo)
               .flatMap((form) => formField(form, 'version')?.values ?? []);
             expectThat(
               version.length === 0,
-              ADMIN_OPS,
+              'registration-flow.admin-operations',
               'no version advertised after <deactivate/>',
               after.reply.xml,
             );
@@ -326,19 +364,32 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         }
 
         const gone = await admin.removeEndpoint(jid);
-        const removedEndpoint = expectParsedResult(gone, ADMIN_OPS, NS_AGENT_API, 'removed', parseRemoved);
+        const removedEndpoint = expectParsedResult(
+          gone,
+          'registration-flow.admin-operations',
+          NS_AGENT_API,
+          'removed',
+          parseRemoved,
+        );
         expectThat(
           removedEndpoint.version === undefined,
-          ADMIN_OPS,
+          'registration-flow.admin-operations',
           `<removed jid='${jid}'/> without a version`,
           gone.reply.xml,
         );
-        await expectStatus(context, admin, jid, [], ADMIN_OPS, 'after <remove-endpoint/>');
+        await expectStatus(
+          context,
+          admin,
+          jid,
+          [],
+          'registration-flow.admin-operations',
+          'after <remove-endpoint/>',
+        );
       }),
   },
   {
     name: 'version-immutable',
-    requirements: [IMMUTABLE, 'namespaces.jid-comparison'],
+    requirements: ['registration-flow.version-immutable', 'namespaces.jid-comparison'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
     interpretations: ['interp-25'],
@@ -353,7 +404,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         const hash = hashOf(manifest);
         expectRegisteredAs(
           await restorer.register(provisioning, jid, JSON.stringify(manifest)),
-          IMMUTABLE,
+          'registration-flow.version-immutable',
           jid,
           version,
           hash,
@@ -361,7 +412,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         const reordered = `{\n  "tools": ${JSON.stringify(manifest['tools'], null, 2)},\n\t"agent": ${JSON.stringify(manifest['agent'])} , "manifestSpecVersion":"0"}\n`;
         expectRegisteredAs(
           await restorer.register(provisioning, jid, reordered),
-          IMMUTABLE,
+          'registration-flow.version-immutable',
           jid,
           version,
           hash,
@@ -370,7 +421,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         expectRefused(
           context,
           await restorer.register(provisioning, jid, JSON.stringify(changed)),
-          IMMUTABLE,
+          'registration-flow.version-immutable',
           ['conflict'],
           `other content under ${jid} ${version}`,
         );
@@ -389,7 +440,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
             await adminFor(context),
             jid,
             [{ id: version, active: false, hash }],
-            IMMUTABLE,
+            'registration-flow.version-immutable',
             'after the conflicting registrations',
           );
         }
@@ -397,7 +448,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
   },
   {
     name: 'tombstone-conflict',
-    requirements: [TOMBSTONE],
+    requirements: ['registration-flow.tombstone-conflict'],
     profiles: ['admin-provisioning'],
     level: 'MUST',
     features: [FEATURE.admin],
@@ -410,32 +461,61 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         const { jid } = freshEndpoint(context, 'tombstone');
         const v1 = freshVersion(context, '1.0.0');
         const v2 = freshVersion(context, '2.0.0');
-        await registerFresh(restorer, admin, jid, minimalManifest(jid, v1), TOMBSTONE);
-        await registerFresh(restorer, admin, jid, minimalManifest(jid, v2), TOMBSTONE);
-        expectResultPayload(await admin.removeVersion(jid, v1), ADMIN_OPS, NS_AGENT_API, 'removed');
+        await registerFresh(
+          restorer,
+          admin,
+          jid,
+          minimalManifest(jid, v1),
+          'registration-flow.tombstone-conflict',
+        );
+        await registerFresh(
+          restorer,
+          admin,
+          jid,
+          minimalManifest(jid, v2),
+          'registration-flow.tombstone-conflict',
+        );
+        expectResultPayload(
+          await admin.removeVersion(jid, v1),
+          'registration-flow.admin-operations',
+          NS_AGENT_API,
+          'removed',
+        );
         const otherV1 = manifestWithDescription(jid, v1, 'Other content for a removed version.');
         expectRefused(
           context,
           await restorer.register(admin, jid, JSON.stringify(otherV1)),
-          TOMBSTONE,
+          'registration-flow.tombstone-conflict',
           ['conflict'],
           `other content under the removed ${v1}`,
         );
-        expectResultPayload(await admin.removeEndpoint(jid), ADMIN_OPS, NS_AGENT_API, 'removed');
+        expectResultPayload(
+          await admin.removeEndpoint(jid),
+          'registration-flow.admin-operations',
+          NS_AGENT_API,
+          'removed',
+        );
         const otherV2 = manifestWithDescription(jid, v2, 'Other content after remove-endpoint.');
         expectRefused(
           context,
           await restorer.register(admin, jid, JSON.stringify(otherV2)),
-          TOMBSTONE,
+          'registration-flow.tombstone-conflict',
           ['conflict'],
           `other content under ${v2} of the removed endpoint`,
         );
-        await expectStatus(context, admin, jid, [], TOMBSTONE, 'after the refused registrations');
+        await expectStatus(
+          context,
+          admin,
+          jid,
+          [],
+          'registration-flow.tombstone-conflict',
+          'after the refused registrations',
+        );
       }),
   },
   {
     name: 'ijson-before-hash',
-    requirements: ['registration-flow.ijson-before-hash', STORED],
+    requirements: ['registration-flow.ijson-before-hash', 'registration-flow.validate-before-commit'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
     interpretations: ['interp-10', 'interp-11', 'interp-12'],
@@ -458,14 +538,20 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
   },
   {
     name: 'agent-jid-invalid',
-    requirements: [STORED, 'namespaces.no-resourcepart'],
+    requirements: ['registration-flow.validate-before-commit', 'namespaces.no-resourcepart'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
     interpretations: ['interp-11', 'interp-25'],
     statement:
       'A manifest whose agent.jid is not a valid bare JID — with a resource, a space in the localpart, an empty domainpart or an empty domain label — is refused and not registered.',
     run: async (context) => {
-      await expectRefusals(context, STORED, 'jid', [RESOURCE_VECTOR, ...OTHER_JID_VECTORS], adminOrSelf);
+      await expectRefusals(
+        context,
+        'registration-flow.validate-before-commit',
+        'jid',
+        [RESOURCE_VECTOR, ...OTHER_JID_VECTORS],
+        adminOrSelf,
+      );
     },
   },
   {
@@ -527,7 +613,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
   },
   {
     name: 'removal-blocked-by-task',
-    requirements: [REMOVAL_BLOCKED],
+    requirements: ['registration-flow.removal-blocked-by-tasks'],
     profiles: ['admin-provisioning'],
     level: 'MUST',
     features: [FEATURE.admin],
@@ -550,7 +636,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         const removal = await admin.removeVersion(pinned.jid, pinned.version);
         if (removal.parsed.type === 'result') {
           throw new RequirementViolation(
-            REMOVAL_BLOCKED,
+            'registration-flow.removal-blocked-by-tasks',
             `a refusal to remove ${pinned.jid} ${pinned.version}: task ${accepted.taskId} is retained on it (interp-24: conflict or not-allowed)`,
             removal.reply.xml,
           );
@@ -558,18 +644,26 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         admin.caller.transcript.note(
           `${pinned.jid} ${pinned.version} stays registered (inactive) while task ${accepted.taskId} is retained`,
         );
-        expectStanzaError(context, removal, REMOVAL_BLOCKED, ['conflict', 'not-allowed']);
-        const versions = await registeredVersions(context, admin, pinned.jid, REMOVAL_BLOCKED);
+        expectStanzaError(context, removal, 'registration-flow.removal-blocked-by-tasks', [
+          'conflict',
+          'not-allowed',
+        ]);
+        const versions = await registeredVersions(
+          context,
+          admin,
+          pinned.jid,
+          'registration-flow.removal-blocked-by-tasks',
+        );
         const entry = versions.find((version) => version.id === pinned.version);
         expectThat(
           entry !== undefined && !entry.removable && !entry.active,
-          REMOVAL_BLOCKED,
+          'registration-flow.removal-blocked-by-tasks',
           `${pinned.version} listed inactive and not removable`,
           describeVersions(versions),
         );
         expectThat(
           (await taskStateRequest(caller, pinned, accepted.taskId)).parsed.type === 'result',
-          REMOVAL_BLOCKED,
+          'registration-flow.removal-blocked-by-tasks',
           `task ${accepted.taskId} still retained`,
           'an error for its task state',
         );

@@ -54,11 +54,6 @@ import {
 } from './support/tasks.ts';
 import { probe, SURFACES, targetOf } from './support/surfaces.ts';
 
-const SELF = 'rules.self-registration-own-jid';
-const PINNING = 'rules.version-pinning';
-const UNIFORM = 'rules.uniform-visibility';
-const ONLY_TARGET = 'rules.only-target-settles';
-
 /**
  * Lifecycle events for `taskId` as a target would send them, at the next revision: progress, and
  * every terminal outcome. Whoever else sends them is not the target, so they must change nothing.
@@ -86,12 +81,18 @@ async function expectCollectionPinned(
   manifest: FixtureManifest,
   when: string,
 ): Promise<void> {
-  const { items, pages } = await traverse(caller, jid, encodeCollectionNode(manifest.version), 50, PINNING);
+  const { items, pages } = await traverse(
+    caller,
+    jid,
+    encodeCollectionNode(manifest.version),
+    50,
+    'rules.version-pinning',
+  );
   const nodes = items.map((item) => item.node ?? '').toSorted();
   const expected = manifest.tools.map((tool) => tool.node).toSorted();
   expectThat(
     nodes.length === expected.length && nodes.every((node, index) => node === expected[index]),
-    PINNING,
+    'rules.version-pinning',
     `${when}, the collection of ${jid} ${manifest.version} lists exactly its own tools:\n${listing(expected)}`,
     `${listing(nodes)}\n${pages.at(-1)?.exchange.reply.xml ?? ''}`,
   );
@@ -100,7 +101,7 @@ async function expectCollectionPinned(
 export const rulesSuite = defineSuite('rules', 'Business Rules', [
   {
     name: 'self-registration-own-jid',
-    requirements: [SELF],
+    requirements: ['rules.self-registration-own-jid'],
     profiles: ['self-registration'],
     level: 'MUST',
     features: [FEATURE.selfRegister],
@@ -117,12 +118,18 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
         const { hash } = canonicalDocument(manifest);
         for (const attempt of ['first', 'repeated']) {
           const exchange = await restorer.register(self, own, JSON.stringify(manifest));
-          const registered = expectParsedResult(exchange, SELF, NS_AGENT_API, 'registered', parseRegistered);
+          const registered = expectParsedResult(
+            exchange,
+            'rules.self-registration-own-jid',
+            NS_AGENT_API,
+            'registered',
+            parseRegistered,
+          );
           expectThat(
             normalizeBareJid(registered.jid) === own &&
               registered.version === version &&
               registered.hash.value === hash.value,
-            SELF,
+            'rules.self-registration-own-jid',
             `(${attempt} registration) <registered jid='${own}' version='${version}'> with hash ${hash.value}`,
             exchange.reply.xml,
           );
@@ -140,25 +147,25 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
           expectRefused(
             context,
             exchange,
-            SELF,
+            'rules.self-registration-own-jid',
             unauthorizedConditions(context),
             `${own} registering ${jid}`,
           );
         }
         if (!hasAdmin(context)) return;
         const admin = await adminFor(context);
-        const ownVersions = await registeredVersions(context, admin, own, SELF);
+        const ownVersions = await registeredVersions(context, admin, own, 'rules.self-registration-own-jid');
         expectThat(
           ownVersions.some((entry) => entry.id === version && entry.hash.value === hash.value),
-          SELF,
+          'rules.self-registration-own-jid',
           `${own} ${version} registered with hash ${hash.value}`,
           describeVersions(ownVersions),
         );
         for (const jid of others) {
-          const versions = await registeredVersions(context, admin, jid, SELF);
+          const versions = await registeredVersions(context, admin, jid, 'rules.self-registration-own-jid');
           expectThat(
             versions.length === 0,
-            SELF,
+            'rules.self-registration-own-jid',
             `nothing registered under ${jid}`,
             describeVersions(versions),
           );
@@ -167,7 +174,7 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
   },
   {
     name: 'version-pinning',
-    requirements: [PINNING],
+    requirements: ['rules.version-pinning'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     statement:
@@ -187,13 +194,13 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
         const onlyInOther = other.tools.find((tool) => !activeNames.has(tool.name));
         if (onlyInOther !== undefined) {
           const pinned = await discoInfo(caller, endpoint.jid, onlyInOther.node);
-          expectDiscoInfo(pinned, PINNING);
+          expectDiscoInfo(pinned, 'rules.version-pinning');
           const elsewhere = await discoInfo(
             caller,
             endpoint.jid,
             encodeToolNode(active.version, onlyInOther.name),
           );
-          expectStanzaError(context, elsewhere, PINNING, 'item-not-found');
+          expectStanzaError(context, elsewhere, 'rules.version-pinning', 'item-not-found');
         }
         const tool = other.tools[0];
         if (tool !== undefined) {
@@ -207,12 +214,18 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
               manifestHash: other.document.hash,
             }),
           );
-          const schema = expectParsedResult(exchange, PINNING, NS_AGENT_API, 'schema', parseSchema);
+          const schema = expectParsedResult(
+            exchange,
+            'rules.version-pinning',
+            NS_AGENT_API,
+            'schema',
+            parseSchema,
+          );
           expectThat(
             schema.version === other.version &&
               schema.manifestHash.value === other.document.hash.value &&
               Buffer.from(schema.json, 'utf8').equals(tool.inputSchema.bytes),
-            PINNING,
+            'rules.version-pinning',
             `the input schema of ${tool.name} in ${other.version} (manifest hash ${other.document.hash.value}):\n${tool.inputSchema.bytes.toString('utf8')}`,
             exchange.reply.xml,
           );
@@ -231,7 +244,7 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
   },
   {
     name: 'uniform-visibility',
-    requirements: [UNIFORM, 'privacy.explicit-visibility-policy'],
+    requirements: ['rules.uniform-visibility', 'privacy.explicit-visibility-policy'],
     profiles: ['core-directory'],
     level: 'MUST',
     interpretations: ['interp-18', 'interp-23', 'interp-26'],
@@ -251,13 +264,20 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
       if (active.length === 0) throw new NotApplicable('the fixture world has no active endpoint with tools');
       for (const role of ['local', 'remote', 'remotePeer'] as readonly CallerRole[]) {
         const caller = await callerFor(context, role);
-        const listed = (await traverse(caller, gateway, NODE_DIRECTORY, 50, UNIFORM)).items.map((item) =>
-          normalizeBareJid(item.jid),
-        );
+        const listed = (
+          await traverse(caller, gateway, NODE_DIRECTORY, 50, 'rules.uniform-visibility')
+        ).items.map((item) => normalizeBareJid(item.jid));
         if (context.sut.features.has(NS.search)) {
           const probeExchange = await searchLegacy(caller, gateway, {}, { max: 50 });
-          if (probeExchange.parsed.type === 'result' && readFound(probeExchange, UNIFORM).jids.length > 0) {
-            const found = await traverseSearch((rsm) => searchLegacy(caller, gateway, {}, rsm), 50, UNIFORM);
+          if (
+            probeExchange.parsed.type === 'result' &&
+            readFound(probeExchange, 'rules.uniform-visibility').jids.length > 0
+          ) {
+            const found = await traverseSearch(
+              (rsm) => searchLegacy(caller, gateway, {}, rsm),
+              50,
+              'rules.uniform-visibility',
+            );
             // Deactivated endpoints either may show with a warning only (interp-23): compare the rest.
             const inactive = new Set(world.toleratedFor(role).map((endpoint) => endpoint.jid));
             const searched = found.jids
@@ -267,7 +287,7 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
             const directory = listed.filter((jid) => !inactive.has(jid)).toSorted();
             expectThat(
               searched.join('\n') === directory.join('\n'),
-              UNIFORM,
+              'rules.uniform-visibility',
               `the ${role} caller’s empty search listing what its directory lists:\n${listing(listed)}`,
               listing(searched),
             );
@@ -286,7 +306,7 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
           const inDirectory = listed.includes(endpoint.jid);
           expectThat(
             (exchange.parsed.type === 'result') === inDirectory,
-            UNIFORM,
+            'rules.uniform-visibility',
             `${surface.name} of ${endpoint.jid} ${inDirectory ? 'answered' : 'not found'} for the ${role} caller, as the directory ${inDirectory ? 'lists' : 'omits'} it`,
             exchange.reply.xml,
           );
@@ -296,7 +316,7 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
   },
   {
     name: 'only-target-settles',
-    requirements: [ONLY_TARGET],
+    requirements: ['rules.only-target-settles'],
     profiles: ['task-execution'],
     level: 'MUST',
     statement:
@@ -326,23 +346,23 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
         await taskStateRequest(sender, target, accepted.taskId);
       }
       const exchange = await taskStateRequest(caller, target, accepted.taskId);
-      const state = expectTaskState(exchange, ONLY_TARGET);
+      const state = expectTaskState(exchange, 'rules.only-target-settles');
       expectThat(
         state.state === 'running' && state.revision === revision,
-        ONLY_TARGET,
+        'rules.only-target-settles',
         `the task still running at revision ${String(revision)}, untouched by the forged events`,
         exchange.reply.xml,
       );
       const cancel = expectCancelAccepted(
         await sendCancel(caller, target, accepted.taskId, revision),
-        ONLY_TARGET,
+        'rules.only-target-settles',
       );
       const history = await awaitSettled(context, caller, accepted.taskId);
       const forged = history.filter((received) => received.event.json.includes('forged'));
       const last = history.at(-1);
       expectThat(
         forged.length === 0 && last?.event.type === 'cancelled' && cancel.revision === revision + 1,
-        ONLY_TARGET,
+        'rules.only-target-settles',
         `cancel accepted at revision ${String(revision + 1)}, then a cancelled event from the target, and no forged event in the history`,
         history.map((received) => received.stanza.xml).join('\n'),
       );

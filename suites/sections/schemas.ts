@@ -51,9 +51,6 @@ import {
 } from './support/tasks.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 
-const BOUNDED_REGEX = 'schemas.bounded-regex';
-const FAIL_CLOSED = 'security.authorize-and-validate';
-
 /**
  * Nested quantifiers: a backtracking engine tries about 2^n ways to split n letters before it
  * can say that a string ending in '!' does not match. 40 letters take a backtracking engine
@@ -65,10 +62,6 @@ const CATASTROPHIC = {
   required: ['s'],
 };
 const NON_MATCHING = { s: `${'a'.repeat(40)}!` };
-
-const CANONICAL = 'schemas.canonical-bytes';
-const STALE = 'schemas.stale-hash-conflict';
-const ATTRIBUTES = 'schemas.request-attributes';
 
 function schemaRequest(
   caller: Caller,
@@ -95,17 +88,17 @@ async function expectServedSchema(
   if (expected === undefined) return;
   const exchange = await schemaRequest(caller, manifest, tool.name, direction);
   const replyXml = exchange.reply.xml;
-  const schema = expectParsedResult(exchange, CANONICAL, NS_AGENT_API, 'schema', parseSchema);
+  const schema = expectParsedResult(exchange, 'schemas.canonical-bytes', NS_AGENT_API, 'schema', parseSchema);
   const bytes = Buffer.from(schema.json, 'utf8');
   expectThat(
     bytes.equals(expected.bytes),
-    CANONICAL,
+    'schemas.canonical-bytes',
     `the RFC 8785 bytes of the ${direction} schema of ${tool.name}:\n${expected.bytes.toString('utf8')}`,
     replyXml,
   );
   expectThat(
     schema.schemaHash.algo === HASH_ALGO_SHA256 ? schema.schemaHash.value === sha256Base64(bytes) : true,
-    CANONICAL,
+    'schemas.canonical-bytes',
     `a schema hash that is the sha-256 of the <json/> bytes (${sha256Base64(bytes)})`,
     replyXml,
   );
@@ -115,7 +108,7 @@ async function expectServedSchema(
       schema.direction === direction &&
       schema.manifestHash.algo === manifest.document.hash.algo &&
       schema.manifestHash.value === manifest.document.hash.value,
-    CANONICAL,
+    'schemas.canonical-bytes',
     `<schema tool='${tool.name}' version='${manifest.version}' direction='${direction}'> with the pinned manifest hash`,
     replyXml,
   );
@@ -193,7 +186,7 @@ async function expectRefusedSchema(
 export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
   {
     name: 'canonical-bytes-local',
-    requirements: [CANONICAL],
+    requirements: ['schemas.canonical-bytes'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     interpretations: ['interp-01', 'interp-12'],
@@ -210,7 +203,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
   },
   {
     name: 'canonical-bytes-federated',
-    requirements: [CANONICAL, 'rules.uniform-visibility'],
+    requirements: ['schemas.canonical-bytes', 'rules.uniform-visibility'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     interpretations: ['interp-01'],
@@ -223,7 +216,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
   },
   {
     name: 'stale-hash-conflict',
-    requirements: [STALE],
+    requirements: ['schemas.stale-hash-conflict'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     interpretations: ['interp-27'],
@@ -238,7 +231,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
         ) ?? other.tools[0];
       if (tool === undefined) throw new NotApplicable(`${endpoint.jid} ${other.version} has no tool`);
       const stale = await schemaRequest(caller, other, tool.name, 'input', endpoint.active.document.hash);
-      expectStanzaError(context, stale, STALE, 'conflict');
+      expectStanzaError(context, stale, 'schemas.stale-hash-conflict', 'conflict');
       const made: Hash = {
         algo: HASH_ALGO_SHA256,
         value: sha256Base64(Buffer.from(`agentconf ${String(context.random.seed)}`)),
@@ -246,14 +239,14 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
       expectStanzaError(
         context,
         await schemaRequest(caller, endpoint.active, tool.name, 'input', made),
-        STALE,
+        'schemas.stale-hash-conflict',
         'conflict',
       );
     },
   },
   {
     name: 'request-attributes',
-    requirements: [ATTRIBUTES],
+    requirements: ['schemas.request-attributes'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     interpretations: ['interp-42'],
@@ -271,14 +264,14 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
         );
         if (exchange.parsed.type !== 'error') {
           throw new RequirementViolation(
-            ATTRIBUTES,
+            'schemas.request-attributes',
             `an IQ error for a schema request without its ${leaveOut}`,
             exchange.reply.xml,
           );
         }
         if (exchange.parsed.error.condition !== 'bad-request') {
           context.warn(
-            ATTRIBUTES,
+            'schemas.request-attributes',
             `a request without its ${leaveOut} gets <${exchange.parsed.error.condition}/>; #errors recommends bad-request`,
           );
         }
@@ -294,7 +287,6 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
     statement:
       'Schema requests for a tool the version lacks, an output schema the tool lacks, a hidden endpoint’s tool and a JID that names nothing all get the same item-not-found.',
     run: async (context) => {
-      const requirement = 'errors.not-found-equivalence';
       const world = requireWorld(context);
       const caller = await context.callers.local();
       const hidden = world.hiddenEndpoint.active;
@@ -350,12 +342,12 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
       const replies: ComparedReply[] = [];
       for (const target of targets) {
         const exchange = await target.run();
-        expectStanzaError(context, exchange, requirement, 'item-not-found');
+        expectStanzaError(context, exchange, 'errors.not-found-equivalence', 'item-not-found');
         replies.push({ label: target.label, exchange, to: target.to });
       }
       const [first, second, ...rest] = replies;
       if (first === undefined || second === undefined) throw new NotApplicable('nothing to compare');
-      expectIndistinguishable(context, [first, second, ...rest], requirement);
+      expectIndistinguishable(context, [first, second, ...rest], 'errors.not-found-equivalence');
     },
   },
   {
@@ -414,7 +406,6 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
     statement:
       'Registration refuses a schema using an assertion keyword 2020-12 does not define (draft-07 dependencies) unless the gateway enforces it.',
     run: async (context) => {
-      const requirement = 'schemas.unsupported-assertion';
       const registrant = await registrantFor(context, 'assertion');
       const version = freshVersion(context);
       const schema = {
@@ -428,7 +419,10 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
         JSON.stringify(probeManifest(registrant.jid, version, schema)),
       );
       if (exchange.parsed.type === 'error') {
-        expectStanzaError(context, exchange, requirement, ['bad-request', 'not-acceptable']);
+        expectStanzaError(context, exchange, 'schemas.unsupported-assertion', [
+          'bad-request',
+          'not-acceptable',
+        ]);
         return;
       }
       // A gateway may support the keyword; only invoking could show whether it is enforced.
@@ -444,7 +438,6 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
     level: 'MUST',
     statement: 'A tool schema using same-document $ref, $anchor, $dynamicRef and $dynamicAnchor registers.',
     run: async (context) => {
-      const requirement = 'schemas.same-document-refs';
       const registrant = await registrantFor(context, 'refs');
       const version = freshVersion(context);
       const schema: JsonObject = {
@@ -470,14 +463,14 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
       const exchange = await register(context, registrant, JSON.stringify(manifest));
       const registered = expectParsedResult(
         exchange,
-        requirement,
+        'schemas.same-document-refs',
         NS_AGENT_API,
         'registered',
         parseRegistered,
       );
       expectThat(
         registered.version === version,
-        requirement,
+        'schemas.same-document-refs',
         `<registered version='${version}'/>`,
         exchange.reply.xml,
       );
@@ -485,7 +478,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
   },
   {
     name: 'bounded-regex',
-    requirements: [BOUNDED_REGEX, FAIL_CLOSED],
+    requirements: ['schemas.bounded-regex', 'security.authorize-and-validate'],
     profiles: ['interactive-tasks'],
     level: 'MUST',
     statement:
@@ -513,30 +506,30 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
       } catch (error) {
         if (!(error instanceof IqTimeout)) throw error;
         throw new RequirementViolation(
-          BOUNDED_REGEX,
+          'schemas.bounded-regex',
           `an answer to <provide-input/> within the reply timeout (${String(context.sut.replyTimeoutMs)} ms)`,
           'no reply: the pattern evaluation is not bounded',
         );
       }
       if (refused.parsed.type === 'result') {
         throw new RequirementViolation(
-          FAIL_CLOSED,
+          'security.authorize-and-validate',
           `a refusal of ${JSON.stringify(NON_MATCHING)}, which does not match ^(a+)+$ (fail closed when the evaluation cannot finish)`,
           refused.reply.xml,
         );
       }
-      expectStanzaError(context, refused, BOUNDED_REGEX, ['not-acceptable', 'resource-constraint']);
+      expectStanzaError(context, refused, 'schemas.bounded-regex', ['not-acceptable', 'resource-constraint']);
       const answer = { s: 'aaaa' };
       expectInputAccepted(
         await sendInput(caller, target, accepted.taskId, requestId, revision, answer),
-        BOUNDED_REGEX,
+        'schemas.bounded-regex',
       );
       await expectCompletedWithInputs(
         context,
         caller,
         accepted.taskId,
         [answer],
-        BOUNDED_REGEX,
+        'schemas.bounded-regex',
         'completed with only the matching answer',
       );
     },

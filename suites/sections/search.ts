@@ -48,14 +48,6 @@ import {
 } from './support/search.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 
-const ADVERTISED = 'search.advertised-and-implemented';
-const NICK = 'search.legacy-nick';
-const FORMS = 'search.data-forms';
-const VISIBILITY = 'search.visibility-filter';
-const ORDER = 'search.octet-order';
-const HIDDEN = 'search.hidden-not-revealed';
-const CASE = 'search.case-insensitive';
-
 const ROLES: readonly CallerRole[] = ['local', 'remote', 'remotePeer', 'denied'];
 
 /** The fields nick may be matched against (#search): localpart, stable name, display title. */
@@ -220,14 +212,16 @@ async function expectSameGapSearchPaging(
       const exchange = await searchLegacy(caller, context.sut.gatewayJid, {}, rsm);
       replies.push({ label: `${direction} ${label}`, exchange, to: context.sut.gatewayJid });
       if (exchange.parsed.type === 'error') {
-        expectStanzaError(context, exchange, HIDDEN, 'item-not-found');
+        expectStanzaError(context, exchange, 'search.hidden-not-revealed', 'item-not-found');
         context.warn(
-          HIDDEN,
+          'search.hidden-not-revealed',
           `a UID outside the visible set (${direction} ${key}) gets item-not-found (interp-13)`,
         );
         continue;
       }
-      const received = readFound(exchange, HIDDEN).jids.map((jid) => normalizeBareJid(jid));
+      const received = readFound(exchange, 'search.hidden-not-revealed').jids.map((jid) =>
+        normalizeBareJid(jid),
+      );
       const position = positionOf(full, key);
       const rest = direction === 'after' ? full.slice(position) : full.slice(0, position);
       const fits =
@@ -236,14 +230,14 @@ async function expectSameGapSearchPaging(
           : received.every((jid, index) => jid === rest[rest.length - received.length + index]);
       expectThat(
         fits && (rest.length === 0 || received.length > 0),
-        HIDDEN,
+        'search.hidden-not-revealed',
         `the visible matches ${direction} ${key} in octet order:\n${listing(rest)}`,
         exchange.reply.xml,
       );
     }
     const [first, second, ...others] = replies;
     if (first !== undefined && second !== undefined) {
-      expectIndistinguishable(context, [first, second, ...others], HIDDEN);
+      expectIndistinguishable(context, [first, second, ...others], 'search.hidden-not-revealed');
     }
   }
 }
@@ -251,7 +245,7 @@ async function expectSameGapSearchPaging(
 export const searchSuite = defineSuite('search', 'Agent Directory Search', [
   {
     name: 'advertised-and-paged',
-    requirements: [ADVERTISED],
+    requirements: ['search.advertised-and-implemented'],
     profiles: ['jabber-search'],
     level: 'MUST',
     interpretations: ['interp-14', 'interp-18'],
@@ -262,22 +256,23 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
       const gateway = context.sut.gatewayJid;
       const infoExchange = await discoInfo(caller, gateway);
       expectFeatures(
-        expectDiscoInfo(infoExchange, ADVERTISED),
+        expectDiscoInfo(infoExchange, 'search.advertised-and-implemented'),
         [NS.search],
-        ADVERTISED,
+        'search.advertised-and-implemented',
         infoExchange.reply.xml,
       );
-      await searchForm(caller, gateway, ADVERTISED);
+      await searchForm(caller, gateway, 'search.advertised-and-implemented');
       const empty = await searchLegacy(caller, gateway, {}, { max: 1 });
-      let found = empty.parsed.type === 'result' ? readFound(empty, ADVERTISED) : undefined;
+      let found =
+        empty.parsed.type === 'result' ? readFound(empty, 'search.advertised-and-implemented') : undefined;
       if (found === undefined || found.jids.length === 0) {
-        const target = await directoryTarget(context, caller, ADVERTISED);
+        const target = await directoryTarget(context, caller, 'search.advertised-and-implemented');
         const nicks = namesOfItem(target);
         const result = await findBy(
           nicks,
           (nick) => searchLegacy(caller, gateway, { nick }, { max: 1 }),
           target.jid,
-          ADVERTISED,
+          'search.advertised-and-implemented',
         );
         found = result.found;
         if (found === undefined) {
@@ -289,7 +284,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
       const { rsm } = found.results;
       expectThat(
         found.jids.length === 1 && rsm?.last !== undefined && rsm.last === found.jids[0],
-        ADVERTISED,
+        'search.advertised-and-implemented',
         'one item (max 1) and an RSM <set/> whose <last/> is its JID',
         found.exchange.reply.xml,
       );
@@ -305,9 +300,8 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     statement:
       'The search data form carries a hidden FORM_TYPE field with the value jabber:iq:search, and a submission without it is refused with bad-request or not-acceptable.',
     run: async (context) => {
-      const requirement = 'search.form-type';
       const caller = await context.callers.local();
-      const { exchange, offer } = await searchForm(caller, context.sut.gatewayJid, requirement);
+      const { exchange, offer } = await searchForm(caller, context.sut.gatewayJid, 'search.form-type');
       if (offer.form === undefined) {
         throw new NotApplicable(
           'the search form offers no data form, only legacy fields (search.data-forms warns)',
@@ -319,18 +313,18 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
           formType?.type === 'hidden' &&
           formType.values.length === 1 &&
           formType.values[0] === FORM_TYPE.search,
-        requirement,
+        'search.form-type',
         `<x type='form'> with <field var='FORM_TYPE' type='hidden'><value>${FORM_TYPE.search}</value></field>`,
         exchange.reply.xml,
       );
       const nick = formOffers(offer, 'nick') ? { nick: 'agentconf' } : {};
       const bare = await searchWithForm(caller, context.sut.gatewayJid, nick, undefined, { formType: false });
-      expectStanzaError(context, bare, requirement, ['bad-request', 'not-acceptable']);
+      expectStanzaError(context, bare, 'search.form-type', ['bad-request', 'not-acceptable']);
     },
   },
   {
     name: 'legacy-nick',
-    requirements: [NICK],
+    requirements: ['search.legacy-nick'],
     profiles: ['jabber-search'],
     level: 'MUST',
     features: [NS.search],
@@ -340,24 +334,24 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     run: async (context) => {
       const caller = await context.callers.local();
       const gateway = context.sut.gatewayJid;
-      const { exchange, offer } = await searchForm(caller, gateway, NICK);
+      const { exchange, offer } = await searchForm(caller, gateway, 'search.legacy-nick');
       expectThat(
         offer.legacyFields.includes('nick'),
-        NICK,
+        'search.legacy-nick',
         'an empty <nick/> in the search form',
         exchange.reply.xml,
       );
-      const target = await directoryTarget(context, caller, NICK);
+      const target = await directoryTarget(context, caller, 'search.legacy-nick');
       const nicks = namesOfItem(target);
       const { found, tried } = await findBy(
         nicks,
         (nick) => searchLegacy(caller, gateway, { nick }),
         target.jid,
-        NICK,
+        'search.legacy-nick',
         (result) => {
           expectThat(
             result.results.kind !== 'form',
-            NICK,
+            'search.legacy-nick',
             'legacy <item/>s (or none) for a legacy submission',
             result.exchange.reply.xml,
           );
@@ -365,7 +359,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
       );
       expectThat(
         found !== undefined,
-        NICK,
+        'search.legacy-nick',
         `${target.jid} among the items for a nick equal to its localpart or name (${nicks.join(', ')})`,
         describeTried(nicks, tried),
       );
@@ -373,7 +367,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
   },
   {
     name: 'data-form-submission',
-    requirements: [FORMS],
+    requirements: ['search.data-forms'],
     profiles: ['jabber-search'],
     level: 'SHOULD',
     features: [NS.search],
@@ -383,38 +377,38 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     run: async (context) => {
       const caller = await context.callers.local();
       const gateway = context.sut.gatewayJid;
-      const { exchange, offer } = await searchForm(caller, gateway, FORMS);
+      const { exchange, offer } = await searchForm(caller, gateway, 'search.data-forms');
       expectThat(
         offer.form !== undefined && formOffers(offer, 'nick'),
-        FORMS,
+        'search.data-forms',
         'a data form with a nick field',
         exchange.reply.xml,
       );
-      const target = await directoryTarget(context, caller, FORMS);
+      const target = await directoryTarget(context, caller, 'search.data-forms');
       const nicks = namesOfItem(target);
       const { found, tried } = await findBy(
         nicks,
         (nick) => searchWithForm(caller, gateway, { nick }),
         target.jid,
-        FORMS,
+        'search.data-forms',
       );
       expectThat(
         found?.results.kind === 'form',
-        FORMS,
+        'search.data-forms',
         `a result form listing ${target.jid} for a nick equal to its localpart or name (${nicks.join(', ')})`,
         describeTried(nicks, tried),
       );
       if (found?.results.kind === 'form') {
         const { form } = found.results;
         if (form.title !== undefined || form.instructions.length > 0) {
-          context.warn(FORMS, 'the result form carries a title or instructions (interp-18)');
+          context.warn('search.data-forms', 'the result form carries a title or instructions (interp-18)');
         }
       }
     },
   },
   {
     name: 'case-insensitive',
-    requirements: [CASE],
+    requirements: ['search.case-insensitive'],
     profiles: ['jabber-search'],
     level: 'SHOULD',
     features: [NS.search],
@@ -422,7 +416,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     run: async (context) => {
       const caller = await context.callers.local();
       const gateway = context.sut.gatewayJid;
-      const target = await directoryTarget(context, caller, CASE);
+      const target = await directoryTarget(context, caller, 'search.case-insensitive');
       // Names here are ASCII (directoryTarget) or plain words: per-character case swapping is safe.
       const swap = (text: string): string =>
         text.replace(/\p{L}/gu, (c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()));
@@ -431,11 +425,11 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
         nicks,
         (nick) => searchLegacy(caller, gateway, { nick }),
         target.jid,
-        CASE,
+        'search.case-insensitive',
       );
       expectThat(
         found !== undefined,
-        CASE,
+        'search.case-insensitive',
         `${target.jid} found by a nick in swapped case (${nicks.join(', ')})`,
         describeTried(nicks, tried),
       );
@@ -443,7 +437,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
   },
   {
     name: 'case-insensitive-unicode',
-    requirements: [CASE],
+    requirements: ['search.case-insensitive'],
     profiles: ['jabber-search'],
     level: 'SHOULD',
     features: [NS.search, FEATURE.admin],
@@ -468,10 +462,13 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
           );
         }
         const nick = `Agentconf-Été-${token.charAt(0).toUpperCase()}${token.slice(1)}`;
-        const found = readFound(await searchLegacy(caller, context.sut.gatewayJid, { nick }), CASE);
+        const found = readFound(
+          await searchLegacy(caller, context.sut.gatewayJid, { nick }),
+          'search.case-insensitive',
+        );
         expectThat(
           found.jids.some((item) => normalizeBareJid(item) === normalizeBareJid(jid)),
-          CASE,
+          'search.case-insensitive',
           `${jid} found by the nick ${JSON.stringify(nick)}`,
           found.exchange.reply.xml,
         );
@@ -479,7 +476,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
   },
   {
     name: 'octet-order',
-    requirements: [ORDER, 'namespaces.jid-comparison'],
+    requirements: ['search.octet-order', 'namespaces.jid-comparison'],
     profiles: ['jabber-search'],
     level: 'MUST',
     features: [NS.search],
@@ -490,33 +487,40 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
       const caller = await context.callers.local();
       const gateway = context.sut.gatewayJid;
       const max = context.random.int(1, 3);
-      if ((await emptyQueryListing(context, caller, 50, ORDER)) === undefined) {
+      if ((await emptyQueryListing(context, caller, 50, 'search.octet-order')) === undefined) {
         throw new NotApplicable(
           'an empty search lists nothing (interp-18 allows it): no query is known to match several endpoints',
         );
       }
-      const { offer } = await searchForm(caller, gateway, ORDER);
+      const { offer } = await searchForm(caller, gateway, 'search.octet-order');
       const submit = (rsm: RsmRequest): Promise<IqExchange> =>
         offer.form === undefined
           ? searchLegacy(caller, gateway, {}, rsm)
           : searchWithForm(caller, gateway, {}, rsm);
-      const { pages, jids } = await traverseSearch(submit, max, ORDER);
+      const { pages, jids } = await traverseSearch(submit, max, 'search.octet-order');
       const normalized = jids.map((jid) => normalizeBareJid(jid));
       const ascending = normalized.every(
         (jid, index) => index === 0 || compareUtf8(normalized[index - 1] ?? '', jid) < 0,
       );
       if (!ascending) {
         if (normalized.some((jid) => !/^[\x21-\x7e]*$/.test(jid))) {
-          context.warn(ORDER, `non-ASCII JIDs out of octet order: ${normalized.join(', ')} (interp-15)`);
+          context.warn(
+            'search.octet-order',
+            `non-ASCII JIDs out of octet order: ${normalized.join(', ')} (interp-15)`,
+          );
         } else {
-          throw new RequirementViolation(ORDER, listing(normalized.toSorted(compareUtf8)), listing(jids));
+          throw new RequirementViolation(
+            'search.octet-order',
+            listing(normalized.toSorted(compareUtf8)),
+            listing(jids),
+          );
         }
       }
       for (const { results, jids: items, exchange } of pages) {
         if (items.length === 0) continue;
         expectThat(
           results.rsm?.first?.uid === items[0] && results.rsm?.last === items.at(-1),
-          ORDER,
+          'search.octet-order',
           '<first/> and <last/> that are exactly the JIDs of the page’s first and last items',
           exchange.reply.xml,
         );
@@ -525,7 +529,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
   },
   {
     name: 'visibility-filter-listing',
-    requirements: [VISIBILITY, 'rules.uniform-visibility'],
+    requirements: ['search.visibility-filter', 'rules.uniform-visibility'],
     profiles: ['jabber-search'],
     level: 'MUST',
     features: [NS.search],
@@ -537,34 +541,37 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
       let judged = 0;
       for (const role of ROLES) {
         const caller = await callerFor(context, role);
-        const listed = await emptyQueryListing(context, caller, 2, VISIBILITY);
+        const listed = await emptyQueryListing(context, caller, 2, 'search.visibility-filter');
         const pages = listed?.pages ?? [];
         const jids = listed?.jids ?? [];
         if (listed !== undefined) {
-          expectVisibleListing(context, world, role, jids, VISIBILITY, true);
+          expectVisibleListing(context, world, role, jids, 'search.visibility-filter', true);
           judged += 1;
         }
         const countOnly = await searchLegacy(caller, context.sut.gatewayJid, {}, { max: 0 });
         if (countOnly.parsed.type === 'error') continue;
-        for (const { results, exchange } of [...pages, readFound(countOnly, VISIBILITY)]) {
+        for (const { results, exchange } of [...pages, readFound(countOnly, 'search.visibility-filter')]) {
           const count = results.rsm?.count;
           if (count === undefined) continue;
           expectThat(
             count === jids.length,
-            VISIBILITY,
+            'search.visibility-filter',
             `<count>${String(jids.length)}</count>: the matches the ${role} caller may see`,
             exchange.reply.xml,
           );
         }
       }
       if (judged === 0 && world.listedFor('local').length > 0) {
-        context.warn(VISIBILITY, 'an empty search lists nothing for any caller (interp-18 allows it)');
+        context.warn(
+          'search.visibility-filter',
+          'an empty search lists nothing for any caller (interp-18 allows it)',
+        );
       }
     },
   },
   {
     name: 'visibility-filter-names',
-    requirements: [VISIBILITY, HIDDEN],
+    requirements: ['search.visibility-filter', 'search.hidden-not-revealed'],
     profiles: ['jabber-search'],
     level: 'MUST',
     features: [NS.search],
@@ -585,21 +592,21 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
         replies.forEach((exchange, index) => {
           const search = searches[index];
           if (search === undefined) return;
-          const found = readFound(exchange, VISIBILITY);
+          const found = readFound(exchange, 'search.visibility-filter');
           expectThat(
             !found.jids.some((jid) => normalizeBareJid(jid) === search.endpoint.jid),
-            HIDDEN,
+            'search.hidden-not-revealed',
             `no trace of ${search.endpoint.jid} for the ${role} caller searching ${JSON.stringify(search.nick)}`,
             exchange.reply.xml,
           );
-          expectVisibleListing(context, world, role, found.jids, VISIBILITY, false);
+          expectVisibleListing(context, world, role, found.jids, 'search.visibility-filter', false);
         });
       }
     },
   },
   {
     name: 'hidden-like-nonexistent',
-    requirements: [HIDDEN, 'errors.not-found-equivalence'],
+    requirements: ['search.hidden-not-revealed', 'errors.not-found-equivalence'],
     profiles: ['jabber-search'],
     level: 'MUST',
     features: [NS.search],
@@ -634,18 +641,18 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
         }
         for (const { exchange } of replies) {
           expectThat(
-            readFound(exchange, HIDDEN).jids.length === 0,
-            HIDDEN,
+            readFound(exchange, 'search.hidden-not-revealed').jids.length === 0,
+            'search.hidden-not-revealed',
             'an empty result',
             exchange.reply.xml,
           );
         }
         const [first, second, ...others] = replies;
         if (first !== undefined && second !== undefined)
-          expectIndistinguishable(context, [first, second, ...others], HIDDEN);
+          expectIndistinguishable(context, [first, second, ...others], 'search.hidden-not-revealed');
       }
       const local = await context.callers.local();
-      const listed = await emptyQueryListing(context, local, 50, HIDDEN);
+      const listed = await emptyQueryListing(context, local, 50, 'search.hidden-not-revealed');
       if (listed === undefined) return;
       const full = listed.jids.map((jid) => normalizeBareJid(jid));
       await expectSameGapSearchPaging(context, local, full, [
@@ -656,7 +663,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
   },
   {
     name: 'tag-field-visibility',
-    requirements: [VISIBILITY],
+    requirements: ['search.visibility-filter'],
     profiles: ['jabber-search'],
     level: 'MUST',
     features: [NS.search],
@@ -665,7 +672,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     run: async (context) => {
       const world = requireWorld(context);
       const gateway = context.sut.gatewayJid;
-      const { offer } = await searchForm(await context.callers.local(), gateway, VISIBILITY);
+      const { offer } = await searchForm(await context.callers.local(), gateway, 'search.visibility-filter');
       if (!formOffers(offer, 'tag')) throw new NotApplicable('the search form offers no tag field');
       const tags = [...new Set(world.endpoints.flatMap(toolTags))];
       if (tags.length === 0) throw new NotApplicable('no tool of the fixture world declares tags');
@@ -674,7 +681,14 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
         const chosen = context.random.shuffle(tags).slice(0, 3);
         const replies = await Promise.all(chosen.map((tag) => searchWithForm(caller, gateway, { tag })));
         for (const exchange of replies) {
-          expectVisibleListing(context, world, role, readFound(exchange, VISIBILITY).jids, VISIBILITY, false);
+          expectVisibleListing(
+            context,
+            world,
+            role,
+            readFound(exchange, 'search.visibility-filter').jids,
+            'search.visibility-filter',
+            false,
+          );
         }
       }
     },

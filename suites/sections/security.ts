@@ -51,12 +51,6 @@ import {
   terminalPayload,
 } from './support/tasks.ts';
 
-const DENY = 'security.federation-deny-default';
-const ADMIN_AUTH = 'security.admin-authentication';
-const NOT_ROUTING = 'security.model-output-not-routing';
-const CONTENT_IS_DATA = 'security.content-is-data';
-const NO_SPOOFING = 'security.no-sender-spoofing';
-
 /** The bare JID a stanza came from, or undefined when it has no (valid) from. */
 function senderOf(from: string | undefined): string | undefined {
   if (from === undefined) return undefined;
@@ -79,7 +73,7 @@ const NON_ADMINS: readonly (CallerRole | 'registrant')[] = [
 export const securitySuite = defineSuite('security', 'Security Considerations', [
   {
     name: 'deny-by-default',
-    requirements: [DENY, 'errors.not-found-equivalence'],
+    requirements: ['security.federation-deny-default', 'errors.not-found-equivalence'],
     profiles: ['core-directory'],
     level: 'MUST',
     interpretations: ['interp-14', 'interp-18', 'interp-19'],
@@ -90,20 +84,25 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
       const caller = await context.callers.denied();
       const gateway = context.sut.gatewayJid;
       const directory = await discoItems(caller, gateway, NODE_DIRECTORY, { max: 10 });
-      const items = expectDiscoItems(directory, DENY);
+      const items = expectDiscoItems(directory, 'security.federation-deny-default');
       expectThat(
         items.items.length === 0 && (items.rsm?.count ?? 0) === 0,
-        DENY,
+        'security.federation-deny-default',
         'an empty directory (no item, count 0 if counted)',
         directory.reply.xml,
       );
       if (context.sut.features.has(NS.search)) {
         const search = await searchLegacy(caller, gateway, {}, { max: 10 });
         if (search.parsed.type === 'error') {
-          expectStanzaError(context, search, DENY, 'not-acceptable');
+          expectStanzaError(context, search, 'security.federation-deny-default', 'not-acceptable');
         } else {
-          const found = readFound(search, DENY);
-          expectThat(found.jids.length === 0, DENY, 'an empty search result', listing(found.jids));
+          const found = readFound(search, 'security.federation-deny-default');
+          expectThat(
+            found.jids.length === 0,
+            'security.federation-deny-default',
+            'an empty search result',
+            listing(found.jids),
+          );
         }
       }
       const nobody = freshEndpoint(context, 'nobody').jid;
@@ -126,7 +125,8 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
           const target = index === 0 ? missing : targets[index - 1];
           return { label: `${surface.name} of ${target?.jid ?? ''}`, exchange, to: target?.jid ?? '' };
         });
-        for (const { exchange } of compared) expectStanzaError(context, exchange, DENY, 'item-not-found');
+        for (const { exchange } of compared)
+          expectStanzaError(context, exchange, 'security.federation-deny-default', 'item-not-found');
         const [a, b, ...rest] = compared;
         if (a !== undefined && b !== undefined)
           expectIndistinguishable(context, [a, b, ...rest], 'errors.not-found-equivalence');
@@ -135,7 +135,7 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
   },
   {
     name: 'admin-authentication',
-    requirements: [ADMIN_AUTH, 'registration-flow.federation-grants-nothing'],
+    requirements: ['security.admin-authentication', 'registration-flow.federation-grants-nothing'],
     profiles: ['admin-provisioning'],
     level: 'MUST',
     features: [FEATURE.admin],
@@ -200,24 +200,24 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
               name === 'register'
                 ? unauthorizedConditions(context)
                 : ['forbidden' as const, 'item-not-found' as const];
-            expectStanzaError(context, onExisting, ADMIN_AUTH, allowed);
+            expectStanzaError(context, onExisting, 'security.admin-authentication', allowed);
             expectIndistinguishable(
               context,
               [
                 { label: `${role} ${name} ${existing}`, exchange: onExisting, to: context.sut.gatewayJid },
                 { label: `${role} ${name} ${nobody}`, exchange: onMissing, to: context.sut.gatewayJid },
               ],
-              ADMIN_AUTH,
+              'security.admin-authentication',
             );
           }
-          expectStanzaError(context, await malformed, ADMIN_AUTH, [
+          expectStanzaError(context, await malformed, 'security.admin-authentication', [
             'forbidden',
             'item-not-found',
             'bad-request',
           ]);
         }
         const admin = await adminFor(context);
-        const versions = await registeredVersions(context, admin, existing, ADMIN_AUTH);
+        const versions = await registeredVersions(context, admin, existing, 'security.admin-authentication');
         const expected = endpoint.versions.map((manifest) => ({
           id: manifest.version,
           active: manifest === endpoint.active,
@@ -234,7 +234,7 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
           );
         expectThat(
           unchanged,
-          ADMIN_AUTH,
+          'security.admin-authentication',
           `the registration of ${existing} unchanged:\n${describeVersions(expected)}`,
           describeVersions(versions),
         );
@@ -242,7 +242,11 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
   },
   {
     name: 'output-is-data-not-routing',
-    requirements: [NOT_ROUTING, CONTENT_IS_DATA, NO_SPOOFING],
+    requirements: [
+      'security.model-output-not-routing',
+      'security.content-is-data',
+      'security.no-sender-spoofing',
+    ],
     profiles: ['task-execution'],
     level: 'MUST',
     statement:
@@ -278,13 +282,13 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
       for (const received of history) {
         expectThat(
           senderOf(received.stanza.from) === target.jid,
-          NO_SPOOFING,
+          'security.no-sender-spoofing',
           `every event of the task from its endpoint ${target.jid}, whatever the output claims`,
           received.stanza.xml,
         );
         expectThat(
           received.stanza.to === caller.jid,
-          NOT_ROUTING,
+          'security.model-output-not-routing',
           `every event to the invoking resource ${caller.jid}, whatever the output says about delivery`,
           received.stanza.xml,
         );
@@ -293,17 +297,17 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
       const expected = canonicalJson({ result, summary: markup });
       expectThat(
         state === 'completed' && canonicalJson(payload) === expected,
-        CONTENT_IS_DATA,
+        'security.content-is-data',
         `the output delivered as data, unchanged: ${expected}`,
         history.at(-1)?.stanza.xml ?? '',
       );
       // An IQ answered on each recipient's route comes after anything the gateway sent there before.
       const stateForRemote = await taskStateRequest(remote, target, accepted.taskId);
-      expectStanzaError(context, stateForRemote, CONTENT_IS_DATA, 'item-not-found');
+      expectStanzaError(context, stateForRemote, 'security.content-is-data', 'item-not-found');
       expectStanzaError(
         context,
         await taskResultRequest(remote, target, accepted.taskId),
-        CONTENT_IS_DATA,
+        'security.content-is-data',
         'item-not-found',
       );
       await taskStateRequest(sibling, target, accepted.taskId);
@@ -314,7 +318,7 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
         const leaked = other.events.all(accepted.taskId);
         expectThat(
           leaked.length === 0,
-          NOT_ROUTING,
+          'security.model-output-not-routing',
           `no event of the task for ${who} (${other.jid})`,
           leaked.map((received) => received.stanza.xml).join('\n') || '(none)',
         );

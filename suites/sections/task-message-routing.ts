@@ -8,13 +8,10 @@ import { expectStanzaError, expectThat } from '../framework/expect.ts';
 import { requireWorld } from '../fixtures/reference-world.ts';
 import { awaitSettled, conformanceTarget, sendInvoke, startTask } from './support/tasks.ts';
 
-const FULL_JID = 'task-message-routing.events-to-full-jid';
-const NO_COPY = 'task-message-routing.no-no-copy-hint';
-
 export const taskMessageRoutingSuite = defineSuite('task-message-routing', 'Task Message Routing', [
   {
     name: 'events-to-invoking-resource',
-    requirements: [FULL_JID],
+    requirements: ['task-message-routing.events-to-full-jid'],
     profiles: ['task-execution'],
     level: 'SHOULD',
     statement:
@@ -26,13 +23,18 @@ export const taskMessageRoutingSuite = defineSuite('task-message-routing', 'Task
       const { accepted } = await startTask(context, sibling, target, 'script', { steps: [{ complete: {} }] });
       const history = await awaitSettled(context, sibling, accepted.taskId);
       for (const received of history) {
-        expectThat(received.stanza.to === sibling.jid, FULL_JID, `to='${sibling.jid}'`, received.stanza.xml);
+        expectThat(
+          received.stanza.to === sibling.jid,
+          'task-message-routing.events-to-full-jid',
+          `to='${sibling.jid}'`,
+          received.stanza.xml,
+        );
       }
     },
   },
   {
     name: 'no-no-copy-hint',
-    requirements: [NO_COPY],
+    requirements: ['task-message-routing.no-no-copy-hint'],
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-41'],
@@ -48,13 +50,24 @@ export const taskMessageRoutingSuite = defineSuite('task-message-routing', 'Task
       const ids = new Set<string>();
       for (const received of history) {
         const hint = received.stanza.element?.getChild('no-copy', 'urn:xmpp:hints');
-        expectThat(hint === undefined, NO_COPY, 'no <no-copy xmlns="urn:xmpp:hints"/>', received.stanza.xml);
+        expectThat(
+          hint === undefined,
+          'task-message-routing.no-no-copy-hint',
+          'no <no-copy xmlns="urn:xmpp:hints"/>',
+          received.stanza.xml,
+        );
         if (received.stanza.element?.getChild('request', 'urn:xmpp:receipts') !== undefined) {
-          context.warn(NO_COPY, 'a lifecycle event requests a XEP-0184 receipt (interp-41)');
+          context.warn(
+            'task-message-routing.no-no-copy-hint',
+            'a lifecycle event requests a XEP-0184 receipt (interp-41)',
+          );
         }
         const id = received.stanza.id;
         if (id !== undefined && ids.has(id))
-          context.warn(NO_COPY, `distinct events share the stanza id ${id} (interp-41)`);
+          context.warn(
+            'task-message-routing.no-no-copy-hint',
+            `distinct events share the stanza id ${id} (interp-41)`,
+          );
         if (id !== undefined) ids.add(id);
       }
     },

@@ -36,12 +36,6 @@ import {
   terminalPayload,
 } from './support/tasks.ts';
 
-const CONTENTS = 'task-recovery.state-contents';
-const AVAILABLE = 'task-recovery.result-availability';
-const ONLY_TERMINAL = 'task-recovery.result-only-terminal';
-const AUTHORIZATION = 'task-recovery.caller-authorization';
-const NOT_FOUND = 'task-recovery.indistinguishable-not-found';
-const QUERYABLE = 'events.queryable-until-retain-until';
 /**
  * The longest retention the expiry case waits out (registry fixture short-retention): a gateway
  * promising more is not configured for it, and the case does not apply.
@@ -58,9 +52,9 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
   {
     name: 'state-and-result-from-sibling',
     requirements: [
-      CONTENTS,
-      AVAILABLE,
-      ONLY_TERMINAL,
+      'task-recovery.state-contents',
+      'task-recovery.result-availability',
+      'task-recovery.result-only-terminal',
       'task-message-routing.delivery-independent',
       'events.queryable-until-retain-until',
     ],
@@ -85,46 +79,61 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
         { deadline },
       );
       const runningExchange = await taskStateRequest(sibling, target, accepted.taskId);
-      const running = expectTaskState(runningExchange, CONTENTS);
+      const running = expectTaskState(runningExchange, 'task-recovery.state-contents');
       const replyXml = runningExchange.reply.xml;
-      expectThat(running.taskId === accepted.taskId, CONTENTS, `task-id='${accepted.taskId}'`, replyXml);
-      expectThat(running.endpoint === target.jid, CONTENTS, `endpoint='${target.jid}'`, replyXml);
+      expectThat(
+        running.taskId === accepted.taskId,
+        'task-recovery.state-contents',
+        `task-id='${accepted.taskId}'`,
+        replyXml,
+      );
+      expectThat(
+        running.endpoint === target.jid,
+        'task-recovery.state-contents',
+        `endpoint='${target.jid}'`,
+        replyXml,
+      );
       expectThat(
         running.apiVersion === target.version,
-        CONTENTS,
+        'task-recovery.state-contents',
         `api-version='${target.version}'`,
         replyXml,
       );
       expectThat(
         running.manifestHash.algo === target.hash.algo && running.manifestHash.value === target.hash.value,
-        CONTENTS,
+        'task-recovery.state-contents',
         `the pinned manifest hash ${target.hash.value}`,
         replyXml,
       );
       expectThat(
         sameInstant(running.created, accepted.created),
-        CONTENTS,
+        'task-recovery.state-contents',
         `created at ${accepted.created.text}`,
         replyXml,
       );
-      expectThat(sameInstant(running.deadline, deadline), CONTENTS, `deadline at ${deadline.text}`, replyXml);
+      expectThat(
+        sameInstant(running.deadline, deadline),
+        'task-recovery.state-contents',
+        `deadline at ${deadline.text}`,
+        replyXml,
+      );
       expectThat(
         compareInstants(running.retainUntil, accepted.retainUntil) >= 0,
-        CONTENTS,
+        'task-recovery.state-contents',
         `retain-until no earlier than the accepted ${accepted.retainUntil.text} (interp-32)`,
         replyXml,
       );
       if (!['completed'].includes(running.state)) {
         expectThat(
           !running.resultAvailable,
-          AVAILABLE,
+          'task-recovery.result-availability',
           "result-available='false' while not terminal",
           replyXml,
         );
         const early = await taskResultRequest(sibling, target, accepted.taskId);
         // The task may have settled in between; only a non-terminal answer is judged.
         if (early.parsed.type === 'error')
-          expectStanzaError(context, early, ONLY_TERMINAL, 'unexpected-request');
+          expectStanzaError(context, early, 'task-recovery.result-only-terminal', 'unexpected-request');
       }
       const history = await awaitSettled(context, caller, accepted.taskId);
       const terminal = terminalPayload(history);
@@ -135,20 +144,20 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
         `${String(sibling.events.all(accepted.taskId).length)} events`,
       );
       const settledExchange = await taskStateRequest(sibling, target, accepted.taskId);
-      const settled = expectTaskState(settledExchange, CONTENTS);
+      const settled = expectTaskState(settledExchange, 'task-recovery.state-contents');
       expectThat(
         settled.state === terminal.state && settled.revision === terminal.revision && settled.resultAvailable,
-        AVAILABLE,
+        'task-recovery.result-availability',
         `state='${terminal.state}' revision='${String(terminal.revision)}' result-available='true'`,
         settledExchange.reply.xml,
       );
       const resultExchange = await taskResultRequest(sibling, target, accepted.taskId);
-      const result = expectTaskResult(resultExchange, ONLY_TERMINAL);
+      const result = expectTaskResult(resultExchange, 'task-recovery.result-only-terminal');
       expectThat(
         result.state === terminal.state &&
           result.revision === terminal.revision &&
           canonicalJson(parseStrictJson(result.json)) === canonicalJson(terminal.payload),
-        ONLY_TERMINAL,
+        'task-recovery.result-only-terminal',
         `the terminal state, revision and payload of the terminal event: ${canonicalJson(terminal.payload)}`,
         resultExchange.reply.xml,
       );
@@ -156,7 +165,7 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
   },
   {
     name: 'failed-result-retained',
-    requirements: [AVAILABLE, ONLY_TERMINAL],
+    requirements: ['task-recovery.result-availability', 'task-recovery.result-only-terminal'],
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-39'],
@@ -170,19 +179,19 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
       });
       const terminal = terminalPayload(await awaitSettled(context, caller, accepted.taskId));
       const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
-      const state = expectTaskState(stateExchange, AVAILABLE);
+      const state = expectTaskState(stateExchange, 'task-recovery.result-availability');
       expectThat(
         state.state === 'failed' && state.resultAvailable,
-        AVAILABLE,
+        'task-recovery.result-availability',
         "state='failed' result-available='true'",
         stateExchange.reply.xml,
       );
       const exchange = await taskResultRequest(caller, target, accepted.taskId);
-      const result = expectTaskResult(exchange, ONLY_TERMINAL);
+      const result = expectTaskResult(exchange, 'task-recovery.result-only-terminal');
       expectThat(
         result.state === 'failed' &&
           canonicalJson(parseStrictJson(result.json)) === canonicalJson(terminal.payload),
-        ONLY_TERMINAL,
+        'task-recovery.result-only-terminal',
         `state='failed' with ${canonicalJson(terminal.payload)}`,
         exchange.reply.xml,
       );
@@ -208,7 +217,7 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
   },
   {
     name: 'other-caller-like-nonexistent',
-    requirements: [NOT_FOUND, AUTHORIZATION],
+    requirements: ['task-recovery.indistinguishable-not-found', 'task-recovery.caller-authorization'],
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-19', 'interp-26', 'interp-42'],
@@ -238,14 +247,14 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
       for (const [label, send] of pairs) {
         const foreign = await send(accepted.taskId);
         const missing = await send(unknown);
-        expectStanzaError(context, foreign, AUTHORIZATION, 'item-not-found');
+        expectStanzaError(context, foreign, 'task-recovery.caller-authorization', 'item-not-found');
         expectIndistinguishable(
           context,
           [
             { label: `${label} of another caller's task`, to: target.jid, exchange: foreign },
             { label: `${label} of a task that does not exist`, to: target.jid, exchange: missing },
           ],
-          NOT_FOUND,
+          'task-recovery.indistinguishable-not-found',
         );
       }
       // The owner's task is untouched: finish it.
@@ -259,7 +268,7 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
       );
       expectThat(
         answered.parsed.type === 'result',
-        AUTHORIZATION,
+        'task-recovery.caller-authorization',
         "the owner's answer accepted",
         answered.reply.xml,
       );
@@ -268,7 +277,7 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
   },
   {
     name: 'expired-like-nonexistent',
-    requirements: [NOT_FOUND, QUERYABLE],
+    requirements: ['task-recovery.indistinguishable-not-found', 'events.queryable-until-retain-until'],
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-19', 'interp-32'],
@@ -296,10 +305,10 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
       const before = await taskStateRequest(caller, target, accepted.taskId);
       // Asked early enough that no clock difference can put the reply past retain-until.
       if (Date.now() + EXPIRY_MARGIN_MS < retainUntil) {
-        const state = expectTaskState(before, QUERYABLE);
+        const state = expectTaskState(before, 'events.queryable-until-retain-until');
         expectThat(
           state.state === terminalPayload(history).state,
-          QUERYABLE,
+          'events.queryable-until-retain-until',
           'the settled state before retain-until',
           before.reply.xml,
         );
@@ -323,7 +332,7 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
         // Keeping a task longer than promised is allowed; only a refusal must look like "none".
         if (expired.parsed.type === 'result') continue;
         compared += 1;
-        expectStanzaError(context, expired, NOT_FOUND, 'item-not-found');
+        expectStanzaError(context, expired, 'task-recovery.indistinguishable-not-found', 'item-not-found');
         expectIndistinguishable(
           context,
           [
@@ -334,7 +343,7 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
               exchange: await send(unknown),
             },
           ],
-          NOT_FOUND,
+          'task-recovery.indistinguishable-not-found',
         );
       }
       if (compared === 0) {

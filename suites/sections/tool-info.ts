@@ -59,11 +59,6 @@ import { callerFor, discoInfo } from './support/discovery.ts';
 import { freshVersion, isRegistered, probeManifest, register, registrantFor } from './support/registrant.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 
-const DISCO_INFO = 'tool-info.disco-info';
-const REQUIRED = 'tool-info.required-fields';
-const MADE_UP = 'tool-info.no-manufactured-values';
-const OPTIONAL = 'tool-info.optional-fields';
-
 interface PinnedTool {
   readonly manifest: FixtureManifest;
   readonly tool: FixtureTool;
@@ -148,12 +143,13 @@ async function expectToolDiscoInfo(context: CaseContext, role: 'local' | 'remote
   const endpointFeatures = new Map<string, string[]>();
   const sample = role === 'local' ? undefined : federatedSample(world);
   for (const pinned of toolsFor(world, role, context.random, 2, sample)) {
-    const { info, exchange } = await toolView(caller, pinned, DISCO_INFO);
+    const { info, exchange } = await toolView(caller, pinned, 'tool-info.disco-info');
     const replyXml = exchange.reply.xml;
-    expectIdentity(info, IDENTITY_CATEGORY, IDENTITY_TYPE.tool, DISCO_INFO, replyXml);
-    expectFeatures(info, [NS.discoInfo, FEATURE.tool], DISCO_INFO, replyXml);
+    expectIdentity(info, IDENTITY_CATEGORY, IDENTITY_TYPE.tool, 'tool-info.disco-info', replyXml);
+    expectFeatures(info, [NS.discoInfo, FEATURE.tool], 'tool-info.disco-info', replyXml);
     const jid = pinned.manifest.jid;
-    const endpoint = endpointFeatures.get(jid) ?? (await endpointTaskFeatures(caller, jid, DISCO_INFO));
+    const endpoint =
+      endpointFeatures.get(jid) ?? (await endpointTaskFeatures(caller, jid, 'tool-info.disco-info'));
     endpointFeatures.set(jid, endpoint);
     for (const [feature, declaration] of TASK_FEATURES) {
       // Effective support needs the endpoint's feature and the tool's declaration (#conformance).
@@ -161,7 +157,7 @@ async function expectToolDiscoInfo(context: CaseContext, role: 'local' | 'remote
       const advertised = info.features.includes(feature);
       expectThat(
         advertised === effective,
-        advertised ? 'conformance.no-false-advertising' : DISCO_INFO,
+        advertised ? 'conformance.no-false-advertising' : 'tool-info.disco-info',
         `${feature} ${effective ? 'advertised' : 'not advertised'}: the endpoint ${endpoint.includes(feature) ? 'advertises' : 'does not advertise'} it and the manifest ${pinned.tool.supports[declaration] ? 'declares' : 'does not declare'} it`,
         replyXml,
       );
@@ -204,13 +200,16 @@ function expectOptionalFields(
     const present = formField(form, field) !== undefined;
     if (!present) {
       if (expected !== undefined)
-        context.warn(OPTIONAL, `${where}: the form leaves out ${field}, which the manifest has (interp-08)`);
+        context.warn(
+          'tool-info.optional-fields',
+          `${where}: the form leaves out ${field}, which the manifest has (interp-08)`,
+        );
       return;
     }
     const text = formText(form, field) ?? '';
     expectThat(
       expected !== undefined && compare(text),
-      MADE_UP,
+      'tool-info.no-manufactured-values',
       expected === undefined ? `no ${field}: the manifest has none` : `${field} ${expected}`,
       replyXml,
     );
@@ -233,7 +232,10 @@ function expectOptionalFields(
     optional(field, expected === undefined ? undefined : expected ? '1' : '0', (text) => {
       const parsed = formBoolean(text);
       if (parsed !== undefined && !parsed.canonical)
-        context.warn(MADE_UP, `${where}: ${field} is written ${text}, not 1/0 (interp-20)`);
+        context.warn(
+          'tool-info.no-manufactured-values',
+          `${where}: ${field} is written ${text}, not 1/0 (interp-20)`,
+        );
       return parsed?.value === expected;
     });
   }
@@ -273,7 +275,7 @@ function decoderTraps(manifest: FixtureManifest): { readonly why: string; readon
 export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
   {
     name: 'disco-info-local',
-    requirements: [DISCO_INFO, 'conformance.no-false-advertising'],
+    requirements: ['tool-info.disco-info', 'conformance.no-false-advertising'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     statement:
@@ -284,7 +286,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
   },
   {
     name: 'disco-info-federated',
-    requirements: [DISCO_INFO, 'conformance.no-false-advertising'],
+    requirements: ['tool-info.disco-info', 'conformance.no-false-advertising'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     statement:
@@ -295,7 +297,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
   },
   {
     name: 'required-fields',
-    requirements: [REQUIRED],
+    requirements: ['tool-info.required-fields'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     interpretations: ['interp-08', 'interp-20'],
@@ -305,26 +307,26 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
       const world = requireWorld(context);
       const caller = await context.callers.local();
       for (const pinned of toolsFor(world, 'local', context.random)) {
-        const { form, exchange } = await toolView(caller, pinned, REQUIRED);
+        const { form, exchange } = await toolView(caller, pinned, 'tool-info.required-fields');
         const replyXml = exchange.reply.xml;
         const { manifest, tool } = pinned;
-        const name = expectFormField(form, 'name', REQUIRED, replyXml);
+        const name = expectFormField(form, 'name', 'tool-info.required-fields', replyXml);
         if (comparableName(tool.name))
-          expectThat(name === tool.name, REQUIRED, `name ${tool.name}`, replyXml);
+          expectThat(name === tool.name, 'tool-info.required-fields', `name ${tool.name}`, replyXml);
         expectThat(
-          expectFormField(form, 'api_version', REQUIRED, replyXml) === manifest.version,
-          REQUIRED,
+          expectFormField(form, 'api_version', 'tool-info.required-fields', replyXml) === manifest.version,
+          'tool-info.required-fields',
           `api_version ${manifest.version}`,
           replyXml,
         );
-        const algo = expectFormField(form, 'input_schema_hash_algo', REQUIRED, replyXml);
-        const value = expectFormField(form, 'input_schema_hash_value', REQUIRED, replyXml);
+        const algo = expectFormField(form, 'input_schema_hash_algo', 'tool-info.required-fields', replyXml);
+        const value = expectFormField(form, 'input_schema_hash_value', 'tool-info.required-fields', replyXml);
         if (algo === HASH_ALGO_SHA256) {
           // The fixture's hash, which the #schemas cases hold the served schema to as well: form
           // and schema retrieval agree without a retrieval here (each costs a schema check).
           expectThat(
             value === tool.inputSchema.hash.value,
-            REQUIRED,
+            'tool-info.required-fields',
             `input_schema_hash_value ${tool.inputSchema.hash.value}`,
             replyXml,
           );
@@ -338,10 +340,16 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
           manifestHash: manifest.document.hash,
         });
         const schemaExchange = await caller.exchangeIq(manifest.jid, 'get', request);
-        const schema = expectParsedResult(schemaExchange, REQUIRED, NS_AGENT_API, 'schema', parseSchema);
+        const schema = expectParsedResult(
+          schemaExchange,
+          'tool-info.required-fields',
+          NS_AGENT_API,
+          'schema',
+          parseSchema,
+        );
         expectThat(
           schema.schemaHash.algo === algo && schema.schemaHash.value === value,
-          REQUIRED,
+          'tool-info.required-fields',
           `the schema hash in the form (${algo} ${value})`,
           schemaExchange.reply.xml,
         );
@@ -367,7 +375,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
   },
   {
     name: 'no-manufactured-values',
-    requirements: [MADE_UP, OPTIONAL],
+    requirements: ['tool-info.no-manufactured-values', 'tool-info.optional-fields'],
     profiles: ['tool-discovery'],
     level: 'MUST',
     interpretations: ['interp-08', 'interp-20'],
@@ -379,7 +387,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
         const caller = await callerFor(context, role);
         const sample = role === 'local' ? undefined : federatedSample(world);
         for (const pinned of toolsFor(world, role, context.random, 2, sample)) {
-          const { form, exchange } = await toolView(caller, pinned, MADE_UP);
+          const { form, exchange } = await toolView(caller, pinned, 'tool-info.no-manufactured-values');
           expectOptionalFields(context, pinned, form, exchange.reply.xml);
         }
       }
@@ -463,7 +471,6 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
     statement:
       'A tool node naming no tool, one of an unregistered version, a hidden endpoint’s tool and a tool at a JID that names nothing all get the same item-not-found.',
     run: async (context) => {
-      const requirement = 'errors.not-found-equivalence';
       const world = requireWorld(context);
       const caller = await context.callers.local();
       const visible = world.visibleEndpoint;
@@ -489,12 +496,12 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
       const replies: ComparedReply[] = [];
       for (const target of targets) {
         const exchange = await discoInfo(caller, target.to, target.node);
-        expectStanzaError(context, exchange, requirement, 'item-not-found');
+        expectStanzaError(context, exchange, 'errors.not-found-equivalence', 'item-not-found');
         replies.push({ label: target.label, exchange, to: target.to });
       }
       const [first, second, ...rest] = replies;
       if (first === undefined || second === undefined) throw new NotApplicable('nothing to compare');
-      expectIndistinguishable(context, [first, second, ...rest], requirement);
+      expectIndistinguishable(context, [first, second, ...rest], 'errors.not-found-equivalence');
     },
   },
   {
@@ -506,10 +513,13 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
     statement:
       'A caller that may see an endpoint but not invoke it cannot invoke a tool hinted read-only or idempotent: the exactly pinned invocation gets item-not-found.',
     run: async (context) => {
-      const requirement = 'tool-info.annotations-not-authority';
       const { endpoint, tool } = requireWorld(context).seeOnlyEndpoint;
       const caller = await context.callers.remote();
-      const features = await endpointTaskFeatures(caller, endpoint.jid, requirement);
+      const features = await endpointTaskFeatures(
+        caller,
+        endpoint.jid,
+        'tool-info.annotations-not-authority',
+      );
       if (!features.includes(FEATURE.task)) {
         throw new NotApplicable(
           `${endpoint.jid} does not advertise ${FEATURE.task}: nothing there can be invoked`,
@@ -525,7 +535,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
       const exchange = await caller.exchangeIq(endpoint.jid, 'set', invoke);
       if (exchange.parsed.type === 'result') {
         throw new RequirementViolation(
-          requirement,
+          'tool-info.annotations-not-authority',
           `no task for a caller without an invocation grant (the tool is hinted ${JSON.stringify(tool.hints)})`,
           exchange.reply.xml,
         );
@@ -542,7 +552,6 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
     statement:
       'Registration accepts tool names outside MCP’s recommended style — spaces, non-ASCII and astral characters, 200 characters — since no smaller limit applies beyond the manifest and stanza sizes.',
     run: async (context) => {
-      const requirement = 'namespaces.tool-name-no-extra-limits';
       const registrant = await registrantFor(context, 'names');
       const version = freshVersion(context);
       const names = ['a name with spaces', 'n\u00e4me \u540d\u524d', '\u{1F600} grin', 'x'.repeat(200)];
@@ -553,14 +562,14 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
       const exchange = await register(context, registrant, JSON.stringify(manifest));
       const registered = expectParsedResult(
         exchange,
-        requirement,
+        'namespaces.tool-name-no-extra-limits',
         NS_AGENT_API,
         'registered',
         parseRegistered,
       );
       expectThat(
         registered.version === version,
-        requirement,
+        'namespaces.tool-name-no-extra-limits',
         `<registered version='${version}'/>`,
         exchange.reply.xml,
       );
@@ -575,7 +584,6 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
     statement:
       'Registration refuses tool names with characters XML cannot carry — a C0 control, U+FFFE, a lone surrogate (the last an I-JSON violation: not-acceptable) — and registers nothing.',
     run: async (context) => {
-      const requirement = 'namespaces.tool-name-rules';
       const registrant = await registrantFor(context, 'badnames');
       // JSON escapes, as a client must send them: the raw characters cannot travel in XML at all.
       for (const [escape, conditions] of [
@@ -590,15 +598,15 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
         const exchange = await register(context, registrant, text);
         if (exchange.parsed.type === 'result') {
           throw new RequirementViolation(
-            requirement,
+            'namespaces.tool-name-rules',
             `a refusal of the tool name "bad${escape}name"`,
             exchange.reply.xml,
           );
         }
-        expectStanzaError(context, exchange, requirement, conditions);
+        expectStanzaError(context, exchange, 'namespaces.tool-name-rules', conditions);
         expectThat(
           (await isRegistered(context, registrant, version)) !== true,
-          requirement,
+          'namespaces.tool-name-rules',
           `no version ${version} of ${registrant.jid} after the refusal`,
           'the registration status lists it',
         );

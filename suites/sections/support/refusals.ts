@@ -58,12 +58,16 @@ export async function expectRefusals(
       expectRefused(context, exchange, requirement, conditions, `a manifest with ${attempt.vector.label}`);
     });
     if (!hasAdmin(context)) return;
-    const stored = 'registration-flow.validate-before-commit';
-    const versions = await registeredVersions(context, await adminFor(context), registrant.jid, stored);
+    const versions = await registeredVersions(
+      context,
+      await adminFor(context),
+      registrant.jid,
+      'registration-flow.validate-before-commit',
+    );
     const attempted = attempts.map(({ version }) => version);
     expectThat(
       !versions.some((version) => attempted.includes(version.id)),
-      stored,
+      'registration-flow.validate-before-commit',
       `none of the refused versions (${attempted.join(', ')}) registered under ${registrant.jid}`,
       describeVersions(versions),
     );

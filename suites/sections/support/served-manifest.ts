@@ -11,9 +11,6 @@ import { expectThat, expectParsedResult } from '../../framework/expect.ts';
 import type { FixtureManifest } from '../../fixtures/reference-world.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
 
-export const CONTENTS = 'manifest-retrieval.result-contents';
-export const CANONICAL = 'manifest-retrieval.canonical-bytes';
-
 /** The manifest of `jid`: the active one, or the exact `version`. */
 export function manifestRequest(caller: Caller, jid: string, version?: string): Promise<IqExchange> {
   return caller.exchangeIq(jid, 'get', buildManifestRequest(version === undefined ? {} : { version }));
@@ -31,17 +28,22 @@ export function expectServedManifest(
   const replyXml = exchange.reply.xml;
   // The codec refuses a media type other than application/json and a missing hash or <json/>.
   const served = expectParsedResult(exchange, requirement, NS_AGENT_API, 'manifest', parseManifest);
-  expectThat(served.version === expected.version, CONTENTS, `version='${expected.version}'`, replyXml);
+  expectThat(
+    served.version === expected.version,
+    'manifest-retrieval.result-contents',
+    `version='${expected.version}'`,
+    replyXml,
+  );
   const bytes = Buffer.from(served.json, 'utf8');
   expectThat(
     bytes.equals(expected.document.bytes),
-    CANONICAL,
+    'manifest-retrieval.canonical-bytes',
     `<json/> carrying exactly the RFC 8785 bytes of ${expected.jid} ${expected.version}:\n${expected.document.bytes.toString('utf8')}`,
     replyXml,
   );
   expectThat(
     served.hash.algo === expected.document.hash.algo && served.hash.value === expected.document.hash.value,
-    CANONICAL,
+    'manifest-retrieval.canonical-bytes',
     `<hash algo='${expected.document.hash.algo}'>${expected.document.hash.value}</hash>, the sha-256 of those bytes (${sha256Base64(bytes)})`,
     replyXml,
   );

@@ -47,10 +47,6 @@ import { discoInfo } from './discovery.ts';
 import type { Provisioning } from './provisioning.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
 
-export const PAYLOADS_VALID = 'event-json-schemas.payloads-valid';
-export const REVISIONS = 'events.revision-increments';
-export const EVENT_REPLAY = 'events.replay-identical';
-
 /** An endpoint and version a task is pinned to: the exact pins an invocation carries. */
 export interface TaskTarget {
   readonly jid: string;
@@ -188,10 +184,10 @@ export function eventPayload(received: ValidTaskEvent): JsonValue {
     payload = parseStrictJson(received.event.json);
   } catch (error) {
     throw new RequirementViolation(
-      PAYLOADS_VALID,
+      'event-json-schemas.payloads-valid',
       `a ${received.event.type} event whose character data is one JSON text`,
       received.stanza.xml,
-      `${PAYLOADS_VALID}: the ${received.event.type} event at revision ${String(received.event.revision)} is not JSON (${error instanceof Error ? error.message : String(error)})`,
+      `event-json-schemas.payloads-valid: the ${received.event.type} event at revision ${String(received.event.revision)} is not JSON (${error instanceof Error ? error.message : String(error)})`,
     );
   }
   const validation = validateEventPayload(received.event.type, payload);
@@ -200,10 +196,10 @@ export function eventPayload(received: ValidTaskEvent): JsonValue {
       (violation) => `${violation.path || '/'}: ${violation.message}`,
     );
     throw new RequirementViolation(
-      PAYLOADS_VALID,
+      'event-json-schemas.payloads-valid',
       `a ${received.event.type} payload valid against the event schema for its type`,
       received.stanza.xml,
-      `${PAYLOADS_VALID}: the ${received.event.type} event at revision ${String(received.event.revision)} breaks the schema (${problems.join('; ')})`,
+      `event-json-schemas.payloads-valid: the ${received.event.type} event at revision ${String(received.event.revision)} breaks the schema (${problems.join('; ')})`,
     );
   }
   return payload;
@@ -227,10 +223,10 @@ export function checkedHistory(caller: Caller, taskId: string): ValidTaskEvent[]
   for (const received of all) {
     if (!received.valid) {
       throw new RequirementViolation(
-        PAYLOADS_VALID,
+        'event-json-schemas.payloads-valid',
         'lifecycle messages with exactly one valid <event/>',
         received.stanza.xml,
-        `${PAYLOADS_VALID}: a malformed lifecycle message for task ${taskId} (${received.problem.message})`,
+        `event-json-schemas.payloads-valid: a malformed lifecycle message for task ${taskId} (${received.problem.message})`,
       );
     }
     eventPayload(received);
@@ -246,7 +242,7 @@ export function checkedHistory(caller: Caller, taskId: string): ValidTaskEvent[]
         canonicalJson(parseStrictJson(received.event.json));
     expectThat(
       same,
-      EVENT_REPLAY,
+      'events.replay-identical',
       `a repeat of revision ${String(received.event.revision)} identical to the first (event ID, type, payload):\n${known.stanza.xml}`,
       received.stanza.xml,
     );
@@ -256,14 +252,19 @@ export function checkedHistory(caller: Caller, taskId: string): ValidTaskEvent[]
   revisions.forEach((revision, index) => {
     expectThat(
       revision === index + 1,
-      REVISIONS,
+      'events.revision-increments',
       `events at revisions 1 to ${String(highest)}, each exactly once (revision 0 is the accepted state)`,
       summary,
     );
   });
   const events = revisions.flatMap((revision) => byRevision.get(revision) ?? []);
   const ids = new Set(events.map((received) => received.event.eventId));
-  expectThat(ids.size === events.length, REVISIONS, 'a distinct event ID for every revision', summary);
+  expectThat(
+    ids.size === events.length,
+    'events.revision-increments',
+    'a distinct event ID for every revision',
+    summary,
+  );
   for (const received of events) {
     expectThat(
       isIdentifier(received.event.eventId),
@@ -299,7 +300,7 @@ export async function awaitSettled(
   const last = history.at(-1);
   expectThat(
     last !== undefined && isTerminalEvent(last) && history.filter(isTerminalEvent).length === 1,
-    REVISIONS,
+    'events.revision-increments',
     'exactly one terminal event, at the highest revision',
     history.map(describe).join(', '),
   );
