@@ -46,6 +46,21 @@ describe('checkGatewayElements', () => {
     expect(failure).toMatchObject({ requirement: 'schema.base-structures-valid', received: invalid });
   });
 
+  it('does not judge the request payload an IQ error echoes (#errors lets it be included), but judges the rest', async () => {
+    // The echoed <invoke/> lacks what the schema requires of a request the gateway would send.
+    const echoed =
+      "<iq xmlns='jabber:client' type='error' id='4' from='weather@agents.example'>" +
+      "<invoke xmlns='urn:xmpp:agent-task:0' tool='x' bogus='1'/>" +
+      "<error type='modify'><bad-request xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>";
+    await expect(checkGatewayElements(received(echoed).entries, GATEWAY)).resolves.toBeUndefined();
+    const invalidResult =
+      "<iq xmlns='jabber:client' type='result' id='5' from='weather@agents.example'>" +
+      "<invoke xmlns='urn:xmpp:agent-task:0' tool='x' bogus='1'/></iq>";
+    await expect(checkGatewayElements(received(invalidResult).entries, GATEWAY)).rejects.toBeInstanceOf(
+      RequirementViolation,
+    );
+  });
+
   it('validates a whole run in one batch and names the cases that received invalid elements', async () => {
     const invalid =
       "<iq xmlns='jabber:client' type='result' id='4' from='agents.example'>" +

@@ -62,6 +62,10 @@ function protocolElements(stanza: Element): Element[] {
   const visit = (element: Element): void => {
     for (const child of element.children) {
       if (typeof child === 'string') continue;
+      // An IQ error may carry the original request payload (#errors): that is the requester's
+      // element echoed, not one the gateway produced, so the schemas do not judge it here (the
+      // SHOULD against echoing attacker-controlled JSON is errors.no-payload-echo's).
+      if (isEchoedRequest(element, child)) continue;
       const namespace = namespaceOf(child);
       if (namespace !== undefined && OUR_NAMESPACES.includes(namespace)) {
         found.push(xml(child.name, { ...child.attrs, xmlns: namespace }, ...child.children));
@@ -72,6 +76,11 @@ function protocolElements(stanza: Element): Element[] {
   };
   visit(stanza);
   return found;
+}
+
+/** Whether `child` of `parent` is the request payload an IQ error echoes (any child but <error/>). */
+function isEchoedRequest(parent: Element, child: Element): boolean {
+  return parent.name === 'iq' && parent.attrs['type'] === 'error' && child.name !== 'error';
 }
 
 /** One protocol element the gateway sent, with the stanza that carried it. */
