@@ -75,6 +75,15 @@ export function describeFailure(result: CaseResult, cut = false): string {
 
 const LEVEL_ORDER = { MUST: 0, SHOULD: 1, MAY: 2 } as const;
 
+/** Progress that prints nothing (the repetitions of --repeat print one line each instead). */
+export const silentProgress: RunProgress = {
+  preflight: () => undefined,
+  sectionStarted: () => undefined,
+  caseFinished: () => undefined,
+  sectionFinished: () => undefined,
+  schemaFailures: () => undefined,
+};
+
 /** Results in the order their failures are printed: MUST before SHOULD before MAY. */
 function mustFirst(results: readonly CaseResult[]): CaseResult[] {
   return results.toSorted((a, b) => LEVEL_ORDER[a.case.level] - LEVEL_ORDER[b.case.level]);

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { generateIdentifier } from '../../protocol/identifiers.ts';
 import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { ALL_SUITES } from '../../suites/index.ts';
-import { freshSeed, isSeed } from '../../suites/framework/seeded-random.ts';
+import { caseSeed, freshSeed, isSeed } from '../../suites/framework/seeded-random.ts';
 import {
   isProviderChoice,
   PROVIDER_CHOICES,
@@ -18,10 +18,17 @@ import {
 } from '../../harness/federation/auto-provider.ts';
 import { loadBaseline, BaselineError } from '../../runner/baseline.ts';
 import { runConformance } from '../../runner/run-conformance.ts';
-import { unknownBaselineEntries } from '../../runner/profile-verdicts.ts';
+import { unknownBaselineEntries, type Baseline } from '../../runner/profile-verdicts.ts';
 import { selectCases, type CaseSelection } from '../../runner/select-cases.ts';
 import { startSession } from '../../runner/run-session.ts';
-import { summaryTable, terminalProgress } from '../../runner/terminal-report.ts';
+import {
+  runVerdictLine,
+  silentProgress,
+  summaryTable,
+  terminalProgress,
+} from '../../runner/terminal-report.ts';
+import { isStable, stabilityOf, stabilityText } from '../../runner/stability.ts';
+import type { RunResult } from '../../runner/run-result.ts';
 import { writeReports } from '../../runner/reports/write-reports.ts';
 import { isProfileId, withImpliedProfiles, type ProfileId } from '../../protocol/profiles.ts';
 import { EXIT, readInput, UsageError } from '../io.ts';
@@ -43,7 +50,7 @@ function suiteVersion(): string {
 export const runCommand: Command = {
   name: 'run',
   usage:
-    'run [--sut FILE] [--world FILE] [--profile P]... [--grep ID]... [--strict] [--provider P] [--external FILE] [--baseline FILE] [--seed N] [--out DIR] [--allure-html]',
+    'run [--sut FILE] [--world FILE] [--profile P]... [--grep ID]... [--strict] [--provider P] [--external FILE] [--baseline FILE] [--seed N] [--repeat N] [--out DIR] [--allure-html]',
   summary:
     'run the conformance suites against a gateway (default: the reference gateway) and report per profile',
   async run(args, io) {
@@ -61,6 +68,7 @@ export const runCommand: Command = {
         seed: { type: 'string' },
         out: { type: 'string' },
         verbose: { type: 'boolean', default: false },
+        repeat: { type: 'string' },
         'allure-html': { type: 'boolean', default: false },
       },
       allowPositionals: true,
@@ -76,6 +84,10 @@ export const runCommand: Command = {
     for (const profile of values.profile ?? []) {
       if (!isProfileId(profile)) throw new UsageError(`unknown profile ${JSON.stringify(profile)}`);
       profiles.push(profile);
+    }
+    const repeat = values.repeat === undefined ? 1 : Number(values.repeat);
+    if (values.repeat !== undefined && (!/^\d+$/.test(values.repeat) || repeat < 1 || repeat > 1000)) {
+      throw new UsageError('--repeat is an integer from 1 to 1000');
     }
     let seed = freshSeed();
     if (values.seed !== undefined) {
@@ -98,7 +110,7 @@ export const runCommand: Command = {
       if (read === EXIT.invalid) return read;
       external = read;
     }
-    let baseline;
+    let baseline: Baseline | undefined;
     if (values.baseline !== undefined) {
       try {
         baseline = loadBaseline(readInput(io, values.baseline), values.baseline);
@@ -148,44 +160,75 @@ export const runCommand: Command = {
     const log = (line: string): void => {
       io.out(`${line}\n`);
     };
-    const selection = await selectProvider(provider, external === undefined ? {} : { external });
+    const providerChoice = await selectProvider(provider, external === undefined ? {} : { external });
     log(
       `agentconf ${suiteVersion()} for XMPP Agent Gateway ${SPEC_REVISION}; seed ${String(seed)} (replay with --seed ${String(seed)})`,
     );
-    log(selection.reason);
-    const session = await startSession({
-      provider: selection.provider,
-      config,
-      ...(world === undefined ? {} : { world }),
-      log,
-    });
-    let passed: boolean;
-    try {
-      const result = await runConformance({
-        runId,
-        session,
+    log(providerChoice.reason);
+    const runOnce = async (
+      repetitionSeed: number,
+      repetitionId: string,
+      quiet: boolean,
+    ): Promise<RunResult> => {
+      const session = await startSession({
+        provider: providerChoice.provider,
         config,
-        suites: ALL_SUITES,
-        selection: caseSelection,
-        seed,
-        strict: values.strict,
-        ...(baseline === undefined ? {} : { baseline }),
-        suiteVersion: suiteVersion(),
-        specRevision: SPEC_REVISION,
-        progress: terminalProgress((text) => {
-          io.out(text);
-        }, values.verbose),
+        ...(world === undefined ? {} : { world }),
+        log: quiet ? () => undefined : log,
       });
-      io.out(summaryTable(result));
-      mkdirSync(out, { recursive: true });
-      writeFileSync(join(out, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
-      const reports = await writeReports(result, out, { allureHtml: values['allure-html'] });
+      try {
+        return await runConformance({
+          runId: repetitionId,
+          session,
+          config,
+          suites: ALL_SUITES,
+          selection: caseSelection,
+          seed: repetitionSeed,
+          strict: values.strict,
+          ...(baseline === undefined ? {} : { baseline }),
+          suiteVersion: suiteVersion(),
+          specRevision: SPEC_REVISION,
+          progress: quiet
+            ? silentProgress
+            : terminalProgress((text) => {
+                io.out(text);
+              }, values.verbose),
+        });
+      } finally {
+        await session.stop();
+      }
+    };
+    const writeRun = async (result: RunResult, dir: string): Promise<void> => {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
+      const reports = await writeReports(result, dir, { allureHtml: values['allure-html'] });
       for (const note of reports.notes) log(note);
+    };
+
+    if (repeat === 1) {
+      const result = await runOnce(seed, runId, false);
+      io.out(summaryTable(result));
+      await writeRun(result, out);
       log(`results: ${out}`);
-      passed = result.passed;
-    } finally {
-      await session.stop();
+      return result.passed ? EXIT.ok : EXIT.invalid;
     }
+    // --repeat: each repetition is a whole run (its own federation, gateway and seed), as N
+    // separate invocations would be; one line each, then the stability table.
+    const runs: RunResult[] = [];
+    for (let index = 0; index < repeat; index += 1) {
+      const repetitionSeed = index === 0 ? seed : caseSeed(seed, `repetition-${String(index + 1)}`);
+      const result = await runOnce(repetitionSeed, `${runId}-${String(index + 1)}`, true);
+      runs.push(result);
+      log(
+        `repetition ${String(index + 1)}/${String(repeat)}, seed ${String(repetitionSeed)}: ${String(result.cases.length)} cases in ${(result.durationMs / 1000).toFixed(1)} s, ${runVerdictLine(result)}`,
+      );
+      await writeRun(result, join(out, `repetition-${String(index + 1)}`));
+    }
+    const stability = stabilityOf(runs);
+    io.out(stabilityText(stability));
+    writeFileSync(join(out, 'stability.json'), `${JSON.stringify(stability, null, 2)}\n`);
+    log(`results: ${out}`);
+    const passed = isStable(stability);
     return passed ? EXIT.ok : EXIT.invalid;
   },
 };

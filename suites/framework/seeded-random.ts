@@ -18,7 +18,8 @@ export function freshSeed(): number {
 
 /**
  * Derives the seed of one case from the run seed and the case ID, so a case sees the same
- * numbers whether it runs in the full run, alone under --grep, or in its flake re-run.
+ * numbers whether it runs in the full run or alone under --grep (a re-run after a failure mixes in
+ * its attempt number: run-case.ts, attemptSeed).
  */
 export function caseSeed(runSeed: number, caseId: string): number {
   // FNV-1a over the UTF-8 bytes of the ID, mixed with the run seed.
