@@ -39,21 +39,36 @@ export interface Suite {
   readonly cases: readonly ConformanceCase[];
 }
 
-export type CaseDeclaration = Omit<ConformanceCase, 'section' | 'id'> & { readonly name: string };
+/** A case ID: `<section anchor>.<kebab-case name>`. */
+export type CaseId<Section extends string = string> = `${Section}.${string}`;
 
 /**
- * Declares the cases of one section; IDs become `<section>.<name>`. Duplicate names are a
- * programming error caught at load time, not at report time.
+ * A case as a suite file declares it: its ID written out in full (never assembled in code), so
+ * an ID copied from a report greps to its declaration in one hop.
  */
-export function defineSuite(section: string, title: string, declarations: readonly CaseDeclaration[]): Suite {
+export type CaseDeclaration<Section extends string = string> = Omit<ConformanceCase, 'section' | 'id'> & {
+  readonly id: CaseId<Section>;
+};
+
+/**
+ * Declares the cases of one section. Each ID must start with `<section>.` (the type says so for
+ * a literal section) and go on in kebab-case; a malformed or duplicate ID is a programming error
+ * caught at load time, not at report time.
+ */
+export function defineSuite<const Section extends string>(
+  section: Section,
+  title: string,
+  declarations: readonly CaseDeclaration<NoInfer<Section>>[],
+): Suite {
   const seen = new Set<string>();
-  const cases = declarations.map(({ name, ...declaration }) => {
-    if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name)) {
-      throw new Error(`case name ${JSON.stringify(name)} in #${section} is not kebab-case`);
+  const cases = declarations.map((declaration) => {
+    const { id } = declaration;
+    if (!id.startsWith(`${section}.`) || !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id.slice(section.length + 1))) {
+      throw new Error(`case ID ${JSON.stringify(id)} in #${section} is not ${section}.<kebab-case name>`);
     }
-    if (seen.has(name)) throw new Error(`case name ${name} is declared twice in #${section}`);
-    seen.add(name);
-    return { ...declaration, id: `${section}.${name}`, section };
+    if (seen.has(id)) throw new Error(`case ID ${id} is declared twice in #${section}`);
+    seen.add(id);
+    return { ...declaration, section };
   });
   return { section, title, cases };
 }

@@ -47,7 +47,7 @@ describe('SeededRandom', () => {
 });
 
 describe('defineSuite', () => {
-  const base: Omit<CaseDeclaration, 'name'> = {
+  const base: Omit<CaseDeclaration, 'id'> = {
     requirements: ['list-agents.octet-order'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -55,20 +55,22 @@ describe('defineSuite', () => {
     run: () => Promise.resolve(),
   };
 
-  it('names cases <section>.<name>', () => {
-    const suite = defineSuite('list-agents', 'Listing', [{ ...base, name: 'octet-order' }]);
+  it('keeps each case’s full ID and gives it the suite’s section', () => {
+    const suite = defineSuite('list-agents', 'Listing', [{ ...base, id: 'list-agents.octet-order' }]);
     expect(suite.cases.map((c) => c.id)).toEqual(['list-agents.octet-order']);
     expect(suite.cases[0]?.section).toBe('list-agents');
   });
 
-  it('refuses duplicate and non-kebab names', () => {
+  it('refuses duplicate IDs, IDs of another section and non-kebab names', () => {
     expect(() =>
       defineSuite('s', 't', [
-        { ...base, name: 'a' },
-        { ...base, name: 'a' },
+        { ...base, id: 's.a' },
+        { ...base, id: 's.a' },
       ]),
     ).toThrow(/twice/);
-    expect(() => defineSuite('s', 't', [{ ...base, name: 'Not_Kebab' }])).toThrow(/kebab/);
+    expect(() => defineSuite('s', 't', [{ ...base, id: 's.Not_Kebab' }])).toThrow(/kebab/);
+    // @ts-expect-error -- an ID outside its section does not compile either
+    expect(() => defineSuite('s', 't', [{ ...base, id: 'other.a' }])).toThrow(/not s\./);
   });
 });
 

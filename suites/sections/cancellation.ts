@@ -114,7 +114,7 @@ async function deadlineOutcome(
 
 export const cancellationSuite = defineSuite('cancellation', 'Cancellation and Deadlines', [
   {
-    name: 'advisory-cancelled-with-replays',
+    id: 'cancellation.advisory-cancelled-with-replays',
     requirements: [
       'cancellation.identical-replay',
       'cancellation.different-tuple-conflict',
@@ -182,7 +182,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
     },
   },
   {
-    name: 'cancelling-then-completed',
+    id: 'cancellation.cancelling-then-completed',
     requirements: ['events.revision-increments'],
     interpretations: ['interp-33'],
     profiles: ['interactive-tasks'],
@@ -215,7 +215,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
     },
   },
   {
-    name: 'output-after-cancelled-discarded',
+    id: 'cancellation.output-after-cancelled-discarded',
     requirements: ['cancellation.output-after-cancelled-discarded'],
     profiles: ['interactive-tasks'],
     level: 'MUST',
@@ -314,7 +314,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
     },
   },
   {
-    name: 'conflict-after-terminal',
+    id: 'cancellation.conflict-after-terminal',
     requirements: ['cancellation.different-tuple-conflict'],
     profiles: ['interactive-tasks'],
     level: 'MUST',
@@ -336,7 +336,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
     },
   },
   {
-    name: 'deadline-expiry',
+    id: 'cancellation.deadline-expiry',
     requirements: ['cancellation.deadline-expiry'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -366,7 +366,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
     },
   },
   {
-    name: 'deadline-instants',
+    id: 'cancellation.deadline-instants',
     requirements: ['cancellation.exact-instant-comparison', 'cancellation.deadline-at-commit'],
     profiles: ['task-execution'],
     level: 'MUST',

@@ -141,7 +141,7 @@ async function expectUnseenLikeNonexistent(
 
 export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Information', [
   {
-    name: 'disco-info-local',
+    id: 'endpoint-info.disco-info-local',
     requirements: ['endpoint-info.disco-info', 'addressing.endpoint-bare-jid'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -152,7 +152,7 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     },
   },
   {
-    name: 'disco-info-federated',
+    id: 'endpoint-info.disco-info-federated',
     requirements: [
       'endpoint-info.disco-info',
       'addressing.server-routes-endpoints',
@@ -167,7 +167,7 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     },
   },
   {
-    name: 'required-fields',
+    id: 'endpoint-info.required-fields',
     requirements: ['endpoint-info.required-fields'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -211,7 +211,7 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     },
   },
   {
-    name: 'manifest-hash-fields',
+    id: 'endpoint-info.manifest-hash-fields',
     requirements: ['endpoint-info.manifest-hash-fields', 'endpoint-info.required-fields'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -249,7 +249,7 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     },
   },
   {
-    name: 'cold-start-boolean',
+    id: 'endpoint-info.cold-start-boolean',
     requirements: ['endpoint-info.cold-start-boolean'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -280,7 +280,7 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     },
   },
   {
-    name: 'replay-window-field',
+    id: 'endpoint-info.replay-window-field',
     requirements: ['endpoint-info.replay-window-field'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -311,7 +311,7 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     },
   },
   {
-    name: 'feature-var-not-node',
+    id: 'endpoint-info.feature-var-not-node',
     requirements: ['endpoint-info.feature-var-not-node'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -335,7 +335,7 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     },
   },
   {
-    name: 'nodeless-items',
+    id: 'endpoint-info.nodeless-items',
     requirements: ['endpoint-info.disco-info'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -349,7 +349,7 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     },
   },
   {
-    name: 'jid-comparison',
+    id: 'endpoint-info.jid-comparison',
     requirements: ['namespaces.jid-comparison', 'endpoint-info.disco-info'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -378,7 +378,7 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     },
   },
   {
-    name: 'hidden-like-nonexistent',
+    id: 'endpoint-info.hidden-like-nonexistent',
     requirements: ['errors.not-found-equivalence', 'rules.uniform-visibility', 'endpoint-info.disco-info'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -390,7 +390,7 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     },
   },
   {
-    name: 'unseen-like-nonexistent-federated',
+    id: 'endpoint-info.unseen-like-nonexistent-federated',
     requirements: [
       'errors.not-found-equivalence',
       'rules.uniform-visibility',
@@ -413,7 +413,7 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     },
   },
   {
-    name: 'deactivated-no-version',
+    id: 'endpoint-info.deactivated-no-version',
     requirements: ['endpoint-info.required-fields', 'endpoint-info.disco-info'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -442,7 +442,7 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     },
   },
   {
-    name: 'resource-in-agent-jid-refused',
+    id: 'endpoint-info.resource-in-agent-jid-refused',
     requirements: ['namespaces.no-resourcepart'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',

@@ -134,7 +134,7 @@ async function expectUnseenLikeNonexistent(
 
 export const errorsSuite = defineSuite('errors', 'Error Handling', [
   {
-    name: 'unhandled-iq',
+    id: 'errors.unhandled-iq',
     requirements: ['errors.unhandled-iq-error'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -168,7 +168,7 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
     },
   },
   {
-    name: 'hidden-like-nonexistent',
+    id: 'errors.hidden-like-nonexistent',
     requirements: ['errors.not-found-equivalence', 'rules.uniform-visibility'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -183,7 +183,7 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
     },
   },
   {
-    name: 'unauthorized-like-nonexistent',
+    id: 'errors.unauthorized-like-nonexistent',
     requirements: ['errors.not-found-equivalence', 'rules.uniform-visibility'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -222,7 +222,7 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
     },
   },
   {
-    name: 'no-payload-echo',
+    id: 'errors.no-payload-echo',
     requirements: ['errors.no-payload-echo'],
     profiles: ['core-directory', 'self-registration', 'admin-provisioning'],
     level: 'SHOULD',
@@ -294,7 +294,7 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
       }),
   },
   {
-    name: 'safe-messages',
+    id: 'errors.safe-messages',
     requirements: ['errors.safe-messages'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -346,7 +346,7 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
     },
   },
   {
-    name: 'task-ops-survive-deactivation',
+    id: 'errors.task-ops-survive-deactivation',
     requirements: ['errors.task-ops-survive-visibility-change'],
     profiles: ['task-execution'],
     level: 'MUST',

@@ -43,7 +43,7 @@ async function settledPayload(
 
 export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
   {
-    name: 'revisions-one-per-commit',
+    id: 'events.revisions-one-per-commit',
     requirements: [
       'events.revision-increments',
       'event-json-schemas.payloads-valid',
@@ -98,7 +98,7 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
     },
   },
   {
-    name: 'progress-percent-range',
+    id: 'events.progress-percent-range',
     requirements: ['events.progress-percent-range'],
     profiles: ['interactive-tasks'],
     level: 'MUST',
@@ -132,7 +132,7 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
     },
   },
   {
-    name: 'iserror-is-completed',
+    id: 'events.iserror-is-completed',
     requirements: ['events.iserror-is-completed'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -150,7 +150,7 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
     },
   },
   {
-    name: 'output-schema-validated',
+    id: 'events.output-schema-validated',
     requirements: ['events.output-schema-validated'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -179,7 +179,7 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
     },
   },
   {
-    name: 'failed-event-shape',
+    id: 'events.failed-event-shape',
     requirements: ['errors.failed-event-shape', 'errors.qualified-codes'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -213,7 +213,7 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
     },
   },
   {
-    name: 'unknown-namespace-event',
+    id: 'events.unknown-namespace-event',
     requirements: ['events.unknown-namespace-event', 'events.unknown-namespace-error-condition'],
     profiles: ['task-execution'],
     level: 'MUST',

@@ -12,7 +12,7 @@ import { discoInfo, discoItems } from './support/discovery.ts';
 
 export const findGatewaySuite = defineSuite('find-gateway', 'Finding a Gateway', [
   {
-    name: 'server-lists-gateway',
+    id: 'find-gateway.server-lists-gateway',
     requirements: ['find-gateway.server-lists-gateway'],
     profiles: ['core-directory'],
     level: 'SHOULD',

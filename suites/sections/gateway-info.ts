@@ -54,7 +54,7 @@ const PROFILE_FEATURES: readonly (readonly [ProfileId, string])[] = [
 
 export const gatewayInfoSuite = defineSuite('gateway-info', 'Gateway Information', [
   {
-    name: 'identity-local',
+    id: 'gateway-info.identity-local',
     requirements: ['gateway-info.identity'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -64,7 +64,7 @@ export const gatewayInfoSuite = defineSuite('gateway-info', 'Gateway Information
     },
   },
   {
-    name: 'identity-federated',
+    id: 'gateway-info.identity-federated',
     requirements: ['gateway-info.identity'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -75,7 +75,7 @@ export const gatewayInfoSuite = defineSuite('gateway-info', 'Gateway Information
     },
   },
   {
-    name: 'claimed-profiles-advertised',
+    id: 'gateway-info.claimed-profiles-advertised',
     requirements: ['gateway-info.features'],
     profiles: ['core-directory', 'jabber-search', 'admin-provisioning', 'self-registration'],
     level: 'MUST',
@@ -99,7 +99,7 @@ export const gatewayInfoSuite = defineSuite('gateway-info', 'Gateway Information
     },
   },
   {
-    name: 'domain-jid',
+    id: 'gateway-info.domain-jid',
     requirements: ['addressing.gateway-domain-jid'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -124,7 +124,7 @@ export const gatewayInfoSuite = defineSuite('gateway-info', 'Gateway Information
     },
   },
   {
-    name: 'advertised-discovery-features-answer',
+    id: 'gateway-info.advertised-discovery-features-answer',
     requirements: ['gateway-info.features', 'conformance.no-false-advertising'],
     profiles: ['core-directory'],
     level: 'MUST',

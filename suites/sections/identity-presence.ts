@@ -14,7 +14,7 @@ import { xml } from '@xmpp/xml';
 import { WaitTimeout, type Caller, type ReceivedStanza } from '../../harness/driver/index.ts';
 import { bareJidOf, JidError, normalizeBareJid } from '../../protocol/jid/index.ts';
 import { parseXml } from '../../protocol/stanza/index.ts';
-import { defineSuite, type CaseDeclaration } from '../framework/case.ts';
+import { defineSuite, type CaseDeclaration, type CaseId } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
 import { comparableXml, expectThat } from '../framework/expect.ts';
 import { NotApplicable } from '../framework/verdicts.ts';
@@ -81,9 +81,13 @@ async function subscribe(context: CaseContext, resource: Caller, jid: string): P
   return answer;
 }
 
-function subscribeCase(role: 'local' | 'remote', name: string, statement: string): CaseDeclaration {
+function subscribeCase(
+  role: 'local' | 'remote',
+  id: CaseId<'identity-presence'>,
+  statement: string,
+): CaseDeclaration<'identity-presence'> {
   return {
-    name,
+    id,
     requirements: ['identity-presence.presence-handling'],
     profiles: ['core-directory'],
     level: 'SHOULD',
@@ -106,16 +110,16 @@ function answerShape(stanza: ReceivedStanza | undefined): string {
 export const identityPresenceSuite = defineSuite('identity-presence', 'Identity and Presence', [
   subscribeCase(
     'local',
-    'subscribe-visible-local',
+    'identity-presence.subscribe-visible-local',
     'A visible endpoint answers a local caller’s subscription request (approving, declining, or with its presence).',
   ),
   subscribeCase(
     'remote',
-    'subscribe-visible-federated',
+    'identity-presence.subscribe-visible-federated',
     'A visible endpoint answers a federated caller’s subscription request across server-to-server.',
   ),
   {
-    name: 'probe-answered',
+    id: 'identity-presence.probe-answered',
     requirements: ['identity-presence.presence-handling'],
     profiles: ['core-directory'],
     level: 'SHOULD',
@@ -142,7 +146,7 @@ export const identityPresenceSuite = defineSuite('identity-presence', 'Identity 
     },
   },
   {
-    name: 'hidden-like-nonexistent',
+    id: 'identity-presence.hidden-like-nonexistent',
     requirements: ['identity-presence.presence-handling'],
     profiles: ['core-directory'],
     level: 'SHOULD',

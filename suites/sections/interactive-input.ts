@@ -39,7 +39,7 @@ const isRunning = (payload: JsonValue): boolean => isJsonObject(payload) && payl
 
 export const interactiveInputSuite = defineSuite('interactive-input', 'Interactive Input', [
   {
-    name: 'pending-answer-replay',
+    id: 'interactive-input.pending-answer-replay',
     requirements: [
       'interactive-input.pending-in-state',
       'interactive-input.identical-replay',
@@ -140,7 +140,7 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
     },
   },
   {
-    name: 'expiry-reissue-and-late-answers',
+    id: 'interactive-input.expiry-reissue-and-late-answers',
     requirements: [
       'interactive-input.expiry-outcome',
       'interactive-input.late-answer-conflict',
@@ -212,7 +212,7 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
     },
   },
   {
-    name: 'cancellation-supersedes-input',
+    id: 'interactive-input.cancellation-supersedes-input',
     requirements: ['interactive-input.race-loser-conflict'],
     profiles: ['interactive-tasks'],
     level: 'MUST',

@@ -78,7 +78,7 @@ function invokeOf(context: CaseContext, target: TaskTarget, tool: string, args: 
 
 export const invocationSuite = defineSuite('invocation', 'Invocation', [
   {
-    name: 'accepted-durable',
+    id: 'invocation.accepted-durable',
     requirements: [
       'invocation.identifier-grammar',
       'task-recovery.state-contents',
@@ -106,7 +106,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     },
   },
   {
-    name: 'identifiers-unpredictable',
+    id: 'invocation.identifiers-unpredictable',
     requirements: ['invocation.identifier-unpredictability', 'invocation.identifier-grammar'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -148,7 +148,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     },
   },
   {
-    name: 'replay-same-task',
+    id: 'invocation.replay-same-task',
     requirements: ['invocation.replay-same-task'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -200,7 +200,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     },
   },
   {
-    name: 'durable-across-crash',
+    id: 'invocation.durable-across-crash',
     requirements: ['invocation.durable-before-accepted', 'invocation.replay-same-task'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -256,7 +256,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     },
   },
   {
-    name: 'replay-conflict',
+    id: 'invocation.replay-conflict',
     requirements: ['invocation.replay-conflict'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -340,7 +340,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     },
   },
   {
-    name: 'unauthorized-like-nonexistent',
+    id: 'invocation.unauthorized-like-nonexistent',
     requirements: [
       'invocation.unauthorized-item-not-found',
       'invocation.authorize-first',
@@ -398,7 +398,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     },
   },
   {
-    name: 'invoke-without-visibility',
+    id: 'invocation.invoke-without-visibility',
     requirements: ['invocation.invoke-without-visibility'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -440,7 +440,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     },
   },
   {
-    name: 'validity-after-authorization',
+    id: 'invocation.validity-after-authorization',
     requirements: ['invocation.authorize-first', 'rules.target-validates-arguments', 'rules.version-pinning'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -476,7 +476,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     },
   },
   {
-    name: 'required-parts',
+    id: 'invocation.required-parts',
     requirements: ['invocation.required-parts'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -525,7 +525,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     },
   },
   {
-    name: 'deadline-refusals',
+    id: 'invocation.deadline-refusals',
     requirements: ['cancellation.deadline-format', 'cancellation.deadline-at-commit'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -580,7 +580,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     },
   },
   {
-    name: 'pinned-across-activation',
+    id: 'invocation.pinned-across-activation',
     requirements: ['invocation.pin-before-admission', 'manifest-retrieval.retain-pinned-manifest'],
     profiles: ['task-execution'],
     level: 'MUST',

@@ -38,7 +38,7 @@ import {
   parseSchema,
 } from '../../protocol/stanza/index.ts';
 import type { SutLimits } from '../../harness/sut/sut-config.ts';
-import { defineSuite, type CaseDeclaration } from '../framework/case.ts';
+import { defineSuite, type CaseDeclaration, type CaseId } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
 import {
   expectNotReflected,
@@ -154,7 +154,7 @@ function nestedArrays(value: number, canary: string): JsonValue {
   return nested;
 }
 
-const PROBES: Readonly<Record<string, LimitProbe>> = {
+const PROBES = {
   depth: { limit: 'jsonMaxDepth', build: nestedArrays },
   'string-length': {
     limit: 'jsonMaxStringLength',
@@ -184,7 +184,7 @@ const PROBES: Readonly<Record<string, LimitProbe>> = {
       );
     },
   },
-};
+} satisfies Readonly<Record<string, LimitProbe>>;
 
 /** The documented limit a probe needs; cases without one cannot tell (docs/sut.md). */
 function documented(context: CaseContext, limit: keyof SutLimits): number {
@@ -205,9 +205,9 @@ function probeText(probe: LimitProbe, value: number, canary: string, jid: string
   return text;
 }
 
-function limitCase(name: string, probe: LimitProbe): CaseDeclaration {
+function limitCase(id: CaseId<'json-encoding'>, probe: LimitProbe): CaseDeclaration<'json-encoding'> {
   return {
-    name: `limit-${name}`,
+    id,
     requirements: ['json-encoding.documented-limits', 'json-encoding.no-reflection', 'rules.resource-bounds'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -279,7 +279,7 @@ const SPACED = '  two  spaces,\u00a0no-break,\u2003em,\u3000ideographic,\ttab,\n
 
 export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Encoding', [
   {
-    name: 'served-json',
+    id: 'json-encoding.served-json',
     requirements: [
       'json-encoding.single-json-value',
       'json-encoding.media-type-present',
@@ -357,7 +357,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
     },
   },
   {
-    name: 'producer-escaping',
+    id: 'json-encoding.producer-escaping',
     requirements: ['json-encoding.producer-escaping', 'json-encoding.utf8-xml-legal'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -406,7 +406,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
       }),
   },
   {
-    name: 'unservable-character-refused',
+    id: 'json-encoding.unservable-character-refused',
     requirements: ['json-encoding.utf8-xml-legal', 'registration-flow.validate-before-commit'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -423,7 +423,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
     },
   },
   {
-    name: 'trailing-data-refused',
+    id: 'json-encoding.trailing-data-refused',
     requirements: ['json-encoding.single-json-value', 'registration-flow.validate-before-commit'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -448,9 +448,13 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
       ]);
     },
   },
-  ...Object.entries(PROBES).map(([name, probe]) => limitCase(name, probe)),
+  limitCase('json-encoding.limit-depth', PROBES.depth),
+  limitCase('json-encoding.limit-string-length', PROBES['string-length']),
+  limitCase('json-encoding.limit-object-members', PROBES['object-members']),
+  limitCase('json-encoding.limit-array-items', PROBES['array-items']),
+  limitCase('json-encoding.limit-bytes', PROBES.bytes),
   {
-    name: 'authorize-before-limits',
+    id: 'json-encoding.authorize-before-limits',
     requirements: ['json-encoding.authorize-before-limits', 'json-encoding.no-reflection'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -508,7 +512,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
       }),
   },
   {
-    name: 'ijson-arguments-refused',
+    id: 'json-encoding.ijson-arguments-refused',
     requirements: ['json-encoding.ijson-rejection'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -548,7 +552,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
     },
   },
   {
-    name: 'ijson-input-refused',
+    id: 'json-encoding.ijson-input-refused',
     requirements: ['json-encoding.ijson-rejection'],
     profiles: ['interactive-tasks'],
     level: 'MUST',
@@ -596,7 +600,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
     },
   },
   {
-    name: 'string-whitespace-preserved',
+    id: 'json-encoding.string-whitespace-preserved',
     requirements: ['json-encoding.string-whitespace-preserved'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -633,7 +637,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
     },
   },
   {
-    name: 'string-whitespace-in-input',
+    id: 'json-encoding.string-whitespace-in-input',
     requirements: ['json-encoding.string-whitespace-preserved'],
     profiles: ['interactive-tasks'],
     level: 'MUST',
@@ -668,7 +672,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
     },
   },
   {
-    name: 'canonical-replay-comparison',
+    id: 'json-encoding.canonical-replay-comparison',
     requirements: ['json-encoding.canonical-replay-comparison', 'invocation.replay-same-task'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -723,7 +727,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
     },
   },
   {
-    name: 'no-external-refs-registered',
+    id: 'json-encoding.no-external-refs-registered',
     requirements: ['json-encoding.no-external-refs'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -763,7 +767,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
       ),
   },
   {
-    name: 'no-external-refs-input',
+    id: 'json-encoding.no-external-refs-input',
     requirements: ['json-encoding.no-external-refs'],
     profiles: ['interactive-tasks'],
     level: 'MUST',

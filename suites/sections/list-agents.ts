@@ -11,7 +11,7 @@ import type { Caller } from '../../harness/driver/index.ts';
 import { compareUtf8, JidError, normalizeBareJid, parseBareJid } from '../../protocol/jid/index.ts';
 import { IDENTITY_CATEGORY, IDENTITY_TYPE, NODE_DIRECTORY, NS } from '../../protocol/namespaces.ts';
 import type { DiscoItem } from '../../protocol/stanza/index.ts';
-import { defineSuite, type CaseDeclaration } from '../framework/case.ts';
+import { defineSuite, type CaseDeclaration, type CaseId } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
 import {
   expectDiscoInfo,
@@ -164,9 +164,13 @@ async function expectSameGapPaging(
   }
 }
 
-function directoryNodeInfoCase(role: 'local' | 'remote', name: string, statement: string): CaseDeclaration {
+function directoryNodeInfoCase(
+  role: 'local' | 'remote',
+  id: CaseId<'list-agents'>,
+  statement: string,
+): CaseDeclaration<'list-agents'> {
   return {
-    name,
+    id,
     requirements: ['list-agents.directory-node-info'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -194,12 +198,12 @@ function directoryNodeInfoCase(role: 'local' | 'remote', name: string, statement
 
 function visibilityCase(
   roles: readonly CallerRole[],
-  name: string,
+  id: CaseId<'list-agents'>,
   statement: string,
   extra: readonly RequirementId[] = [],
-): CaseDeclaration {
+): CaseDeclaration<'list-agents'> {
   return {
-    name,
+    id,
     requirements: ['list-agents.visibility-filter', 'privacy.explicit-visibility-policy', ...extra],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -217,7 +221,7 @@ function visibilityCase(
 
 export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoints', [
   {
-    name: 'node-optional',
+    id: 'list-agents.node-optional',
     requirements: ['list-agents.node-optional'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -251,7 +255,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     },
   },
   {
-    name: 'item-bare-jid',
+    id: 'list-agents.item-bare-jid',
     requirements: ['list-agents.item-jid', 'namespaces.no-resourcepart', 'addressing.endpoint-bare-jid'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -263,7 +267,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     },
   },
   {
-    name: 'item-no-node',
+    id: 'list-agents.item-no-node',
     requirements: ['list-agents.item-no-node'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -282,7 +286,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     },
   },
   {
-    name: 'item-names',
+    id: 'list-agents.item-names',
     requirements: ['list-agents.item-name'],
     profiles: ['core-directory'],
     level: 'SHOULD',
@@ -300,22 +304,24 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
   },
   directoryNodeInfoCase(
     'local',
-    'directory-node-info-local',
+    'list-agents.directory-node-info-local',
     'The directory node answers disco#info with identity automation/agent-directory and the disco#info and disco#items features, to a local caller.',
   ),
   directoryNodeInfoCase(
     'remote',
-    'directory-node-info-federated',
+    'list-agents.directory-node-info-federated',
     'The directory node answers disco#info with identity automation/agent-directory and the disco#info and disco#items features, to a federated caller.',
   ),
-  ...(['local', 'remote'] as const).map((role) => ({
-    name: role === 'local' ? 'octet-order-local' : 'octet-order-federated',
-    requirements: ['list-agents.octet-order', 'namespaces.jid-comparison'] as [
-      RequirementId,
-      ...RequirementId[],
-    ],
-    profiles: ['core-directory'] as ['core-directory'],
-    level: 'MUST' as const,
+  ...(
+    [
+      ['local', 'list-agents.octet-order-local'],
+      ['remote', 'list-agents.octet-order-federated'],
+    ] as const
+  ).map(([role, id]): CaseDeclaration<'list-agents'> => ({
+    id,
+    requirements: ['list-agents.octet-order', 'namespaces.jid-comparison'],
+    profiles: ['core-directory'],
+    level: 'MUST',
     interpretations: ['interp-02', 'interp-15'],
     statement: `Directory pages come in ascending octet order of the normalized bare JIDs across the whole traversal, each page’s <first/> and <last/> being exactly its first and last item’s JID (${role === 'local' ? 'local' : 'federated'} caller).`,
     run: async (context: CaseContext) => {
@@ -357,23 +363,23 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
   })),
   visibilityCase(
     ['local'],
-    'visibility-filter-local',
+    'list-agents.visibility-filter-local',
     'A local caller’s directory lists exactly the active endpoints its grants let it see: hidden ones leave no item.',
   ),
   visibilityCase(
     ['remote', 'remotePeer'],
-    'visibility-filter-federated',
+    'list-agents.visibility-filter-federated',
     'Federated callers’ directories list exactly what their principal or domain grants let them see (a hidden endpoint only for the grant that names it).',
     ['rules.uniform-visibility'],
   ),
   visibilityCase(
     ['denied'],
-    'visibility-filter-denied',
+    'list-agents.visibility-filter-denied',
     'A caller from a domain with no grants gets an empty directory (deny by default).',
     ['security.federation-deny-default'],
   ),
   {
-    name: 'count-visible-only',
+    id: 'list-agents.count-visible-only',
     requirements: ['list-agents.count-visible-only'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -418,7 +424,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     },
   },
   {
-    name: 'max-zero',
+    id: 'list-agents.max-zero',
     requirements: ['list-agents.rsm-paging'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -437,7 +443,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     },
   },
   {
-    name: 'empty-before-last-page',
+    id: 'list-agents.empty-before-last-page',
     requirements: ['list-agents.rsm-paging'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -462,7 +468,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     },
   },
   {
-    name: 'before-pages-backward',
+    id: 'list-agents.before-pages-backward',
     requirements: ['list-agents.rsm-paging'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -491,7 +497,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     },
   },
   {
-    name: 'index',
+    id: 'list-agents.index',
     requirements: ['list-agents.rsm-paging'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -519,7 +525,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     },
   },
   {
-    name: 'without-set',
+    id: 'list-agents.without-set',
     requirements: ['list-agents.rsm-paging'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -542,7 +548,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     },
   },
   {
-    name: 'max-above-page-maximum',
+    id: 'list-agents.max-above-page-maximum',
     requirements: ['list-agents.rsm-paging'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -566,7 +572,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     },
   },
   {
-    name: 'uid-hidden-like-nonexistent',
+    id: 'list-agents.uid-hidden-like-nonexistent',
     requirements: ['list-agents.rsm-paging', 'errors.not-found-equivalence', 'list-agents.visibility-filter'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -588,7 +594,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     },
   },
   {
-    name: 'uid-unseen-like-nonexistent-federated',
+    id: 'list-agents.uid-unseen-like-nonexistent-federated',
     requirements: ['list-agents.rsm-paging', 'errors.not-found-equivalence', 'list-agents.visibility-filter'],
     profiles: ['core-directory'],
     level: 'MUST',

@@ -21,7 +21,7 @@ import {
   encodeToolNode,
   ToolNodeError,
 } from '../../protocol/tool-node.ts';
-import { defineSuite, type CaseDeclaration } from '../framework/case.ts';
+import { defineSuite, type CaseDeclaration, type CaseId } from '../framework/case.ts';
 import {
   expectDiscoInfo,
   expectDiscoItems,
@@ -127,9 +127,13 @@ function trapKeys(manifest: FixtureManifest): string[] {
   return keys;
 }
 
-function collectionInfoCase(role: CallerRole, name: string, statement: string): CaseDeclaration {
+function collectionInfoCase(
+  role: CallerRole,
+  id: CaseId<'list-tools'>,
+  statement: string,
+): CaseDeclaration<'list-tools'> {
   return {
-    name,
+    id,
     requirements: ['list-tools.collection-node-info'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -161,7 +165,7 @@ function collectionInfoCase(role: CallerRole, name: string, statement: string): 
 
 export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
   {
-    name: 'items-local',
+    id: 'list-tools.items-local',
     requirements: ['list-tools.item-jid-and-node', 'namespaces.tool-name-no-extra-limits'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -184,7 +188,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
     },
   },
   {
-    name: 'items-federated',
+    id: 'list-tools.items-federated',
     requirements: ['list-tools.item-jid-and-node', 'rules.uniform-visibility'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -200,7 +204,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
     },
   },
   {
-    name: 'item-names',
+    id: 'list-tools.item-names',
     requirements: ['list-tools.item-name'],
     profiles: ['tool-discovery'],
     level: 'SHOULD',
@@ -219,7 +223,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
     },
   },
   {
-    name: 'name-byte-order',
+    id: 'list-tools.name-byte-order',
     requirements: ['list-tools.name-byte-order', 'namespaces.tool-name-no-extra-limits'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -245,7 +249,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
     },
   },
   {
-    name: 'rsm-ids-are-nodes',
+    id: 'list-tools.rsm-ids-are-nodes',
     requirements: ['list-tools.rsm-paging'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -285,7 +289,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
     },
   },
   {
-    name: 'rsm-edges',
+    id: 'list-tools.rsm-edges',
     requirements: ['list-tools.rsm-paging'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -360,7 +364,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
     },
   },
   {
-    name: 'uid-placed-by-decoded-name',
+    id: 'list-tools.uid-placed-by-decoded-name',
     requirements: ['list-tools.rsm-paging', 'list-tools.name-byte-order'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -411,7 +415,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
     },
   },
   {
-    name: 'uid-malformed-or-other-version',
+    id: 'list-tools.uid-malformed-or-other-version',
     requirements: ['list-tools.rsm-paging', 'namespaces.tool-node-decoding'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -436,16 +440,16 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
   },
   collectionInfoCase(
     'local',
-    'collection-node-info-local',
+    'list-tools.collection-node-info-local',
     'Each registered version’s collection node of the endpoints a local caller may see answers disco#info with identity automation/agent-tool-collection and the disco#info and disco#items features.',
   ),
   collectionInfoCase(
     'remote',
-    'collection-node-info-federated',
+    'list-tools.collection-node-info-federated',
     'Each registered version’s collection node of the endpoints a federated caller may see answers disco#info with identity automation/agent-tool-collection and both disco features.',
   ),
   {
-    name: 'other-version-pinned',
+    id: 'list-tools.other-version-pinned',
     requirements: ['list-tools.item-jid-and-node', 'rules.version-pinning'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -459,7 +463,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
     },
   },
   {
-    name: 'version-grammar',
+    id: 'list-tools.version-grammar',
     requirements: ['namespaces.version-grammar', 'list-tools.item-jid-and-node'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -483,7 +487,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
     },
   },
   {
-    name: 'hidden-like-nonexistent',
+    id: 'list-tools.hidden-like-nonexistent',
     requirements: ['rules.uniform-visibility', 'errors.not-found-equivalence'],
     profiles: ['tool-discovery'],
     level: 'MUST',

@@ -94,7 +94,7 @@ function oddlyFormatted(manifest: JsonObject): string {
 
 export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifest Retrieval', [
   {
-    name: 'active-local',
+    id: 'manifest-retrieval.active-local',
     requirements: [
       'manifest-retrieval.result-contents',
       'manifest-retrieval.canonical-bytes',
@@ -110,7 +110,7 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
     },
   },
   {
-    name: 'active-federated',
+    id: 'manifest-retrieval.active-federated',
     requirements: ['manifest-retrieval.result-contents', 'manifest-retrieval.canonical-bytes'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -122,7 +122,7 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
     },
   },
   {
-    name: 'exact-version',
+    id: 'manifest-retrieval.exact-version',
     requirements: [
       'manifest-retrieval.result-contents',
       'manifest-retrieval.canonical-bytes',
@@ -148,7 +148,7 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
     },
   },
   {
-    name: 'deactivated-endpoint',
+    id: 'manifest-retrieval.deactivated-endpoint',
     requirements: ['manifest-retrieval.result-contents'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -179,7 +179,7 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
     },
   },
   {
-    name: 'version-grammar',
+    id: 'manifest-retrieval.version-grammar',
     requirements: ['namespaces.version-grammar'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -201,7 +201,7 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
     },
   },
   {
-    name: 'same-access-as-discovery',
+    id: 'manifest-retrieval.same-access-as-discovery',
     requirements: [
       'manifest-retrieval.same-access-as-discovery',
       'rules.uniform-visibility',
@@ -231,7 +231,7 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
     },
   },
   {
-    name: 'invoke-permission-insufficient',
+    id: 'manifest-retrieval.invoke-permission-insufficient',
     requirements: ['manifest-retrieval.invoke-permission-insufficient', 'errors.not-found-equivalence'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -263,7 +263,7 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
     },
   },
   {
-    name: 'formatting-invisible',
+    id: 'manifest-retrieval.formatting-invisible',
     requirements: ['manifest-retrieval.formatting-invisible'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',

@@ -216,7 +216,7 @@ async function expectCancelRefused(
 
 export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
   {
-    name: 'required-members',
+    id: 'manifest.required-members',
     requirements: ['manifest.required-members', 'registration-flow.validate-before-commit'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -228,7 +228,7 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
     },
   },
   {
-    name: 'optional-members',
+    id: 'manifest.optional-members',
     requirements: ['manifest.optional-members-accepted', 'manifest.tool-optional-members-accepted'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -251,7 +251,7 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
     },
   },
   {
-    name: 'https-uri-rules',
+    id: 'manifest.https-uri-rules',
     requirements: ['manifest.https-uri-rules', 'registration-flow.validate-before-commit'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -263,7 +263,7 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
     },
   },
   {
-    name: 'tool-required-members',
+    id: 'manifest.tool-required-members',
     requirements: ['manifest.tool-required-members', 'registration-flow.validate-before-commit'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -277,7 +277,7 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
     },
   },
   {
-    name: 'tool-names',
+    id: 'manifest.tool-names',
     requirements: ['manifest.tool-names-unique', 'registration-flow.validate-before-commit'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -292,7 +292,7 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
     },
   },
   {
-    name: 'schema-rules',
+    id: 'manifest.schema-rules',
     requirements: ['registration-flow.validate-before-commit'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -304,7 +304,7 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
     },
   },
   {
-    name: 'all-or-nothing-visibility',
+    id: 'manifest.all-or-nothing-visibility',
     requirements: ['manifest.all-or-nothing-visibility'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -341,7 +341,7 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
     },
   },
   {
-    name: 'no-dereference',
+    id: 'manifest.no-dereference',
     requirements: ['manifest.no-dereference'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -369,7 +369,7 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
       ),
   },
   {
-    name: 'approval-fails-closed',
+    id: 'manifest.approval-fails-closed',
     requirements: ['manifest.fail-closed-permissions'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -411,7 +411,7 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
     },
   },
   {
-    name: 'endpoint-features-prevail',
+    id: 'manifest.endpoint-features-prevail',
     requirements: ['manifest.endpoint-features-prevail'],
     profiles: ['interactive-tasks'],
     level: 'MUST',

@@ -83,7 +83,7 @@ async function compareTimings(
 
 export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
   {
-    name: 'listing-grants-nothing',
+    id: 'privacy.listing-grants-nothing',
     requirements: ['privacy.profile-not-authority'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -133,7 +133,7 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
     },
   },
   {
-    name: 'not-found-timing',
+    id: 'privacy.not-found-timing',
     requirements: ['privacy.enumeration-side-channels', 'task-recovery.timing-equivalence'],
     profiles: ['core-directory', 'task-execution'],
     level: 'SHOULD',

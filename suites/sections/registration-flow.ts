@@ -208,7 +208,7 @@ const [RESOURCE_VECTOR, ...OTHER_JID_VECTORS] = [
 
 export const registrationFlowSuite = defineSuite('registration-flow', 'Registration Flow', [
   {
-    name: 'admin-lifecycle',
+    id: 'registration-flow.admin-lifecycle',
     requirements: ['registration-flow.admin-operations', 'registration-flow.no-semver-ordering'],
     profiles: ['admin-provisioning'],
     level: 'MUST',
@@ -388,7 +388,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
       }),
   },
   {
-    name: 'version-immutable',
+    id: 'registration-flow.version-immutable',
     requirements: ['registration-flow.version-immutable', 'namespaces.jid-comparison'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -447,7 +447,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
       }),
   },
   {
-    name: 'tombstone-conflict',
+    id: 'registration-flow.tombstone-conflict',
     requirements: ['registration-flow.tombstone-conflict'],
     profiles: ['admin-provisioning'],
     level: 'MUST',
@@ -514,7 +514,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
       }),
   },
   {
-    name: 'ijson-before-hash',
+    id: 'registration-flow.ijson-before-hash',
     requirements: ['registration-flow.ijson-before-hash', 'registration-flow.validate-before-commit'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -537,7 +537,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
     },
   },
   {
-    name: 'agent-jid-invalid',
+    id: 'registration-flow.agent-jid-invalid',
     requirements: ['registration-flow.validate-before-commit', 'namespaces.no-resourcepart'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -555,7 +555,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
     },
   },
   {
-    name: 'federation-grants-nothing',
+    id: 'registration-flow.federation-grants-nothing',
     requirements: ['registration-flow.federation-grants-nothing', 'security.federation-deny-default'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -612,7 +612,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
       }),
   },
   {
-    name: 'removal-blocked-by-task',
+    id: 'registration-flow.removal-blocked-by-task',
     requirements: ['registration-flow.removal-blocked-by-tasks'],
     profiles: ['admin-provisioning'],
     level: 'MUST',

@@ -100,7 +100,7 @@ async function expectCollectionPinned(
 
 export const rulesSuite = defineSuite('rules', 'Business Rules', [
   {
-    name: 'self-registration-own-jid',
+    id: 'rules.self-registration-own-jid',
     requirements: ['rules.self-registration-own-jid'],
     profiles: ['self-registration'],
     level: 'MUST',
@@ -173,7 +173,7 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
       }),
   },
   {
-    name: 'version-pinning',
+    id: 'rules.version-pinning',
     requirements: ['rules.version-pinning'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -243,7 +243,7 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
       }),
   },
   {
-    name: 'uniform-visibility',
+    id: 'rules.uniform-visibility',
     requirements: ['rules.uniform-visibility', 'privacy.explicit-visibility-policy'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -315,7 +315,7 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
     },
   },
   {
-    name: 'only-target-settles',
+    id: 'rules.only-target-settles',
     requirements: ['rules.only-target-settles'],
     profiles: ['task-execution'],
     level: 'MUST',

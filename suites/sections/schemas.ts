@@ -185,7 +185,7 @@ async function expectRefusedSchema(
 
 export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
   {
-    name: 'canonical-bytes-local',
+    id: 'schemas.canonical-bytes-local',
     requirements: ['schemas.canonical-bytes'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -202,7 +202,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
     },
   },
   {
-    name: 'canonical-bytes-federated',
+    id: 'schemas.canonical-bytes-federated',
     requirements: ['schemas.canonical-bytes', 'rules.uniform-visibility'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -215,7 +215,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
     },
   },
   {
-    name: 'stale-hash-conflict',
+    id: 'schemas.stale-hash-conflict',
     requirements: ['schemas.stale-hash-conflict'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -245,7 +245,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
     },
   },
   {
-    name: 'request-attributes',
+    id: 'schemas.request-attributes',
     requirements: ['schemas.request-attributes'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -279,7 +279,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
     },
   },
   {
-    name: 'unknown-or-hidden-like-nonexistent',
+    id: 'schemas.unknown-or-hidden-like-nonexistent',
     requirements: ['errors.not-found-equivalence', 'rules.uniform-visibility'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -351,7 +351,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
     },
   },
   {
-    name: 'refuses-invalid-schema',
+    id: 'schemas.refuses-invalid-schema',
     requirements: ['schemas.valid-json-schema'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -366,7 +366,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
     },
   },
   {
-    name: 'refuses-non-object-input-root',
+    id: 'schemas.refuses-non-object-input-root',
     requirements: ['schemas.input-object-root'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -380,7 +380,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
     },
   },
   {
-    name: 'refuses-unknown-required-vocabulary',
+    id: 'schemas.refuses-unknown-required-vocabulary',
     requirements: ['schemas.required-vocabulary'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -398,7 +398,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
     },
   },
   {
-    name: 'refuses-unsupported-assertion',
+    id: 'schemas.refuses-unsupported-assertion',
     requirements: ['schemas.unsupported-assertion'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -432,7 +432,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
     },
   },
   {
-    name: 'same-document-refs-register',
+    id: 'schemas.same-document-refs-register',
     requirements: ['schemas.same-document-refs'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -477,7 +477,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
     },
   },
   {
-    name: 'bounded-regex',
+    id: 'schemas.bounded-regex',
     requirements: ['schemas.bounded-regex', 'security.authorize-and-validate'],
     profiles: ['interactive-tasks'],
     level: 'MUST',

@@ -244,7 +244,7 @@ async function expectSameGapSearchPaging(
 
 export const searchSuite = defineSuite('search', 'Agent Directory Search', [
   {
-    name: 'advertised-and-paged',
+    id: 'search.advertised-and-paged',
     requirements: ['search.advertised-and-implemented'],
     profiles: ['jabber-search'],
     level: 'MUST',
@@ -291,7 +291,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     },
   },
   {
-    name: 'form-type',
+    id: 'search.form-type',
     requirements: ['search.form-type'],
     profiles: ['jabber-search'],
     level: 'MUST',
@@ -323,7 +323,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     },
   },
   {
-    name: 'legacy-nick',
+    id: 'search.legacy-nick',
     requirements: ['search.legacy-nick'],
     profiles: ['jabber-search'],
     level: 'MUST',
@@ -366,7 +366,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     },
   },
   {
-    name: 'data-form-submission',
+    id: 'search.data-form-submission',
     requirements: ['search.data-forms'],
     profiles: ['jabber-search'],
     level: 'SHOULD',
@@ -407,7 +407,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     },
   },
   {
-    name: 'case-insensitive',
+    id: 'search.case-insensitive',
     requirements: ['search.case-insensitive'],
     profiles: ['jabber-search'],
     level: 'SHOULD',
@@ -436,7 +436,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     },
   },
   {
-    name: 'case-insensitive-unicode',
+    id: 'search.case-insensitive-unicode',
     requirements: ['search.case-insensitive'],
     profiles: ['jabber-search'],
     level: 'SHOULD',
@@ -475,7 +475,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
       }),
   },
   {
-    name: 'octet-order',
+    id: 'search.octet-order',
     requirements: ['search.octet-order', 'namespaces.jid-comparison'],
     profiles: ['jabber-search'],
     level: 'MUST',
@@ -528,7 +528,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     },
   },
   {
-    name: 'visibility-filter-listing',
+    id: 'search.visibility-filter-listing',
     requirements: ['search.visibility-filter', 'rules.uniform-visibility'],
     profiles: ['jabber-search'],
     level: 'MUST',
@@ -570,7 +570,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     },
   },
   {
-    name: 'visibility-filter-names',
+    id: 'search.visibility-filter-names',
     requirements: ['search.visibility-filter', 'search.hidden-not-revealed'],
     profiles: ['jabber-search'],
     level: 'MUST',
@@ -605,7 +605,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     },
   },
   {
-    name: 'hidden-like-nonexistent',
+    id: 'search.hidden-like-nonexistent',
     requirements: ['search.hidden-not-revealed', 'errors.not-found-equivalence'],
     profiles: ['jabber-search'],
     level: 'MUST',
@@ -662,7 +662,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     },
   },
   {
-    name: 'tag-field-visibility',
+    id: 'search.tag-field-visibility',
     requirements: ['search.visibility-filter'],
     profiles: ['jabber-search'],
     level: 'MUST',

@@ -72,7 +72,7 @@ const NON_ADMINS: readonly (CallerRole | 'registrant')[] = [
 
 export const securitySuite = defineSuite('security', 'Security Considerations', [
   {
-    name: 'deny-by-default',
+    id: 'security.deny-by-default',
     requirements: ['security.federation-deny-default', 'errors.not-found-equivalence'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -134,7 +134,7 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
     },
   },
   {
-    name: 'admin-authentication',
+    id: 'security.admin-authentication',
     requirements: ['security.admin-authentication', 'registration-flow.federation-grants-nothing'],
     profiles: ['admin-provisioning'],
     level: 'MUST',
@@ -241,7 +241,7 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
       }),
   },
   {
-    name: 'output-is-data-not-routing',
+    id: 'security.output-is-data-not-routing',
     requirements: [
       'security.model-output-not-routing',
       'security.content-is-data',

@@ -10,7 +10,7 @@ import { awaitSettled, conformanceTarget, sendInvoke, startTask } from './suppor
 
 export const taskMessageRoutingSuite = defineSuite('task-message-routing', 'Task Message Routing', [
   {
-    name: 'events-to-invoking-resource',
+    id: 'task-message-routing.events-to-invoking-resource',
     requirements: ['task-message-routing.events-to-full-jid'],
     profiles: ['task-execution'],
     level: 'SHOULD',
@@ -33,7 +33,7 @@ export const taskMessageRoutingSuite = defineSuite('task-message-routing', 'Task
     },
   },
   {
-    name: 'no-no-copy-hint',
+    id: 'task-message-routing.no-no-copy-hint',
     requirements: ['task-message-routing.no-no-copy-hint'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -76,7 +76,7 @@ export const taskMessageRoutingSuite = defineSuite('task-message-routing', 'Task
 
 export const idempotencySuite = defineSuite('idempotency', 'Idempotency and Delegation', [
   {
-    name: 'immediate-sender-authorized',
+    id: 'idempotency.immediate-sender-authorized',
     requirements: ['idempotency.immediate-sender'],
     profiles: ['task-execution'],
     level: 'MUST',

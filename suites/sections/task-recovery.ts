@@ -50,7 +50,7 @@ function sameInstant(a: XmppDateTime | undefined, b: XmppDateTime | undefined): 
 
 export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
   {
-    name: 'state-and-result-from-sibling',
+    id: 'task-recovery.state-and-result-from-sibling',
     requirements: [
       'task-recovery.state-contents',
       'task-recovery.result-availability',
@@ -164,7 +164,7 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
     },
   },
   {
-    name: 'failed-result-retained',
+    id: 'task-recovery.failed-result-retained',
     requirements: ['task-recovery.result-availability', 'task-recovery.result-only-terminal'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -198,7 +198,7 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
     },
   },
   {
-    name: 'malformed-task-id',
+    id: 'task-recovery.malformed-task-id',
     requirements: ['invocation.identifier-grammar'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -216,7 +216,7 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
     },
   },
   {
-    name: 'other-caller-like-nonexistent',
+    id: 'task-recovery.other-caller-like-nonexistent',
     requirements: ['task-recovery.indistinguishable-not-found', 'task-recovery.caller-authorization'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -276,7 +276,7 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
     },
   },
   {
-    name: 'expired-like-nonexistent',
+    id: 'task-recovery.expired-like-nonexistent',
     requirements: ['task-recovery.indistinguishable-not-found', 'events.queryable-until-retain-until'],
     profiles: ['task-execution'],
     level: 'MUST',

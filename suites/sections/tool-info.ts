@@ -274,7 +274,7 @@ function decoderTraps(manifest: FixtureManifest): { readonly why: string; readon
 
 export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
   {
-    name: 'disco-info-local',
+    id: 'tool-info.disco-info-local',
     requirements: ['tool-info.disco-info', 'conformance.no-false-advertising'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -285,7 +285,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
     },
   },
   {
-    name: 'disco-info-federated',
+    id: 'tool-info.disco-info-federated',
     requirements: ['tool-info.disco-info', 'conformance.no-false-advertising'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -296,7 +296,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
     },
   },
   {
-    name: 'required-fields',
+    id: 'tool-info.required-fields',
     requirements: ['tool-info.required-fields'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -357,7 +357,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
     },
   },
   {
-    name: 'hash-pairs',
+    id: 'tool-info.hash-pairs',
     requirements: ['tool-info.hash-pairs'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -374,7 +374,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
     },
   },
   {
-    name: 'no-manufactured-values',
+    id: 'tool-info.no-manufactured-values',
     requirements: ['tool-info.no-manufactured-values', 'tool-info.optional-fields'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -394,7 +394,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
     },
   },
   {
-    name: 'node-decoding-strict',
+    id: 'tool-info.node-decoding-strict',
     requirements: ['namespaces.tool-node-decoding'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -423,7 +423,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
     },
   },
   {
-    name: 'names-exact',
+    id: 'tool-info.names-exact',
     requirements: ['namespaces.tool-name-rules', 'namespaces.tool-name-no-extra-limits'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -463,7 +463,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
     },
   },
   {
-    name: 'unknown-or-hidden-like-nonexistent',
+    id: 'tool-info.unknown-or-hidden-like-nonexistent',
     requirements: ['errors.not-found-equivalence', 'rules.uniform-visibility'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -505,7 +505,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
     },
   },
   {
-    name: 'annotations-not-authority',
+    id: 'tool-info.annotations-not-authority',
     requirements: ['tool-info.annotations-not-authority', 'errors.not-found-equivalence'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -544,7 +544,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
     },
   },
   {
-    name: 'unusual-names-register',
+    id: 'tool-info.unusual-names-register',
     requirements: ['namespaces.tool-name-no-extra-limits', 'namespaces.tool-name-rules'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
@@ -576,7 +576,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
     },
   },
   {
-    name: 'xml-illegal-names-refused',
+    id: 'tool-info.xml-illegal-names-refused',
     requirements: ['namespaces.tool-name-rules'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
