@@ -49,6 +49,8 @@ export class StoreCatalog implements Catalog {
     this.#policy = policy;
   }
 
+  // rules.uniform-visibility, privacy.explicit-visibility-policy: every discovery, search and
+  // metadata answer asks these three methods, and they ask the one policy decision canSee.
   visibleEndpoints(requester: Requester): readonly VisibleEndpoint[] {
     const policy = this.#policy();
     return this.#store.registrations
@@ -62,6 +64,7 @@ export class StoreCatalog implements Catalog {
     const endpoint = normalizedOrUndefined(jid);
     const stored =
       endpoint === undefined ? undefined : this.#store.registrations.activeVersionRecord(endpoint);
+    // errors.not-found-equivalence: store and policy are both asked before either answer is used.
     const visible = endpoint !== undefined && this.#policy().canSee(requester, endpoint);
     if (stored === undefined || !visible) return undefined;
     return { jid: stored.jid, active: this.#record(stored) };
@@ -95,6 +98,8 @@ function normalizedOrUndefined(jid: string): string | undefined {
   }
 }
 
+// manifest-retrieval.canonical-bytes: bytes that do not reproduce their registered hash are never
+// served.
 function recordOf(stored: StoredVersion): ManifestRecord {
   const value = parseStrictJson(stored.canonicalJson, STORED_MANIFEST_LIMITS);
   const document = canonicalDocument(value);

@@ -395,6 +395,7 @@ export class GatewayComponent {
     const to: unknown = stanza.attrs['to'];
     if (typeof to !== 'string' || to === '') throw new TypeError('an outbound stanza needs a "to" address');
     const from: unknown = stanza.attrs['from'];
+    // security.no-sender-spoofing: only the gateway JID and endpoint JIDs on the component domain.
     const sender = this.#ownSender(typeof from === 'string' ? from : undefined);
     let text: string;
     if (sender === from) {
@@ -530,7 +531,10 @@ export class GatewayComponent {
   async #handle(received: Element): Promise<void> {
     if (received.name !== 'iq' && received.name !== 'presence' && received.name !== 'message') return;
     // Detached from the stream and re-read by the strict parser: what the codecs expect.
+    // security.no-xxe: the strict parser (protocol/stanza) resolves no entities.
     const stanza = parseXml(serialize(received));
+    // events.unknown-namespace-event: a message is ignored entirely, unless it is an error (a
+    // bounce of one of our events).
     if (stanza.name === 'message') {
       // The endpoints hold no conversations; an error is a bounce of a task event.
       if (stanza.attrs['type'] === 'error') this.#tasks.bounced(stanza);
@@ -546,6 +550,8 @@ export class GatewayComponent {
       this.#tracker.settle(stanza);
       return;
     }
+    // errors.one-reply-per-iq: exactly one routeIq call per inbound IQ request, and at most one
+    // write of what it returns.
     const reply = await routeIq(stanza, this.#router);
     if (reply === undefined) return;
     this.#replies += 1;

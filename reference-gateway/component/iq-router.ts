@@ -88,5 +88,7 @@ export async function routeIq(stanza: Element, router: IqRouter): Promise<Elemen
   // errors.unhandled-iq-error: a get or set nobody handles still gets its one answer, the
   // one XMPP servers give (RFC 6120 §8.4), whatever the payload and whoever it addresses.
   if (reply === UNHANDLED) return errorReply(request, FAULT.serviceUnavailable);
+  // schema.base-structures-valid: every payload comes from the protocol/stanza builders, which emit
+  // the structures of the normative XML Schemas.
   return reply.ok ? buildIqResult(request, reply.payload) : errorReply(request, reply.fault);
 }

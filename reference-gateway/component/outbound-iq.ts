@@ -123,6 +123,7 @@ export class OutboundIqTracker {
     if (expectedFrom === undefined) throw new TypeError('an outbound IQ needs a valid "to" JID');
     const id = this.#newId();
     if (!this.#options.online()) return Promise.reject(new OutboundIqError('offline', request.to, id));
+    // rules.resource-bounds: the pending IQ count.
     if (this.#pending.size >= this.#maxPending) {
       return Promise.reject(new OutboundIqError('overloaded', request.to, id));
     }
@@ -161,7 +162,12 @@ export class OutboundIqTracker {
     return true;
   }
 
-  /** Fails every pending request with `reason` (the stream went down, or the gateway stops). */
+  /**
+   * Fails every pending request with `reason` (the stream went down, or the gateway stops).
+   *
+   * component-deployment.no-indefinite-pending: every pending request fails when the stream goes
+   * down.
+   */
   failAll(reason: 'stream-lost' | 'stopped'): void {
     for (const id of [...this.#pending.keys()]) this.#fail(id, reason);
   }

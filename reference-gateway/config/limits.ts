@@ -1,9 +1,12 @@
 /**
  * The gateway's documented limits (#json-encoding: "Gateways MUST impose documented limits";
  * #rules: bound manifest size, schema size, directory result count; #security: rate limits).
- * Exceeding one answers <resource-constraint/>, always after authorization (spec-positions
- * #42). docs/gateway-config.md documents each one; the suite reads them from the SUT config
- * and probes just past them.
+ * Exceeding one answers <resource-constraint/>, always after authorization (interp-42).
+ * docs/gateway-config.md documents each one; the suite reads them from the SUT config and
+ * probes just past them.
+ *
+ * json-encoding.documented-limits, rules.resource-bounds, security.rate-limits: the defaults
+ * below, enforced where each is cited.
  */
 import type { TokenBucketRule } from '../policy/rate-limiter.ts';
 import type { ManifestLimits } from '../registration/manifest-intake.ts';

@@ -19,13 +19,18 @@ export function directoryItems(
   rsm: RsmRequest | undefined,
   settings: DiscoverySettings,
 ): Outcome {
+  // list-agents.visibility-filter, list-agents.count-visible-only, list-agents.octet-order: the
+  // visible endpoints alone, in JID octet order, are the set that is paged and counted.
   const endpoints = byJidOctets(catalog.visibleEndpoints(requester));
+  // list-agents.rsm-paging
   const paged = pageResultSet(endpointSet(endpoints), rsm, settings.pageMaximum);
   if (!paged.ok) return refuse(paged.fault);
   const { items, rsm: set } = paged.page;
   return answer(
     buildDiscoItems({
       ...(node === undefined ? {} : { node }),
+      // list-agents.item-jid, list-agents.item-no-node, namespaces.no-resourcepart: the endpoint's
+      // bare JID and no node.
       items: items.map((endpoint) => ({ jid: endpoint.jid, name: endpointDisplayName(endpoint) })),
       ...(set === undefined ? {} : { rsm: set }),
     }),

@@ -106,12 +106,15 @@ function atGateway(
         return node === NODE_DIRECTORY ? answer(directoryNodeInfo()) : refuse(FAULT.itemNotFound);
       });
     case 'disco-items':
+      // list-agents.node-optional: node-less and directory-node listings are the same.
       return parsed(parseDiscoItemsRequest, payload, ({ node, rsm }) =>
         node === undefined || node === NODE_DIRECTORY
           ? directoryItems(catalog, requester, node, rsm, settings)
           : refuse(FAULT.itemNotFound),
       );
     case 'search':
+      // search.advertised-and-implemented: search answered at the gateway JID exactly when
+      // advertised.
       if (!settings.searchEnabled) return refuse(FAULT.serviceUnavailable);
       return request.iqType === 'get'
         ? parsed(parseSearchFormRequest, payload, () => answer(searchForm()))
@@ -167,6 +170,8 @@ function atEndpoint(
         manifestRetrieval(catalog, requester, jid, manifest),
       );
     case 'schema':
+      // schemas.request-attributes: the codec refuses a request without tool, version, direction or
+      // hash (bad-request).
       return parsed(parseSchemaRequest, payload, (schema) =>
         schemaRetrieval(catalog, requester, jid, schema),
       );

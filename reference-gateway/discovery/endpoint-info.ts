@@ -16,7 +16,12 @@ import { pageResultSet } from './rsm-paging.ts';
 import type { OrderedSet } from './rsm-paging.ts';
 import type { DiscoverySettings, TaskFeatureSwitches } from './settings.ts';
 
-/** The endpoint-wide task features the gateway implements (#conformance: never more). */
+/**
+ * The endpoint-wide task features the gateway implements (#conformance: never more).
+ *
+ * conformance.no-false-advertising: task features only where the engine executes
+ * (component/task-routing.ts).
+ */
 export function endpointTaskFeatures(switches: TaskFeatureSwitches): string[] {
   return [
     ...(switches.core ? [FEATURE.task] : []),
@@ -29,6 +34,10 @@ export function endpointTaskFeatures(switches: TaskFeatureSwitches): string[] {
 /**
  * The endpoint-info form. server_name is agent.name and server_title agent.title, falling
  * back to agent.name because the field is REQUIRED and the member OPTIONAL (interp-21).
+ *
+ * endpoint-info.required-fields, endpoint-info.manifest-hash-fields,
+ * endpoint-info.cold-start-boolean, endpoint-info.replay-window-field: every required field, the
+ * hash of the manifest <manifest-request/> serves, booleans as 1/0.
  */
 function endpointInfoForm(endpoint: VisibleEndpoint, settings: DiscoverySettings): FormFieldInput[] {
   const { active } = endpoint;
@@ -53,10 +62,14 @@ export function endpointInfo(
   settings: DiscoverySettings,
 ): Outcome {
   const endpoint = catalog.visibleEndpoint(requester, jid);
+  // errors.not-found-equivalence: hidden, nonexistent and deactivated endpoints are one undefined,
+  // one fault.
   if (endpoint === undefined) return refuse(FAULT.itemNotFound);
   const { agent } = endpoint.active.manifest;
   return answer(
     buildDiscoInfo({
+      // endpoint-info.disco-info: automation/agent-endpoint, both disco features, the API and task
+      // features, the endpoint-info form.
       identities: [
         { category: IDENTITY_CATEGORY, type: IDENTITY_TYPE.endpoint, name: agent.title ?? agent.name },
       ],
@@ -97,6 +110,7 @@ export function endpointItems(
   const { items, rsm: page } = paged.page;
   return answer(
     buildDiscoItems({
+      // list-tools.item-jid-and-node
       items: items.map((item) => ({ jid: endpoint.jid, node: item })),
       ...(page === undefined ? {} : { rsm: page }),
     }),

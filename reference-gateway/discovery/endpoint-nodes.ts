@@ -32,7 +32,10 @@ function decodeOrNone<T>(decode: () => T): T | undefined {
 
 export function classifyEndpointNode(node: string | undefined): EndpointNode {
   if (node === undefined) return { kind: 'endpoint' };
+  // endpoint-info.feature-var-not-node
   if (node === FEATURE.endpoint) return NONE;
+  // namespaces.tool-node-decoding: the protocol codec decodes strictly; whatever it refuses names
+  // no node here.
   const version = decodeOrNone(() => decodeCollectionNode(node));
   if (version !== undefined) return { kind: 'collection', version };
   const tool = decodeOrNone(() => decodeToolNode(node));

@@ -26,7 +26,11 @@ function jidPosition(uid: string): UidPosition<VisibleEndpoint> | undefined {
   return (endpoint) => compareUtf8(endpoint.jid, key);
 }
 
-/** The ordered set the pager works on; `endpoints` must already be in JID octet order. */
+/**
+ * The ordered set the pager works on; `endpoints` must already be in JID octet order.
+ *
+ * list-agents.octet-order, search.octet-order: each item's RSM UID is exactly its JID.
+ */
 export function endpointSet(endpoints: readonly VisibleEndpoint[]): OrderedSet<VisibleEndpoint> {
   return { items: endpoints, uidOf: (endpoint) => endpoint.jid, positionOf: jidPosition };
 }

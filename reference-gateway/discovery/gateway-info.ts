@@ -12,6 +12,9 @@ import type { DiscoverySettings } from './settings.ts';
  * The gateway's feature vars. RSM is advertised because every listing pages (XEP-0059
  * "Determining Support"; interp-09). Search brings jabber:x:data with it: its form
  * and result use XEP-0004 (#search).
+ *
+ * gateway-info.features, conformance.no-false-advertising: the directory feature always, the others
+ * only when the deployment implements them.
  */
 export function gatewayFeatures(settings: DiscoverySettings): string[] {
   const { admin, selfRegister, ping } = settings.gatewayFeatures;
@@ -27,6 +30,7 @@ export function gatewayFeatures(settings: DiscoverySettings): string[] {
   ];
 }
 
+// gateway-info.identity: automation/agent-gateway.
 export function gatewayInfo(settings: DiscoverySettings): Element {
   return buildDiscoInfo({
     identities: [{ category: IDENTITY_CATEGORY, type: IDENTITY_TYPE.gateway, name: settings.gatewayName }],
@@ -34,7 +38,11 @@ export function gatewayInfo(settings: DiscoverySettings): Element {
   });
 }
 
-/** #list-agents: identity automation/agent-directory plus disco#info and disco#items. */
+/**
+ * #list-agents: identity automation/agent-directory plus disco#info and disco#items.
+ *
+ * list-agents.directory-node-info
+ */
 export function directoryNodeInfo(): Element {
   return buildDiscoInfo({
     node: NODE_DIRECTORY,

@@ -20,7 +20,11 @@ function selectRecord(
   jid: string,
   request: ManifestRequest,
 ): ManifestRecord | undefined {
+  // manifest-retrieval.same-access-as-discovery, manifest-retrieval.invoke-permission-insufficient:
+  // the visibility that discovery applies, nothing else.
   if (request.version === undefined) return catalog.visibleEndpoint(requester, jid)?.active;
+  // manifest-retrieval.retain-pinned-manifest: an exact version stays addressable while it is
+  // registered (removal waits for retained tasks).
   return catalog.visibleVersion(requester, jid, request.version);
 }
 
@@ -33,6 +37,9 @@ export function manifestRetrieval(
   const record = selectRecord(catalog, requester, jid, request);
   if (record === undefined) return refuse(FAULT.itemNotFound);
   return answer(
+    // manifest-retrieval.result-contents, manifest-retrieval.canonical-bytes,
+    // manifest-retrieval.formatting-invisible, manifest.all-or-nothing-visibility: the one
+    // canonical document that was hashed, the same for every requester.
     buildManifest({
       version: record.version,
       hash: record.document.hash,

@@ -26,6 +26,7 @@ export function schemaRetrieval(
 ): Outcome {
   const record = catalog.visibleVersion(requester, jid, request.version);
   if (record === undefined) return refuse(FAULT.itemNotFound);
+  // schemas.stale-hash-conflict
   if (!isSha256(request.manifestHash) || !sameHash(request.manifestHash, record.document.hash)) {
     return refuse(FAULT.conflict);
   }
@@ -33,6 +34,7 @@ export function schemaRetrieval(
   const schema = request.direction === 'input' ? tool?.inputSchema : tool?.outputSchema;
   if (tool === undefined || schema === undefined) return refuse(FAULT.itemNotFound);
   return answer(
+    // schemas.canonical-bytes: the canonical bytes whose hash the tool form reports.
     buildSchema({
       tool: tool.name,
       version: record.version,

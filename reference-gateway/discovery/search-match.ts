@@ -21,6 +21,8 @@ export interface SearchCriteria {
 /**
  * The comparison form: NFC, then lowercase, then NFC again because lowercasing can leave a
  * decomposed sequence (U+0130 "İ" lowercases to "i" + U+0307).
+ *
+ * i18n.locale-independent-matching
  */
 export function foldForSearch(text: string): string {
   return text.normalize('NFC').toLowerCase().normalize('NFC');

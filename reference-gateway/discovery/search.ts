@@ -38,8 +38,10 @@ const TAG_FIELD = 'tag';
 const NICK_FIELD = 'nick';
 
 /**
- * The IQ get answer: instructions, the legacy <nick/> (required by #search; spec-positions
- * #18) and a form with the jabber:iq:search FORM_TYPE, nick and tag.
+ * The IQ get answer: instructions, the legacy <nick/> (required by #search; interp-18) and a
+ * form with the jabber:iq:search FORM_TYPE, nick and tag.
+ *
+ * search.legacy-nick, search.form-type
  */
 export function searchForm(): Element {
   return buildSearchForm({
@@ -105,6 +107,7 @@ function searchResults(
   rsm: RsmResponse | undefined,
 ): Element {
   const set = rsm === undefined ? {} : { rsm };
+  // search.legacy-nick: legacy items to a legacy submission.
   if (kind === 'legacy') {
     if (endpoints.length === 0) return buildSearchResults({ kind: 'empty', ...set });
     const items = endpoints.map((endpoint) => ({ jid: endpoint.jid, nick: endpointDisplayName(endpoint) }));
@@ -125,6 +128,8 @@ export function searchSubmission(
 ): Outcome {
   const criteria = request.kind === 'legacy' ? legacyCriteria(request.fields) : formCriteria(request.form);
   if (criteria === undefined) return refuse(FAULT.badRequest);
+  // search.visibility-filter, search.hidden-not-revealed, rules.uniform-visibility,
+  // search.octet-order: the directory's visible set, in the directory's order.
   const matches = byJidOctets(catalog.visibleEndpoints(requester)).filter(searchMatcher(criteria));
   const paged = pageResultSet(endpointSet(matches), request.rsm, settings.pageMaximum);
   if (!paged.ok) return refuse(paged.fault);

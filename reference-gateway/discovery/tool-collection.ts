@@ -51,7 +51,9 @@ function toolPosition(version: string): (uid: string) => UidPosition<ToolRecord>
 function toolSet(version: string, tools: readonly ToolRecord[]): OrderedSet<ToolRecord> {
   return {
     // The record promises this order; sorting again keeps the MUST independent of the store.
+    // list-tools.name-byte-order
     items: tools.toSorted((a, b) => compareUtf8(a.name, b.name)),
+    // list-tools.rsm-paging: the full tool node is the RSM UID.
     uidOf: (tool) => encodeToolNode(version, tool.name),
     positionOf: toolPosition(version),
   };
@@ -68,6 +70,7 @@ export function collectionInfo(
   return answer(
     buildDiscoInfo({
       node: encodeCollectionNode(record.version),
+      // list-tools.collection-node-info
       identities: [{ category: IDENTITY_CATEGORY, type: IDENTITY_TYPE.toolCollection }],
       features: [NS.discoInfo, NS.discoItems],
     }),
@@ -82,6 +85,8 @@ export function collectionItems(
   rsm: RsmRequest | undefined,
   settings: DiscoverySettings,
 ): Outcome {
+  // rules.version-pinning: the tool list of the exact version named, any registered version the
+  // requester may see.
   const record = catalog.visibleVersion(requester, jid, version);
   if (record === undefined) return refuse(FAULT.itemNotFound);
   const set = toolSet(record.version, record.tools);
@@ -91,6 +96,7 @@ export function collectionItems(
   return answer(
     buildDiscoItems({
       node: encodeCollectionNode(record.version),
+      // list-tools.item-jid-and-node
       items: items.map((tool) => ({ jid: record.jid, node: set.uidOf(tool), name: toolDisplayName(tool) })),
       ...(page === undefined ? {} : { rsm: page }),
     }),

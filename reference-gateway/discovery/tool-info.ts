@@ -32,6 +32,8 @@ const ANNOTATION_FIELDS = [
 /**
  * Effective support is the endpoint's advertised feature AND the pinned tool's declaration; a
  * missing declaration is false (#conformance; interp-05).
+ *
+ * manifest.endpoint-features-prevail, conformance.no-false-advertising
  */
 export function toolTaskFeatures(tool: ToolRecord, settings: DiscoverySettings): string[] {
   const declared = tool.definition[NS_AGENT_API] ?? {};
@@ -47,6 +49,8 @@ export function toolTaskFeatures(tool: ToolRecord, settings: DiscoverySettings):
  * An annotation becomes a field only when the manifest states it as a boolean: an absent hint
  * means unknown and stays absent (#tool-info; interp-08). MCP types the hints as
  * booleans; a value of another type has no XEP-0004 boolean form and is left out too.
+ *
+ * tool-info.no-manufactured-values: an absent hint stays absent.
  */
 function annotationFields(tool: ToolRecord): FormFieldInput[] {
   const annotations = tool.definition.annotations ?? {};
@@ -56,7 +60,11 @@ function annotationFields(tool: ToolRecord): FormFieldInput[] {
   });
 }
 
-/** Each algo/value pair appears together or not at all (#tool-info). */
+/**
+ * Each algo/value pair appears together or not at all (#tool-info).
+ *
+ * tool-info.required-fields, tool-info.hash-pairs, tool-info.no-manufactured-values
+ */
 function toolInfoForm(record: ManifestRecord, tool: ToolRecord): FormFieldInput[] {
   const { title, description } = tool.definition;
   const output = tool.outputSchema;
@@ -78,7 +86,12 @@ function toolInfoForm(record: ManifestRecord, tool: ToolRecord): FormFieldInput[
   ];
 }
 
-/** The tool a version-pinned tool node names, compared code point by code point (#namespaces). */
+/**
+ * The tool a version-pinned tool node names, compared code point by code point (#namespaces).
+ *
+ * namespaces.tool-name-rules, i18n.stable-names: tool names compare code point by code point,
+ * never normalized, whatever the locale.
+ */
 function findTool(record: ManifestRecord | undefined, toolName: string): ToolRecord | undefined {
   return record?.tools.find((tool) => tool.name === toolName);
 }
@@ -97,6 +110,7 @@ export function toolInfo(
   return answer(
     buildDiscoInfo({
       node: encodeToolNode(record.version, tool.name),
+      // tool-info.disco-info
       identities: [{ category: IDENTITY_CATEGORY, type: IDENTITY_TYPE.tool, name: toolDisplayName(tool) }],
       features: [NS.discoInfo, FEATURE.tool, ...toolTaskFeatures(tool, settings)],
       forms: [{ type: 'result', fields: toolInfoForm(record, tool) }],

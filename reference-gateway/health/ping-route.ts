@@ -7,6 +7,7 @@
 import { NS } from '../../protocol/namespaces.ts';
 import type { IqRoute } from '../iq/iq-table.ts';
 
+// errors.not-found-equivalence: the same empty result at every hosted JID, hidden or nonexistent.
 export const PING_ROUTES: readonly IqRoute[] = [
   { type: 'get', ns: NS.ping, element: 'ping', handle: () => ({ ok: true }) },
 ];

@@ -15,6 +15,8 @@ export type Addressee =
   | { readonly kind: 'full-jid' }
   | { readonly kind: 'malformed' };
 
+// addressing.gateway-domain-jid, addressing.endpoint-bare-jid: the gateway answers at its own
+// domain JID, each endpoint at its own bare JID.
 export function classifyAddressee(to: string, gatewayJid: string): Addressee {
   try {
     if (parseJid(to).resourcepart !== undefined) return { kind: 'full-jid' };

@@ -103,6 +103,8 @@ function allowsTool(tools: Set<string | typeof ANY> | undefined, toolName: strin
   return tools !== undefined && (tools.has(ANY) || tools.has(toolName));
 }
 
+// security.federation-deny-default: a remote sender starts from nothing; only a grant naming its
+// domain or bare JID allows anything.
 export function compileAccessPolicy(rules: PolicyRules): AccessPolicy {
   const localDomains = new Set(rules.localDomains);
   const { see: localSee, invoke: localInvoke } = rules.localDefaults;
@@ -111,6 +113,8 @@ export function compileAccessPolicy(rules: PolicyRules): AccessPolicy {
   const noGrants = emptyGrants();
 
   // A principal's own grants and its domain's grants both apply (either may allow).
+  // idempotency.immediate-sender, glossary.untrusted-tenant-ids: the principal is the
+  // server-stamped sender's bare JID and its domain, never an identity a payload claims.
   const grantsOf = (requester: Principal): [SubjectGrants, SubjectGrants] => [
     grants.get(subjectKey('principal', requester.bareJid)) ?? noGrants,
     grants.get(subjectKey('domain', requester.domain)) ?? noGrants,
@@ -119,6 +123,8 @@ export function compileAccessPolicy(rules: PolicyRules): AccessPolicy {
 
   return {
     isLocal,
+    // privacy.explicit-visibility-policy, privacy.profile-not-authority: visibility is decided from
+    // grants alone and grants nothing else.
     canSee(requester, endpointJid) {
       const broad = !hidden.has(endpointJid);
       let allowed = broad && localSee && isLocal(requester);
@@ -128,6 +134,8 @@ export function compileAccessPolicy(rules: PolicyRules): AccessPolicy {
       }
       return allowed;
     },
+    // invocation.invoke-without-visibility, tool-info.annotations-not-authority: invocation comes
+    // from invoke grants only; visibility and manifest hints play no part.
     canInvoke(requester, endpointJid, toolName) {
       const broad = !restricted.has(endpointJid);
       let allowed = broad && localInvoke && isLocal(requester);

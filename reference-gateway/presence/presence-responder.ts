@@ -91,6 +91,8 @@ export function respondToPresence(request: PresenceRequest, context: PresenceCon
   const addressee = addresseeOf(request.to, context.gatewayJid);
   if (addressee.kind === 'foreign') return [];
   const self = addressee.kind === 'gateway' ? context.gatewayJid : addressee.jid;
+  // identity-presence.public-profile-data, privacy.profile-not-authority: presence follows the one
+  // visibility decision and grants nothing.
   const visible =
     addressee.kind === 'endpoint' && context.catalog.visibleEndpoint(requester, addressee.jid) !== undefined;
   if (!visible) {
@@ -99,6 +101,8 @@ export function respondToPresence(request: PresenceRequest, context: PresenceCon
   switch (type) {
     case 'subscribe':
       return [presence(self, requester.bareJid, 'subscribed'), presence(self, requester.bareJid)];
+    // identity-presence.availability-in-presence: availability is told by presence, never by disco
+    // data.
     case 'probe':
       return [presence(self, request.from)];
     case 'unsubscribe':

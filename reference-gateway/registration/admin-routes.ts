@@ -81,6 +81,7 @@ function route<Request, Value>(
   };
 }
 
+// registration-flow.admin-operations: one row per provisioning operation.
 export function adminRoutes({ provisioning, selfRegistration }: AdminRouteContext): IqRoute[] {
   const row = <Request, Value>(operation: AdminOperation<Request, Value>) => route(operation, provisioning);
   return [

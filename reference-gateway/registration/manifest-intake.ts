@@ -56,7 +56,12 @@ function parseLimits(limits: ManifestLimits): Partial<JsonLimits> {
   };
 }
 
-/** Stage 1: the strict parse. */
+/**
+ * Stage 1: the strict parse.
+ *
+ * registration-flow.ijson-before-hash, json-encoding.documented-limits: the strict I-JSON parse
+ * under the documented limits, before anything is hashed or stored.
+ */
 export function parseManifestText(text: string | Uint8Array, limits: ManifestLimits): Outcome<JsonValue> {
   try {
     return succeed(parseStrictJson(text, parseLimits(limits)));
@@ -97,6 +102,8 @@ export function claimedEndpointJid(
     };
   }
   try {
+    // namespaces.jid-comparison, namespaces.no-resourcepart: agent.jid is prepared as a bare JID
+    // (RFC 7622); a resource is refused.
     return { ok: true, jid: normalizeBareJid(jid) };
   } catch (error) {
     if (!(error instanceof JidError)) throw error;
@@ -107,7 +114,11 @@ export function claimedEndpointJid(
   }
 }
 
-/** Stage 3: the documented limits the protocol's own validation does not know. */
+/**
+ * Stage 3: the documented limits the protocol's own validation does not know.
+ *
+ * rules.resource-bounds: tool count and schema size, as documented.
+ */
 export function manifestLimitFault(value: JsonValue, limits: ManifestLimits): RegistrationFault | undefined {
   const tools = isJsonObject(value) ? value['tools'] : undefined;
   if (!Array.isArray(tools)) return undefined;
@@ -143,6 +154,14 @@ function isLimitViolation(violation: ManifestViolation): boolean {
 
 /** Stage 4: full validation, then the canonical document. */
 export async function validateParsedManifest(value: JsonValue): Promise<Outcome<AcceptedManifest>> {
+  // registration-flow.validate-before-commit, manifest.required-members,
+  // manifest.optional-members-accepted, manifest.https-uri-rules, manifest.tool-required-members,
+  // manifest.tool-optional-members-accepted, manifest.tool-names-unique,
+  // namespaces.tool-name-rules, namespaces.tool-name-no-extra-limits, namespaces.version-grammar,
+  // schemas.valid-json-schema, schemas.input-object-root, schemas.same-document-refs,
+  // schemas.required-vocabulary, schemas.unsupported-assertion, json-encoding.no-external-refs,
+  // json-encoding.utf8-xml-legal, manifest.no-dereference: protocol/manifest checks the normative
+  // schema and every rule beyond it (text XML cannot carry included), and fetches nothing.
   const validation = await validateManifest(value);
   if (!validation.ok) {
     // A manifest with real defects is invalid whatever else it exceeds; limits alone are limits.
@@ -154,6 +173,7 @@ export async function validateParsedManifest(value: JsonValue): Promise<Outcome<
     endpointJid,
     version: manifest.agent.version,
     manifest,
+    // manifest-retrieval.formatting-invisible: only the RFC 8785 bytes are hashed and stored.
     document: canonicalDocument(manifest as unknown as JsonValue),
   });
 }

@@ -99,7 +99,13 @@ export class Provisioning {
     return this.#selfRegistration && this.#localDomains.has(sender.domain);
   }
 
-  /** <register/>: `manifestJson` is the <manifest/> character data, as sent. */
+  /**
+   * <register/>: `manifestJson` is the <manifest/> character data, as sent.
+   *
+   * registration-flow.federation-grants-nothing, rules.self-registration-own-jid,
+   * security.rate-limits, json-encoding.authorize-before-limits: authority first (an admin, or a
+   * local account registering its own bare JID), the rate and parse limits only after it.
+   */
   async register(sender: Principal, manifestJson: string): Promise<Outcome<RegisterResult>> {
     const rate = this.#rateLimiter.take('registration', sender.bareJid);
     const admin = this.isAdmin(sender);
@@ -151,7 +157,11 @@ export class Provisioning {
     return this.#administer(sender, request.jid, (jid) => this.#registry.removeEndpoint(jid));
   }
 
-  /** Authorize first, then read the target: a non-admin learns nothing about it (interp-24). */
+  /**
+   * Authorize first, then read the target: a non-admin learns nothing about it (interp-24).
+   *
+   * security.admin-authentication: forbidden for a non-admin before the target is even parsed.
+   */
   #administer<T>(sender: Principal, rawJid: string, operation: (jid: string) => Outcome<T>): Outcome<T> {
     const rate = this.#rateLimiter.take('administration', sender.bareJid);
     if (!this.isAdmin(sender)) return refuse('not-admin');

@@ -73,6 +73,7 @@ export function succeed<T>(value: T): { readonly ok: true; readonly value: T } {
   return { ok: true, value };
 }
 
+// json-encoding.no-reflection: the wire gets condition and type only; violations stay local.
 export function refuse(
   reason: RegistrationFaultReason,
   violations?: readonly ManifestViolation[],

@@ -40,6 +40,9 @@ export class Registry {
     this.#store = store;
   }
 
+  // registration-flow.version-immutable, registration-flow.tombstone-conflict,
+  // registration-flow.no-semver-ordering: the canonical bytes decide; registering never moves the
+  // active pointer.
   register(accepted: AcceptedManifest): Outcome<RegisterResult> {
     const { endpointJid: jid, version, document } = accepted;
     const registered: Registered = { jid, version, hash: document.hash };
@@ -63,7 +66,12 @@ export class Registry {
     });
   }
 
-  /** Selects an existing version after checking its hash (#registration-flow). */
+  /**
+   * Selects an existing version after checking its hash (#registration-flow).
+   *
+   * registration-flow.admin-operations: activate, deactivate, status, remove-version and
+   * remove-endpoint below; register above.
+   */
   activate(jid: string, version: string, hash: Hash): Outcome<Active> {
     return this.#store.transaction(() => {
       const stored = this.#store.registrations.version(jid, version);
@@ -90,6 +98,8 @@ export class Registry {
       const tables = this.#store.registrations;
       if (!tables.endpointExists(jid)) return refuse('unknown-endpoint');
       const active = tables.activeVersion(jid);
+      // registration-flow.removal-blocked-by-tasks: status shows retained versions as not
+      // removable.
       const retained = tables.retainedVersions(jid);
       const versions = tables.versions(jid).map((stored) => ({
         id: stored.version,
@@ -106,6 +116,7 @@ export class Registry {
       const tables = this.#store.registrations;
       if (tables.version(jid, version) === undefined) return refuse('unknown-version');
       if (tables.activeVersion(jid) === version) return refuse('version-active');
+      // registration-flow.removal-blocked-by-tasks, manifest-retrieval.retain-pinned-manifest
       if (tables.isRetained(jid, version)) return refuse('version-retained');
       tables.removeVersion(jid, version);
       return succeed({ jid, version });
@@ -117,6 +128,7 @@ export class Registry {
     return this.#store.transaction(() => {
       const tables = this.#store.registrations;
       if (!tables.endpointExists(jid)) return refuse('unknown-endpoint');
+      // registration-flow.removal-blocked-by-tasks
       if (tables.retainedVersions(jid).size > 0) return refuse('endpoint-retained');
       tables.removeEndpoint(jid);
       return succeed({ jid });

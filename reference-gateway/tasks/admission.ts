@@ -1,5 +1,5 @@
 /**
- * Invocation and durable admission (#invocation, #errors, #idempotency; interp-26–#32).
+ * Invocation and durable admission (#invocation, #errors, #idempotency; interp-26–interp-32).
  *
  * Check order — authorization before anything that reveals validity:
  *  1. target endpoint, exact version and exact tool exist AND the policy lets the caller invoke
@@ -125,14 +125,25 @@ export class Admission {
     const endpointJid = normalizedTarget(targetJid);
     const pinned =
       endpointJid === undefined ? undefined : ctx.pinned.find(endpointJid, invoke.apiVersion, invoke.tool);
+    // invocation.authorize-first, invocation.unauthorized-item-not-found,
+    // invocation.invoke-without-visibility, idempotency.immediate-sender,
+    // security.authorize-and-validate: target, version, tool and canInvoke for the stamped sender
+    // are evaluated together and refused with the one item-not-found, before anything that reveals
+    // validity.
     const permitted =
       endpointJid !== undefined && ctx.policy().canInvoke(requester, endpointJid, invoke.tool);
     const rate = ctx.limiter?.take('invocation', requester.bareJid) ?? { allowed: true };
     if (endpointJid === undefined || pinned === undefined || !permitted) return refuse(FAULT.itemNotFound);
+    // security.rate-limits, json-encoding.authorize-before-limits: the invocation limit, answered
+    // only to an authorized caller.
     if (!rate.allowed) return refuse(FAULT.resourceConstraint);
 
+    // json-encoding.ijson-rejection, json-encoding.documented-limits
     const parsed = parseCallerJson(invoke.argumentsJson, ctx.limits.json);
     if (!parsed.ok) return refuse(parsed.fault);
+    // json-encoding.canonical-replay-comparison, json-encoding.string-whitespace-preserved: the
+    // fingerprint covers the canonical bytes of the arguments; canonicalization never touches the
+    // content of a string.
     const canonicalArguments = canonicalJson(parsed.value);
     const candidate: Candidate = {
       requester,
@@ -151,6 +162,8 @@ export class Admission {
         deadline: invoke.deadline,
       }),
     };
+    // invocation.replay-conflict: a replay is keyed by caller bare JID, target and request ID;
+    // another caller or target is an independent request.
     const key = `${requester.bareJid}\u0000${endpointJid}\u0000${invoke.requestId}`;
     return this.#serialized(key, () => this.#admit(candidate, parsed.value));
   }
@@ -178,19 +191,26 @@ export class Admission {
     const { requester, endpointJid, invoke, pinned } = candidate;
     const replay = ctx.store.tasks.replay(requester.bareJid, endpointJid, invoke.requestId);
     if (replay !== undefined) {
+      // invocation.replay-same-task, invocation.replay-conflict: the original <accepted/> for the
+      // same fingerprint (any resource of the caller), conflict for a different one.
       return replay.fingerprint === candidate.fingerprint
         ? acceptedFromReplay(replay)
         : refuse(FAULT.conflict);
     }
     const active = ctx.store.registrations.activeVersion(endpointJid);
+    // invocation.pin-before-admission, rules.version-pinning: only the active version's exact hash
+    // admits.
     if (active !== invoke.apiVersion || !sameHash(invoke.manifestHash, pinned.version.hash)) {
       return refuse(FAULT.conflict);
     }
+    // manifest.fail-closed-permissions: an approval we cannot enforce is never executed.
     if (pinned.extension.approvalRequired === true) return refuse(FAULT.forbidden);
     if (!ctx.runtimes.has(endpointJid)) return refuse(FAULT.serviceUnavailable);
+    // cancellation.exact-instant-comparison: deadlines compare as instants.
     if (invoke.deadline !== undefined && isAtOrAfter(nowDateTime(ctx.clock), invoke.deadline)) {
       return refuse(FAULT.notAcceptable);
     }
+    // rules.resource-bounds: active tasks, in all and per caller.
     if (this.#overCapacity(requester.bareJid, inTransaction)) return refuse(FAULT.resourceConstraint);
     return undefined;
   }
@@ -241,6 +261,8 @@ export class Admission {
     if (schema === undefined) return refuse(FAULT.serviceUnavailable);
     let verdict;
     try {
+      // rules.target-validates-arguments, schemas.bounded-regex: the pinned inputSchema, evaluated
+      // within the budget; invalid arguments create no task.
       verdict = await checkSchema(ctx, await schema, args);
     } catch {
       // The registered schema compiled at registration; failing now is a local fault.
@@ -249,6 +271,8 @@ export class Admission {
     if (verdict === 'invalid') return refuse(FAULT.notAcceptable);
     if (verdict === 'limit') return refuse(FAULT.resourceConstraint);
 
+    // invocation.durable-before-accepted: <accepted/> only once the task, its replay record and the
+    // version reference are committed to disk.
     const committed = await this.#committer.submit(
       () => this.#commit(candidate),
       // Counted at COMMIT: the next group's capacity check must see it before it is durable.
@@ -280,6 +304,8 @@ export class Admission {
     );
     const retainUntilMs = toEpochMillis(parseDateTime(deadline)) + ctx.limits.retentionSeconds * 1000;
     const retainUntil = dateTimeFromMillis(retainUntilMs).text;
+    // invocation.identifier-grammar, invocation.identifier-unpredictability: 128+ bits from the
+    // CSPRNG, in the identifier grammar (protocol/identifiers.ts).
     const taskId = generateIdentifier('task-');
     ctx.store.tasks.insertTask({
       taskId,
@@ -307,9 +333,12 @@ export class Admission {
       taskId,
       created,
       retainUntil,
+      // invocation.replay-retention
       keepUntilMs: Math.max(createdMs + ctx.replayWindowSeconds * 1000, retainUntilMs),
     };
     ctx.store.tasks.insertReplay(replay);
+    // manifest-retrieval.retain-pinned-manifest, registration-flow.removal-blocked-by-tasks: the
+    // pinned version is held while the task is retained.
     ctx.store.registrations.retain(endpointJid, invoke.apiVersion, versionHolder(taskId));
     this.#countAdmitted(requester.bareJid);
     return { outcome: acceptedFromReplay(replay), admitted: { taskId, deadline } };

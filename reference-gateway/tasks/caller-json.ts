@@ -20,6 +20,8 @@ const FAULT_OF_CLASS = {
   encoding: FAULT.badRequest,
 } as const;
 
+// json-encoding.single-json-value, json-encoding.ijson-rejection, json-encoding.no-reflection: one
+// strict I-JSON value; the rejection's text never reaches the wire.
 export function parseCallerJson(text: string, limits: JsonLimits): CallerJson {
   try {
     return { ok: true, value: parseStrictJson(text, limits) };

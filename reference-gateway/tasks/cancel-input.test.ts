@@ -143,7 +143,7 @@ describe('cancellation (#cancellation, interp-33, interp-38)', () => {
   });
 });
 
-describe('interactive input (#interactive-input, interp-33–#37)', () => {
+describe('interactive input (#interactive-input, interp-33–interp-37)', () => {
   async function pending(expiresAt?: string) {
     const { taskId, run } = await running();
     const outcome = run.actions.requestInput({

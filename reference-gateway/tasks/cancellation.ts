@@ -33,6 +33,8 @@ export function cancelTask(
   targetJid: string,
   cancel: Cancel,
 ): Outcome {
+  // task-recovery.caller-authorization, task-recovery.indistinguishable-not-found,
+  // errors.task-ops-survive-visibility-change
   const task = authorizedTask(ctx, requester, targetJid, cancel.taskId);
   if (task === undefined) return refuse(FAULT.itemNotFound);
   const fingerprint = cancelFingerprint({
@@ -47,6 +49,8 @@ export function cancelTask(
     if (current === undefined) return refuse(FAULT.itemNotFound);
     const accepted = ctx.store.tasks.cancellation(current.taskId);
     if (accepted !== undefined) {
+      // cancellation.identical-replay, cancellation.different-tuple-conflict: decided by the stored
+      // acceptance before revision, cancelling or terminal checks.
       return accepted.fingerprint === fingerprint
         ? answer(buildCancelAccepted({ taskId: current.taskId, revision: accepted.revision }))
         : refuse(FAULT.conflict);
@@ -56,9 +60,12 @@ export function cancelTask(
       return refuse(FAULT.serviceUnavailable);
     }
     if (isTerminal(current.state)) return refuse(FAULT.conflict);
+    // cancellation.deadline-at-commit
     if (expireIfDue(ctx, effects, current) !== undefined) return refuse(FAULT.conflict);
     if (cancel.expectedRevision !== current.revision) return refuse(FAULT.conflict);
     const superseded = current.pendingInputId;
+    // interactive-input.race-loser-conflict: an accepted cancellation supersedes the pending input
+    // request.
     if (superseded !== undefined) {
       ctx.store.tasks.closeInputRequest(current.taskId, superseded, 'superseded');
     }
@@ -67,6 +74,7 @@ export function cancelTask(
       type: 'status',
       payload: statusPayload('cancelling'),
     });
+    // cancellation.acceptance-retention: kept with the task's rows until the task is purged.
     ctx.store.tasks.insertCancellation({
       taskId: current.taskId,
       fingerprint,

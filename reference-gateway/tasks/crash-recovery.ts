@@ -1,7 +1,7 @@
 /**
  * Engine start after a stop or a crash (#invocation: an accepted task stays answerable;
- * spec-positions section I: kill -9 at any point, then state exists, a replay returns the same
- * task, and the side-effect counter is at most 1).
+ * invocation.durable-before-accepted, invocation.replay-same-task: after kill -9 at any point
+ * the task exists, a replay returns it, and the tool ran at most once).
  *
  * Everything admitted is in the store (admission commits before <accepted/>), so every
  * accepted task is still answerable. For each non-terminal task:
@@ -25,6 +25,8 @@ export function recoverTasks(ctx: EngineContext): RecoveryReport {
   let settled = 0;
   let resumed = 0;
   for (const task of ctx.store.tasks.nonTerminalTasks()) {
+    // invocation.replay-same-task: a task the runtime may have started is settled, never run again;
+    // one never dispatched is dispatched now.
     if (task.dispatchedAt === undefined) {
       if (task.deadline !== undefined) ctx.armDeadline(task.taskId, task.deadline);
       ctx.dispatch(task.taskId);

@@ -20,6 +20,7 @@ export const DEADLINE_FAILURE = Object.freeze({
   }),
 });
 
+// cancellation.exact-instant-comparison: offsets applied, every fractional digit kept.
 export function deadlineReached(ctx: EngineContext, deadline: string | undefined): boolean {
   return deadline !== undefined && isAtOrAfter(nowDateTime(ctx.clock), parseDateTime(deadline));
 }
@@ -27,6 +28,9 @@ export function deadlineReached(ctx: EngineContext, deadline: string | undefined
 /**
  * The commit-boundary check: settles the task failed/deadline-expired instead of the caller's
  * mutation when its deadline has come. Returns the settled task, or undefined to go on.
+ *
+ * cancellation.deadline-expiry, cancellation.deadline-at-commit: failed with deadline-expired
+ * instead of the mutation.
  */
 export function expireIfDue(ctx: EngineContext, effects: Effects, task: StoredTask): StoredTask | undefined {
   if (isTerminal(task.state) || !deadlineReached(ctx, task.deadline)) return undefined;

@@ -80,6 +80,9 @@ export interface EngineContext {
  * Runs `work` in one durable transaction, then its effects — after the effects of every
  * earlier commit, including deferred ones still waiting for the disk (GatewayStore.afterDurable),
  * so events leave in commit order. Normally that is at once, before `commit` returns.
+ *
+ * events.revision-increments, task-message-routing.delivery-independent: a mutation and its event
+ * commit together; delivery is an effect after durability.
  */
 export function commit<T>(ctx: EngineContext, work: (effects: Effects) => T): T {
   const effects = new Effects();
@@ -99,7 +102,11 @@ export function accepting(ctx: EngineContext): boolean {
   return ctx.store.isOpen && !ctx.live.closed;
 }
 
-/** The current instant as the text the engine writes (XEP-0082, UTC, milliseconds). */
+/**
+ * The current instant as the text the engine writes (XEP-0082, UTC, milliseconds).
+ *
+ * event-json-schemas.datetime-xep0082
+ */
 export function nowText(ctx: EngineContext): string {
   return nowDateTime(ctx.clock).text;
 }

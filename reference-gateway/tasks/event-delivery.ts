@@ -3,8 +3,13 @@
  * sender the component may use for the task, #security), to the route stored with the task —
  * the invoking full JID, or its bare JID once that route was reported lost. Type "normal" and
  * no processing hints: no-copy is forbidden, and store hints are no correctness mechanism.
- * The stanza id is the event ID, so distinct events never share a stanza id (spec-positions
- * #41) and a re-sent event is byte-identical to the first send.
+ * The stanza id is the event ID, so distinct events never share a stanza id (interp-41) and a
+ * re-sent event is byte-identical to the first send.
+ *
+ * security.no-sender-spoofing: from the task's own endpoint JID, for that task only.
+ * task-message-routing.no-no-copy-hint: no processing hints at all.
+ * events.replay-identical: a re-send repeats the stored event ID, revision, type and payload.
+ * security.model-output-not-routing: the route is the stored invoking JID, never tool output.
  */
 import type { Element } from '@xmpp/xml';
 import { buildLifecycleMessage } from '../../protocol/stanza/task-event.ts';

@@ -146,7 +146,10 @@ export function dispatchAll(ctx: EngineContext, taskIds: readonly string[]): voi
 /** The dispatch checks and writes of one task, inside a transaction; the started task or undefined. */
 function dispatchWork(ctx: EngineContext, effects: Effects, taskId: string): StoredTask | undefined {
   const task = reload(ctx, taskId);
+  // invocation.replay-same-task: an admitted task runs at most once; an execution record is never
+  // dispatched again.
   if (task === undefined || isTerminal(task.state) || task.dispatchedAt !== undefined) return undefined;
+  // cancellation.deadline-at-commit: the deadline is checked before initial dispatch.
   if (expireIfDue(ctx, effects, task) !== undefined) return undefined;
   if (task.state === 'cancelling') {
     settle(ctx, effects, task, 'cancelled', EMPTY_CANCELLED);
@@ -168,6 +171,8 @@ function startRuntime(ctx: EngineContext, started: StoredTask): void {
   const runtime = ctx.runtimes.get(started.endpointJid);
   if (runtime === undefined) return;
   const taskId = started.taskId;
+  // security.model-handles-bound, security.content-is-data: the runtime gets an opaque handle and
+  // data; it never names a wire address.
   const invocation: ToolInvocation = {
     taskHandle: started.handle,
     tool: started.tool,
@@ -196,6 +201,7 @@ function afterExecute(ctx: EngineContext, taskId: string, error: unknown): void 
   if (!accepting(ctx)) return;
   if (error !== undefined) {
     // The class name only: exception messages may carry secrets or payloads (#privacy).
+    // privacy.log-redaction
     ctx.log(`task runtime threw (${error instanceof Error ? error.name : typeof error})`);
   }
   commit(ctx, (effects) => {

@@ -116,6 +116,8 @@ export class GroupCommitter {
     results.forEach((result, index) => {
       if (result.ok) batch[index]?.committed?.(result.value);
     });
+    // invocation.durable-before-accepted: nobody hears of a commit (no <accepted/>, no event)
+    // before the WAL sync covering it.
     this.#store.afterDurable(() => {
       for (const rider of riders) rider.committed();
       results.forEach((result, index) => {

@@ -1,5 +1,5 @@
 /**
- * Interactive input (#interactive-input; interp-33–#37).
+ * Interactive input (#interactive-input; interp-33–interp-37).
  *
  * Issuing: at most one request is pending per task (the schema enforces it too); the request
  * ID comes from the CSPRNG; the input_required event carries the complete request, which state
@@ -83,6 +83,7 @@ export async function issueInputRequest(
       return 'invalid';
     }
     const issuedBefore = ctx.store.tasks.events(taskId).filter((e) => e.type === 'input_required').length;
+    // security.rate-limits: input requests per task are capped.
     if (issuedBefore >= ctx.limits.maxInputRequestsPerTask) return 'invalid';
     const requestId = generateIdentifier('input-');
     const payload = (at: string): JsonValue => ({
@@ -151,7 +152,12 @@ function armInputExpiry(ctx: EngineContext, taskId: string, requestId: string, e
   });
 }
 
-/** Expires the pending request and returns the task to running, atomically. */
+/**
+ * Expires the pending request and returns the task to running, atomically.
+ *
+ * interactive-input.expiry-outcome: the request expires and the task returns to running in one
+ * transaction; the runtime then asks anew (a new ID) or settles.
+ */
 function expire(ctx: EngineContext, effects: Effects, task: StoredTask, requestId: string): void {
   ctx.store.tasks.closeInputRequest(task.taskId, requestId, 'expired');
   appendEvent(ctx, effects, task, { to: 'running', type: 'status', payload: statusPayload('running') });
@@ -162,7 +168,13 @@ function expire(ctx: EngineContext, effects: Effects, task: StoredTask, requestI
 
 // --- answering -------------------------------------------------------------------------------
 
-/** Steps 3 and 4: an outcome decided by the stored request alone, or undefined to go on. */
+/**
+ * Steps 3 and 4: an outcome decided by the stored request alone, or undefined to go on.
+ *
+ * interactive-input.identical-replay, interactive-input.different-tuple-conflict,
+ * interactive-input.late-answer-conflict: decided by the stored request before any expiry, revision
+ * or terminal check; expired and superseded requests answer conflict.
+ */
 function decidedByRecord(stored: StoredInputRequest, fingerprint: string): Outcome | undefined {
   if (stored.status === 'answered') {
     if (stored.acceptedFingerprint !== fingerprint || stored.acceptedRevision === undefined) {
@@ -179,10 +191,13 @@ export async function provideInput(
   targetJid: string,
   request: ProvideInput,
 ): Promise<Outcome> {
+  // task-recovery.caller-authorization, task-recovery.indistinguishable-not-found: the invoking
+  // caller's bare JID alone, and one item-not-found for everything else.
   const task = authorizedTask(ctx, requester, targetJid, request.taskId);
   const stored =
     task === undefined ? undefined : ctx.store.tasks.inputRequest(task.taskId, request.requestId);
   if (task === undefined || stored === undefined) return refuse(FAULT.itemNotFound);
+  // json-encoding.ijson-rejection: before the input is accepted.
   const parsed = parseCallerJson(request.inputJson, ctx.limits.json);
   if (!parsed.ok) return refuse(parsed.fault);
   const canonicalInput = canonicalJson(parsed.value);
@@ -216,8 +231,11 @@ export async function provideInput(
     const decided = decidedByRecord(record, fingerprint);
     if (decided !== undefined) return decided;
     if (isTerminal(current.state)) return refuse(FAULT.conflict);
+    // interactive-input.race-loser-conflict, cancellation.deadline-at-commit
     if (expireIfDue(ctx, effects, current) !== undefined) return refuse(FAULT.conflict);
     if (
+      // interactive-input.expiry-enforced: at or after expiresAt by the target's clock at commit
+      // time.
       record.expiresAt !== undefined &&
       isAtOrAfter(nowDateTime(ctx.clock), parseDateTime(record.expiresAt))
     ) {
@@ -232,6 +250,8 @@ export async function provideInput(
       type: 'status',
       payload: statusPayload('running'),
     });
+    // interactive-input.acceptance-retention: the acceptance is kept with the task's rows until the
+    // task is purged.
     ctx.store.tasks.recordInputAnswer(task.taskId, record.requestId, {
       fingerprint,
       revision: next.revision,
@@ -244,7 +264,11 @@ export async function provideInput(
   });
 }
 
-/** For state responses: the complete pending request object (#task-recovery). */
+/**
+ * For state responses: the complete pending request object (#task-recovery).
+ *
+ * interactive-input.pending-in-state
+ */
 export function pendingInputJson(ctx: EngineContext, task: StoredTask): string | undefined {
   if (task.state !== 'input_required' || task.pendingInputId === undefined) return undefined;
   return ctx.store.tasks.inputRequest(task.taskId, task.pendingInputId)?.payloadJson;

@@ -27,10 +27,15 @@ export function taskState(
   targetJid: string,
   request: TaskRequest,
 ): Outcome {
+  // task-recovery.caller-authorization, task-recovery.indistinguishable-not-found,
+  // errors.task-ops-survive-visibility-change, task-message-routing.delivery-independent
   const task = authorizedTask(ctx, requester, targetJid, request.taskId);
   if (task === undefined) return refuse(FAULT.itemNotFound);
   const pending = pendingInputJson(ctx, task);
   return answer(
+    // task-recovery.state-contents, task-recovery.result-availability,
+    // interactive-input.pending-in-state, invocation.pin-before-admission: the pinned version and
+    // hash, never the active one.
     buildTaskState({
       taskId: task.taskId,
       endpoint: task.endpointJid,
@@ -56,6 +61,7 @@ export function taskResult(
 ): Outcome {
   const task = authorizedTask(ctx, requester, targetJid, request.taskId);
   if (task === undefined) return refuse(FAULT.itemNotFound);
+  // task-recovery.result-only-terminal: the terminal event's payload, for terminal tasks only.
   if (!isTerminal(task.state) || task.resultJson === undefined) return refuse(FAULT.unexpectedRequest);
   return answer(
     buildTaskResult({

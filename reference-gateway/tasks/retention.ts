@@ -21,6 +21,10 @@ export function versionHolder(taskId: string): string {
   return `task:${taskId}`;
 }
 
+// events.queryable-until-retain-until, invocation.replay-retention,
+// interactive-input.acceptance-retention, cancellation.acceptance-retention: only terminal tasks
+// past retain-until go, with their acceptances; a replay record outlives its window, its task's
+// lifetime and retention.
 export function purgeExpired(ctx: EngineContext): PurgeReport {
   const nowMs = ctx.clock.now();
   return ctx.store.transaction(() => {

@@ -2,6 +2,9 @@
  * The failures the engine itself commits (#errors: stable code, safe message, retryable flag;
  * never a stack trace, an exception message or anything of another principal). Reserved codes
  * where one fits; our own conditions are namespace-qualified (#registrar-failure-codes).
+ *
+ * errors.failed-event-shape, errors.safe-messages, errors.qualified-codes,
+ * security.no-credentials-in-payloads: fixed codes and messages, no exception text.
  */
 const failure = (code: string, message: string, retryable: boolean) =>
   Object.freeze({ error: Object.freeze({ code, message, retryable }) });

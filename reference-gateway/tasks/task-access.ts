@@ -26,6 +26,10 @@ export function normalizedTarget(targetJid: string): string | undefined {
   }
 }
 
+// task-recovery.caller-authorization, task-recovery.indistinguishable-not-found,
+// errors.not-found-equivalence, errors.task-ops-survive-visibility-change,
+// idempotency.immediate-sender: the task's own caller bare JID at its own endpoint, whatever the
+// visibility now; every other case is the same undefined.
 export function authorizedTask(
   ctx: EngineContext,
   requester: Requester,
@@ -37,6 +41,7 @@ export function authorizedTask(
   const owner = task?.callerJid === requester.bareJid;
   const addressed = task?.endpointJid === target;
   // A terminal task past retain-until is expired even before the purge deletes it.
+  // events.queryable-until-retain-until: a non-terminal task stays queryable however long it runs.
   const retained = task !== undefined && (!isTerminal(task.state) || ctx.clock.now() < task.retainUntilMs);
   return owner && addressed && retained ? task : undefined;
 }

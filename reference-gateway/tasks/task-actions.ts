@@ -43,7 +43,10 @@ export function commitAction(
   if (!accepting(ctx)) return refused('settled');
   return commit(ctx, (effects) => {
     const task = reload(ctx, taskId);
+    // cancellation.output-after-cancelled-discarded: output after settlement changes neither state
+    // nor result.
     if (task === undefined || isTerminal(task.state)) return refused('settled');
+    // cancellation.deadline-at-commit
     if (expireIfDue(ctx, effects, task) !== undefined) return refused('deadline-expired');
     try {
       mutate(task, effects);
@@ -55,6 +58,9 @@ export function commitAction(
   });
 }
 
+// rules.only-target-settles, security.model-output-not-routing: progress and settlement come only
+// through these actions of the executing runtime; nothing a tool returns chooses where a stanza
+// goes.
 export function createTaskActions(ctx: EngineContext, task: StoredTask): TaskActions {
   const live = ctx.live.entry(task.taskId);
   const pinned = ctx.pinned.find(task.endpointJid, task.apiVersion, task.tool);
@@ -71,6 +77,7 @@ export function createTaskActions(ctx: EngineContext, task: StoredTask): TaskAct
       if (live.settled.signal.aborted) return Promise.resolve(refused('settled'));
       // A feature the endpoint does not advertise is not emitted (#conformance).
       const payload = update as unknown as JsonValue;
+      // manifest.endpoint-features-prevail, events.progress-percent-range
       if (!supportsProgress || !payloadIsValid('progress', payload))
         return Promise.resolve(refused('invalid'));
       return Promise.resolve(
@@ -92,12 +99,15 @@ export function createTaskActions(ctx: EngineContext, task: StoredTask): TaskAct
       if (live.settled.signal.aborted) return refused('settled');
       const payload = (summary === undefined ? { result } : { result, summary }) as unknown as JsonValue;
       if (!payloadIsValid('completed', payload)) return refused('invalid');
+      // rules.resource-bounds: result size.
       if (Buffer.byteLength(canonicalJson(payload), 'utf8') > ctx.limits.resultMaxBytes)
         return refused('invalid');
       // #events: structuredContent is validated against outputSchema before completion; a
       // result with isError true is still a completion and carries no such promise
       // (interp-40).
       const outputSchema = pinned === undefined ? undefined : ctx.pinned.schema(pinned, 'output');
+      // events.output-schema-validated, events.iserror-is-completed: structuredContent validated
+      // before completion; an isError result still completes.
       if (outputSchema !== undefined && result.isError !== true) {
         if (result.structuredContent === undefined) return refused('invalid');
         const verdict = await checkSchema(ctx, await outputSchema, result.structuredContent);
@@ -127,6 +137,8 @@ export function createTaskActions(ctx: EngineContext, task: StoredTask): TaskAct
     fail(failure: TaskFailure): Promise<ActionResult> {
       if (live.settled.signal.aborted) return Promise.resolve(refused('settled'));
       // The schema and the reserved-or-qualified code rule (protocol/events/failure-code.ts).
+      // errors.failed-event-shape, errors.qualified-codes: the failure is refused unless its code
+      // is reserved or namespace-qualified.
       const payload = { error: failure } as unknown as JsonValue;
       if (!payloadIsValid('failed', payload)) return Promise.resolve(refused('invalid'));
       return Promise.resolve(

@@ -58,10 +58,16 @@ export async function respondToTaskIq(
   if (namespaceOf(payload) !== NS_AGENT_TASK) return undefined;
   const handler = HANDLERS.get(localNameOf(payload));
   if (handler === undefined) return undefined;
+  // errors.one-reply-per-iq: every task request gets exactly this one answer, the wrong IQ type
+  // included.
   if (handler.iqType !== iqType) return refuse(FAULT.badRequest);
   try {
     return await handler.handle(engine, requester, targetJid, payload);
   } catch (error) {
+    // invocation.required-parts, invocation.identifier-grammar, cancellation.deadline-format,
+    // json-encoding.media-type-present, json-encoding.cdata-independent: the codecs (which read
+    // character data whole, text and CDATA alike) refuse a request missing a part, with a
+    // malformed identifier, a deadline without a zone or a wrong media type, before admission.
     if (error instanceof StanzaParseError) return refuse(FAULT.badRequest);
     throw error;
   }

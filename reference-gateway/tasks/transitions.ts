@@ -61,11 +61,19 @@ export function appendEvent(
   }
   const at = nowText(ctx);
   const payload = typeof change.payload === 'function' ? change.payload(at) : change.payload;
+  // event-json-schemas.payloads-valid, events.progress-percent-range, errors.failed-event-shape,
+  // errors.qualified-codes: a payload that breaks the normative event schema or the rules beyond it
+  // commits nothing.
   if (!payloadIsValid(change.type, payload)) {
     throw new MutationRefused(`the ${change.type} payload does not validate (#event-json-schemas)`);
   }
+  // events.revision-increments: exactly one event per committed change, at revision + 1, in the
+  // same transaction.
   const revision = task.revision + 1;
+  // rules.resource-bounds, security.rate-limits: events per task and the result size are capped.
   if (revision > ctx.limits.maxEventsPerTask) throw new MutationRefused('the task has too many events');
+  // events.replay-identical, json-encoding.producer-escaping: the stored canonical payload is what
+  // every send of the event carries.
   const payloadJson = canonicalJson(payload);
   const terminal = isTerminal(change.to);
   if (terminal && Buffer.byteLength(payloadJson, 'utf8') > ctx.limits.resultMaxBytes) {
@@ -74,6 +82,7 @@ export function appendEvent(
   const event = {
     taskId: task.taskId,
     revision,
+    // invocation.identifier-grammar, invocation.identifier-unpredictability
     eventId: generateIdentifier('evt-'),
     type: change.type,
     payloadJson,
@@ -90,6 +99,8 @@ export function appendEvent(
     resultJson: terminal ? payloadJson : undefined,
   };
   tables.updateTask(task.taskId, updated);
+  // task-message-routing.delivery-independent: the event leaves only after its revision is durable,
+  // and state and result are recoverable without it.
   effects.later(() => {
     ctx.deliver(eventMessage(updated, event));
   });
@@ -113,6 +124,8 @@ export function settle(
   state: TerminalState,
   payload: JsonValue,
 ): StoredTask {
+  // interactive-input.race-loser-conflict: settlement supersedes a pending input request in its own
+  // transaction.
   if (task.pendingInputId !== undefined) {
     ctx.store.tasks.closeInputRequest(task.taskId, task.pendingInputId, 'superseded');
   }

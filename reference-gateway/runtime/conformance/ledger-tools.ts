@@ -2,8 +2,9 @@
  * The ledger side of the conformance tools: the `counter` tool, which reads how often a key was
  * incremented (docs/conformance-tools.md). Script executions and their `increment` steps write
  * the same ToolLedger, so a suite proves "executed once" from outside — after a replayed
- * request, a crash or an approval-required invocation — by calling counter (spec-positions
- * section I: replay, durable admission, #26 approvalRequired).
+ * request, a crash or an approval-required invocation — by calling counter
+ * (invocation.replay-same-task, invocation.durable-before-accepted,
+ * manifest.fail-closed-permissions).
  */
 import type { ToolResult } from '../../../protocol/events/payload-types.ts';
 import type { JsonValue } from '../../../protocol/json/json-value.ts';
