@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from './main.ts';
 import type { CliIo } from './io.ts';
-import { VERDICT_COLOURS } from '../runner/reports/matrix-html.ts';
+import { PARTIAL_PASS_COLOUR, VERDICT_COLOURS } from '../runner/reports/matrix-html.ts';
 import { findChromium, screenshot } from '../runner/reports/test-support/chromium.ts';
 import { colourHistogram, decodePng, type DecodedPng } from '../runner/reports/test-support/png.ts';
 import { syntheticRunResult } from '../runner/reports/test-support/synthetic-run.ts';
@@ -19,18 +19,31 @@ const chromium = await findChromium();
 const root = mkdtempSync(join(tmpdir(), 'agentconf-render-'));
 const failingRun = join(root, 'failing');
 const passingRun = join(root, 'passing');
+const gapsRun = join(root, 'gaps');
+const partialRun = join(root, 'partial');
 const matrixPage = join(root, 'matrix.html');
 let failingReports: WrittenReports;
 
 beforeAll(async () => {
   failingReports = await writeReports(syntheticRunResult(), failingRun, { allureHtml: true });
   await writeReports(syntheticRunResult({ allPass: true, subjectName: 'Second Gateway' }), passingRun);
+  // Core Directory and Administrative Provisioning INCOMPLETE, Tool Discovery NOT ASSESSED.
+  await writeReports(
+    syntheticRunResult({ allPass: true, gaps: true, fixtures: 'manual', subjectName: 'Third Gateway' }),
+    gapsRun,
+  );
+  await writeReports(
+    syntheticRunResult({ allPass: true, partial: true, subjectName: 'Fourth Gateway' }),
+    partialRun,
+  );
   const io: CliIo = {
     out: () => undefined,
     err: (text) => process.stderr.write(text),
     readFile: readFileSync,
   };
-  expect(await main(['matrix', failingRun, passingRun, '--out', matrixPage], io)).toBe(0);
+  expect(await main(['matrix', failingRun, passingRun, gapsRun, partialRun, '--out', matrixPage], io)).toBe(
+    0,
+  );
 }, 240_000);
 
 afterAll(() => {
@@ -56,7 +69,7 @@ function expectNotBlank(png: DecodedPng, histogram: Map<string, number>): void {
 }
 
 describe('the Allure HTML report', () => {
-  it('is one self-contained index.html with our five results and no analytics tag', () => {
+  it('is one self-contained index.html with our five case results, two profile results and no analytics tag', () => {
     const index = join(failingRun, 'allure-report', 'index.html');
     expect(failingReports.allureHtml?.index).toBe(index);
     const html = readFileSync(index, 'utf8');
@@ -64,7 +77,8 @@ describe('the Allure HTML report', () => {
     const summary = JSON.parse(readFileSync(join(failingRun, 'allure-report', 'summary.json'), 'utf8')) as {
       stats: Record<string, number>;
     };
-    expect(summary.stats).toEqual({ total: 5, passed: 1, failed: 1, broken: 1, skipped: 2, flaky: 1 });
+    // Cases: 1 passed, 1 failed, 1 broken (flaky), 2 skipped; profiles: Core Directory failed, Jabber Search passed.
+    expect(summary.stats).toEqual({ total: 7, passed: 2, failed: 2, broken: 1, skipped: 2, flaky: 1 });
     const conformance = JSON.parse(readFileSync(join(failingRun, 'conformance.json'), 'utf8')) as {
       reports: Record<string, string>;
     };
@@ -91,18 +105,21 @@ describe('the Allure HTML report', () => {
 
 describe('the interop matrix', () => {
   it.skipIf(chromium === undefined)(
-    'renders in headless Chromium with cells in the pass, fail and not-claimed colours',
+    'renders in headless Chromium with cells in the colour of each verdict, a partial pass apart',
     async () => {
       const png = join(root, 'matrix.png');
-      await screenshot(chromium ?? '', matrixPage, png, { width: 1400, height: 500 });
+      await screenshot(chromium ?? '', matrixPage, png, { width: 1400, height: 800 });
       const decoded = decodePng(readFileSync(png));
       const histogram = colourHistogram(decoded);
       expectNotBlank(decoded, histogram);
       // A cell is about 110 × 64 px: most of it is its fill colour.
-      expect(pixelsNear(histogram, VERDICT_COLOURS.passed)).toBeGreaterThan(3 * 3000);
-      expect(pixelsNear(histogram, VERDICT_COLOURS.failed)).toBeGreaterThan(3000);
-      expect(pixelsNear(histogram, VERDICT_COLOURS['not-claimed'])).toBeGreaterThan(6 * 3000);
-      expect(pixelsNear(histogram, VERDICT_COLOURS['no-cases'])).toBeLessThan(300);
+      // Cells: 4 passed, 2 failed, 2 incomplete, 1 not assessed, 2 partial passes, 21 not claimed.
+      expect(pixelsNear(histogram, VERDICT_COLOURS.passed)).toBeGreaterThan(4 * 3000);
+      expect(pixelsNear(histogram, VERDICT_COLOURS.failed)).toBeGreaterThan(2 * 3000);
+      expect(pixelsNear(histogram, VERDICT_COLOURS.incomplete)).toBeGreaterThan(2 * 3000);
+      expect(pixelsNear(histogram, VERDICT_COLOURS['not-assessed'])).toBeGreaterThan(3000);
+      expect(pixelsNear(histogram, PARTIAL_PASS_COLOUR)).toBeGreaterThan(2 * 3000);
+      expect(pixelsNear(histogram, VERDICT_COLOURS['not-claimed'])).toBeGreaterThan(21 * 3000);
     },
     180_000,
   );

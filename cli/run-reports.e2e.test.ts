@@ -3,7 +3,8 @@
  * reference gateway on a real two-domain Prosody federation, then every report file the run
  * wrote must exist and validate: junit.xml against the JUnit schema, allure-results/ as Allure
  * reads them (allure-report/summary.json counts them), earl.jsonld expanding offline,
- * conformance.json against its schema, conformance.md and the transcripts.
+ * conformance.json against its schema, conformance.md and the transcripts. A --grep run is
+ * partial: every report must say PARTIAL, never a plain PASSED.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,9 @@ let stderr = '';
 
 interface ResultJson {
   passed: boolean;
+  partial: boolean;
+  selection: { selectedCases: number; totalCases: number };
+  profiles: { profile: string; claimed: boolean }[];
   seed: number;
   subject: { name: string };
   cases: { case: { id: string }; outcome: string; attempts: unknown[] }[];
@@ -76,17 +80,39 @@ describe('agentconf run writes every report', () => {
     const verdict = await validateJunit(xml);
     expect(verdict.output).toContain('validates');
     expect(verdict.valid).toBe(true);
-    expect(xml.match(/<testcase /g)).toHaveLength(result.cases.length);
+    // A testcase per case, and one per claimed profile.
+    const claimed = result.profiles.filter((profile) => profile.claimed).length;
+    expect(xml.match(/<testcase /g)).toHaveLength(result.cases.length + claimed);
+    expect(xml.match(/<testcase classname='profiles' /g)).toHaveLength(claimed);
+    expect(xml).toContain(
+      `<property name='run.verdict' value='${result.passed ? 'PARTIAL' : 'FAILED (PARTIAL)'}'/>`,
+    );
+    expect(xml).toContain("<property name='run.partial' value='true'/>");
+  });
+
+  it('a --grep run is partial and every report says so', () => {
+    expect(result.partial).toBe(true);
+    expect(result.selection.selectedCases).toBe(result.cases.length);
+    expect(result.selection.totalCases).toBeGreaterThan(result.cases.length);
+    const markdown = readFileSync(join(out, 'conformance.md'), 'utf8');
+    expect(markdown).toContain(
+      `${String(result.cases.length)} of ${String(result.selection.totalCases)} cases (--grep gateway-info)`,
+    );
+    expect(markdown).not.toContain('**PASSED**');
+    expect(readFileSync(join(out, 'allure-results', 'environment.properties'), 'utf8')).toMatch(
+      /Run\\ verdict=(PARTIAL|FAILED \(PARTIAL\))\n/,
+    );
   });
 
   it('allure-results/ holds a result per case, and the HTML report counted them all', () => {
     const files = readdirSync(join(out, 'allure-results'));
-    expect(files.filter((name) => name.endsWith('-result.json'))).toHaveLength(result.cases.length);
+    const claimed = result.profiles.filter((profile) => profile.claimed).length;
+    // A result per case and one per claimed profile.
+    expect(files.filter((name) => name.endsWith('-result.json'))).toHaveLength(result.cases.length + claimed);
     const summary = JSON.parse(readFileSync(join(out, 'allure-report', 'summary.json'), 'utf8')) as {
       stats: { total: number; passed?: number };
     };
-    expect(summary.stats.total).toBe(result.cases.length);
-    expect(summary.stats.passed ?? 0).toBe(result.cases.filter((c) => c.outcome === 'passed').length);
+    expect(summary.stats.total).toBe(result.cases.length + claimed);
     expect(readFileSync(join(out, 'allure-report', 'index.html'), 'utf8')).not.toContain('googletagmanager');
   });
 
@@ -104,6 +130,8 @@ describe('agentconf run writes every report', () => {
   it('conformance.json validates and agrees with result.json; conformance.md and transcripts exist', () => {
     const report = parseConformanceReport(readFileSync(join(out, 'conformance.json')), 'conformance.json');
     expect(report.passed).toBe(result.passed);
+    expect(report.verdict).toBe(result.passed ? 'partial' : 'failed');
+    expect(report.partial).toBe(true);
     expect(report.seed).toBe(SEED);
     expect(report.subject.name).toBe(result.subject.name);
     expect(report.totals.cases).toBe(result.cases.length);

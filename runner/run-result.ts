@@ -47,6 +47,8 @@ export interface RunResult {
   /** How the SUT's fixtures were provided (docs/sut.md), which decides what the cases can know. */
   readonly fixtures: SutConfig['fixtures'];
   readonly profiles: readonly ProfileVerdict[];
+  /** The baseline the run was judged with (case ID → why it is expected to fail); {} without one. */
+  readonly baseline: Readonly<Record<string, string>>;
   /** Baseline entries whose case now passes: the baseline must be updated. */
   readonly staleBaseline: readonly string[];
   /** Baseline entries naming no case. */

@@ -8,7 +8,17 @@
  * the spec anchor. Parameters: the case seed and the run seed (excluded from Allure's history
  * key, so history follows a case across runs with different seeds). Attachments: every
  * attempt's transcript. Status: passed, failed (requirement violated or no verdict), broken
- * (cantTell; flaky ones flagged as flaky), skipped (inapplicable, untested) with the reason.
+ * (cantTell; flaky ones flagged as flaky), skipped (inapplicable, untested) with the reason. A
+ * case the baseline expects to fail is skipped with "baseline: REASON" (tag baselined); a
+ * baseline entry whose case passes now is failed, saying to remove it. Every result of a
+ * partial run is tagged PARTIAL.
+ *
+ * One more result per claimed profile (suite "profiles", feature = the profile): failed for
+ * FAIL, broken for INCOMPLETE and for a NOT ASSESSED that fails the run, skipped for one a
+ * partial run left out, its message the verdict with its main reason, its description the
+ * passed / failed / cantTell / inapplicable counts and the cases that did not pass. The
+ * environment gives the run's verdict (PARTIAL, never PASSED, for a partial run), the
+ * selection, the fixtures mode and the preflight findings.
  */
 import {
   ContentType,
@@ -25,9 +35,11 @@ import type { Level } from '../../suites/framework/outcome.ts';
 import type { CaseResult } from '../../suites/framework/run-case.ts';
 import type { RunResult } from '../run-result.ts';
 import { caseHeader, caseWarnings, failureDetails, lastAttempt } from './case-story.ts';
+import { profileStatements, type ClaimedProfileStatement } from './conformance-report.ts';
 import type { ReportContext } from './report-context.ts';
 import type { ReportFile } from './report-file.ts';
 import { specAnchorUrl } from './spec-links.ts';
+import { excusedBy, FIXTURE_MODES, profileSummary, runVerdictWord, selectionText, staleBaselineMessage } from './verdict-words.ts';
 
 export const ALLURE_RESULTS_DIR = 'allure-results';
 
@@ -40,7 +52,9 @@ const SEVERITY: Readonly<Record<Level, Severity>> = {
 /** Allure's readers take statusDetails.flaky; allure-js-commons' type does not list it. */
 type Details = StatusDetails & { flaky?: boolean };
 
-function status(result: CaseResult): Status {
+function status(result: CaseResult, run: RunResult): Status {
+  if (excusedBy(run, result) !== undefined) return Status.SKIPPED;
+  if (run.staleBaseline.includes(result.case.id)) return Status.FAILED;
   switch (result.outcome) {
     case 'passed':
       return Status.PASSED;
@@ -54,15 +68,19 @@ function status(result: CaseResult): Status {
   }
 }
 
-function statusDetails(result: CaseResult, context: ReportContext): Details {
+function statusDetails(result: CaseResult, run: RunResult, context: ReportContext): Details {
   const violation = lastAttempt(result)?.violation;
   const warnings = caseWarnings(result).map((finding) => `warning: ${finding.requirement}: ${finding.message}`);
+  if (run.staleBaseline.includes(result.case.id)) {
+    return { message: [staleBaselineMessage(run, result.case.id), ...warnings].join('\n') };
+  }
   if (result.outcome === 'passed') return warnings.length === 0 ? {} : { message: warnings.join('\n') };
   if (result.outcome === 'inapplicable' || result.outcome === 'untested') {
     return { message: `${result.outcome}: ${result.reason ?? 'not run'}` };
   }
+  const baseline = excusedBy(run, result);
   return {
-    message: violation?.message ?? result.reason ?? result.outcome,
+    message: baseline === undefined ? (violation?.message ?? result.reason ?? result.outcome) : `baseline: ${baseline}`,
     trace: [...caseHeader(result, context), ...failureDetails(result)].join('\n'),
     ...(violation === undefined ? {} : { expected: violation.expected, actual: violation.received }),
     ...(result.flaky ? { flaky: true } : {}),
@@ -80,8 +98,53 @@ function labels(result: CaseResult, run: RunResult): Label[] {
     { name: LabelName.SEVERITY, value: SEVERITY[testCase.level] },
     { name: LabelName.TAG, value: testCase.level },
     ...(result.flaky ? [{ name: LabelName.TAG, value: 'flaky' }] : []),
+    ...(excusedBy(run, result) === undefined ? [] : [{ name: LabelName.TAG, value: 'baselined' }]),
+    ...(run.staleBaseline.includes(result.case.id) ? [{ name: LabelName.TAG, value: 'stale baseline' }] : []),
+    ...runLabels(run),
+  ];
+}
+
+function runLabels(run: RunResult): Label[] {
+  return [
+    ...(run.partial ? [{ name: LabelName.TAG, value: 'PARTIAL' }] : []),
     { name: LabelName.FRAMEWORK, value: 'agentconf' },
   ];
+}
+
+const PROFILE_STATUS = {
+  passed: Status.PASSED,
+  failed: Status.FAILED,
+  undecided: Status.BROKEN,
+  skipped: Status.SKIPPED,
+} as const;
+
+/** A claimed profile as one result: its verdict, main reason, counts and the cases that did not pass. */
+function writeProfileResult(runtime: ReporterRuntime, profile: ClaimedProfileStatement, run: RunResult): void {
+  const subject = `${run.subject.name}${run.subject.version === undefined ? '' : ` ${run.subject.version}`}`;
+  const summary = profileSummary(profile, run);
+  const description = summary.details.join('\n');
+  const start = Date.parse(run.startedAt);
+  const uuid = runtime.startTest({
+    name: `${profile.title}: ${summary.word}`,
+    fullName: `profile:${profile.id}`,
+    titlePath: ['profiles'],
+    description,
+    labels: [
+      { name: LabelName.PARENT_SUITE, value: subject },
+      { name: LabelName.SUITE, value: 'profiles' },
+      { name: LabelName.FEATURE, value: profile.id },
+      { name: LabelName.TAG, value: summary.word },
+      ...runLabels(run),
+    ],
+    start,
+  });
+  runtime.updateTest(uuid, (test) => {
+    test.status = PROFILE_STATUS[summary.state];
+    test.statusDetails = { message: summary.message, trace: description };
+    test.stage = Stage.FINISHED;
+  });
+  runtime.stopTest(uuid, { stop: start });
+  runtime.writeTest(uuid);
 }
 
 function startOf(result: CaseResult, run: RunResult): number {
@@ -103,8 +166,18 @@ export function allureResultFiles(run: RunResult, context: ReportContext): Repor
       'Run ID': run.runId,
       'Federation': run.provider,
       'Strict': String(run.strict),
+      'Run verdict': runVerdictWord(run),
+      'Selection': selectionText(run),
+      'Fixtures': `${run.fixtures}: ${FIXTURE_MODES[run.fixtures]}`,
+      'Preflight':
+        run.preflight.length === 0
+          ? 'no finding'
+          : run.preflight.map((finding) => `${finding.profile} ${finding.kind}: ${finding.message}`).join('; '),
     },
   });
+  for (const profile of profileStatements(run)) {
+    if (profile.claimed) writeProfileResult(runtime, profile, run);
+  }
   for (const result of run.cases) {
     const start = startOf(result, run);
     const uuid = runtime.startTest({
@@ -121,8 +194,8 @@ export function allureResultFiles(run: RunResult, context: ReportContext): Repor
       start,
     });
     runtime.updateTest(uuid, (test) => {
-      test.status = status(result);
-      test.statusDetails = statusDetails(result, context);
+      test.status = status(result, run);
+      test.statusDetails = statusDetails(result, run, context);
       test.stage = Stage.FINISHED;
     });
     result.attempts.forEach((attempt, index) => {

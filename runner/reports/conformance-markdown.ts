@@ -1,8 +1,12 @@
 /**
- * conformance.md: the conformance statement a person reads — who was tested, by which suite
- * against which spec revision with which seed; one sentence per profile (claimed or not,
- * verdict, MUST and SHOULD pass counts, warnings); then a section per case that did not pass
- * with its requirements, expected vs received and its transcript.
+ * conformance.md: the conformance statement a person reads. It opens with the run's verdict
+ * (PARTIAL when only a selection of the cases ran, saying which: never a plain PASSED), who was
+ * tested by which suite against which spec revision with which seed, the fixtures mode and what
+ * it implies, and what the preflight found; then one sentence per claimed profile (verdict with
+ * its main reason, passed / failed / cantTell / inapplicable per level, warnings, baselined
+ * failures) with the cases that did not pass and why, while an unclaimed profile is only "not
+ * claimed"; the baseline; then a section per case that did not pass with its requirements,
+ * every attempt, expected vs received and its transcript.
  */
 import type { Level } from '../../suites/framework/outcome.ts';
 import type { CaseResult } from '../../suites/framework/run-case.ts';
@@ -11,6 +15,13 @@ import type { RunResult } from '../run-result.ts';
 import { attemptTranscripts, didNotPass, requirementLine } from './case-story.ts';
 import type { CaseFailure, ConformanceReport, ProfileStatement } from './conformance-report.ts';
 import type { ReportFile } from './report-file.ts';
+import {
+  caseNoteText,
+  FIXTURE_MODES,
+  profileVerdictWord,
+  runVerdictWord,
+  selectionText,
+} from './verdict-words.ts';
 
 /** A fence longer than any backtick run inside, so transcripts cannot close their code block. */
 function codeBlock(text: string, language = ''): string {
@@ -30,49 +41,72 @@ function inline(text: string): string {
   return text.replace(/[\\`*_[\]<>|#]/g, (char) => `\\${char}`).replace(/\s*\n\s*/g, ' ');
 }
 
-function passCount(counts: OutcomeCounts): string {
-  const decided = counts.passed + counts.failed + counts.cantTell;
-  return decided === 0 ? 'none run' : `${String(counts.passed)}/${String(decided)} passed`;
+function levelCounts(level: Level, counts: OutcomeCounts): string {
+  const total = counts.passed + counts.failed + counts.cantTell + counts.inapplicable;
+  if (total === 0) return `${level}: none`;
+  return `${level}: ${String(counts.passed)} passed, ${String(counts.failed)} failed, ${String(counts.cantTell)} cantTell, ${String(counts.inapplicable)} inapplicable`;
 }
 
-function verdictWord(profile: ProfileStatement): string {
-  switch (profile.verdict) {
-    case 'passed':
-      return '**PASSED**';
-    case 'failed':
-      return '**FAILED**';
-    case 'no-cases':
-      return '**NOT ASSESSED** (no case of it ran)';
-    case 'not-claimed':
-      return 'not claimed';
-  }
-}
-
-function profileSentence(profile: ProfileStatement): string {
-  const ran = Object.values(profile.counts).some((counts) => counts.passed + counts.failed + counts.cantTell > 0);
-  if (!profile.claimed && !ran) return `- **${inline(profile.title)}** (${code(profile.id)}): not claimed.`;
-  const level = (name: Level) => `${name} ${passCount(profile.counts[name])}`;
-  const parts = [level('MUST'), level('SHOULD')];
+function profileSentence(profile: ProfileStatement, partial: boolean): string {
+  const name = `**${inline(profile.title)}** (${code(profile.id)}`;
+  if (!profile.claimed) return `- ${name}): not claimed.`;
+  const verdict = `**${profileVerdictWord(profile.verdict, partial)}**${profile.reason === undefined ? '' : ` (${inline(profile.reason)})`}`;
+  const parts = [levelCounts('MUST', profile.counts.MUST), levelCounts('SHOULD', profile.counts.SHOULD)];
+  const may = profile.counts.MAY;
+  if (may.passed + may.failed + may.cantTell + may.inapplicable > 0) parts.push(levelCounts('MAY', may));
   if (profile.warnings > 0) parts.push(`${String(profile.warnings)} with warnings`);
   if (profile.expectedFailures > 0) parts.push(`${String(profile.expectedFailures)} baselined failures`);
-  // The runner's verdict stands; a pass that no decided case backs says so (e.g. a --grep run).
-  if (profile.claimed && profile.verdict === 'passed' && !ran) parts.push('no case of it ran');
-  const failing = profile.failingCases.length > 0 ? `; failing: ${profile.failingCases.map(code).join(', ')}` : '';
-  return `- **${inline(profile.title)}** (${code(profile.id)}, ${profile.claimed ? 'claimed' : 'not claimed'}): ${verdictWord(profile)} — ${parts.join(', ')}${failing}.`;
+  const lines = [`- ${name}, claimed): ${verdict} — ${parts.join('; ')}.`];
+  for (const note of profile.notPassed) lines.push(`  - ${caseNoteText(note, { id: code, text: inline })}`);
+  return lines.join('\n');
+}
+
+/** The opening sentence: the run's verdict, and for a partial run what it selected. */
+function headline(report: ConformanceReport): string {
+  const word = runVerdictWord(report);
+  const reasons = report.profiles
+    .filter((profile) => profile.claimed && profile.verdict !== 'passed')
+    .map((profile) => `${inline(profile.title)} ${profileVerdictWord(profile.verdict, report.partial)}`);
+  if (report.staleBaseline.length > 0 || report.unknownBaseline.length > 0) reasons.push('the baseline is out of date');
+  const why = reasons.length > 0 ? reasons.join(', ') : 'every claimed profile passed';
+  if (!report.partial) return `**${word}**: ${why}.`;
+  const scope = `only ${selectionText(report)} were selected`;
+  return report.passed
+    ? `**${word}**: ${scope}; every claimed profile they reach passed them. This is not a conformance verdict: run every case for one.`
+    : `**${word}**: ${why}; ${scope}.`;
+}
+
+function preflightLines(report: ConformanceReport): string[] {
+  if (report.preflight.length === 0) return ['None: the gateway advertises what each claimed profile requires.'];
+  return report.preflight.map((finding) => {
+    const title = report.profiles.find((profile) => profile.id === finding.profile)?.title ?? finding.profile;
+    const effect = finding.kind === 'missing' ? 'fails the profile' : 'cannot be tested';
+    return `- **${inline(title)}** (${code(finding.profile)}) ${effect}: ${inline(finding.message)}`;
+  });
+}
+
+function attemptLine(attempt: CaseFailure['attempts'][number]): string {
+  const why = attempt.violation === undefined ? attempt.reason : (attempt.reason ?? attempt.violation.requirement);
+  return `  - ${String(attempt.attempt)} (seed ${String(attempt.seed)}): ${attempt.outcome} in ${String(attempt.durationMs)} ms${why === undefined ? '' : `: ${inline(why)}`}`;
 }
 
 function failureSection(failure: CaseFailure, caseResult: CaseResult | undefined): string {
   const heading = failure.flaky ? 'FLAKY' : failure.outcome === 'failed' ? 'FAILED' : 'UNDECIDED';
   const lines = [
-    `### ${code(failure.case)}: ${heading} [${failure.level}]`,
+    `### ${code(failure.case)}: ${heading}${failure.baseline === undefined ? '' : ' (baselined)'} [${failure.level}]`,
     '',
     inline(failure.statement),
     '',
     `- Spec: [#${failure.section}](${failure.specUrl})`,
     `- Profiles: ${failure.profiles.map(code).join(', ')}`,
-    `- Seed: ${String(failure.seed)} (case), attempts: ${String(failure.attempts)}`,
+    ...(failure.baseline === undefined
+      ? []
+      : [`- Baseline: ${inline(failure.baseline)} (an expected failure: it does not count against its profiles)`]),
+    `- Seed: ${String(failure.seed)} (case)`,
     `- Requirements:`,
     ...failure.requirements.map((requirement) => `  - ${inline(requirementLine(requirement))}`),
+    `- Attempts:`,
+    ...failure.attempts.map(attemptLine),
   ];
   if (failure.violation !== undefined) {
     lines.push(
@@ -99,10 +133,6 @@ function failureSection(failure: CaseFailure, caseResult: CaseResult | undefined
 
 export function conformanceMarkdown(report: ConformanceReport, result: RunResult): string {
   const subject = `${report.subject.name}${report.subject.version === undefined ? '' : ` ${report.subject.version}`}`;
-  const claimed = report.profiles.filter((profile) => profile.claimed);
-  const verdict = report.passed
-    ? `**PASSED**: every claimed profile passed.`
-    : `**FAILED**: ${claimed.filter((p) => p.verdict !== 'passed').length > 0 ? `not every claimed profile passed` : 'the baseline is out of date'}.`;
   const identity: [string, string][] = [
     ['Implementation', inline(subject)],
     ...(report.subject.homepage === undefined ? [] : [['Homepage', report.subject.homepage] as [string, string]]),
@@ -113,25 +143,38 @@ export function conformanceMarkdown(report: ConformanceReport, result: RunResult
     ['Run', `${code(report.runId)}, started ${report.runDate}, ${(report.durationMs / 1000).toFixed(1)} s`],
     ['Seed', `${String(report.seed)} (replay: ${code(`agentconf run --seed ${String(report.seed)}`)})`],
     ['Mode', `${report.strict ? 'strict (SHOULD failures count)' : 'default (SHOULD failures are warnings)'}, ${report.provider} federation`],
+    ['Selection', report.partial ? `**PARTIAL**: ${inline(selectionText(report))}; the verdicts speak for these cases only` : selectionText(report)],
+    ['Fixtures', `${code(report.fixtures)}: ${FIXTURE_MODES[report.fixtures]}`],
   ];
   const totals = report.totals;
   const lines = [
     `# Conformance statement: ${inline(subject)}`,
     '',
-    `${verdict} ${String(totals.cases)} cases: ${String(totals.passed)} passed, ${String(totals.failed)} failed, ${String(totals.cantTell)} undecided (${String(totals.flaky)} flaky), ${String(totals.inapplicable)} inapplicable, ${String(totals.untested)} not claimed.`,
+    `${headline(report)} ${String(totals.cases)} cases: ${String(totals.passed)} passed, ${String(totals.failed)} failed, ${String(totals.cantTell)} undecided (${String(totals.flaky)} flaky), ${String(totals.inapplicable)} inapplicable, ${String(totals.untested)} not claimed.`,
     '',
     '| | |',
     '|---|---|',
     ...identity.map(([name, value]) => `| ${name} | ${value} |`),
     '',
+    '## Preflight',
+    '',
+    ...preflightLines(report),
+    '',
     '## Profiles',
     '',
-    ...report.profiles.map(profileSentence),
+    ...report.profiles.map((profile) => profileSentence(profile, report.partial)),
   ];
-  if (report.staleBaseline.length > 0 || report.unknownBaseline.length > 0) {
+  const baselined = report.failures.filter((failure) => failure.baseline !== undefined);
+  if (baselined.length > 0 || report.staleBaseline.length > 0 || report.unknownBaseline.length > 0) {
     lines.push('', '## Baseline', '');
-    if (report.staleBaseline.length > 0) {
-      lines.push(`- These cases pass now; remove them from the baseline: ${report.staleBaseline.map(code).join(', ')}`);
+    for (const failure of baselined) {
+      lines.push(`- ${code(failure.case)} still fails, as the baseline expects: ${inline(failure.baseline ?? '')}`);
+    }
+    for (const id of report.staleBaseline) {
+      const reason = result.baseline[id];
+      lines.push(
+        `- ${code(id)} passes now; remove it from the baseline${reason === undefined ? '' : ` (listed because: ${inline(reason)})`}`,
+      );
     }
     if (report.unknownBaseline.length > 0) {
       lines.push(`- The baseline names unknown cases: ${report.unknownBaseline.map(code).join(', ')}`);

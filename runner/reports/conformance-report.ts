@@ -1,12 +1,17 @@
 /**
  * conformance.json: the run's conformance statement as data, the one file the interop matrix
- * reads (fixtures/schemas/conformance-report.schema.json). Per profile: claimed or not, the
- * verdict, counts per level, warnings; then every case that did not pass with its requirements,
- * expected vs received and where its transcript is.
+ * reads (fixtures/schemas/conformance-report.schema.json). The run's verdict (PARTIAL when it
+ * selected fewer cases than the suites hold), what was selected, the fixtures mode and the
+ * preflight findings; per claimed profile the verdict with its main reason, counts per level and
+ * the cases that did not pass with a one-line reason each (an unclaimed profile is only "not
+ * claimed"); then every case that failed or could not be decided with its requirements, every
+ * attempt's violation or reason, expected vs received and where its transcript is.
  */
+import type { FixtureProvisioning } from '../../harness/sut/sut-config.ts';
 import { LEVELS, type Level, type Outcome } from '../../suites/framework/outcome.ts';
+import type { PreflightFinding } from '../../suites/framework/preflight.ts';
 import type { CaseResult } from '../../suites/framework/run-case.ts';
-import type { OutcomeCounts, ProfileVerdictName } from '../profile-verdicts.ts';
+import type { OutcomeCounts, ProfileVerdict, ProfileVerdictName } from '../profile-verdicts.ts';
 import type { RunResult } from '../run-result.ts';
 import type { ProfileId } from '../../protocol/profiles.ts';
 import {
@@ -20,26 +25,56 @@ import {
 import type { ReportContext, SuiteIdentity } from './report-context.ts';
 import type { ReportFile } from './report-file.ts';
 import { SPEC_TITLE, SPEC_URL, specAnchorUrl } from './spec-links.ts';
+import { caseNotes, excusedBy, runVerdict, type CaseNote, type RunSelection, type RunVerdict } from './verdict-words.ts';
 
 /** Bumped when a reader of an older file would misread a newer one. */
-export const CONFORMANCE_FORMAT = 'agentconf-conformance/1';
+export const CONFORMANCE_FORMAT = 'agentconf-conformance/2';
 
-export interface ProfileStatement {
+export interface ClaimedProfileStatement {
   readonly id: ProfileId;
   readonly title: string;
-  readonly claimed: boolean;
+  readonly claimed: true;
   readonly verdict: ProfileVerdictName;
+  /** The main reason for failed, incomplete and not-assessed, in one line. */
+  readonly reason?: string;
   readonly counts: Readonly<Record<Level, OutcomeCounts>>;
   /** Passed cases that carry SHOULD-level warnings. */
   readonly warnings: number;
+  /** Failing cases excused by the baseline. */
   readonly expectedFailures: number;
+  /** The cases that failed the profile, MUST first. */
   readonly failingCases: readonly string[];
+  /** The cases that left it undecided. */
+  readonly undecidedCases: readonly string[];
+  /** Preflight findings that fail the claim. */
+  readonly blockers: readonly string[];
+  /** Every case of it that did not pass (or counts against it), with its reason. */
+  readonly notPassed: readonly CaseNote[];
 }
+
+/** An unclaimed profile: its cases were not run for it, so it has no counts. */
+export interface UnclaimedProfileStatement {
+  readonly id: ProfileId;
+  readonly title: string;
+  readonly claimed: false;
+  readonly verdict: 'not-claimed';
+}
+
+export type ProfileStatement = ClaimedProfileStatement | UnclaimedProfileStatement;
 
 export interface CaseWarning {
   readonly case: string;
   readonly requirement: string;
   readonly message: string;
+}
+
+export interface AttemptStatement {
+  readonly attempt: number;
+  readonly seed: number;
+  readonly outcome: Outcome;
+  readonly durationMs: number;
+  readonly violation?: { readonly requirement: string; readonly expected: string; readonly received: string };
+  readonly reason?: string;
 }
 
 export interface CaseFailure {
@@ -53,9 +88,13 @@ export interface CaseFailure {
   readonly profiles: readonly ProfileId[];
   readonly statement: string;
   readonly requirements: readonly CitedRequirement[];
+  /** The last attempt's violation. */
   readonly violation?: { readonly requirement: string; readonly expected: string; readonly received: string };
   readonly reason?: string;
-  readonly attempts: number;
+  /** Listed in the baseline with this reason: an expected failure, not counted against its profiles. */
+  readonly baseline?: string;
+  /** Every attempt, first to last, with its own violation or reason. */
+  readonly attempts: readonly AttemptStatement[];
   readonly specUrl: string;
   /** Relative to the run directory. */
   readonly transcript: string;
@@ -79,8 +118,17 @@ export interface ConformanceReport {
     readonly claimedProfiles: readonly ProfileId[];
     readonly features: readonly string[];
   };
-  /** Every claimed profile passed and the baseline is current (the run's exit status). */
+  /** Every claimed profile passed (of the selection, when partial) and the baseline is current (the run's exit status). */
   readonly passed: boolean;
+  /** passed, failed, or partial: passed, but only a selection of the cases ran (not a conformance verdict). */
+  readonly verdict: RunVerdict;
+  /** Fewer cases ran than the suites hold. */
+  readonly partial: boolean;
+  readonly selection: RunSelection;
+  /** How the SUT's fixtures were provided (docs/sut.md). */
+  readonly fixtures: FixtureProvisioning;
+  /** What the preflight found against the claims, before any case ran. */
+  readonly preflight: readonly PreflightFinding[];
   readonly profiles: readonly ProfileStatement[];
   readonly totals: Readonly<Record<Outcome, number>> & { readonly cases: number; readonly flaky: number };
   readonly warnings: readonly CaseWarning[];
@@ -101,8 +149,16 @@ export const REPORT_FILES = {
   transcripts: 'transcripts',
 } as const;
 
-function caseFailure(result: CaseResult, context: ReportContext): CaseFailure {
-  const violation = lastAttempt(result)?.violation;
+function violationOf(
+  violation: { readonly requirement: string; readonly expected: string; readonly received: string } | undefined,
+) {
+  return violation === undefined
+    ? {}
+    : { violation: { requirement: violation.requirement, expected: violation.expected, received: violation.received } };
+}
+
+function caseFailure(result: CaseResult, run: RunResult, context: ReportContext): CaseFailure {
+  const baseline = excusedBy(run, result);
   return {
     case: result.case.id,
     section: result.case.section,
@@ -113,20 +169,46 @@ function caseFailure(result: CaseResult, context: ReportContext): CaseFailure {
     profiles: result.case.profiles,
     statement: result.case.statement,
     requirements: citedRequirements(result, context),
-    ...(violation === undefined
-      ? {}
-      : {
-          violation: {
-            requirement: violation.requirement,
-            expected: violation.expected,
-            received: violation.received,
-          },
-        }),
+    ...violationOf(lastAttempt(result)?.violation),
     ...(result.reason === undefined ? {} : { reason: result.reason }),
-    attempts: result.attempts.length,
+    ...(baseline === undefined ? {} : { baseline }),
+    attempts: result.attempts.map((attempt) => ({
+      attempt: attempt.attempt,
+      seed: attempt.seed,
+      outcome: attempt.outcome,
+      durationMs: Math.round(attempt.durationMs),
+      ...violationOf(attempt.violation),
+      ...(attempt.reason === undefined ? {} : { reason: attempt.reason }),
+    })),
     specUrl: specAnchorUrl(result.case.section),
     transcript: transcriptPath(result.case.id),
   };
+}
+
+function profileStatement(verdict: ProfileVerdict, run: RunResult): ProfileStatement {
+  if (!verdict.claimed) return { id: verdict.profile, title: verdict.title, claimed: false, verdict: 'not-claimed' };
+  return {
+    id: verdict.profile,
+    title: verdict.title,
+    claimed: true,
+    verdict: verdict.verdict,
+    ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
+    counts: Object.fromEntries(LEVELS.map((level) => [level, { ...verdict.counts[level] }])) as Record<
+      Level,
+      OutcomeCounts
+    >,
+    warnings: verdict.warnings,
+    expectedFailures: verdict.expectedFailures,
+    failingCases: verdict.failingCases,
+    undecidedCases: verdict.undecidedCases,
+    blockers: verdict.blockers,
+    notPassed: caseNotes(run, verdict),
+  };
+}
+
+/** Every profile's statement, as conformance.json carries it (JUnit and Allure tell the same). */
+export function profileStatements(run: RunResult): ProfileStatement[] {
+  return run.profiles.map((verdict) => profileStatement(verdict, run));
 }
 
 export interface ConformanceReportOptions {
@@ -160,19 +242,17 @@ export function conformanceReport(
       features: subject.features,
     },
     passed: result.passed,
-    profiles: result.profiles.map((verdict) => ({
-      id: verdict.profile,
-      title: verdict.title,
-      claimed: verdict.claimed,
-      verdict: verdict.verdict,
-      counts: Object.fromEntries(LEVELS.map((level) => [level, { ...verdict.counts[level] }])) as Record<
-        Level,
-        OutcomeCounts
-      >,
-      warnings: verdict.warnings,
-      expectedFailures: verdict.expectedFailures,
-      failingCases: verdict.failingCases,
-    })),
+    verdict: runVerdict(result),
+    partial: result.partial,
+    selection: {
+      grep: result.selection.grep,
+      profiles: result.selection.profiles,
+      selectedCases: result.selection.selectedCases,
+      totalCases: result.selection.totalCases,
+    },
+    fixtures: result.fixtures,
+    preflight: result.preflight.map((finding) => ({ profile: finding.profile, kind: finding.kind, message: finding.message })),
+    profiles: profileStatements(result),
     totals: {
       cases: result.cases.length,
       passed: count('passed'),
@@ -189,7 +269,7 @@ export function conformanceReport(
         message: finding.message,
       })),
     ),
-    failures: result.cases.filter(didNotPass).map((caseResult) => caseFailure(caseResult, context)),
+    failures: result.cases.filter(didNotPass).map((caseResult) => caseFailure(caseResult, result, context)),
     staleBaseline: result.staleBaseline,
     unknownBaseline: result.unknownBaseline,
     reports: {

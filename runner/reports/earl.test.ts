@@ -4,7 +4,7 @@ import { DCT, DOAP, EARL, earlReport } from './earl.ts';
 import { reportContext } from './report-context.ts';
 import { caseIri, requirementIri, specAnchorUrl } from './spec-links.ts';
 import { earlTriples, offlineLoader, type Triple } from './test-support/earl-triples.ts';
-import { CASE_IDS, syntheticRunResult } from './test-support/synthetic-run.ts';
+import { BASELINE, CASE_IDS, syntheticRunResult } from './test-support/synthetic-run.ts';
 
 const XSD_DATETIME = 'http://www.w3.org/2001/XMLSchema#dateTime';
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
@@ -100,6 +100,17 @@ describe('earl.jsonld', () => {
     expect(assertionOf(all, CASE_IDS.untested).outcome).toBe(`${EARL}untested`);
     const untested = assertionOf(all, CASE_IDS.untested).resultNode;
     expect(one(all, untested, `${DCT}date`)).toBe(`"${result.startedAt}"^^${XSD_DATETIME}`);
+  });
+
+  it('keeps the true outcome of a baselined failure and a stale entry, and says so in earl:info', async () => {
+    const baselined = syntheticRunResult({ baseline: true });
+    const { triples: all } = await earlTriples(JSON.parse(String(earlReport(baselined, reportContext(baselined)).content)));
+    const failed = assertionOf(all, CASE_IDS.failed);
+    expect(failed.outcome).toBe(`${EARL}failed`);
+    expect(one(all, failed.resultNode, `${EARL}info`)).toContain(`baseline: ${BASELINE[CASE_IDS.failed]} (an expected failure)`);
+    const stale = assertionOf(all, CASE_IDS.passed);
+    expect(stale.outcome).toBe(`${EARL}passed`);
+    expect(one(all, stale.resultNode, `${EARL}info`)).toContain('stale baseline entry: ');
   });
 
   it('refuses to pass when the document asks for a remote context', async () => {

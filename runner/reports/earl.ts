@@ -3,7 +3,8 @@
  * implementation reports in. One earl:Assertion per case: assertedBy the suite and about the
  * SUT (both DOAP projects), the case as an earl:TestCase linked to the requirements it checks
  * and to the spec anchor, and an earl:TestResult whose outcome is the case outcome itself (our
- * outcomes are EARL's, suites/framework/outcome.ts).
+ * outcomes are EARL's, suites/framework/outcome.ts). The outcome is what happened, whatever
+ * the baseline says; earl:info adds when the baseline expects the failure or is stale about it.
  *
  * The JSON-LD context is inline, not a URL: a report must expand the same way offline, years
  * later, without anyone hosting a context document.
@@ -14,6 +15,7 @@ import { caseWarnings, failureDetails, lastAttempt, outcomeLabel } from './case-
 import type { ReportContext } from './report-context.ts';
 import type { ReportFile } from './report-file.ts';
 import { caseIri, requirementIri, specAnchorUrl } from './spec-links.ts';
+import { excusedBy, staleBaselineMessage } from './verdict-words.ts';
 
 export const EARL = 'http://www.w3.org/ns/earl#';
 export const DCT = 'http://purl.org/dc/terms/';
@@ -58,7 +60,10 @@ function resultDescription(result: CaseResult): string {
 }
 
 function assertion(result: CaseResult, run: RunResult, subjectId: string, suiteId: string): Node {
-  const warnings = caseWarnings(result).map((finding) => `warning: ${finding.requirement}: ${finding.message}`);
+  const notes = caseWarnings(result).map((finding) => `warning: ${finding.requirement}: ${finding.message}`);
+  const baseline = excusedBy(run, result);
+  if (baseline !== undefined) notes.push(`baseline: ${baseline} (an expected failure)`);
+  if (run.staleBaseline.includes(result.case.id)) notes.push(staleBaselineMessage(run, result.case.id));
   return {
     '@type': 'earl:Assertion',
     'earl:assertedBy': suiteId,
@@ -72,7 +77,7 @@ function assertion(result: CaseResult, run: RunResult, subjectId: string, suiteI
       'dct:date': lastAttempt(result)?.transcript.startedAt ?? run.startedAt,
       'earl:info': [
         `case seed ${String(result.seed)}; replay: agentconf run --seed ${String(run.seed)} --grep ${result.case.id}`,
-        ...warnings,
+        ...notes,
       ].join('\n'),
     },
   };

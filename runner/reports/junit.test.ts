@@ -10,7 +10,15 @@ import {
 import { junitXml } from './junit.ts';
 import { reportContext } from './report-context.ts';
 import { validateJunit } from './test-support/junit-schema.ts';
-import { CASE_IDS, FAILED_EXPECTED, FAILED_RECEIVED, syntheticRunResult } from './test-support/synthetic-run.ts';
+import {
+  BASELINE,
+  CASE_IDS,
+  FAILED_EXPECTED,
+  FAILED_RECEIVED,
+  PREFLIGHT_MISSING,
+  syntheticRunResult,
+  type SyntheticRunOptions,
+} from './test-support/synthetic-run.ts';
 
 function children(element: Element, name: string): Element[] {
   return childElementsOf(element).filter((child) => localNameOf(child) === name);
@@ -22,16 +30,43 @@ function only(element: Element, name: string): Element {
   return first;
 }
 
-describe('junit.xml', () => {
-  const result = syntheticRunResult();
+function propertiesOf(suite: Element): Map<string, string | undefined> {
+  const properties = new Map<string, string | undefined>();
+  for (const property of children(only(suite, 'properties'), 'property')) {
+    properties.set(attributeOf(property, 'name') ?? '', attributeOf(property, 'value'));
+  }
+  return properties;
+}
+
+/** A run's junit.xml, parsed, with its testcases by name and its profiles suite. */
+function junitOf(options: SyntheticRunOptions = {}) {
+  const result = syntheticRunResult(options);
   const xml = junitXml(result, reportContext(result));
   const root = parseXml(xml);
-  const testcases = children(root, 'testsuite').flatMap((suite) => children(suite, 'testcase'));
-  const testcase = (id: string): Element => {
-    const found = testcases.find((element) => attributeOf(element, 'name') === id);
-    if (found === undefined) throw new Error(`no testcase ${id}`);
+  const suites = children(root, 'testsuite');
+  const [profiles, ...sections] = suites;
+  if (profiles === undefined || attributeOf(profiles, 'name') !== 'profiles') throw new Error('no profiles suite first');
+  const testcases = sections.flatMap((suite) => children(suite, 'testcase'));
+  const named = (list: Element[], name: string): Element => {
+    const found = list.find((element) => attributeOf(element, 'name') === name);
+    if (found === undefined) throw new Error(`no testcase ${name}`);
     return found;
   };
+  return {
+    result,
+    xml,
+    root,
+    suites,
+    profiles,
+    sections,
+    testcases,
+    testcase: (id: string) => named(testcases, id),
+    profile: (id: string) => named(children(profiles, 'testcase'), id),
+  };
+}
+
+describe('junit.xml', () => {
+  const { result, xml, root, suites, sections, testcases, testcase, profile, profiles } = junitOf();
 
   it('validates against the JUnit schema, which rejects a testcase without a name', async () => {
     const verdict = await validateJunit(xml);
@@ -44,7 +79,7 @@ describe('junit.xml', () => {
 
   it('has one testsuite per section and one testcase per case, classname = section, name = case ID', () => {
     expect(localNameOf(root)).toBe('testsuites');
-    expect(children(root, 'testsuite').map((suite) => attributeOf(suite, 'name'))).toEqual([
+    expect(sections.map((suite) => attributeOf(suite, 'name'))).toEqual([
       'gateway-info',
       'list-agents',
       'search',
@@ -57,7 +92,7 @@ describe('junit.xml', () => {
 
   it('counts add up per suite and in total', () => {
     let tests = 0;
-    for (const suite of children(root, 'testsuite')) {
+    for (const suite of suites) {
       const cases = children(suite, 'testcase');
       const count = (name: string) => cases.filter((element) => children(element, name).length > 0).length;
       expect(Number(attributeOf(suite, 'tests'))).toBe(cases.length);
@@ -67,8 +102,39 @@ describe('junit.xml', () => {
       tests += cases.length;
     }
     expect(Number(attributeOf(root, 'tests'))).toBe(tests);
-    expect(attributeOf(root, 'failures')).toBe('1');
+    // The failed case and the failed profile; the flaky case.
+    expect(attributeOf(root, 'failures')).toBe('2');
     expect(attributeOf(root, 'errors')).toBe('1');
+  });
+
+  it('a testcase per claimed profile, none for an unclaimed one: verdict, reason, counts, the cases that did not pass', () => {
+    expect(children(profiles, 'testcase').map((element) => attributeOf(element, 'name'))).toEqual([
+      'core-directory',
+      'jabber-search',
+    ]);
+    const core = profile('core-directory');
+    expect(attributeOf(core, 'classname')).toBe('profiles');
+    const failure = only(core, 'failure');
+    expect(attributeOf(failure, 'type')).toBe('ProfileFailed');
+    expect(attributeOf(failure, 'message')).toBe(`FAIL: 1 case(s) failed: ${CASE_IDS.failed}`);
+    expect(characterDataOf(only(core, 'system-out'))).toBe(
+      [
+        `Core Directory: FAIL: 1 case(s) failed: ${CASE_IDS.failed}`,
+        'passed 1, failed 1, cantTell 1, inapplicable 0',
+        `${CASE_IDS.failed} [MUST] failed: gateway-info.features: a claimed profile has no feature in disco#info`,
+        `${CASE_IDS.flaky} [MUST] cantTell: flaky: failed, then passed when re-run alone (first attempt: IqTimeout: no reply to iq-2 within 10000 ms)`,
+      ].join('\n'),
+    );
+    const search = profile('jabber-search');
+    expect(childElementsOf(search).map(localNameOf)).toEqual(['system-out']);
+    expect(characterDataOf(only(search, 'system-out'))).toContain(
+      `passed 1, failed 0, cantTell 0, inapplicable 1\n${CASE_IDS.inapplicable} [MUST] inapplicable: `,
+    );
+    const properties = propertiesOf(profiles);
+    expect(properties.get('profile.core-directory')).toBe(`FAIL: 1 case(s) failed: ${CASE_IDS.failed}`);
+    expect(properties.get('profile.core-directory.counts')).toBe('passed 1, failed 1, cantTell 1, inapplicable 0');
+    expect(properties.get('profile.human-messaging')).toBe('not claimed');
+    expect(properties.has('profile.human-messaging.counts')).toBe(false);
   });
 
   it('a failed case carries requirement, expected and received, and its transcripts in system-out', () => {
@@ -110,15 +176,95 @@ describe('junit.xml', () => {
     expect(characterDataOf(only(passed, 'system-err'))).toMatch(/^warning: list-agents\.item-name: /);
   });
 
-  it('records the seed, the SUT and the spec revision as suite properties', () => {
-    const [firstSuite] = children(root, 'testsuite');
-    if (firstSuite === undefined) throw new Error('no testsuite');
-    const properties = new Map<string, string | undefined>();
-    for (const property of children(only(firstSuite, 'properties'), 'property')) {
-      properties.set(attributeOf(property, 'name') ?? '', attributeOf(property, 'value'));
+  it('records the seed, the SUT, the spec revision and the run verdict as properties of every suite', () => {
+    for (const suite of suites) {
+      const properties = propertiesOf(suite);
+      expect(properties.get('run.seed')).toBe(String(result.seed));
+      expect(properties.get('sut.name')).toBe('Example Gateway <beta> & co');
+      expect(properties.get('spec.revision')).toBe('0.0.5');
+      expect(properties.get('run.verdict')).toBe('FAILED');
+      expect(properties.get('run.partial')).toBe('false');
+      expect(properties.get('run.selection')).toBe('all 5 cases');
+      expect(properties.get('run.fixtures')).toMatch(/^world-file: /);
     }
-    expect(properties.get('run.seed')).toBe(String(result.seed));
-    expect(properties.get('sut.name')).toBe('Example Gateway <beta> & co');
-    expect(properties.get('spec.revision')).toBe('0.0.5');
+  });
+});
+
+describe('junit.xml of the other verdicts', () => {
+  it('a partial run: PARTIAL in every suite’s properties and on each passing profile, never plain PASSED', async () => {
+    const partial = junitOf({ allPass: true, partial: true });
+    expect((await validateJunit(partial.xml)).valid).toBe(true);
+    for (const suite of partial.suites) {
+      const properties = propertiesOf(suite);
+      expect(properties.get('run.verdict')).toBe('PARTIAL');
+      expect(properties.get('run.partial')).toBe('true');
+      expect(properties.get('run.selection')).toBe('5 of 180 cases (--grep gateway-info, --grep list-agents)');
+    }
+    expect(propertiesOf(partial.profiles).get('profile.core-directory')).toBe('PARTIAL PASS');
+    const core = partial.profile('core-directory');
+    expect(childElementsOf(core).map(localNameOf)).toEqual(['system-out']);
+    expect(characterDataOf(only(core, 'system-out'))).toMatch(
+      /^Core Directory: PARTIAL PASS\nPARTIAL run: 5 of 180 cases \(--grep gateway-info, --grep list-agents\)\n/,
+    );
+    expect(partial.xml).not.toMatch(/'PASSED'|'PASS'/);
+    expect(propertiesOf(junitOf({ partial: true }).profiles).get('run.verdict')).toBe('FAILED (PARTIAL)');
+  });
+
+  it('INCOMPLETE and NOT ASSESSED are errors with their reason; a preflight failure is a failure; findings are properties', async () => {
+    const gaps = junitOf({ allPass: true, gaps: true, fixtures: 'manual' });
+    expect((await validateJunit(gaps.xml)).valid).toBe(true);
+    const core = only(gaps.profile('core-directory'), 'error');
+    expect(attributeOf(core, 'type')).toBe('ProfileUndecided');
+    expect(attributeOf(core, 'message')).toMatch(/^INCOMPLETE: 1 case\(s\) could not be decided \(list-agents\.hidden-endpoint-absent: needs the fixture world/);
+    expect(attributeOf(only(gaps.profile('tool-discovery'), 'error'), 'message')).toBe(
+      'NOT ASSESSED: none of its 1 MUST case(s) could run (the SUT does not advertise urn:xmpp:agent-task:0#progress)',
+    );
+    expect(attributeOf(only(gaps.profile('self-registration'), 'failure'), 'message')).toBe(
+      `FAIL: ${PREFLIGHT_MISSING.message}`,
+    );
+    expect(only(gaps.profile('admin-provisioning'), 'error')).toBeDefined();
+    const properties = propertiesOf(gaps.profiles);
+    expect(properties.get('preflight.self-registration')).toBe(`missing: ${PREFLIGHT_MISSING.message}`);
+    expect(properties.get('preflight.admin-provisioning')).toMatch(/^untestable: /);
+    expect(properties.get('run.fixtures')).toMatch(/^manual: the operator set up the fixture world/);
+    expect(properties.get('profile.tool-discovery')).toMatch(/^NOT ASSESSED: none of its 1 MUST case/);
+  });
+
+  it('a NOT ASSESSED profile that a partial run left out is skipped, not an error', () => {
+    const run = syntheticRunResult({ allPass: true, partial: true });
+    const withUnselected = {
+      ...run,
+      subject: { ...run.subject, profiles: [...run.subject.profiles, 'task-execution' as const] },
+      profiles: run.profiles.map((verdict) =>
+        verdict.profile === 'task-execution'
+          ? { ...verdict, claimed: true, verdict: 'not-assessed' as const, reason: 'no MUST case of it was selected' }
+          : verdict,
+      ),
+    };
+    const parsed = parseXml(junitXml(withUnselected, reportContext(withUnselected)));
+    const [profilesSuite] = children(parsed, 'testsuite');
+    if (profilesSuite === undefined) throw new Error('no suite');
+    const task = children(profilesSuite, 'testcase').find((element) => attributeOf(element, 'name') === 'task-execution');
+    if (task === undefined) throw new Error('no task-execution testcase');
+    expect(attributeOf(only(task, 'skipped'), 'message')).toBe('NOT ASSESSED: no MUST case of it was selected');
+  });
+
+  it('a baselined failure is skipped with "baseline: REASON"; a stale entry is a failure saying to remove it', async () => {
+    const baselined = junitOf({ baseline: true });
+    expect((await validateJunit(baselined.xml)).valid).toBe(true);
+    const failed = baselined.testcase(CASE_IDS.failed);
+    expect(children(failed, 'failure')).toEqual([]);
+    const skipped = only(failed, 'skipped');
+    expect(attributeOf(skipped, 'message')).toBe(`baseline: ${BASELINE[CASE_IDS.failed]}`);
+    expect(characterDataOf(skipped)).toContain(`expected:\n${FAILED_EXPECTED}`);
+    const stale = only(baselined.testcase(CASE_IDS.passed), 'failure');
+    expect(attributeOf(stale, 'type')).toBe('StaleBaseline');
+    expect(attributeOf(stale, 'message')).toBe(
+      `stale baseline entry: ${CASE_IDS.passed} passes now; remove it from the baseline (listed because: ${BASELINE[CASE_IDS.passed]})`,
+    );
+    expect(propertiesOf(baselined.profiles).get('baseline.stale')).toBe(CASE_IDS.passed);
+    const [, gatewayInfo] = baselined.suites;
+    if (gatewayInfo === undefined) throw new Error('no gateway-info suite');
+    expect([attributeOf(gatewayInfo, 'failures'), attributeOf(gatewayInfo, 'skipped')]).toEqual(['1', '1']);
   });
 });

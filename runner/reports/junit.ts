@@ -1,14 +1,27 @@
 /**
- * junit.xml for CI servers: one <testsuite> per spec section, one <testcase> per case
- * (classname = section anchor, name = case ID). Validated against xsd/third-party/junit.xsd.
+ * junit.xml for CI servers: first a <testsuite name="profiles"> with one <testcase> per claimed
+ * profile (classname "profiles", name = profile ID), then one <testsuite> per spec section, one
+ * <testcase> per case (classname = section anchor, name = case ID). Validated against
+ * xsd/third-party/junit.xsd.
  *
- * Outcomes map onto JUnit's three non-pass states so a CI dashboard counts what blocks a
+ * A profile's testcase carries its verdict: failed → <failure>, INCOMPLETE and a NOT ASSESSED
+ * that fails the run → <error>, each with the main reason as its message; a NOT ASSESSED profile
+ * a partial run left out → <skipped>. Its <system-out> gives the passed / failed / cantTell /
+ * inapplicable counts and the cases that did not pass with their reasons (PARTIAL PASS when the
+ * run was partial). Every testsuite's <properties> carry the run's verdict (PARTIAL for a
+ * partial run, never plain PASSED), the selection, the fixtures mode and the preflight
+ * findings; the profiles suite adds each profile's verdict and counts.
+ *
+ * Case outcomes map onto JUnit's three non-pass states so a CI dashboard counts what blocks a
  * profile: failed → <failure>; cantTell → <error> (the case could not reach a verdict);
  * inapplicable and untested → <skipped> with the reason. A flaky case is an <error> (our rule:
- * flaky is never a pass) with a Surefire <flakyFailure> naming the attempt that failed.
+ * flaky is never a pass) with a Surefire <flakyFailure> naming the attempt that failed. A case
+ * the baseline expects to fail is <skipped message="baseline: REASON"/> (it does not fail the
+ * run); a baseline entry whose case passes now is a <failure> saying to remove it.
  */
 import type { CaseResult } from '../../suites/framework/run-case.ts';
 import type { RunResult } from '../run-result.ts';
+import { profileStatements, type ClaimedProfileStatement, type ProfileStatement } from './conformance-report.ts';
 import {
   attemptTranscripts,
   caseHeader,
@@ -19,6 +32,17 @@ import {
 import type { ReportContext } from './report-context.ts';
 import type { ReportFile } from './report-file.ts';
 import { SPEC_URL } from './spec-links.ts';
+import {
+  excusedBy,
+  FIXTURE_MODES,
+  outcomeCountsText,
+  outcomeTotals,
+  profileSummary,
+  profileVerdictWord,
+  runVerdictWord,
+  selectionText,
+  staleBaselineMessage,
+} from './verdict-words.ts';
 import { xmlAttribute, xmlText } from './xml-text.ts';
 
 function seconds(ms: number): string {
@@ -36,41 +60,65 @@ function element(name: string, attributes: Readonly<Record<string, string>>, bod
   return body === undefined ? `<${name}${attrs}/>` : `<${name}${attrs}>${body}</${name}>`;
 }
 
-/** The <failure>/<error>/<skipped> child that says why the case did not pass (none for a pass). */
-function verdictElement(result: CaseResult, context: ReportContext): string | undefined {
+/** JUnit's four states; the tallies count these, not outcomes. */
+type JunitState = 'passed' | 'failure' | 'error' | 'skipped';
+
+interface Verdict {
+  readonly state: JunitState;
+  /** The <failure>/<error>/<skipped> child that says why (none for a pass). */
+  readonly element?: string;
+}
+
+/** How a case shows in JUnit: its outcome, unless the baseline expects it to fail or is stale about it. */
+function caseVerdict(result: CaseResult, run: RunResult, context: ReportContext): Verdict {
   const details = [...caseHeader(result, context), ...failureDetails(result)].join('\n');
   const violation = lastAttempt(result)?.violation;
+  const baseline = excusedBy(run, result);
+  if (baseline !== undefined) {
+    return { state: 'skipped', element: element('skipped', { type: 'baseline', message: `baseline: ${baseline}` }, xmlText(details)) };
+  }
+  if (run.staleBaseline.includes(result.case.id)) {
+    return {
+      state: 'failure',
+      element: element('failure', { type: 'StaleBaseline', message: staleBaselineMessage(run, result.case.id) }),
+    };
+  }
   switch (result.outcome) {
     case 'passed':
-      return undefined;
+      return { state: 'passed' };
     case 'failed':
-      return element(
-        'failure',
-        {
-          type: violation === undefined ? 'NoVerdict' : 'RequirementViolation',
-          message: violation?.message ?? result.reason ?? 'failed',
-        },
-        xmlText(details),
-      );
+      return {
+        state: 'failure',
+        element: element(
+          'failure',
+          {
+            type: violation === undefined ? 'NoVerdict' : 'RequirementViolation',
+            message: violation?.message ?? result.reason ?? 'failed',
+          },
+          xmlText(details),
+        ),
+      };
     case 'cantTell':
-      return element(
-        'error',
-        { type: result.flaky ? 'flaky' : 'cantTell', message: result.reason ?? 'could not tell' },
-        xmlText(details),
-      );
+      return {
+        state: 'error',
+        element: element(
+          'error',
+          { type: result.flaky ? 'flaky' : 'cantTell', message: result.reason ?? 'could not tell' },
+          xmlText(details),
+        ),
+      };
     case 'inapplicable':
     case 'untested':
-      return element('skipped', {
-        type: result.outcome,
-        message: `${result.outcome}: ${result.reason ?? 'not run'}`,
-      });
+      return {
+        state: 'skipped',
+        element: element('skipped', { type: result.outcome, message: `${result.outcome}: ${result.reason ?? 'not run'}` }),
+      };
   }
 }
 
-function testcase(result: CaseResult, context: ReportContext): string {
+function testcase(result: CaseResult, verdict: Verdict): string {
   const children: string[] = [];
-  const verdict = verdictElement(result, context);
-  if (verdict !== undefined) children.push(verdict);
+  if (verdict.element !== undefined) children.push(verdict.element);
   if (result.flaky) {
     const failedAttempt = result.attempts.find((attempt) => attempt.outcome !== 'passed');
     children.push(
@@ -90,13 +138,39 @@ function testcase(result: CaseResult, context: ReportContext): string {
     children.push(element('system-err', {}, xmlText(text)));
   }
   const attributes = { classname: result.case.section, name: result.case.id, time: seconds(caseMs(result)) };
+  return testcaseElement(attributes, children);
+}
+
+function testcaseElement(attributes: Readonly<Record<string, string>>, children: readonly string[]): string {
   return children.length === 0
     ? `    ${element('testcase', attributes)}`
     : `    ${element('testcase', attributes, `\n      ${children.join('\n      ')}\n    `)}`;
 }
 
-function runProperties(result: RunResult, context: ReportContext): string {
-  const properties: [string, string][] = [
+const PROFILE_ELEMENTS = {
+  failed: { state: 'failure', name: 'failure', type: 'ProfileFailed' },
+  undecided: { state: 'error', name: 'error', type: 'ProfileUndecided' },
+  skipped: { state: 'skipped', name: 'skipped', type: 'ProfileNotSelected' },
+} as const;
+
+/** A claimed profile as a testcase: its verdict, main reason, counts and the cases that did not pass. */
+function profileTestcase(profile: ClaimedProfileStatement, run: RunResult): { verdict: Verdict; xml: string } {
+  const summary = profileSummary(profile, run);
+  const children: string[] = [];
+  let verdict: Verdict = { state: 'passed' };
+  if (summary.state !== 'passed') {
+    const kind = PROFILE_ELEMENTS[summary.state];
+    const child = element(kind.name, { type: kind.type, message: summary.message });
+    verdict = { state: kind.state, element: child };
+    children.push(child);
+  }
+  const text = [`${profile.title}: ${summary.message}`, ...summary.details].join('\n');
+  children.push(element('system-out', {}, xmlText(text)));
+  return { verdict, xml: testcaseElement({ classname: 'profiles', name: profile.id, time: seconds(0) }, children) };
+}
+
+function runProperties(result: RunResult, context: ReportContext): [string, string][] {
+  return [
     ['sut.name', result.subject.name],
     ...(result.subject.version === undefined ? [] : [['sut.version', result.subject.version] as [string, string]]),
     ...(result.subject.homepage === undefined ? [] : [['sut.homepage', result.subject.homepage] as [string, string]]),
@@ -109,8 +183,37 @@ function runProperties(result: RunResult, context: ReportContext): string {
     ['run.seed', String(result.seed)],
     ['run.strict', String(result.strict)],
     ['run.provider', result.provider],
+    ['run.verdict', runVerdictWord(result)],
+    ['run.partial', String(result.partial)],
+    ['run.selection', selectionText(result)],
+    ['run.fixtures', `${result.fixtures}: ${FIXTURE_MODES[result.fixtures]}`],
+    ...result.preflight.map(
+      (finding): [string, string] => [`preflight.${finding.profile}`, `${finding.kind}: ${finding.message}`],
+    ),
+    ...(result.staleBaseline.length === 0
+      ? []
+      : [['baseline.stale', result.staleBaseline.join(' ')] as [string, string]]),
+    ...(result.unknownBaseline.length === 0
+      ? []
+      : [['baseline.unknown', result.unknownBaseline.join(' ')] as [string, string]]),
   ];
-  return properties.map(([name, value]) => `      ${element('property', { name, value })}`).join('\n');
+}
+
+/** Each profile's verdict with its main reason, and a claimed one's counts. */
+function profileProperties(profiles: readonly ProfileStatement[], partial: boolean): [string, string][] {
+  return profiles.flatMap((profile): [string, string][] => {
+    const word = profileVerdictWord(profile.verdict, partial);
+    if (!profile.claimed) return [[`profile.${profile.id}`, word]];
+    return [
+      [`profile.${profile.id}`, profile.reason === undefined ? word : `${word}: ${profile.reason}`],
+      [`profile.${profile.id}.counts`, outcomeCountsText(outcomeTotals(profile.counts))],
+    ];
+  });
+}
+
+function propertiesElement(properties: readonly [string, string][]): string {
+  const lines = properties.map(([name, value]) => `      ${element('property', { name, value })}`);
+  return `    <properties>\n${lines.join('\n')}\n    </properties>`;
 }
 
 interface Tally {
@@ -121,14 +224,31 @@ interface Tally {
   ms: number;
 }
 
-function tally(results: readonly CaseResult[]): Tally {
-  return {
-    tests: results.length,
-    failures: results.filter((r) => r.outcome === 'failed').length,
-    errors: results.filter((r) => r.outcome === 'cantTell').length,
-    skipped: results.filter((r) => r.outcome === 'inapplicable' || r.outcome === 'untested').length,
-    ms: results.reduce((total, r) => total + caseMs(r), 0),
+function tally(verdicts: readonly Verdict[], ms: number): Tally {
+  const count = (state: JunitState): number => verdicts.filter((verdict) => verdict.state === state).length;
+  return { tests: verdicts.length, failures: count('failure'), errors: count('error'), skipped: count('skipped'), ms };
+}
+
+function suiteElement(
+  name: string,
+  counts: Tally,
+  index: number,
+  result: RunResult,
+  context: ReportContext,
+  body: readonly string[],
+): string {
+  const attributes = {
+    name,
+    tests: String(counts.tests),
+    failures: String(counts.failures),
+    errors: String(counts.errors),
+    skipped: String(counts.skipped),
+    time: seconds(counts.ms),
+    timestamp: result.startedAt,
+    id: String(index),
+    package: context.suite.name,
   };
+  return `  ${element('testsuite', attributes, ['', ...body, '  '].join('\n'))}`;
 }
 
 /** Sections in the order the run met them (the spec's order). */
@@ -143,36 +263,39 @@ function bySection(cases: readonly CaseResult[]): Map<string, CaseResult[]> {
 }
 
 export function junitXml(result: RunResult, context: ReportContext): string {
-  const suites = [...bySection(result.cases)].map(([section, results], index) => {
-    const counts = tally(results);
-    const attributes = {
-      name: section,
-      tests: String(counts.tests),
-      failures: String(counts.failures),
-      errors: String(counts.errors),
-      skipped: String(counts.skipped),
-      time: seconds(counts.ms),
-      timestamp: result.startedAt,
-      id: String(index),
-      package: context.suite.name,
-    };
-    const body = [
-      '',
-      `    <properties>\n${runProperties(result, context)}\n    </properties>`,
-      ...results.map((caseResult) => testcase(caseResult, context)),
-      '  ',
-    ].join('\n');
-    return `  ${element('testsuite', attributes, body)}`;
-  });
-  const all = tally(result.cases);
+  const properties = runProperties(result, context);
+  const statements = profileStatements(result);
+  const profiles = statements
+    .filter((profile): profile is ClaimedProfileStatement => profile.claimed)
+    .map((profile) => profileTestcase(profile, result));
+  const suites = [
+    suiteElement('profiles', tally(profiles.map((profile) => profile.verdict), 0), 0, result, context, [
+      propertiesElement([...properties, ...profileProperties(statements, result.partial)]),
+      ...profiles.map((profile) => profile.xml),
+    ]),
+  ];
+  const all: Verdict[] = profiles.map((profile) => profile.verdict);
+  for (const [section, results] of bySection(result.cases)) {
+    const judged = results.map((caseResult) => ({ caseResult, verdict: caseVerdict(caseResult, result, context) }));
+    const verdicts = judged.map(({ verdict }) => verdict);
+    all.push(...verdicts);
+    const ms = results.reduce((total, caseResult) => total + caseMs(caseResult), 0);
+    suites.push(
+      suiteElement(section, tally(verdicts, ms), suites.length, result, context, [
+        propertiesElement(properties),
+        ...judged.map(({ caseResult, verdict }) => testcase(caseResult, verdict)),
+      ]),
+    );
+  }
+  const totals = tally(all, 0);
   const subject = `${result.subject.name}${result.subject.version === undefined ? '' : ` ${result.subject.version}`}`;
   const root = element(
     'testsuites',
     {
       name: `${context.suite.name} ${context.suite.version}: ${subject}`,
-      tests: String(all.tests),
-      failures: String(all.failures),
-      errors: String(all.errors),
+      tests: String(totals.tests),
+      failures: String(totals.failures),
+      errors: String(totals.errors),
       time: seconds(result.durationMs),
     },
     `\n${suites.join('\n')}\n`,

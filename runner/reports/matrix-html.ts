@@ -1,13 +1,24 @@
 /**
  * The interop matrix: one self-contained HTML page (inline CSS, no script, nothing fetched)
  * with a row per run (a gateway judged once) and a column per conformance profile, each cell
- * coloured by the profile's verdict and showing its MUST and SHOULD pass counts, linking to
- * that run's conformance statement — quic-interop-runner's results page, for profiles instead
- * of client/server pairs.
+ * coloured by the profile's verdict and showing its MUST and SHOULD counts (passed / decided,
+ * undecided, inapplicable), its title the main reason and the cases that did not pass, linking
+ * to that run's conformance statement — quic-interop-runner's results page, for profiles
+ * instead of client/server pairs. A partial run (a --grep or --profile selection) is marked
+ * PARTIAL in its row and its passing cells, never a plain PASS.
  */
 import type { Level } from '../../suites/framework/outcome.ts';
 import type { ProfileVerdictName } from '../profile-verdicts.ts';
 import type { ConformanceReport, ProfileStatement } from './conformance-report.ts';
+import {
+  outcomeTotals,
+  profileSummary,
+  profileVerdictWord,
+  runVerdict,
+  runVerdictWord,
+  selectionText,
+  VERDICT_WORDS,
+} from './verdict-words.ts';
 
 export interface MatrixRun {
   readonly report: ConformanceReport;
@@ -20,42 +31,69 @@ export interface MatrixRun {
 export const VERDICT_COLOURS: Readonly<Record<ProfileVerdictName, string>> = {
   passed: '#1a7f37',
   failed: '#cf222e',
-  'no-cases': '#9a6700',
+  incomplete: '#9a6700',
+  'not-assessed': '#6e7781',
   'not-claimed': '#eaeef2',
 };
 
-const VERDICT_WORDS: Readonly<Record<ProfileVerdictName, string>> = {
-  passed: 'PASS',
-  failed: 'FAIL',
-  'no-cases': 'NOT ASSESSED',
-  'not-claimed': 'not claimed',
-};
+/** A pass of a partial run: lighter, so it never reads as the full run's green. */
+export const PARTIAL_PASS_COLOUR = '#aceebb';
+
+/** The cases a cell's title lists before "and N more". */
+const TITLE_CASES = 12;
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${String(char.charCodeAt(0))};`);
 }
 
 function counts(profile: ProfileStatement, level: Level): string | undefined {
+  if (!profile.claimed) return undefined;
   const c = profile.counts[level];
-  const decided = c.passed + c.failed + c.cantTell;
-  return decided === 0 ? undefined : `${level} ${String(c.passed)}/${String(decided)}`;
+  const decided = c.passed + c.failed;
+  const parts = [
+    ...(decided === 0 ? [] : [`${String(c.passed)}/${String(decided)}`]),
+    ...(c.cantTell === 0 ? [] : [`?${String(c.cantTell)}`]),
+  ];
+  return parts.length === 0 ? undefined : `${level} ${parts.join(' ')}`;
+}
+
+/** The tooltip: verdict and main reason, the counts, the cases that did not pass. */
+function cellTitle(profile: ProfileStatement, report: ConformanceReport): string {
+  if (!profile.claimed) return `${profile.title}: ${VERDICT_WORDS[profile.verdict]}`;
+  const summary = profileSummary(profile, report);
+  // Counts and the partial selection, then the cases.
+  const shown = summary.details.length - profile.notPassed.length + TITLE_CASES;
+  const lines = [`${profile.title}: ${summary.message}`, ...summary.details.slice(0, shown)];
+  if (summary.details.length > shown) lines.push(`and ${String(summary.details.length - shown)} more`);
+  return lines.join('\n');
 }
 
 function cell(run: MatrixRun, profile: ProfileStatement | undefined): string {
   if (profile === undefined) return '<td class="cell absent">—</td>';
+  const { partial } = run.report;
   const lines = [counts(profile, 'MUST'), counts(profile, 'SHOULD')].filter((line) => line !== undefined);
-  if (lines.length === 0 && profile.claimed) lines.push('no case ran');
-  if (profile.warnings > 0) lines.push(`${String(profile.warnings)} warning${profile.warnings === 1 ? '' : 's'}`);
-  if (profile.expectedFailures > 0) lines.push(`${String(profile.expectedFailures)} baselined`);
-  const title =
-    profile.failingCases.length > 0
-      ? `failing: ${profile.failingCases.join(', ')}`
-      : `${profile.title}: ${VERDICT_WORDS[profile.verdict]}`;
+  if (profile.claimed) {
+    const inapplicable = outcomeTotals(profile.counts).inapplicable;
+    if (lines.length === 0) lines.push('no case decided');
+    if (inapplicable > 0) lines.push(`${String(inapplicable)} n/a`);
+    if (profile.warnings > 0) lines.push(`${String(profile.warnings)} warning${profile.warnings === 1 ? '' : 's'}`);
+    if (profile.expectedFailures > 0) lines.push(`${String(profile.expectedFailures)} baselined`);
+  }
   const detail = lines.map((line) => `<span class="count">${escapeHtml(line)}</span>`).join('');
+  const classes = `cell ${profile.verdict}${partial && profile.verdict === 'passed' ? ' partial' : ''}`;
   return (
-    `<td class="cell ${profile.verdict}" title="${escapeHtml(title)}">` +
-    `<a href="${escapeHtml(run.statementHref)}"><span class="verdict">${VERDICT_WORDS[profile.verdict]}</span>${detail}</a></td>`
+    // Line breaks as character references keep each row of the table on one line of HTML.
+    `<td class="${classes}" title="${escapeHtml(cellTitle(profile, run.report)).replaceAll('\n', '&#10;')}">` +
+    `<a href="${escapeHtml(run.statementHref)}"><span class="verdict">${profileVerdictWord(profile.verdict, partial)}</span>${detail}</a></td>`
   );
+}
+
+const RUN_CLASSES = { passed: 'ok', partial: 'partial', failed: 'bad' } as const;
+
+/** The run's own verdict: PASSED, PARTIAL (with what was selected), FAILED. */
+function runCell(report: ConformanceReport): string {
+  const title = report.partial ? `PARTIAL: ${selectionText(report)}` : selectionText(report);
+  return `<td class="run ${RUN_CLASSES[runVerdict(report)]}" title="${escapeHtml(title)}">${runVerdictWord(report)}</td>`;
 }
 
 function subjectCell(run: MatrixRun): string {
@@ -72,6 +110,8 @@ function subjectCell(run: MatrixRun): string {
     `<span class="name">${title}</span>`,
     `<span class="meta">${escapeHtml(report.subject.gatewayJid)} · ${escapeHtml(report.runDate.slice(0, 16).replace('T', ' '))} UTC · seed ${String(report.seed)}${report.strict ? ' · strict' : ''}</span>`,
     `<span class="meta">${escapeHtml(`${report.suite.name} ${report.suite.version}`)}, spec ${escapeHtml(report.spec.revision)} · ${links.join(' · ')}</span>`,
+    report.partial ? `<span class="meta partial">PARTIAL: ${escapeHtml(selectionText(report))}</span>` : '',
+    report.fixtures === 'world-file' ? '' : `<span class="meta">fixtures: ${escapeHtml(report.fixtures)}</span>`,
     '</th>',
   ].join('');
 }
@@ -90,13 +130,17 @@ const STYLE = `
   td.cell .verdict { display: block; font-weight: 700; }
   td.cell .count { display: block; font-size: 12px; }
   td.passed { background: ${VERDICT_COLOURS.passed}; color: #ffffff; }
+  td.passed.partial { background: ${PARTIAL_PASS_COLOUR}; color: #116329; }
   td.failed { background: ${VERDICT_COLOURS.failed}; color: #ffffff; }
-  td.no-cases { background: ${VERDICT_COLOURS['no-cases']}; color: #ffffff; }
+  td.incomplete { background: ${VERDICT_COLOURS.incomplete}; color: #ffffff; }
+  td.not-assessed { background: ${VERDICT_COLOURS['not-assessed']}; color: #ffffff; }
   td.not-claimed { background: ${VERDICT_COLOURS['not-claimed']}; color: #59636e; }
   td.absent { color: #59636e; }
   td.run { font-weight: 700; padding: 0 8px; }
   td.run.ok { color: ${VERDICT_COLOURS.passed}; }
   td.run.bad { color: ${VERDICT_COLOURS.failed}; }
+  td.run.partial { color: ${VERDICT_COLOURS.incomplete}; }
+  th.subject .meta.partial { color: ${VERDICT_COLOURS.incomplete}; font-weight: 600; }
   ul.legend { list-style: none; padding: 0; margin: 16px 0 0; font-size: 12px; color: #59636e; }
   ul.legend li { display: inline-block; margin-right: 16px; }
   ul.legend span { display: inline-block; width: 12px; height: 12px; vertical-align: middle; margin-right: 4px; }
@@ -129,11 +173,16 @@ export function matrixHtml(runs: readonly MatrixRun[], options: MatrixOptions): 
         run.report.profiles.find((profile) => profile.id === column.id),
       ),
     );
-    const verdict = run.report.passed ? '<td class="run ok">PASSED</td>' : '<td class="run bad">FAILED</td>';
-    return `<tr>${subjectCell(run)}${cells.join('')}${verdict}</tr>`;
+    return `<tr>${subjectCell(run)}${cells.join('')}${runCell(run.report)}</tr>`;
   });
-  const legend = (Object.keys(VERDICT_WORDS) as ProfileVerdictName[])
-    .map((verdict) => `<li><span style="background:${VERDICT_COLOURS[verdict]}"></span>${VERDICT_WORDS[verdict]}</li>`)
+  const legend = [
+    ...(Object.keys(VERDICT_WORDS) as ProfileVerdictName[]).map((verdict) => ({
+      colour: VERDICT_COLOURS[verdict],
+      word: VERDICT_WORDS[verdict],
+    })),
+    { colour: PARTIAL_PASS_COLOUR, word: profileVerdictWord('passed', true) },
+  ]
+    .map(({ colour, word }) => `<li><span style="background:${colour}"></span>${word}</li>`)
     .join('');
   return [
     '<!DOCTYPE html>',
@@ -145,7 +194,7 @@ export function matrixHtml(runs: readonly MatrixRun[], options: MatrixOptions): 
     '</head>',
     '<body>',
     `<h1>${escapeHtml(title)}</h1>`,
-    `<p class="about">${String(runs.length)} run${runs.length === 1 ? '' : 's'} against spec revision ${escapeHtml(revisions)}; generated ${escapeHtml(options.generatedAt)}. Each cell: the profile's verdict with MUST and SHOULD cases passed / decided; it links to the run's conformance statement.</p>`,
+    `<p class="about">${String(runs.length)} run${runs.length === 1 ? '' : 's'} against spec revision ${escapeHtml(revisions)}; generated ${escapeHtml(options.generatedAt)}. Each cell: the profile's verdict with MUST and SHOULD cases passed / decided (?N could not be decided) and how many were inapplicable; its title gives the reason and the cases that did not pass; it links to the run's conformance statement. PARTIAL: only a selection of the cases ran.</p>`,
     '<table>',
     `<thead>${header}</thead>`,
     `<tbody>${rows.join('\n')}</tbody>`,
