@@ -62,7 +62,10 @@ export async function generateAllureHtml(runDir: string, reportName: string): Pr
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
     });
   } catch (error) {
-    const detail = error instanceof Error ? `${error.message}${'stderr' in error ? `\n${String(error.stderr)}` : ''}` : String(error);
+    const detail =
+      error instanceof Error
+        ? `${error.message}${'stderr' in error ? `\n${String(error.stderr)}` : ''}`
+        : String(error);
     throw new AllureGenerateError(`allure generate failed: ${detail.trim()}`, { cause: error });
   }
   const index = join(output, 'index.html');

@@ -39,7 +39,14 @@ import { profileStatements, type ClaimedProfileStatement } from './conformance-r
 import type { ReportContext } from './report-context.ts';
 import type { ReportFile } from './report-file.ts';
 import { specAnchorUrl } from './spec-links.ts';
-import { excusedBy, FIXTURE_MODES, profileSummary, runVerdictWord, selectionText, staleBaselineMessage } from './verdict-words.ts';
+import {
+  excusedBy,
+  FIXTURE_MODES,
+  profileSummary,
+  runVerdictWord,
+  selectionText,
+  staleBaselineMessage,
+} from './verdict-words.ts';
 
 export const ALLURE_RESULTS_DIR = 'allure-results';
 
@@ -70,7 +77,9 @@ function status(result: CaseResult, run: RunResult): Status {
 
 function statusDetails(result: CaseResult, run: RunResult, context: ReportContext): Details {
   const violation = lastAttempt(result)?.violation;
-  const warnings = caseWarnings(result).map((finding) => `warning: ${finding.requirement}: ${finding.message}`);
+  const warnings = caseWarnings(result).map(
+    (finding) => `warning: ${finding.requirement}: ${finding.message}`,
+  );
   if (run.staleBaseline.includes(result.case.id)) {
     return { message: [staleBaselineMessage(run, result.case.id), ...warnings].join('\n') };
   }
@@ -80,7 +89,10 @@ function statusDetails(result: CaseResult, run: RunResult, context: ReportContex
   }
   const baseline = excusedBy(run, result);
   return {
-    message: baseline === undefined ? (violation?.message ?? result.reason ?? result.outcome) : `baseline: ${baseline}`,
+    message:
+      baseline === undefined
+        ? (violation?.message ?? result.reason ?? result.outcome)
+        : `baseline: ${baseline}`,
     trace: [...caseHeader(result, context), ...failureDetails(result)].join('\n'),
     ...(violation === undefined ? {} : { expected: violation.expected, actual: violation.received }),
     ...(result.flaky ? { flaky: true } : {}),
@@ -119,7 +131,11 @@ const PROFILE_STATUS = {
 } as const;
 
 /** A claimed profile as one result: its verdict, main reason, counts and the cases that did not pass. */
-function writeProfileResult(runtime: ReporterRuntime, profile: ClaimedProfileStatement, run: RunResult): void {
+function writeProfileResult(
+  runtime: ReporterRuntime,
+  profile: ClaimedProfileStatement,
+  run: RunResult,
+): void {
   const subject = `${run.subject.name}${run.subject.version === undefined ? '' : ` ${run.subject.version}`}`;
   const summary = profileSummary(profile, run);
   const description = summary.details.join('\n');
@@ -156,23 +172,25 @@ export function allureResultFiles(run: RunResult, context: ReportContext): Repor
   const runtime = new ReporterRuntime({
     writer,
     environmentInfo: {
-      'SUT': run.subject.name,
+      SUT: run.subject.name,
       'SUT version': run.subject.version ?? '-',
       'Gateway JID': run.subject.gatewayJid,
       'Claimed profiles': run.subject.profiles.join(', '),
-      'Suite': `${context.suite.name} ${context.suite.version}`,
+      Suite: `${context.suite.name} ${context.suite.version}`,
       'Spec revision': run.specRevision,
       'Run seed': String(run.seed),
       'Run ID': run.runId,
-      'Federation': run.provider,
-      'Strict': String(run.strict),
+      Federation: run.provider,
+      Strict: String(run.strict),
       'Run verdict': runVerdictWord(run),
-      'Selection': selectionText(run),
-      'Fixtures': `${run.fixtures}: ${FIXTURE_MODES[run.fixtures]}`,
-      'Preflight':
+      Selection: selectionText(run),
+      Fixtures: `${run.fixtures}: ${FIXTURE_MODES[run.fixtures]}`,
+      Preflight:
         run.preflight.length === 0
           ? 'no finding'
-          : run.preflight.map((finding) => `${finding.profile} ${finding.kind}: ${finding.message}`).join('; '),
+          : run.preflight
+              .map((finding) => `${finding.profile} ${finding.kind}: ${finding.message}`)
+              .join('; '),
     },
   });
   for (const profile of profileStatements(run)) {
@@ -186,7 +204,9 @@ export function allureResultFiles(run: RunResult, context: ReportContext): Repor
       titlePath: [result.case.section],
       description: result.case.statement,
       labels: labels(result, run),
-      links: [{ name: `#${result.case.section}`, url: specAnchorUrl(result.case.section), type: LinkType.DEFAULT }],
+      links: [
+        { name: `#${result.case.section}`, url: specAnchorUrl(result.case.section), type: LinkType.DEFAULT },
+      ],
       parameters: [
         { name: 'seed', value: String(result.seed), excluded: true },
         { name: 'run seed', value: String(run.seed), excluded: true },
@@ -220,7 +240,10 @@ export function allureResultFiles(run: RunResult, context: ReportContext): Repor
     files.push({ path: `${ALLURE_RESULTS_DIR}/${name}`, content });
   }
   if (writer.envInfo !== undefined) {
-    files.push({ path: `${ALLURE_RESULTS_DIR}/environment.properties`, content: stringifyEnvInfo(writer.envInfo) });
+    files.push({
+      path: `${ALLURE_RESULTS_DIR}/environment.properties`,
+      content: stringifyEnvInfo(writer.envInfo),
+    });
   }
   return files;
 }

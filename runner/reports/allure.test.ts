@@ -50,7 +50,11 @@ function allureOf(options: SyntheticRunOptions = {}) {
     profiles: all.filter((entry) => entry.fullName.startsWith('profile:')),
     resultFor: (caseId: string) => find((entry) => entry.fullName === caseId, caseId),
     profileFor: (profile: string) => find((entry) => entry.fullName === `profile:${profile}`, profile),
-    environment: String(new Map(written.map((file) => [file.path, file.content])).get(`${ALLURE_RESULTS_DIR}/environment.properties`)),
+    environment: String(
+      new Map(written.map((file) => [file.path, file.content])).get(
+        `${ALLURE_RESULTS_DIR}/environment.properties`,
+      ),
+    ),
   };
 }
 
@@ -62,8 +66,13 @@ const labelValues = (entry: AllureResult, name: string): string[] =>
 describe('allure-results', () => {
   it('one <uuid>-result.json per case and per claimed profile, all under allure-results/', () => {
     expect(results.map((entry) => entry.name).sort()).toEqual(Object.values(CASE_IDS).sort());
-    expect(profiles.map((entry) => entry.fullName)).toEqual(['profile:core-directory', 'profile:jabber-search']);
-    expect(files.filter((file) => file.path.endsWith('-result.json'))).toHaveLength(results.length + profiles.length);
+    expect(profiles.map((entry) => entry.fullName)).toEqual([
+      'profile:core-directory',
+      'profile:jabber-search',
+    ]);
+    expect(files.filter((file) => file.path.endsWith('-result.json'))).toHaveLength(
+      results.length + profiles.length,
+    );
     for (const entry of [...results, ...profiles]) {
       expect(byPath.has(`${ALLURE_RESULTS_DIR}/${entry.uuid}-result.json`)).toBe(true);
       expect(entry.stage).toBe('finished');
@@ -83,7 +92,9 @@ describe('allure-results', () => {
 
   it('links to the spec anchor and carries the seeds as parameters kept out of the history key', () => {
     const passed = resultFor(CASE_IDS.passed);
-    expect(passed.links).toEqual([{ name: '#gateway-info', url: specAnchorUrl('gateway-info'), type: 'link' }]);
+    expect(passed.links).toEqual([
+      { name: '#gateway-info', url: specAnchorUrl('gateway-info'), type: 'link' },
+    ]);
     expect(passed.parameters).toEqual([
       { name: 'seed', value: '1001', excluded: true },
       { name: 'run seed', value: String(result.seed), excluded: true },
@@ -150,8 +161,13 @@ describe('allure-results', () => {
     );
     expect(labelValues(core, 'suite')).toEqual(['profiles']);
     expect(labelValues(core, 'feature')).toEqual(['core-directory']);
-    expect(profileFor('jabber-search')).toMatchObject({ status: 'passed', statusDetails: { message: 'PASS' } });
-    expect(profileFor('jabber-search').description).toContain('passed 1, failed 0, cantTell 0, inapplicable 1');
+    expect(profileFor('jabber-search')).toMatchObject({
+      status: 'passed',
+      statusDetails: { message: 'PASS' },
+    });
+    expect(profileFor('jabber-search').description).toContain(
+      'passed 1, failed 0, cantTell 0, inapplicable 1',
+    );
   });
 });
 
@@ -159,8 +175,11 @@ describe('allure-results of the other verdicts', () => {
   it('a partial run: PARTIAL in the environment, a PARTIAL tag on every result, PARTIAL PASS profiles', () => {
     const partial = allureOf({ allPass: true, partial: true });
     expect(partial.environment).toContain('Run\\ verdict=PARTIAL\n');
-    expect(partial.environment).toContain('Selection=5 of 180 cases (--grep gateway-info, --grep list-agents)');
-    for (const entry of [...partial.cases, ...partial.profiles]) expect(labelValues(entry, 'tag')).toContain('PARTIAL');
+    expect(partial.environment).toContain(
+      'Selection=5 of 180 cases (--grep gateway-info, --grep list-agents)',
+    );
+    for (const entry of [...partial.cases, ...partial.profiles])
+      expect(labelValues(entry, 'tag')).toContain('PARTIAL');
     const core = partial.profileFor('core-directory');
     expect(core).toMatchObject({ name: 'Core Directory: PARTIAL PASS', status: 'passed' });
     expect(core.description).toMatch(/^PARTIAL run: 5 of 180 cases/);
@@ -171,12 +190,15 @@ describe('allure-results of the other verdicts', () => {
     const gaps = allureOf({ allPass: true, gaps: true, fixtures: 'manual' });
     expect(gaps.profileFor('core-directory')).toMatchObject({
       status: 'broken',
-      statusDetails: { message: expect.stringMatching(/^INCOMPLETE: 1 case\(s\) could not be decided/) as string },
+      statusDetails: {
+        message: expect.stringMatching(/^INCOMPLETE: 1 case\(s\) could not be decided/) as string,
+      },
     });
     expect(gaps.profileFor('tool-discovery')).toMatchObject({
       status: 'broken',
       statusDetails: {
-        message: 'NOT ASSESSED: none of its 1 MUST case(s) could run (the SUT does not advertise urn:xmpp:agent-task:0#progress)',
+        message:
+          'NOT ASSESSED: none of its 1 MUST case(s) could run (the SUT does not advertise urn:xmpp:agent-task:0#progress)',
       },
     });
     expect(gaps.profileFor('self-registration')).toMatchObject({
@@ -199,7 +221,9 @@ describe('allure-results of the other verdicts', () => {
     const stale = baselined.resultFor(CASE_IDS.passed);
     expect(stale.status).toBe('failed');
     expect(stale.statusDetails.message).toMatch(
-      new RegExp(`^stale baseline entry: ${CASE_IDS.passed.replaceAll('.', '\\.')} passes now; remove it from the baseline`),
+      new RegExp(
+        `^stale baseline entry: ${CASE_IDS.passed.replaceAll('.', '\\.')} passes now; remove it from the baseline`,
+      ),
     );
     expect(labelValues(stale, 'tag')).toContain('stale baseline');
   });

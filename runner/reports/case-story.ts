@@ -58,7 +58,13 @@ export function failureDetails(result: CaseResult): string[] {
   const lines: string[] = [];
   if (result.flaky) lines.push(`flaky: ${result.reason ?? 'failed, then passed when re-run alone'}`);
   if (violation !== undefined) {
-    lines.push(`violated: ${violation.requirement}`, 'expected:', violation.expected, 'received:', violation.received);
+    lines.push(
+      `violated: ${violation.requirement}`,
+      'expected:',
+      violation.expected,
+      'received:',
+      violation.received,
+    );
   } else if (result.reason !== undefined && !result.flaky) {
     lines.push(`reason: ${result.reason}`);
   }

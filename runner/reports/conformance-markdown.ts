@@ -67,7 +67,8 @@ function headline(report: ConformanceReport): string {
   const reasons = report.profiles
     .filter((profile) => profile.claimed && profile.verdict !== 'passed')
     .map((profile) => `${inline(profile.title)} ${profileVerdictWord(profile.verdict, report.partial)}`);
-  if (report.staleBaseline.length > 0 || report.unknownBaseline.length > 0) reasons.push('the baseline is out of date');
+  if (report.staleBaseline.length > 0 || report.unknownBaseline.length > 0)
+    reasons.push('the baseline is out of date');
   const why = reasons.length > 0 ? reasons.join(', ') : 'every claimed profile passed';
   if (!report.partial) return `**${word}**: ${why}.`;
   const scope = `only ${selectionText(report)} were selected`;
@@ -77,7 +78,8 @@ function headline(report: ConformanceReport): string {
 }
 
 function preflightLines(report: ConformanceReport): string[] {
-  if (report.preflight.length === 0) return ['None: the gateway advertises what each claimed profile requires.'];
+  if (report.preflight.length === 0)
+    return ['None: the gateway advertises what each claimed profile requires.'];
   return report.preflight.map((finding) => {
     const title = report.profiles.find((profile) => profile.id === finding.profile)?.title ?? finding.profile;
     const effect = finding.kind === 'missing' ? 'fails the profile' : 'cannot be tested';
@@ -86,7 +88,8 @@ function preflightLines(report: ConformanceReport): string[] {
 }
 
 function attemptLine(attempt: CaseFailure['attempts'][number]): string {
-  const why = attempt.violation === undefined ? attempt.reason : (attempt.reason ?? attempt.violation.requirement);
+  const why =
+    attempt.violation === undefined ? attempt.reason : (attempt.reason ?? attempt.violation.requirement);
   return `  - ${String(attempt.attempt)} (seed ${String(attempt.seed)}): ${attempt.outcome} in ${String(attempt.durationMs)} ms${why === undefined ? '' : `: ${inline(why)}`}`;
 }
 
@@ -101,7 +104,9 @@ function failureSection(failure: CaseFailure, caseResult: CaseResult | undefined
     `- Profiles: ${failure.profiles.map(code).join(', ')}`,
     ...(failure.baseline === undefined
       ? []
-      : [`- Baseline: ${inline(failure.baseline)} (an expected failure: it does not count against its profiles)`]),
+      : [
+          `- Baseline: ${inline(failure.baseline)} (an expected failure: it does not count against its profiles)`,
+        ]),
     `- Seed: ${String(failure.seed)} (case)`,
     `- Requirements:`,
     ...failure.requirements.map((requirement) => `  - ${inline(requirementLine(requirement))}`),
@@ -127,7 +132,9 @@ function failureSection(failure: CaseFailure, caseResult: CaseResult | undefined
     lines.push('', `Flaky: ${inline(failure.reason)}`);
   }
   lines.push('', `Transcript ([${failure.transcript}](${failure.transcript})):`, '');
-  lines.push(codeBlock(caseResult === undefined ? '(no transcript)' : attemptTranscripts(caseResult), 'text'));
+  lines.push(
+    codeBlock(caseResult === undefined ? '(no transcript)' : attemptTranscripts(caseResult), 'text'),
+  );
   return lines.join('\n');
 }
 
@@ -135,15 +142,25 @@ export function conformanceMarkdown(report: ConformanceReport, result: RunResult
   const subject = `${report.subject.name}${report.subject.version === undefined ? '' : ` ${report.subject.version}`}`;
   const identity: [string, string][] = [
     ['Implementation', inline(subject)],
-    ...(report.subject.homepage === undefined ? [] : [['Homepage', report.subject.homepage] as [string, string]]),
+    ...(report.subject.homepage === undefined
+      ? []
+      : [['Homepage', report.subject.homepage] as [string, string]]),
     ['Gateway JID', code(report.subject.gatewayJid)],
     ['Claimed profiles', report.subject.claimedProfiles.map(code).join(', ') || 'none'],
     ['Specification', `[${inline(report.spec.title)}](${report.spec.url}) ${report.spec.revision}`],
     ['Suite', `${report.suite.name} ${report.suite.version}`],
     ['Run', `${code(report.runId)}, started ${report.runDate}, ${(report.durationMs / 1000).toFixed(1)} s`],
     ['Seed', `${String(report.seed)} (replay: ${code(`agentconf run --seed ${String(report.seed)}`)})`],
-    ['Mode', `${report.strict ? 'strict (SHOULD failures count)' : 'default (SHOULD failures are warnings)'}, ${report.provider} federation`],
-    ['Selection', report.partial ? `**PARTIAL**: ${inline(selectionText(report))}; the verdicts speak for these cases only` : selectionText(report)],
+    [
+      'Mode',
+      `${report.strict ? 'strict (SHOULD failures count)' : 'default (SHOULD failures are warnings)'}, ${report.provider} federation`,
+    ],
+    [
+      'Selection',
+      report.partial
+        ? `**PARTIAL**: ${inline(selectionText(report))}; the verdicts speak for these cases only`
+        : selectionText(report),
+    ],
     ['Fixtures', `${code(report.fixtures)}: ${FIXTURE_MODES[report.fixtures]}`],
   ];
   const totals = report.totals;
@@ -168,7 +185,9 @@ export function conformanceMarkdown(report: ConformanceReport, result: RunResult
   if (baselined.length > 0 || report.staleBaseline.length > 0 || report.unknownBaseline.length > 0) {
     lines.push('', '## Baseline', '');
     for (const failure of baselined) {
-      lines.push(`- ${code(failure.case)} still fails, as the baseline expects: ${inline(failure.baseline ?? '')}`);
+      lines.push(
+        `- ${code(failure.case)} still fails, as the baseline expects: ${inline(failure.baseline ?? '')}`,
+      );
     }
     for (const id of report.staleBaseline) {
       const reason = result.baseline[id];

@@ -25,7 +25,14 @@ import {
 import type { ReportContext, SuiteIdentity } from './report-context.ts';
 import type { ReportFile } from './report-file.ts';
 import { SPEC_TITLE, SPEC_URL, specAnchorUrl } from './spec-links.ts';
-import { caseNotes, excusedBy, runVerdict, type CaseNote, type RunSelection, type RunVerdict } from './verdict-words.ts';
+import {
+  caseNotes,
+  excusedBy,
+  runVerdict,
+  type CaseNote,
+  type RunSelection,
+  type RunVerdict,
+} from './verdict-words.ts';
 
 /** Bumped when a reader of an older file would misread a newer one. */
 export const CONFORMANCE_FORMAT = 'agentconf-conformance/2';
@@ -150,11 +157,18 @@ export const REPORT_FILES = {
 } as const;
 
 function violationOf(
-  violation: { readonly requirement: string; readonly expected: string; readonly received: string } | undefined,
+  violation:
+    { readonly requirement: string; readonly expected: string; readonly received: string } | undefined,
 ) {
   return violation === undefined
     ? {}
-    : { violation: { requirement: violation.requirement, expected: violation.expected, received: violation.received } };
+    : {
+        violation: {
+          requirement: violation.requirement,
+          expected: violation.expected,
+          received: violation.received,
+        },
+      };
 }
 
 function caseFailure(result: CaseResult, run: RunResult, context: ReportContext): CaseFailure {
@@ -186,7 +200,8 @@ function caseFailure(result: CaseResult, run: RunResult, context: ReportContext)
 }
 
 function profileStatement(verdict: ProfileVerdict, run: RunResult): ProfileStatement {
-  if (!verdict.claimed) return { id: verdict.profile, title: verdict.title, claimed: false, verdict: 'not-claimed' };
+  if (!verdict.claimed)
+    return { id: verdict.profile, title: verdict.title, claimed: false, verdict: 'not-claimed' };
   return {
     id: verdict.profile,
     title: verdict.title,
@@ -251,7 +266,11 @@ export function conformanceReport(
       totalCases: result.selection.totalCases,
     },
     fixtures: result.fixtures,
-    preflight: result.preflight.map((finding) => ({ profile: finding.profile, kind: finding.kind, message: finding.message })),
+    preflight: result.preflight.map((finding) => ({
+      profile: finding.profile,
+      kind: finding.kind,
+      message: finding.message,
+    })),
     profiles: profileStatements(result),
     totals: {
       cases: result.cases.length,

@@ -31,7 +31,9 @@ const json = String(conformanceJsonFile(report).content);
 function variant(options: SyntheticRunOptions) {
   const run = syntheticRunResult(options);
   const variantReport = conformanceReport(run, reportContext(run));
-  expect(conformanceViolations(parseStrictJson(String(conformanceJsonFile(variantReport).content)))).toEqual([]);
+  expect(conformanceViolations(parseStrictJson(String(conformanceJsonFile(variantReport).content)))).toEqual(
+    [],
+  );
   return { run, report: variantReport, markdown: conformanceMarkdown(variantReport, run) };
 }
 
@@ -99,7 +101,9 @@ describe('conformance.json', () => {
         level: 'MUST',
         outcome: 'cantTell',
         flaky: true,
-        reason: expect.stringMatching(/^flaky: failed, then passed when re-run alone \(first attempt: IqTimeout/) as string,
+        reason: expect.stringMatching(
+          /^flaky: failed, then passed when re-run alone \(first attempt: IqTimeout/,
+        ) as string,
       },
     ]);
     const search = claimedProfile(report, 'jabber-search');
@@ -162,7 +166,11 @@ describe('conformance.json', () => {
     expect(failed).toMatchObject({
       outcome: 'failed',
       flaky: false,
-      violation: { requirement: 'gateway-info.features', expected: FAILED_EXPECTED, received: FAILED_RECEIVED },
+      violation: {
+        requirement: 'gateway-info.features',
+        expected: FAILED_EXPECTED,
+        received: FAILED_RECEIVED,
+      },
       transcript: `transcripts/${CASE_IDS.failed}.txt`,
     });
     expect(failed?.requirements.map((requirement) => [requirement.id, requirement.level])).toEqual([
@@ -198,7 +206,11 @@ describe('conformance.json', () => {
         seed: 2002,
         outcome: 'failed',
         durationMs: 7,
-        violation: { requirement: 'gateway-info.features', expected: FAILED_EXPECTED, received: FAILED_RECEIVED },
+        violation: {
+          requirement: 'gateway-info.features',
+          expected: FAILED_EXPECTED,
+          received: FAILED_RECEIVED,
+        },
         reason: 'gateway-info.features: a claimed profile has no feature in disco#info',
       },
     ]);
@@ -214,7 +226,12 @@ describe('conformance.json', () => {
       passed: true,
       verdict: 'partial',
       partial: true,
-      selection: { grep: ['gateway-info', 'list-agents'], profiles: [], selectedCases: 5, totalCases: SYNTHETIC_TOTAL_CASES },
+      selection: {
+        grep: ['gateway-info', 'list-agents'],
+        profiles: [],
+        selectedCases: 5,
+        totalCases: SYNTHETIC_TOTAL_CASES,
+      },
     });
     expect(variant({ partial: true }).report.verdict).toBe('failed');
   });
@@ -235,7 +252,8 @@ describe('conformance.json', () => {
     });
     expect(claimedProfile(gaps, 'tool-discovery')).toMatchObject({
       verdict: 'not-assessed',
-      reason: 'none of its 1 MUST case(s) could run (the SUT does not advertise urn:xmpp:agent-task:0#progress)',
+      reason:
+        'none of its 1 MUST case(s) could run (the SUT does not advertise urn:xmpp:agent-task:0#progress)',
       notPassed: [{ case: GAP_CASE_IDS.notAssessed, outcome: 'inapplicable' }],
     });
     expect(claimedProfile(gaps, 'self-registration')).toMatchObject({
@@ -248,7 +266,9 @@ describe('conformance.json', () => {
       undecidedCases: [GAP_CASE_IDS.blockedUntestable],
     });
     // A blocked case never ran: no attempt, and the schema allows that.
-    expect(gaps.failures.find((failure) => failure.case === GAP_CASE_IDS.blockedMissing)?.attempts).toEqual([]);
+    expect(gaps.failures.find((failure) => failure.case === GAP_CASE_IDS.blockedMissing)?.attempts).toEqual(
+      [],
+    );
   });
 
   it('a baselined failure carries its baseline reason; a stale entry is listed', () => {
@@ -300,7 +320,9 @@ describe('conformance.md', () => {
   it('states the selection, the fixtures mode with what it implies, and that the preflight found nothing', () => {
     expect(markdown).toContain('| Selection | all 5 cases |');
     expect(markdown).toContain('| Fixtures | `world-file`: the harness wrote the fixture world');
-    expect(markdown).toContain('## Preflight\n\nNone: the gateway advertises what each claimed profile requires.');
+    expect(markdown).toContain(
+      '## Preflight\n\nNone: the gateway advertises what each claimed profile requires.',
+    );
   });
 
   it('a partial run is PARTIAL, never plain PASSED, and says what was selected', () => {
@@ -313,7 +335,9 @@ describe('conformance.md', () => {
     expect(partial).toContain(
       '| Selection | **PARTIAL**: 5 of 180 cases (--grep gateway-info, --grep list-agents); the verdicts speak for these cases only |',
     );
-    expect(partial).toContain('- **Core Directory** (`core-directory`, claimed): **PARTIAL PASS** — MUST: 3 passed');
+    expect(partial).toContain(
+      '- **Core Directory** (`core-directory`, claimed): **PARTIAL PASS** — MUST: 3 passed',
+    );
     const { markdown: failedPartial } = variant({ partial: true });
     expect(failedPartial).toContain('**FAILED (PARTIAL)**: Core Directory FAIL; only 5 of 180 cases');
   });
@@ -360,7 +384,9 @@ describe('conformance.md', () => {
     expect(section).toMatch(/^### `gateway-info\.claimed-profiles-advertised`: FAILED \[MUST\]/);
     expect(section).toContain(`Expected:\n\n\`\`\`\n${FAILED_EXPECTED}\n\`\`\``);
     expect(section).toContain(`Received:\n\n\`\`\`\n${FAILED_RECEIVED}\n\`\`\``);
-    expect(section).toMatch(/Transcript \(\[transcripts\/gateway-info\.claimed-profiles-advertised\.txt\]\([^)]+\)\):\n\n```text\n--- attempt 1 of 2: failed/);
+    expect(section).toMatch(
+      /Transcript \(\[transcripts\/gateway-info\.claimed-profiles-advertised\.txt\]\([^)]+\)\):\n\n```text\n--- attempt 1 of 2: failed/,
+    );
     expect(section).toContain(
       '- Attempts:\n  - 1 (seed 1002): failed in 9 ms: gateway-info.features: disco\\#info answered resource-constraint\n  - 2 (seed 2002): failed in 7 ms: gateway-info.features: a claimed profile has no feature in disco\\#info',
     );
@@ -394,7 +420,9 @@ describe('transcripts/<case-id>.txt', () => {
     const text = files.get(`transcripts/${CASE_IDS.failed}.txt`) ?? '';
     expect(text).toContain('requirement gateway-info.features [MUST]');
     expect(text).toContain(`expected:\n${FAILED_EXPECTED}\nreceived:\n${FAILED_RECEIVED}`);
-    expect(text).toContain(`replay: agentconf run --seed ${String(SYNTHETIC_RUN_SEED)} --grep ${CASE_IDS.failed}`);
+    expect(text).toContain(
+      `replay: agentconf run --seed ${String(SYNTHETIC_RUN_SEED)} --grep ${CASE_IDS.failed}`,
+    );
     expect(text).toContain('--- attempt 2 of 2: failed');
     expect(files.get(`transcripts/${CASE_IDS.passed}.txt`)).toContain('warning: list-agents.item-name');
   });

@@ -64,7 +64,9 @@ describe('earl.jsonld', () => {
 
     const subject = one(all, assertion, `${EARL}subject`);
     expect(subject).toBe('https://gateway.example/');
-    expect(objectsOf(all, subject, RDF_TYPE)).toEqual(expect.arrayContaining([`${EARL}TestSubject`, `${DOAP}Project`]));
+    expect(objectsOf(all, subject, RDF_TYPE)).toEqual(
+      expect.arrayContaining([`${EARL}TestSubject`, `${DOAP}Project`]),
+    );
     expect(one(all, subject, `${DOAP}name`)).toBe(`"${result.subject.name}"`);
     expect(one(all, subject, `${DOAP}homepage`)).toBe('https://gateway.example/');
     expect(one(all, one(all, subject, `${DOAP}release`), `${DOAP}revision`)).toBe('"2.1.0"');
@@ -104,10 +106,14 @@ describe('earl.jsonld', () => {
 
   it('keeps the true outcome of a baselined failure and a stale entry, and says so in earl:info', async () => {
     const baselined = syntheticRunResult({ baseline: true });
-    const { triples: all } = await earlTriples(JSON.parse(String(earlReport(baselined, reportContext(baselined)).content)));
+    const { triples: all } = await earlTriples(
+      JSON.parse(String(earlReport(baselined, reportContext(baselined)).content)),
+    );
     const failed = assertionOf(all, CASE_IDS.failed);
     expect(failed.outcome).toBe(`${EARL}failed`);
-    expect(one(all, failed.resultNode, `${EARL}info`)).toContain(`baseline: ${BASELINE[CASE_IDS.failed]} (an expected failure)`);
+    expect(one(all, failed.resultNode, `${EARL}info`)).toContain(
+      `baseline: ${BASELINE[CASE_IDS.failed]} (an expected failure)`,
+    );
     const stale = assertionOf(all, CASE_IDS.passed);
     expect(stale.outcome).toBe(`${EARL}passed`);
     expect(one(all, stale.resultNode, `${EARL}info`)).toContain('stale baseline entry: ');
@@ -115,8 +121,13 @@ describe('earl.jsonld', () => {
 
   it('refuses to pass when the document asks for a remote context', async () => {
     const requested: string[] = [];
-    const remote = { ...(document as Record<string, unknown>), '@context': 'https://example.org/earl-context.jsonld' };
-    await expect(jsonld.expand(remote, { documentLoader: offlineLoader(requested), safe: true })).rejects.toThrow();
+    const remote = {
+      ...(document as Record<string, unknown>),
+      '@context': 'https://example.org/earl-context.jsonld',
+    };
+    await expect(
+      jsonld.expand(remote, { documentLoader: offlineLoader(requested), safe: true }),
+    ).rejects.toThrow();
     expect(requested).toEqual(['https://example.org/earl-context.jsonld']);
   });
 });

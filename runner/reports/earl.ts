@@ -47,7 +47,9 @@ function project(id: string, types: string[], name: string, version?: string, ho
     '@id': id,
     '@type': [...types, 'doap:Project'],
     'doap:name': name,
-    ...(version === undefined ? {} : { 'doap:release': { '@type': 'doap:Version', 'doap:revision': version } }),
+    ...(version === undefined
+      ? {}
+      : { 'doap:release': { '@type': 'doap:Version', 'doap:revision': version } }),
     ...(homepage === undefined ? {} : { 'doap:homepage': homepage }),
   };
 }
@@ -55,7 +57,8 @@ function project(id: string, types: string[], name: string, version?: string, ho
 function resultDescription(result: CaseResult): string {
   const details = failureDetails(result);
   if (result.outcome === 'passed') return 'passed';
-  if (result.outcome === 'inapplicable' || result.outcome === 'untested') return result.reason ?? result.outcome;
+  if (result.outcome === 'inapplicable' || result.outcome === 'untested')
+    return result.reason ?? result.outcome;
   return [`${outcomeLabel(result)}: ${result.reason ?? ''}`.trim(), ...details].join('\n');
 }
 

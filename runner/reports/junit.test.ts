@@ -45,7 +45,8 @@ function junitOf(options: SyntheticRunOptions = {}) {
   const root = parseXml(xml);
   const suites = children(root, 'testsuite');
   const [profiles, ...sections] = suites;
-  if (profiles === undefined || attributeOf(profiles, 'name') !== 'profiles') throw new Error('no profiles suite first');
+  if (profiles === undefined || attributeOf(profiles, 'name') !== 'profiles')
+    throw new Error('no profiles suite first');
   const testcases = sections.flatMap((suite) => children(suite, 'testcase'));
   const named = (list: Element[], name: string): Element => {
     const found = list.find((element) => attributeOf(element, 'name') === name);
@@ -72,7 +73,10 @@ describe('junit.xml', () => {
     const verdict = await validateJunit(xml);
     expect(verdict.output).toContain('validates');
     expect(verdict.valid).toBe(true);
-    const broken = xml.replace(`<testcase classname='gateway-info' name='${CASE_IDS.passed}'`, "<testcase classname='x'");
+    const broken = xml.replace(
+      `<testcase classname='gateway-info' name='${CASE_IDS.passed}'`,
+      "<testcase classname='x'",
+    );
     expect(broken).not.toBe(xml);
     expect((await validateJunit(broken)).valid).toBe(false);
   });
@@ -85,9 +89,9 @@ describe('junit.xml', () => {
       'search',
       'messaging',
     ]);
-    expect(testcases.map((element) => [attributeOf(element, 'classname'), attributeOf(element, 'name')])).toEqual(
-      result.cases.map((caseResult) => [caseResult.case.section, caseResult.case.id]),
-    );
+    expect(
+      testcases.map((element) => [attributeOf(element, 'classname'), attributeOf(element, 'name')]),
+    ).toEqual(result.cases.map((caseResult) => [caseResult.case.section, caseResult.case.id]));
   });
 
   it('counts add up per suite and in total', () => {
@@ -132,7 +136,9 @@ describe('junit.xml', () => {
     );
     const properties = propertiesOf(profiles);
     expect(properties.get('profile.core-directory')).toBe(`FAIL: 1 case(s) failed: ${CASE_IDS.failed}`);
-    expect(properties.get('profile.core-directory.counts')).toBe('passed 1, failed 1, cantTell 1, inapplicable 0');
+    expect(properties.get('profile.core-directory.counts')).toBe(
+      'passed 1, failed 1, cantTell 1, inapplicable 0',
+    );
     expect(properties.get('profile.human-messaging')).toBe('not claimed');
     expect(properties.has('profile.human-messaging.counts')).toBe(false);
   });
@@ -198,7 +204,9 @@ describe('junit.xml of the other verdicts', () => {
       const properties = propertiesOf(suite);
       expect(properties.get('run.verdict')).toBe('PARTIAL');
       expect(properties.get('run.partial')).toBe('true');
-      expect(properties.get('run.selection')).toBe('5 of 180 cases (--grep gateway-info, --grep list-agents)');
+      expect(properties.get('run.selection')).toBe(
+        '5 of 180 cases (--grep gateway-info, --grep list-agents)',
+      );
     }
     expect(propertiesOf(partial.profiles).get('profile.core-directory')).toBe('PARTIAL PASS');
     const core = partial.profile('core-directory');
@@ -215,7 +223,9 @@ describe('junit.xml of the other verdicts', () => {
     expect((await validateJunit(gaps.xml)).valid).toBe(true);
     const core = only(gaps.profile('core-directory'), 'error');
     expect(attributeOf(core, 'type')).toBe('ProfileUndecided');
-    expect(attributeOf(core, 'message')).toMatch(/^INCOMPLETE: 1 case\(s\) could not be decided \(list-agents\.hidden-endpoint-absent: needs the fixture world/);
+    expect(attributeOf(core, 'message')).toMatch(
+      /^INCOMPLETE: 1 case\(s\) could not be decided \(list-agents\.hidden-endpoint-absent: needs the fixture world/,
+    );
     expect(attributeOf(only(gaps.profile('tool-discovery'), 'error'), 'message')).toBe(
       'NOT ASSESSED: none of its 1 MUST case(s) could run (the SUT does not advertise urn:xmpp:agent-task:0#progress)',
     );
@@ -237,16 +247,25 @@ describe('junit.xml of the other verdicts', () => {
       subject: { ...run.subject, profiles: [...run.subject.profiles, 'task-execution' as const] },
       profiles: run.profiles.map((verdict) =>
         verdict.profile === 'task-execution'
-          ? { ...verdict, claimed: true, verdict: 'not-assessed' as const, reason: 'no MUST case of it was selected' }
+          ? {
+              ...verdict,
+              claimed: true,
+              verdict: 'not-assessed' as const,
+              reason: 'no MUST case of it was selected',
+            }
           : verdict,
       ),
     };
     const parsed = parseXml(junitXml(withUnselected, reportContext(withUnselected)));
     const [profilesSuite] = children(parsed, 'testsuite');
     if (profilesSuite === undefined) throw new Error('no suite');
-    const task = children(profilesSuite, 'testcase').find((element) => attributeOf(element, 'name') === 'task-execution');
+    const task = children(profilesSuite, 'testcase').find(
+      (element) => attributeOf(element, 'name') === 'task-execution',
+    );
     if (task === undefined) throw new Error('no task-execution testcase');
-    expect(attributeOf(only(task, 'skipped'), 'message')).toBe('NOT ASSESSED: no MUST case of it was selected');
+    expect(attributeOf(only(task, 'skipped'), 'message')).toBe(
+      'NOT ASSESSED: no MUST case of it was selected',
+    );
   });
 
   it('a baselined failure is skipped with "baseline: REASON"; a stale entry is a failure saying to remove it', async () => {

@@ -21,14 +21,12 @@
  */
 import type { CaseResult } from '../../suites/framework/run-case.ts';
 import type { RunResult } from '../run-result.ts';
-import { profileStatements, type ClaimedProfileStatement, type ProfileStatement } from './conformance-report.ts';
 import {
-  attemptTranscripts,
-  caseHeader,
-  caseWarnings,
-  failureDetails,
-  lastAttempt,
-} from './case-story.ts';
+  profileStatements,
+  type ClaimedProfileStatement,
+  type ProfileStatement,
+} from './conformance-report.ts';
+import { attemptTranscripts, caseHeader, caseWarnings, failureDetails, lastAttempt } from './case-story.ts';
 import type { ReportContext } from './report-context.ts';
 import type { ReportFile } from './report-file.ts';
 import { SPEC_URL } from './spec-links.ts';
@@ -75,12 +73,18 @@ function caseVerdict(result: CaseResult, run: RunResult, context: ReportContext)
   const violation = lastAttempt(result)?.violation;
   const baseline = excusedBy(run, result);
   if (baseline !== undefined) {
-    return { state: 'skipped', element: element('skipped', { type: 'baseline', message: `baseline: ${baseline}` }, xmlText(details)) };
+    return {
+      state: 'skipped',
+      element: element('skipped', { type: 'baseline', message: `baseline: ${baseline}` }, xmlText(details)),
+    };
   }
   if (run.staleBaseline.includes(result.case.id)) {
     return {
       state: 'failure',
-      element: element('failure', { type: 'StaleBaseline', message: staleBaselineMessage(run, result.case.id) }),
+      element: element('failure', {
+        type: 'StaleBaseline',
+        message: staleBaselineMessage(run, result.case.id),
+      }),
     };
   }
   switch (result.outcome) {
@@ -111,7 +115,10 @@ function caseVerdict(result: CaseResult, run: RunResult, context: ReportContext)
     case 'untested':
       return {
         state: 'skipped',
-        element: element('skipped', { type: result.outcome, message: `${result.outcome}: ${result.reason ?? 'not run'}` }),
+        element: element('skipped', {
+          type: result.outcome,
+          message: `${result.outcome}: ${result.reason ?? 'not run'}`,
+        }),
       };
   }
 }
@@ -154,7 +161,10 @@ const PROFILE_ELEMENTS = {
 } as const;
 
 /** A claimed profile as a testcase: its verdict, main reason, counts and the cases that did not pass. */
-function profileTestcase(profile: ClaimedProfileStatement, run: RunResult): { verdict: Verdict; xml: string } {
+function profileTestcase(
+  profile: ClaimedProfileStatement,
+  run: RunResult,
+): { verdict: Verdict; xml: string } {
   const summary = profileSummary(profile, run);
   const children: string[] = [];
   let verdict: Verdict = { state: 'passed' };
@@ -166,14 +176,21 @@ function profileTestcase(profile: ClaimedProfileStatement, run: RunResult): { ve
   }
   const text = [`${profile.title}: ${summary.message}`, ...summary.details].join('\n');
   children.push(element('system-out', {}, xmlText(text)));
-  return { verdict, xml: testcaseElement({ classname: 'profiles', name: profile.id, time: seconds(0) }, children) };
+  return {
+    verdict,
+    xml: testcaseElement({ classname: 'profiles', name: profile.id, time: seconds(0) }, children),
+  };
 }
 
 function runProperties(result: RunResult, context: ReportContext): [string, string][] {
   return [
     ['sut.name', result.subject.name],
-    ...(result.subject.version === undefined ? [] : [['sut.version', result.subject.version] as [string, string]]),
-    ...(result.subject.homepage === undefined ? [] : [['sut.homepage', result.subject.homepage] as [string, string]]),
+    ...(result.subject.version === undefined
+      ? []
+      : [['sut.version', result.subject.version] as [string, string]]),
+    ...(result.subject.homepage === undefined
+      ? []
+      : [['sut.homepage', result.subject.homepage] as [string, string]]),
     ['sut.gateway-jid', result.subject.gatewayJid],
     ['sut.claimed-profiles', result.subject.profiles.join(' ')],
     ['suite.version', `${context.suite.name} ${context.suite.version}`],
@@ -187,9 +204,10 @@ function runProperties(result: RunResult, context: ReportContext): [string, stri
     ['run.partial', String(result.partial)],
     ['run.selection', selectionText(result)],
     ['run.fixtures', `${result.fixtures}: ${FIXTURE_MODES[result.fixtures]}`],
-    ...result.preflight.map(
-      (finding): [string, string] => [`preflight.${finding.profile}`, `${finding.kind}: ${finding.message}`],
-    ),
+    ...result.preflight.map((finding): [string, string] => [
+      `preflight.${finding.profile}`,
+      `${finding.kind}: ${finding.message}`,
+    ]),
     ...(result.staleBaseline.length === 0
       ? []
       : [['baseline.stale', result.staleBaseline.join(' ')] as [string, string]]),
@@ -226,7 +244,13 @@ interface Tally {
 
 function tally(verdicts: readonly Verdict[], ms: number): Tally {
   const count = (state: JunitState): number => verdicts.filter((verdict) => verdict.state === state).length;
-  return { tests: verdicts.length, failures: count('failure'), errors: count('error'), skipped: count('skipped'), ms };
+  return {
+    tests: verdicts.length,
+    failures: count('failure'),
+    errors: count('error'),
+    skipped: count('skipped'),
+    ms,
+  };
 }
 
 function suiteElement(
@@ -269,14 +293,27 @@ export function junitXml(result: RunResult, context: ReportContext): string {
     .filter((profile): profile is ClaimedProfileStatement => profile.claimed)
     .map((profile) => profileTestcase(profile, result));
   const suites = [
-    suiteElement('profiles', tally(profiles.map((profile) => profile.verdict), 0), 0, result, context, [
-      propertiesElement([...properties, ...profileProperties(statements, result.partial)]),
-      ...profiles.map((profile) => profile.xml),
-    ]),
+    suiteElement(
+      'profiles',
+      tally(
+        profiles.map((profile) => profile.verdict),
+        0,
+      ),
+      0,
+      result,
+      context,
+      [
+        propertiesElement([...properties, ...profileProperties(statements, result.partial)]),
+        ...profiles.map((profile) => profile.xml),
+      ],
+    ),
   ];
   const all: Verdict[] = profiles.map((profile) => profile.verdict);
   for (const [section, results] of bySection(result.cases)) {
-    const judged = results.map((caseResult) => ({ caseResult, verdict: caseVerdict(caseResult, result, context) }));
+    const judged = results.map((caseResult) => ({
+      caseResult,
+      verdict: caseVerdict(caseResult, result, context),
+    }));
     const verdicts = judged.map(({ verdict }) => verdict);
     all.push(...verdicts);
     const ms = results.reduce((total, caseResult) => total + caseMs(caseResult), 0);

@@ -76,7 +76,8 @@ function cell(run: MatrixRun, profile: ProfileStatement | undefined): string {
     const inapplicable = outcomeTotals(profile.counts).inapplicable;
     if (lines.length === 0) lines.push('no case decided');
     if (inapplicable > 0) lines.push(`${String(inapplicable)} n/a`);
-    if (profile.warnings > 0) lines.push(`${String(profile.warnings)} warning${profile.warnings === 1 ? '' : 's'}`);
+    if (profile.warnings > 0)
+      lines.push(`${String(profile.warnings)} warning${profile.warnings === 1 ? '' : 's'}`);
     if (profile.expectedFailures > 0) lines.push(`${String(profile.expectedFailures)} baselined`);
   }
   const detail = lines.map((line) => `<span class="count">${escapeHtml(line)}</span>`).join('');
@@ -111,7 +112,9 @@ function subjectCell(run: MatrixRun): string {
     `<span class="meta">${escapeHtml(report.subject.gatewayJid)} · ${escapeHtml(report.runDate.slice(0, 16).replace('T', ' '))} UTC · seed ${String(report.seed)}${report.strict ? ' · strict' : ''}</span>`,
     `<span class="meta">${escapeHtml(`${report.suite.name} ${report.suite.version}`)}, spec ${escapeHtml(report.spec.revision)} · ${links.join(' · ')}</span>`,
     report.partial ? `<span class="meta partial">PARTIAL: ${escapeHtml(selectionText(report))}</span>` : '',
-    report.fixtures === 'world-file' ? '' : `<span class="meta">fixtures: ${escapeHtml(report.fixtures)}</span>`,
+    report.fixtures === 'world-file'
+      ? ''
+      : `<span class="meta">fixtures: ${escapeHtml(report.fixtures)}</span>`,
     '</th>',
   ].join('');
 }
@@ -156,14 +159,18 @@ export function matrixHtml(runs: readonly MatrixRun[], options: MatrixOptions): 
   const columns: { id: string; title: string }[] = [];
   for (const run of runs) {
     for (const profile of run.report.profiles) {
-      if (!columns.some((column) => column.id === profile.id)) columns.push({ id: profile.id, title: profile.title });
+      if (!columns.some((column) => column.id === profile.id))
+        columns.push({ id: profile.id, title: profile.title });
     }
   }
   const title = options.title ?? 'XMPP Agent Gateway interop matrix';
   const revisions = [...new Set(runs.map((run) => run.report.spec.revision))].join(', ');
   const header = [
     '<tr><th></th>',
-    ...columns.map((column) => `<th class="profile" scope="col" title="${escapeHtml(column.id)}">${escapeHtml(column.title)}</th>`),
+    ...columns.map(
+      (column) =>
+        `<th class="profile" scope="col" title="${escapeHtml(column.id)}">${escapeHtml(column.title)}</th>`,
+    ),
     '<th class="profile" scope="col">run</th></tr>',
   ].join('');
   const rows = runs.map((run) => {

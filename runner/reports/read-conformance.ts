@@ -22,9 +22,10 @@ export class ConformanceReportError extends Error {
     readonly violations: readonly ConfigViolation[],
   ) {
     super(
-      [`${source}: ${String(violations.length)} problem(s) in the conformance report`, ...violations.map(formatViolation)].join(
-        '\n  ',
-      ),
+      [
+        `${source}: ${String(violations.length)} problem(s) in the conformance report`,
+        ...violations.map(formatViolation),
+      ].join('\n  '),
     );
   }
 }
@@ -32,7 +33,11 @@ export class ConformanceReportError extends Error {
 const validateConformance = createConfigAjv().compile(conformanceSchema);
 
 // A full run with many failures quotes many stanzas: well above the manifest-sized defaults.
-const REPORT_LIMITS = { maxBytes: 256 * 1024 * 1024, maxStringLength: 16 * 1024 * 1024, maxValues: 16 * 1024 * 1024 };
+const REPORT_LIMITS = {
+  maxBytes: 256 * 1024 * 1024,
+  maxStringLength: 16 * 1024 * 1024,
+  maxValues: 16 * 1024 * 1024,
+};
 
 /** Schema violations of an already parsed document (empty when it is a valid report). */
 export function conformanceViolations(value: JsonValue): ConfigViolation[] {

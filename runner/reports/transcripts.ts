@@ -4,7 +4,13 @@
  * the transcript is the evidence behind a pass as much as behind a failure.
  */
 import type { RunResult } from '../run-result.ts';
-import { attemptTranscripts, caseHeader, caseWarnings, failureDetails, transcriptPath } from './case-story.ts';
+import {
+  attemptTranscripts,
+  caseHeader,
+  caseWarnings,
+  failureDetails,
+  transcriptPath,
+} from './case-story.ts';
 import type { ReportContext } from './report-context.ts';
 import type { ReportFile } from './report-file.ts';
 

@@ -68,7 +68,8 @@ export const FIXTURE_MODES: Readonly<Record<FixtureProvisioning, string>> = {
 
 /** A claimed profile's cases by outcome, over every level. */
 export function outcomeTotals(counts: Readonly<Record<Level, OutcomeCounts>>): OutcomeCounts {
-  const sum = (outcome: Outcome): number => LEVELS.reduce((total, level) => total + counts[level][outcome], 0);
+  const sum = (outcome: Outcome): number =>
+    LEVELS.reduce((total, level) => total + counts[level][outcome], 0);
   return {
     passed: sum('passed'),
     failed: sum('failed'),
@@ -129,7 +130,8 @@ export function caseNotes(run: RunResult, verdict: ProfileVerdict): CaseNote[] {
     )
     .toSorted(
       (a, b) =>
-        OUTCOME_ORDER[a.outcome] - OUTCOME_ORDER[b.outcome] || LEVEL_ORDER[a.case.level] - LEVEL_ORDER[b.case.level],
+        OUTCOME_ORDER[a.outcome] - OUTCOME_ORDER[b.outcome] ||
+        LEVEL_ORDER[a.case.level] - LEVEL_ORDER[b.case.level],
     )
     .map((result) => {
       const baseline = excusedBy(run, result);

@@ -35,7 +35,9 @@ export interface WrittenReports {
 
 /** The suite's homepage for EARL's assertedBy, when package.json names one. */
 function suiteHomepage(): string | undefined {
-  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { homepage?: unknown };
+  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    homepage?: unknown;
+  };
   return typeof manifest.homepage === 'string' ? manifest.homepage : undefined;
 }
 

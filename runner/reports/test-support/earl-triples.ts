@@ -17,7 +17,8 @@ const ESCAPES: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', '
 
 function unescapeLiteral(text: string): string {
   return text.replace(/\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)/g, (_, escape: string) => {
-    if (escape.startsWith('u') || escape.startsWith('U')) return String.fromCodePoint(parseInt(escape.slice(1), 16));
+    if (escape.startsWith('u') || escape.startsWith('U'))
+      return String.fromCodePoint(parseInt(escape.slice(1), 16));
     return ESCAPES[escape] ?? escape;
   });
 }

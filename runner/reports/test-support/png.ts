@@ -40,7 +40,9 @@ export function decodePng(file: Buffer): DecodedPng {
       height = data.readUInt32BE(4);
       const [bitDepth, colourType, , , interlace] = [data[8], data[9], data[10], data[11], data[12]];
       if (bitDepth !== 8 || interlace !== 0 || (colourType !== 2 && colourType !== 6)) {
-        throw new Error(`unsupported PNG: bit depth ${String(bitDepth)}, colour type ${String(colourType)}, interlace ${String(interlace)}`);
+        throw new Error(
+          `unsupported PNG: bit depth ${String(bitDepth)}, colour type ${String(colourType)}, interlace ${String(interlace)}`,
+        );
       }
       channels = colourType === 6 ? 4 : 3;
     } else if (type === 'IDAT') {

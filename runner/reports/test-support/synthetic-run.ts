@@ -73,7 +73,8 @@ export const BASELINE = {
 /** What the failed case's violation says it received; carries XML and characters XML must escape. */
 export const FAILED_RECEIVED =
   "<iq type='result' from='agents.example'><query xmlns='http://jabber.org/protocol/disco#info'><feature var='urn:xmpp:agent-directory:0'/></query></iq>";
-export const FAILED_EXPECTED = "<feature var='jabber:iq:search'/> (profile jabber-search) & nothing else missing";
+export const FAILED_EXPECTED =
+  "<feature var='jabber:iq:search'/> (profile jabber-search) & nothing else missing";
 
 /** The failed case's first attempt failed differently from its second (the reports keep both). */
 export const FIRST_ATTEMPT_VIOLATION = {
@@ -119,7 +120,9 @@ function attempt(
   t: Transcript,
   outcome: AttemptReport['outcome'],
   durationMs: number,
-  extra: Partial<Pick<AttemptReport, 'violation' | 'reason' | 'attempt' | 'seed'>> & { warnings?: Finding[] } = {},
+  extra: Partial<Pick<AttemptReport, 'violation' | 'reason' | 'attempt' | 'seed'>> & {
+    warnings?: Finding[];
+  } = {},
 ): AttemptReport {
   if (extra.reason !== undefined) t.note(`verdict: ${outcome}: ${extra.reason}`);
   return {
@@ -227,18 +230,37 @@ function syntheticCases(allPass: boolean): CaseResult[] {
     outcome: allPass ? 'passed' : 'cantTell',
     seed: 1003,
     flaky: !allPass,
-    ...(allPass ? {} : { reason: `flaky: failed, then passed when re-run alone (first attempt: ${flakyReason})` }),
+    ...(allPass
+      ? {}
+      : { reason: `flaky: failed, then passed when re-run alone (first attempt: ${flakyReason})` }),
     attempts: allPass
-      ? [attempt(transcript(CASE_IDS.flaky, 60, (t) => t.note('paged 3 items')), 'passed', 30, { seed: 1003 })]
+      ? [
+          attempt(
+            transcript(CASE_IDS.flaky, 60, (t) => t.note('paged 3 items')),
+            'passed',
+            30,
+            { seed: 1003 },
+          ),
+        ]
       : [
-          attempt(transcript(CASE_IDS.flaky, 60, (t) => t.note('no reply')), 'failed', 10_000, {
-            reason: flakyReason,
-            seed: 1003,
-          }),
-          attempt(transcript(CASE_IDS.flaky, 10_080, (t) => t.note('paged 3 items')), 'passed', 30, {
-            attempt: 2,
-            seed: 2003,
-          }),
+          attempt(
+            transcript(CASE_IDS.flaky, 60, (t) => t.note('no reply')),
+            'failed',
+            10_000,
+            {
+              reason: flakyReason,
+              seed: 1003,
+            },
+          ),
+          attempt(
+            transcript(CASE_IDS.flaky, 10_080, (t) => t.note('paged 3 items')),
+            'passed',
+            30,
+            {
+              attempt: 2,
+              seed: 2003,
+            },
+          ),
         ],
   };
   const inapplicable: CaseResult = {
@@ -289,7 +311,14 @@ function gapCase(
     flaky: false,
     reason,
     attempts: ran
-      ? [attempt(transcript(id, 20_000, (t) => t.note('looking for the fixture world')), outcome, 0.5, { reason, seed })]
+      ? [
+          attempt(
+            transcript(id, 20_000, (t) => t.note('looking for the fixture world')),
+            outcome,
+            0.5,
+            { reason, seed },
+          ),
+        ]
       : [],
   };
 }
