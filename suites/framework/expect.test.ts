@@ -50,7 +50,7 @@ describe('comparableXml', () => {
     const second = exchange(
       `<iq type='error' id='b'><error by='x' type='cancel'><item-not-found xmlns='${STANZAS}'/></error></iq>`,
     );
-    expectSameErrorPayload(first, second, 'gateway-info.identity');
+    expectSameErrorPayload([first, second], 'gateway-info.identity');
   });
 });
 
@@ -58,10 +58,10 @@ describe('expectStanzaError', () => {
   it('passes an allowed condition with its RFC 6120 type without warnings', () => {
     const { warnings, warn } = recorder();
     const error = expectStanzaError(
-      { warn },
       exchange(errorReply('a@x', 'item-not-found', 'cancel')),
       'gateway-info.identity',
       ['bad-request', 'item-not-found'],
+      { warn },
     );
     expect(error.condition).toBe('item-not-found');
     expect(warnings).toEqual([]);
@@ -70,18 +70,18 @@ describe('expectStanzaError', () => {
   it('warns about another type (interp-42) and fails another condition', () => {
     const { warnings, warn } = recorder();
     expectStanzaError(
-      { warn },
       exchange(errorReply('a@x', 'item-not-found', 'modify')),
       'gateway-info.identity',
       'item-not-found',
+      { warn },
     );
     expect(warnings).toEqual([expect.stringContaining("type 'modify'")]);
     expect(() =>
       expectStanzaError(
-        { warn },
         exchange(errorReply('a@x', 'forbidden', 'auth')),
         'gateway-info.identity',
         'item-not-found',
+        { warn },
       ),
     ).toThrow(RequirementViolation);
   });
@@ -98,12 +98,12 @@ describe('expectIndistinguishable', () => {
   it('passes replies equal apart from id and a sender that is the address asked', () => {
     const { warnings, warn } = recorder();
     expectIndistinguishable(
-      { warn },
       [
         hidden(errorReply('vault@agents.example', 'item-not-found', 'cancel', 'x')),
         missing(errorReply('nobody@agents.example', 'item-not-found', 'cancel', 'y')),
       ],
       'gateway-info.identity',
+      { warn },
     );
     expect(warnings).toEqual([]);
   });
@@ -112,12 +112,12 @@ describe('expectIndistinguishable', () => {
     const { warn } = recorder();
     expect(() => {
       expectIndistinguishable(
-        { warn },
         [
           hidden(errorReply('vault@agents.example', 'item-not-found', 'cancel')),
           missing(errorReply('nobody@agents.example', 'service-unavailable', 'cancel')),
         ],
         'gateway-info.identity',
+        { warn },
       );
     }).toThrow(/hidden and missing differ/);
   });
@@ -126,21 +126,21 @@ describe('expectIndistinguishable', () => {
     const { warnings, warn } = recorder();
     expect(() => {
       expectIndistinguishable(
-        { warn },
         [
           hidden(errorReply('agents.example', 'item-not-found', 'cancel')),
           missing(errorReply('nobody@agents.example', 'item-not-found', 'cancel')),
         ],
         'gateway-info.identity',
+        { warn },
       );
     }).toThrow(RequirementViolation);
     expectIndistinguishable(
-      { warn },
       [
         hidden(errorReply('agents.example', 'item-not-found', 'cancel')),
         missing(errorReply('agents.example', 'item-not-found', 'cancel')),
       ],
       'gateway-info.identity',
+      { warn },
     );
     expect(warnings).toEqual([expect.stringContaining('agents.example instead of the address asked')]);
   });
@@ -150,26 +150,26 @@ describe('disco expectations', () => {
   it('reads a disco#info result and checks identity, features and the extension form', () => {
     const reply = exchange(INFO);
     const info = expectDiscoInfo(reply, 'gateway-info.identity');
-    expectIdentity(info, 'automation', 'agent-endpoint', 'gateway-info.identity', INFO);
+    expectIdentity(info, 'gateway-info.identity', 'automation', 'agent-endpoint', INFO);
     expect(() => {
-      expectIdentity(info, 'automation', 'agent-tool', 'gateway-info.identity', INFO);
+      expectIdentity(info, 'gateway-info.identity', 'automation', 'agent-tool', INFO);
     }).toThrow(RequirementViolation);
-    expectFeatures(info, ['http://jabber.org/protocol/disco#items'], 'gateway-info.identity', INFO);
+    expectFeatures(info, 'gateway-info.identity', ['http://jabber.org/protocol/disco#items'], INFO);
     expect(() => {
-      expectFeatures(info, ['urn:xmpp:agent-endpoint:0'], 'gateway-info.identity', INFO);
+      expectFeatures(info, 'gateway-info.identity', ['urn:xmpp:agent-endpoint:0'], INFO);
     }).toThrow(/urn:xmpp:agent-endpoint:0/);
-    const form = expectExtensionForm(info, 'urn:xmpp:agent-endpoint-info:0', 'gateway-info.identity', INFO);
-    expect(expectFormField(form, 'version', 'gateway-info.identity', INFO)).toBe('1.4.0');
-    expect(() => expectFormField(form, 'server_name', 'gateway-info.identity', INFO)).toThrow(
+    const form = expectExtensionForm(info, 'gateway-info.identity', 'urn:xmpp:agent-endpoint-info:0', INFO);
+    expect(expectFormField(form, 'gateway-info.identity', 'version', INFO)).toBe('1.4.0');
+    expect(() => expectFormField(form, 'gateway-info.identity', 'server_name', INFO)).toThrow(
       RequirementViolation,
     );
-    expect(() => expectFormField(form, 'description', 'gateway-info.identity', INFO)).toThrow(
+    expect(() => expectFormField(form, 'gateway-info.identity', 'description', INFO)).toThrow(
       RequirementViolation,
     );
     expect(formText(form, 'description')).toBe('line one\nline two\nand three');
     expect(formText(form, 'server_name')).toBeUndefined();
     expect(() =>
-      expectExtensionForm(info, 'urn:xmpp:agent-tool-info:0', 'gateway-info.identity', INFO),
+      expectExtensionForm(info, 'gateway-info.identity', 'urn:xmpp:agent-tool-info:0', INFO),
     ).toThrow(RequirementViolation);
   });
 
@@ -203,24 +203,22 @@ describe('expectAnyStanzaError', () => {
     const { warnings, warn } = recorder();
     expect(
       expectAnyStanzaError(
-        { warn },
         exchange(errorReply('a@x', 'service-unavailable', 'cancel')),
         'gateway-info.identity',
+        { warn },
       ).condition,
     ).toBe('service-unavailable');
     expect(warnings).toEqual([]);
-    expectAnyStanzaError(
-      { warn },
-      exchange(errorReply('a@x', 'bad-request', 'cancel')),
-      'gateway-info.identity',
-    );
+    expectAnyStanzaError(exchange(errorReply('a@x', 'bad-request', 'cancel')), 'gateway-info.identity', {
+      warn,
+    });
     expect(warnings).toEqual([expect.stringContaining("type 'cancel'")]);
   });
 
   it('fails a result', () => {
     const { warn } = recorder();
     const result = exchange("<iq xmlns='jabber:client' type='result' id='a' from='a@x'/>");
-    expect(() => expectAnyStanzaError({ warn }, result, 'gateway-info.identity')).toThrow(/any condition/);
+    expect(() => expectAnyStanzaError(result, 'gateway-info.identity', { warn })).toThrow(/any condition/);
   });
 });
 

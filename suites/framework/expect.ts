@@ -2,6 +2,11 @@
  * Assertions that speak the spec. Each names the requirement it enforces and, on failure,
  * throws a RequirementViolation carrying what was expected and the stanza that came back, so
  * the report can show both next to the transcript.
+ *
+ * Every verifier takes its arguments in one order: what came back (the exchange, the replies, or
+ * a value read from one), the requirement, then the allowed answers or what is expected; after
+ * those, the reply's XML to show when the first argument is a value read from it, and last the
+ * context, for the verifiers that may only warn.
  */
 import { Element } from '@xmpp/xml';
 import type { IqExchange } from '../../harness/driver/index.ts';
@@ -29,12 +34,12 @@ import type { RequirementId } from '../registry/requirement-ids.ts';
 import type { CaseContext } from './context.ts';
 import { RequirementViolation } from './verdicts.ts';
 
-/** Fails `requirement` unless `holds`; `expected` and `received` are shown side by side. */
+/** Fails `requirement` unless `holds`; `received` and `expected` are shown side by side. */
 export function expectThat(
-  holds: boolean,
+  received: string,
   requirement: RequirementId,
   expected: string,
-  received: string,
+  holds: boolean,
 ): void {
   if (!holds) throw new RequirementViolation(requirement, expected, received);
 }
@@ -122,8 +127,7 @@ function errorBytes(exchange: IqExchange): string | undefined {
  * and a missing object: anything that differs tells the caller which one exists).
  */
 export function expectSameErrorPayload(
-  first: IqExchange,
-  second: IqExchange,
+  [first, second]: readonly [IqExchange, IqExchange],
   requirement: RequirementId,
 ): void {
   const a = errorBytes(first);
@@ -143,9 +147,9 @@ export function expectSameErrorPayload(
  * (the SUT sent something malformed where the requirement demands a specific structure).
  */
 export function expectParsed<T>(
-  parse: (element: Element) => T,
   payload: Element,
   requirement: RequirementId,
+  parse: (element: Element) => T,
   replyXml: string,
 ): T {
   try {
@@ -170,9 +174,9 @@ export function expectParsedResult<T>(
   parse: (element: Element) => T,
 ): T {
   return expectParsed(
-    parse,
     expectResultPayload(exchange, requirement, namespace, name),
     requirement,
+    parse,
     exchange.reply.xml,
   );
 }
@@ -200,10 +204,10 @@ export const EXPECTED_ERROR_TYPES: Readonly<Partial<Record<DefinedCondition, rea
  * interp-42 expects for that condition is a warning on `requirement`. Returns the error.
  */
 export function expectStanzaError(
-  context: Pick<CaseContext, 'warn'>,
   exchange: IqExchange,
   requirement: RequirementId,
   conditions: DefinedCondition | readonly DefinedCondition[],
+  context: Pick<CaseContext, 'warn'>,
 ): StanzaError {
   expectError(exchange, requirement, conditions);
   if (exchange.parsed.type !== 'error') throw new Error('unreachable: expectError passed a result');
@@ -234,9 +238,9 @@ export interface ComparedReply {
  * that differ otherwise fail.
  */
 export function expectIndistinguishable(
-  context: Pick<CaseContext, 'warn'>,
   replies: readonly [ComparedReply, ComparedReply, ...ComparedReply[]],
   requirement: RequirementId,
+  context: Pick<CaseContext, 'warn'>,
 ): void {
   const [first] = replies;
   const shapeOf = ({ exchange, to }: ComparedReply): { sender: string; body: string } => {
@@ -272,52 +276,52 @@ export function expectIndistinguishable(
 /** The reply must be a disco#info result; returns it parsed (a malformed one violates `requirement`). */
 export function expectDiscoInfo(exchange: IqExchange, requirement: RequirementId): DiscoInfo {
   const payload = expectResultPayload(exchange, requirement, NS.discoInfo, 'query');
-  return expectParsed(parseDiscoInfo, payload, requirement, exchange.reply.xml);
+  return expectParsed(payload, requirement, parseDiscoInfo, exchange.reply.xml);
 }
 
 /** The reply must be a disco#items result; returns it parsed (a malformed one violates `requirement`). */
 export function expectDiscoItems(exchange: IqExchange, requirement: RequirementId): DiscoItems {
   const payload = expectResultPayload(exchange, requirement, NS.discoItems, 'query');
-  return expectParsed(parseDiscoItems, payload, requirement, exchange.reply.xml);
+  return expectParsed(payload, requirement, parseDiscoItems, exchange.reply.xml);
 }
 
 /** disco#info must show an identity of this category and type. */
 export function expectIdentity(
   info: DiscoInfo,
+  requirement: RequirementId,
   category: string,
   type: string,
-  requirement: RequirementId,
   replyXml: string,
 ): void {
   expectThat(
-    info.identities.some((identity) => identity.category === category && identity.type === type),
+    replyXml,
     requirement,
     `an <identity category='${category}' type='${type}'/>`,
-    replyXml,
+    info.identities.some((identity) => identity.category === category && identity.type === type),
   );
 }
 
 /** disco#info must list every one of `features`. */
 export function expectFeatures(
   info: DiscoInfo,
-  features: readonly string[],
   requirement: RequirementId,
+  features: readonly string[],
   replyXml: string,
 ): void {
   const missing = features.filter((feature) => !info.features.includes(feature));
   expectThat(
-    missing.length === 0,
+    replyXml,
     requirement,
     missing.map((feature) => `<feature var='${feature}'/>`).join('\n'),
-    replyXml,
+    missing.length === 0,
   );
 }
 
 /** disco#info must carry exactly one XEP-0128 form with this FORM_TYPE; returns it. */
 export function expectExtensionForm(
   info: DiscoInfo,
-  formType: string,
   requirement: RequirementId,
+  formType: string,
   replyXml: string,
 ): DataForm {
   const forms = extensionForms(info, formType);
@@ -329,7 +333,7 @@ export function expectExtensionForm(
       replyXml,
     );
   }
-  expectThat(form.type === 'result', requirement, `the ${formType} form of type 'result'`, replyXml);
+  expectThat(replyXml, requirement, `the ${formType} form of type 'result'`, form.type === 'result');
   return form;
 }
 
@@ -341,8 +345,8 @@ export function formField(form: DataForm, name: string): FormField | undefined {
 /** The form must have the field `name` with exactly one value; returns that value. */
 export function expectFormField(
   form: DataForm,
-  name: string,
   requirement: RequirementId,
+  name: string,
   replyXml: string,
 ): string {
   const field = formField(form, name);
@@ -389,14 +393,14 @@ export function formBoolean(
  * warned about. Returns the error.
  */
 export function expectAnyStanzaError(
-  context: Pick<CaseContext, 'warn'>,
   exchange: IqExchange,
   requirement: RequirementId,
+  context: Pick<CaseContext, 'warn'>,
 ): StanzaError {
   if (exchange.parsed.type !== 'error') {
     throw new RequirementViolation(requirement, 'an IQ error (any condition)', exchange.reply.xml);
   }
-  return expectStanzaError(context, exchange, requirement, DEFINED_CONDITIONS);
+  return expectStanzaError(exchange, requirement, DEFINED_CONDITIONS, context);
 }
 
 /**

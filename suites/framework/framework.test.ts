@@ -118,21 +118,21 @@ describe('expectations', () => {
 
   it('expectSameErrorPayload compares the <error/> elements byte for byte, ignoring ids and senders', () => {
     const other = ITEM_NOT_FOUND.replace("id='a' from='x@", "id='z' from='w@");
-    expectSameErrorPayload(exchange(ITEM_NOT_FOUND), exchange(other), 'gateway-info.identity');
+    expectSameErrorPayload([exchange(ITEM_NOT_FOUND), exchange(other)], 'gateway-info.identity');
     const withText = ITEM_NOT_FOUND.replace(
       '</error>',
       "<text xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'>no such agent</text></error>",
     );
     expect(() => {
-      expectSameErrorPayload(exchange(ITEM_NOT_FOUND), exchange(withText), 'gateway-info.identity');
+      expectSameErrorPayload([exchange(ITEM_NOT_FOUND), exchange(withText)], 'gateway-info.identity');
     }).toThrow(/differ/);
   });
 
   it('expectThat fails with expected and received', () => {
     expect(() => {
-      expectThat(false, 'gateway-info.identity', 'count 3', 'count 4');
+      expectThat('count 4', 'gateway-info.identity', 'count 3', false);
     }).toThrow(expect.objectContaining({ expected: 'count 3', received: 'count 4' }) as Error);
-    expectThat(true, 'gateway-info.identity', '', '');
+    expectThat('', 'gateway-info.identity', '', true);
   });
 });
 

@@ -5,7 +5,7 @@
  *
  * What counts as prose, and why the rest is skipped:
  * - <header>: document metadata (abstract, revision remarks); it states no requirement.
- * - <example>: illustrations, which spec-positions §A shows contradict the normative text;
+ * - <example>: illustrations, some of which contradict the normative text (interp-01 to interp-09);
  *   their CDATA is protocol material, not prose.
  * - <code>: the normative XML Schemas (#schema), JSON Schemas and registrar forms are checked
  *   as artifacts by `npm run artifacts:check`; they are schema text, not sentences.

@@ -141,10 +141,10 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
         (payload) => isJsonObject(payload) && payload['state'] === 'cancelling',
       );
       expectThat(
-        cancelling.event.revision === cancelAccepted.revision && cancelAccepted.taskId === accepted.taskId,
+        cancelling.stanza.xml,
         'cancellation.acceptance-retention',
         `the cancelling status event at the revision cancel-accepted returned (${String(cancelAccepted.revision)})`,
-        cancelling.stanza.xml,
+        cancelling.event.revision === cancelAccepted.revision && cancelAccepted.taskId === accepted.taskId,
       );
       const check = async (when: string): Promise<void> => {
         const replay = await sendCancel(
@@ -156,10 +156,10 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
         );
         const again = expectCancelAccepted(replay, 'cancellation.identical-replay');
         expectThat(
-          again.taskId === cancelAccepted.taskId && again.revision === cancelAccepted.revision,
+          replay.reply.xml,
           'cancellation.identical-replay',
           `${when}: the original <cancel-accepted revision='${String(cancelAccepted.revision)}'/>`,
-          replay.reply.xml,
+          again.taskId === cancelAccepted.taskId && again.revision === cancelAccepted.revision,
         );
         const other = await sendCancel(
           caller,
@@ -168,15 +168,15 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
           running.event.revision,
           'another reason',
         );
-        expectStanzaError(context, other, 'cancellation.different-tuple-conflict', 'conflict');
+        expectStanzaError(other, 'cancellation.different-tuple-conflict', 'conflict', context);
       };
       await check('while cancelling');
       const history = await awaitSettled(context, caller, accepted.taskId);
       expectThat(
-        terminalPayload(history).state === 'cancelled',
+        history.at(-1)?.stanza.xml ?? '',
         'cancellation.acceptance-retention',
         'settled cancelled',
-        history.at(-1)?.stanza.xml ?? '',
+        terminalPayload(history).state === 'cancelled',
       );
       await check('after settlement');
     },
@@ -207,10 +207,10 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
       const history = await awaitSettled(context, caller, accepted.taskId);
       const states = history.map((received) => statusState(received) ?? received.event.type);
       expectThat(
-        states.includes('cancelling') && terminalPayload(history).state === 'completed',
+        states.join(', '),
         'events.revision-increments',
         'status cancelling, then completed',
-        states.join(', '),
+        states.includes('cancelling') && terminalPayload(history).state === 'completed',
       );
     },
   },
@@ -254,10 +254,10 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
       const settled = terminalPayload(history.slice(0, terminal + 1));
       const terminalXml = history[terminal]?.stanza.xml ?? '';
       expectThat(
-        settled.state === 'cancelled',
+        terminalXml,
         'cancellation.output-after-cancelled-discarded',
         'settled cancelled, as the tool confirmed',
-        terminalXml,
+        settled.state === 'cancelled',
       );
       const payload = settled.payload;
       if (!isJsonObject(payload) || payload['reason'] !== TOOL_REASON) {
@@ -282,18 +282,18 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
                 canonicalJson(eventPayload(received)) !== canonicalJson(payload))),
         );
       expectThat(
-        later.length === 0,
+        later.map((received) => received.stanza.xml).join('\n'),
         'cancellation.output-after-cancelled-discarded',
         `no event after cancelled at revision ${String(settled.revision)}`,
-        later.map((received) => received.stanza.xml).join('\n'),
+        later.length === 0,
       );
       const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
       const state = expectTaskState(stateExchange, 'cancellation.output-after-cancelled-discarded');
       expectThat(
-        state.state === 'cancelled' && state.revision === settled.revision && state.resultAvailable,
+        stateExchange.reply.xml,
         'cancellation.output-after-cancelled-discarded',
         `<task-state/> still cancelled at revision ${String(settled.revision)} with its result available`,
-        stateExchange.reply.xml,
+        state.state === 'cancelled' && state.revision === settled.revision && state.resultAvailable,
       );
       const resultExchange = await taskResultRequest(caller, target, accepted.taskId);
       const result = expectTaskResult(resultExchange, 'cancellation.output-after-cancelled-discarded');
@@ -304,12 +304,12 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
         resultPayload = '';
       }
       expectThat(
+        resultExchange.reply.xml,
+        'cancellation.output-after-cancelled-discarded',
+        `<task-result/> still the cancelled payload ${canonicalJson(payload)} at revision ${String(settled.revision)}`,
         result.state === 'cancelled' &&
           result.revision === settled.revision &&
           resultPayload === canonicalJson(payload),
-        'cancellation.output-after-cancelled-discarded',
-        `<task-result/> still the cancelled payload ${canonicalJson(payload)} at revision ${String(settled.revision)}`,
-        resultExchange.reply.xml,
       );
     },
   },
@@ -328,10 +328,10 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
       const history = await awaitSettled(context, caller, accepted.taskId);
       const revision = history.at(-1)?.event.revision ?? 0;
       expectStanzaError(
-        context,
         await sendCancel(caller, target, accepted.taskId, revision),
         'cancellation.different-tuple-conflict',
         'conflict',
+        context,
       );
     },
   },
@@ -358,10 +358,10 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
       const history = await awaitSettled(context, caller, accepted.taskId);
       const { state, payload } = terminalPayload(history);
       expectThat(
-        state === 'failed' && failureCode(payload) === 'deadline-expired',
+        history.at(-1)?.stanza.xml ?? '',
         'cancellation.deadline-expiry',
         'failed with code deadline-expired',
-        history.at(-1)?.stanza.xml ?? '',
+        state === 'failed' && failureCode(payload) === 'deadline-expired',
       );
     },
   },
@@ -376,17 +376,17 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
     run: async (context) => {
       const before = await deadlineOutcome(context, -150);
       expectThat(
-        before.state === 'completed',
+        before.xml,
         'cancellation.exact-instant-comparison',
         'completed before the deadline',
-        before.xml,
+        before.state === 'completed',
       );
       const after = await deadlineOutcome(context, 150);
       expectThat(
-        after.state === 'failed' && after.code === 'deadline-expired',
+        after.xml,
         'cancellation.deadline-at-commit',
         'failed with deadline-expired, the late completion not applied',
-        after.xml,
+        after.state === 'failed' && after.code === 'deadline-expired',
       );
     },
   },

@@ -55,7 +55,7 @@ interface EndpointView {
 async function endpointView(caller: Caller, jid: string, requirement: RequirementId): Promise<EndpointView> {
   const exchange = await discoInfo(caller, jid);
   const info = expectDiscoInfo(exchange, requirement);
-  const form = expectExtensionForm(info, FORM_TYPE.endpointInfo, requirement, exchange.reply.xml);
+  const form = expectExtensionForm(info, requirement, FORM_TYPE.endpointInfo, exchange.reply.xml);
   return { exchange, info, form };
 }
 
@@ -81,12 +81,12 @@ async function expectEndpointInfo(context: CaseContext, role: CallerRole): Promi
   for (const endpoint of visibleTo(world, role)) {
     const { exchange, info } = await endpointView(caller, endpoint.jid, 'endpoint-info.disco-info');
     const replyXml = exchange.reply.xml;
-    expectIdentity(info, IDENTITY_CATEGORY, IDENTITY_TYPE.endpoint, 'endpoint-info.disco-info', replyXml);
-    expectFeatures(info, [NS.discoInfo, NS.discoItems], 'endpoint-info.disco-info', replyXml);
+    expectIdentity(info, 'endpoint-info.disco-info', IDENTITY_CATEGORY, IDENTITY_TYPE.endpoint, replyXml);
+    expectFeatures(info, 'endpoint-info.disco-info', [NS.discoInfo, NS.discoItems], replyXml);
     if (context.sut.profiles.has('tool-discovery')) {
       // Tool Discovery includes manifest and schema retrieval, and an endpoint advertises the
       // API features it implements (#endpoint-info, #conformance).
-      expectFeatures(info, [FEATURE.manifest, FEATURE.schema], 'endpoint-info.disco-info', replyXml);
+      expectFeatures(info, 'endpoint-info.disco-info', [FEATURE.manifest, FEATURE.schema], replyXml);
     }
   }
 }
@@ -94,6 +94,26 @@ async function expectEndpointInfo(context: CaseContext, role: CallerRole): Promi
 /** A positive decimal integer, as request_replay_seconds must be (interp-20). */
 function isPositiveDecimal(text: string): boolean {
   return /^\+?[0-9]+$/.test(text) && /[1-9]/.test(text);
+}
+
+/**
+ * Every endpoint the local caller may see gives `field` exactly one value, and `accepts` it
+ * (`expected` says what it must be).
+ */
+async function expectFieldOfVisibleEndpoints(
+  context: CaseContext,
+  requirement: RequirementId,
+  field: string,
+  expected: string,
+  accepts: (value: string) => boolean,
+): Promise<void> {
+  const world = requireWorld(context);
+  const caller = await context.callers.local();
+  for (const endpoint of visibleTo(world, 'local')) {
+    const { form, exchange } = await endpointView(caller, endpoint.jid, requirement);
+    const value = expectFormField(form, requirement, field, exchange.reply.xml);
+    expectThat(exchange.reply.xml, requirement, expected, accepts(value));
+  }
 }
 
 /**
@@ -118,24 +138,26 @@ async function expectUnseenLikeNonexistent(
       const exchange =
         query === 'info' ? await discoInfo(caller, target.jid) : await discoItems(caller, target.jid);
       if (query === 'info' || exchange.parsed.type === 'error') {
-        expectStanzaError(context, exchange, 'errors.not-found-equivalence', [
-          'item-not-found',
-          'service-unavailable',
-        ]);
+        expectStanzaError(
+          exchange,
+          'errors.not-found-equivalence',
+          ['item-not-found', 'service-unavailable'],
+          context,
+        );
       } else {
         const items = expectDiscoItems(exchange, 'errors.not-found-equivalence');
         expectThat(
-          items.items.length === 0,
+          exchange.reply.xml,
           'errors.not-found-equivalence',
           'item-not-found or an empty disco#items result',
-          exchange.reply.xml,
+          items.items.length === 0,
         );
       }
       replies.push({ label: `${query} of ${target.label}`, exchange, to: target.jid });
     }
     const [first, second, ...rest] = replies;
     if (first === undefined || second === undefined) throw new NotApplicable('nothing to compare');
-    expectIndistinguishable(context, [first, second, ...rest], 'errors.not-found-equivalence');
+    expectIndistinguishable([first, second, ...rest], 'errors.not-found-equivalence', context);
   }
 }
 
@@ -181,7 +203,7 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
         const { form, exchange } = await endpointView(caller, endpoint.jid, 'endpoint-info.required-fields');
         const replyXml = exchange.reply.xml;
         const value = (name: string): string =>
-          expectFormField(form, name, 'endpoint-info.required-fields', replyXml);
+          expectFormField(form, 'endpoint-info.required-fields', name, replyXml);
         for (const name of [
           'manifest_hash_algo',
           'manifest_hash_value',
@@ -191,10 +213,10 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
           value(name);
         const active = endpoint.active;
         expectThat(
-          value('version') === active.version,
+          replyXml,
           'endpoint-info.required-fields',
           `version ${active.version}`,
-          replyXml,
+          value('version') === active.version,
         );
         // interp-21: which names fill server_name and server_title is advice, not a rule.
         if (value('server_name') !== active.name) {
@@ -230,19 +252,19 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
           );
           const replyXml = exchange.reply.xml;
           expectThat(
-            expectFormField(form, 'manifest_hash_algo', 'endpoint-info.manifest-hash-fields', replyXml) ===
-              HASH_ALGO_SHA256,
+            replyXml,
             'endpoint-info.manifest-hash-fields',
             `manifest_hash_algo ${HASH_ALGO_SHA256}`,
-            replyXml,
+            expectFormField(form, 'endpoint-info.manifest-hash-fields', 'manifest_hash_algo', replyXml) ===
+              HASH_ALGO_SHA256,
           );
           const expected = endpoint.active.document.hash.value;
           expectThat(
-            expectFormField(form, 'manifest_hash_value', 'endpoint-info.manifest-hash-fields', replyXml) ===
-              expected,
+            replyXml,
             'endpoint-info.manifest-hash-fields',
             `manifest_hash_value ${expected}: sha-256 of the canonical bytes of ${endpoint.jid} ${endpoint.active.version}, Base64 without a prefix`,
-            replyXml,
+            expectFormField(form, 'endpoint-info.manifest-hash-fields', 'manifest_hash_value', replyXml) ===
+              expected,
           );
         }
       }
@@ -255,29 +277,14 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     level: 'MUST',
     interpretations: ['interp-20'],
     statement: 'cold_start_supported is written 1 or 0, nothing else.',
-    run: async (context) => {
-      const world = requireWorld(context);
-      const caller = await context.callers.local();
-      for (const endpoint of visibleTo(world, 'local')) {
-        const { form, exchange } = await endpointView(
-          caller,
-          endpoint.jid,
-          'endpoint-info.cold-start-boolean',
-        );
-        const value = expectFormField(
-          form,
-          'cold_start_supported',
-          'endpoint-info.cold-start-boolean',
-          exchange.reply.xml,
-        );
-        expectThat(
-          value === '1' || value === '0',
-          'endpoint-info.cold-start-boolean',
-          'cold_start_supported 1 or 0',
-          exchange.reply.xml,
-        );
-      }
-    },
+    run: (context) =>
+      expectFieldOfVisibleEndpoints(
+        context,
+        'endpoint-info.cold-start-boolean',
+        'cold_start_supported',
+        'cold_start_supported 1 or 0',
+        (value) => value === '1' || value === '0',
+      ),
   },
   {
     id: 'endpoint-info.replay-window-field',
@@ -286,29 +293,14 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     level: 'MUST',
     interpretations: ['interp-20', 'interp-21'],
     statement: 'request_replay_seconds is a positive decimal integer.',
-    run: async (context) => {
-      const world = requireWorld(context);
-      const caller = await context.callers.local();
-      for (const endpoint of visibleTo(world, 'local')) {
-        const { form, exchange } = await endpointView(
-          caller,
-          endpoint.jid,
-          'endpoint-info.replay-window-field',
-        );
-        const value = expectFormField(
-          form,
-          'request_replay_seconds',
-          'endpoint-info.replay-window-field',
-          exchange.reply.xml,
-        );
-        expectThat(
-          isPositiveDecimal(value),
-          'endpoint-info.replay-window-field',
-          'a positive decimal integer',
-          exchange.reply.xml,
-        );
-      }
-    },
+    run: (context) =>
+      expectFieldOfVisibleEndpoints(
+        context,
+        'endpoint-info.replay-window-field',
+        'request_replay_seconds',
+        'a positive decimal integer',
+        isPositiveDecimal,
+      ),
   },
   {
     id: 'endpoint-info.feature-var-not-node',
@@ -321,16 +313,16 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
       const endpoint = requireWorld(context).visibleEndpoint;
       const caller = await context.callers.local();
       expectStanzaError(
-        context,
         await discoInfo(caller, endpoint.jid, FEATURE.endpoint),
         'endpoint-info.feature-var-not-node',
         'item-not-found',
+        context,
       );
       expectStanzaError(
-        context,
         await discoItems(caller, endpoint.jid, FEATURE.endpoint),
         'endpoint-info.feature-var-not-node',
         'item-not-found',
+        context,
       );
     },
   },
@@ -370,10 +362,10 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
           : '';
       };
       expectThat(
-        payloadOf(plain) === payloadOf(cased),
+        cased.reply.xml,
         'namespaces.jid-comparison',
         `the disco#info of ${endpoint.jid}:\n${plain.reply.xml}`,
-        cased.reply.xml,
+        payloadOf(plain) === payloadOf(cased),
       );
     },
   },
@@ -425,19 +417,21 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
       const caller = await context.callers.remote();
       const exchange = await discoInfo(caller, endpoint.jid);
       if (exchange.parsed.type === 'error') {
-        expectStanzaError(context, exchange, 'endpoint-info.required-fields', [
-          'item-not-found',
-          'service-unavailable',
-        ]);
+        expectStanzaError(
+          exchange,
+          'endpoint-info.required-fields',
+          ['item-not-found', 'service-unavailable'],
+          context,
+        );
         return;
       }
       const info = expectDiscoInfo(exchange, 'endpoint-info.required-fields');
       const versions = info.forms.flatMap((form) => formField(form, 'version')?.values ?? []);
       expectThat(
-        versions.length === 0,
+        exchange.reply.xml,
         'endpoint-info.required-fields',
         'no version for an endpoint without an active one',
-        exchange.reply.xml,
+        versions.length === 0,
       );
     },
   },
@@ -454,16 +448,16 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
       const manifest = probeManifest(`${registrant.jid}/runtime`, version, { type: 'object' });
       const exchange = await register(context, registrant, JSON.stringify(manifest));
       expectThat(
-        exchange.parsed.type === 'error',
+        exchange.reply.xml,
         'namespaces.no-resourcepart',
         `an IQ error: ${registrant.jid}/runtime is not an endpoint identifier`,
-        exchange.reply.xml,
+        exchange.parsed.type === 'error',
       );
       expectThat(
-        (await isRegistered(context, registrant, version)) !== true,
+        'the registration status lists it',
         'namespaces.no-resourcepart',
         `no version ${version} of ${registrant.jid} after the refusal`,
-        'the registration status lists it',
+        (await isRegistered(context, registrant, version)) !== true,
       );
     },
   },

@@ -114,7 +114,7 @@ async function expectUnseenLikeNonexistent(
       );
       for (const exchange of replies) {
         if (exchange.parsed.type === 'result' && surface.emptyResultAllowed) continue;
-        expectStanzaError(context, exchange, 'errors.not-found-equivalence', 'item-not-found');
+        expectStanzaError(exchange, 'errors.not-found-equivalence', 'item-not-found', context);
       }
       const labelled = replies.map((exchange, index) => {
         const target = index === 0 ? missing : targets[index - 1];
@@ -127,7 +127,7 @@ async function expectUnseenLikeNonexistent(
       });
       const [a, b, ...rest] = labelled;
       if (a !== undefined && b !== undefined)
-        expectIndistinguishable(context, [a, b, ...rest], 'errors.not-found-equivalence');
+        expectIndistinguishable([a, b, ...rest], 'errors.not-found-equivalence', context);
     }),
   );
 }
@@ -164,7 +164,7 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
       const replies = await Promise.all(
         requests.map(({ to, type, payload }) => caller.exchangeIq(to, type, payload)),
       );
-      for (const exchange of replies) expectAnyStanzaError(context, exchange, 'errors.unhandled-iq-error');
+      for (const exchange of replies) expectAnyStanzaError(exchange, 'errors.unhandled-iq-error', context);
     },
   },
   {
@@ -218,7 +218,7 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
       if (unseenByPeer === undefined)
         throw new NotApplicable('every endpoint is visible to the domain-granted caller');
       const remote = await probe(await context.callers.remotePeer(), targetOf(unseenByPeer), endpointInfo);
-      expectSameErrorPayload(local, remote, 'errors.not-found-equivalence');
+      expectSameErrorPayload([local, remote], 'errors.not-found-equivalence');
     },
   },
   {
@@ -248,10 +248,10 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
           checks.push(
             local.exchangeIq(to, 'get', payload).then((exchange) => {
               expectThat(
-                exchange.parsed.type === 'error',
+                exchange.reply.xml,
                 'errors.no-payload-echo',
                 'an error for a lookup of nothing',
-                exchange.reply.xml,
+                exchange.parsed.type === 'error',
               );
               expectNotReflected(exchange, 'errors.no-payload-echo', [canary]);
             }),
@@ -280,10 +280,10 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
             checks.push(
               restorer.register(provisioning, jid, text).then((exchange) => {
                 expectThat(
-                  exchange.parsed.type === 'error',
+                  exchange.reply.xml,
                   'errors.no-payload-echo',
                   'a refusal',
-                  exchange.reply.xml,
+                  exchange.parsed.type === 'error',
                 );
                 expectNotReflected(exchange, 'errors.no-payload-echo', [canary, '<register']);
               }),
@@ -322,7 +322,7 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
         (await sendInvoke(context, caller, target, 'script', { steps: 'not a list' })).exchange,
       ];
       for (const exchange of refusals) {
-        expectThat(exchange.parsed.type === 'error', 'errors.safe-messages', 'a refusal', exchange.reply.xml);
+        expectThat(exchange.reply.xml, 'errors.safe-messages', 'a refusal', exchange.parsed.type === 'error');
       }
       const failing: readonly (readonly [string, JsonObject])[] = [
         ['script.typed', { steps: [{ complete: { structuredContent: { value: 1 } } }] }],
@@ -334,10 +334,10 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
         const history = await awaitSettled(context, caller, accepted.taskId);
         const { state } = terminalPayload(history);
         expectThat(
-          state === 'failed',
+          history.at(-1)?.stanza.xml ?? '',
           'errors.safe-messages',
           `${tool} ${JSON.stringify(args)} failing`,
-          history.at(-1)?.stanza.xml ?? '',
+          state === 'failed',
         );
         await taskResultRequest(caller, target, accepted.taskId);
       }
@@ -379,10 +379,10 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
         const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
         const state = expectTaskState(stateExchange, 'errors.task-ops-survive-visibility-change');
         expectThat(
-          state.state === 'input_required' && state.taskId === accepted.taskId,
+          stateExchange.reply.xml,
           'errors.task-ops-survive-visibility-change',
           'task state input_required for the deactivated endpoint’s task',
-          stateExchange.reply.xml,
+          state.state === 'input_required' && state.taskId === accepted.taskId,
         );
         const answered = expectInputAccepted(
           await sendInput(caller, target, accepted.taskId, requestId, asked.event.revision, { here: true }),
@@ -408,10 +408,10 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
         const resultExchange = await taskResultRequest(caller, target, accepted.taskId);
         const result = expectTaskResult(resultExchange, 'errors.task-ops-survive-visibility-change');
         expectThat(
-          result.state === terminalPayload(history).state,
+          resultExchange.reply.xml,
           'errors.task-ops-survive-visibility-change',
           `the ${terminalPayload(history).state} result of the deactivated endpoint’s task`,
-          resultExchange.reply.xml,
+          result.state === terminalPayload(history).state,
         );
       }),
   },

@@ -71,29 +71,29 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
       const transcript = history.map((received) => received.stanza.xml).join('\n');
       const progress = history.filter((received) => received.event.type === 'progress').map(eventPayload);
       expectThat(
+        transcript,
+        'events.revision-increments',
+        'two progress events, {"percent":25,"stage":"fetch"} then {"percent":75,"message":"almost"}',
         progress.length === 2 &&
           canonicalJson(progress[0] ?? null) === canonicalJson({ percent: 25, stage: 'fetch' }) &&
           canonicalJson(progress[1] ?? null) === canonicalJson({ percent: 75, message: 'almost' }),
-        'events.revision-increments',
-        'two progress events, {"percent":25,"stage":"fetch"} then {"percent":75,"message":"almost"}',
-        transcript,
       );
       const { state, payload } = terminalPayload(history);
       expectThat(
-        state === 'completed' && canonicalJson(payload) === canonicalJson({ result: RESULT, summary: 'ok' }),
+        transcript,
         'event-json-schemas.payloads-valid',
         `completed with ${canonicalJson({ result: RESULT, summary: 'ok' })}`,
-        transcript,
+        state === 'completed' && canonicalJson(payload) === canonicalJson({ result: RESULT, summary: 'ok' }),
       );
-      // Only running may come before an input or the first progress (position 34).
+      // Only running may come before an input or the first progress (interp-34).
       const others = history.filter(
         (received) => !['progress', 'completed', 'status'].includes(received.event.type),
       );
       expectThat(
-        others.length === 0,
+        transcript,
         'events.revision-increments',
         'no event but status, progress and completed',
-        transcript,
+        others.length === 0,
       );
     },
   },
@@ -124,10 +124,10 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
           return isJsonObject(payload) ? payload['percent'] : undefined;
         });
       expectThat(
-        percents.length === 1 && percents[0] === 40,
+        history.map((received) => received.stanza.xml).join('\n'),
         'events.progress-percent-range',
         'exactly one progress event, with percent 40',
-        history.map((received) => received.stanza.xml).join('\n'),
+        percents.length === 1 && percents[0] === 40,
       );
     },
   },
@@ -142,10 +142,10 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
       const result = { content: [{ type: 'text', text: 'the tool reports an error' }], isError: true };
       const settled = await settledPayload(context, 'script', { steps: [{ complete: result }] });
       expectThat(
-        settled.state === 'completed' && canonicalJson(settled.payload) === canonicalJson({ result }),
+        settled.xml,
         'events.iserror-is-completed',
         `completed with ${canonicalJson({ result })}`,
-        settled.xml,
+        settled.state === 'completed' && canonicalJson(settled.payload) === canonicalJson({ result }),
       );
     },
   },
@@ -162,18 +162,18 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
         steps: [{ complete: { structuredContent: { value: 'x' } } }],
       });
       expectThat(
-        valid.state === 'completed',
+        valid.xml,
         'events.output-schema-validated',
         'completed for {"value":"x"}',
-        valid.xml,
+        valid.state === 'completed',
       );
       for (const complete of [{ structuredContent: { value: 1 } }, {}]) {
         const invalid = await settledPayload(context, 'script.typed', { steps: [{ complete }] });
         expectThat(
-          invalid.state === 'failed',
+          invalid.xml,
           'events.output-schema-validated',
           `failed (not completed) for ${JSON.stringify(complete)}`,
-          invalid.xml,
+          invalid.state === 'failed',
         );
       }
     },
@@ -194,10 +194,10 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
       };
       const failed = await settledPayload(context, 'script', { steps: [{ fail: error }] });
       expectThat(
-        failed.state === 'failed' && canonicalJson(failed.payload) === canonicalJson({ error }),
+        failed.xml,
         'errors.failed-event-shape',
         `failed with ${canonicalJson({ error })}`,
-        failed.xml,
+        failed.state === 'failed' && canonicalJson(failed.payload) === canonicalJson({ error }),
       );
       const unqualified = await settledPayload(context, 'script', {
         steps: [{ fail: { code: 'quota', message: 'Quota exhausted.', retryable: false } }],
@@ -205,10 +205,10 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
       const payloadError = isJsonObject(unqualified.payload) ? unqualified.payload['error'] : undefined;
       const code = isJsonObject(payloadError) ? payloadError['code'] : undefined;
       expectThat(
-        typeof code !== 'string' || isReservedFailureCode(code) || failureCodeViolation(code) === undefined,
+        unqualified.xml,
         'errors.qualified-codes',
         'no failure code other than a reserved or namespace-qualified one',
-        unqualified.xml,
+        typeof code !== 'string' || isReservedFailureCode(code) || failureCodeViolation(code) === undefined,
       );
     },
   },
@@ -243,10 +243,10 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
         .filter((stanza) => stanza.name === 'message' && stanza.id === id);
       for (const reply of replies) {
         expectThat(
-          reply.type === 'error',
+          reply.xml,
           'events.unknown-namespace-event',
           'nothing, or a message of type error',
-          reply.xml,
+          reply.type === 'error',
         );
         if (!reply.xml.includes('service-unavailable')) {
           context.warn('events.unknown-namespace-error-condition', 'the error is not <service-unavailable/>');

@@ -36,8 +36,8 @@ export const findGatewaySuite = defineSuite('find-gateway', 'Finding a Gateway',
       const exchange = await discoInfo(caller, listed.jid);
       expectFeatures(
         expectDiscoInfo(exchange, 'gateway-info.features'),
-        [FEATURE.directory],
         'gateway-info.features',
+        [FEATURE.directory],
         exchange.reply.xml,
       );
     },

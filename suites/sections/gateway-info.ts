@@ -27,7 +27,7 @@ async function gatewayInfo(context: CaseContext, caller: Caller, requirement: Re
   const exchange = await caller.exchangeIq(context.sut.gatewayJid, 'get', buildDiscoInfoRequest({}));
   const payload = expectResultPayload(exchange, requirement, NS.discoInfo, 'query');
   return {
-    info: expectParsed(parseDiscoInfo, payload, requirement, exchange.reply.xml),
+    info: expectParsed(payload, requirement, parseDiscoInfo, exchange.reply.xml),
     replyXml: exchange.reply.xml,
   };
 }
@@ -35,12 +35,12 @@ async function gatewayInfo(context: CaseContext, caller: Caller, requirement: Re
 async function expectGatewayIdentity(context: CaseContext, caller: Caller): Promise<void> {
   const { info, replyXml } = await gatewayInfo(context, caller, 'gateway-info.identity');
   expectThat(
+    replyXml,
+    'gateway-info.identity',
+    `an <identity category='${IDENTITY_CATEGORY}' type='${IDENTITY_TYPE.gateway}'/>`,
     info.identities.some(
       (identity) => identity.category === IDENTITY_CATEGORY && identity.type === IDENTITY_TYPE.gateway,
     ),
-    'gateway-info.identity',
-    `an <identity category='${IDENTITY_CATEGORY}' type='${IDENTITY_TYPE.gateway}'/>`,
-    replyXml,
   );
 }
 
@@ -91,10 +91,10 @@ export const gatewayInfoSuite = defineSuite('gateway-info', 'Gateway Information
         ([profile, feature]) => context.sut.profiles.has(profile) && !info.features.includes(feature),
       );
       expectThat(
-        missing.length === 0,
+        replyXml,
         'gateway-info.features',
         missing.map(([profile, feature]) => `<feature var='${feature}'/> (profile ${profile})`).join('\n'),
-        replyXml,
+        missing.length === 0,
       );
     },
   },
@@ -107,19 +107,19 @@ export const gatewayInfoSuite = defineSuite('gateway-info', 'Gateway Information
     run: async (context) => {
       const gateway = parseJid(context.sut.gatewayJid);
       expectThat(
-        gateway.localpart === undefined && gateway.resourcepart === undefined,
+        context.sut.gatewayJid,
         'addressing.gateway-domain-jid',
         'a domain JID such as agents.example',
-        context.sut.gatewayJid,
+        gateway.localpart === undefined && gateway.resourcepart === undefined,
       );
       const caller = await context.callers.remote();
       const exchange = await caller.exchangeIq(context.sut.gatewayJid, 'get', buildDiscoInfoRequest({}));
       expectResultPayload(exchange, 'addressing.gateway-domain-jid', NS.discoInfo, 'query');
       expectThat(
-        exchange.reply.from !== undefined && bareJidEquals(exchange.reply.from, context.sut.gatewayJid),
+        exchange.reply.xml,
         'addressing.gateway-domain-jid',
         `a reply from ${context.sut.gatewayJid}`,
-        exchange.reply.xml,
+        exchange.reply.from !== undefined && bareJidEquals(exchange.reply.from, context.sut.gatewayJid),
       );
     },
   },
@@ -142,10 +142,10 @@ export const gatewayInfoSuite = defineSuite('gateway-info', 'Gateway Information
         const exchange = await discoItems(caller, gateway, NODE_DIRECTORY, { max: 1 });
         const page = expectDiscoItems(exchange, 'conformance.no-false-advertising');
         expectThat(
-          page.items.length <= 1 && page.rsm !== undefined,
+          exchange.reply.xml,
           'conformance.no-false-advertising',
           'a page of at most one item with a <set/> (RSM is advertised)',
-          exchange.reply.xml,
+          page.items.length <= 1 && page.rsm !== undefined,
         );
       } else {
         context.warn(

@@ -72,10 +72,10 @@ async function subscribe(context: CaseContext, resource: Caller, jid: string): P
   await resource.send(xml('presence', { to: jid, type: 'subscribe' }));
   const answer = await presenceFrom(context, resource, jid, since);
   expectThat(
-    answer !== undefined && SUBSCRIPTION_ANSWERS.includes(answer.type),
+    answer?.xml ?? '(nothing)',
     'identity-presence.presence-handling',
     `an answer from ${jid} to the subscription request within ${String(context.sut.replyTimeoutMs)} ms: subscribed, unsubscribed or its presence`,
-    answer?.xml ?? '(nothing)',
+    answer !== undefined && SUBSCRIPTION_ANSWERS.includes(answer.type),
   );
   if (answer === undefined) throw new Error('unreachable');
   return answer;
@@ -138,10 +138,10 @@ export const identityPresenceSuite = defineSuite('identity-presence', 'Identity 
       const fresh = await context.callers.sibling(local);
       const presence = await presenceFrom(context, fresh, endpoint.jid, 0);
       expectThat(
-        presence !== undefined && (presence.type === undefined || presence.type === 'unavailable'),
+        presence?.xml ?? '(nothing)',
         'identity-presence.presence-handling',
         `the presence of ${endpoint.jid} (available or unavailable) in answer to the server's probe`,
-        presence?.xml ?? '(nothing)',
+        presence !== undefined && (presence.type === undefined || presence.type === 'unavailable'),
       );
     },
   },
@@ -165,16 +165,16 @@ export const identityPresenceSuite = defineSuite('identity-presence', 'Identity 
         presenceFrom(context, resource, missing, since),
       ]);
       expectThat(
-        answerShape(toHidden) === answerShape(toMissing),
+        toHidden?.xml ?? '(no answer)',
         'identity-presence.presence-handling',
         `the same answer for hidden ${hidden} as for nonexistent ${missing}:\n${toMissing?.xml ?? '(no answer)'}`,
-        toHidden?.xml ?? '(no answer)',
+        answerShape(toHidden) === answerShape(toMissing),
       );
       expectThat(
-        toHidden?.type === 'unsubscribed',
+        toHidden?.xml ?? '(no answer)',
         'identity-presence.presence-handling',
         `a declined subscription (unsubscribed), as XMPP IM answers for a JID without an account`,
-        toHidden?.xml ?? '(no answer)',
+        toHidden?.type === 'unsubscribed',
       );
     },
   },

@@ -67,32 +67,32 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
       const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
       const state = expectTaskState(stateExchange, 'interactive-input.pending-in-state');
       expectThat(
+        stateExchange.reply.xml,
+        'interactive-input.pending-in-state',
+        `state='input_required' with <pending-input/> holding the input_required object ${asked.event.json}`,
         state.state === 'input_required' &&
           state.pendingInputJson !== undefined &&
           canonicalJson(parseStrictJson(state.pendingInputJson)) ===
             canonicalJson(parseStrictJson(asked.event.json)),
-        'interactive-input.pending-in-state',
-        `state='input_required' with <pending-input/> holding the input_required object ${asked.event.json}`,
-        stateExchange.reply.xml,
       );
       expectStanzaError(
-        context,
         await taskResultRequest(caller, target, accepted.taskId),
         'task-recovery.result-only-terminal',
         'unexpected-request',
+        context,
       );
       const revision = asked.event.revision;
       expectStanzaError(
-        context,
         await sendInput(caller, target, accepted.taskId, requestId, revision, { unit: 'K' }),
         'interactive-input.different-tuple-conflict',
         'not-acceptable',
+        context,
       );
       expectStanzaError(
-        context,
         await sendInput(caller, target, accepted.taskId, freshRequestId(context), revision, { unit: 'C' }),
         'interactive-input.different-tuple-conflict',
         'item-not-found',
+        context,
       );
       const answer = { unit: 'C' };
       const first = expectInputAccepted(
@@ -101,19 +101,19 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
       );
       const resumed = await awaitEvent(context, caller, accepted.taskId, 'status', isRunning);
       expectThat(
-        resumed.event.revision === first.revision,
+        resumed.stanza.xml,
         'interactive-input.acceptance-retention',
         `the running status event at the revision input-accepted returned (${String(first.revision)}, interp-33)`,
-        resumed.stanza.xml,
+        resumed.event.revision === first.revision,
       );
       const history = await awaitSettled(context, caller, accepted.taskId);
       const { payload } = terminalPayload(history);
       expectThat(
-        canonicalJson(payload) ===
-          canonicalJson({ result: { content: [], structuredContent: { inputs: [answer] } } }),
+        history.at(-1)?.stanza.xml ?? '',
         'interactive-input.acceptance-retention',
         'completed with the accepted answer applied once: {"inputs":[{"unit":"C"}]}',
-        history.at(-1)?.stanza.xml ?? '',
+        canonicalJson(payload) ===
+          canonicalJson({ result: { content: [], structuredContent: { inputs: [answer] } } }),
       );
       // After settlement: the identical tuple (reformatted JSON) is the original acceptance.
       const replay = await sendInput(
@@ -126,16 +126,16 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
       );
       const again = expectInputAccepted(replay, 'interactive-input.identical-replay');
       expectThat(
-        again.taskId === first.taskId && again.revision === first.revision,
+        replay.reply.xml,
         'interactive-input.identical-replay',
         `<input-accepted revision='${String(first.revision)}'/>`,
-        replay.reply.xml,
+        again.taskId === first.taskId && again.revision === first.revision,
       );
       expectStanzaError(
-        context,
         await sendInput(caller, target, accepted.taskId, requestId, revision, { unit: 'F' }),
         'interactive-input.different-tuple-conflict',
         'conflict',
+        context,
       );
     },
   },
@@ -178,10 +178,10 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
       const firstAsk = await awaitEvent(context, caller, accepted.taskId, 'input_required');
       const secondAsk = await awaitEvent(context, caller, accepted.taskId, 'input_required');
       expectThat(
-        requestIdOf(firstAsk) !== requestIdOf(secondAsk),
+        secondAsk.stanza.xml,
         'interactive-input.expiry-outcome',
         'a new request ID for the re-issued request',
-        secondAsk.stanza.xml,
+        requestIdOf(firstAsk) !== requestIdOf(secondAsk),
       );
       const late = await sendInput(
         caller,
@@ -191,14 +191,14 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
         secondAsk.event.revision,
         {},
       );
-      expectStanzaError(context, late, 'interactive-input.late-answer-conflict', 'conflict');
+      expectStanzaError(late, 'interactive-input.late-answer-conflict', 'conflict', context);
       const history = await awaitSettled(context, caller, accepted.taskId);
       const { state, payload } = terminalPayload(history);
       expectThat(
-        state === 'failed' && canonicalJson(payload) === canonicalJson({ error: expiryFailure }),
+        history.at(-1)?.stanza.xml ?? '',
         'interactive-input.expiry-outcome',
         `failed with ${canonicalJson({ error: expiryFailure })}`,
-        history.at(-1)?.stanza.xml ?? '',
+        state === 'failed' && canonicalJson(payload) === canonicalJson({ error: expiryFailure }),
       );
       const afterSettlement = await sendInput(
         caller,
@@ -208,7 +208,7 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
         secondAsk.event.revision,
         {},
       );
-      expectStanzaError(context, afterSettlement, 'interactive-input.race-loser-conflict', 'conflict');
+      expectStanzaError(afterSettlement, 'interactive-input.race-loser-conflict', 'conflict', context);
     },
   },
   {
@@ -238,7 +238,7 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
         asked.event.revision,
         true,
       );
-      expectStanzaError(context, answer, 'interactive-input.race-loser-conflict', 'conflict');
+      expectStanzaError(answer, 'interactive-input.race-loser-conflict', 'conflict', context);
       await awaitSettled(context, caller, accepted.taskId);
     },
   },

@@ -97,10 +97,10 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         'task-recovery.state-contents',
       );
       expectThat(
-        state.taskId === accepted.taskId && state.created.epochSeconds === accepted.created.epochSeconds,
+        `task ${state.taskId}, created ${state.created.text}`,
         'task-recovery.state-contents',
         `the admitted task ${accepted.taskId}, created ${accepted.created.text}`,
-        `task ${state.taskId}, created ${state.created.text}`,
+        state.taskId === accepted.taskId && state.created.epochSeconds === accepted.created.epochSeconds,
       );
       await awaitSettled(context, caller, accepted.taskId);
     },
@@ -124,10 +124,10 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       }
       const distinct = new Set(ids);
       expectThat(
-        distinct.size === ids.length,
+        ids.join('\n'),
         'invocation.identifier-unpredictability',
         'distinct task and event IDs',
-        ids.join('\n'),
+        distinct.size === ids.length,
       );
       // A counter or timestamp scheme shares a long stem between consecutive IDs.
       const [a, b] = ids;
@@ -140,10 +140,10 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       )
         shared++;
       expectThat(
-        shared < 12,
+        `${String(a)}\n${String(b)} (${String(shared)} leading characters shared)`,
         'invocation.identifier-unpredictability',
         'consecutive task IDs without a long common prefix (a sequence or clock, not random bits)',
-        `${String(a)}\n${String(b)} (${String(shared)} leading characters shared)`,
+        shared < 12,
       );
     },
   },
@@ -174,14 +174,14 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       await awaitSettled(context, caller, original.accepted.taskId);
       replays.push(await sendInvoke(context, caller, target, 'script', args, options));
       for (const replay of replays) {
-        const accepted = expectAccepted(replay.exchange, replay.invoke, 'invocation.replay-same-task');
+        const accepted = expectAccepted(replay.exchange, 'invocation.replay-same-task', replay.invoke);
         expectThat(
+          replay.exchange.reply.xml,
+          'invocation.replay-same-task',
+          `the original acceptance: task-id='${original.accepted.taskId}' created='${original.accepted.created.text}' revision='0'`,
           accepted.taskId === original.accepted.taskId &&
             accepted.created.epochSeconds === original.accepted.created.epochSeconds &&
             accepted.created.fraction === original.accepted.created.fraction,
-          'invocation.replay-same-task',
-          `the original acceptance: task-id='${original.accepted.taskId}' created='${original.accepted.created.text}' revision='0'`,
-          replay.exchange.reply.xml,
         );
         if (accepted.retainUntil.text !== original.accepted.retainUntil.text) {
           context.warn(
@@ -192,10 +192,10 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       }
       const count = await readLedger(context, caller, target, key, 'invocation.replay-same-task');
       expectThat(
-        count === 1,
+        `count ${String(count)}`,
         'invocation.replay-same-task',
         'the ledger key incremented once (one execution)',
-        `count ${String(count)}`,
+        count === 1,
       );
     },
   },
@@ -231,27 +231,27 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         'invocation.durable-before-accepted',
       );
       expectThat(
-        state.taskId === original.accepted.taskId,
+        `task ${state.taskId}`,
         'invocation.durable-before-accepted',
         `task-state of the accepted task ${original.accepted.taskId} after the crash`,
-        `task ${state.taskId}`,
+        state.taskId === original.accepted.taskId,
       );
       const replay = await sendInvoke(context, caller, target, 'script', args, {
         requestId: original.invoke.requestId,
       });
-      const accepted = expectAccepted(replay.exchange, replay.invoke, 'invocation.durable-before-accepted');
+      const accepted = expectAccepted(replay.exchange, 'invocation.durable-before-accepted', replay.invoke);
       expectThat(
-        accepted.taskId === original.accepted.taskId,
+        replay.exchange.reply.xml,
         'invocation.durable-before-accepted',
         `the original acceptance after the crash: task-id='${original.accepted.taskId}'`,
-        replay.exchange.reply.xml,
+        accepted.taskId === original.accepted.taskId,
       );
       const count = await readLedger(context, caller, target, key, 'invocation.durable-before-accepted');
       expectThat(
-        count <= 1,
+        `count ${String(count)}`,
         'invocation.durable-before-accepted',
         'the tool ran at most once (ledger 0 or 1)',
-        `count ${String(count)}`,
+        count <= 1,
       );
     },
   },
@@ -299,12 +299,12 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       for (const [part, sent] of changed) {
         const { exchange } = await sent;
         expectThat(
-          exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'conflict',
+          exchange.reply.xml,
           'invocation.replay-conflict',
           `<conflict/> for the request ID reused with another ${part}`,
-          exchange.reply.xml,
+          exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'conflict',
         );
-        expectStanzaError(context, exchange, 'invocation.replay-conflict', 'conflict');
+        expectStanzaError(exchange, 'invocation.replay-conflict', 'conflict', context);
       }
       // An unknown version is also item-not-found (interp-27): either answer refuses the reuse.
       const version = await sendInvoke(context, caller, target, 'script', QUICK, {
@@ -312,10 +312,12 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         deadline,
         apiVersion: `${target.version}.9`,
       });
-      expectStanzaError(context, version.exchange, 'invocation.replay-conflict', [
-        'conflict',
-        'item-not-found',
-      ]);
+      expectStanzaError(
+        version.exchange,
+        'invocation.replay-conflict',
+        ['conflict', 'item-not-found'],
+        context,
+      );
       // The request ID is scoped to the caller: alice's identical request is new work.
       if (world.mayInvoke('remote', world.endpoint(target.jid), 'script')) {
         const remote = await context.callers.remote();
@@ -329,10 +331,10 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
           'invocation.replay-conflict',
         );
         expectThat(
-          independent.accepted.taskId !== original.accepted.taskId,
+          independent.exchange.reply.xml,
           'invocation.replay-conflict',
           'a task of its own for the same request ID from another caller',
-          independent.exchange.reply.xml,
+          independent.accepted.taskId !== original.accepted.taskId,
         );
         await awaitSettled(context, remote, independent.accepted.taskId);
       }
@@ -385,16 +387,16 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       ] as const;
       for (const reply of replies)
         expectStanzaError(
-          context,
           reply.exchange,
           'invocation.unauthorized-item-not-found',
           'item-not-found',
+          context,
         );
-      expectIndistinguishable(context, [...replies], 'invocation.unauthorized-item-not-found');
+      expectIndistinguishable([...replies], 'invocation.unauthorized-item-not-found', context);
       const denied = await context.callers.denied();
       const refused = (await sendInvoke(context, denied, target, 'script', QUICK)).exchange;
-      expectStanzaError(context, refused, 'security.federation-deny-default', 'item-not-found');
-      expectSameErrorPayload(replies[0].exchange, refused, 'invocation.unauthorized-item-not-found');
+      expectStanzaError(refused, 'security.federation-deny-default', 'item-not-found', context);
+      expectSameErrorPayload([replies[0].exchange, refused], 'invocation.unauthorized-item-not-found');
     },
   },
   {
@@ -430,13 +432,13 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
           `${tool.name} at ${target.jid} refuses {} as arguments; no valid arguments known`,
         );
       }
-      const accepted = expectAccepted(exchange, invoke, 'invocation.invoke-without-visibility');
+      const accepted = expectAccepted(exchange, 'invocation.invoke-without-visibility', invoke);
       await awaitSettled(context, caller, accepted.taskId);
       const seeOnly = world.restrictedEndpoint;
       const seeOnlyTarget = targetOf(seeOnly);
       const seeOnlyTool = seeOnlyTarget.manifest.tools[0]?.name ?? 'x';
       const refused = await sendInvoke(context, caller, seeOnlyTarget, seeOnlyTool, {});
-      expectStanzaError(context, refused.exchange, 'invocation.invoke-without-visibility', 'item-not-found');
+      expectStanzaError(refused.exchange, 'invocation.invoke-without-visibility', 'item-not-found', context);
     },
   },
   {
@@ -453,18 +455,18 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       const key = freshLedgerKey(context, 'invocation.validity');
       const args = { ledgerKey: key, steps: [{ complete: {} }] };
       const stale = await sendInvoke(context, caller, target, 'script', args, { hash: STALE_HASH });
-      expectStanzaError(context, stale.exchange, 'invocation.authorize-first', 'conflict');
+      expectStanzaError(stale.exchange, 'invocation.authorize-first', 'conflict', context);
       const version = await sendInvoke(context, caller, target, 'script', args, {
         apiVersion: `${target.version}-absent`,
       });
-      expectStanzaError(context, version.exchange, 'invocation.authorize-first', 'item-not-found');
+      expectStanzaError(version.exchange, 'invocation.authorize-first', 'item-not-found', context);
       const invalid = await sendInvoke(context, caller, target, 'script', {
         ledgerKey: key,
         steps: [{ explode: {} }],
       });
-      expectStanzaError(context, invalid.exchange, 'rules.target-validates-arguments', 'not-acceptable');
+      expectStanzaError(invalid.exchange, 'rules.target-validates-arguments', 'not-acceptable', context);
       const missing = await sendInvoke(context, caller, target, 'script', { ledgerKey: key });
-      expectStanzaError(context, missing.exchange, 'rules.target-validates-arguments', 'not-acceptable');
+      expectStanzaError(missing.exchange, 'rules.target-validates-arguments', 'not-acceptable', context);
       await expectLedgerUntouched(
         context,
         caller,
@@ -512,7 +514,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
           invokeOf(context, target, 'script', args),
           edit,
         );
-        expectAnyStanzaError(context, exchange, 'invocation.required-parts');
+        expectAnyStanzaError(exchange, 'invocation.required-parts', context);
       }
       await expectLedgerUntouched(
         context,
@@ -546,14 +548,14 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
           if (deadline !== undefined) deadline.children = ['2099-01-01T00:00:00'];
         },
       );
-      expectStanzaError(context, zoneless, 'cancellation.deadline-format', ['bad-request', 'not-acceptable']);
+      expectStanzaError(zoneless, 'cancellation.deadline-format', ['bad-request', 'not-acceptable'], context);
       const past = await sendInvoke(context, caller, target, 'script', args, {
         deadline: instantFromNow(-120_000),
       });
       if (past.exchange.parsed.type === 'error') {
-        expectStanzaError(context, past.exchange, 'cancellation.deadline-at-commit', 'not-acceptable');
+        expectStanzaError(past.exchange, 'cancellation.deadline-at-commit', 'not-acceptable', context);
       } else {
-        const accepted = expectAccepted(past.exchange, past.invoke, 'cancellation.deadline-at-commit');
+        const accepted = expectAccepted(past.exchange, 'cancellation.deadline-at-commit', past.invoke);
         context.warn(
           'cancellation.deadline-at-commit',
           'a deadline already past was admitted, then failed (interp-30)',
@@ -561,12 +563,12 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         const history = await awaitSettled(context, caller, accepted.taskId);
         const types = history.map((received) => received.event.type);
         expectThat(
+          history.map((received) => received.stanza.xml).join('\n'),
+          'cancellation.deadline-at-commit',
+          'only failed{deadline-expired}: no running state, no progress',
           types.length === 1 &&
             types[0] === 'failed' &&
             history[0]?.event.json.includes('deadline-expired') === true,
-          'cancellation.deadline-at-commit',
-          'only failed{deadline-expired}: no running state, no progress',
-          history.map((received) => received.stanza.xml).join('\n'),
         );
       }
       await expectLedgerUntouched(
@@ -603,16 +605,16 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
           const exchange = await taskStateRequest(caller, target, accepted.taskId);
           const state = expectTaskState(exchange, 'invocation.pin-before-admission');
           expectThat(
-            state.apiVersion === target.version && state.manifestHash.value === target.hash.value,
+            exchange.reply.xml,
             'invocation.pin-before-admission',
             `${when}, api-version='${target.version}' and the manifest hash ${target.hash.value} the task was admitted with (not ${next.version})`,
-            exchange.reply.xml,
+            state.apiVersion === target.version && state.manifestHash.value === target.hash.value,
           );
           // Retrievable by its exact version for as long as the task is retained.
           expectServedManifest(
             await manifestRequest(caller, target.jid, target.version),
-            target.manifest,
             'manifest-retrieval.retain-pinned-manifest',
+            target.manifest,
           );
         };
         await expectPinned(`with ${next.version} active`);

@@ -120,10 +120,10 @@ function expectOneJsonValue(text: string, requirement: RequirementId, what: stri
 
 function expectMediaType(payload: Element, expected: string, replyXml: string): void {
   expectThat(
-    attributeOf(payload, 'media-type') === expected,
+    replyXml,
     'json-encoding.media-type-present',
     `<${payload.name} media-type='${expected}'>`,
-    replyXml,
+    attributeOf(payload, 'media-type') === expected,
   );
 }
 
@@ -229,7 +229,7 @@ function limitCase(id: CaseId<'json-encoding'>, probe: LimitProbe): CaseDeclarat
             exchange.reply.xml,
           );
         }
-        expectStanzaError(context, exchange, 'json-encoding.documented-limits', 'resource-constraint');
+        expectStanzaError(exchange, 'json-encoding.documented-limits', 'resource-constraint', context);
         expectNotReflected(exchange, 'json-encoding.no-reflection', [canary], MAX_ERROR_REPLY_BYTES);
         // The same shape within every limit, right after: a resource-constraint for it too means a
         // rate limit may have answered the probe, which would otherwise pass for the JSON limit.
@@ -310,9 +310,9 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
           );
           expectMediaType(payload, MEDIA_TYPE_JSON, exchange.reply.xml);
           const manifest = expectParsed(
-            parseManifest,
             payload,
             'json-encoding.single-json-value',
+            parseManifest,
             exchange.reply.xml,
           );
           expectOneJsonValue(
@@ -341,9 +341,9 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
           );
           expectMediaType(schemaPayload, MEDIA_TYPE_SCHEMA_JSON, schemaExchange.reply.xml);
           const schema = expectParsed(
-            parseSchema,
             schemaPayload,
             'json-encoding.single-json-value',
+            parseSchema,
             schemaExchange.reply.xml,
           );
           expectOneJsonValue(
@@ -398,10 +398,10 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
           parseManifest,
         );
         expectThat(
-          Buffer.from(served.json, 'utf8').equals(bytes),
+          exchange.reply.xml,
           'json-encoding.producer-escaping',
           `the canonical bytes, after XML character extraction:\n${bytes.toString('utf8')}`,
-          exchange.reply.xml,
+          Buffer.from(served.json, 'utf8').equals(bytes),
         );
       }),
   },
@@ -494,10 +494,10 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
             );
           }
           expectThat(
-            exchange.parsed.type === 'error',
+            exchange.reply.xml,
             'json-encoding.authorize-before-limits',
             `a refusal of ${caller.bareJid} registering ${jid}`,
-            exchange.reply.xml,
+            exchange.parsed.type === 'error',
           );
           // Any other refusal keeps the limit hidden; the strict answer is the authorization failure.
           const condition = exchange.parsed.type === 'error' ? exchange.parsed.error.condition : undefined;
@@ -539,7 +539,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
             `json-encoding.ijson-rejection: arguments with ${what} were admitted`,
           );
         }
-        expectStanzaError(context, exchange, 'json-encoding.ijson-rejection', 'not-acceptable');
+        expectStanzaError(exchange, 'json-encoding.ijson-rejection', 'not-acceptable', context);
       }
       await expectLedgerUntouched(
         context,
@@ -582,7 +582,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
             `json-encoding.ijson-rejection: input with ${what} was accepted`,
           );
         }
-        expectStanzaError(context, exchange, 'json-encoding.ijson-rejection', 'not-acceptable');
+        expectStanzaError(exchange, 'json-encoding.ijson-rejection', 'not-acceptable', context);
       }
       const answer = { probe: 'valid' };
       expectInputAccepted(
@@ -621,18 +621,18 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
       const expected = canonicalJson({ result, summary: spaced });
       const last = history.at(-1);
       expectThat(
-        canonicalJson(terminalPayload(history).payload) === expected,
+        last?.stanza.xml ?? '',
         'json-encoding.string-whitespace-preserved',
         `a completed event carrying the strings unchanged: ${expected}`,
-        last?.stanza.xml ?? '',
+        canonicalJson(terminalPayload(history).payload) === expected,
       );
       const exchange = await taskResultRequest(caller, target, accepted.taskId);
       const stored = expectTaskResult(exchange, 'json-encoding.string-whitespace-preserved');
       expectThat(
-        canonicalJson(parseStrictJson(stored.json)) === expected,
+        exchange.reply.xml,
         'json-encoding.string-whitespace-preserved',
         `<task-result/> carrying the strings unchanged: ${expected}`,
-        exchange.reply.xml,
+        canonicalJson(parseStrictJson(stored.json)) === expected,
       );
     },
   },
@@ -699,15 +699,15 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         });
         const accepted = expectAccepted(
           replay.exchange,
-          replay.invoke,
           'json-encoding.canonical-replay-comparison',
+          replay.invoke,
         );
         expectThat(
-          accepted.taskId === original.accepted.taskId &&
-            accepted.created.text === original.accepted.created.text,
+          replay.exchange.reply.xml,
           'json-encoding.canonical-replay-comparison',
           `the original acceptance (task-id='${original.accepted.taskId}' created='${original.accepted.created.text}') for the same canonical arguments spelled\n${text}`,
-          replay.exchange.reply.xml,
+          accepted.taskId === original.accepted.taskId &&
+            accepted.created.text === original.accepted.created.text,
         );
       }
       await awaitSettled(context, caller, original.accepted.taskId);
@@ -719,10 +719,10 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         'invocation.replay-same-task',
       );
       expectThat(
-        count === 1,
+        `count ${String(count)}`,
         'invocation.replay-same-task',
         'the ledger key incremented once (one execution)',
-        `count ${String(count)}`,
+        count === 1,
       );
     },
   },

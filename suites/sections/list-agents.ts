@@ -66,20 +66,20 @@ async function directoryOf(context: CaseContext, role: CallerRole, max: number, 
  * deactivated visible ones, which interp-23 lets through with a warning.
  */
 function expectListing(
-  context: CaseContext,
-  world: ReferenceWorld,
-  role: CallerRole,
   jids: readonly string[],
   requirement: RequirementId,
+  world: ReferenceWorld,
+  role: CallerRole,
+  context: CaseContext,
 ): void {
   const listed = world.listedFor(role).map((endpoint) => endpoint.jid);
   const tolerated = world.toleratedFor(role).map((endpoint) => endpoint.jid);
   const shown = jids.filter((jid) => !tolerated.includes(jid));
   expectThat(
-    shown.length === listed.length && listed.every((jid) => shown.includes(jid)),
+    listing(jids),
     requirement,
     `the ${role} caller (${world.jidOf(role)}) sees exactly:\n${listing(listed)}`,
-    listing(jids),
+    shown.length === listed.length && listed.every((jid) => shown.includes(jid)),
   );
   const inactive = jids.filter((jid) => tolerated.includes(jid));
   if (inactive.length > 0) {
@@ -116,10 +116,10 @@ function expectPositionedPage(
       ? received.every((jid, index) => jid === rest[index])
       : received.every((jid, index) => jid === rest[rest.length - received.length + index]);
   expectThat(
-    fits && (rest.length === 0 || received.length > 0),
+    replyXml,
     'list-agents.rsm-paging',
     `the visible endpoints ${direction} ${key} in octet order (a page may be shorter than asked, not empty):\n${listing(rest)}`,
-    replyXml,
+    fits && (rest.length === 0 || received.length > 0),
   );
 }
 
@@ -141,7 +141,7 @@ async function expectSameGapPaging(
       const exchange = await discoItems(caller, context.sut.gatewayJid, NODE_DIRECTORY, rsm);
       replies.push({ label: `${direction} ${labels[index] ?? key}`, exchange, to: context.sut.gatewayJid });
       if (exchange.parsed.type === 'error') {
-        expectStanzaError(context, exchange, 'list-agents.rsm-paging', 'item-not-found');
+        expectStanzaError(exchange, 'list-agents.rsm-paging', 'item-not-found', context);
         context.warn(
           'list-agents.rsm-paging',
           `a UID outside the visible set (${direction} ${key}) gets item-not-found (interp-13)`,
@@ -159,7 +159,7 @@ async function expectSameGapPaging(
     }
     const [first, second, ...rest] = replies;
     if (first !== undefined && second !== undefined) {
-      expectIndistinguishable(context, [first, second, ...rest], 'errors.not-found-equivalence');
+      expectIndistinguishable([first, second, ...rest], 'errors.not-found-equivalence', context);
     }
   }
 }
@@ -181,15 +181,15 @@ function directoryNodeInfoCase(
       const info = expectDiscoInfo(exchange, 'list-agents.directory-node-info');
       expectIdentity(
         info,
+        'list-agents.directory-node-info',
         IDENTITY_CATEGORY,
         IDENTITY_TYPE.directory,
-        'list-agents.directory-node-info',
         exchange.reply.xml,
       );
       expectFeatures(
         info,
-        [NS.discoInfo, NS.discoItems],
         'list-agents.directory-node-info',
+        [NS.discoInfo, NS.discoItems],
         exchange.reply.xml,
       );
     },
@@ -213,7 +213,7 @@ function visibilityCase(
       const world = requireWorld(context);
       for (const role of roles) {
         const { jids } = await directoryOf(context, role, 2, 'list-agents.visibility-filter');
-        expectListing(context, world, role, jids, 'list-agents.visibility-filter');
+        expectListing(jids, 'list-agents.visibility-filter', world, role, context);
       }
     },
   };
@@ -247,10 +247,10 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
       const describe = (items: readonly DiscoItem[]): string =>
         listing(items.map((item) => `${item.jid}${item.name === undefined ? '' : ` (${item.name})`}`));
       expectThat(
-        describe(withNode.items) === describe(withoutNode.items),
+        describe(withoutNode.items),
         'list-agents.node-optional',
         `the items of the directory node:\n${describe(withNode.items)}`,
-        describe(withoutNode.items),
+        describe(withNode.items) === describe(withoutNode.items),
       );
     },
   },
@@ -277,10 +277,10 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
         const { traversal, lastXml } = await directoryOf(context, role, 3, 'list-agents.item-no-node');
         const withNode = traversal.items.filter((item) => item.node !== undefined);
         expectThat(
-          withNode.length === 0,
+          `${listing(withNode.map((item) => `${item.jid} node=${item.node ?? ''}`))}\n${lastXml}`,
           'list-agents.item-no-node',
           'items without a node attribute',
-          `${listing(withNode.map((item) => `${item.jid} node=${item.node ?? ''}`))}\n${lastXml}`,
+          withNode.length === 0,
         );
       }
     },
@@ -353,10 +353,10 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
       for (const { result, exchange } of traversal.pages) {
         if (result.items.length === 0) continue;
         expectThat(
-          result.rsm?.first?.uid === result.items[0]?.jid && result.rsm?.last === result.items.at(-1)?.jid,
+          exchange.reply.xml,
           'list-agents.octet-order',
           '<first/> and <last/> that are exactly the JIDs of the page’s first and last items',
-          exchange.reply.xml,
+          result.rsm?.first?.uid === result.items[0]?.jid && result.rsm?.last === result.items.at(-1)?.jid,
         );
       }
     },
@@ -397,10 +397,10 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
         );
         const visible = world.listedFor(role).length + world.toleratedFor(role).length;
         expectThat(
-          jids.length <= visible,
+          listing(jids),
           'list-agents.count-visible-only',
           `at most the ${String(visible)} endpoints the ${role} caller may see`,
-          listing(jids),
+          jids.length <= visible,
         );
         const countOnly = await discoItems(caller, context.sut.gatewayJid, NODE_DIRECTORY, { max: 0 });
         const pages = [
@@ -414,10 +414,10 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
             continue;
           }
           expectThat(
-            count === jids.length,
+            exchange.reply.xml,
             'list-agents.count-visible-only',
             `<count>${String(jids.length)}</count>: the endpoints the ${role} caller (${world.jidOf(role)}) sees`,
-            exchange.reply.xml,
+            count === jids.length,
           );
         }
       }
@@ -435,10 +435,10 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
       const exchange = await discoItems(caller, context.sut.gatewayJid, NODE_DIRECTORY, { max: 0 });
       const result = expectDiscoItems(exchange, 'list-agents.rsm-paging');
       expectThat(
-        result.items.length === 0 && result.rsm?.first === undefined && result.rsm?.last === undefined,
+        exchange.reply.xml,
         'list-agents.rsm-paging',
         'no <item/>, no <first/>, no <last/>',
-        exchange.reply.xml,
+        result.items.length === 0 && result.rsm?.first === undefined && result.rsm?.last === undefined,
       );
     },
   },
@@ -460,10 +460,10 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
       );
       const tail = jids.slice(jids.length - received.length);
       expectThat(
-        received.length > 0 && received.length <= max && received.every((jid, index) => jid === tail[index]),
+        exchange.reply.xml,
         'list-agents.rsm-paging',
         `the last page of at most ${String(max)} endpoints, ending with ${jids.at(-1) ?? ''}`,
-        exchange.reply.xml,
+        received.length > 0 && received.length <= max && received.every((jid, index) => jid === tail[index]),
       );
     },
   },
@@ -489,10 +489,10 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
         backward.pages.at(-1)?.exchange.reply.xml ?? '',
       );
       expectThat(
-        received.join('\n') === jids.join('\n'),
+        listing(received),
         'list-agents.rsm-paging',
         listing(jids),
-        listing(received),
+        received.join('\n') === jids.join('\n'),
       );
     },
   },
@@ -508,19 +508,19 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
       const index = context.random.int(1, jids.length - 1);
       const exchange = await discoItems(caller, context.sut.gatewayJid, NODE_DIRECTORY, { max: 2, index });
       if (exchange.parsed.type === 'error') {
-        expectStanzaError(context, exchange, 'list-agents.rsm-paging', 'feature-not-implemented');
+        expectStanzaError(exchange, 'list-agents.rsm-paging', 'feature-not-implemented', context);
         return;
       }
       const result = expectDiscoItems(exchange, 'list-agents.rsm-paging');
       const received = itemJids(result.items, 'list-agents.rsm-paging', exchange.reply.xml);
       const from = jids.slice(index);
       expectThat(
+        exchange.reply.xml,
+        'list-agents.rsm-paging',
+        `items from position ${String(index)}: ${listing(from.slice(0, 2))}`,
         received.length > 0 &&
           received.every((jid, position) => jid === from[position]) &&
           (result.rsm?.first?.index === undefined || result.rsm.first.index === index),
-        'list-agents.rsm-paging',
-        `items from position ${String(index)}: ${listing(from.slice(0, 2))}`,
-        exchange.reply.xml,
       );
     },
   },
@@ -540,10 +540,10 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
       const prefix = received.every((jid, index) => jid === jids[index]);
       const complete = prefix && received.length === jids.length;
       expectThat(
-        complete || (prefix && received.length > 0 && result.rsm?.last !== undefined),
+        exchange.reply.xml,
         'list-agents.rsm-paging',
         `all ${String(jids.length)} endpoints, or a first page with a <set/> whose <last/> continues it`,
-        exchange.reply.xml,
+        complete || (prefix && received.length > 0 && result.rsm?.last !== undefined),
       );
     },
   },
@@ -562,12 +562,12 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
       const result = expectDiscoItems(exchange, 'list-agents.rsm-paging');
       const received = itemJids(result.items, 'list-agents.rsm-paging', exchange.reply.xml);
       expectThat(
+        exchange.reply.xml,
+        'list-agents.rsm-paging',
+        `the directory from its start (all ${String(jids.length)} or a clamped page) with <last/>`,
         received.length > 0 &&
           received.every((jid, index) => jid === jids[index]) &&
           result.rsm?.last === result.items.at(-1)?.jid,
-        'list-agents.rsm-paging',
-        `the directory from its start (all ${String(jids.length)} or a clamped page) with <last/>`,
-        exchange.reply.xml,
       );
     },
   },

@@ -97,17 +97,17 @@ async function collectionOf(
 
 /** Exactly the manifest's tools, each once. */
 function expectAllTools(
-  manifest: FixtureManifest,
   names: readonly string[],
   requirement: RequirementId,
+  manifest: FixtureManifest,
 ): void {
   const expected = expectedOrder(manifest);
   const received = names.toSorted(compareUtf8);
   expectThat(
-    received.length === expected.length && received.every((name, index) => name === expected[index]),
+    listing(names),
     requirement,
     `the ${String(expected.length)} tools of ${manifest.jid} ${manifest.version}:\n${listing(expected)}`,
-    listing(names),
+    received.length === expected.length && received.every((name, index) => name === expected[index]),
   );
 }
 
@@ -147,15 +147,15 @@ function collectionInfoCase(
         const info = expectDiscoInfo(exchange, 'list-tools.collection-node-info');
         expectIdentity(
           info,
+          'list-tools.collection-node-info',
           IDENTITY_CATEGORY,
           IDENTITY_TYPE.toolCollection,
-          'list-tools.collection-node-info',
           exchange.reply.xml,
         );
         expectFeatures(
           info,
-          [NS.discoInfo, NS.discoItems],
           'list-tools.collection-node-info',
+          [NS.discoInfo, NS.discoItems],
           exchange.reply.xml,
         );
       }
@@ -183,7 +183,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
           context.random.int(3, 8),
           'list-tools.item-jid-and-node',
         );
-        expectAllTools(endpoint.active, names, 'list-tools.item-jid-and-node');
+        expectAllTools(names, 'list-tools.item-jid-and-node', endpoint.active);
       }
     },
   },
@@ -199,7 +199,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
       const caller = await context.callers.remote();
       for (const endpoint of [world.visibleEndpoint, world.hiddenEndpoint]) {
         const { names } = await collectionOf(caller, endpoint.active, 3, 'list-tools.item-jid-and-node');
-        expectAllTools(endpoint.active, names, 'list-tools.item-jid-and-node');
+        expectAllTools(names, 'list-tools.item-jid-and-node', endpoint.active);
       }
     },
   },
@@ -241,10 +241,10 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
       );
       const expected = expectedOrder(toolbox);
       expectThat(
-        names.join('\n') === expected.join('\n'),
+        listing(names),
         'list-tools.name-byte-order',
         listing(expected),
-        listing(names),
+        names.join('\n') === expected.join('\n'),
       );
     },
   },
@@ -268,21 +268,21 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
       for (const { result, exchange } of traversal.pages) {
         if (result.items.length > 0) {
           expectThat(
-            result.rsm?.first?.uid === result.items[0]?.node &&
-              result.rsm?.last === result.items.at(-1)?.node,
+            exchange.reply.xml,
             'list-tools.rsm-paging',
             '<first/> and <last/> that are the nodes of the page’s first and last items',
-            exchange.reply.xml,
+            result.rsm?.first?.uid === result.items[0]?.node &&
+              result.rsm?.last === result.items.at(-1)?.node,
           );
         }
         if (result.rsm?.count === undefined) {
           context.warn('list-tools.rsm-paging', 'a tool page without <count/> (interp-14)');
         } else {
           expectThat(
-            result.rsm.count === toolbox.tools.length,
+            exchange.reply.xml,
             'list-tools.rsm-paging',
             `<count>${String(toolbox.tools.length)}</count>`,
-            exchange.reply.xml,
+            result.rsm.count === toolbox.tools.length,
           );
         }
       }
@@ -313,37 +313,37 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
       const zero = await discoItems(caller, toolbox.jid, node, { max: 0 });
       const zeroResult = expectDiscoItems(zero, 'list-tools.rsm-paging');
       expectThat(
+        zero.reply.xml,
+        'list-tools.rsm-paging',
+        'no <item/>, no <first/>, no <last/> for max 0',
         zeroResult.items.length === 0 &&
           zeroResult.rsm?.first === undefined &&
           zeroResult.rsm?.last === undefined,
-        'list-tools.rsm-paging',
-        'no <item/>, no <first/>, no <last/> for max 0',
-        zero.reply.xml,
       );
 
       const max = context.random.int(1, 5);
       const lastPage = await discoItems(caller, toolbox.jid, node, { max, before: '' });
       const tail = decode(lastPage);
       expectThat(
+        lastPage.reply.xml,
+        'list-tools.rsm-paging',
+        `the last page (at most ${String(max)} tools) ending with ${names.at(-1) ?? ''}`,
         tail.length > 0 &&
           tail.length <= max &&
           tail.every((name, i) => name === names[names.length - tail.length + i]),
-        'list-tools.rsm-paging',
-        `the last page (at most ${String(max)} tools) ending with ${names.at(-1) ?? ''}`,
-        lastPage.reply.xml,
       );
 
       const index = context.random.int(1, names.length - 1);
       const jump = await discoItems(caller, toolbox.jid, node, { max: 3, index });
       if (jump.parsed.type === 'error') {
-        expectStanzaError(context, jump, 'list-tools.rsm-paging', 'feature-not-implemented');
+        expectStanzaError(jump, 'list-tools.rsm-paging', 'feature-not-implemented', context);
       } else {
         const page = decode(jump);
         expectThat(
-          page.length > 0 && page.every((name, i) => name === names[index + i]),
+          jump.reply.xml,
           'list-tools.rsm-paging',
           `the tools from position ${String(index)}: ${listing(names.slice(index, index + 3))}`,
-          jump.reply.xml,
+          page.length > 0 && page.every((name, i) => name === names[index + i]),
         );
       }
 
@@ -356,10 +356,10 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
       );
       const received = toolNamesOf(backward.items, toolbox.jid, toolbox.version, 'list-tools.rsm-paging', '');
       expectThat(
-        received.join('\n') === names.join('\n'),
+        listing(received),
         'list-tools.rsm-paging',
         listing(names),
-        listing(received),
+        received.join('\n') === names.join('\n'),
       );
     },
   },
@@ -388,7 +388,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
           const rsm = direction === 'after' ? { max: 2, after: uid } : { max: 2, before: uid };
           const exchange = await discoItems(caller, toolbox.jid, toolbox.collectionNode, rsm);
           if (exchange.parsed.type === 'error') {
-            expectStanzaError(context, exchange, 'list-tools.rsm-paging', 'item-not-found');
+            expectStanzaError(exchange, 'list-tools.rsm-paging', 'item-not-found', context);
             continue;
           }
           const page = toolNamesOf(
@@ -405,10 +405,10 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
               ? page.every((name, i) => name === rest[i])
               : page.every((name, i) => name === rest[rest.length - page.length + i]);
           expectThat(
-            fits && (rest.length === 0 || page.length > 0),
+            exchange.reply.xml,
             'list-tools.name-byte-order',
             `the tools ${direction} the name ${JSON.stringify(key)} in UTF-8 byte order: ${listing(direction === 'after' ? rest.slice(0, 2) : rest.slice(-2))}`,
-            exchange.reply.xml,
+            fits && (rest.length === 0 || page.length > 0),
           );
         }
       }
@@ -434,7 +434,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
           max: 2,
           after: uid,
         });
-        expectStanzaError(context, exchange, 'list-tools.rsm-paging', ['bad-request', 'item-not-found']);
+        expectStanzaError(exchange, 'list-tools.rsm-paging', ['bad-request', 'item-not-found'], context);
       }
     },
   },
@@ -459,7 +459,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
       const { other } = requireWorld(context).multiVersionEndpoint;
       const caller = await context.callers.local();
       const { names } = await collectionOf(caller, other, 5, 'list-tools.item-jid-and-node');
-      expectAllTools(other, names, 'list-tools.item-jid-and-node');
+      expectAllTools(names, 'list-tools.item-jid-and-node', other);
     },
   },
   {
@@ -477,12 +477,12 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
       const active = endpoint.active.version;
       for (const version of [`${active}/x`, `${active} `, 'v'.repeat(65), '']) {
         const exchange = await discoItems(caller, endpoint.jid, `${base}${version}`);
-        expectStanzaError(context, exchange, 'namespaces.version-grammar', ['bad-request', 'item-not-found']);
+        expectStanzaError(exchange, 'namespaces.version-grammar', ['bad-request', 'item-not-found'], context);
       }
       const unregistered = `${active}.unregistered`;
       if (!endpoint.versions.some((manifest) => manifest.version === unregistered)) {
         const exchange = await discoItems(caller, endpoint.jid, encodeCollectionNode(unregistered));
-        expectStanzaError(context, exchange, 'list-tools.item-jid-and-node', 'item-not-found');
+        expectStanzaError(exchange, 'list-tools.item-jid-and-node', 'item-not-found', context);
       }
     },
   },
@@ -506,12 +506,14 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
           { label: `nonexistent ${missing}`, exchange: await query(caller, missing, node), to: missing },
         ];
         for (const { exchange } of replies) {
-          expectStanzaError(context, exchange, 'errors.not-found-equivalence', [
-            'item-not-found',
-            'service-unavailable',
-          ]);
+          expectStanzaError(
+            exchange,
+            'errors.not-found-equivalence',
+            ['item-not-found', 'service-unavailable'],
+            context,
+          );
         }
-        expectIndistinguishable(context, replies, 'errors.not-found-equivalence');
+        expectIndistinguishable(replies, 'errors.not-found-equivalence', context);
       }
     },
   },

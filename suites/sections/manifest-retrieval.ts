@@ -50,25 +50,25 @@ async function expectActiveManifests(context: CaseContext, role: CallerRole): Pr
     if (endpoint.active === undefined) continue;
     const served = expectServedManifest(
       await manifestRequest(caller, endpoint.jid),
-      endpoint.active,
       'manifest-retrieval.result-contents',
+      endpoint.active,
     );
     const exchange = await discoInfo(caller, endpoint.jid);
     const replyXml = exchange.reply.xml;
     const form = expectExtensionForm(
       expectDiscoInfo(exchange, 'manifest-retrieval.canonical-bytes'),
-      FORM_TYPE.endpointInfo,
       'manifest-retrieval.canonical-bytes',
+      FORM_TYPE.endpointInfo,
       replyXml,
     );
     expectThat(
-      expectFormField(form, 'manifest_hash_algo', 'manifest-retrieval.canonical-bytes', replyXml) ===
-        served.hash.algo &&
-        expectFormField(form, 'manifest_hash_value', 'manifest-retrieval.canonical-bytes', replyXml) ===
-          served.hash.value,
+      replyXml,
       'manifest-retrieval.canonical-bytes',
       `the hash the manifest result carries, ${served.hash.algo} ${served.hash.value}, in the endpoint form`,
-      replyXml,
+      expectFormField(form, 'manifest-retrieval.canonical-bytes', 'manifest_hash_algo', replyXml) ===
+        served.hash.algo &&
+        expectFormField(form, 'manifest-retrieval.canonical-bytes', 'manifest_hash_value', replyXml) ===
+          served.hash.value,
     );
   }
 }
@@ -137,13 +137,13 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
       const caller = await context.callers.local();
       expectServedManifest(
         await manifestRequest(caller, endpoint.jid, other.version),
-        other,
         'manifest-retrieval.result-contents',
+        other,
       );
       expectServedManifest(
         await manifestRequest(caller, endpoint.jid, endpoint.active.version),
-        endpoint.active,
         'manifest-retrieval.result-contents',
+        endpoint.active,
       );
     },
   },
@@ -159,23 +159,23 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
       const endpoint = requireWorld(context).inactiveEndpoint;
       const caller = await context.callers.remote();
       expectStanzaError(
-        context,
         await manifestRequest(caller, endpoint.jid),
         'manifest-retrieval.result-contents',
         'item-not-found',
+        context,
       );
       const [registered] = endpoint.versions;
       if (registered === undefined) return;
       const exact = await manifestRequest(caller, endpoint.jid, registered.version);
       if (exact.parsed.type === 'error') {
-        expectStanzaError(context, exact, 'manifest-retrieval.result-contents', 'item-not-found');
+        expectStanzaError(exact, 'manifest-retrieval.result-contents', 'item-not-found', context);
         context.warn(
           'manifest-retrieval.result-contents',
           `${endpoint.jid} ${registered.version} is not retrievable by exact version after deactivation (interp-23)`,
         );
         return;
       }
-      expectServedManifest(exact, registered, 'manifest-retrieval.result-contents');
+      expectServedManifest(exact, 'manifest-retrieval.result-contents', registered);
     },
   },
   {
@@ -196,7 +196,7 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
       ]) {
         const request = xml('manifest-request', { xmlns: NS_AGENT_API, version });
         const exchange = await caller.exchangeIq(endpoint.jid, 'get', request);
-        expectStanzaError(context, exchange, 'namespaces.version-grammar', ['bad-request', 'item-not-found']);
+        expectStanzaError(exchange, 'namespaces.version-grammar', ['bad-request', 'item-not-found'], context);
       }
     },
   },
@@ -217,15 +217,23 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
       for (const role of ['local', 'remote', 'remotePeer', 'denied'] as const) {
         const caller = await callerFor(context, role);
         const missing = await manifestRequest(caller, world.nonexistentJid);
-        expectStanzaError(context, missing, 'manifest-retrieval.same-access-as-discovery', 'item-not-found');
+        expectStanzaError(missing, 'manifest-retrieval.same-access-as-discovery', 'item-not-found', context);
         for (const endpoint of world.endpoints) {
           if (endpoint.active === undefined) continue;
           const exchange = await manifestRequest(caller, endpoint.jid);
           if (world.maySee(role, endpoint)) {
-            expectServedManifest(exchange, endpoint.active, 'manifest-retrieval.same-access-as-discovery');
+            expectServedManifest(exchange, 'manifest-retrieval.same-access-as-discovery', endpoint.active);
             continue;
           }
-          expectUnseen(context, role, endpoint, exchange, missing, world.nonexistentJid);
+          expectUnseen(
+            exchange,
+            'manifest-retrieval.same-access-as-discovery',
+            missing,
+            world.nonexistentJid,
+            role,
+            endpoint,
+            context,
+          );
         }
       }
     },
@@ -250,13 +258,13 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
         for (const version of [undefined, endpoint.active.version]) {
           const exchange = await manifestRequest(caller, endpoint.jid, version);
           expectUnseen(
-            context,
-            role,
-            endpoint,
             exchange,
+            'manifest-retrieval.invoke-permission-insufficient',
             missing,
             world.nonexistentJid,
-            'manifest-retrieval.invoke-permission-insufficient',
+            role,
+            endpoint,
+            context,
           );
         }
       }
@@ -292,10 +300,10 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
           parseRegistered,
         );
         expectThat(
-          registered.hash.value === canonical.hash.value,
+          exchange.reply.xml,
           'manifest-retrieval.formatting-invisible',
           `the hash of the canonical bytes, ${canonical.hash.value}, whatever the formatting`,
-          exchange.reply.xml,
+          registered.hash.value === canonical.hash.value,
         );
       }
       // Only a virtual endpoint's manifest is served by the gateway; a C2S account's bare JID is its server's.
@@ -303,7 +311,7 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
       const served = await manifestRequest(registrant.caller, registrant.jid, version);
       if (served.parsed.type === 'error') {
         // Never activated: exact versions of a deactivated endpoint may be withheld (interp-23).
-        expectStanzaError(context, served, 'manifest-retrieval.formatting-invisible', 'item-not-found');
+        expectStanzaError(served, 'manifest-retrieval.formatting-invisible', 'item-not-found', context);
         return;
       }
       const result = expectParsedResult(
@@ -314,29 +322,32 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
         parseManifest,
       );
       expectThat(
-        Buffer.from(result.json, 'utf8').equals(canonical.bytes),
+        served.reply.xml,
         'manifest-retrieval.formatting-invisible',
         `the canonical bytes:\n${canonical.bytes.toString('utf8')}`,
-        served.reply.xml,
+        Buffer.from(result.json, 'utf8').equals(canonical.bytes),
       );
     },
   },
 ]);
 
-/** An endpoint the role may not see answers its manifest request exactly as a JID naming nothing does. */
+/**
+ * An endpoint the role may not see answers its manifest request (`exchange`) exactly as
+ * `missingJid`, a JID naming nothing, answered it (`missing`).
+ */
 function expectUnseen(
-  context: CaseContext,
-  role: CallerRole,
-  endpoint: FixtureEndpoint,
   exchange: IqExchange,
+  requirement: RequirementId,
   missing: IqExchange,
   missingJid: string,
-  requirement: RequirementId = 'manifest-retrieval.same-access-as-discovery',
+  role: CallerRole,
+  endpoint: FixtureEndpoint,
+  context: CaseContext,
 ): void {
-  expectStanzaError(context, exchange, requirement, 'item-not-found');
+  expectStanzaError(exchange, requirement, 'item-not-found', context);
   const replies: [ComparedReply, ComparedReply] = [
     { label: `nonexistent ${missingJid} (${role})`, exchange: missing, to: missingJid },
     { label: `unseen ${endpoint.jid} (${role})`, exchange, to: endpoint.jid },
   ];
-  expectIndistinguishable(context, replies, 'errors.not-found-equivalence');
+  expectIndistinguishable(replies, 'errors.not-found-equivalence', context);
 }

@@ -170,13 +170,13 @@ async function expectRegistered(
       );
       const { hash } = canonicalDocument(manifest);
       expectThat(
+        exchange.reply.xml,
+        requirement,
+        `<registered jid='${registrant.jid}' version='${version}'> with the sha-256 of the canonical manifest, ${hash.value}`,
         normalizeBareJid(registered.jid) === registrant.jid &&
           registered.version === version &&
           registered.hash.algo === hash.algo &&
           registered.hash.value === hash.value,
-        requirement,
-        `<registered jid='${registrant.jid}' version='${version}'> with the sha-256 of the canonical manifest, ${hash.value}`,
-        exchange.reply.xml,
       );
     }
   });
@@ -207,10 +207,12 @@ async function expectCancelRefused(
       `a cancellation of ${tool} was accepted though ${why} (interp-38)`,
     );
   } else {
-    expectStanzaError(context, reply, 'manifest.endpoint-features-prevail', [
-      'service-unavailable',
-      'feature-not-implemented',
-    ]);
+    expectStanzaError(
+      reply,
+      'manifest.endpoint-features-prevail',
+      ['service-unavailable', 'feature-not-implemented'],
+      context,
+    );
   }
 }
 
@@ -330,11 +332,11 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
             parseManifest,
           );
           expectThat(
-            Buffer.from(served.json, 'utf8').equals(manifest.document.bytes) &&
-              served.hash.value === manifest.document.hash.value,
+            exchange.reply.xml,
             'manifest.all-or-nothing-visibility',
             `for the ${role} caller, the whole registered manifest of ${endpoint.jid} ${manifest.version} (${String(manifest.tools.length)} tools) under ${manifest.document.hash.value}`,
-            exchange.reply.xml,
+            Buffer.from(served.json, 'utf8').equals(manifest.document.bytes) &&
+              served.hash.value === manifest.document.hash.value,
           );
         }
       }
@@ -388,16 +390,16 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
         steps: [{ complete: { structuredContent: { value: 'ran without approval' } } }],
       });
       if (exchange.parsed.type === 'error') {
-        expectAnyStanzaError(context, exchange, 'manifest.fail-closed-permissions');
+        expectAnyStanzaError(exchange, 'manifest.fail-closed-permissions', context);
       } else {
-        const accepted = expectAccepted(exchange, invoke, 'manifest.fail-closed-permissions');
+        const accepted = expectAccepted(exchange, 'manifest.fail-closed-permissions', invoke);
         const history = await awaitSettled(context, caller, accepted.taskId);
         const { state } = terminalPayload(history);
         expectThat(
-          state !== 'completed',
+          history.at(-1)?.stanza.xml ?? '',
           'manifest.fail-closed-permissions',
           'a refusal before admission, or a task that fails without running (interp-26)',
-          history.at(-1)?.stanza.xml ?? '',
+          state !== 'completed',
         );
       }
       await expectLedgerUntouched(
@@ -433,10 +435,10 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
           ([, feature]) => info.features.includes(feature) && !endpointFeatures.has(feature),
         );
         expectThat(
-          extra.length === 0,
+          exchange.reply.xml,
           'manifest.endpoint-features-prevail',
           `${tool.name} advertising no task feature its endpoint lacks (${target.jid} advertises ${[...endpointFeatures].filter((f) => f.startsWith(FEATURE.task)).join(', ') || 'none'})`,
-          exchange.reply.xml,
+          extra.length === 0,
         );
       }
       const script = target.manifest.tools.find((tool) => tool.name === 'script');
@@ -449,10 +451,10 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
         });
         const history = await awaitSettled(context, caller, accepted.taskId);
         expectThat(
-          history.every((received) => received.event.type !== 'progress'),
+          history.map((received) => received.stanza.xml).join('\n'),
           'manifest.endpoint-features-prevail',
           `no progress event: ${target.jid} does not advertise ${FEATURE.taskProgress}`,
-          history.map((received) => received.stanza.xml).join('\n'),
+          history.every((received) => received.event.type !== 'progress'),
         );
       }
       if (unsupported.includes('cancel')) {

@@ -67,7 +67,7 @@ async function compareTimings(
       const started = performance.now();
       const exchange = await probes[index].send();
       const elapsed = performance.now() - started;
-      expectStanzaError(context, exchange, requirement, 'item-not-found');
+      expectStanzaError(exchange, requirement, 'item-not-found', context);
       if (pair >= 2) times[index].push(elapsed);
     }
   }
@@ -98,10 +98,10 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
         await traverse(caller, context.sut.gatewayJid, NODE_DIRECTORY, 50, 'privacy.profile-not-authority')
       ).items.map((item) => normalizeBareJid(item.jid));
       expectThat(
-        listed.includes(restricted.jid),
+        listing(listed),
         'privacy.profile-not-authority',
         `${restricted.jid} in the local caller's directory (the world lets it see the endpoint)`,
-        listing(listed),
+        listed.includes(restricted.jid),
       );
       expectDiscoInfo(await discoInfo(caller, restricted.jid), 'privacy.profile-not-authority');
       const target = targetOf(restricted);
@@ -114,7 +114,7 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
             exchange.reply.xml,
           );
         }
-        expectStanzaError(context, exchange, 'privacy.profile-not-authority', 'item-not-found');
+        expectStanzaError(exchange, 'privacy.profile-not-authority', 'item-not-found', context);
       }
       const hidden = world.hiddenEndpoint;
       for (const tool of hidden.active.tools) {
@@ -128,7 +128,7 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
             manifestHash: hidden.active.document.hash,
           }),
         );
-        expectStanzaError(context, exchange, 'privacy.profile-not-authority', 'item-not-found');
+        expectStanzaError(exchange, 'privacy.profile-not-authority', 'item-not-found', context);
       }
     },
   },

@@ -92,13 +92,13 @@ function expectRegisteredAs(
 ): void {
   const registered = expectParsedResult(exchange, requirement, NS_AGENT_API, 'registered', parseRegistered);
   expectThat(
+    exchange.reply.xml,
+    requirement,
+    `<registered jid='${jid}' version='${version}'><hash algo='${hash.algo}'>${hash.value}</hash></registered>`,
     normalizeBareJid(registered.jid) === normalizeBareJid(jid) &&
       registered.version === version &&
       registered.hash.algo === hash.algo &&
       registered.hash.value === hash.value,
-    requirement,
-    `<registered jid='${jid}' version='${version}'><hash algo='${hash.algo}'>${hash.value}</hash></registered>`,
-    exchange.reply.xml,
   );
 }
 
@@ -124,10 +124,10 @@ async function expectStatus(
       ),
     );
   expectThat(
-    matches,
+    describeVersions(versions),
     requirement,
     `${when}, registration-status of ${jid} lists:\n${describeVersions(expected.map((want) => ({ removable: !want.active, ...want })))}`,
-    describeVersions(versions),
+    matches,
   );
   return versions;
 }
@@ -147,8 +147,8 @@ async function advertisedVersion(context: CaseContext, jid: string): Promise<str
   const info = expectDiscoInfo(exchange, 'registration-flow.admin-operations');
   const form = expectExtensionForm(
     info,
-    FORM_TYPE.endpointInfo,
     'registration-flow.admin-operations',
+    FORM_TYPE.endpointInfo,
     exchange.reply.xml,
   );
   return formField(form, 'version')?.values[0];
@@ -239,10 +239,12 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         );
 
         const wrongHash = await admin.activate(jid, v1, hashOf(second));
-        expectStanzaError(context, wrongHash, 'registration-flow.admin-operations', [
-          'conflict',
-          'item-not-found',
-        ]);
+        expectStanzaError(
+          wrongHash,
+          'registration-flow.admin-operations',
+          ['conflict', 'item-not-found'],
+          context,
+        );
         const active = await admin.activate(jid, v1, h1);
         const selected = expectParsedResult(
           active,
@@ -252,10 +254,10 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
           parseActive,
         );
         expectThat(
-          selected.version === v1,
+          active.reply.xml,
           'registration-flow.admin-operations',
           `<active version='${v1}'/>`,
-          active.reply.xml,
+          selected.version === v1,
         );
         await expectStatus(
           context,
@@ -268,10 +270,10 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         const shown = await advertisedVersion(context, jid);
         if (shown !== undefined) {
           expectThat(
-            shown === v1,
+            shown,
             'registration-flow.admin-operations',
             `the endpoint-info form advertising version ${v1}`,
-            shown,
+            shown === v1,
           );
         }
 
@@ -291,17 +293,19 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         if (shown !== undefined) {
           const still = await advertisedVersion(context, jid);
           expectThat(
-            still === v1,
+            String(still),
             'registration-flow.no-semver-ordering',
             `still version ${v1} advertised`,
-            String(still),
+            still === v1,
           );
         }
 
-        expectStanzaError(context, await admin.removeVersion(jid, v1), 'registration-flow.admin-operations', [
-          'conflict',
-          'not-allowed',
-        ]);
+        expectStanzaError(
+          await admin.removeVersion(jid, v1),
+          'registration-flow.admin-operations',
+          ['conflict', 'not-allowed'],
+          context,
+        );
         const removed = await admin.removeVersion(jid, v2);
         const removedVersion = expectParsedResult(
           removed,
@@ -311,10 +315,10 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
           parseRemoved,
         );
         expectThat(
-          removedVersion.version === v2,
+          removed.reply.xml,
           'registration-flow.admin-operations',
           `<removed version='${v2}'/>`,
-          removed.reply.xml,
+          removedVersion.version === v2,
         );
         await expectStatus(
           context,
@@ -345,20 +349,22 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
           // interp-23: a deactivated endpoint answers item-not-found or service-unavailable, or at least advertises no version.
           const after = await discoInfo(await context.callers.local(), jid);
           if (after.parsed.type === 'error') {
-            expectStanzaError(context, after, 'registration-flow.admin-operations', [
-              'item-not-found',
-              'service-unavailable',
-            ]);
+            expectStanzaError(
+              after,
+              'registration-flow.admin-operations',
+              ['item-not-found', 'service-unavailable'],
+              context,
+            );
           } else {
             const info = expectDiscoInfo(after, 'registration-flow.admin-operations');
             const version = info.forms
               .filter((form) => formField(form, 'FORM_TYPE')?.values[0] === FORM_TYPE.endpointInfo)
               .flatMap((form) => formField(form, 'version')?.values ?? []);
             expectThat(
-              version.length === 0,
+              after.reply.xml,
               'registration-flow.admin-operations',
               'no version advertised after <deactivate/>',
-              after.reply.xml,
+              version.length === 0,
             );
           }
         }
@@ -372,10 +378,10 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
           parseRemoved,
         );
         expectThat(
-          removedEndpoint.version === undefined,
+          gone.reply.xml,
           'registration-flow.admin-operations',
           `<removed jid='${jid}'/> without a version`,
-          gone.reply.xml,
+          removedEndpoint.version === undefined,
         );
         await expectStatus(
           context,
@@ -419,11 +425,11 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         );
         const changed = manifestWithDescription(jid, version, 'Other content under the same version.');
         expectRefused(
-          context,
           await restorer.register(provisioning, jid, JSON.stringify(changed)),
           'registration-flow.version-immutable',
           ['conflict'],
           `other content under ${jid} ${version}`,
+          context,
         );
 
         // interp-25: rejected, a conflict, or the same registration under the prepared JID.
@@ -483,11 +489,11 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         );
         const otherV1 = manifestWithDescription(jid, v1, 'Other content for a removed version.');
         expectRefused(
-          context,
           await restorer.register(admin, jid, JSON.stringify(otherV1)),
           'registration-flow.tombstone-conflict',
           ['conflict'],
           `other content under the removed ${v1}`,
+          context,
         );
         expectResultPayload(
           await admin.removeEndpoint(jid),
@@ -497,11 +503,11 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         );
         const otherV2 = manifestWithDescription(jid, v2, 'Other content after remove-endpoint.');
         expectRefused(
-          context,
           await restorer.register(admin, jid, JSON.stringify(otherV2)),
           'registration-flow.tombstone-conflict',
           ['conflict'],
           `other content under ${v2} of the removed endpoint`,
+          context,
         );
         await expectStatus(
           context,
@@ -578,19 +584,21 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
               JSON.stringify(minimalManifest(jid, freshVersion(context))),
             );
             expectRefused(
-              context,
               exchange,
               'registration-flow.federation-grants-nothing',
               unauthorizedConditions(context),
               `${own} registering ${jid}`,
+              context,
             );
           }
           if (hasAdmin(context)) {
             const status = await provisioning.status(own);
-            expectStanzaError(context, status, 'registration-flow.federation-grants-nothing', [
-              'forbidden',
-              'item-not-found',
-            ]);
+            expectStanzaError(
+              status,
+              'registration-flow.federation-grants-nothing',
+              ['forbidden', 'item-not-found'],
+              context,
+            );
           }
         }
         if (!hasAdmin(context)) return;
@@ -603,10 +611,10 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
             'registration-flow.federation-grants-nothing',
           );
           expectThat(
-            versions.length === 0,
+            describeVersions(versions),
             'registration-flow.federation-grants-nothing',
             `nothing registered under ${jid}`,
-            describeVersions(versions),
+            versions.length === 0,
           );
         }
       }),
@@ -644,10 +652,12 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         admin.caller.transcript.note(
           `${pinned.jid} ${pinned.version} stays registered (inactive) while task ${accepted.taskId} is retained`,
         );
-        expectStanzaError(context, removal, 'registration-flow.removal-blocked-by-tasks', [
-          'conflict',
-          'not-allowed',
-        ]);
+        expectStanzaError(
+          removal,
+          'registration-flow.removal-blocked-by-tasks',
+          ['conflict', 'not-allowed'],
+          context,
+        );
         const versions = await registeredVersions(
           context,
           admin,
@@ -656,16 +666,16 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         );
         const entry = versions.find((version) => version.id === pinned.version);
         expectThat(
-          entry !== undefined && !entry.removable && !entry.active,
+          describeVersions(versions),
           'registration-flow.removal-blocked-by-tasks',
           `${pinned.version} listed inactive and not removable`,
-          describeVersions(versions),
+          entry !== undefined && !entry.removable && !entry.active,
         );
         expectThat(
-          (await taskStateRequest(caller, pinned, accepted.taskId)).parsed.type === 'result',
+          'an error for its task state',
           'registration-flow.removal-blocked-by-tasks',
           `task ${accepted.taskId} still retained`,
-          'an error for its task state',
+          (await taskStateRequest(caller, pinned, accepted.taskId)).parsed.type === 'result',
         );
       }),
   },

@@ -91,10 +91,10 @@ async function expectCollectionPinned(
   const nodes = items.map((item) => item.node ?? '').toSorted();
   const expected = manifest.tools.map((tool) => tool.node).toSorted();
   expectThat(
-    nodes.length === expected.length && nodes.every((node, index) => node === expected[index]),
+    `${listing(nodes)}\n${pages.at(-1)?.exchange.reply.xml ?? ''}`,
     'rules.version-pinning',
     `${when}, the collection of ${jid} ${manifest.version} lists exactly its own tools:\n${listing(expected)}`,
-    `${listing(nodes)}\n${pages.at(-1)?.exchange.reply.xml ?? ''}`,
+    nodes.length === expected.length && nodes.every((node, index) => node === expected[index]),
   );
 }
 
@@ -126,12 +126,12 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
             parseRegistered,
           );
           expectThat(
+            exchange.reply.xml,
+            'rules.self-registration-own-jid',
+            `(${attempt} registration) <registered jid='${own}' version='${version}'> with hash ${hash.value}`,
             normalizeBareJid(registered.jid) === own &&
               registered.version === version &&
               registered.hash.value === hash.value,
-            'rules.self-registration-own-jid',
-            `(${attempt} registration) <registered jid='${own}' version='${version}'> with hash ${hash.value}`,
-            exchange.reply.xml,
           );
         }
         const others = [
@@ -145,29 +145,29 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
             JSON.stringify(minimalManifest(jid, freshVersion(context))),
           );
           expectRefused(
-            context,
             exchange,
             'rules.self-registration-own-jid',
             unauthorizedConditions(context),
             `${own} registering ${jid}`,
+            context,
           );
         }
         if (!hasAdmin(context)) return;
         const admin = await adminFor(context);
         const ownVersions = await registeredVersions(context, admin, own, 'rules.self-registration-own-jid');
         expectThat(
-          ownVersions.some((entry) => entry.id === version && entry.hash.value === hash.value),
+          describeVersions(ownVersions),
           'rules.self-registration-own-jid',
           `${own} ${version} registered with hash ${hash.value}`,
-          describeVersions(ownVersions),
+          ownVersions.some((entry) => entry.id === version && entry.hash.value === hash.value),
         );
         for (const jid of others) {
           const versions = await registeredVersions(context, admin, jid, 'rules.self-registration-own-jid');
           expectThat(
-            versions.length === 0,
+            describeVersions(versions),
             'rules.self-registration-own-jid',
             `nothing registered under ${jid}`,
-            describeVersions(versions),
+            versions.length === 0,
           );
         }
       }),
@@ -200,7 +200,7 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
             endpoint.jid,
             encodeToolNode(active.version, onlyInOther.name),
           );
-          expectStanzaError(context, elsewhere, 'rules.version-pinning', 'item-not-found');
+          expectStanzaError(elsewhere, 'rules.version-pinning', 'item-not-found', context);
         }
         const tool = other.tools[0];
         if (tool !== undefined) {
@@ -222,12 +222,12 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
             parseSchema,
           );
           expectThat(
+            exchange.reply.xml,
+            'rules.version-pinning',
+            `the input schema of ${tool.name} in ${other.version} (manifest hash ${other.document.hash.value}):\n${tool.inputSchema.bytes.toString('utf8')}`,
             schema.version === other.version &&
               schema.manifestHash.value === other.document.hash.value &&
               Buffer.from(schema.json, 'utf8').equals(tool.inputSchema.bytes),
-            'rules.version-pinning',
-            `the input schema of ${tool.name} in ${other.version} (manifest hash ${other.document.hash.value}):\n${tool.inputSchema.bytes.toString('utf8')}`,
-            exchange.reply.xml,
           );
         }
         if (!hasAdmin(context)) return;
@@ -286,10 +286,10 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
               .toSorted();
             const directory = listed.filter((jid) => !inactive.has(jid)).toSorted();
             expectThat(
-              searched.join('\n') === directory.join('\n'),
+              listing(searched),
               'rules.uniform-visibility',
               `the ${role} caller’s empty search listing what its directory lists:\n${listing(listed)}`,
-              listing(searched),
+              searched.join('\n') === directory.join('\n'),
             );
           }
         }
@@ -305,10 +305,10 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
         for (const { endpoint, surface, exchange } of outcomes) {
           const inDirectory = listed.includes(endpoint.jid);
           expectThat(
-            (exchange.parsed.type === 'result') === inDirectory,
+            exchange.reply.xml,
             'rules.uniform-visibility',
             `${surface.name} of ${endpoint.jid} ${inDirectory ? 'answered' : 'not found'} for the ${role} caller, as the directory ${inDirectory ? 'lists' : 'omits'} it`,
-            exchange.reply.xml,
+            (exchange.parsed.type === 'result') === inDirectory,
           );
         }
       }
@@ -348,10 +348,10 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
       const exchange = await taskStateRequest(caller, target, accepted.taskId);
       const state = expectTaskState(exchange, 'rules.only-target-settles');
       expectThat(
-        state.state === 'running' && state.revision === revision,
+        exchange.reply.xml,
         'rules.only-target-settles',
         `the task still running at revision ${String(revision)}, untouched by the forged events`,
-        exchange.reply.xml,
+        state.state === 'running' && state.revision === revision,
       );
       const cancel = expectCancelAccepted(
         await sendCancel(caller, target, accepted.taskId, revision),
@@ -361,10 +361,10 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
       const forged = history.filter((received) => received.event.json.includes('forged'));
       const last = history.at(-1);
       expectThat(
-        forged.length === 0 && last?.event.type === 'cancelled' && cancel.revision === revision + 1,
+        history.map((received) => received.stanza.xml).join('\n'),
         'rules.only-target-settles',
         `cancel accepted at revision ${String(revision + 1)}, then a cancelled event from the target, and no forged event in the history`,
-        history.map((received) => received.stanza.xml).join('\n'),
+        forged.length === 0 && last?.event.type === 'cancelled' && cancel.revision === revision + 1,
       );
     },
   },

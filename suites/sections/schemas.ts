@@ -91,26 +91,26 @@ async function expectServedSchema(
   const schema = expectParsedResult(exchange, 'schemas.canonical-bytes', NS_AGENT_API, 'schema', parseSchema);
   const bytes = Buffer.from(schema.json, 'utf8');
   expectThat(
-    bytes.equals(expected.bytes),
+    replyXml,
     'schemas.canonical-bytes',
     `the RFC 8785 bytes of the ${direction} schema of ${tool.name}:\n${expected.bytes.toString('utf8')}`,
-    replyXml,
+    bytes.equals(expected.bytes),
   );
   expectThat(
-    schema.schemaHash.algo === HASH_ALGO_SHA256 ? schema.schemaHash.value === sha256Base64(bytes) : true,
+    replyXml,
     'schemas.canonical-bytes',
     `a schema hash that is the sha-256 of the <json/> bytes (${sha256Base64(bytes)})`,
-    replyXml,
+    schema.schemaHash.algo === HASH_ALGO_SHA256 ? schema.schemaHash.value === sha256Base64(bytes) : true,
   );
   expectThat(
+    replyXml,
+    'schemas.canonical-bytes',
+    `<schema tool='${tool.name}' version='${manifest.version}' direction='${direction}'> with the pinned manifest hash`,
     schema.tool === tool.name &&
       schema.version === manifest.version &&
       schema.direction === direction &&
       schema.manifestHash.algo === manifest.document.hash.algo &&
       schema.manifestHash.value === manifest.document.hash.value,
-    'schemas.canonical-bytes',
-    `<schema tool='${tool.name}' version='${manifest.version}' direction='${direction}'> with the pinned manifest hash`,
-    replyXml,
   );
 }
 
@@ -174,12 +174,12 @@ async function expectRefusedSchema(
       exchange.reply.xml,
     );
   }
-  expectStanzaError(context, exchange, requirement, ['bad-request', 'not-acceptable']);
+  expectStanzaError(exchange, requirement, ['bad-request', 'not-acceptable'], context);
   expectThat(
-    (await isRegistered(context, registrant, version)) !== true,
+    'the registration status lists it',
     requirement,
     `no version ${version} of ${registrant.jid} after the refusal`,
-    'the registration status lists it',
+    (await isRegistered(context, registrant, version)) !== true,
   );
 }
 
@@ -231,16 +231,16 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
         ) ?? other.tools[0];
       if (tool === undefined) throw new NotApplicable(`${endpoint.jid} ${other.version} has no tool`);
       const stale = await schemaRequest(caller, other, tool.name, 'input', endpoint.active.document.hash);
-      expectStanzaError(context, stale, 'schemas.stale-hash-conflict', 'conflict');
+      expectStanzaError(stale, 'schemas.stale-hash-conflict', 'conflict', context);
       const made: Hash = {
         algo: HASH_ALGO_SHA256,
         value: sha256Base64(Buffer.from(`agentconf ${String(context.random.seed)}`)),
       };
       expectStanzaError(
-        context,
         await schemaRequest(caller, endpoint.active, tool.name, 'input', made),
         'schemas.stale-hash-conflict',
         'conflict',
+        context,
       );
     },
   },
@@ -342,12 +342,12 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
       const replies: ComparedReply[] = [];
       for (const target of targets) {
         const exchange = await target.run();
-        expectStanzaError(context, exchange, 'errors.not-found-equivalence', 'item-not-found');
+        expectStanzaError(exchange, 'errors.not-found-equivalence', 'item-not-found', context);
         replies.push({ label: target.label, exchange, to: target.to });
       }
       const [first, second, ...rest] = replies;
       if (first === undefined || second === undefined) throw new NotApplicable('nothing to compare');
-      expectIndistinguishable(context, [first, second, ...rest], 'errors.not-found-equivalence');
+      expectIndistinguishable([first, second, ...rest], 'errors.not-found-equivalence', context);
     },
   },
   {
@@ -419,10 +419,12 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
         JSON.stringify(probeManifest(registrant.jid, version, schema)),
       );
       if (exchange.parsed.type === 'error') {
-        expectStanzaError(context, exchange, 'schemas.unsupported-assertion', [
-          'bad-request',
-          'not-acceptable',
-        ]);
+        expectStanzaError(
+          exchange,
+          'schemas.unsupported-assertion',
+          ['bad-request', 'not-acceptable'],
+          context,
+        );
         return;
       }
       // A gateway may support the keyword; only invoking could show whether it is enforced.
@@ -469,10 +471,10 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
         parseRegistered,
       );
       expectThat(
-        registered.version === version,
+        exchange.reply.xml,
         'schemas.same-document-refs',
         `<registered version='${version}'/>`,
-        exchange.reply.xml,
+        registered.version === version,
       );
     },
   },
@@ -518,7 +520,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
           refused.reply.xml,
         );
       }
-      expectStanzaError(context, refused, 'schemas.bounded-regex', ['not-acceptable', 'resource-constraint']);
+      expectStanzaError(refused, 'schemas.bounded-regex', ['not-acceptable', 'resource-constraint'], context);
       const answer = { s: 'aaaa' };
       expectInputAccepted(
         await sendInput(caller, target, accepted.taskId, requestId, revision, answer),

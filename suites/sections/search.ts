@@ -122,7 +122,7 @@ async function emptyQueryListing(
   const gateway = context.sut.gatewayJid;
   const probe = await searchLegacy(caller, gateway, {}, { max });
   if (probe.parsed.type === 'error') {
-    expectStanzaError(context, probe, requirement, 'not-acceptable');
+    expectStanzaError(probe, requirement, 'not-acceptable', context);
     return undefined;
   }
   // The probe is the first page: the traversal starts from it.
@@ -138,12 +138,12 @@ async function emptyQueryListing(
 
 /** The endpoints a role may see, with deactivated ones a listing may show with a warning (interp-23). */
 function expectVisibleListing(
-  context: CaseContext,
-  world: ReferenceWorld,
-  role: CallerRole,
   jids: readonly string[],
   requirement: RequirementId,
+  world: ReferenceWorld,
+  role: CallerRole,
   exact: boolean,
+  context: CaseContext,
 ): void {
   const listed = world.listedFor(role).map((endpoint) => endpoint.jid);
   const tolerated = world.toleratedFor(role).map((endpoint) => endpoint.jid);
@@ -151,10 +151,10 @@ function expectVisibleListing(
   const unseen = received.filter((jid) => !listed.includes(jid) && !tolerated.includes(jid));
   const missing = exact ? listed.filter((jid) => !received.includes(jid)) : [];
   expectThat(
-    unseen.length === 0 && missing.length === 0,
+    listing(jids),
     requirement,
     `${exact ? 'exactly' : 'only'} what the ${role} caller (${world.jidOf(role)}) may see:\n${listing(listed)}`,
-    listing(jids),
+    unseen.length === 0 && missing.length === 0,
   );
   const inactive = received.filter((jid) => tolerated.includes(jid));
   if (inactive.length > 0) {
@@ -212,7 +212,7 @@ async function expectSameGapSearchPaging(
       const exchange = await searchLegacy(caller, context.sut.gatewayJid, {}, rsm);
       replies.push({ label: `${direction} ${label}`, exchange, to: context.sut.gatewayJid });
       if (exchange.parsed.type === 'error') {
-        expectStanzaError(context, exchange, 'search.hidden-not-revealed', 'item-not-found');
+        expectStanzaError(exchange, 'search.hidden-not-revealed', 'item-not-found', context);
         context.warn(
           'search.hidden-not-revealed',
           `a UID outside the visible set (${direction} ${key}) gets item-not-found (interp-13)`,
@@ -229,15 +229,15 @@ async function expectSameGapSearchPaging(
           ? received.every((jid, index) => jid === rest[index])
           : received.every((jid, index) => jid === rest[rest.length - received.length + index]);
       expectThat(
-        fits && (rest.length === 0 || received.length > 0),
+        exchange.reply.xml,
         'search.hidden-not-revealed',
         `the visible matches ${direction} ${key} in octet order:\n${listing(rest)}`,
-        exchange.reply.xml,
+        fits && (rest.length === 0 || received.length > 0),
       );
     }
     const [first, second, ...others] = replies;
     if (first !== undefined && second !== undefined) {
-      expectIndistinguishable(context, [first, second, ...others], 'search.hidden-not-revealed');
+      expectIndistinguishable([first, second, ...others], 'search.hidden-not-revealed', context);
     }
   }
 }
@@ -257,8 +257,8 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
       const infoExchange = await discoInfo(caller, gateway);
       expectFeatures(
         expectDiscoInfo(infoExchange, 'search.advertised-and-implemented'),
-        [NS.search],
         'search.advertised-and-implemented',
+        [NS.search],
         infoExchange.reply.xml,
       );
       await searchForm(caller, gateway, 'search.advertised-and-implemented');
@@ -283,10 +283,10 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
       }
       const { rsm } = found.results;
       expectThat(
-        found.jids.length === 1 && rsm?.last !== undefined && rsm.last === found.jids[0],
+        found.exchange.reply.xml,
         'search.advertised-and-implemented',
         'one item (max 1) and an RSM <set/> whose <last/> is its JID',
-        found.exchange.reply.xml,
+        found.jids.length === 1 && rsm?.last !== undefined && rsm.last === found.jids[0],
       );
     },
   },
@@ -309,17 +309,17 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
       }
       const formType = formField(offer.form, 'FORM_TYPE');
       expectThat(
+        exchange.reply.xml,
+        'search.form-type',
+        `<x type='form'> with <field var='FORM_TYPE' type='hidden'><value>${FORM_TYPE.search}</value></field>`,
         offer.form.type === 'form' &&
           formType?.type === 'hidden' &&
           formType.values.length === 1 &&
           formType.values[0] === FORM_TYPE.search,
-        'search.form-type',
-        `<x type='form'> with <field var='FORM_TYPE' type='hidden'><value>${FORM_TYPE.search}</value></field>`,
-        exchange.reply.xml,
       );
       const nick = formOffers(offer, 'nick') ? { nick: 'agentconf' } : {};
       const bare = await searchWithForm(caller, context.sut.gatewayJid, nick, undefined, { formType: false });
-      expectStanzaError(context, bare, 'search.form-type', ['bad-request', 'not-acceptable']);
+      expectStanzaError(bare, 'search.form-type', ['bad-request', 'not-acceptable'], context);
     },
   },
   {
@@ -336,10 +336,10 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
       const gateway = context.sut.gatewayJid;
       const { exchange, offer } = await searchForm(caller, gateway, 'search.legacy-nick');
       expectThat(
-        offer.legacyFields.includes('nick'),
+        exchange.reply.xml,
         'search.legacy-nick',
         'an empty <nick/> in the search form',
-        exchange.reply.xml,
+        offer.legacyFields.includes('nick'),
       );
       const target = await directoryTarget(context, caller, 'search.legacy-nick');
       const nicks = namesOfItem(target);
@@ -350,18 +350,18 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
         'search.legacy-nick',
         (result) => {
           expectThat(
-            result.results.kind !== 'form',
+            result.exchange.reply.xml,
             'search.legacy-nick',
             'legacy <item/>s (or none) for a legacy submission',
-            result.exchange.reply.xml,
+            result.results.kind !== 'form',
           );
         },
       );
       expectThat(
-        found !== undefined,
+        describeTried(nicks, tried),
         'search.legacy-nick',
         `${target.jid} among the items for a nick equal to its localpart or name (${nicks.join(', ')})`,
-        describeTried(nicks, tried),
+        found !== undefined,
       );
     },
   },
@@ -379,10 +379,10 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
       const gateway = context.sut.gatewayJid;
       const { exchange, offer } = await searchForm(caller, gateway, 'search.data-forms');
       expectThat(
-        offer.form !== undefined && formOffers(offer, 'nick'),
+        exchange.reply.xml,
         'search.data-forms',
         'a data form with a nick field',
-        exchange.reply.xml,
+        offer.form !== undefined && formOffers(offer, 'nick'),
       );
       const target = await directoryTarget(context, caller, 'search.data-forms');
       const nicks = namesOfItem(target);
@@ -393,10 +393,10 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
         'search.data-forms',
       );
       expectThat(
-        found?.results.kind === 'form',
+        describeTried(nicks, tried),
         'search.data-forms',
         `a result form listing ${target.jid} for a nick equal to its localpart or name (${nicks.join(', ')})`,
-        describeTried(nicks, tried),
+        found?.results.kind === 'form',
       );
       if (found?.results.kind === 'form') {
         const { form } = found.results;
@@ -428,10 +428,10 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
         'search.case-insensitive',
       );
       expectThat(
-        found !== undefined,
+        describeTried(nicks, tried),
         'search.case-insensitive',
         `${target.jid} found by a nick in swapped case (${nicks.join(', ')})`,
-        describeTried(nicks, tried),
+        found !== undefined,
       );
     },
   },
@@ -467,10 +467,10 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
           'search.case-insensitive',
         );
         expectThat(
-          found.jids.some((item) => normalizeBareJid(item) === normalizeBareJid(jid)),
+          found.exchange.reply.xml,
           'search.case-insensitive',
           `${jid} found by the nick ${JSON.stringify(nick)}`,
-          found.exchange.reply.xml,
+          found.jids.some((item) => normalizeBareJid(item) === normalizeBareJid(jid)),
         );
       }),
   },
@@ -519,10 +519,10 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
       for (const { results, jids: items, exchange } of pages) {
         if (items.length === 0) continue;
         expectThat(
-          results.rsm?.first?.uid === items[0] && results.rsm?.last === items.at(-1),
+          exchange.reply.xml,
           'search.octet-order',
           '<first/> and <last/> that are exactly the JIDs of the page’s first and last items',
-          exchange.reply.xml,
+          results.rsm?.first?.uid === items[0] && results.rsm?.last === items.at(-1),
         );
       }
     },
@@ -545,7 +545,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
         const pages = listed?.pages ?? [];
         const jids = listed?.jids ?? [];
         if (listed !== undefined) {
-          expectVisibleListing(context, world, role, jids, 'search.visibility-filter', true);
+          expectVisibleListing(jids, 'search.visibility-filter', world, role, true, context);
           judged += 1;
         }
         const countOnly = await searchLegacy(caller, context.sut.gatewayJid, {}, { max: 0 });
@@ -554,10 +554,10 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
           const count = results.rsm?.count;
           if (count === undefined) continue;
           expectThat(
-            count === jids.length,
+            exchange.reply.xml,
             'search.visibility-filter',
             `<count>${String(jids.length)}</count>: the matches the ${role} caller may see`,
-            exchange.reply.xml,
+            count === jids.length,
           );
         }
       }
@@ -594,12 +594,12 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
           if (search === undefined) return;
           const found = readFound(exchange, 'search.visibility-filter');
           expectThat(
-            !found.jids.some((jid) => normalizeBareJid(jid) === search.endpoint.jid),
+            exchange.reply.xml,
             'search.hidden-not-revealed',
             `no trace of ${search.endpoint.jid} for the ${role} caller searching ${JSON.stringify(search.nick)}`,
-            exchange.reply.xml,
+            !found.jids.some((jid) => normalizeBareJid(jid) === search.endpoint.jid),
           );
-          expectVisibleListing(context, world, role, found.jids, 'search.visibility-filter', false);
+          expectVisibleListing(found.jids, 'search.visibility-filter', world, role, false, context);
         });
       }
     },
@@ -641,15 +641,15 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
         }
         for (const { exchange } of replies) {
           expectThat(
-            readFound(exchange, 'search.hidden-not-revealed').jids.length === 0,
+            exchange.reply.xml,
             'search.hidden-not-revealed',
             'an empty result',
-            exchange.reply.xml,
+            readFound(exchange, 'search.hidden-not-revealed').jids.length === 0,
           );
         }
         const [first, second, ...others] = replies;
         if (first !== undefined && second !== undefined)
-          expectIndistinguishable(context, [first, second, ...others], 'search.hidden-not-revealed');
+          expectIndistinguishable([first, second, ...others], 'search.hidden-not-revealed', context);
       }
       const local = await context.callers.local();
       const listed = await emptyQueryListing(context, local, 50, 'search.hidden-not-revealed');
@@ -682,12 +682,12 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
         const replies = await Promise.all(chosen.map((tag) => searchWithForm(caller, gateway, { tag })));
         for (const exchange of replies) {
           expectVisibleListing(
-            context,
-            world,
-            role,
             readFound(exchange, 'search.visibility-filter').jids,
             'search.visibility-filter',
+            world,
+            role,
             false,
+            context,
           );
         }
       }

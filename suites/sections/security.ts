@@ -86,22 +86,22 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
       const directory = await discoItems(caller, gateway, NODE_DIRECTORY, { max: 10 });
       const items = expectDiscoItems(directory, 'security.federation-deny-default');
       expectThat(
-        items.items.length === 0 && (items.rsm?.count ?? 0) === 0,
+        directory.reply.xml,
         'security.federation-deny-default',
         'an empty directory (no item, count 0 if counted)',
-        directory.reply.xml,
+        items.items.length === 0 && (items.rsm?.count ?? 0) === 0,
       );
       if (context.sut.features.has(NS.search)) {
         const search = await searchLegacy(caller, gateway, {}, { max: 10 });
         if (search.parsed.type === 'error') {
-          expectStanzaError(context, search, 'security.federation-deny-default', 'not-acceptable');
+          expectStanzaError(search, 'security.federation-deny-default', 'not-acceptable', context);
         } else {
           const found = readFound(search, 'security.federation-deny-default');
           expectThat(
-            found.jids.length === 0,
+            listing(found.jids),
             'security.federation-deny-default',
             'an empty search result',
-            listing(found.jids),
+            found.jids.length === 0,
           );
         }
       }
@@ -126,10 +126,10 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
           return { label: `${surface.name} of ${target?.jid ?? ''}`, exchange, to: target?.jid ?? '' };
         });
         for (const { exchange } of compared)
-          expectStanzaError(context, exchange, 'security.federation-deny-default', 'item-not-found');
+          expectStanzaError(exchange, 'security.federation-deny-default', 'item-not-found', context);
         const [a, b, ...rest] = compared;
         if (a !== undefined && b !== undefined)
-          expectIndistinguishable(context, [a, b, ...rest], 'errors.not-found-equivalence');
+          expectIndistinguishable([a, b, ...rest], 'errors.not-found-equivalence', context);
       }
     },
   },
@@ -200,21 +200,22 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
               name === 'register'
                 ? unauthorizedConditions(context)
                 : ['forbidden' as const, 'item-not-found' as const];
-            expectStanzaError(context, onExisting, 'security.admin-authentication', allowed);
+            expectStanzaError(onExisting, 'security.admin-authentication', allowed, context);
             expectIndistinguishable(
-              context,
               [
                 { label: `${role} ${name} ${existing}`, exchange: onExisting, to: context.sut.gatewayJid },
                 { label: `${role} ${name} ${nobody}`, exchange: onMissing, to: context.sut.gatewayJid },
               ],
               'security.admin-authentication',
+              context,
             );
           }
-          expectStanzaError(context, await malformed, 'security.admin-authentication', [
-            'forbidden',
-            'item-not-found',
-            'bad-request',
-          ]);
+          expectStanzaError(
+            await malformed,
+            'security.admin-authentication',
+            ['forbidden', 'item-not-found', 'bad-request'],
+            context,
+          );
         }
         const admin = await adminFor(context);
         const versions = await registeredVersions(context, admin, existing, 'security.admin-authentication');
@@ -233,10 +234,10 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
             ),
           );
         expectThat(
-          unchanged,
+          describeVersions(versions),
           'security.admin-authentication',
           `the registration of ${existing} unchanged:\n${describeVersions(expected)}`,
-          describeVersions(versions),
+          unchanged,
         );
       }),
   },
@@ -281,34 +282,34 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
       const history = await awaitSettled(context, caller, accepted.taskId);
       for (const received of history) {
         expectThat(
-          senderOf(received.stanza.from) === target.jid,
+          received.stanza.xml,
           'security.no-sender-spoofing',
           `every event of the task from its endpoint ${target.jid}, whatever the output claims`,
-          received.stanza.xml,
+          senderOf(received.stanza.from) === target.jid,
         );
         expectThat(
-          received.stanza.to === caller.jid,
+          received.stanza.xml,
           'security.model-output-not-routing',
           `every event to the invoking resource ${caller.jid}, whatever the output says about delivery`,
-          received.stanza.xml,
+          received.stanza.to === caller.jid,
         );
       }
       const { state, payload } = terminalPayload(history);
       const expected = canonicalJson({ result, summary: markup });
       expectThat(
-        state === 'completed' && canonicalJson(payload) === expected,
+        history.at(-1)?.stanza.xml ?? '',
         'security.content-is-data',
         `the output delivered as data, unchanged: ${expected}`,
-        history.at(-1)?.stanza.xml ?? '',
+        state === 'completed' && canonicalJson(payload) === expected,
       );
       // An IQ answered on each recipient's route comes after anything the gateway sent there before.
       const stateForRemote = await taskStateRequest(remote, target, accepted.taskId);
-      expectStanzaError(context, stateForRemote, 'security.content-is-data', 'item-not-found');
+      expectStanzaError(stateForRemote, 'security.content-is-data', 'item-not-found', context);
       expectStanzaError(
-        context,
         await taskResultRequest(remote, target, accepted.taskId),
         'security.content-is-data',
         'item-not-found',
+        context,
       );
       await taskStateRequest(sibling, target, accepted.taskId);
       for (const [who, other] of [
@@ -317,10 +318,10 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
       ] as const) {
         const leaked = other.events.all(accepted.taskId);
         expectThat(
-          leaked.length === 0,
+          leaked.map((received) => received.stanza.xml).join('\n') || '(none)',
           'security.model-output-not-routing',
           `no event of the task for ${who} (${other.jid})`,
-          leaked.map((received) => received.stanza.xml).join('\n') || '(none)',
+          leaked.length === 0,
         );
       }
     },

@@ -24,10 +24,10 @@ export const taskMessageRoutingSuite = defineSuite('task-message-routing', 'Task
       const history = await awaitSettled(context, sibling, accepted.taskId);
       for (const received of history) {
         expectThat(
-          received.stanza.to === sibling.jid,
+          received.stanza.xml,
           'task-message-routing.events-to-full-jid',
           `to='${sibling.jid}'`,
-          received.stanza.xml,
+          received.stanza.to === sibling.jid,
         );
       }
     },
@@ -51,10 +51,10 @@ export const taskMessageRoutingSuite = defineSuite('task-message-routing', 'Task
       for (const received of history) {
         const hint = received.stanza.element?.getChild('no-copy', 'urn:xmpp:hints');
         expectThat(
-          hint === undefined,
+          received.stanza.xml,
           'task-message-routing.no-no-copy-hint',
           'no <no-copy xmlns="urn:xmpp:hints"/>',
-          received.stanza.xml,
+          hint === undefined,
         );
         if (received.stanza.element?.getChild('request', 'urn:xmpp:receipts') !== undefined) {
           context.warn(
@@ -91,7 +91,7 @@ export const idempotencySuite = defineSuite('idempotency', 'Idempotency and Dele
         steps: [{ complete: {} }],
         _meta: { onBehalfOf: world.jidOf('local'), approvedBy: world.jidOf('local') },
       });
-      expectStanzaError(context, exchange, 'idempotency.immediate-sender', 'item-not-found');
+      expectStanzaError(exchange, 'idempotency.immediate-sender', 'item-not-found', context);
     },
   },
 ]);

@@ -82,84 +82,84 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
       const running = expectTaskState(runningExchange, 'task-recovery.state-contents');
       const replyXml = runningExchange.reply.xml;
       expectThat(
-        running.taskId === accepted.taskId,
+        replyXml,
         'task-recovery.state-contents',
         `task-id='${accepted.taskId}'`,
-        replyXml,
+        running.taskId === accepted.taskId,
       );
       expectThat(
-        running.endpoint === target.jid,
+        replyXml,
         'task-recovery.state-contents',
         `endpoint='${target.jid}'`,
-        replyXml,
+        running.endpoint === target.jid,
       );
       expectThat(
-        running.apiVersion === target.version,
+        replyXml,
         'task-recovery.state-contents',
         `api-version='${target.version}'`,
-        replyXml,
+        running.apiVersion === target.version,
       );
       expectThat(
-        running.manifestHash.algo === target.hash.algo && running.manifestHash.value === target.hash.value,
+        replyXml,
         'task-recovery.state-contents',
         `the pinned manifest hash ${target.hash.value}`,
-        replyXml,
+        running.manifestHash.algo === target.hash.algo && running.manifestHash.value === target.hash.value,
       );
       expectThat(
-        sameInstant(running.created, accepted.created),
+        replyXml,
         'task-recovery.state-contents',
         `created at ${accepted.created.text}`,
-        replyXml,
+        sameInstant(running.created, accepted.created),
       );
       expectThat(
-        sameInstant(running.deadline, deadline),
+        replyXml,
         'task-recovery.state-contents',
         `deadline at ${deadline.text}`,
-        replyXml,
+        sameInstant(running.deadline, deadline),
       );
       expectThat(
-        compareInstants(running.retainUntil, accepted.retainUntil) >= 0,
+        replyXml,
         'task-recovery.state-contents',
         `retain-until no earlier than the accepted ${accepted.retainUntil.text} (interp-32)`,
-        replyXml,
+        compareInstants(running.retainUntil, accepted.retainUntil) >= 0,
       );
       if (!['completed'].includes(running.state)) {
         expectThat(
-          !running.resultAvailable,
+          replyXml,
           'task-recovery.result-availability',
           "result-available='false' while not terminal",
-          replyXml,
+          !running.resultAvailable,
         );
         const early = await taskResultRequest(sibling, target, accepted.taskId);
         // The task may have settled in between; only a non-terminal answer is judged.
         if (early.parsed.type === 'error')
-          expectStanzaError(context, early, 'task-recovery.result-only-terminal', 'unexpected-request');
+          expectStanzaError(early, 'task-recovery.result-only-terminal', 'unexpected-request', context);
       }
       const history = await awaitSettled(context, caller, accepted.taskId);
       const terminal = terminalPayload(history);
       expectThat(
-        sibling.events.all(accepted.taskId).length === 0,
+        `${String(sibling.events.all(accepted.taskId).length)} events`,
         'task-message-routing.delivery-independent',
         'no event at the sibling (it proves recovery without events)',
-        `${String(sibling.events.all(accepted.taskId).length)} events`,
+        sibling.events.all(accepted.taskId).length === 0,
       );
       const settledExchange = await taskStateRequest(sibling, target, accepted.taskId);
       const settled = expectTaskState(settledExchange, 'task-recovery.state-contents');
       expectThat(
-        settled.state === terminal.state && settled.revision === terminal.revision && settled.resultAvailable,
+        settledExchange.reply.xml,
         'task-recovery.result-availability',
         `state='${terminal.state}' revision='${String(terminal.revision)}' result-available='true'`,
-        settledExchange.reply.xml,
+        settled.state === terminal.state && settled.revision === terminal.revision && settled.resultAvailable,
       );
       const resultExchange = await taskResultRequest(sibling, target, accepted.taskId);
       const result = expectTaskResult(resultExchange, 'task-recovery.result-only-terminal');
       expectThat(
+        resultExchange.reply.xml,
+        'task-recovery.result-only-terminal',
+        `the terminal state, revision and payload of the terminal event: ${canonicalJson(terminal.payload)}`,
         result.state === terminal.state &&
           result.revision === terminal.revision &&
           canonicalJson(parseStrictJson(result.json)) === canonicalJson(terminal.payload),
-        'task-recovery.result-only-terminal',
-        `the terminal state, revision and payload of the terminal event: ${canonicalJson(terminal.payload)}`,
-        resultExchange.reply.xml,
       );
     },
   },
@@ -181,19 +181,19 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
       const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
       const state = expectTaskState(stateExchange, 'task-recovery.result-availability');
       expectThat(
-        state.state === 'failed' && state.resultAvailable,
+        stateExchange.reply.xml,
         'task-recovery.result-availability',
         "state='failed' result-available='true'",
-        stateExchange.reply.xml,
+        state.state === 'failed' && state.resultAvailable,
       );
       const exchange = await taskResultRequest(caller, target, accepted.taskId);
       const result = expectTaskResult(exchange, 'task-recovery.result-only-terminal');
       expectThat(
-        result.state === 'failed' &&
-          canonicalJson(parseStrictJson(result.json)) === canonicalJson(terminal.payload),
+        exchange.reply.xml,
         'task-recovery.result-only-terminal',
         `state='failed' with ${canonicalJson(terminal.payload)}`,
-        exchange.reply.xml,
+        result.state === 'failed' &&
+          canonicalJson(parseStrictJson(result.json)) === canonicalJson(terminal.payload),
       );
     },
   },
@@ -210,7 +210,7 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
       for (const taskId of ['short', `${'a'.repeat(30)}/x`, 'a'.repeat(129)]) {
         for (const local of ['task-state-request', 'task-result-request'] as const) {
           const exchange = await caller.exchangeIq(target.jid, 'get', rawTaskRequest(local, taskId));
-          expectStanzaError(context, exchange, 'invocation.identifier-grammar', 'bad-request');
+          expectStanzaError(exchange, 'invocation.identifier-grammar', 'bad-request', context);
         }
       }
     },
@@ -247,14 +247,14 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
       for (const [label, send] of pairs) {
         const foreign = await send(accepted.taskId);
         const missing = await send(unknown);
-        expectStanzaError(context, foreign, 'task-recovery.caller-authorization', 'item-not-found');
+        expectStanzaError(foreign, 'task-recovery.caller-authorization', 'item-not-found', context);
         expectIndistinguishable(
-          context,
           [
             { label: `${label} of another caller's task`, to: target.jid, exchange: foreign },
             { label: `${label} of a task that does not exist`, to: target.jid, exchange: missing },
           ],
           'task-recovery.indistinguishable-not-found',
+          context,
         );
       }
       // The owner's task is untouched: finish it.
@@ -267,10 +267,10 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
         true,
       );
       expectThat(
-        answered.parsed.type === 'result',
+        answered.reply.xml,
         'task-recovery.caller-authorization',
         "the owner's answer accepted",
-        answered.reply.xml,
+        answered.parsed.type === 'result',
       );
       await awaitSettled(context, owner, accepted.taskId);
     },
@@ -307,10 +307,10 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
       if (Date.now() + EXPIRY_MARGIN_MS < retainUntil) {
         const state = expectTaskState(before, 'events.queryable-until-retain-until');
         expectThat(
-          state.state === terminalPayload(history).state,
+          before.reply.xml,
           'events.queryable-until-retain-until',
           'the settled state before retain-until',
-          before.reply.xml,
+          state.state === terminalPayload(history).state,
         );
       }
       // Time passes on the gateway's clock: a tool waiting until just past retain-until.
@@ -332,9 +332,8 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
         // Keeping a task longer than promised is allowed; only a refusal must look like "none".
         if (expired.parsed.type === 'result') continue;
         compared += 1;
-        expectStanzaError(context, expired, 'task-recovery.indistinguishable-not-found', 'item-not-found');
+        expectStanzaError(expired, 'task-recovery.indistinguishable-not-found', 'item-not-found', context);
         expectIndistinguishable(
-          context,
           [
             { label: `${label} of a task past retain-until`, to: target.jid, exchange: expired },
             {
@@ -344,6 +343,7 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
             },
           ],
           'task-recovery.indistinguishable-not-found',
+          context,
         );
       }
       if (compared === 0) {

@@ -123,7 +123,7 @@ async function toolView(
 ): Promise<ToolView> {
   const exchange = await discoInfo(caller, manifest.jid, tool.node);
   const info = expectDiscoInfo(exchange, requirement);
-  const form = expectExtensionForm(info, FORM_TYPE.toolInfo, requirement, exchange.reply.xml);
+  const form = expectExtensionForm(info, requirement, FORM_TYPE.toolInfo, exchange.reply.xml);
   return { exchange, info, form };
 }
 
@@ -145,8 +145,8 @@ async function expectToolDiscoInfo(context: CaseContext, role: 'local' | 'remote
   for (const pinned of toolsFor(world, role, context.random, 2, sample)) {
     const { info, exchange } = await toolView(caller, pinned, 'tool-info.disco-info');
     const replyXml = exchange.reply.xml;
-    expectIdentity(info, IDENTITY_CATEGORY, IDENTITY_TYPE.tool, 'tool-info.disco-info', replyXml);
-    expectFeatures(info, [NS.discoInfo, FEATURE.tool], 'tool-info.disco-info', replyXml);
+    expectIdentity(info, 'tool-info.disco-info', IDENTITY_CATEGORY, IDENTITY_TYPE.tool, replyXml);
+    expectFeatures(info, 'tool-info.disco-info', [NS.discoInfo, FEATURE.tool], replyXml);
     const jid = pinned.manifest.jid;
     const endpoint =
       endpointFeatures.get(jid) ?? (await endpointTaskFeatures(caller, jid, 'tool-info.disco-info'));
@@ -156,10 +156,10 @@ async function expectToolDiscoInfo(context: CaseContext, role: 'local' | 'remote
       const effective = endpoint.includes(feature) && pinned.tool.supports[declaration];
       const advertised = info.features.includes(feature);
       expectThat(
-        advertised === effective,
+        replyXml,
         advertised ? 'conformance.no-false-advertising' : 'tool-info.disco-info',
         `${feature} ${effective ? 'advertised' : 'not advertised'}: the endpoint ${endpoint.includes(feature) ? 'advertises' : 'does not advertise'} it and the manifest ${pinned.tool.supports[declaration] ? 'declares' : 'does not declare'} it`,
-        replyXml,
+        advertised === effective,
       );
     }
   }
@@ -175,10 +175,10 @@ function expectHashPair(form: DataForm, prefix: 'input' | 'output', replyXml: st
   const algo = formField(form, `${prefix}_schema_hash_algo`);
   const value = formField(form, `${prefix}_schema_hash_value`);
   expectThat(
-    (algo === undefined) === (value === undefined),
+    replyXml,
     'tool-info.hash-pairs',
     `${prefix}_schema_hash_algo and ${prefix}_schema_hash_value together, or neither`,
-    replyXml,
+    (algo === undefined) === (value === undefined),
   );
   return algo !== undefined;
 }
@@ -208,10 +208,10 @@ function expectOptionalFields(
     }
     const text = formText(form, field) ?? '';
     expectThat(
-      expected !== undefined && compare(text),
+      replyXml,
       'tool-info.no-manufactured-values',
       expected === undefined ? `no ${field}: the manifest has none` : `${field} ${expected}`,
-      replyXml,
+      expected !== undefined && compare(text),
     );
   };
   const lf = (text: string | undefined): string | undefined => text?.replaceAll('\r\n', '\n');
@@ -310,25 +310,25 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
         const { form, exchange } = await toolView(caller, pinned, 'tool-info.required-fields');
         const replyXml = exchange.reply.xml;
         const { manifest, tool } = pinned;
-        const name = expectFormField(form, 'name', 'tool-info.required-fields', replyXml);
+        const name = expectFormField(form, 'tool-info.required-fields', 'name', replyXml);
         if (comparableName(tool.name))
-          expectThat(name === tool.name, 'tool-info.required-fields', `name ${tool.name}`, replyXml);
+          expectThat(replyXml, 'tool-info.required-fields', `name ${tool.name}`, name === tool.name);
         expectThat(
-          expectFormField(form, 'api_version', 'tool-info.required-fields', replyXml) === manifest.version,
+          replyXml,
           'tool-info.required-fields',
           `api_version ${manifest.version}`,
-          replyXml,
+          expectFormField(form, 'tool-info.required-fields', 'api_version', replyXml) === manifest.version,
         );
-        const algo = expectFormField(form, 'input_schema_hash_algo', 'tool-info.required-fields', replyXml);
-        const value = expectFormField(form, 'input_schema_hash_value', 'tool-info.required-fields', replyXml);
+        const algo = expectFormField(form, 'tool-info.required-fields', 'input_schema_hash_algo', replyXml);
+        const value = expectFormField(form, 'tool-info.required-fields', 'input_schema_hash_value', replyXml);
         if (algo === HASH_ALGO_SHA256) {
           // The fixture's hash, which the #schemas cases hold the served schema to as well: form
           // and schema retrieval agree without a retrieval here (each costs a schema check).
           expectThat(
-            value === tool.inputSchema.hash.value,
+            replyXml,
             'tool-info.required-fields',
             `input_schema_hash_value ${tool.inputSchema.hash.value}`,
-            replyXml,
+            value === tool.inputSchema.hash.value,
           );
           continue;
         }
@@ -348,10 +348,10 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
           parseSchema,
         );
         expectThat(
-          schema.schemaHash.algo === algo && schema.schemaHash.value === value,
+          schemaExchange.reply.xml,
           'tool-info.required-fields',
           `the schema hash in the form (${algo} ${value})`,
-          schemaExchange.reply.xml,
+          schema.schemaHash.algo === algo && schema.schemaHash.value === value,
         );
       }
     },
@@ -414,10 +414,12 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
               exchange.reply.xml,
             );
           }
-          expectStanzaError(context, exchange, 'namespaces.tool-node-decoding', [
-            'bad-request',
-            'item-not-found',
-          ]);
+          expectStanzaError(
+            exchange,
+            'namespaces.tool-node-decoding',
+            ['bad-request', 'item-not-found'],
+            context,
+          );
         }
       }
     },
@@ -442,10 +444,10 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
           'namespaces.tool-name-no-extra-limits',
         );
         expectThat(
-          formText(form, 'name') === tool.name || !comparableName(tool.name),
+          exchange.reply.xml,
           'namespaces.tool-name-rules',
           `name ${tool.name}`,
-          exchange.reply.xml,
+          formText(form, 'name') === tool.name || !comparableName(tool.name),
         );
       }
       const variants = names
@@ -458,7 +460,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
         .filter((variant) => !names.includes(variant));
       for (const variant of [...new Set(variants)].slice(0, 4)) {
         const exchange = await discoInfo(caller, toolbox.jid, encodeToolNode(toolbox.version, variant));
-        expectStanzaError(context, exchange, 'namespaces.tool-name-rules', 'item-not-found');
+        expectStanzaError(exchange, 'namespaces.tool-name-rules', 'item-not-found', context);
       }
     },
   },
@@ -496,12 +498,12 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
       const replies: ComparedReply[] = [];
       for (const target of targets) {
         const exchange = await discoInfo(caller, target.to, target.node);
-        expectStanzaError(context, exchange, 'errors.not-found-equivalence', 'item-not-found');
+        expectStanzaError(exchange, 'errors.not-found-equivalence', 'item-not-found', context);
         replies.push({ label: target.label, exchange, to: target.to });
       }
       const [first, second, ...rest] = replies;
       if (first === undefined || second === undefined) throw new NotApplicable('nothing to compare');
-      expectIndistinguishable(context, [first, second, ...rest], 'errors.not-found-equivalence');
+      expectIndistinguishable([first, second, ...rest], 'errors.not-found-equivalence', context);
     },
   },
   {
@@ -540,7 +542,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
           exchange.reply.xml,
         );
       }
-      expectStanzaError(context, exchange, 'errors.not-found-equivalence', 'item-not-found');
+      expectStanzaError(exchange, 'errors.not-found-equivalence', 'item-not-found', context);
     },
   },
   {
@@ -568,10 +570,10 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
         parseRegistered,
       );
       expectThat(
-        registered.version === version,
+        exchange.reply.xml,
         'namespaces.tool-name-no-extra-limits',
         `<registered version='${version}'/>`,
-        exchange.reply.xml,
+        registered.version === version,
       );
     },
   },
@@ -603,12 +605,12 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
             exchange.reply.xml,
           );
         }
-        expectStanzaError(context, exchange, 'namespaces.tool-name-rules', conditions);
+        expectStanzaError(exchange, 'namespaces.tool-name-rules', conditions, context);
         expectThat(
-          (await isRegistered(context, registrant, version)) !== true,
+          'the registration status lists it',
           'namespaces.tool-name-rules',
           `no version ${version} of ${registrant.jid} after the refusal`,
-          'the registration status lists it',
+          (await isRegistered(context, registrant, version)) !== true,
         );
       }
     },

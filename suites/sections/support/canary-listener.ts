@@ -166,9 +166,9 @@ export async function readThroughDiscovery(
 export function expectNoContact(canary: CanaryListener, requirement: RequirementId, what: string): void {
   const { contacts } = canary;
   expectThat(
-    contacts.length === 0,
+    contacts.map((contact) => `from ${contact.from}: ${contact.firstBytes}`).join('\n'),
     requirement,
     `no connection to the canary listener on 127.0.0.1:${String(canary.port)} (${what})`,
-    contacts.map((contact) => `from ${contact.from}: ${contact.firstBytes}`).join('\n'),
+    contacts.length === 0,
   );
 }

@@ -74,10 +74,10 @@ export async function traverse(
     const last = result.rsm?.last;
     if (result.items.length === 0 || last === undefined) return { pages, items };
     expectThat(
-      last !== after,
+      exchange.reply.xml,
       requirement,
       `a page after ${after ?? '(start)'} that moves on`,
-      exchange.reply.xml,
+      last !== after,
     );
     after = last;
   }
@@ -106,7 +106,7 @@ export async function traverseBackward(
     items.unshift(...result.items);
     const first = result.rsm?.first?.uid;
     if (result.items.length === 0 || first === undefined) return { pages, items };
-    expectThat(first !== before, requirement, `a page before ${before} that moves on`, exchange.reply.xml);
+    expectThat(exchange.reply.xml, requirement, `a page before ${before} that moves on`, first !== before);
     before = first;
   }
   throw new RequirementViolation(

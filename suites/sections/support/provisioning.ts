@@ -153,7 +153,7 @@ export async function registeredVersions(
 ): Promise<readonly RegistrationVersion[]> {
   const exchange = await admin.status(jid);
   if (exchange.parsed.type === 'error') {
-    expectStanzaError(context, exchange, requirement, 'item-not-found');
+    expectStanzaError(exchange, requirement, 'item-not-found', context);
     return [];
   }
   const registration = expectParsedResult(
@@ -183,11 +183,11 @@ export function describeVersions(versions: readonly RegistrationVersion[]): stri
  * case cannot tell.
  */
 export function expectRefused(
-  context: CaseContext,
   exchange: IqExchange,
   requirement: RequirementId,
   conditions: readonly DefinedCondition[],
   what: string,
+  context: CaseContext,
 ): void {
   if (exchange.parsed.type !== 'error') {
     throw new RequirementViolation(
@@ -205,7 +205,7 @@ export function expectRefused(
       `${what} got resource-constraint: a limit (a registration rate limit?) answered before the content was judged`,
     );
   }
-  expectStanzaError(context, exchange, requirement, conditions);
+  expectStanzaError(exchange, requirement, conditions, context);
 }
 
 /**

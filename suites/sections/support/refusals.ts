@@ -55,7 +55,7 @@ export async function expectRefusals(
       const attempt = attempts[index];
       if (attempt === undefined) return;
       const conditions = attempt.vector.conditions?.(registrant) ?? INVALID_MANIFEST;
-      expectRefused(context, exchange, requirement, conditions, `a manifest with ${attempt.vector.label}`);
+      expectRefused(exchange, requirement, conditions, `a manifest with ${attempt.vector.label}`, context);
     });
     if (!hasAdmin(context)) return;
     const versions = await registeredVersions(
@@ -66,10 +66,10 @@ export async function expectRefusals(
     );
     const attempted = attempts.map(({ version }) => version);
     expectThat(
-      !versions.some((version) => attempted.includes(version.id)),
+      describeVersions(versions),
       'registration-flow.validate-before-commit',
       `none of the refused versions (${attempted.join(', ')}) registered under ${registrant.jid}`,
-      describeVersions(versions),
+      !versions.some((version) => attempted.includes(version.id)),
     );
   });
 }

@@ -27,7 +27,7 @@ export async function searchForm(
 ): Promise<{ readonly exchange: IqExchange; readonly offer: SearchForm }> {
   const exchange = await caller.exchangeIq(gateway, 'get', buildSearchFormRequest());
   const payload = expectResultPayload(exchange, requirement, NS.search, 'query');
-  return { exchange, offer: expectParsed(parseSearchForm, payload, requirement, exchange.reply.xml) };
+  return { exchange, offer: expectParsed(payload, requirement, parseSearchForm, exchange.reply.xml) };
 }
 
 /** Whether the offered data form is the jabber:iq:search one with a field `name`. */
@@ -94,7 +94,7 @@ function formItemJid(item: readonly FormField[]): string | undefined {
  */
 export function readFound(exchange: IqExchange, requirement: RequirementId): Found {
   const payload = expectResultPayload(exchange, requirement, NS.search, 'query');
-  const results = expectParsed(parseSearchResults, payload, requirement, exchange.reply.xml);
+  const results = expectParsed(payload, requirement, parseSearchResults, exchange.reply.xml);
   let jids: string[] = [];
   if (results.kind === 'legacy') jids = results.items.map((item) => item.jid);
   if (results.kind === 'form') {
@@ -137,10 +137,10 @@ export async function traverseSearch(
     const last = found.results.rsm?.last;
     if (found.jids.length === 0 || last === undefined) return { pages, jids };
     expectThat(
-      last !== after,
+      found.exchange.reply.xml,
       requirement,
       `a page after ${after ?? '(start)'} that moves on`,
-      found.exchange.reply.xml,
+      last !== after,
     );
     after = last;
   }

@@ -22,30 +22,30 @@ export function manifestRequest(caller: Caller, jid: string, version?: string): 
  */
 export function expectServedManifest(
   exchange: IqExchange,
-  expected: FixtureManifest,
   requirement: RequirementId,
+  expected: FixtureManifest,
 ): Manifest {
   const replyXml = exchange.reply.xml;
   // The codec refuses a media type other than application/json and a missing hash or <json/>.
   const served = expectParsedResult(exchange, requirement, NS_AGENT_API, 'manifest', parseManifest);
   expectThat(
-    served.version === expected.version,
+    replyXml,
     'manifest-retrieval.result-contents',
     `version='${expected.version}'`,
-    replyXml,
+    served.version === expected.version,
   );
   const bytes = Buffer.from(served.json, 'utf8');
   expectThat(
-    bytes.equals(expected.document.bytes),
+    replyXml,
     'manifest-retrieval.canonical-bytes',
     `<json/> carrying exactly the RFC 8785 bytes of ${expected.jid} ${expected.version}:\n${expected.document.bytes.toString('utf8')}`,
-    replyXml,
+    bytes.equals(expected.document.bytes),
   );
   expectThat(
-    served.hash.algo === expected.document.hash.algo && served.hash.value === expected.document.hash.value,
+    replyXml,
     'manifest-retrieval.canonical-bytes',
     `<hash algo='${expected.document.hash.algo}'>${expected.document.hash.value}</hash>, the sha-256 of those bytes (${sha256Base64(bytes)})`,
-    replyXml,
+    served.hash.algo === expected.document.hash.algo && served.hash.value === expected.document.hash.value,
   );
   return served;
 }

@@ -132,27 +132,27 @@ export async function sendInvoke(
  * The reply must be a durable admission: <accepted/> echoing the request ID, revision 0, a task
  * ID of the identifier grammar, and a retention promise no earlier than the creation (#invocation).
  */
-export function expectAccepted(exchange: IqExchange, invoke: Invoke, requirement: RequirementId): Accepted {
+export function expectAccepted(exchange: IqExchange, requirement: RequirementId, invoke: Invoke): Accepted {
   const replyXml = exchange.reply.xml;
   const accepted = expectParsedResult(exchange, requirement, NS_AGENT_TASK, 'accepted', parseAccepted);
   expectThat(
-    accepted.requestId === invoke.requestId,
+    replyXml,
     requirement,
     `request-id='${invoke.requestId}'`,
-    replyXml,
+    accepted.requestId === invoke.requestId,
   );
-  expectThat(accepted.revision === 0, requirement, `revision='0' (the accepted state)`, replyXml);
+  expectThat(replyXml, requirement, `revision='0' (the accepted state)`, accepted.revision === 0);
   expectThat(
-    isIdentifier(accepted.taskId),
+    replyXml,
     'invocation.identifier-grammar',
     'a task-id of 22 to 128 characters from [A-Za-z0-9._~-]',
-    replyXml,
+    isIdentifier(accepted.taskId),
   );
   expectThat(
-    accepted.retainUntil.epochSeconds >= accepted.created.epochSeconds,
+    replyXml,
     requirement,
     'retain-until no earlier than created',
-    replyXml,
+    accepted.retainUntil.epochSeconds >= accepted.created.epochSeconds,
   );
   return accepted;
 }
@@ -174,7 +174,7 @@ export async function startTask(
   requirement: RequirementId = 'invocation.required-parts',
 ): Promise<StartedTask> {
   const { invoke, exchange } = await sendInvoke(context, caller, target, tool, args, options);
-  return { invoke, exchange, accepted: expectAccepted(exchange, invoke, requirement) };
+  return { invoke, exchange, accepted: expectAccepted(exchange, requirement, invoke) };
 }
 
 /** The event's JSON payload, which must parse strictly and validate for its type (#event-json-schemas). */
@@ -241,36 +241,36 @@ export function checkedHistory(caller: Caller, taskId: string): ValidTaskEvent[]
       canonicalJson(parseStrictJson(known.event.json)) ===
         canonicalJson(parseStrictJson(received.event.json));
     expectThat(
-      same,
+      received.stanza.xml,
       'events.replay-identical',
       `a repeat of revision ${String(received.event.revision)} identical to the first (event ID, type, payload):\n${known.stanza.xml}`,
-      received.stanza.xml,
+      same,
     );
   }
   const revisions = [...byRevision.keys()].sort((a, b) => a - b);
   const highest = revisions.at(-1) ?? 0;
   revisions.forEach((revision, index) => {
     expectThat(
-      revision === index + 1,
+      summary,
       'events.revision-increments',
       `events at revisions 1 to ${String(highest)}, each exactly once (revision 0 is the accepted state)`,
-      summary,
+      revision === index + 1,
     );
   });
   const events = revisions.flatMap((revision) => byRevision.get(revision) ?? []);
   const ids = new Set(events.map((received) => received.event.eventId));
   expectThat(
-    ids.size === events.length,
+    summary,
     'events.revision-increments',
     'a distinct event ID for every revision',
-    summary,
+    ids.size === events.length,
   );
   for (const received of events) {
     expectThat(
-      isIdentifier(received.event.eventId),
+      received.stanza.xml,
       'invocation.identifier-grammar',
       'event IDs of 22 to 128 characters from [A-Za-z0-9._~-]',
-      received.stanza.xml,
+      isIdentifier(received.event.eventId),
     );
   }
   return events;
@@ -299,10 +299,10 @@ export async function awaitSettled(
   const history = checkedHistory(caller, taskId);
   const last = history.at(-1);
   expectThat(
-    last !== undefined && isTerminalEvent(last) && history.filter(isTerminalEvent).length === 1,
+    history.map(describe).join(', '),
     'events.revision-increments',
     'exactly one terminal event, at the highest revision',
-    history.map(describe).join(', '),
+    last !== undefined && isTerminalEvent(last) && history.filter(isTerminalEvent).length === 1,
   );
   return history;
 }
@@ -452,7 +452,7 @@ export async function expectLedgerUntouched(
   why: string,
 ): Promise<void> {
   const count = await readLedger(context, caller, target, key, requirement);
-  expectThat(count === 0, requirement, why, `count ${String(count)}`);
+  expectThat(`count ${String(count)}`, requirement, why, count === 0);
 }
 
 /**
@@ -470,10 +470,10 @@ export async function expectCompletedWithInputs(
   const history = await awaitSettled(context, caller, taskId);
   const wanted = canonicalJson({ result: { content: [], structuredContent: { inputs: [...inputs] } } });
   expectThat(
-    canonicalJson(terminalPayload(history).payload) === wanted,
+    history.at(-1)?.stanza.xml ?? '',
     requirement,
     `${expected}: ${wanted}`,
-    history.at(-1)?.stanza.xml ?? '',
+    canonicalJson(terminalPayload(history).payload) === wanted,
   );
 }
 
