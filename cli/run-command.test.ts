@@ -1,7 +1,7 @@
 // agentconf run end to end on the native federation: the reference gateway passes what it
 // claims; a gateway that claims a profile it does not implement (the harness's echo component
-// claims Core Directory) fails with the requirement, expected vs received and the transcript;
-// a gateway whose state does not survive a crash fails the crash case.
+// claims Core Directory) fails on the preflight, once; a gateway whose state does not survive a
+// crash fails the crash case with the requirement, expected vs received and the transcript.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,7 +62,7 @@ describe('agentconf run', () => {
     expect(result.cases.every((c) => c.outcome === 'passed')).toBe(true);
   }, 120_000);
 
-  it('fails a gateway that claims Core Directory without implementing it, naming requirement, expected, received and transcript', async () => {
+  it('fails a gateway that claims Core Directory without speaking the protocol on one preflight line, its cases blocked by it', async () => {
     const out = outDir();
     const run = await runCli([
       'run',
@@ -76,19 +76,21 @@ describe('agentconf run', () => {
       out,
     ]);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain('FAILED gateway-info.identity-local');
-    expect(run.stdout).toContain('violated: gateway-info.identity');
-    expect(run.stdout).toMatch(/expected:\n\s+a well-formed <query\/>: .*<identity\/>/);
-    expect(run.stdout).toMatch(/received:\n\s+<iq [^\n]*type=.result./);
-    expect(run.stdout).toContain('transcript:');
-    expect(run.stdout).toMatch(/Core Directory\s+yes\s+\d+\/\d+.*FAIL \(.*gateway-info\.identity-local/);
+    expect(run.stdout).toContain(
+      'preflight: FAIL: Core Directory is claimed, but the gateway agents.example does not advertise urn:xmpp:agent-directory:0',
+    );
+    // The root cause is reported once; the cases it blocks are not separate findings.
+    expect(run.stdout).not.toContain('FAILED gateway-info.identity-local');
+    expect(run.stdout).toMatch(/Core Directory\s+yes\s+- \?\d+.*FAIL/);
+    expect(run.stdout).toContain('FAILED (PARTIAL: 5 of');
     const result = readResult(out);
     expect(result.passed).toBe(false);
-    const failed = result.cases.find((c) => c.case.id === 'gateway-info.identity-local');
-    expect(failed?.outcome).toBe('failed');
-    expect(failed?.attempts).toHaveLength(2);
-    expect(failed?.attempts[1]?.violation?.requirement).toBe('gateway-info.identity');
-    expect(failed?.attempts[1]?.transcript.entries.some((entry) => entry.kind === 'stanza')).toBe(true);
+    expect(result.preflight).toEqual([
+      expect.objectContaining({ profile: 'core-directory', kind: 'missing' }),
+    ]);
+    const blocked = result.cases.find((c) => c.case.id === 'gateway-info.identity-local');
+    expect(blocked).toMatchObject({ outcome: 'cantTell', attempts: [] });
+    expect(blocked?.reason).toMatch(/^blocked by the preflight: Core Directory is claimed/);
   }, 120_000);
 
   it('fails a gateway whose state does not survive a crash on invocation.durable-before-accepted', async () => {
@@ -122,9 +124,35 @@ describe('agentconf run', () => {
       out,
     ]);
     expect(run.code, run.stdout + run.stderr).toBe(1);
+    // The failure names requirement, expected, received and the transcript.
     expect(run.stdout).toContain('FAILED invocation.durable-across-crash');
     expect(run.stdout).toContain('violated: invocation.durable-before-accepted');
+    expect(run.stdout).toMatch(/expected:\n\s+\S/);
+    expect(run.stdout).toMatch(/received:\n\s+\S/);
+    expect(run.stdout).toContain('transcript:');
     const failed = readResult(out).cases.find((c) => c.case.id === 'invocation.durable-across-crash');
     expect(failed?.outcome).toBe('failed');
+    expect(failed?.attempts).toHaveLength(2);
+    expect(failed?.attempts.map((attempt) => attempt.attempt)).toEqual([1, 2]);
+    expect(failed?.attempts[0]?.seed).not.toBe(failed?.attempts[1]?.seed);
+    expect(failed?.attempts[1]?.violation?.requirement).toBe('invocation.durable-before-accepted');
+    expect(failed?.attempts[1]?.transcript.entries.some((entry) => entry.kind === 'stanza')).toBe(true);
   }, 120_000);
+
+  it('refuses, before starting anything, a selection of no case (exit 2) and a baseline naming unknown cases (exit 1)', async () => {
+    const none = await runCli(['run', '--grep', 'no-such-case-anywhere']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--grep no-such-case-anywhere selects no case');
+    expect(none.stdout).toBe('');
+    const dir = outDir();
+    const baseline = join(dir, 'baseline.json');
+    writeFileSync(
+      baseline,
+      JSON.stringify({ expectedFailures: [{ case: 'gateway-info.no-such-case', reason: 'typo' }] }),
+    );
+    const unknown = await runCli(['run', '--baseline', baseline]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('names cases the suites do not have: gateway-info.no-such-case');
+    expect(unknown.stdout).toBe('');
+  });
 });
