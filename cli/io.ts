@@ -13,8 +13,11 @@ export const processIo: CliIo = {
   readFile: (path) => readFileSync(path),
 };
 
-/** Exit codes shared by every command. */
-export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
+/**
+ * Exit codes shared by every command. `run` gives 1 for a gateway that is not conformant, 2 for a
+ * usage mistake or an invalid input file, 3 when the harness or the gateway could not run.
+ */
+export const EXIT = { ok: 0, invalid: 1, usage: 2, couldNotRun: 3 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** A usage mistake: printed with the command's usage line, exit code 2. */

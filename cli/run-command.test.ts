@@ -110,7 +110,7 @@ describe('agentconf run', () => {
         command: ['sh', '-c', `rm -f {dataDir}/gateway.sqlite*; exec ${reference.launch.command.join(' ')}`],
       },
     };
-    const sutFile = join(out, 'forgetful-gateway.json');
+    const sutFile = join(outDir(), 'forgetful-gateway.json');
     writeFileSync(sutFile, JSON.stringify(forgetful));
     const run = await runCli([
       'run',
@@ -139,7 +139,7 @@ describe('agentconf run', () => {
     expect(failed?.attempts[1]?.transcript.entries.some((entry) => entry.kind === 'stanza')).toBe(true);
   }, 120_000);
 
-  it('refuses, before starting anything, a selection of no case (exit 2) and a baseline naming unknown cases (exit 1)', async () => {
+  it('refuses, before starting anything, a selection of no case and a baseline naming unknown cases (exit 2)', async () => {
     const none = await runCli(['run', '--grep', 'no-such-case-anywhere']);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('--grep no-such-case-anywhere selects no case');
@@ -151,8 +151,69 @@ describe('agentconf run', () => {
       JSON.stringify({ expectedFailures: [{ case: 'gateway-info.no-such-case', reason: 'typo' }] }),
     );
     const unknown = await runCli(['run', '--baseline', baseline]);
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('names cases the suites do not have: gateway-info.no-such-case');
     expect(unknown.stdout).toBe('');
+  });
+
+  it('names a gateway that exits at start once, with its exit code and last output, secret-free, exit 3', async () => {
+    const dir = outDir();
+    const sut = (command: string[]): string => {
+      const file = join(dir, `${String(command.length)}-sut.json`);
+      const config = {
+        name: 'short-lived gateway',
+        component: { secret: 'generate' },
+        launch: { command, cwd: dir },
+        profiles: ['core-directory'],
+        fixtures: 'manual',
+        timeouts: { startupSeconds: 20 },
+      };
+      writeFileSync(file, JSON.stringify(config));
+      return file;
+    };
+    const exiting = await runCli([
+      'run',
+      '--provider',
+      'native',
+      '--sut',
+      sut([
+        'sh',
+        '-c',
+        "printf '\\033[31mstarting\\033[0m\\n'; echo 'fatal: no config' >&2; exit 7",
+        '{componentSecret}',
+      ]),
+      '--out',
+      outDir(),
+    ]);
+    expect(exiting.code).toBe(3);
+    expect(exiting.stderr).toBe(
+      'agentconf run: the gateway exited with exit code 7 before it answered; its last output:\n    starting\n    fatal: no config\n',
+    );
+    const missing = await runCli([
+      'run',
+      '--provider',
+      'native',
+      '--sut',
+      sut(['no-such-gateway-binary', '--secret', '{componentSecret}', 'x']),
+      '--out',
+      outDir(),
+    ]);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain(
+      'cannot start short-lived gateway: no-such-gateway-binary: command not found',
+    );
+    expect(missing.stderr).not.toMatch(/at \S+ \(|--secret \S/);
+  }, 120_000);
+
+  it('refuses an --out that is not empty or cannot be written before anything starts', async () => {
+    const used = outDir();
+    writeFileSync(join(used, 'old.txt'), 'x');
+    const notEmpty = await runCli(['run', '--out', used]);
+    expect(notEmpty.code).toBe(2);
+    expect(notEmpty.stderr).toContain('is not empty');
+    const unwritable = await runCli(['run', '--out', '/proc/agentconf/out']);
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.stderr).toContain('--out /proc/agentconf/out cannot be written');
+    expect(notEmpty.stdout + unwritable.stdout).toBe('');
   });
 });

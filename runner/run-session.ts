@@ -16,6 +16,7 @@ import { launchSut, type SutInstance } from '../harness/sut/launch.ts';
 import { withImpliedProfiles } from '../protocol/profiles.ts';
 import { discoInfoProbe, waitForSutReady } from '../harness/sut/readiness.ts';
 import type { SutConfig } from '../harness/sut/sut-config.ts';
+import { startFailureMessage } from '../harness/sut/start-failure.ts';
 import { RunCallers, type CallerRoles } from './caller-pool.ts';
 
 /** The accounts the reference fixture world gives a role (fixtures/worlds/reference.json). */
@@ -41,6 +42,11 @@ export interface RunSession {
   /** SIGKILL and restart of the gateway; absent when the harness did not launch it. */
   readonly sutControl?: SutControl;
   stop(): Promise<void>;
+}
+
+/** The gateway could not be brought up or reached; the message is for the person running the suite. */
+export class SessionStartFailure extends Error {
+  override readonly name = 'SessionStartFailure';
 }
 
 export interface StartSessionOptions {
@@ -94,7 +100,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
     try {
       await waitForSutReady(sut, () => probe.probe());
     } finally {
-      await probe.close();
+      await probe.close().catch(() => undefined);
     }
     const gatewayJid = sut.facts.componentDomain;
     const jidOf = ({ username, domain }: { username: string; domain: string }): string =>
@@ -135,7 +141,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
               try {
                 await waitForSutReady(launched, () => again.probe());
               } finally {
-                await again.close();
+                await again.close().catch(() => undefined);
               }
             },
           };
@@ -161,6 +167,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
     await driver.closeAll();
     await sut?.stop().catch(() => undefined);
     await federation.stop();
-    throw error;
+    const message = startFailureMessage(error, [federation.component.secret]);
+    throw message === undefined ? error : new SessionStartFailure(message);
   }
 }

@@ -4,8 +4,8 @@
  * per section and a verdict table per profile, writes the run's results under --out, and exits
  * 0 only when every claimed profile passed.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateIdentifier } from '../../protocol/identifiers.ts';
 import type { JsonValue } from '../../protocol/json/json-value.ts';
@@ -20,7 +20,7 @@ import { loadBaseline, BaselineError } from '../../runner/baseline.ts';
 import { runConformance } from '../../runner/run-conformance.ts';
 import { unknownBaselineEntries, type Baseline } from '../../runner/profile-verdicts.ts';
 import { selectCases, type CaseSelection } from '../../runner/select-cases.ts';
-import { startSession } from '../../runner/run-session.ts';
+import { SessionStartFailure, startSession } from '../../runner/run-session.ts';
 import {
   runVerdictLine,
   silentProgress,
@@ -31,7 +31,7 @@ import { isStable, stabilityOf, stabilityText } from '../../runner/stability.ts'
 import type { RunResult } from '../../runner/run-result.ts';
 import { writeReports } from '../../runner/reports/write-reports.ts';
 import { isProfileId, withImpliedProfiles, type ProfileId } from '../../protocol/profiles.ts';
-import { EXIT, readInput, UsageError } from '../io.ts';
+import { EXIT, readInput, UsageError, type ExitCode } from '../io.ts';
 import type { Command } from '../main.ts';
 import { readExternalFederationFile, readSutConfigFile, readWorldFile } from '../run-inputs.ts';
 import type { ExternalFederationConfig } from '../../harness/federation/external-provider.ts';
@@ -50,7 +50,7 @@ function suiteVersion(): string {
 export const runCommand: Command = {
   name: 'run',
   usage:
-    'run [--sut FILE] [--world FILE] [--profile P]... [--grep ID]... [--strict] [--provider P] [--external FILE] [--baseline FILE] [--seed N] [--repeat N] [--out DIR] [--allure-html]',
+    'run [--sut FILE] [--world FILE] [--profile P]... [--grep ID]... [--strict] [--provider P] [--external FILE] [--baseline FILE] [--seed N] [--repeat N] [--out DIR] [--allure-html] [--debug]',
   summary:
     'run the conformance suites against a gateway (default: the reference gateway) and report per profile',
   async run(args, io) {
@@ -68,6 +68,7 @@ export const runCommand: Command = {
         seed: { type: 'string' },
         out: { type: 'string' },
         verbose: { type: 'boolean', default: false },
+        debug: { type: 'boolean', default: false },
         repeat: { type: 'string' },
         'allure-html': { type: 'boolean', default: false },
       },
@@ -97,17 +98,17 @@ export const runCommand: Command = {
     }
 
     const config = readSutConfigFile(io, values.sut ?? DEFAULT_SUT);
-    if (config === EXIT.invalid) return config;
+    if (config === EXIT.invalid) return EXIT.usage;
     let world: JsonValue | undefined;
     if (config.fixtures === 'world-file') {
       const read = readWorldFile(io, values.world ?? DEFAULT_WORLD);
-      if (read === EXIT.invalid) return read;
+      if (read === EXIT.invalid) return EXIT.usage;
       world = read.world;
     }
     let external: ExternalFederationConfig | undefined;
     if (values.external !== undefined) {
       const read = readExternalFederationFile(io, values.external);
-      if (read === EXIT.invalid) return read;
+      if (read === EXIT.invalid) return EXIT.usage;
       external = read;
     }
     let baseline: Baseline | undefined;
@@ -117,7 +118,7 @@ export const runCommand: Command = {
       } catch (error) {
         if (!(error instanceof BaselineError)) throw error;
         io.err(`invalid: ${error.message}\n`);
-        return EXIT.invalid;
+        return EXIT.usage;
       }
     }
 
@@ -148,7 +149,7 @@ export const runCommand: Command = {
       io.err(
         `invalid: ${values.baseline ?? 'the baseline'} names cases the suites do not have: ${unknown.join(', ')}\n`,
       );
-      return EXIT.invalid;
+      return EXIT.usage;
     }
     const claimedProfiles = new Set(withImpliedProfiles(config.profiles));
     for (const profile of profiles.filter((p) => !claimedProfiles.has(p))) {
@@ -157,6 +158,7 @@ export const runCommand: Command = {
 
     const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${generateIdentifier('').slice(0, 6)}`;
     const out = resolve(values.out ?? join(REPO_ROOT, 'reports', runId));
+    prepareOutDir(out);
     const log = (line: string): void => {
       io.out(`${line}\n`);
     };
@@ -205,30 +207,77 @@ export const runCommand: Command = {
       for (const note of reports.notes) log(note);
     };
 
-    if (repeat === 1) {
-      const result = await runOnce(seed, runId, false);
-      io.out(summaryTable(result));
-      await writeRun(result, out);
+    try {
+      return await runAll();
+    } catch (error) {
+      if (!(error instanceof SessionStartFailure)) throw error;
+      io.err(`agentconf run: ${error.message}\n`);
+      if (values.debug) io.err(`${error.stack ?? ''}\n`);
+      return EXIT.couldNotRun;
+    }
+
+    async function runAll(): Promise<ExitCode> {
+      if (repeat === 1) {
+        const result = await runOnce(seed, runId, false);
+        io.out(summaryTable(result));
+        await writeRun(result, out);
+        log(`results: ${out}`);
+        return result.passed ? EXIT.ok : EXIT.invalid;
+      }
+      // --repeat: each repetition is a whole run (its own federation, gateway and seed), as N
+      // separate invocations would be; one line each, then the stability table.
+      const runs: RunResult[] = [];
+      for (let index = 0; index < repeat; index += 1) {
+        const repetitionSeed = index === 0 ? seed : caseSeed(seed, `repetition-${String(index + 1)}`);
+        const result = await runOnce(repetitionSeed, `${runId}-${String(index + 1)}`, true);
+        runs.push(result);
+        log(
+          `repetition ${String(index + 1)}/${String(repeat)}, seed ${String(repetitionSeed)}: ${String(result.cases.length)} cases in ${(result.durationMs / 1000).toFixed(1)} s, ${runVerdictLine(result)}`,
+        );
+        await writeRun(result, join(out, `repetition-${String(index + 1)}`));
+      }
+      const stability = stabilityOf(runs);
+      io.out(stabilityText(stability));
+      writeFileSync(join(out, 'stability.json'), `${JSON.stringify(stability, null, 2)}\n`);
       log(`results: ${out}`);
-      return result.passed ? EXIT.ok : EXIT.invalid;
+      return isStable(stability) ? EXIT.ok : EXIT.invalid;
     }
-    // --repeat: each repetition is a whole run (its own federation, gateway and seed), as N
-    // separate invocations would be; one line each, then the stability table.
-    const runs: RunResult[] = [];
-    for (let index = 0; index < repeat; index += 1) {
-      const repetitionSeed = index === 0 ? seed : caseSeed(seed, `repetition-${String(index + 1)}`);
-      const result = await runOnce(repetitionSeed, `${runId}-${String(index + 1)}`, true);
-      runs.push(result);
-      log(
-        `repetition ${String(index + 1)}/${String(repeat)}, seed ${String(repetitionSeed)}: ${String(result.cases.length)} cases in ${(result.durationMs / 1000).toFixed(1)} s, ${runVerdictLine(result)}`,
-      );
-      await writeRun(result, join(out, `repetition-${String(index + 1)}`));
-    }
-    const stability = stabilityOf(runs);
-    io.out(stabilityText(stability));
-    writeFileSync(join(out, 'stability.json'), `${JSON.stringify(stability, null, 2)}\n`);
-    log(`results: ${out}`);
-    const passed = isStable(stability);
-    return passed ? EXIT.ok : EXIT.invalid;
   },
 };
+
+/**
+ * The output folder, made and proved writable before anything starts (a run's results must not
+ * be lost at its end); an existing non-empty one is refused, since old reports would mix in.
+ */
+function prepareOutDir(out: string): void {
+  if (existsSync(out) && readdirSync(out).length > 0) {
+    throw new UsageError(
+      `--out ${out} is not empty: give a new or empty folder, so no earlier run's reports mix in`,
+    );
+  }
+  const probe = join(out, '.agentconf-write-check');
+  try {
+    makeDirectories(out);
+    writeFileSync(probe, '');
+    rmSync(probe);
+  } catch (error) {
+    const code = error instanceof Error && 'code' in error ? String(error.code) : 'not writable';
+    throw new UsageError(`--out ${out} cannot be written (${code})`);
+  }
+}
+
+/**
+ * mkdir -p one level at a time. Node's recursive mkdirSync never returns for a path under /proc
+ * (each level reports ENOENT and it retries the parent), so the levels are made here.
+ */
+function makeDirectories(path: string): void {
+  const missing: string[] = [];
+  let current = path;
+  while (!existsSync(current)) {
+    missing.unshift(current);
+    const parent = dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  for (const directory of missing) mkdirSync(directory);
+}

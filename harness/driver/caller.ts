@@ -360,12 +360,14 @@ export class Caller {
         },
       });
     });
+    // The reply may be rejected (the caller closed) while the request is still being written,
+    // before anything awaits it: marked handled here, it is still awaited below.
+    replied.catch(() => undefined);
     try {
       await this.#write(requestXml, 'stanza');
     } catch (error) {
       this.#pending.get(id)?.reject(asError(error));
       this.#pending.delete(id);
-      replied.catch(() => undefined);
       throw error;
     }
     const reply = await replied;

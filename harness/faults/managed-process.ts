@@ -48,6 +48,23 @@ export class ProcessExitedError extends Error {
   }
 }
 
+/** The command could not be started at all (not found, not executable, bad cwd). */
+export class ProcessStartError extends Error {
+  override readonly name = 'ProcessStartError';
+  readonly code: string | undefined;
+  constructor(name: string, command: string, error: unknown) {
+    const code = error instanceof Error && 'code' in error ? String(error.code) : undefined;
+    const why =
+      code === 'ENOENT'
+        ? 'command not found (or the working directory does not exist)'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : (code ?? 'failed');
+    super(`cannot start ${name}: ${command}: ${why}`);
+    this.code = code;
+  }
+}
+
 export class ManagedProcess extends EventEmitter<Events> {
   readonly name: string;
   readonly #options: ManagedProcessOptions;
@@ -200,7 +217,8 @@ export class ManagedProcess extends EventEmitter<Events> {
       child.once('spawn', resolve);
       child.once('error', reject);
     }).catch((error: unknown) => {
-      throw new Error(`cannot start ${this.name} (${command})`, { cause: error });
+      // No `cause`: the spawn error lists the arguments, which may hold the component secret.
+      throw new ProcessStartError(this.name, command, error);
     });
 
     const pid = child.pid;

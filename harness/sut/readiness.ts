@@ -11,6 +11,7 @@ import { ProcessExitedError } from '../faults/managed-process.ts';
 import type { Federation } from '../federation/server-provider.ts';
 import { createDriver, StanzaErrorReply } from '../driver/index.ts';
 import type { SutInstance } from './launch.ts';
+import { outputTail } from './process-output.ts';
 
 const DISCO_INFO = 'http://jabber.org/protocol/disco#info';
 
@@ -91,11 +92,15 @@ export async function waitForSutReady(
     }
     throw new SutNotReadyError(
       `${instance.config.name} did not answer within ${timeoutMs} ms (last: ${last})` +
-        (managed === undefined ? '' : `; its output:\n${managed.runOutput.slice(-4000)}`),
+        (managed === undefined ? '' : `; its last output:\n${outputTail(managed.runOutput)}`),
     );
   };
+  const attempting = attempt();
+  // Once the process has exited, the probe still in flight ends as the caller is closed: that
+  // end is of no interest (and must not surface as an unhandled rejection).
+  attempting.catch(() => undefined);
   try {
-    await Promise.race([attempt(), exited]);
+    await Promise.race([attempting, exited]);
   } finally {
     settled = true;
   }
