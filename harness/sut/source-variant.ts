@@ -45,7 +45,7 @@ const SKIPPED = new Set(['node_modules', '.git', 'reports', 'coverage']);
 /** Applies `patch` to `text`; throws PatchDoesNotApply unless its `find` occurs exactly once. */
 export function applyPatch(text: string, patch: SourcePatch, variant: string): string {
   const first = text.indexOf(patch.find);
-  if (first === -1 || text.indexOf(patch.find, first + 1) !== -1) {
+  if (first === -1 || text.includes(patch.find, first + 1)) {
     const count = first === -1 ? 'no longer occurs' : 'occurs more than once';
     throw new PatchDoesNotApply(
       `variant ${variant}: the text to replace in ${patch.file} ${count}: ${JSON.stringify(patch.find.slice(0, 120))}`,
