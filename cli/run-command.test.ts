@@ -216,4 +216,37 @@ describe('agentconf run', () => {
     expect(unwritable.stderr).toContain('--out /proc/agentconf/out cannot be written');
     expect(notEmpty.stdout + unwritable.stdout).toBe('');
   });
+
+  it('names a gateway that dies mid-run once, leaves the rest undecided, and exits 3', async () => {
+    const out = outDir();
+    const reference = JSON.parse(
+      readFileSync(join(REPO_ROOT, 'fixtures', 'sut', 'reference-gateway.json'), 'utf8'),
+    ) as { launch: { command: string[] } } & Record<string, unknown>;
+    const { $schema: _schema, ...rest } = reference;
+    // The reference gateway, SIGKILLed by its own launcher a few seconds after it started.
+    const mortal = {
+      ...rest,
+      name: 'reference gateway that dies',
+      launch: {
+        ...reference.launch,
+        cwd: REPO_ROOT,
+        command: [
+          'sh',
+          '-c',
+          `${reference.launch.command.join(' ')} & gateway=$!; sleep 6; kill -9 $gateway; exit 9`,
+        ],
+      },
+    };
+    const sutFile = join(outDir(), 'mortal-gateway.json');
+    writeFileSync(sutFile, JSON.stringify(mortal));
+    const run = await runCli(['run', '--provider', 'native', '--sut', sutFile, '--out', out]);
+    expect(run.code, run.stdout + run.stderr).toBe(3);
+    const said = run.stdout.match(/STOPPED: the gateway exited/g) ?? [];
+    expect(said).toHaveLength(1);
+    const result = readResult(out);
+    expect(result.abortedBy).toMatch(/^the gateway exited with exit code 9 during the run/);
+    const notRun = result.cases.filter((c) => c.reason?.startsWith('not run: the gateway exited') === true);
+    expect(notRun.length).toBeGreaterThan(0);
+    expect(notRun.every((c) => c.outcome === 'cantTell' && c.attempts.length === 0)).toBe(true);
+  }, 120_000);
 });

@@ -8,8 +8,8 @@ import { Transcript } from '../harness/driver/index.ts';
 import { NS } from '../protocol/namespaces.ts';
 import { secondReplyViolations } from '../suites/framework/second-replies.ts';
 import type { SutConfig } from '../harness/sut/sut-config.ts';
-import type { Suite } from '../suites/framework/case.ts';
-import { SeededRandom } from '../suites/framework/seeded-random.ts';
+import type { ConformanceCase, Suite } from '../suites/framework/case.ts';
+import { caseSeed, SeededRandom } from '../suites/framework/seeded-random.ts';
 import { runCase, type CaseResult } from '../suites/framework/run-case.ts';
 import {
   DeferredWireChecks,
@@ -29,7 +29,21 @@ import type { ProfileId } from '../protocol/profiles.ts';
 import type { RunSession } from './run-session.ts';
 import { selectCases, type CaseSelection } from './select-cases.ts';
 
+/** A case the run did not start because the gateway had gone: undecided, with the reason. */
+function notRun(testCase: ConformanceCase, runSeed: number, reason: string): CaseResult {
+  return {
+    case: testCase,
+    outcome: 'cantTell',
+    seed: caseSeed(runSeed, testCase.id),
+    flaky: false,
+    reason: `not run: ${reason.split('\n')[0] ?? reason}`,
+    attempts: [],
+  };
+}
+
 export interface RunProgress {
+  /** The launched gateway exited on its own: said once; the cases after it are not run. */
+  gatewayExited(message: string): void;
   /** What the preflight found missing, before any case runs (nothing is printed when all is well). */
   preflight(findings: readonly PreflightFinding[]): void;
   sectionStarted(section: string, title: string, cases: number): void;
@@ -126,10 +140,23 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
   progress.preflight(findings);
   const blockers = new Map(findings.map((finding) => [finding.profile, finding.message] as const));
   const selected = selectCases(options.suites, options.selection);
+  let abortedBy: string | undefined;
   for (const { suite, cases } of selected) {
     progress.sectionStarted(suite.section, suite.title, cases.length);
     const sectionResults: CaseResult[] = [];
     for (const testCase of cases) {
+      const gone = session.gatewayExit();
+      if (gone !== undefined && abortedBy === undefined) {
+        abortedBy = gone;
+        progress.gatewayExited(gone);
+      }
+      if (abortedBy !== undefined) {
+        const result = notRun(testCase, options.seed, abortedBy);
+        results.push(result);
+        sectionResults.push(result);
+        progress.caseFinished(result);
+        continue;
+      }
       const result = await runCase(testCase, {
         sut: session.facts,
         runSeed: options.seed,
@@ -209,6 +236,7 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
       features: [...session.facts.features].sort(),
     },
     cases: results,
+    ...(abortedBy === undefined ? {} : { abortedBy }),
     selection: {
       grep: [...(options.selection.grep ?? [])],
       profiles: [...(options.selection.profiles ?? [])],

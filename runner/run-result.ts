@@ -40,6 +40,8 @@ export interface RunResult {
     readonly selectedCases: number;
     readonly totalCases: number;
   };
+  /** Why the run stopped judging (the launched gateway exited on its own); the rest is cantTell. */
+  readonly abortedBy?: string;
   /** Fewer cases ran than the suites hold: the verdicts speak for the selection only. */
   readonly partial: boolean;
   /** Missing required features (the claimed profile fails) and untestable claims, found before any case. */

@@ -17,6 +17,7 @@ import { withImpliedProfiles } from '../protocol/profiles.ts';
 import { discoInfoProbe, waitForSutReady } from '../harness/sut/readiness.ts';
 import type { SutConfig } from '../harness/sut/sut-config.ts';
 import { startFailureMessage } from '../harness/sut/start-failure.ts';
+import { outputTail } from '../harness/sut/process-output.ts';
 import { RunCallers, type CallerRoles } from './caller-pool.ts';
 
 /** The accounts the reference fixture world gives a role (fixtures/worlds/reference.json). */
@@ -41,6 +42,8 @@ export interface RunSession {
   readonly setupMs: number;
   /** SIGKILL and restart of the gateway; absent when the harness did not launch it. */
   readonly sutControl?: SutControl;
+  /** Why the launched gateway is gone, when it exited on its own during the run. */
+  gatewayExit(): string | undefined;
   stop(): Promise<void>;
 }
 
@@ -131,12 +134,27 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
     };
     const launched = sut;
     const managed = launched.process;
+    // A launched gateway that exits on its own mid-run: every later case would fail for that one
+    // reason, so the run names it once and stops judging (exit 3).
+    let expectingExit = false;
+    let unexpectedExit: string | undefined;
+    managed?.on('exit', (status) => {
+      if (expectingExit || unexpectedExit !== undefined) return;
+      const how =
+        status.signal === null ? `with exit code ${String(status.code)}` : `on signal ${status.signal}`;
+      unexpectedExit = `the gateway exited ${how} during the run; its last output:\n${outputTail(managed.runOutput)}`;
+    });
     const sutControl: SutControl | undefined =
       managed === undefined
         ? undefined
         : {
             async crashAndRestart() {
-              await managed.restart();
+              expectingExit = true;
+              try {
+                await managed.restart();
+              } finally {
+                expectingExit = false;
+              }
               const again = await discoInfoProbe(federation, gatewayJid);
               try {
                 await waitForSutReady(launched, () => again.probe());
@@ -156,7 +174,9 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       ...(world === undefined ? {} : { world }),
       ...(sutControl === undefined ? {} : { sutControl }),
       setupMs,
+      gatewayExit: () => unexpectedExit,
       async stop() {
+        expectingExit = true;
         await driver.closeAll();
         await launched.stop().catch(() => undefined);
         await federation.stop();

@@ -77,6 +77,7 @@ const LEVEL_ORDER = { MUST: 0, SHOULD: 1, MAY: 2 } as const;
 
 /** Progress that prints nothing (the repetitions of --repeat print one line each instead). */
 export const silentProgress: RunProgress = {
+  gatewayExited: () => undefined,
   preflight: () => undefined,
   sectionStarted: () => undefined,
   caseFinished: () => undefined,
@@ -91,6 +92,9 @@ function mustFirst(results: readonly CaseResult[]): CaseResult[] {
 
 export function terminalProgress(write: (text: string) => void, verbose = false): RunProgress {
   return {
+    gatewayExited(message) {
+      write(`\nSTOPPED: ${message}\nthe remaining cases are not run (cantTell)\n`);
+    },
     preflight(findings) {
       for (const finding of findings) {
         write(`preflight: ${finding.kind === 'missing' ? 'FAIL' : 'CANNOT TEST'}: ${finding.message}\n`);
@@ -198,12 +202,14 @@ export function summaryTable(run: RunResult): string {
   if (run.unknownBaseline.length > 0) {
     lines.push(`baseline names unknown cases: ${run.unknownBaseline.join(', ')}`);
   }
+  if (run.abortedBy !== undefined) lines.push(`the run stopped: ${run.abortedBy.split('\n')[0] ?? ''}`);
   lines.push(`${run.subject.name}: ${runVerdictLine(run)}`);
   return `${lines.join('\n')}\n`;
 }
 
 /** The run's verdict in words; a partial run never says plainly PASSED. */
 export function runVerdictLine(run: RunResult): string {
+  if (run.abortedBy !== undefined) return 'COULD NOT FINISH (the gateway exited)';
   if (run.partial) {
     const scope = `${String(run.selection.selectedCases)} of ${String(run.selection.totalCases)} cases selected`;
     return run.passed

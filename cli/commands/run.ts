@@ -222,6 +222,7 @@ export const runCommand: Command = {
         io.out(summaryTable(result));
         await writeRun(result, out);
         log(`results: ${out}`);
+        if (result.abortedBy !== undefined) return EXIT.couldNotRun;
         return result.passed ? EXIT.ok : EXIT.invalid;
       }
       // --repeat: each repetition is a whole run (its own federation, gateway and seed), as N
