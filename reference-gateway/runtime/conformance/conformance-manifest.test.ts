@@ -15,11 +15,14 @@ import {
   REFUSAL_FAILURE,
   UNKNOWN_TOOL_FAILURE,
   argumentFailure,
-} from './failures.ts';
-import { ArgumentProblem } from './argument-reader.ts';
-import { counterResult } from './ledger-tools.ts';
-import { SCRIPT_LIMITS } from './script.ts';
-import { conformanceManifest, toolSchemas } from './test-support/manifest.ts';
+} from '../../../protocol/conformance-script/failures.ts';
+import { ArgumentProblem } from '../../../protocol/conformance-script/argument-reader.ts';
+import { counterResult } from '../../../protocol/conformance-script/ledger-tools.ts';
+import { SCRIPT_LIMITS } from '../../../protocol/conformance-script/script.ts';
+import {
+  conformanceManifest,
+  toolSchemas,
+} from '../../../protocol/conformance-script/test-support/manifest.ts';
 
 let manifest: ValidManifest;
 beforeAll(async () => {

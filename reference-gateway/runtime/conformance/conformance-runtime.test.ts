@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONFORMANCE_RUNTIME_NAME, ConformanceRuntime, SCRIPT_TOOLS } from './conformance-runtime.ts';
-import { REFUSAL_FAILURE, UNKNOWN_TOOL_FAILURE } from './failures.ts';
-import { MemoryLedger } from './test-support/memory-ledger.ts';
+import { REFUSAL_FAILURE, UNKNOWN_TOOL_FAILURE } from '../../../protocol/conformance-script/failures.ts';
+import { MemoryLedger } from '../../../protocol/conformance-script/test-support/memory-ledger.ts';
 import { runtimeHarness } from './test-support/harness.ts';
 
 describe('the conformance runtime', () => {

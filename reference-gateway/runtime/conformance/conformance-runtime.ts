@@ -2,24 +2,26 @@
  * The `conformance` ToolRuntime (#model-boundary): the tools of fixtures/manifests/
  * conformance.json, whose behaviour the arguments script (docs/conformance-tools.md). The
  * fixture world assigns endpoints to it by name; it never learns which endpoint it serves, so
- * any manifest whose tools carry these names can be hosted by it.
+ * any manifest whose tools carry these names can be hosted by it. The script language and its
+ * interpreter live in protocol/conformance-script/, shared with the conformance-tools MCP server.
  */
+import {
+  COUNTER_TOOL,
+  SCRIPT_TOOLS,
+  SYSTEM_CLOCK,
+  UNKNOWN_TOOL_FAILURE,
+  argumentFailure,
+  parseCounterArguments,
+  parseScript,
+  runCounter,
+  runScript,
+  type RuntimeClock,
+} from '../../../protocol/conformance-script/index.ts';
 import type { TaskActions, ToolInvocation, ToolLedger, ToolRuntime } from '../tool-runtime.ts';
-import { SYSTEM_CLOCK, type RuntimeClock } from './clock.ts';
-import { UNKNOWN_TOOL_FAILURE, argumentFailure } from './failures.ts';
-import { runScript } from './interpreter.ts';
-import { parseCounterArguments, runCounter } from './ledger-tools.ts';
-import { parseScript } from './script.ts';
 
 export const CONFORMANCE_RUNTIME_NAME = 'conformance';
 
-/**
- * The script tools run one interpreter; they differ only in what the manifest declares for
- * them (task features, outputSchema, approvalRequired), which is what the suites vary.
- */
-export const SCRIPT_TOOLS = ['script', 'script.typed', 'script.plain', 'script.approval'] as const;
-export const COUNTER_TOOL = 'counter';
-export const CONFORMANCE_TOOLS: readonly string[] = [...SCRIPT_TOOLS, COUNTER_TOOL];
+export { CONFORMANCE_TOOLS, COUNTER_TOOL, SCRIPT_TOOLS } from '../../../protocol/conformance-script/index.ts';
 
 export interface ConformanceRuntimeOptions {
   /** The gateway's durable ledger (kept in its store). */

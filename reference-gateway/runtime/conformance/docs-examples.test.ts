@@ -9,9 +9,12 @@ import type { JsonValue } from '../../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../../protocol/json/strict-json.ts';
 import { REPO_ROOT } from '../../../protocol/test-support/shared-paths.ts';
 import type { CompiledToolSchema } from '../../../protocol/tool-schema/index.ts';
-import { parseScript } from './script.ts';
+import { parseScript } from '../../../protocol/conformance-script/script.ts';
 import { runtimeHarness } from './test-support/harness.ts';
-import { conformanceManifest, toolSchemas } from './test-support/manifest.ts';
+import {
+  conformanceManifest,
+  toolSchemas,
+} from '../../../protocol/conformance-script/test-support/manifest.ts';
 
 const DOC = readFileSync(resolve(REPO_ROOT, 'docs', 'conformance-tools.md'), 'utf8');
 

@@ -30,9 +30,9 @@ import {
   invokeRequest,
 } from '../../tasks/test-support/engine-kit.ts';
 import { FakeClock } from '../../tasks/test-support/fake-clock.ts';
-import { clockFromTimers } from './clock.ts';
+import { clockFromTimers } from '../../../protocol/conformance-script/clock.ts';
 import { ConformanceRuntime } from './conformance-runtime.ts';
-import { DEFAULT_EXPIRY_FAILURE, REFUSAL_FAILURE } from './failures.ts';
+import { DEFAULT_EXPIRY_FAILURE, REFUSAL_FAILURE } from '../../../protocol/conformance-script/failures.ts';
 
 const CONFORMANCE = 'conformance@agents.example';
 

@@ -1,4 +1,9 @@
-export { SYSTEM_CLOCK, clockFromTimers, type RuntimeClock, type TimerSource } from './clock.ts';
+export {
+  SYSTEM_CLOCK,
+  clockFromTimers,
+  type RuntimeClock,
+  type TimerSource,
+} from '../../../protocol/conformance-script/clock.ts';
 export {
   COUNTER_TOOL,
   CONFORMANCE_RUNTIME_NAME,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../protocol/json/json-value.ts';
-import { DEFAULT_EXPIRY_FAILURE, REFUSAL_FAILURE } from './failures.ts';
-import { FAKE_EPOCH } from './test-support/fake-clock.ts';
+import { DEFAULT_EXPIRY_FAILURE, REFUSAL_FAILURE } from '../../../protocol/conformance-script/failures.ts';
+import { FAKE_EPOCH } from '../../../protocol/conformance-script/test-support/fake-clock.ts';
 import { runtimeHarness } from './test-support/harness.ts';
 
 const UNIT = { type: 'object', properties: { unit: { enum: ['C', 'F'] } }, required: ['unit'] };

@@ -1,9 +1,12 @@
 /** One conformance runtime wired to a fake engine, a fake clock and an in-memory ledger. */
 import type { JsonValue } from '../../../../protocol/json/json-value.ts';
 import { ConformanceRuntime } from '../conformance-runtime.ts';
-import { FakeClock } from './fake-clock.ts';
-import { FakeEngine, type FakeActionsOptions } from './fake-actions.ts';
-import { MemoryLedger } from './memory-ledger.ts';
+import { FakeClock } from '../../../../protocol/conformance-script/test-support/fake-clock.ts';
+import {
+  FakeEngine,
+  type FakeActionsOptions,
+} from '../../../../protocol/conformance-script/test-support/fake-actions.ts';
+import { MemoryLedger } from '../../../../protocol/conformance-script/test-support/memory-ledger.ts';
 
 export interface RuntimeHarness {
   readonly engine: FakeEngine;

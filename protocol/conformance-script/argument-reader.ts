@@ -4,8 +4,8 @@
  * and this parser disagree, or a gateway skipped validation; either way the tool must refuse
  * to guess. Every reader names the offending member by its JSON pointer.
  */
-import { appendPointer } from '../../../protocol/json/json-pointer.ts';
-import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
+import { appendPointer } from '../json/json-pointer.ts';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json/json-value.ts';
 
 export class ArgumentProblem extends Error {
   override readonly name = 'ArgumentProblem';

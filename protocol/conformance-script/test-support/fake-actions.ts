@@ -4,15 +4,15 @@
  * actions are refused 'settled', as the contract says), and lets the test answer or expire the
  * pending input request, accept a cancellation, or settle the task from outside (a deadline).
  */
-import type { ProgressPayload, TaskFailure, ToolResult } from '../../../../protocol/events/payload-types.ts';
-import type { JsonValue } from '../../../../protocol/json/json-value.ts';
+import type { ProgressPayload, TaskFailure, ToolResult } from '../../events/payload-types.ts';
+import type { JsonValue } from '../../json/json-value.ts';
 import type {
   ActionRefusal,
   ActionResult,
   InputOutcome,
   InputRequest,
   TaskActions,
-} from '../../tool-runtime.ts';
+} from '../../tool-actions.ts';
 
 export type ActionCall =
   | { readonly kind: 'progress'; readonly update: ProgressPayload }

@@ -4,7 +4,7 @@
  * conformance-tools.md lists them. Reserved `internal-error` where one fits; the one
  * condition of our own is namespace-qualified (#registrar-failure-codes).
  */
-import type { TaskFailure } from '../../../protocol/events/payload-types.ts';
+import type { TaskFailure } from '../events/payload-types.ts';
 import type { ArgumentProblem } from './argument-reader.ts';
 
 /**

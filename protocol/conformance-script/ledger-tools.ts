@@ -6,9 +6,9 @@
  * (invocation.replay-same-task, invocation.durable-before-accepted,
  * manifest.fail-closed-permissions).
  */
-import type { ToolResult } from '../../../protocol/events/payload-types.ts';
-import type { JsonValue } from '../../../protocol/json/json-value.ts';
-import type { TaskActions, ToolLedger } from '../tool-runtime.ts';
+import type { ToolResult } from '../events/payload-types.ts';
+import type { JsonValue } from '../json/json-value.ts';
+import type { TaskActions, ToolLedger } from '../tool-actions.ts';
 import { ArgumentProblem, ObjectReader } from './argument-reader.ts';
 import { REFUSAL_FAILURE } from './failures.ts';
 import type { ParseOutcome } from './script.ts';

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { JsonValue } from '../../../protocol/json/json-value.ts';
-import type { CompiledToolSchema } from '../../../protocol/tool-schema/index.ts';
+import type { JsonValue } from '../json/json-value.ts';
+import type { CompiledToolSchema } from '../tool-schema/index.ts';
 import { parseCounterArguments } from './ledger-tools.ts';
 import { DEFAULT_EXPIRY_FAILURE } from './failures.ts';
 import { parseScript } from './script.ts';

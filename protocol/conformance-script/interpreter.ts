@@ -15,9 +15,9 @@
  * attempt through the actions, whatever the engine answers. They must reach the engine — it is
  * the engine that discards them — so nothing here short-circuits on the `settled` signal.
  */
-import { dateTimeFromMillis, toEpochMillis, type XmppDateTime } from '../../../protocol/datetime.ts';
-import type { ToolResult } from '../../../protocol/events/payload-types.ts';
-import type { JsonValue } from '../../../protocol/json/json-value.ts';
+import { dateTimeFromMillis, toEpochMillis, type XmppDateTime } from '../datetime.ts';
+import type { ToolResult } from '../events/payload-types.ts';
+import type { JsonValue } from '../json/json-value.ts';
 import type {
   ActionRefusal,
   ActionResult,
@@ -25,7 +25,7 @@ import type {
   InputRequest,
   TaskActions,
   ToolLedger,
-} from '../tool-runtime.ts';
+} from '../tool-actions.ts';
 import { untilAborted, type RuntimeClock } from './clock.ts';
 import { REFUSAL_FAILURE } from './failures.ts';
 import type { CancelPolicy, CompleteStep, InputStep, Script, Step, WaitSpan, WaitStep } from './script.ts';

@@ -1,12 +1,8 @@
 /** The conformance manifest as the gateway validates it, with its compiled tool schemas. */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  validateManifestBytes,
-  type CompiledToolSchemas,
-  type ValidManifest,
-} from '../../../../protocol/manifest/index.ts';
-import { REPO_ROOT } from '../../../../protocol/test-support/shared-paths.ts';
+import { validateManifestBytes, type CompiledToolSchemas, type ValidManifest } from '../../manifest/index.ts';
+import { REPO_ROOT } from '../../test-support/shared-paths.ts';
 
 export const CONFORMANCE_MANIFEST = resolve(REPO_ROOT, 'fixtures', 'manifests', 'conformance.json');
 

@@ -1,5 +1,5 @@
 /** An in-memory ToolLedger that also records the order of increments. */
-import type { ToolLedger } from '../../tool-runtime.ts';
+import type { ToolLedger } from '../../tool-actions.ts';
 
 export class MemoryLedger implements ToolLedger {
   readonly #counts = new Map<string, number>();

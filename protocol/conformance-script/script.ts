@@ -8,9 +8,9 @@
  * failure-code syntax) are deliberately not constrained here: a suite scripts an out-of-range
  * value to check that the gateway refuses to emit it (#event-json-schemas, #errors).
  */
-import { parseDateTime, type XmppDateTime } from '../../../protocol/datetime.ts';
-import type { ProgressPayload, TaskFailure } from '../../../protocol/events/payload-types.ts';
-import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
+import { parseDateTime, type XmppDateTime } from '../datetime.ts';
+import type { ProgressPayload, TaskFailure } from '../events/payload-types.ts';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json/json-value.ts';
 import { ArgumentProblem, ObjectReader } from './argument-reader.ts';
 import { DEFAULT_EXPIRY_FAILURE } from './failures.ts';
 
