@@ -19,6 +19,7 @@ import type { Element } from '@xmpp/xml';
 
 import type { Account } from '../federation/server-provider.ts';
 import { LoginFailed } from './errors.ts';
+import { useNativeScramSha1 } from './scram-sha-1.ts';
 
 const NS_STREAM_MANAGEMENT = 'urn:xmpp:sm:3';
 const NS_STREAMS = 'http://etherx.jabber.org/streams';
@@ -183,6 +184,8 @@ export async function openClientConnection(options: ClientConnectionOptions): Pr
   });
   // A lost connection stays lost: the test decides what happens next.
   connection.reconnect.stop();
+  // Standard SCRAM iteration counts cost milliseconds with native PBKDF2 (scram-sha-1.ts).
+  useNativeScramSha1(connection.saslFactory);
   // Errors also surface as rejections of the login and of requests; the event must not crash the process.
   connection.on('error', () => undefined);
   let socket: Socket | undefined;

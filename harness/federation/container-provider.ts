@@ -43,11 +43,11 @@ import {
 import { removeLiveFederation } from './live-federations.ts';
 import { allocateLoopbackAddresses, releaseLoopbackAddresses } from './loopback-addresses.ts';
 import { NativeFederation } from './native-federation.ts';
+import { SCRAM_ITERATION_COUNT } from './prosody-accounts.ts';
 import { bootFederation, faultLinks, proxyOf } from './run-boot.ts';
 import { guardDirectory, releaseDirectory } from './orphan-watchdog.ts';
 import type { AccountRequest, FederationOptions, ServerProvider, ServerRole } from './server-provider.ts';
 
-const ITERATION_COUNT = 1;
 /** Label on every container and network of a run; its value is the run id. */
 export const FEDERATION_LABEL = 'org.agentconf.federation';
 const DEFAULT_S2S_TIMEOUT_SECONDS = 10;
@@ -356,7 +356,7 @@ async function startContainerFederation(
             resolver: stub.address,
             logLevel: options.logLevel ?? 'info',
             s2sTimeoutSeconds: options.s2sTimeoutSeconds ?? DEFAULT_S2S_TIMEOUT_SECONDS,
-            iterationCount: ITERATION_COUNT,
+            iterationCount: options.scramIterations ?? SCRAM_ITERATION_COUNT,
             readyTimeoutMs: options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
             engine: engine.endpoint,
             guard: run.guard,

@@ -34,13 +34,11 @@ import { removeLiveFederation } from './live-federations.ts';
 import { guardDirectory, releaseDirectory } from './orphan-watchdog.ts';
 import { allocateLoopbackAddresses, deadUdpPort, releaseLoopbackAddresses } from './loopback-addresses.ts';
 import { NativeFederation } from './native-federation.ts';
+import { SCRAM_ITERATION_COUNT } from './prosody-accounts.ts';
 import { bootFederation, faultLinks, proxyOf } from './run-boot.ts';
 import type { NativeServer } from './native-server.ts';
 import { ProsodyServer } from './prosody-server.ts';
 import type { AccountRequest, Federation, FederationOptions, ServerProvider } from './server-provider.ts';
-
-/** SCRAM iterations of the accounts we write: JavaScript SCRAM in clients costs ~0.8 s at 10 000. */
-const ITERATION_COUNT = 1;
 
 const DEFAULT_S2S_TIMEOUT_SECONDS = 10;
 const DEFAULT_READY_TIMEOUT_MS = 20_000;
@@ -134,7 +132,7 @@ async function prepareServer(
     deadResolver: { address: planned.address, port: await deadUdpPort(planned.address) },
     runAsRoot: process.getuid?.() === 0,
     s2sTimeoutSeconds: options.s2sTimeoutSeconds ?? DEFAULT_S2S_TIMEOUT_SECONDS,
-    iterationCount: ITERATION_COUNT,
+    iterationCount: options.scramIterations ?? SCRAM_ITERATION_COUNT,
   });
 }
 

@@ -10,6 +10,14 @@ import { join } from 'node:path';
 import { assertUsername } from './account-credentials.ts';
 import { luaString } from './lua-string.ts';
 
+/**
+ * SCRAM iterations of every account the harness writes (and Prosody's default_iteration_count):
+ * 4096, the count RFC 5802's example and RFC 7677 name as the floor, which standard clients
+ * (aiosasl, nbxmpp, slixmpp) require. The harness's own clients derive the key with Node's native
+ * PBKDF2 (harness/driver/scram-sha-1.ts), so a login costs milliseconds, not a JavaScript loop.
+ */
+export const SCRAM_ITERATION_COUNT = 4096;
+
 export interface ScramSha1Keys {
   /** Hex, lower case, as Prosody stores them. */
   readonly storedKey: string;

@@ -38,6 +38,11 @@ export interface FederationOptions {
   readonly s2sTimeoutSeconds?: number;
   /** Boot deadline in milliseconds (default 20 000). */
   readonly readyTimeoutMs?: number;
+  /**
+   * SCRAM iterations of the accounts (default 4096, SCRAM_ITERATION_COUNT: what standard clients
+   * accept). ejabberd's are always 4096.
+   */
+  readonly scramIterations?: number;
   /** Keep the run directory (configs, logs, data) after stop, for a person to read (default false). */
   readonly keepRunDir?: boolean;
 }

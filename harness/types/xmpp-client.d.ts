@@ -57,6 +57,8 @@ declare module '@xmpp/client' {
     timeout: number;
     readonly iqCaller: { request(stanza: Element, timeoutMs?: number): Promise<Element> };
     readonly reconnect: { stop(): void; delay: number };
+    /** saslmechanisms' factory: `create` takes the first registered mechanism the server offers. */
+    readonly saslFactory: { _mechs: { name: string; mech: unknown }[] };
     start(): Promise<Jid>;
     /** start() is connect(service) then open(), then waiting for 'online'. */
     connect(service: string): Promise<void>;
