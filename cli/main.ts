@@ -19,6 +19,10 @@ interface CommandEntry {
 
 const COMMANDS: readonly CommandEntry[] = [
   {
+    name: 'conformance-tools',
+    load: async () => (await import('./commands/conformance-tools.ts')).conformanceToolsCommand,
+  },
+  {
     name: 'federation',
     load: async () => (await import('./commands/federation.ts')).federationCommand,
   },

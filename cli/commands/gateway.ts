@@ -17,25 +17,7 @@ import { loadGatewayConfig } from '../../reference-gateway/config/gateway-config
 import { ConfigError } from '../../protocol/json/config-file.ts';
 import { EXIT, UsageError } from '../io.ts';
 import type { Command } from '../main.ts';
-
-/** The first SIGTERM or SIGINT; dispose() stops listening (a failed start must not keep handlers). */
-function listenForStopSignal(): { readonly received: Promise<NodeJS.Signals>; dispose(): void } {
-  let resolveSignal: (signal: NodeJS.Signals) => void = () => undefined;
-  const received = new Promise<NodeJS.Signals>((resolve) => {
-    resolveSignal = resolve;
-  });
-  const stop = (signal: NodeJS.Signals): void => {
-    dispose();
-    resolveSignal(signal);
-  };
-  const dispose = (): void => {
-    process.off('SIGTERM', stop);
-    process.off('SIGINT', stop);
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  return { received, dispose };
-}
+import { listenForStopSignal } from '../stop-signal.ts';
 
 export const gatewayCommand: Command = {
   name: 'gateway',

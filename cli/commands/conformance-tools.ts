@@ -1,0 +1,95 @@
+/**
+ * agentconf conformance-tools [--http PORT] [--host HOST] [--ledger FILE]: the conformance tools
+ * of docs/conformance-tools.md as an MCP server, for any gateway that hosts MCP servers as
+ * endpoints (docs/conformance-tools.md, "Over MCP").
+ *
+ * Without --http it serves one client on stdin/stdout (stdout is the MCP channel: nothing else
+ * is written there) until stdin closes. With --http it serves Streamable HTTP at
+ * http://HOST:PORT/mcp (port 0: any free port; the line on stdout says which) and the ledger at
+ * /ledger/KEY, until SIGTERM or SIGINT. --ledger keeps the ledger in FILE (JSON lines, fsynced),
+ * so it survives a restart and can be read by whoever can read the file; without it the ledger
+ * lives in the process.
+ *
+ * Exit codes: 0 when stdin closed or a signal stopped it; 1 when the port cannot be bound or
+ * the ledger file cannot be opened; 2 for usage errors.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConformanceLedger } from '../../harness/conformance-tools/ledger.ts';
+import {
+  serveConformanceToolsHttp,
+  serveConformanceToolsStdio,
+} from '../../harness/conformance-tools/transports.ts';
+import { EXIT, UsageError } from '../io.ts';
+import type { Command } from '../main.ts';
+import { listenForStopSignal } from '../stop-signal.ts';
+
+function portOf(text: string): number {
+  if (!/^[0-9]{1,5}$/.test(text) || Number(text) > 65_535) {
+    throw new UsageError(`--http needs a port from 0 to 65535, not ${JSON.stringify(text)}`);
+  }
+  return Number(text);
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error && 'code' in error ? String(error.code) : String(error);
+}
+
+export const conformanceToolsCommand: Command = {
+  name: 'conformance-tools',
+  usage: 'conformance-tools [--http PORT] [--host HOST] [--ledger FILE]',
+  summary: 'serve the conformance tools as an MCP server (stdio, or Streamable HTTP with --http)',
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args: [...args],
+      options: { http: { type: 'string' }, host: { type: 'string' }, ledger: { type: 'string' } },
+      allowPositionals: true,
+    });
+    if (positionals.length > 0) throw new UsageError('unexpected arguments');
+    if (values.host !== undefined && values.http === undefined) throw new UsageError('--host needs --http');
+    const port = values.http === undefined ? undefined : portOf(values.http);
+    let ledger: ConformanceLedger;
+    try {
+      ledger =
+        values.ledger === undefined
+          ? ConformanceLedger.inMemory()
+          : ConformanceLedger.inFile(resolve(values.ledger));
+    } catch (error) {
+      io.err(
+        `agentconf conformance-tools: cannot open the ledger ${values.ledger ?? ''} (${reasonOf(error)})\n`,
+      );
+      return EXIT.invalid;
+    }
+    try {
+      if (port === undefined) {
+        io.err(`conformance-tools: MCP on stdio; ledger ${ledger.file ?? 'in memory'}\n`);
+        await serveConformanceToolsStdio({ ledger });
+        return EXIT.ok;
+      }
+      const signal = listenForStopSignal();
+      let served;
+      try {
+        served = await serveConformanceToolsHttp({
+          ledger,
+          port,
+          ...(values.host === undefined ? {} : { host: values.host }),
+        });
+      } catch (error) {
+        signal.dispose();
+        io.err(
+          `agentconf conformance-tools: cannot listen on ${values.host ?? '127.0.0.1'}:${String(port)} (${reasonOf(error)})\n`,
+        );
+        return EXIT.invalid;
+      }
+      io.out(
+        `conformance-tools: MCP at ${served.url}; ledger at ${served.ledgerUrl}/KEY${ledger.file === undefined ? '' : ` and in ${ledger.file}`}\n`,
+      );
+      const received = await signal.received;
+      await served.close();
+      io.out(`conformance-tools: stopped (${received})\n`);
+      return EXIT.ok;
+    } finally {
+      ledger.close();
+    }
+  },
+};
