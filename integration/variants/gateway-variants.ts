@@ -1,0 +1,357 @@
+/**
+ * Test-only variants of the reference gateway, built as patched copies of its source tree
+ * (harness/sut/source-variant.ts): never a switch in its production code or config. Each comes
+ * with its own SUT file, written into the copy at fixtures/sut/<name>.json and derived from
+ * fixtures/sut/reference-gateway.json, so its launch ("cwd": "../..") starts the copy's gateway.
+ *
+ * PERMITTED variants change the gateway only in ways the spec allows: each must pass every
+ * claimed profile. BROKEN variants change it in ways the spec forbids (or claim what they do not
+ * implement): none may pass the profile named. README.md gives the reasons with their anchors.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../harness/repo-root.ts';
+import { buildSourceVariant, type SourcePatch } from '../../harness/sut/source-variant.ts';
+
+/** The reference gateway's SUT file as JSON, the shape the variants edit. */
+interface SutFile {
+  name: string;
+  launch: { command: string[]; files: { 'gateway.json': { limits: Record<string, unknown> } } };
+  limits: Record<string, unknown>;
+  [member: string]: unknown;
+}
+
+export interface GatewayVariant {
+  /** Kebab-case. */
+  readonly name: string;
+  /** One line: what differs from the reference gateway. */
+  readonly change: string;
+  readonly patches: readonly SourcePatch[];
+  readonly addFiles?: Readonly<Record<string, string>>;
+  /** Edits the variant's copy of the reference SUT file (limits, launch command). */
+  readonly sut?: (sut: SutFile) => void;
+}
+
+export interface BuiltVariant {
+  readonly name: string;
+  readonly root: string;
+  /** The variant's SUT file inside its copy. */
+  readonly sutFile: string;
+  remove(): void;
+}
+
+/** Builds the variant's source copy with its SUT file; remove() deletes it. */
+export function buildGatewayVariant(variant: GatewayVariant): BuiltVariant {
+  const sut = JSON.parse(
+    readFileSync(join(REPO_ROOT, 'fixtures', 'sut', 'reference-gateway.json'), 'utf8'),
+  ) as SutFile;
+  sut.name = `reference gateway variant ${variant.name}`;
+  variant.sut?.(sut);
+  const sutPath = join('fixtures', 'sut', `${variant.name}.json`);
+  const built = buildSourceVariant(REPO_ROOT, {
+    name: variant.name,
+    patches: variant.patches,
+    addFiles: { ...variant.addFiles, [sutPath]: `${JSON.stringify(sut, null, 2)}\n` },
+  });
+  return {
+    name: variant.name,
+    root: built.root,
+    sutFile: join(built.root, sutPath),
+    remove: () => {
+      built.remove();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Permitted variants
+
+/**
+ * a. Every IQ error carries the request payload before <error/> (#errors: MAY be included; the
+ * SHOULD to omit attacker-controlled JSON is errors.no-payload-echo), except a
+ * resource-constraint, whose rejected JSON MUST NOT be reflected (#json-encoding).
+ */
+export const ECHO_IN_ERRORS: GatewayVariant = {
+  name: 'echo-in-errors',
+  change: 'IQ errors include the original request payload (resource-constraint excepted)',
+  patches: [
+    {
+      file: 'reference-gateway/component/iq-router.ts',
+      find: `function errorReply(request: IqEnvelope, fault: StanzaFault): Element {
+  return buildIqError(request, { condition: fault.condition, type: fault.type });
+}`,
+      replace: `function errorReply(request: IqEnvelope, fault: StanzaFault): Element {
+  // Variant echo-in-errors: the original request payload is included (#errors: MAY), but never
+  // the JSON a limit rejected (#json-encoding: MUST NOT reflect).
+  const payload =
+    fault.condition === 'resource-constraint' ? undefined : (request as { payload?: Element }).payload;
+  return buildIqError(request, { condition: fault.condition, type: fault.type }, payload);
+}`,
+    },
+  ],
+};
+
+/**
+ * b. Task, event and input-request IDs: a fixed deployment prefix, the kind, then exactly 128
+ * CSPRNG bits (#invocation: 22-128 characters of the grammar, at least 128 bits of
+ * unpredictability; nothing forbids a prefix).
+ */
+export const PREFIXED_IDS: GatewayVariant = {
+  name: 'prefixed-ids',
+  change: "identifiers are 'gw-node-0001.' + kind prefix + 128 random bits",
+  patches: [
+    {
+      file: 'protocol/identifiers.ts',
+      find: 'const ID_RANDOM_BYTES = 18;',
+      replace: 'const ID_RANDOM_BYTES = 16;',
+    },
+    {
+      file: 'protocol/identifiers.ts',
+      find: "const id = prefix + randomSlice().toString('base64url');",
+      replace: "const id = 'gw-node-0001.' + prefix + randomSlice().toString('base64url');",
+    },
+  ],
+};
+
+/** A preload that runs the gateway process's wall clock `offsetMs` off the harness's. */
+function clockShift(offsetMs: number): string {
+  return `// Variant preload: this process's wall clock runs ${String(offsetMs)} ms off the real one
+// (Date.now and new Date() alike; timers are relative and unaffected).
+const OFFSET_MS = ${String(offsetMs)};
+const RealDate = Date;
+const shiftedNow = () => RealDate.now() + OFFSET_MS;
+function ShiftedDate(...args) {
+  if (new.target === undefined) return new RealDate(shiftedNow()).toString();
+  return args.length === 0 ? new RealDate(shiftedNow()) : new RealDate(...args);
+}
+ShiftedDate.prototype = RealDate.prototype;
+ShiftedDate.now = shiftedNow;
+ShiftedDate.parse = RealDate.parse;
+ShiftedDate.UTC = RealDate.UTC;
+globalThis.Date = ShiftedDate;
+`;
+}
+
+/** c. The gateway's clock `offsetMs` off the driver's: clocks of federated hosts are never equal. */
+function shiftedClock(name: string, offsetMs: number): GatewayVariant {
+  return {
+    name,
+    change: `the gateway's wall clock runs ${offsetMs > 0 ? `${String(offsetMs)} ms ahead` : `${String(-offsetMs)} ms behind`}`,
+    patches: [],
+    addFiles: { 'clock-shift.mjs': clockShift(offsetMs) },
+    sut: (sut) => {
+      const [program, ...rest] = sut.launch.command;
+      if (program !== 'node') throw new Error('the reference SUT no longer starts node');
+      sut.launch.command = [program, '--import', './clock-shift.mjs', ...rest];
+    },
+  };
+}
+export const CLOCK_AHEAD = shiftedClock('clock-ahead-2s', 2_000);
+export const CLOCK_BEHIND = shiftedClock('clock-behind-2s', -2_000);
+
+/** d. Pages of at most 2 items whatever <max/> asks (XEP-0059: the responder may return fewer). */
+export const PAGE_MAX_2: GatewayVariant = {
+  name: 'page-max-2',
+  change: 'limits.rsmPageMax 2 (documented in the SUT file)',
+  patches: [],
+  sut: (sut) => {
+    sut.launch.files['gateway.json'].limits['rsmPageMax'] = 2;
+    sut.limits['rsmPageMax'] = 2;
+  },
+};
+
+/** The patch that types the service-unavailable in `context` (text around it, unique in `file`) 'wait'. */
+function waitInstead(file: string, context: string): SourcePatch {
+  return {
+    file,
+    find: context,
+    replace: context.replace(
+      'FAULT.serviceUnavailable',
+      "{ condition: 'service-unavailable', type: 'wait' } as const",
+    ),
+  };
+}
+
+/**
+ * e. service-unavailable typed `wait` where the outage is transient (interp-42): the task engine
+ * refusing work while it is closed (shutdown, store closed), and a registered schema that fails
+ * to load at admission (a local fault).
+ */
+export const TRANSIENT_OUTAGE_WAIT: GatewayVariant = {
+  name: 'transient-outage-wait',
+  change: "service-unavailable type 'wait' for the engine's transient outages",
+  patches: [
+    waitInstead(
+      'reference-gateway/tasks/task-engine.ts',
+      `invoke(requester: Requester, targetJid: string, invoke: Invoke): Promise<Outcome> {
+    if (!accepting(this.#ctx)) return Promise.resolve(refuse(FAULT.serviceUnavailable));`,
+    ),
+    waitInstead(
+      'reference-gateway/tasks/task-engine.ts',
+      `cancel(requester: Requester, targetJid: string, cancel: Cancel): Outcome {
+    if (!accepting(this.#ctx)) return refuse(FAULT.serviceUnavailable);`,
+    ),
+    waitInstead(
+      'reference-gateway/tasks/task-engine.ts',
+      `provideInput(requester: Requester, targetJid: string, request: ProvideInput): Promise<Outcome> {
+    if (!accepting(this.#ctx)) return Promise.resolve(refuse(FAULT.serviceUnavailable));`,
+    ),
+    waitInstead(
+      'reference-gateway/tasks/admission.ts',
+      'if (schema === undefined) return refuse(FAULT.serviceUnavailable);',
+    ),
+    waitInstead(
+      'reference-gateway/tasks/admission.ts',
+      `      // The registered schema compiled at registration; failing now is a local fault.
+      return refuse(FAULT.serviceUnavailable);`,
+    ),
+  ],
+};
+
+/**
+ * f. Progress rate-limited by coalescing (#security: gateways MUST rate-limit progress events):
+ * at most one committed progress update per task every 250 ms; an update inside the interval is
+ * held (a newer one replaces it) and committed when the interval ends, unless anything else was
+ * committed first (a state transition): then it is dropped. A dropped update is never committed,
+ * so it takes no revision (#events: each *committed* progress update increases it by one).
+ */
+export const PROGRESS_COALESCING: GatewayVariant = {
+  name: 'progress-coalescing',
+  change: 'progress rate-limited: held updates coalesce, and are dropped when a transition comes first',
+  patches: [
+    {
+      file: 'reference-gateway/tasks/task-actions.ts',
+      find: `  const taskId = task.taskId;
+`,
+      replace: `  const taskId = task.taskId;
+  // Variant progress-coalescing: the last committed progress and the update held back.
+  const PROGRESS_INTERVAL_MS = 250;
+  let lastProgressAt = Number.NEGATIVE_INFINITY;
+  let held: { readonly payload: JsonValue; readonly revision: number | undefined } | undefined;
+`,
+    },
+    {
+      file: 'reference-gateway/tasks/task-actions.ts',
+      find: `      return Promise.resolve(
+        commitAction(ctx, taskId, (current, effects) => {
+          appendEvent(ctx, effects, current, { to: current.state, type: 'progress', payload });
+        }),
+      );`,
+      replace: `      const now = ctx.clock.now();
+      if (held === undefined && now - lastProgressAt >= PROGRESS_INTERVAL_MS) {
+        const result = commitAction(ctx, taskId, (current, effects) => {
+          appendEvent(ctx, effects, current, { to: current.state, type: 'progress', payload });
+        });
+        if (result.ok) lastProgressAt = now;
+        return Promise.resolve(result);
+      }
+      const first = held === undefined;
+      held = { payload, revision: reload(ctx, taskId)?.revision };
+      if (first) {
+        ctx.clock.setTimer(lastProgressAt + PROGRESS_INTERVAL_MS - now, () => {
+          const pending = held;
+          held = undefined;
+          if (pending === undefined || !accepting(ctx)) return;
+          commitAction(ctx, taskId, (current, effects) => {
+            // Something was committed since the update was held: it is dropped.
+            if (current.revision !== pending.revision) return;
+            appendEvent(ctx, effects, current, { to: current.state, type: 'progress', payload: pending.payload });
+            lastProgressAt = ctx.clock.now();
+          });
+        });
+      }
+      return Promise.resolve(OK);`,
+    },
+  ],
+};
+
+export const PERMITTED_VARIANTS: readonly GatewayVariant[] = [
+  ECHO_IN_ERRORS,
+  PREFIXED_IDS,
+  CLOCK_AHEAD,
+  CLOCK_BEHIND,
+  PAGE_MAX_2,
+  TRANSIENT_OUTAGE_WAIT,
+  PROGRESS_COALESCING,
+];
+
+// ---------------------------------------------------------------------------------------------
+// Broken variants
+
+/** 2. Progress, cancellation and input switched off and not advertised; the SUT still claims Interactive Tasks. */
+export const NO_INTERACTIVE_FEATURES: GatewayVariant = {
+  name: 'no-interactive-features',
+  change: 'the task engine implements and advertises none of #progress, #cancel, #input',
+  patches: [
+    {
+      file: 'reference-gateway/component/task-wiring.ts',
+      find: 'Object.freeze({ progress: true, cancel: true, input: true })',
+      replace: 'Object.freeze({ progress: false, cancel: false, input: false })',
+    },
+  ],
+};
+
+/**
+ * 3. Every IQ answered twice: the reply, then a service-unavailable error, the way a component
+ * whose library fallback responder also answers handled IQs does (@xmpp/component's IQ callee).
+ */
+export const ANSWERS_TWICE: GatewayVariant = {
+  name: 'answers-twice',
+  change: 'every IQ reply is followed by a second reply, a service-unavailable error',
+  patches: [
+    {
+      file: 'reference-gateway/component/gateway-component.ts',
+      find: "import { iqRouterOf } from './gateway-routes.ts';",
+      replace: `import { iqRouterOf } from './gateway-routes.ts';
+import { FAULT, faultElement } from '../iq/faults.ts';`,
+    },
+    {
+      file: 'reference-gateway/component/gateway-component.ts',
+      find: `    await this.#write(serialize(reply));
+    this.#emit('reply');`,
+      replace: `    await this.#write(serialize(reply));
+    // Variant answers-twice: a fallback responder answers the same IQ again.
+    const { from, to, id } = reply.attrs as Record<string, string>;
+    await this.#write(serialize(xml('iq', { type: 'error', from, to, id }, faultElement(FAULT.serviceUnavailable))));
+    this.#emit('reply');`,
+    },
+  ],
+};
+
+/**
+ * 4. Every registration and administration request answered service-unavailable (no provisioning
+ * row in the IQ table), while #admin and #self-register are still advertised: the shape of a
+ * gateway built on another revision of the protocol.
+ */
+export const REFUSES_REGISTRATION: GatewayVariant = {
+  name: 'refuses-registration',
+  change: 'every registration/administration IQ is answered service-unavailable',
+  patches: [
+    {
+      file: 'reference-gateway/registration/admin-routes.ts',
+      find: `export function adminRoutes({ provisioning, selfRegistration }: AdminRouteContext): IqRoute[] {`,
+      replace: `// Variant refuses-registration: no provisioning row, so the router answers service-unavailable.
+export function adminRoutes(_context: AdminRouteContext): IqRoute[] {
+  return [];
+}
+
+export function originalAdminRoutes({ provisioning, selfRegistration }: AdminRouteContext): IqRoute[] {`,
+    },
+  ],
+};
+
+/**
+ * 5. bad-request typed 'cancel' (RFC 6120 and interp-42 give it 'modify'): a type the suite
+ * only warns about, so the run passes without --strict and fails with it.
+ */
+export const BAD_REQUEST_CANCEL: GatewayVariant = {
+  name: 'bad-request-cancel',
+  change: "bad-request errors carry type 'cancel' instead of 'modify'",
+  patches: [
+    {
+      file: 'reference-gateway/iq/faults.ts',
+      find: "badRequest: Object.freeze({ condition: 'bad-request', type: 'modify' }),",
+      replace: "badRequest: Object.freeze({ condition: 'bad-request', type: 'cancel' }),",
+    },
+  ],
+};
