@@ -7,7 +7,8 @@
 // it); and a version whose only retained task was purged can be removed.
 //
 // The black-box suite case task-recovery.expired-like-nonexistent needs exactly such a gateway,
-// so it runs here too (the reference world of `agentconf run` keeps the default day).
+// so it runs here too (`agentconf run` gives the reference gateway 1 s of retention through
+// fixtures/sut/reference-gateway.json for the same reason).
 //
 // The gateway's purge timer and real time drive everything: the test waits for the gateway's
 // own "purged" log line (with a deadline) and then asks over the wire, never sleeping.
@@ -279,7 +280,7 @@ describe('the suite case task-recovery.expired-like-nonexistent', () => {
     const seed = freshSeed();
     console.log(`suite case seed ${String(seed)}`);
     const warnings: string[] = [];
-    // Resolves only when it compared at least one expired reply (otherwise NotApplicable).
+    // Resolves only when it compared at least one expired reply (otherwise MissingFixture).
     await expect(found.run(caseContext(seed, warnings))).resolves.toBeUndefined();
     expect(warnings).toEqual([]);
   });

@@ -15,6 +15,8 @@ export interface CallerRoles {
   readonly denied: string;
   readonly admin: string | undefined;
   readonly registrant: string;
+  /** Another account on the gateway's own server, holding only its domain's grants. */
+  readonly localPeer?: string | undefined;
 }
 
 export class RunCallers {
@@ -45,6 +47,11 @@ export class RunCallers {
         return this.#role(admin);
       },
       registrant: () => this.#role(this.#roles.registrant),
+      localPeer: () => {
+        const { localPeer } = this.#roles;
+        if (localPeer === undefined) return Promise.reject(new Error('the run names no localPeer account'));
+        return this.#role(localPeer);
+      },
       sibling: async (of: Caller) => {
         const caller = await this.#driver.connect(of.bareJid, this.#nextResource('sibling'));
         siblings.push(caller);
@@ -62,7 +69,7 @@ export class RunCallers {
    * The role's long-lived caller outside any attempt: the run's own queries before the cases (the
    * advertised features) ride on the connection the cases then use, instead of a login of their own.
    */
-  callerOf(role: Exclude<keyof CallerRoles, 'admin'>): Promise<Caller> {
+  callerOf(role: Exclude<keyof CallerRoles, 'admin' | 'localPeer'>): Promise<Caller> {
     return this.#role(this.#roles[role]);
   }
 

@@ -28,6 +28,8 @@ export const WORLD_ACCOUNTS = {
   denied: { username: 'mallory', domain: 'hostile.example' },
   // Not in the world file: a local account that self-registers its own bare JID (#registration-flow).
   registrant: { username: 'registrant', domain: 'server.example' },
+  // Another local account with only its domain's grants: task access is by bare JID (#task-recovery).
+  localPeer: { username: 'dave', domain: 'server.example' },
 } as const;
 
 export interface RunSession {
@@ -115,6 +117,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       denied: jidOf(WORLD_ACCOUNTS.denied),
       admin: sut.adminAccount?.jid,
       registrant: jidOf(WORLD_ACCOUNTS.registrant),
+      localPeer: jidOf(WORLD_ACCOUNTS.localPeer),
     };
     // Built from the very value the SUT was given, so cases expect what it actually loaded.
     const world =

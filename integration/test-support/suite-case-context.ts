@@ -30,6 +30,7 @@ export function localCaseContext(options: LocalCaseContextOptions): CaseContext 
     local: () => world().caller(BOB, `suite-${String(seed)}`),
     remote: unused,
     remotePeer: unused,
+    localPeer: unused,
     denied: unused,
     admin: unused,
     registrant: unused,

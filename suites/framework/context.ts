@@ -21,6 +21,12 @@ export interface CallerPool {
   remote(): Promise<Caller>;
   /** Another example.com account: only the grants its domain has. */
   remotePeer(): Promise<Caller>;
+  /**
+   * Another account on the gateway's own server: only the grants its domain has, which in the
+   * reference world are the local caller's too. Task operations are authorized by bare JID, not
+   * by domain (#task-recovery), so it may not touch the local caller's tasks.
+   */
+  localPeer(): Promise<Caller>;
   /** On a domain with no grants at all (hostile.example): deny-by-default. */
   denied(): Promise<Caller>;
   /** The SUT's administrator account (SUT config `adminJid`). */

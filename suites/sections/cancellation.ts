@@ -7,7 +7,12 @@
  * are compared with their offsets and every fractional digit.
  */
 import type { Caller } from '../../harness/driver/index.ts';
-import { dateTimeFromMillis, parseDateTime } from '../../protocol/datetime.ts';
+import {
+  dateTimeFromMillis,
+  parseDateTime,
+  toEpochMillis,
+  type XmppDateTime,
+} from '../../protocol/datetime.ts';
 import { canonicalJson } from '../../protocol/json/canonical.ts';
 import { isJsonObject } from '../../protocol/json/json-value.ts';
 import type { TaskState as TaskStateName } from '../../protocol/task-states.ts';
@@ -15,7 +20,7 @@ import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
 import { expectStanzaError, expectThat } from '../framework/expect.ts';
-import { NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
+import { MissingFixture, RequirementViolation } from '../framework/verdicts.ts';
 import {
   awaitEvent,
   awaitSettled,
@@ -27,6 +32,7 @@ import {
   expectTaskState,
   freshLedgerKey,
   isTerminalState,
+  measureGatewayClock,
   readLedger,
   requireToolFeatures,
   sendCancel,
@@ -35,6 +41,7 @@ import {
   taskResultRequest,
   taskStateRequest,
   terminalPayload,
+  type GatewayClock,
   type TaskTarget,
 } from './support/tasks.ts';
 
@@ -74,21 +81,27 @@ function failureCode(payload: unknown): unknown {
   return typeof error === 'object' && error !== null ? (error as Record<string, unknown>)['code'] : undefined;
 }
 
-/** A deadline `offsetMs` ahead written in +05:30 with seven fractional digits (interp-31). */
-function oddlyWrittenDeadline(offsetMs: number): { text: string; millis: number } {
-  const millis = Date.now() + offsetMs;
+/** `instant` written in +05:30 with seven fractional digits (interp-31). */
+function oddlyWritten(instant: XmppDateTime): { text: string; millis: number } {
+  const millis = toEpochMillis(instant);
   const shifted = new Date(millis + 330 * 60_000).toISOString(); // local time at +05:30
   const text = `${shifted.slice(0, 19)}.${shifted.slice(20, 23)}0001+05:30`;
   return { text, millis };
 }
 
+/**
+ * A task whose completion is placed `wakeOffsetMs` from its deadline, both on the gateway's
+ * clock: the deadline 400 ms ahead of the gateway's time as measured (never in its past, whatever
+ * its offset from ours), the tool waking at an instant the gateway compares with it.
+ */
 async function deadlineOutcome(
   context: CaseContext,
+  clock: GatewayClock,
   wakeOffsetMs: number,
 ): Promise<{ state: string; code: unknown; xml: string }> {
   const target = conformanceTarget(context);
   const caller = await context.callers.local();
-  const deadline = oddlyWrittenDeadline(400);
+  const deadline = oddlyWritten(clock.ahead(400));
   const until = dateTimeFromMillis(deadline.millis + wakeOffsetMs).text;
   const { accepted } = await startTask(
     context,
@@ -128,7 +141,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(caller, target, 'script', ['cancel']);
+      await requireToolFeatures(context, caller, target, 'script', ['cancel']);
       const { accepted } = await startTask(context, caller, target, 'script', { steps: [{ wait: {} }] });
       const running = await awaitEvent(context, caller, accepted.taskId, 'status');
       const first = await sendCancel(caller, target, accepted.taskId, running.event.revision, 'stop, please');
@@ -192,7 +205,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(caller, target, 'script', ['cancel']);
+      await requireToolFeatures(context, caller, target, 'script', ['cancel']);
       const { accepted } = await startTask(context, caller, target, 'script', {
         steps: [
           { wait: { onCancel: 'proceed' } },
@@ -224,7 +237,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(caller, target, 'script', ['cancel']);
+      await requireToolFeatures(context, caller, target, 'script', ['cancel']);
       const key = freshLedgerKey(context, 'late-output');
       const { accepted } = await startTask(context, caller, target, 'script', {
         steps: [
@@ -263,8 +276,8 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
       if (!isJsonObject(payload) || payload['reason'] !== TOOL_REASON) {
         // The gateway settled the cancellation itself, which ends the script before its cancel
         // step (docs/conformance-tools.md, "wait"): the tool never gets to report late output.
-        throw new NotApplicable(
-          'the gateway settled the cancellation itself; the tool produced no late output',
+        throw new MissingFixture(
+          'the gateway settled the cancellation itself, so the conformance tools stopped before their late output (docs/conformance-tools.md, "wait"): nothing was reported to discard. A gateway that lets its runtime confirm cancellations (the tools\' cancel step) decides this case',
         );
       }
       await untilCounted(context, caller, target, key);
@@ -315,24 +328,76 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
   },
   {
     id: 'cancellation.conflict-after-terminal',
-    requirements: ['cancellation.different-tuple-conflict'],
+    requirements: ['cancellation.settled-first-conflict', 'task-states.terminal-immutable'],
     profiles: ['interactive-tasks'],
     level: 'MUST',
     interpretations: ['interp-38'],
-    statement: 'A cancellation of a task that settled before any cancellation was accepted gets conflict.',
+    statement:
+      'A cancellation of a task that settled before any cancellation was accepted gets conflict, and the task stays as it settled.',
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(caller, target, 'script', ['cancel']);
+      await requireToolFeatures(context, caller, target, 'script', ['cancel']);
       const { accepted } = await startTask(context, caller, target, 'script', { steps: [{ complete: {} }] });
       const history = await awaitSettled(context, caller, accepted.taskId);
       const revision = history.at(-1)?.event.revision ?? 0;
       expectStanzaError(
         await sendCancel(caller, target, accepted.taskId, revision),
-        'cancellation.different-tuple-conflict',
+        'cancellation.settled-first-conflict',
         'conflict',
         context,
       );
+      const exchange = await taskStateRequest(caller, target, accepted.taskId);
+      const state = expectTaskState(exchange, 'task-states.terminal-immutable');
+      expectThat(
+        exchange.reply.xml,
+        'task-states.terminal-immutable',
+        `still completed at revision ${String(revision)}`,
+        state.state === 'completed' && state.revision === revision,
+      );
+    },
+  },
+  {
+    id: 'cancellation.stale-revision-refused',
+    requirements: ['cancellation.stale-revision-conflict'],
+    profiles: ['interactive-tasks'],
+    level: 'MUST',
+    interpretations: ['interp-36', 'interp-42'],
+    statement:
+      'A cancellation naming revision 0 after the task moved to running (a state transition later) gets conflict and leaves the task running; one naming a revision the task has not reached gets conflict or bad-request; the same cancellation at the current revision is then accepted.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      await requireToolFeatures(context, caller, target, 'script', ['cancel']);
+      const { accepted } = await startTask(context, caller, target, 'script', { steps: [{ wait: {} }] });
+      const running = await awaitEvent(context, caller, accepted.taskId, 'status');
+      const current = running.event.revision;
+      expectStanzaError(
+        await sendCancel(caller, target, accepted.taskId, current - 1),
+        'cancellation.stale-revision-conflict',
+        'conflict',
+        context,
+      );
+      expectStanzaError(
+        await sendCancel(caller, target, accepted.taskId, current + 5),
+        'cancellation.stale-revision-conflict',
+        ['conflict', 'bad-request'],
+        context,
+      );
+      const exchange = await taskStateRequest(caller, target, accepted.taskId);
+      const state = expectTaskState(exchange, 'cancellation.stale-revision-conflict');
+      expectThat(
+        exchange.reply.xml,
+        'cancellation.stale-revision-conflict',
+        `still running at revision ${String(current)}: the refused cancellations changed nothing`,
+        state.state === 'running' && state.revision === current,
+      );
+      // The positive control: the refusals were about the revision, not about cancelling.
+      expectCancelAccepted(
+        await sendCancel(caller, target, accepted.taskId, current),
+        'cancellation.stale-revision-conflict',
+      );
+      await awaitSettled(context, caller, accepted.taskId);
     },
   },
   {
@@ -341,19 +406,20 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-30', 'interp-32'],
-    statement: 'A task still running when its deadline arrives settles failed with code deadline-expired.',
+    statement:
+      "A task still running when its deadline arrives settles failed with code deadline-expired (the deadline placed 300 ms ahead on the gateway's clock as measured from the times it reports).",
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const clock = await measureGatewayClock(context, caller, target);
       const { accepted } = await startTask(
         context,
         caller,
         target,
         'script',
         { steps: [{ wait: { onCancel: 'ignore' } }] },
-        {
-          deadline: dateTimeFromMillis(Date.now() + 300),
-        },
+        { deadline: clock.ahead(300) },
+        'cancellation.deadline-expiry',
       );
       const history = await awaitSettled(context, caller, accepted.taskId);
       const { state, payload } = terminalPayload(history);
@@ -372,16 +438,21 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
     level: 'MUST',
     interpretations: ['interp-30', 'interp-31'],
     statement:
-      'A deadline written with a +05:30 offset and seven fractional digits is compared as the instant it names: a completion 150 ms before it commits, one 150 ms after it is not applied and the task fails with deadline-expired.',
+      "A deadline written with a +05:30 offset and seven fractional digits is compared as the instant it names: a completion 150 ms before it commits, one 150 ms after it is not applied and the task fails with deadline-expired (deadline and completion both on the gateway's clock, as measured from the times it reports).",
     run: async (context) => {
-      const before = await deadlineOutcome(context, -150);
+      const clock = await measureGatewayClock(
+        context,
+        await context.callers.local(),
+        conformanceTarget(context),
+      );
+      const before = await deadlineOutcome(context, clock, -150);
       expectThat(
         before.xml,
         'cancellation.exact-instant-comparison',
         'completed before the deadline',
         before.state === 'completed',
       );
-      const after = await deadlineOutcome(context, 150);
+      const after = await deadlineOutcome(context, clock, 150);
       expectThat(
         after.xml,
         'cancellation.deadline-at-commit',

@@ -359,7 +359,7 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
         const target = conformanceTarget(context);
         const caller = await context.callers.local();
         const admin = await adminFor(context);
-        await requireToolFeatures(caller, target, 'script', ['input', 'cancel']);
+        await requireToolFeatures(context, caller, target, 'script', ['input', 'cancel']);
         const { accepted } = await startTask(context, caller, target, 'script', {
           steps: [
             { input: { question: 'Still there?', inputSchema: { type: 'object' }, expiresInMs: 60_000 } },

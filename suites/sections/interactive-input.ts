@@ -55,7 +55,7 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(caller, target, 'script', ['input']);
+      await requireToolFeatures(context, caller, target, 'script', ['input']);
       const { accepted } = await startTask(context, caller, target, 'script', {
         steps: [
           { input: { question: 'Which unit?', inputSchema: UNIT_SCHEMA, expiresInMs: 60_000 } },
@@ -155,7 +155,7 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(caller, target, 'script', ['input']);
+      await requireToolFeatures(context, caller, target, 'script', ['input']);
       const expiryFailure = {
         code: 'org.example.suite:no-answer',
         message: 'Nobody answered.',
@@ -221,7 +221,7 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(caller, target, 'script', ['input', 'cancel']);
+      await requireToolFeatures(context, caller, target, 'script', ['input', 'cancel']);
       const { accepted } = await startTask(context, caller, target, 'script', {
         steps: [{ input: { question: 'Go on?', inputSchema: { type: 'boolean' } } }, { complete: {} }],
       });

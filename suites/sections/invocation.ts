@@ -10,7 +10,6 @@
 import type { Element } from '@xmpp/xml';
 import type { Caller, IqExchange } from '../../harness/driver/index.ts';
 import { dateTimeFromMillis } from '../../protocol/datetime.ts';
-import { FEATURE } from '../../protocol/namespaces.ts';
 import { buildInvoke, type Invoke } from '../../protocol/stanza/index.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
@@ -21,35 +20,46 @@ import {
   expectStanzaError,
   expectThat,
 } from '../framework/expect.ts';
-import { NotApplicable } from '../framework/verdicts.ts';
+import { MissingFixture } from '../framework/verdicts.ts';
 import { requireWorld } from '../fixtures/reference-world.ts';
-import { adminFor, freshVersion, withRestore } from './support/provisioning.ts';
+import {
+  duplicates,
+  estimatedBits,
+  IDENTIFIER_ALPHABET_SIZE,
+  varyingPositions,
+} from './support/identifiers.ts';
+import { adminFor, freshVersion, hasAdmin, withRestore } from './support/provisioning.ts';
 import { expectServedManifest, manifestRequest } from './support/served-manifest.ts';
 import {
   activateTarget,
-  awaitEvent,
   awaitSettled,
   conformanceTarget,
   expectAccepted,
-  expectCancelAccepted,
+  expectLedgerUntouched,
   expectTaskState,
   freshLedgerKey,
   freshRequestId,
   instantFromNow,
+  measureGatewayClock,
   readLedger,
   registerTargetVersion,
-  requireToolFeatures,
-  sendCancel,
   sendInvoke,
   startTask,
   targetOf,
   taskStateRequest,
+  whileHeld,
   type TaskTarget,
-  expectLedgerUntouched,
 } from './support/tasks.ts';
 
 /** A short script that completes at once: admission cases need a task, not a long one. */
 const QUICK = { steps: [{ complete: {} }] };
+
+/** Task IDs compared position by position, from invocations one after another. */
+const SEQUENTIAL_IDS = 8;
+/** Further task IDs for the statistical estimate, invoked eight at a time. */
+const CONCURRENT_IDS = 56;
+/** Below this estimate of random bits a sample of IDs is warned about (128 bits give about 125). */
+const WARN_BELOW_BITS = 100;
 
 /** A sha-256 value that is not the manifest's: a stale pin. */
 const STALE_HASH = { algo: 'sha-256', value: 'n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=' };
@@ -110,41 +120,64 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     requirements: ['invocation.identifier-unpredictability', 'invocation.identifier-grammar'],
     profiles: ['task-execution'],
     level: 'MUST',
-    statement:
-      'Task IDs of consecutive invocations and the event IDs of their events are all distinct and show no counter or shared stem (a gross check of 128 bits of unpredictability).',
+    statement: `Task IDs of ${String(SEQUENTIAL_IDS)} consecutive invocations, of ${String(SEQUENTIAL_IDS + CONCURRENT_IDS)} in all, and the event IDs of their tasks are all distinct, and the consecutive task IDs differ in enough characters to hold 64 bits (a counter or a clock differs in a few; a fixed or time prefix before random bits is fine). A per-position estimate below ${String(WARN_BELOW_BITS)} bits over all task IDs, or over all event IDs, is a warning: statistics on a sample show only gross failures (spec positions, section I).`,
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      const first = await startTask(context, caller, target, 'script', QUICK);
-      const second = await startTask(context, caller, target, 'script', QUICK);
-      const ids = [first.accepted.taskId, second.accepted.taskId];
-      for (const task of [first, second]) {
-        const history = await awaitSettled(context, caller, task.accepted.taskId);
-        ids.push(...history.map((received) => received.event.eventId));
+      const tasks: string[] = [];
+      for (let index = 0; index < SEQUENTIAL_IDS; index++) {
+        tasks.push((await startTask(context, caller, target, 'script', QUICK)).accepted.taskId);
       }
-      const distinct = new Set(ids);
+      const sequential = [...tasks];
+      // The rest in batches; a gateway may refuse some for capacity or rate (#security), which
+      // only makes the sample smaller.
+      let limited = false;
+      for (let sent = 0; sent < CONCURRENT_IDS && !limited; sent += 8) {
+        const batch = await Promise.all(
+          Array.from({ length: Math.min(8, CONCURRENT_IDS - sent) }, () =>
+            sendInvoke(context, caller, target, 'script', QUICK),
+          ),
+        );
+        for (const { invoke, exchange } of batch) {
+          if (exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'resource-constraint') {
+            limited = true;
+            continue;
+          }
+          tasks.push(expectAccepted(exchange, 'invocation.identifier-grammar', invoke).taskId);
+        }
+      }
+      const events: string[] = [];
+      for (const taskId of tasks) {
+        events.push(
+          ...(await awaitSettled(context, caller, taskId)).map((received) => received.event.eventId),
+        );
+      }
+      const repeated = duplicates([...tasks, ...events]);
       expectThat(
-        ids.join('\n'),
+        repeated.join('\n'),
         'invocation.identifier-unpredictability',
         'distinct task and event IDs',
-        distinct.size === ids.length,
+        repeated.length === 0,
       );
-      // A counter or timestamp scheme shares a long stem between consecutive IDs.
-      const [a, b] = ids;
-      let shared = 0;
-      while (
-        a !== undefined &&
-        b !== undefined &&
-        shared < Math.min(a.length, b.length) &&
-        a[shared] === b[shared]
-      )
-        shared++;
+      const varying = varyingPositions(sequential);
       expectThat(
-        `${String(a)}\n${String(b)} (${String(shared)} leading characters shared)`,
+        sequential.join('\n'),
         'invocation.identifier-unpredictability',
-        'consecutive task IDs without a long common prefix (a sequence or clock, not random bits)',
-        shared < 12,
+        `${String(SEQUENTIAL_IDS)} consecutive task IDs differing in at least ${String(Math.ceil(64 / Math.log2(IDENTIFIER_ALPHABET_SIZE)))} characters (they differ in ${String(varying)}: a counter or a clock, not random bits)`,
+        varying * Math.log2(IDENTIFIER_ALPHABET_SIZE) >= 64,
       );
+      for (const [label, ids] of [
+        ['task IDs', tasks],
+        ['event IDs', events],
+      ] as const) {
+        const bits = estimatedBits(ids);
+        if (bits !== undefined && bits < WARN_BELOW_BITS) {
+          context.warn(
+            'invocation.identifier-unpredictability',
+            `${String(ids.length)} ${label} spread about ${String(Math.round(bits))} bits over their characters, well below 128 (e.g. ${ids.slice(0, 3).join(', ')})`,
+          );
+        }
+      }
     },
   },
   {
@@ -205,11 +238,13 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     profiles: ['task-execution'],
     level: 'MUST',
     statement:
-      'The gateway is killed with SIGKILL the moment an <accepted/> arrives and started again: the task then answers task-state, the identical invocation returns the original acceptance, and the ledger shows the tool ran at most once. Inapplicable when the harness did not launch the gateway.',
+      'The gateway is killed with SIGKILL the moment an <accepted/> arrives and started again: the task then answers task-state, the identical invocation returns the original acceptance, and the ledger shows the tool ran at most once. Cannot tell when the harness did not launch the gateway (registry fixture gateway-restart).',
     run: async (context) => {
       const control = context.sutControl;
       if (control === undefined) {
-        throw new NotApplicable('the harness did not launch this gateway, so it cannot crash and restart it');
+        throw new MissingFixture(
+          'needs a gateway the harness launches, so that it can kill it with SIGKILL and start it again on the same state: give the SUT file a "launch" command (docs/sut.md) instead of "external"',
+        );
       }
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
@@ -358,7 +393,11 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       const target = conformanceTarget(context);
       const restricted = targetOf(world.restrictedEndpoint);
       const restrictedTool = restricted.manifest.tools[0]?.name;
-      if (restrictedTool === undefined) throw new NotApplicable(`${restricted.jid} has no tool`);
+      if (restrictedTool === undefined) {
+        throw new MissingFixture(
+          `the fixture world's endpoint ${restricted.jid} (visible to the local caller, not invocable) has no tool to invoke: give its manifest one`,
+        );
+      }
       const nonexistent: TaskTarget = { ...target, jid: world.nonexistentJid };
       const caller = await context.callers.local();
       const replies = [
@@ -415,21 +454,28 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
           !world.maySee('local', endpoint) &&
           world.mayInvokeAny('local', endpoint),
       );
-      if (hiddenButInvocable === undefined)
-        throw new NotApplicable(`${world.source} has no endpoint the local caller may invoke without seeing`);
+      if (hiddenButInvocable === undefined) {
+        throw new MissingFixture(
+          `${world.source} has no endpoint the local caller may invoke without seeing it (registry fixture access-policy): add a hidden endpoint the local caller's grants let it invoke`,
+        );
+      }
       const target = targetOf(hiddenButInvocable);
       const tool = target.manifest.tools.find((candidate) =>
         world.mayInvoke('local', hiddenButInvocable, candidate.name),
       );
-      if (tool === undefined) throw new NotApplicable('no invocable tool');
+      if (tool === undefined) {
+        throw new MissingFixture(
+          `${world.source} grants the local caller no tool of ${hiddenButInvocable.jid} to invoke: grant one`,
+        );
+      }
       const caller = await context.callers.local();
       // Arguments the endpoint's own tool may not accept: admission is about pins and rights, and
       // an empty object is what a schema-less caller would try; a not-acceptable is still not the
       // visibility refusal the requirement forbids.
       const { invoke, exchange } = await sendInvoke(context, caller, target, tool.name, {});
       if (exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'not-acceptable') {
-        throw new NotApplicable(
-          `${tool.name} at ${target.jid} refuses {} as arguments; no valid arguments known`,
+        throw new MissingFixture(
+          `${tool.name} at ${target.jid} refuses {} as arguments, and the suite knows no valid ones: give the hidden endpoint a tool that accepts an empty object`,
         );
       }
       const accepted = expectAccepted(exchange, 'invocation.invoke-without-visibility', invoke);
@@ -533,10 +579,11 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     level: 'MUST',
     interpretations: ['interp-30', 'interp-31'],
     statement:
-      'A deadline without a time zone is refused with bad-request or not-acceptable; a deadline two minutes past is refused with not-acceptable or admitted and failed with deadline-expired, and the tool never runs.',
+      "A deadline without a time zone is refused with bad-request or not-acceptable; a deadline two minutes before the gateway's time (as measured from the times it reports, beyond any clock-skew window) is refused with not-acceptable or admitted and failed with deadline-expired, and the tool never runs.",
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const clock = await measureGatewayClock(context, caller, target);
       const key = freshLedgerKey(context, 'invocation.deadline');
       const args = { ledgerKey: key, steps: [{ complete: {} }] };
       const zoneless = await sendEdited(
@@ -550,7 +597,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       );
       expectStanzaError(zoneless, 'cancellation.deadline-format', ['bad-request', 'not-acceptable'], context);
       const past = await sendInvoke(context, caller, target, 'script', args, {
-        deadline: instantFromNow(-120_000),
+        deadline: clock.ago(120_000),
       });
       if (past.exchange.parsed.type === 'error') {
         expectStanzaError(past.exchange, 'cancellation.deadline-at-commit', 'not-acceptable', context);
@@ -586,23 +633,20 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     requirements: ['invocation.pin-before-admission', 'manifest-retrieval.retain-pinned-manifest'],
     profiles: ['task-execution'],
     level: 'MUST',
-    features: [FEATURE.admin],
     statement:
-      "While a task runs, the administrator registers and activates another version of its endpoint: task state keeps reporting the API version and manifest hash the task was admitted with, and that exact version's manifest stays retrievable byte for byte, before and after the task settles (the original version is activated again and the new one removed afterwards).",
-    run: async (context) =>
-      withRestore(context, async (restorer) => {
+      "While a task runs (held by a wait step), the administrator registers and activates another version of its endpoint: task state keeps reporting the API version and manifest hash the task was admitted with, and that exact version's manifest stays retrievable byte for byte, before and after the task settles (the original version is activated again and the new one removed afterwards). Cannot tell without administrator access (registry fixture multi-version-endpoint).",
+    run: async (context) => {
+      if (!hasAdmin(context)) {
+        throw new MissingFixture(
+          'needs administrator access to register and activate another version of the conformance endpoint while a task runs (registry fixture multi-version-endpoint): claim Administrative Provisioning, advertise #admin and name the adminJid in the SUT file',
+        );
+      }
+      await withRestore(context, async (restorer) => {
         const target = conformanceTarget(context);
         const caller = await context.callers.local();
         const admin = await adminFor(context);
-        await requireToolFeatures(caller, target, 'script', ['cancel']);
-        const { accepted } = await startTask(context, caller, target, 'script', { steps: [{ wait: {} }] });
-        const running = await awaitEvent(context, caller, accepted.taskId, 'status');
-        restorer.reactivateAtEnd({ jid: target.jid, version: target.version, hash: target.hash });
-        const next = await registerTargetVersion(admin, target, freshVersion(context, '1.0.1'));
-        restorer.removeVersionAtEnd(next.jid, next.version);
-        await activateTarget(admin, next);
-        const expectPinned = async (when: string): Promise<void> => {
-          const exchange = await taskStateRequest(caller, target, accepted.taskId);
+        const expectPinned = async (taskId: string, when: string, next: TaskTarget): Promise<void> => {
+          const exchange = await taskStateRequest(caller, target, taskId);
           const state = expectTaskState(exchange, 'invocation.pin-before-admission');
           expectThat(
             exchange.reply.xml,
@@ -617,13 +661,17 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
             target.manifest,
           );
         };
-        await expectPinned(`with ${next.version} active`);
-        expectCancelAccepted(
-          await sendCancel(caller, target, accepted.taskId, running.event.revision),
-          'invocation.pin-before-admission',
-        );
-        await awaitSettled(context, caller, accepted.taskId);
-        await expectPinned('after the task settled');
-      }),
+        const { task, value: next } = await whileHeld(context, caller, target, async (held) => {
+          restorer.reactivateAtEnd({ jid: target.jid, version: target.version, hash: target.hash });
+          const version = await registerTargetVersion(admin, target, freshVersion(context, '1.0.1'));
+          restorer.removeVersionAtEnd(version.jid, version.version);
+          await activateTarget(admin, version);
+          await expectPinned(held.accepted.taskId, `with ${version.version} active`, version);
+          return version;
+        });
+        await awaitSettled(context, caller, task.accepted.taskId);
+        await expectPinned(task.accepted.taskId, 'after the task settled', next);
+      });
+    },
   },
 ]);

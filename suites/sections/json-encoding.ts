@@ -562,7 +562,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(caller, target, 'script', ['input']);
+      await requireToolFeatures(context, caller, target, 'script', ['input']);
       const { accepted } = await startTask(context, caller, target, 'script', {
         steps: [
           { input: { question: 'Anything?', inputSchema: { type: 'object' }, expiresInMs: 60_000 } },
@@ -646,7 +646,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(caller, target, 'script', ['input']);
+      await requireToolFeatures(context, caller, target, 'script', ['input']);
       const spaced = SPACED;
       const { accepted } = await startTask(context, caller, target, 'script', {
         steps: [
@@ -777,7 +777,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
       withCanaryListener(async (canary) => {
         const target = conformanceTarget(context);
         const caller = await context.callers.local();
-        await requireToolFeatures(caller, target, 'script', ['input', 'cancel']);
+        await requireToolFeatures(context, caller, target, 'script', ['input', 'cancel']);
         const { accepted } = await startTask(context, caller, target, 'script', {
           steps: [
             {

@@ -11,7 +11,6 @@
  */
 import type { Caller } from '../../harness/driver/index.ts';
 import { canonicalDocument } from '../../protocol/json/canonical.ts';
-import { isJsonObject } from '../../protocol/json/json-value.ts';
 import { normalizeBareJid } from '../../protocol/jid/index.ts';
 import { FEATURE, NODE_DIRECTORY, NS, NS_AGENT_API } from '../../protocol/namespaces.ts';
 import {
@@ -24,7 +23,7 @@ import {
 import { encodeCollectionNode, encodeToolNode } from '../../protocol/tool-node.ts';
 import { defineSuite } from '../framework/case.ts';
 import { expectDiscoInfo, expectStanzaError, expectThat, expectParsedResult } from '../framework/expect.ts';
-import { CannotTell, NotApplicable } from '../framework/verdicts.ts';
+import { CannotTell, MissingFixture } from '../framework/verdicts.ts';
 import { requireWorld, type CallerRole, type FixtureManifest } from '../fixtures/reference-world.ts';
 import { callerFor, discoInfo, listing, traverse } from './support/discovery.ts';
 import { minimalManifest } from './support/manifests.ts';
@@ -42,15 +41,11 @@ import {
 } from './support/provisioning.ts';
 import { readFound, searchLegacy, traverseSearch } from './support/search.ts';
 import {
-  awaitEvent,
   awaitSettled,
   conformanceTarget,
-  expectCancelAccepted,
   expectTaskState,
-  requireToolFeatures,
-  sendCancel,
-  startTask,
   taskStateRequest,
+  whileHeld,
 } from './support/tasks.ts';
 import { probe, SURFACES, targetOf } from './support/surfaces.ts';
 
@@ -261,7 +256,9 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
       const active = world.endpoints.filter(
         (endpoint) => endpoint.active !== undefined && endpoint.active.tools.length > 0,
       );
-      if (active.length === 0) throw new NotApplicable('the fixture world has no active endpoint with tools');
+      if (active.length === 0) {
+        throw new MissingFixture('the fixture world has no active endpoint with tools: give it one');
+      }
       for (const role of ['local', 'remote', 'remotePeer'] as readonly CallerRole[]) {
         const caller = await callerFor(context, role);
         const listed = (
@@ -320,51 +317,42 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
     profiles: ['task-execution'],
     level: 'MUST',
     statement:
-      'Progress and terminal events for a running task, sent to its endpoint by the task’s own caller and by a federated principal, change nothing: the task stays running at its revision, and once cancelled its history holds only the target’s own events.',
+      'Progress and terminal events for a running task (held by a wait step), sent to its endpoint by the task’s own caller and by a federated principal, change nothing: the task stays running at its revision, and once it completes by itself its history holds only the target’s own events.',
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      // The task must outlive the forgeries and then end on our word: a wait ended by cancellation.
-      await requireToolFeatures(caller, target, 'script', ['cancel']);
-      const { accepted } = await startTask(context, caller, target, 'script', { steps: [{ wait: {} }] });
-      const running = await awaitEvent(
-        context,
-        caller,
-        accepted.taskId,
-        'status',
-        (payload) => isJsonObject(payload) && payload['state'] === 'running',
-      );
-      const revision = running.event.revision;
+      const remote = await context.callers.remote();
       const eventId = (): string =>
         `evt-${context.random.string('abcdefghijklmnopqrstuvwxyz0123456789', 24)}`;
-      const remote = await context.callers.remote();
-      for (const sender of [caller, remote]) {
-        for (const event of forgedEvents(accepted.taskId, revision + 1, eventId)) {
-          await sender.send(buildLifecycleMessage({ to: target.jid }, event));
+      // The task must outlive the forgeries: a wait step, which needs no interactive feature.
+      const { task } = await whileHeld(context, caller, target, async ({ accepted, running }) => {
+        const revision = running.event.revision;
+        for (const sender of [caller, remote]) {
+          for (const event of forgedEvents(accepted.taskId, revision + 1, eventId)) {
+            await sender.send(buildLifecycleMessage({ to: target.jid }, event));
+          }
+          // An IQ after the messages on the same route: when it is answered, they were delivered.
+          await taskStateRequest(sender, target, accepted.taskId);
         }
-        // An IQ after the messages on the same route: when it is answered, they were delivered.
-        await taskStateRequest(sender, target, accepted.taskId);
-      }
-      const exchange = await taskStateRequest(caller, target, accepted.taskId);
-      const state = expectTaskState(exchange, 'rules.only-target-settles');
-      expectThat(
-        exchange.reply.xml,
-        'rules.only-target-settles',
-        `the task still running at revision ${String(revision)}, untouched by the forged events`,
-        state.state === 'running' && state.revision === revision,
-      );
-      const cancel = expectCancelAccepted(
-        await sendCancel(caller, target, accepted.taskId, revision),
-        'rules.only-target-settles',
-      );
-      const history = await awaitSettled(context, caller, accepted.taskId);
+        const exchange = await taskStateRequest(caller, target, accepted.taskId);
+        const state = expectTaskState(exchange, 'rules.only-target-settles');
+        expectThat(
+          exchange.reply.xml,
+          'rules.only-target-settles',
+          `the task still running at revision ${String(revision)}, untouched by the forged events`,
+          state.state === 'running' && state.revision === revision,
+        );
+      });
+      const history = await awaitSettled(context, caller, task.accepted.taskId);
       const forged = history.filter((received) => received.event.json.includes('forged'));
       const last = history.at(-1);
       expectThat(
         history.map((received) => received.stanza.xml).join('\n'),
         'rules.only-target-settles',
-        `cancel accepted at revision ${String(revision + 1)}, then a cancelled event from the target, and no forged event in the history`,
-        forged.length === 0 && last?.event.type === 'cancelled' && cancel.revision === revision + 1,
+        `the target's own completed event at revision ${String(task.running.event.revision + 1)}, and no forged event in the history`,
+        forged.length === 0 &&
+          last?.event.type === 'completed' &&
+          last.event.revision === task.running.event.revision + 1,
       );
     },
   },

@@ -488,7 +488,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(caller, target, 'script', ['input']);
+      await requireToolFeatures(context, caller, target, 'script', ['input']);
       const { accepted } = await startTask(context, caller, target, 'script', {
         steps: [
           { input: { question: 'Only letters a?', inputSchema: CATASTROPHIC, expiresInMs: 60_000 } },

@@ -2,10 +2,12 @@
  * #task-recovery (with #task-message-routing's delivery independence): task state with every
  * attribute from a sibling resource that received no event, result-available only when terminal,
  * task-result only for terminal tasks (unexpected-request before) holding the terminal event's
- * payload, malformed task IDs refused with bad-request, and another caller's task answered like
- * a task that does not exist, for every task operation; on a gateway configured for a short
- * retention, a task past its retain-until answered like one that does not exist too.
+ * payload, malformed task IDs refused with bad-request, and another caller's task — another
+ * account of the same domain or a federated one — answered like a task that does not exist, for
+ * every task operation, running and settled; on a gateway configured for a short retention, a
+ * task past its retain-until answered like one that does not exist too.
  */
+import type { IqExchange } from '../../harness/driver/index.ts';
 import { canonicalJson } from '../../protocol/json/canonical.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import {
@@ -14,35 +16,42 @@ import {
   toEpochMillis,
   type XmppDateTime,
 } from '../../protocol/datetime.ts';
+import { buildCancel, buildProvideInput } from '../../protocol/stanza/index.ts';
+import { isTerminal } from '../../protocol/task-states.ts';
 import { defineSuite } from '../framework/case.ts';
 import { expectIndistinguishable, expectStanzaError, expectThat } from '../framework/expect.ts';
-import { NotApplicable } from '../framework/verdicts.ts';
+import { MissingFixture } from '../framework/verdicts.ts';
 import { requireWorld } from '../fixtures/reference-world.ts';
 import {
-  awaitEvent,
   awaitSettled,
   conformanceTarget,
   expectTaskResult,
   expectTaskState,
   freshRequestId,
   instantFromNow,
-  rawTaskRequest,
-  requireToolFeatures,
-  sendCancel,
-  sendInput,
+  localPeer,
+  measureGatewayClock,
+  offeredTaskOperations,
+  operationIqType,
+  rawTaskOperation,
   startTask,
   taskResultRequest,
   taskStateRequest,
   terminalPayload,
+  whileHeld,
 } from './support/tasks.ts';
 
 /**
- * The longest retention the expiry case waits out (registry fixture short-retention): a gateway
- * promising more is not configured for it, and the case does not apply.
+ * The longest retention the expiry case waits out (registry fixture short-retention): for a
+ * gateway promising more it cannot tell.
  */
-const SHORT_RETENTION_MS = 5000;
-/** Beyond retain-until before the case looks: the gateway's clock need not be ours to the ms. */
-const EXPIRY_MARGIN_MS = 200;
+const SHORT_RETENTION_MS = 10_000;
+/** Beyond retain-until on the gateway's clock before the case looks. */
+const EXPIRY_MARGIN_MS = 100;
+/** How long after retain-until a gateway may still answer for the task before the case gives up. */
+const GRACE_MS = 3_000;
+/** A script that completes at once. */
+const QUICK = { steps: [{ complete: {} }] };
 
 function sameInstant(a: XmppDateTime | undefined, b: XmppDateTime | undefined): boolean {
   return a !== undefined && b !== undefined && compareInstants(a, b) === 0;
@@ -123,7 +132,7 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
         `retain-until no earlier than the accepted ${accepted.retainUntil.text} (interp-32)`,
         compareInstants(running.retainUntil, accepted.retainUntil) >= 0,
       );
-      if (!['completed'].includes(running.state)) {
+      if (!isTerminal(running.state)) {
         expectThat(
           replyXml,
           'task-recovery.result-availability',
@@ -199,80 +208,124 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
   },
   {
     id: 'task-recovery.malformed-task-id',
-    requirements: ['invocation.identifier-grammar'],
+    requirements: ['task-recovery.malformed-id-bad-request', 'invocation.identifier-grammar'],
     profiles: ['task-execution'],
     level: 'MUST',
+    interpretations: ['interp-42'],
     statement:
-      'A task ID outside the identifier grammar (too short, a character outside the unreserved set) gets bad-request.',
+      'A task ID outside the identifier grammar (too short, a character outside the unreserved set, too long) gets bad-request from task-state and task-result, and from cancel and provide-input where the endpoint offers them.',
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      for (const taskId of ['short', `${'a'.repeat(30)}/x`, 'a'.repeat(129)]) {
-        for (const local of ['task-state-request', 'task-result-request'] as const) {
-          const exchange = await caller.exchangeIq(target.jid, 'get', rawTaskRequest(local, taskId));
-          expectStanzaError(exchange, 'invocation.identifier-grammar', 'bad-request', context);
+      for (const operation of await offeredTaskOperations(caller, target)) {
+        for (const taskId of ['short', `${'a'.repeat(30)}/x`, 'a'.repeat(129)]) {
+          const exchange = await caller.exchangeIq(
+            target.jid,
+            operationIqType(operation),
+            rawTaskOperation(operation, taskId),
+          );
+          expectStanzaError(exchange, 'task-recovery.malformed-id-bad-request', 'bad-request', context);
         }
       }
     },
   },
   {
     id: 'task-recovery.other-caller-like-nonexistent',
-    requirements: ['task-recovery.indistinguishable-not-found', 'task-recovery.caller-authorization'],
+    requirements: ['task-recovery.caller-authorization', 'task-recovery.indistinguishable-not-found'],
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-19', 'interp-26', 'interp-42'],
     statement:
-      "Another caller asking for a task's state or result, cancelling it or answering its input gets exactly what a task ID that names no task gets: item-not-found.",
+      "Another account of the task caller's own domain (holding the same grants) and a federated one asking for a task's state or result, cancelling it or answering its input (where the endpoint offers these), while the task runs (held by a wait step) and after it settled, get exactly what a task ID that names no task gets: item-not-found. Operations are authorized by bare JID, not by domain; the caller itself meanwhile reads state and result, and the same-domain account reads its own task's.",
     run: async (context) => {
       const world = requireWorld(context);
       const target = conformanceTarget(context);
       const owner = await context.callers.local();
-      // An input request keeps the task waiting, so every operation finds it non-terminal.
-      await requireToolFeatures(owner, target, 'script', ['input']);
-      const { accepted } = await startTask(context, owner, target, 'script', {
-        steps: [{ input: { question: 'Ready?', inputSchema: { type: 'boolean' } } }, { complete: {} }],
-      });
-      const pending = await awaitEvent(context, owner, accepted.taskId, 'input_required');
-      const requestId = (parseStrictJson(pending.event.json) as { requestId: string }).requestId;
-      const other = world.mayInvoke('remote', world.endpoint(target.jid), 'script')
-        ? await context.callers.remote()
-        : await context.callers.denied();
-      const unknown = freshRequestId(context);
-      const pairs = [
-        ['state', (id: string) => taskStateRequest(other, target, id)],
-        ['result', (id: string) => taskResultRequest(other, target, id)],
-        ['cancel', (id: string) => sendCancel(other, target, id, pending.event.revision)],
-        ['input', (id: string) => sendInput(other, target, id, requestId, pending.event.revision, true)],
-      ] as const;
-      for (const [label, send] of pairs) {
-        const foreign = await send(accepted.taskId);
-        const missing = await send(unknown);
-        expectStanzaError(foreign, 'task-recovery.caller-authorization', 'item-not-found', context);
-        expectIndistinguishable(
-          [
-            { label: `${label} of another caller's task`, to: target.jid, exchange: foreign },
-            { label: `${label} of a task that does not exist`, to: target.jid, exchange: missing },
-          ],
-          'task-recovery.indistinguishable-not-found',
-          context,
+      const peer = await localPeer(context);
+      if (!world.mayInvoke('localPeer', world.endpoint(target.jid), 'script')) {
+        throw new MissingFixture(
+          `${world.source} does not let ${peer.bareJid} invoke ${target.jid}: the case needs an account of the local caller's domain with the same rights, so that only the bare JID can refuse it`,
         );
       }
-      // The owner's task is untouched: finish it.
-      const answered = await sendInput(
-        owner,
+      // The positive control: the peer may invoke and recover its own task, so a refusal of the
+      // owner's task is about whose task it is.
+      const own = await startTask(
+        context,
+        peer,
         target,
-        accepted.taskId,
-        requestId,
-        pending.event.revision,
-        true,
-      );
-      expectThat(
-        answered.reply.xml,
+        'script',
+        QUICK,
+        {},
         'task-recovery.caller-authorization',
-        "the owner's answer accepted",
-        answered.parsed.type === 'result',
       );
-      await awaitSettled(context, owner, accepted.taskId);
+      await awaitSettled(context, peer, own.accepted.taskId);
+      expectTaskResult(
+        await taskResultRequest(peer, target, own.accepted.taskId),
+        'task-recovery.caller-authorization',
+      );
+      const others = [
+        { label: `${peer.bareJid} (same domain)`, caller: peer },
+        {
+          label: 'a federated account',
+          caller: world.mayInvoke('remote', world.endpoint(target.jid), 'script')
+            ? await context.callers.remote()
+            : await context.callers.denied(),
+        },
+      ];
+      const operations = await offeredTaskOperations(owner, target);
+      const unknown = freshRequestId(context);
+      const expectRefused = async (taskId: string, revision: number, phase: string): Promise<void> => {
+        for (const other of others) {
+          for (const operation of operations) {
+            const send = (id: string): Promise<IqExchange> => {
+              const element =
+                operation === 'cancel'
+                  ? buildCancel({ taskId: id, expectedRevision: revision })
+                  : operation === 'provide-input'
+                    ? buildProvideInput({
+                        taskId: id,
+                        requestId: unknown,
+                        expectedRevision: revision,
+                        inputJson: 'true',
+                      })
+                    : rawTaskOperation(operation, id);
+              return other.caller.exchangeIq(target.jid, operationIqType(operation), element);
+            };
+            const foreign = await send(taskId);
+            const missing = await send(unknown);
+            expectStanzaError(foreign, 'task-recovery.caller-authorization', 'item-not-found', context);
+            expectIndistinguishable(
+              [
+                {
+                  label: `${operation} by ${other.label} of the caller's ${phase} task`,
+                  to: target.jid,
+                  exchange: foreign,
+                },
+                {
+                  label: `${operation} by ${other.label} of a task that does not exist`,
+                  to: target.jid,
+                  exchange: missing,
+                },
+              ],
+              'task-recovery.indistinguishable-not-found',
+              context,
+            );
+          }
+        }
+      };
+      const { task } = await whileHeld(context, owner, target, async ({ accepted, running }) => {
+        await expectRefused(accepted.taskId, running.event.revision, 'running');
+        expectTaskState(
+          await taskStateRequest(owner, target, accepted.taskId),
+          'task-recovery.caller-authorization',
+        );
+      });
+      const history = await awaitSettled(context, owner, task.accepted.taskId);
+      await expectRefused(task.accepted.taskId, terminalPayload(history).revision, 'settled');
+      expectTaskResult(
+        await taskResultRequest(owner, target, task.accepted.taskId),
+        'task-recovery.caller-authorization',
+      );
     },
   },
   {
@@ -281,30 +334,26 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-19', 'interp-32'],
-    statement:
-      'A completed task answers state and result until its retain-until; once that has passed, a gateway that no longer answers for it gives exactly what a task ID that names no task gets (needs a gateway configured for a retention of a few seconds).',
+    statement: `A completed task answers state and result until its retain-until; once that has passed on the gateway's clock, a gateway that no longer answers for it gives exactly what a task ID that names no task gets. Needs a gateway that keeps a task with a deadline at most ${String(SHORT_RETENTION_MS / 1000)} s past it (registry fixture short-retention; the reference gateway's tasks.retentionSeconds) and forgets it within ${String(GRACE_MS / 1000)} s of its retain-until; otherwise it cannot tell.`,
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const clock = await measureGatewayClock(context, caller, target);
       // A caller deadline keeps the effective deadline, and so retain-until, close.
-      const { accepted } = await startTask(
-        context,
-        caller,
-        target,
-        'script',
-        { steps: [{ complete: {} }] },
-        { deadline: instantFromNow(1000) },
-      );
-      const retainUntil = toEpochMillis(accepted.retainUntil);
-      if (retainUntil - Date.now() > SHORT_RETENTION_MS) {
-        throw new NotApplicable(
-          `retain-until ${accepted.retainUntil.text} is more than ${String(SHORT_RETENTION_MS / 1000)} s away: the gateway is not configured for a short retention`,
+      const { accepted } = await startTask(context, caller, target, 'script', QUICK, {
+        deadline: clock.ahead(300),
+      });
+      const retainUntil = accepted.retainUntil;
+      const keptForMs = clock.reachedBy(retainUntil) - Date.now();
+      if (keptForMs > SHORT_RETENTION_MS) {
+        throw new MissingFixture(
+          `retain-until ${retainUntil.text} is ${String(Math.round(keptForMs / 1000))} s away for a task whose deadline is 0.3 s away: needs a gateway configured to keep tasks only a few seconds past their deadline (registry fixture short-retention; the reference gateway's tasks.retentionSeconds, which fixtures/sut/reference-gateway.json sets to 1)`,
         );
       }
       const history = await awaitSettled(context, caller, accepted.taskId);
       const before = await taskStateRequest(caller, target, accepted.taskId);
-      // Asked early enough that no clock difference can put the reply past retain-until.
-      if (Date.now() + EXPIRY_MARGIN_MS < retainUntil) {
+      // Judged only when the reply was certainly sent before retain-until on the gateway's clock.
+      if (Date.now() < clock.notBefore(retainUntil)) {
         const state = expectTaskState(before, 'events.queryable-until-retain-until');
         expectThat(
           before.reply.xml,
@@ -313,44 +362,47 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
           state.state === terminalPayload(history).state,
         );
       }
-      // Time passes on the gateway's clock: a tool waiting until just past retain-until.
-      const { accepted: timer } = await startTask(context, caller, target, 'script', {
-        steps: [
-          { wait: { until: dateTimeFromMillis(retainUntil + EXPIRY_MARGIN_MS).text } },
-          { complete: {} },
-        ],
-      });
-      await awaitSettled(context, caller, timer.taskId);
+      // Time passes on the gateway's clock: a tool waiting until just past retain-until, then in
+      // steps through the grace a gateway may take to forget the task.
       const unknown = freshRequestId(context);
       const pairs = [
         ['state', (id: string) => taskStateRequest(caller, target, id)],
         ['result', (id: string) => taskResultRequest(caller, target, id)],
       ] as const;
-      let compared = 0;
-      for (const [label, send] of pairs) {
-        const expired = await send(accepted.taskId);
-        // Keeping a task longer than promised is allowed; only a refusal must look like "none".
-        if (expired.parsed.type === 'result') continue;
-        compared += 1;
-        expectStanzaError(expired, 'task-recovery.indistinguishable-not-found', 'item-not-found', context);
-        expectIndistinguishable(
-          [
-            { label: `${label} of a task past retain-until`, to: target.jid, exchange: expired },
-            {
-              label: `${label} of a task that does not exist`,
-              to: target.jid,
-              exchange: await send(unknown),
-            },
-          ],
-          'task-recovery.indistinguishable-not-found',
-          context,
-        );
+      let wakeAt = toEpochMillis(retainUntil) + EXPIRY_MARGIN_MS;
+      const giveUpAt = clock.reachedBy(retainUntil) + GRACE_MS;
+      for (;;) {
+        const { accepted: timer } = await startTask(context, caller, target, 'script', {
+          steps: [{ wait: { until: dateTimeFromMillis(wakeAt).text } }, { complete: {} }],
+        });
+        await awaitSettled(context, caller, timer.taskId);
+        let compared = 0;
+        for (const [label, send] of pairs) {
+          const expired = await send(accepted.taskId);
+          // Keeping a task longer than promised is allowed; only a refusal must look like "none".
+          if (expired.parsed.type === 'result') continue;
+          compared += 1;
+          expectStanzaError(expired, 'task-recovery.indistinguishable-not-found', 'item-not-found', context);
+          expectIndistinguishable(
+            [
+              { label: `${label} of a task past retain-until`, to: target.jid, exchange: expired },
+              {
+                label: `${label} of a task that does not exist`,
+                to: target.jid,
+                exchange: await send(unknown),
+              },
+            ],
+            'task-recovery.indistinguishable-not-found',
+            context,
+          );
+        }
+        if (compared > 0) return;
+        if (Date.now() >= giveUpAt) break;
+        wakeAt = toEpochMillis(clock.ahead(400));
       }
-      if (compared === 0) {
-        throw new NotApplicable(
-          'the gateway still answers for the task after retain-until (allowed): nothing expired to compare',
-        );
-      }
+      throw new MissingFixture(
+        `the gateway still answers for the task ${String(GRACE_MS / 1000)} s after its retain-until (allowed: retention is a minimum), so there is no expired task to compare: configure it to forget tasks at retain-until`,
+      );
     },
   },
 ]);

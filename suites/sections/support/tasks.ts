@@ -2,13 +2,20 @@
  * What the task suites share: the conformance endpoint of the fixture world (its pins taken
  * from the fixture file, never from the gateway), invocations of its scripted tools
  * (docs/conformance-tools.md), the lifecycle events of one task checked as they are read
- * (#events, #event-json-schemas), recovery and command IQs, the ledger counter, gating on
- * the task features a tool advertises, and further versions of the conformance endpoint for
- * cases that move its active pointer (administrator access).
+ * (#events, #event-json-schemas, #task-states), recovery and command IQs, the ledger counter,
+ * gating on the task features a tool advertises (never for a feature a claim requires), tasks
+ * held running by a `wait` step, the gateway's clock as measured from the times it reports,
+ * and further versions of the conformance endpoint for cases that move its active pointer
+ * (administrator access).
  */
 import { xml, type Element } from '@xmpp/xml';
 import type { Caller, IqExchange, ReceivedTaskEvent, ValidTaskEvent } from '../../../harness/driver/index.ts';
-import { dateTimeFromMillis, parseDateTime, type XmppDateTime } from '../../../protocol/datetime.ts';
+import {
+  dateTimeFromMillis,
+  parseDateTime,
+  toEpochMillis,
+  type XmppDateTime,
+} from '../../../protocol/datetime.ts';
 import { validateEventPayload } from '../../../protocol/events/index.ts';
 import { isIdentifier } from '../../../protocol/identifiers.ts';
 import { canonicalDocument, canonicalJson } from '../../../protocol/json/canonical.ts';
@@ -34,14 +41,18 @@ import {
   type TaskResult,
   type TaskState,
 } from '../../../protocol/stanza/index.ts';
+import { PROFILE_TITLES } from '../../../protocol/profiles.ts';
 import {
+  findTransition,
+  isTaskState,
   isTerminal,
   TERMINAL_STATES,
   type TaskState as TaskStateName,
 } from '../../../protocol/task-states.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import { expectDiscoInfo, expectThat, expectParsedResult } from '../../framework/expect.ts';
-import { CannotTell, NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
+import { PROFILE_REQUIRED_FEATURES } from '../../framework/preflight.ts';
+import { CannotTell, MissingFixture, NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
 import { requireWorld, type FixtureEndpoint, type FixtureManifest } from '../../fixtures/reference-world.ts';
 import { discoInfo } from './discovery.ts';
 import type { Provisioning } from './provisioning.ts';
@@ -57,7 +68,11 @@ export interface TaskTarget {
 
 export function targetOf(endpoint: FixtureEndpoint, manifest?: FixtureManifest): TaskTarget {
   const pinned = manifest ?? endpoint.active;
-  if (pinned === undefined) throw new NotApplicable(`${endpoint.jid} has no active version to pin`);
+  if (pinned === undefined) {
+    throw new MissingFixture(
+      `the fixture world gives ${endpoint.jid} no active version to pin: activate one in the world file`,
+    );
+  }
   return { jid: endpoint.jid, version: pinned.version, hash: pinned.document.hash, manifest: pinned };
 }
 
@@ -69,10 +84,14 @@ export function conformanceTarget(context: CaseContext): TaskTarget {
     return names.includes('script') && names.includes('counter') && names.includes('script.typed');
   });
   if (endpoint === undefined) {
-    throw new NotApplicable(`the fixture world (${world.source}) hosts no conformance tools`);
+    throw new MissingFixture(
+      `the fixture world (${world.source}) hosts no conformance tools: give an endpoint the manifest fixtures/manifests/conformance.json and host its tools (docs/conformance-tools.md, "Hosting the tools in another gateway")`,
+    );
   }
   if (!world.mayInvoke('local', endpoint, 'script')) {
-    throw new NotApplicable(`the local caller may not invoke the conformance tools in ${world.source}`);
+    throw new MissingFixture(
+      `the local caller (${world.jidOf('local')}) may not invoke the conformance tools in ${world.source}: grant it, or its domain, invocation of ${endpoint.jid}`,
+    );
   }
   return targetOf(endpoint);
 }
@@ -212,9 +231,40 @@ function describe(event: ReceivedTaskEvent): string {
 }
 
 /**
+ * The states the events walk through from `accepted` (revision 0), up to the first terminal
+ * event: each event must be the notification of a permitted transition from the state before it
+ * (#task-states: status for running and cancelling, input_required, the terminal event), or a
+ * progress update of a non-terminal task. An input request straight after an expired one is
+ * allowed (interp-35); input announced by a status event is not (interp-34). What follows a
+ * terminal event is left to the caller, which knows the requirement it breaks.
+ */
+function expectPermittedTransitions(events: readonly ValidTaskEvent[], summary: string): void {
+  let state: TaskStateName = 'accepted';
+  for (const received of events) {
+    const { type, revision } = received.event;
+    if (isTerminal(state)) return;
+    if (type === 'progress') continue;
+    const to = type === 'status' ? statusState(received) : type;
+    const permitted =
+      to !== undefined &&
+      isTaskState(to) &&
+      (findTransition(state, to)?.event === type ||
+        (state === 'input_required' && to === 'input_required' && type === 'input_required'));
+    expectThat(
+      summary,
+      'task-states.permitted-transitions',
+      `at revision ${String(revision)}, a permitted transition from ${state} announced by its own event (status for running or cancelling, input_required, or the terminal event)`,
+      permitted,
+    );
+    state = to as TaskStateName;
+  }
+}
+
+/**
  * Every event of the task received so far, checked: well-formed, valid payloads, one event per
  * revision (an identical repeat allowed, interp-41), revisions 1, 2, 3, … without gaps up to the
- * highest one seen. Returns one event per revision, in revision order.
+ * highest one seen, each a permitted transition or a progress update (#task-states). Returns
+ * one event per revision, in revision order.
  */
 export function checkedHistory(caller: Caller, taskId: string): ValidTaskEvent[] {
   const all = caller.events.all(taskId);
@@ -273,6 +323,7 @@ export function checkedHistory(caller: Caller, taskId: string): ValidTaskEvent[]
       isIdentifier(received.event.eventId),
     );
   }
+  expectPermittedTransitions(events, summary);
   return events;
 }
 
@@ -300,8 +351,8 @@ export async function awaitSettled(
   const last = history.at(-1);
   expectThat(
     history.map(describe).join(', '),
-    'events.revision-increments',
-    'exactly one terminal event, at the highest revision',
+    'task-states.terminal-immutable',
+    'exactly one terminal event, at the highest revision: nothing after it',
     last !== undefined && isTerminalEvent(last) && history.filter(isTerminalEvent).length === 1,
   );
   return history;
@@ -397,9 +448,70 @@ export function expectInputAccepted(exchange: IqExchange, requirement: Requireme
   return expectParsedResult(exchange, requirement, NS_AGENT_TASK, 'input-accepted', parseInputAccepted);
 }
 
-/** A <task-state-request/> or <task-result-request/> with a task-id the codec would refuse. */
-export function rawTaskRequest(local: 'task-state-request' | 'task-result-request', taskId: string): Element {
-  return xml(local, { xmlns: NS_AGENT_TASK, 'task-id': taskId });
+/** The four task operations a caller sends about an existing task (#task-recovery, #cancellation, #interactive-input). */
+export type TaskOperation = 'task-state-request' | 'task-result-request' | 'cancel' | 'provide-input';
+
+/**
+ * A task operation naming `taskId` as given, which may be one the codec would refuse (outside
+ * the identifier grammar): revision 0 and, for input, a well-formed request ID and `{}`.
+ */
+export function rawTaskOperation(operation: TaskOperation, taskId: string): Element {
+  const attrs = { xmlns: NS_AGENT_TASK, 'task-id': taskId };
+  switch (operation) {
+    case 'task-state-request':
+    case 'task-result-request':
+      return xml(operation, attrs);
+    case 'cancel':
+      return xml('cancel', { ...attrs, 'expected-revision': '0' });
+    case 'provide-input':
+      return xml(
+        'provide-input',
+        { ...attrs, 'request-id': 'req-agentconf-malformed-probe-0', 'expected-revision': '0' },
+        xml('input', { 'media-type': 'application/json' }, '{}'),
+      );
+  }
+}
+
+/** The IQ type each task operation travels in. */
+export function operationIqType(operation: TaskOperation): 'get' | 'set' {
+  return operation === 'task-state-request' || operation === 'task-result-request' ? 'get' : 'set';
+}
+
+/**
+ * The task operations the conformance endpoint offers besides state and result: cancel and
+ * provide-input only where it advertises #cancel and #input (a gateway may refuse an optional
+ * feature it does not offer with service-unavailable whatever the task, interp-38).
+ */
+export async function offeredTaskOperations(caller: Caller, target: TaskTarget): Promise<TaskOperation[]> {
+  const info = expectDiscoInfo(await discoInfo(caller, target.jid), 'endpoint-info.disco-info');
+  return [
+    'task-state-request',
+    'task-result-request',
+    ...(info.features.includes(FEATURE.taskCancel) ? (['cancel'] as const) : []),
+    ...(info.features.includes(FEATURE.taskInput) ? (['provide-input'] as const) : []),
+  ];
+}
+
+/**
+ * The run's second account on the gateway's own server (CallerPool.localPeer), which holds the
+ * same domain grants as the local caller in the reference world: the account that shows task
+ * operations are authorized by bare JID, not by domain.
+ */
+export async function localPeer(context: CaseContext): Promise<Caller> {
+  const world = requireWorld(context);
+  const local = world.jidOf('local');
+  let peer: Caller;
+  try {
+    peer = await context.callers.localPeer();
+  } catch (error) {
+    throw new MissingFixture(
+      `needs a second account on ${local.split('@')[1] ?? "the gateway's server"}, beside ${local}, that can log in (the runner's localPeer account, dave@; list it under "accounts" for an external federation): ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  if (peer.bareJid.split('@')[1] !== local.split('@')[1]) {
+    throw new MissingFixture(`the localPeer account ${peer.bareJid} is not on the local caller's domain`);
+  }
+  return peer;
 }
 
 /** The terminal event's payload as the terminal state's payload: what <task-result/> must hold. */
@@ -485,25 +597,48 @@ const TOOL_FEATURES = {
 
 /**
  * Task features are advertised at executable endpoints and tool nodes, not at the gateway's own
- * JID (#conformance): a case that needs one asks the tool node it invokes, and does not apply
- * when the tool does not advertise it (advertising makes the case mandatory, interp-43).
+ * JID (#conformance): a case that needs one asks the tool node it invokes. Advertising makes the
+ * case mandatory (interp-43). A feature not advertised makes it inapplicable only when no claimed
+ * profile requires it; when one does (Interactive Tasks requires progress, cancel and input,
+ * interp-43), the preflight has reported the missing feature for the `script` tool and failed
+ * that profile, and the case is blocked by that finding (cantTell), never inapplicable.
  */
 export async function requireToolFeatures(
+  context: CaseContext,
   caller: Caller,
   target: TaskTarget,
   tool: string,
   features: readonly (keyof typeof TOOL_FEATURES)[],
 ): Promise<void> {
   const node = target.manifest.tools.find((candidate) => candidate.name === tool)?.node;
-  if (node === undefined) throw new NotApplicable(`${target.jid} ${target.version} has no tool ${tool}`);
-  const exchange = await discoInfo(caller, target.jid, node);
-  const info = expectDiscoInfo(exchange, 'tool-info.disco-info');
-  const missing = features.filter((feature) => !info.features.includes(TOOL_FEATURES[feature]));
-  if (missing.length > 0) {
-    throw new NotApplicable(
-      `${tool} at ${target.jid} does not advertise ${missing.map((f) => TOOL_FEATURES[f]).join(', ')}`,
+  if (node === undefined) {
+    throw new MissingFixture(
+      `${target.jid} ${target.version} has no tool ${tool}: host the conformance tools unchanged (docs/conformance-tools.md)`,
     );
   }
+  const exchange = await discoInfo(caller, target.jid, node);
+  const info = expectDiscoInfo(exchange, 'tool-info.disco-info');
+  const missing = features
+    .map((feature) => TOOL_FEATURES[feature])
+    .filter((feature) => !info.features.includes(feature));
+  if (missing.length === 0) return;
+  const requiredBy = [...context.sut.profiles].filter((profile) => {
+    const required = PROFILE_REQUIRED_FEATURES[profile];
+    return missing.some(
+      (feature) =>
+        required.taskTool?.includes(feature) === true || required.taskEndpoint?.includes(feature) === true,
+    );
+  });
+  const what = `${tool} at ${target.jid} does not advertise ${missing.join(', ')}`;
+  if (requiredBy.length > 0) {
+    const claims = requiredBy.map((profile) => PROFILE_TITLES[profile]).join(', ');
+    throw new CannotTell(
+      tool === 'script'
+        ? `blocked by the preflight: ${claims} is claimed and requires what ${what}`
+        : `${claims} is claimed and requires what ${what}`,
+    );
+  }
+  throw new NotApplicable(`${what}, and no claimed profile requires it`);
 }
 
 export function isTerminalState(state: TaskStateName): boolean {
@@ -572,4 +707,129 @@ export async function activateTarget(admin: Provisioning, target: TaskTarget): P
       `could not activate ${target.jid} ${target.version}: ${exchange.parsed.error.condition}`,
     );
   }
+}
+
+/**
+ * The gateway's clock as this machine sees it, bounded from the `created` times it reports
+ * (spec positions, section I: "estimated from created"). Deadlines and expiries are compared on
+ * the gateway's clock (#cancellation), so cases place them on that clock: a gateway whose clock
+ * is a few seconds off ours decides them the same way (interp-30).
+ */
+export interface GatewayClock {
+  /** Bounds of (gateway clock − this machine's clock) in ms: the true offset lies between them. */
+  readonly offsetLowMs: number;
+  readonly offsetHighMs: number;
+  /** An instant at least `aheadMs` after the gateway's current time. */
+  ahead(aheadMs: number): XmppDateTime;
+  /** An instant at least `agoMs` before the gateway's current time. */
+  ago(agoMs: number): XmppDateTime;
+  /** This machine's time (ms) by which the gateway's clock has certainly reached `instant`. */
+  reachedBy(instant: XmppDateTime): number;
+  /** This machine's time (ms) before which the gateway's clock has certainly not reached `instant`. */
+  notBefore(instant: XmppDateTime): number;
+}
+
+/** How finely a reported date-time resolves the gateway's clock: 1 ms to 1 s by its digits. */
+function resolutionMs(value: XmppDateTime): number {
+  const digits = /\.(\d+)/.exec(value.text)?.[1]?.length ?? 0;
+  return Math.max(1, 1000 / 10 ** Math.min(digits, 3));
+}
+
+/**
+ * Measures the gateway's clock: each sample invokes a task that completes at once, between this
+ * machine's instants `sent` and `answered`; its `created` lies within the resolution of the
+ * gateway's time at some instant in between. The bounds are the intersection over the samples
+ * (their union, should a gateway's clock jump between them).
+ */
+export async function measureGatewayClock(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  samples = 3,
+): Promise<GatewayClock> {
+  const lows: number[] = [];
+  const highs: number[] = [];
+  for (let sample = 0; sample < samples; sample++) {
+    const sent = Date.now();
+    const { accepted } = await startTask(context, caller, target, 'script', { steps: [{ complete: {} }] });
+    const answered = Date.now();
+    const created = toEpochMillis(accepted.created);
+    const resolution = resolutionMs(accepted.created);
+    lows.push(created - resolution - answered);
+    highs.push(created + resolution - sent);
+    await awaitSettled(context, caller, accepted.taskId);
+  }
+  let low = Math.max(...lows);
+  let high = Math.min(...highs);
+  if (low > high) {
+    low = Math.min(...lows);
+    high = Math.max(...highs);
+  }
+  return {
+    offsetLowMs: low,
+    offsetHighMs: high,
+    ahead: (aheadMs) => dateTimeFromMillis(Date.now() + high + aheadMs),
+    ago: (agoMs) => dateTimeFromMillis(Date.now() + low - agoMs),
+    reachedBy: (instant) => toEpochMillis(instant) - low,
+    notBefore: (instant) => toEpochMillis(instant) - high,
+  };
+}
+
+/** The holds `whileHeld` tries, each 4× the one before, for a slow or loaded machine. */
+const HOLDS_MS = [500, 2_000, 8_000] as const;
+
+export interface HeldTask extends StartedTask {
+  /** The status event announcing that the task runs. */
+  readonly running: ValidTaskEvent;
+}
+
+const isRunningPayload = (payload: JsonValue): boolean =>
+  isJsonObject(payload) && payload['state'] === 'running';
+
+/**
+ * Runs `during` while a task of the conformance tools is held running by a `wait` step — never
+ * by #cancel or #input, so that a gateway without interactive features decides core Task
+ * Execution cases too. The task then completes by itself with `{}`. When it turns out to have
+ * settled before `during` was done (a slow machine), `during` did not run wholly while the task
+ * was held, so it runs again on a task held four times longer; what `during` throws while its
+ * task was still held is the verdict. Returns the held task, still unsettled, and what `during`
+ * returned.
+ */
+export async function whileHeld<T>(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  during: (task: HeldTask) => Promise<T>,
+  options: InvokeOptions = {},
+): Promise<{ task: HeldTask; value: T }> {
+  for (const holdMs of HOLDS_MS) {
+    const started = await startTask(
+      context,
+      caller,
+      target,
+      'script',
+      { steps: [{ wait: { ms: holdMs } }, { complete: {} }] },
+      options,
+    );
+    const running = await awaitEvent(context, caller, started.accepted.taskId, 'status', isRunningPayload);
+    const task = { ...started, running };
+    let outcome: { value: T } | { error: unknown };
+    try {
+      outcome = { value: await during(task) };
+    } catch (error) {
+      outcome = { error };
+    }
+    const state = expectTaskState(
+      await taskStateRequest(caller, target, started.accepted.taskId),
+      'task-recovery.state-contents',
+    );
+    if (!isTerminal(state.state)) {
+      if ('error' in outcome) throw outcome.error;
+      return { task, value: outcome.value };
+    }
+    await awaitSettled(context, caller, started.accepted.taskId);
+  }
+  throw new CannotTell(
+    `a task held running by a wait of ${String(HOLDS_MS.at(-1))} ms settled before the case's checks were done: the machine is too slow to tell`,
+  );
 }
