@@ -18,8 +18,10 @@ import {
   expectStanzaError,
   formBoolean,
   formText,
+  requirePositiveControl,
+  TRANSIENT_OUTAGE,
 } from './expect.ts';
-import { RequirementViolation } from './verdicts.ts';
+import { CannotTell, RequirementViolation } from './verdicts.ts';
 import { exchangeOf } from './test-support/iq-exchange.ts';
 
 const exchange = exchangeOf;
@@ -87,6 +89,85 @@ describe('expectStanzaError', () => {
   });
 });
 
+describe('service-unavailable types (interp-42)', () => {
+  it('warns about wait unless the case declares a transient outage', () => {
+    const { warnings, warn } = recorder();
+    const waiting = exchange(errorReply('a@x', 'service-unavailable', 'wait'));
+    expectStanzaError(waiting, 'gateway-info.identity', 'service-unavailable', { warn }, TRANSIENT_OUTAGE);
+    expect(warnings).toEqual([]);
+    expectStanzaError(waiting, 'gateway-info.identity', 'service-unavailable', { warn });
+    expect(warnings).toEqual([expect.stringContaining('wait only for a transient outage')]);
+    expectStanzaError(
+      exchange(errorReply('a@x', 'service-unavailable', 'cancel')),
+      'gateway-info.identity',
+      'service-unavailable',
+      { warn },
+      TRANSIENT_OUTAGE,
+    );
+    expect(warnings).toHaveLength(1);
+  });
+});
+
+describe('echoed requests in equivalence checks (#errors, interp-19)', () => {
+  const NOT_FOUND = `<error type='cancel'><item-not-found xmlns='${STANZAS}'/></error>`;
+  const request = (node: string): string =>
+    `<iq type='get' id='q'><query xmlns='http://jabber.org/protocol/disco#info' node='${node}'/></iq>`;
+  const echoing = (from: string, node: string): string =>
+    `<iq type='error' id='r' from='${from}'><query xmlns='http://jabber.org/protocol/disco#info' node='${node}'/>${NOT_FOUND}</iq>`;
+  const bare = (from: string): string => `<iq type='error' id='r' from='${from}'>${NOT_FOUND}</iq>`;
+  const compared = (label: string, to: string, reply: string, sent: string) => ({
+    label,
+    to,
+    exchange: exchange(reply, sent),
+  });
+
+  it('passes echoes of requests that differ, each echoing its own', () => {
+    const { warn } = recorder();
+    expectIndistinguishable(
+      [
+        compared('hidden', 'vault@agents.example', echoing('vault@agents.example', 'a'), request('a')),
+        compared('missing', 'nobody@agents.example', echoing('nobody@agents.example', 'b'), request('b')),
+      ],
+      'gateway-info.identity',
+      { warn },
+    );
+    expectSameErrorPayload(
+      [exchange(echoing('x', 'a'), request('a')), exchange(echoing('x', 'b'), request('b'))],
+      'gateway-info.identity',
+    );
+  });
+
+  it('fails an echo in one reply only, and different echoes of the same request', () => {
+    const { warn } = recorder();
+    expect(() => {
+      expectIndistinguishable(
+        [
+          compared('hidden', 'vault@agents.example', echoing('vault@agents.example', 'a'), request('a')),
+          compared('missing', 'nobody@agents.example', bare('nobody@agents.example'), request('a')),
+        ],
+        'gateway-info.identity',
+        { warn },
+      );
+    }).toThrow(/one echoes the request and the other does not/);
+    expect(() => {
+      expectSameErrorPayload(
+        [exchange(echoing('x', 'a'), request('a')), exchange(echoing('x', 'b'), request('a'))],
+        'gateway-info.identity',
+      );
+    }).toThrow(/echoed differently/);
+  });
+});
+
+describe('requirePositiveControl', () => {
+  it('returns the payload of a result and cannot tell after an error', () => {
+    const result = exchange("<iq type='result' id='a'><query xmlns='urn:x'/></iq>");
+    expect(requirePositiveControl(result, 'a valid request')?.name).toBe('query');
+    expect(() =>
+      requirePositiveControl(exchange(errorReply('a@x', 'service-unavailable', 'cancel')), 'a valid request'),
+    ).toThrow(CannotTell);
+  });
+});
+
 describe('expectIndistinguishable', () => {
   const hidden = (xml: string) => ({ label: 'hidden', exchange: exchange(xml), to: 'vault@agents.example' });
   const missing = (xml: string) => ({
@@ -119,7 +200,7 @@ describe('expectIndistinguishable', () => {
         'gateway-info.identity',
         { warn },
       );
-    }).toThrow(/hidden and missing differ/);
+    }).toThrow(/hidden and missing differ \(the <error\/> elements differ\)/);
   });
 
   it('fails when only one reply comes from the address asked, warns when none does alike', () => {

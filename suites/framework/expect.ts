@@ -21,6 +21,7 @@ import {
   serialize,
   setAttribute,
   StanzaParseError,
+  parseXml,
   DEFINED_CONDITIONS,
   type DataForm,
   type DefinedCondition,
@@ -32,7 +33,7 @@ import {
 } from '../../protocol/stanza/index.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 import type { CaseContext } from './context.ts';
-import { RequirementViolation } from './verdicts.ts';
+import { CannotTell, RequirementViolation } from './verdicts.ts';
 
 /** Fails `requirement` unless `holds`; `received` and `expected` are shown side by side. */
 export function expectThat(
@@ -111,35 +112,91 @@ export function comparableXml(element: Element, omit: readonly string[] = []): s
   return serialize(sortedCopy(element, omit));
 }
 
-/** The <error/> child of an error reply in comparable form: what two replies must share. */
-function errorBytes(exchange: IqExchange): string | undefined {
-  const { element } = exchange.reply;
-  if (element === undefined || exchange.parsed.type !== 'error') return undefined;
-  // The stanza's own <error/> (in the stream's content namespace, inherited by the child).
-  const errors = element.children.filter(
-    (child): child is Element => typeof child !== 'string' && localNameOf(child) === 'error',
-  );
-  return errors.length === 1 && errors[0] !== undefined ? comparableXml(errors[0]) : undefined;
+/** The request's payload (the IQ's one child) in comparable form, when the exchange recorded it. */
+function requestPayloadBytes(exchange: IqExchange): string | undefined {
+  try {
+    const payload = parseXml(exchange.requestXml).children.find(isElementNode);
+    return payload === undefined ? undefined : comparableXml(payload);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * Two error replies must carry identical <error/> elements, attribute order aside (e.g. a hidden
- * and a missing object: anything that differs tells the caller which one exists).
+ * What an error reply says, in comparable form: its <error/> element, and the echoed request
+ * payload (#errors: MAY be included) as the children beside it.
+ */
+interface ErrorShape {
+  readonly error: string;
+  readonly echo: string | undefined;
+}
+
+function errorShape(exchange: IqExchange): ErrorShape | undefined {
+  const { element } = exchange.reply;
+  if (element === undefined || exchange.parsed.type !== 'error') return undefined;
+  // The stanza's own <error/> (in the stream's content namespace, inherited by the child).
+  const children = element.children.filter(isElementNode);
+  const errors = children.filter((child) => localNameOf(child) === 'error');
+  const echoed = children.filter((child) => localNameOf(child) !== 'error');
+  const [error] = errors;
+  if (errors.length !== 1 || error === undefined) return undefined;
+  return {
+    error: comparableXml(error),
+    echo: echoed.length === 0 ? undefined : echoed.map((child) => comparableXml(child)).join(''),
+  };
+}
+
+/**
+ * Why two error replies can be told apart, or undefined when they cannot: another <error/>
+ * element, or an echo of the request in one and not the other (interp-19). An echo is compared
+ * byte for byte only when the two requests carried the same payload: an echo of requests that
+ * differ differs by right (#errors lets a responder include the request).
+ */
+function errorDifference(first: IqExchange, second: IqExchange): string | undefined {
+  const a = errorShape(first);
+  const b = errorShape(second);
+  if (a === undefined || b === undefined) return 'not two error replies with one <error/> each';
+  if (a.error !== b.error) return 'the <error/> elements differ';
+  if ((a.echo === undefined) !== (b.echo === undefined))
+    return 'one echoes the request and the other does not';
+  const sameRequest =
+    requestPayloadBytes(first) !== undefined && requestPayloadBytes(first) === requestPayloadBytes(second);
+  if (sameRequest && a.echo !== b.echo) return 'the same request is echoed differently';
+  return undefined;
+}
+
+/**
+ * Two error replies must carry identical <error/> elements, attribute order aside, and both echo
+ * the request or neither (e.g. a hidden and a missing object: anything that differs tells the
+ * caller which one exists). Echoes of different requests are not compared.
  */
 export function expectSameErrorPayload(
   [first, second]: readonly [IqExchange, IqExchange],
   requirement: RequirementId,
 ): void {
-  const a = errorBytes(first);
-  const b = errorBytes(second);
-  if (a === undefined || b === undefined || a !== b) {
+  const difference = errorDifference(first, second);
+  if (difference !== undefined) {
     throw new RequirementViolation(
       requirement,
-      `two error replies with identical <error/> elements; the first was:\n${first.reply.xml}`,
+      `two error replies with identical <error/> elements, both echoing the request or neither; the first was:\n${first.reply.xml}`,
       second.reply.xml,
-      `${requirement}: the two error replies differ`,
+      `${requirement}: the two error replies differ (${difference})`,
     );
   }
+}
+
+/**
+ * A positive control: before a case passes on a refusal, the same request, well-formed and
+ * authorized, must succeed. Otherwise the refusal proves nothing (a gateway that refuses
+ * everything would pass), and the case cannot tell: returns the result's payload, or throws
+ * CannotTell naming `what` was tried and what came back.
+ */
+export function requirePositiveControl(exchange: IqExchange, what: string): Element | undefined {
+  if (exchange.parsed.type === 'result') return exchange.parsed.payload;
+  const { condition } = exchange.parsed.error;
+  throw new CannotTell(
+    `the positive control failed: ${what} got <${condition}/>, so a refusal here cannot be told from a gateway that refuses such requests whatever they hold`,
+  );
 }
 
 /**
@@ -183,7 +240,9 @@ export function expectParsedResult<T>(
 
 /**
  * The error type RFC 6120 gives each condition, as interp-42 reads it: another type is only
- * warned about; a missing or invalid type never parses.
+ * warned about (a SHOULD finding: --strict fails it); a missing or invalid type never parses.
+ * service-unavailable is `cancel`: `wait` only for a transient outage, which the case must
+ * declare (ErrorTypeOptions.transientOutage).
  */
 export const EXPECTED_ERROR_TYPES: Readonly<Partial<Record<DefinedCondition, readonly StanzaErrorType[]>>> = {
   'bad-request': ['modify'],
@@ -192,31 +251,56 @@ export const EXPECTED_ERROR_TYPES: Readonly<Partial<Record<DefinedCondition, rea
   conflict: ['cancel'],
   'item-not-found': ['cancel'],
   'not-allowed': ['cancel'],
-  'service-unavailable': ['cancel', 'wait'],
+  'service-unavailable': ['cancel'],
   forbidden: ['auth'],
   'resource-constraint': ['wait'],
   'unexpected-request': ['wait', 'modify'],
   'feature-not-implemented': ['cancel', 'modify'],
 };
 
+/** The types interp-42 also allows where the case says the service is out for a while. */
+const TRANSIENT_OUTAGE_TYPES: Readonly<Partial<Record<DefinedCondition, readonly StanzaErrorType[]>>> = {
+  'service-unavailable': ['cancel', 'wait'],
+};
+
+export interface ErrorTypeOptions {
+  /**
+   * The request meets a transient outage (the gateway restarting, a backend down for a while):
+   * interp-42 then accepts service-unavailable typed `wait` as well as `cancel`. Everywhere
+   * else `wait` is a finding on the case's requirement.
+   */
+  readonly transientOutage?: boolean;
+}
+
+/** Say so where a case expects a transient outage: `expectStanzaError(…, context, TRANSIENT_OUTAGE)`. */
+export const TRANSIENT_OUTAGE: ErrorTypeOptions = { transientOutage: true };
+
 /**
  * The reply must be an IQ error with one of `conditions`; an error type other than the one
- * interp-42 expects for that condition is a warning on `requirement`. Returns the error.
+ * interp-42 expects for that condition (with `options`) is a warning on `requirement`. Returns
+ * the error.
  */
 export function expectStanzaError(
   exchange: IqExchange,
   requirement: RequirementId,
   conditions: DefinedCondition | readonly DefinedCondition[],
   context: Pick<CaseContext, 'warn'>,
+  options: ErrorTypeOptions = {},
 ): StanzaError {
   expectError(exchange, requirement, conditions);
   if (exchange.parsed.type !== 'error') throw new Error('unreachable: expectError passed a result');
   const { error } = exchange.parsed;
-  const types = EXPECTED_ERROR_TYPES[error.condition];
+  const types =
+    (options.transientOutage === true ? TRANSIENT_OUTAGE_TYPES[error.condition] : undefined) ??
+    EXPECTED_ERROR_TYPES[error.condition];
   if (types !== undefined && !types.includes(error.type)) {
+    const outage =
+      error.condition === 'service-unavailable' && error.type === 'wait' && options.transientOutage !== true
+        ? ': wait only for a transient outage, and nothing here is one'
+        : '';
     context.warn(
       requirement,
-      `<${error.condition}/> came with type '${error.type}'; RFC 6120 gives it ${types.map((type) => `'${type}'`).join(' or ')} (interp-42)`,
+      `<${error.condition}/> came with type '${error.type}'; RFC 6120 gives it ${types.map((type) => `'${type}'`).join(' or ')} (interp-42)${outage}`,
     );
   }
   return error;
@@ -232,10 +316,12 @@ export interface ComparedReply {
 }
 
 /**
- * The replies must be indistinguishable (#errors, interp-19): all results or all errors, equal
- * apart from the stanza id and the sender, in comparable form. Each must come from the address
- * asked; a reply from another address, used alike for all, is only warned about, and senders
- * that differ otherwise fail.
+ * The replies must be indistinguishable (#errors, interp-19): all results or all errors. Results
+ * must be equal apart from the stanza id and the sender, in comparable form; errors must carry
+ * the same <error/> element and all echo the request or none (the echo itself is compared only
+ * between identical requests: requests that differ may be echoed as they are). Each reply must
+ * come from the address asked; a reply from another address, used alike for all, is only warned
+ * about, and senders that differ otherwise fail.
  */
 export function expectIndistinguishable(
   replies: readonly [ComparedReply, ComparedReply, ...ComparedReply[]],
@@ -243,32 +329,39 @@ export function expectIndistinguishable(
   context: Pick<CaseContext, 'warn'>,
 ): void {
   const [first] = replies;
-  const shapeOf = ({ exchange, to }: ComparedReply): { sender: string; body: string } => {
-    const { element, from } = exchange.reply;
-    if (element === undefined) return { sender: from ?? '', body: exchange.reply.xml };
-    const sender = from === undefined ? '' : from === to ? '(the address asked)' : from;
-    return { sender, body: comparableXml(element, ['id', 'from']) };
+  const senderOf = ({ exchange, to }: ComparedReply): string => {
+    const { from } = exchange.reply;
+    return from === undefined ? '' : from === to ? '(the address asked)' : from;
   };
-  const shapes = replies.map(shapeOf);
-  const firstShape = shapes[0];
+  const bodyOf = ({ exchange }: ComparedReply): string => {
+    const { element } = exchange.reply;
+    return element === undefined ? exchange.reply.xml : comparableXml(element, ['id', 'from']);
+  };
   const describe = (): string =>
     replies.map((reply) => `${reply.label} (to ${reply.to}):\n${reply.exchange.reply.xml}`).join('\n');
-  shapes.forEach((shape, index) => {
-    const reply = replies[index];
-    if (reply === undefined || firstShape === undefined) return;
-    if (shape.body !== firstShape.body || shape.sender !== firstShape.sender) {
+  const differenceFrom = (reply: ComparedReply): string | undefined => {
+    if (senderOf(reply) !== senderOf(first)) return 'they come from different addresses';
+    const kinds = [first.exchange.parsed.type, reply.exchange.parsed.type];
+    if (kinds[0] !== kinds[1]) return 'one is a result and the other an error';
+    if (reply.exchange.parsed.type === 'error') return errorDifference(first.exchange, reply.exchange);
+    return bodyOf(reply) === bodyOf(first) ? undefined : 'the results differ';
+  };
+  for (const reply of replies.slice(1)) {
+    const difference = differenceFrom(reply);
+    if (difference !== undefined) {
       throw new RequirementViolation(
         requirement,
-        `the same reply for ${first.label} and ${reply.label}, apart from id and sender`,
+        `the same reply for ${first.label} and ${reply.label}: the same result, or the same <error/> with the request echoed in both or neither (the sender may differ only as the address asked)`,
         describe(),
-        `${requirement}: the replies for ${first.label} and ${reply.label} differ`,
+        `${requirement}: the replies for ${first.label} and ${reply.label} differ (${difference})`,
       );
     }
-  });
-  if (firstShape !== undefined && firstShape.sender !== '(the address asked)') {
+  }
+  const sender = senderOf(first);
+  if (sender !== '(the address asked)') {
     context.warn(
       requirement,
-      `the replies come from ${firstShape.sender || '(no from)'} instead of the address asked (interp-19)`,
+      `the replies come from ${sender || '(no from)'} instead of the address asked (interp-19)`,
     );
   }
 }
@@ -396,11 +489,12 @@ export function expectAnyStanzaError(
   exchange: IqExchange,
   requirement: RequirementId,
   context: Pick<CaseContext, 'warn'>,
+  options: ErrorTypeOptions = {},
 ): StanzaError {
   if (exchange.parsed.type !== 'error') {
     throw new RequirementViolation(requirement, 'an IQ error (any condition)', exchange.reply.xml);
   }
-  return expectStanzaError(exchange, requirement, DEFINED_CONDITIONS, context);
+  return expectStanzaError(exchange, requirement, DEFINED_CONDITIONS, context, options);
 }
 
 /**

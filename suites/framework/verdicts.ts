@@ -26,7 +26,7 @@ export class RequirementViolation extends Error {
 
 /** The case could not decide (e.g. the federation misbehaved, not the SUT): earl:cantTell. */
 export class CannotTell extends Error {
-  override readonly name = 'CannotTell';
+  override readonly name: string = 'CannotTell';
 }
 
 /**

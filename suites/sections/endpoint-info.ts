@@ -31,9 +31,10 @@ import {
   expectStanzaError,
   expectThat,
   formField,
+  requirePositiveControl,
   type ComparedReply,
 } from '../framework/expect.ts';
-import { NotApplicable } from '../framework/verdicts.ts';
+import { MissingFixture } from '../framework/verdicts.ts';
 import {
   requireWorld,
   type CallerRole,
@@ -41,8 +42,9 @@ import {
   type FixtureManifest,
   type ReferenceWorld,
 } from '../fixtures/reference-world.ts';
-import { callerFor, discoInfo, discoItems } from './support/discovery.ts';
-import { freshVersion, isRegistered, probeManifest, register, registrantFor } from './support/registrant.ts';
+import { callerFor, discoInfo, discoItems, roleThatMaySee } from './support/discovery.ts';
+import { probeManifest } from './support/manifests.ts';
+import { expectRefusals } from './support/refusals.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 
 interface EndpointView {
@@ -69,8 +71,11 @@ function visibleTo(
     .filter(
       (endpoint): endpoint is FixtureEndpoint & { active: FixtureManifest } => endpoint.active !== undefined,
     );
-  if (endpoints.length === 0)
-    throw new NotApplicable(`the fixture world shows the ${role} caller no endpoint`);
+  if (endpoints.length === 0) {
+    throw new MissingFixture(
+      `the fixture world shows the ${role} caller no active endpoint: grant it visibility of one`,
+    );
+  }
   return endpoints;
 }
 
@@ -128,6 +133,14 @@ async function expectUnseenLikeNonexistent(
 ): Promise<void> {
   const world = requireWorld(context);
   const caller = await callerFor(context, role);
+  // The positive control: each unseen endpoint answers a role whose grants let it see it.
+  for (const endpoint of unseen) {
+    const seer = await callerFor(context, roleThatMaySee(world, endpoint));
+    requirePositiveControl(
+      await discoInfo(seer, endpoint.jid),
+      `disco#info of ${endpoint.jid} for ${seer.bareJid}, who may see it`,
+    );
+  }
   const targets = [
     { label: `nonexistent ${world.nonexistentJid}`, jid: world.nonexistentJid },
     ...unseen.map((endpoint) => ({ label: `unseen ${endpoint.jid}`, jid: endpoint.jid })),
@@ -156,7 +169,7 @@ async function expectUnseenLikeNonexistent(
       replies.push({ label: `${query} of ${target.label}`, exchange, to: target.jid });
     }
     const [first, second, ...rest] = replies;
-    if (first === undefined || second === undefined) throw new NotApplicable('nothing to compare');
+    if (first === undefined || second === undefined) throw new Error('at least two targets give two replies');
     expectIndistinguishable([first, second, ...rest], 'errors.not-found-equivalence', context);
   }
 }
@@ -312,6 +325,10 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     run: async (context) => {
       const endpoint = requireWorld(context).visibleEndpoint;
       const caller = await context.callers.local();
+      requirePositiveControl(
+        await discoInfo(caller, endpoint.jid),
+        `the node-less disco#info of ${endpoint.jid}`,
+      );
       expectStanzaError(
         await discoInfo(caller, endpoint.jid, FEATURE.endpoint),
         'endpoint-info.feature-var-not-node',
@@ -399,7 +416,11 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
         const unseen = world.endpoints.filter(
           (endpoint) => endpoint.active !== undefined && !world.maySee(role, endpoint),
         );
-        if (unseen.length === 0) throw new NotApplicable(`every endpoint is visible to the ${role} caller`);
+        if (unseen.length === 0) {
+          throw new MissingFixture(
+            `every active endpoint of the fixture world is visible to the ${role} caller: nothing shows what it may not see`,
+          );
+        }
         await expectUnseenLikeNonexistent(context, role, unseen.slice(0, 3));
       }
     },
@@ -413,8 +434,18 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     statement:
       'A deactivated endpoint advertises no version in node-less disco#info: it answers item-not-found or service-unavailable, or a result without a selected version.',
     run: async (context) => {
-      const endpoint = requireWorld(context).inactiveEndpoint;
+      const world = requireWorld(context);
+      const endpoint = world.inactiveEndpoint;
       const caller = await context.callers.remote();
+      // The positive control: an active endpoint the same caller may see advertises its version.
+      const active = world.listedFor('remote')[0];
+      if (active === undefined) {
+        throw new MissingFixture('the fixture world shows the remote caller no active endpoint');
+      }
+      requirePositiveControl(
+        await discoInfo(caller, active.jid),
+        `the node-less disco#info of ${active.jid}, which the remote caller may see`,
+      );
       const exchange = await discoInfo(caller, endpoint.jid);
       if (exchange.parsed.type === 'error') {
         expectStanzaError(
@@ -440,25 +471,19 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
     requirements: ['namespaces.no-resourcepart'],
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
-    interpretations: ['interp-25'],
-    statement: 'Registration refuses a manifest whose agent JID carries a resource, and registers nothing.',
+    interpretations: ['interp-11', 'interp-25'],
+    statement:
+      'Registration refuses a manifest whose agent JID carries a resource, and registers nothing — after a valid manifest from the same registrant registered (the positive control).',
     run: async (context) => {
-      const registrant = await registrantFor(context, 'resource');
-      const version = freshVersion(context);
-      const manifest = probeManifest(`${registrant.jid}/runtime`, version, { type: 'object' });
-      const exchange = await register(context, registrant, JSON.stringify(manifest));
-      expectThat(
-        exchange.reply.xml,
-        'namespaces.no-resourcepart',
-        `an IQ error: ${registrant.jid}/runtime is not an endpoint identifier`,
-        exchange.parsed.type === 'error',
-      );
-      expectThat(
-        'the registration status lists it',
-        'namespaces.no-resourcepart',
-        `no version ${version} of ${registrant.jid} after the refusal`,
-        (await isRegistered(context, registrant, version)) !== true,
-      );
+      await expectRefusals(context, 'namespaces.no-resourcepart', 'resource', [
+        {
+          label: 'an agent.jid with a resource',
+          text: (jid, version) =>
+            JSON.stringify(probeManifest(`${jid}/runtime`, version, { type: 'object' })),
+          // interp-11 and #errors ("invalid endpoint identifier"); not the registrant's claim (interp-24).
+          conditions: () => ['bad-request', 'not-acceptable', 'jid-malformed', 'not-allowed', 'forbidden'],
+        },
+      ]);
     },
   },
 ]);

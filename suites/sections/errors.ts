@@ -14,24 +14,24 @@
 import { xml, type Element } from '@xmpp/xml';
 import { FEATURE, NODE_DIRECTORY, NS, NS_AGENT_API } from '../../protocol/namespaces.ts';
 import { isJsonObject, type JsonObject } from '../../protocol/json/json-value.ts';
-import { buildDiscoInfoRequest, buildSchemaRequest } from '../../protocol/stanza/index.ts';
-import type { Caller } from '../../harness/driver/index.ts';
+import { buildInvoke } from '../../protocol/stanza/index.ts';
+import type { Caller, IqExchange } from '../../harness/driver/index.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
 import {
   expectAnyStanzaError,
   expectDiscoItems,
   expectIndistinguishable,
-  expectNotReflected,
   expectResultPayload,
   expectSameErrorPayload,
   expectStanzaError,
   expectThat,
+  requirePositiveControl,
 } from '../framework/expect.ts';
-import { NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
+import { MissingFixture, NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
 import { unsafeTrace } from '../framework/safe-text.ts';
 import { requireWorld, type CallerRole, type FixtureEndpoint } from '../fixtures/reference-world.ts';
-import { callerFor, discoItems } from './support/discovery.ts';
+import { callerFor, discoItems, roleThatMaySee } from './support/discovery.ts';
 import { minimalManifest } from './support/manifests.ts';
 import {
   adminFor,
@@ -102,7 +102,20 @@ async function expectUnseenLikeNonexistent(
   role: CallerRole,
   unseen: readonly FixtureEndpoint[],
 ): Promise<void> {
+  const world = requireWorld(context);
   const nobody = freshEndpoint(context, 'nobody').jid;
+  // The positive control: on every surface, each unseen endpoint answers a role that may see it.
+  for (const endpoint of unseen) {
+    const seer = await callerFor(context, roleThatMaySee(world, endpoint));
+    await Promise.all(
+      surfacesFor(context).map(async (surface) => {
+        requirePositiveControl(
+          await probe(seer, targetOf(endpoint), surface),
+          `${surface.name} of ${endpoint.jid} for ${seer.bareJid}, who may see it`,
+        );
+      }),
+    );
+  }
   await Promise.all(
     surfacesFor(context).map(async (surface) => {
       const targets: Target[] = unseen.map(targetOf);
@@ -215,8 +228,11 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
       const unseenByPeer = world.endpoints.find(
         (endpoint) => endpoint.active !== undefined && !world.maySee('remotePeer', endpoint),
       );
-      if (unseenByPeer === undefined)
-        throw new NotApplicable('every endpoint is visible to the domain-granted caller');
+      if (unseenByPeer === undefined) {
+        throw new MissingFixture(
+          'every active endpoint of the fixture world is visible to the domain-granted caller: nothing shows what it may not see',
+        );
+      }
       const remote = await probe(await context.callers.remotePeer(), targetOf(unseenByPeer), endpointInfo);
       expectSameErrorPayload([local, remote], 'errors.not-found-equivalence');
     },
@@ -227,68 +243,74 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
     profiles: ['core-directory', 'self-registration', 'admin-provisioning'],
     level: 'SHOULD',
     statement:
-      'Error replies leave out the JSON and the values the request carried: refused registrations (invalid, malformed, unauthorized) and failed schema and node lookups never echo a planted marker.',
+      'Error replies leave out the attacker-controlled JSON the request carried, or truncate it: refused registrations (schema-invalid, malformed, unauthorized) and refused invocations (unknown tool, schema-invalid arguments) never echo a marker planted in the JSON behind 4 KiB of padding.',
     run: async (context) =>
       withRestore(context, async (restorer) => {
-        const world = requireWorld(context);
         const canary = `agentconfcanary${freshToken(context)}`;
+        // Behind the padding: a responder that truncates what it echoes (#errors allows it) drops it.
+        const padding = 'p'.repeat(4096);
+        const planted = { padding, marker: canary };
         const checks: Promise<void>[] = [];
-        const local = await context.callers.local();
-        const visible = world.visibleEndpoint;
-        const schemaRequest = buildSchemaRequest({
-          tool: canary,
-          version: visible.active.version,
-          direction: 'input',
-          manifestHash: visible.active.document.hash,
-        });
-        for (const [to, payload] of [
-          [visible.jid, schemaRequest],
-          [visible.jid, buildDiscoInfoRequest({ node: `urn:agentconf:${canary}` })],
-        ] as const) {
-          checks.push(
-            local.exchangeIq(to, 'get', payload).then((exchange) => {
-              expectThat(
-                exchange.reply.xml,
-                'errors.no-payload-echo',
-                'an error for a lookup of nothing',
-                exchange.parsed.type === 'error',
-              );
-              expectNotReflected(exchange, 'errors.no-payload-echo', [canary]);
-            }),
-          );
-        }
-        if (context.sut.profiles.has('self-registration') || context.sut.profiles.has('admin-provisioning')) {
+        const expectRefusedUnreflected = async (exchange: Promise<IqExchange>): Promise<void> => {
+          const reply = await exchange;
+          expectThat(reply.reply.xml, 'errors.no-payload-echo', 'a refusal', reply.parsed.type === 'error');
+          if (reply.reply.xml.includes(canary)) {
+            context.warn(
+              'errors.no-payload-echo',
+              `an error reply carries the JSON the request sent (the marker ${canary} behind 4 KiB of padding): ${reply.reply.xml.slice(0, 300)}…`,
+            );
+          }
+        };
+        const registers =
+          context.sut.profiles.has('self-registration') || context.sut.profiles.has('admin-provisioning');
+        if (registers) {
           const registrant = await registrantFor(context, 'echo');
           const version = freshVersion(context);
           const invalid = JSON.stringify({
-            manifestSpecVersion: canary,
-            agent: { jid: registrant.jid, name: canary, version },
-            tools: [{ name: 'echo', inputSchema: { type: 'object', description: canary } }],
+            manifestSpecVersion: '0',
+            agent: { jid: registrant.jid, name: 'agentconf-echo', version, unknownMember: planted },
+            tools: [{ name: 'echo', inputSchema: { type: 'no-such-type', description: canary } }],
           });
-          const malformed = `{"manifestSpecVersion":"0","agent":{"jid":${JSON.stringify(registrant.jid)},"name":"${canary}`;
+          const malformed = `{"manifestSpecVersion":"0","_":${JSON.stringify(planted)},"agent":{"jid":${JSON.stringify(registrant.jid)},"name":"${canary}`;
+          const local = await context.callers.local();
           const unauthorized = new Provisioning(local, context.sut.gatewayJid);
           const claim = freshEndpoint(context, 'echo').jid;
           const foreign = JSON.stringify({
             ...minimalManifest(claim, freshVersion(context)),
-            agentconf: canary,
+            agentconf: planted,
           });
           for (const [provisioning, jid, text] of [
             [registrant.provisioning, registrant.jid, invalid],
             [registrant.provisioning, registrant.jid, malformed],
             [unauthorized, claim, foreign],
           ] as const) {
-            checks.push(
-              restorer.register(provisioning, jid, text).then((exchange) => {
-                expectThat(
-                  exchange.reply.xml,
-                  'errors.no-payload-echo',
-                  'a refusal',
-                  exchange.parsed.type === 'error',
-                );
-                expectNotReflected(exchange, 'errors.no-payload-echo', [canary, '<register']);
+            checks.push(expectRefusedUnreflected(restorer.register(provisioning, jid, text)));
+          }
+        }
+        const invokes = context.sut.profiles.has('task-execution');
+        if (invokes) {
+          const target = conformanceTarget(context);
+          const caller = await context.callers.local();
+          const invoke = (tool: string, argumentsJson: string): Promise<IqExchange> =>
+            caller.exchangeIq(
+              target.jid,
+              'set',
+              buildInvoke({
+                requestId: freshRequestId(context),
+                tool,
+                apiVersion: target.version,
+                manifestHash: target.hash,
+                argumentsJson,
               }),
             );
-          }
+          checks.push(expectRefusedUnreflected(invoke(`no-such-tool-${canary}`, JSON.stringify(planted))));
+          // script.typed takes no such member: schema-invalid arguments, refused before admission.
+          checks.push(expectRefusedUnreflected(invoke('script.typed', JSON.stringify({ steps: planted }))));
+        }
+        if (!registers && !invokes) {
+          throw new NotApplicable(
+            'the SUT claims no profile that takes JSON from a caller (registration or invocation): there is nothing to reflect',
+          );
         }
         await Promise.all(checks);
       }),

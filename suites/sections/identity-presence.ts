@@ -130,8 +130,9 @@ export const identityPresenceSuite = defineSuite('identity-presence', 'Identity 
       const local = await context.callers.local();
       const answer = await subscribe(context, await rosterResource(context, local), endpoint.jid);
       if (answer.type === 'unsubscribed') {
+        // Approving is allowed, not required (RFC 6121 §3.1): without a subscription there is no probe.
         throw new NotApplicable(
-          `${endpoint.jid} declined the subscription, so the server has nothing to probe`,
+          `${endpoint.jid} declined the subscription (which it may), so the server has nothing to probe`,
         );
       }
       // Connecting sends initial presence; the server then probes every contact with a subscription.

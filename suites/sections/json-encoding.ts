@@ -47,8 +47,9 @@ import {
   expectStanzaError,
   expectThat,
   expectParsedResult,
+  requirePositiveControl,
 } from '../framework/expect.ts';
-import { CannotTell, NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
+import { CannotTell, MissingFixture, RequirementViolation } from '../framework/verdicts.ts';
 import { callerFor, traverse } from './support/discovery.ts';
 import { badManifest, minimalManifest } from './support/manifests.ts';
 import {
@@ -58,6 +59,8 @@ import {
   freshVersion,
   provisionActive,
   Provisioning,
+  registrantFor,
+  registrationControl,
   unauthorizedConditions,
   withRestore,
   type Registrant,
@@ -198,8 +201,8 @@ function probeText(probe: LimitProbe, value: number, canary: string, jid: string
     probe.text?.(value, canary, jid, version) ??
     JSON.stringify(limitProbe(jid, version, probe.build(value, canary)));
   if (Buffer.byteLength(text) > MAX_PROBE_BYTES) {
-    throw new NotApplicable(
-      `a manifest past the documented ${probe.limit} ${String(value)} takes ${String(Buffer.byteLength(text))} bytes: more than an XMPP server carries from a client in one stanza`,
+    throw new MissingFixture(
+      `a manifest past the documented ${probe.limit} ${String(value)} takes ${String(Buffer.byteLength(text))} bytes: more than an XMPP server carries from a client in one stanza (${String(MAX_PROBE_BYTES)} bytes here), so the limit cannot be probed; configure and document a smaller one to have it tested`,
     );
   }
   return text;
@@ -213,7 +216,7 @@ function limitCase(id: CaseId<'json-encoding'>, probe: LimitProbe): CaseDeclarat
     level: 'MUST',
     features: [FEATURE.admin],
     interpretations: ['interp-42'],
-    statement: `A manifest just past the documented ${probe.limit} gets resource-constraint from the administrator’s registration, with a small error that does not reflect the manifest, while the same manifest within the limits, sent right after, gets no resource-constraint (no rate limit answered).`,
+    statement: `A manifest just past the documented ${probe.limit} gets resource-constraint from the administrator’s registration, with a small error that does not reflect the manifest — after the same manifest within every limit registered (the positive control) — and the same manifest within the limits, sent right after, gets no resource-constraint (no rate limit answered).`,
     run: async (context) =>
       withRestore(context, async (restorer) => {
         const value = documented(context, probe.limit);
@@ -221,6 +224,14 @@ function limitCase(id: CaseId<'json-encoding'>, probe: LimitProbe): CaseDeclarat
         const { jid } = freshEndpoint(context, 'limits');
         const canary = `agentconfcanary${freshToken(context)}`;
         const text = probeText(probe, value, canary, jid, freshVersion(context));
+        requirePositiveControl(
+          await restorer.register(
+            admin,
+            jid,
+            JSON.stringify(limitProbe(jid, freshVersion(context), 'within every limit')),
+          ),
+          `the administrator registering the same manifest within every limit for ${jid}`,
+        );
         const exchange = await restorer.register(admin, jid, text);
         if (exchange.parsed.type === 'result') {
           throw new RequirementViolation(
@@ -298,7 +309,9 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         50,
         'json-encoding.single-json-value',
       );
-      if (items.length === 0) throw new NotApplicable('the local directory is empty');
+      if (items.length === 0) {
+        throw new MissingFixture('the local directory is empty: give the local caller an endpoint to see');
+      }
       await Promise.all(
         items.map(async ({ jid }) => {
           const exchange = await caller.exchangeIq(jid, 'get', buildManifestRequest({}));
@@ -386,8 +399,8 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         const caller = await context.callers.local();
         const exchange = await caller.exchangeIq(jid, 'get', buildManifestRequest({ version }));
         if (exchange.parsed.type === 'error') {
-          throw new NotApplicable(
-            `the local caller may not retrieve the provisioned ${jid}: nothing served to check`,
+          throw new MissingFixture(
+            `the local caller may not retrieve the provisioned ${jid}: the deployment must show endpoints the administrator provisions to local callers for this case to read one back`,
           );
         }
         const served = expectParsedResult(
@@ -470,6 +483,8 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         if (name === undefined || probe === undefined)
           throw new CannotTell('the SUT config documents no JSON limit');
         const value = documented(context, probe.limit);
+        // The positive control: a sender with the authority registers a manifest within the limits.
+        await registrationControl(context, restorer, await registrantFor(context, 'authorized'));
         const senders = [
           { caller: await context.callers.local(), claim: freshEndpoint(context, 'unauthorized').jid },
           { caller: await context.callers.registrant(), claim: freshEndpoint(context, 'unauthorized').jid },
@@ -523,10 +538,14 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
       const key = freshLedgerKey(context, 'json-encoding.ijson');
-      const violations = ijsonViolations(
-        (value) =>
-          `{"ledgerKey":${JSON.stringify(key)},"steps":[{"complete":{"structuredContent":${value}}}]}`,
-      );
+      const argumentsWith = (ledgerKey: string, value: string): string =>
+        `{"ledgerKey":${JSON.stringify(ledgerKey)},"steps":[{"complete":{"structuredContent":${value}}}]}`;
+      // The positive control: the same invocation with I-JSON arguments (another ledger key) is admitted.
+      const control = await sendInvoke(context, caller, target, 'script', null, {
+        argumentsJson: argumentsWith(freshLedgerKey(context, 'json-encoding.ijson-control'), '{"probe":1}'),
+      });
+      requirePositiveControl(control.exchange, `${target.jid} script with I-JSON arguments`);
+      const violations = ijsonViolations((value) => argumentsWith(key, value));
       for (const { what, text } of violations) {
         const { exchange } = await sendInvoke(context, caller, target, 'script', null, {
           argumentsJson: text,
@@ -737,6 +756,8 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
       withRestore(context, (restorer) =>
         withCanaryListener(async (canary) => {
           const registrant = await discoverableRegistrant(context, 'extref');
+          // The positive control: the same registrant registers a manifest without external $refs.
+          await registrationControl(context, restorer, registrant);
           const version = freshVersion(context);
           const manifest = minimalManifest(registrant.jid, version) as JsonObject & { tools: JsonObject[] };
           manifest.tools = [{ name: 'echo', inputSchema: externalRefSchema(canary) }];
@@ -750,7 +771,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
             const activated = await registrant.provisioning.activate(registrant.jid, version, hash);
             if (activated.parsed.type === 'result') {
               const caller = await context.callers.local();
-              await readThroughDiscovery(caller, registrant.jid, version, ['echo']);
+              await readThroughDiscovery(caller, registrant.jid, version, ['echo'], true);
               await caller.exchangeIq(
                 registrant.jid,
                 'get',

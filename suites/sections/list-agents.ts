@@ -21,15 +21,18 @@ import {
   expectIndistinguishable,
   expectStanzaError,
   expectThat,
+  requirePositiveControl,
   type ComparedReply,
 } from '../framework/expect.ts';
-import { NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
+import { MissingFixture, RequirementViolation } from '../framework/verdicts.ts';
 import { requireWorld, type CallerRole, type ReferenceWorld } from '../fixtures/reference-world.ts';
 import {
   callerFor,
   discoInfo,
   discoItems,
+  expectInvalidRsmHandled,
   listing,
+  orderIsUnambiguous,
   positionOf,
   traverse,
   traverseBackward,
@@ -91,8 +94,8 @@ function expectListing(
 async function localDirectory(context: CaseContext): Promise<{ caller: Caller; jids: string[] }> {
   const { caller, jids } = await directoryOf(context, 'local', 50, 'list-agents.rsm-paging');
   if (jids.length < 3) {
-    throw new NotApplicable(
-      `the paging edges need at least 3 endpoints in the local directory, not ${String(jids.length)}`,
+    throw new MissingFixture(
+      `the paging edges need at least 3 endpoints in the local directory, not ${String(jids.length)}: give the local caller more to see`,
     );
   }
   return { caller, jids };
@@ -134,6 +137,17 @@ async function expectSameGapPaging(
   keys: readonly string[],
   labels: readonly string[],
 ): Promise<void> {
+  // The positive control: paging from a JID in the set gives a page, so an item-not-found for
+  // the keys outside it is not an item-not-found for every UID.
+  const [inSet] = full;
+  if (inSet === undefined) throw new MissingFixture('the caller sees no endpoint to page from');
+  for (const direction of ['after', 'before'] as const) {
+    const rsm = direction === 'after' ? { max: 2, after: inSet } : { max: 2, before: inSet };
+    requirePositiveControl(
+      await discoItems(caller, context.sut.gatewayJid, NODE_DIRECTORY, rsm),
+      `a directory page ${direction} ${inSet}, which the caller sees`,
+    );
+  }
   for (const direction of ['after', 'before'] as const) {
     const replies: ComparedReply[] = [];
     for (const [index, key] of keys.entries()) {
@@ -336,8 +350,9 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
         (jid, index) => index === 0 || compareUtf8(jids[index - 1] ?? '', jid) < 0,
       );
       if (!ascending) {
-        // interp-15: only lower-case ASCII JIDs make the order a MUST-level check.
-        if (jids.some((jid) => !/^[\x21-\x7e]*$/.test(jid) || jid !== jid.toLowerCase())) {
+        // interp-15: only JIDs that every reading of preparation leaves alone make the order a
+        // MUST-level check (lower-case ASCII, and caseless NFKC-stable letters such as U+FA0E).
+        if (!jids.every(orderIsUnambiguous)) {
           context.warn(
             'list-agents.octet-order',
             `non-ASCII or mixed-case JIDs out of octet order: ${jids.join(', ')}`,
@@ -525,6 +540,26 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     },
   },
   {
+    id: 'list-agents.rsm-invalid-values',
+    requirements: ['list-agents.rsm-paging'],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    interpretations: ['interp-14'],
+    statement:
+      'A directory request whose <max/> or <index/> is not an integer (ten, 1.5, first) gets an error, never a page (bad-request expected); a negative one an error or, with a warning, a page; an <index/> at or past the end of the directory an empty page or feature-not-implemented — after the same request with valid values got a page.',
+    run: async (context) => {
+      const { caller, jids } = await localDirectory(context);
+      await expectInvalidRsmHandled(
+        context,
+        caller,
+        context.sut.gatewayJid,
+        NODE_DIRECTORY,
+        jids.length,
+        'list-agents.rsm-paging',
+      );
+    },
+  },
+  {
     id: 'list-agents.without-set',
     requirements: ['list-agents.rsm-paging'],
     profiles: ['core-directory'],
@@ -625,7 +660,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
         )
         .map((endpoint) => endpoint.jid);
       if (unseen.length === 0) {
-        throw new NotApplicable(
+        throw new MissingFixture(
           `the fixture world has no endpoint hidden from the remote peer next to ${missing}`,
         );
       }

@@ -30,16 +30,19 @@ import {
   expectIndistinguishable,
   expectStanzaError,
   expectThat,
+  requirePositiveControl,
   type ComparedReply,
 } from '../framework/expect.ts';
-import { RequirementViolation } from '../framework/verdicts.ts';
+import { MissingFixture, RequirementViolation } from '../framework/verdicts.ts';
 import { requireWorld, type CallerRole, type FixtureManifest } from '../fixtures/reference-world.ts';
 import {
   callerFor,
   discoInfo,
   discoItems,
+  expectInvalidRsmHandled,
   listing,
   positionOf,
+  roleThatMaySee,
   traverse,
   traverseBackward,
 } from './support/discovery.ts';
@@ -125,6 +128,19 @@ function trapKeys(manifest: FixtureManifest): string[] {
       return byNode !== byName;
     });
   return keys;
+}
+
+/**
+ * The positive control of the UID cases: paging after a tool node that names a tool gives a page
+ * (so an item-not-found for other UIDs is not an item-not-found for every UID).
+ */
+async function expectPagingAfterATool(caller: Caller, manifest: FixtureManifest): Promise<void> {
+  const [tool] = manifest.tools;
+  if (tool === undefined) throw new MissingFixture(`the fixture world's ${manifest.jid} needs tools`);
+  requirePositiveControl(
+    await discoItems(caller, manifest.jid, manifest.collectionNode, { max: 2, after: tool.node }),
+    `a page of ${manifest.jid}'s tools after the node of ${JSON.stringify(tool.name)}`,
+  );
 }
 
 function collectionInfoCase(
@@ -364,6 +380,26 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
     },
   },
   {
+    id: 'list-tools.rsm-invalid-values',
+    requirements: ['list-tools.rsm-paging'],
+    profiles: ['tool-discovery'],
+    level: 'MUST',
+    interpretations: ['interp-14'],
+    statement:
+      'A tool-collection request whose <max/> or <index/> is not an integer gets an error, never a page (bad-request expected); a negative one an error or, with a warning, a page; an <index/> at or past the last tool an empty page or feature-not-implemented — after the same request with valid values got a page.',
+    run: async (context) => {
+      const toolbox = requireWorld(context).toolboxEndpoint.active;
+      await expectInvalidRsmHandled(
+        context,
+        await context.callers.local(),
+        toolbox.jid,
+        toolbox.collectionNode,
+        toolbox.tools.length,
+        'list-tools.rsm-paging',
+      );
+    },
+  },
+  {
     id: 'list-tools.uid-placed-by-decoded-name',
     requirements: ['list-tools.rsm-paging', 'list-tools.name-byte-order'],
     profiles: ['tool-discovery'],
@@ -376,6 +412,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
       const caller = await context.callers.local();
       const names = expectedOrder(toolbox);
       const traps = trapKeys(toolbox);
+      await expectPagingAfterATool(caller, toolbox);
       const keys = [
         ...new Set([
           context.random.pick(names.map((name) => `${name} `).filter((k) => !names.includes(k))),
@@ -428,6 +465,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
       const [tool] = toolbox.tools;
       if (tool === undefined)
         throw new RequirementViolation('list-tools.rsm-paging', 'a toolbox with tools', '(none)');
+      await expectPagingAfterATool(caller, toolbox);
       const otherVersion = `${toolbox.version}.other`;
       for (const uid of [`${tool.node}==`, `${tool.node}#x`, encodeToolNode(otherVersion, tool.name)]) {
         const exchange = await discoItems(caller, toolbox.jid, toolbox.collectionNode, {
@@ -475,6 +513,10 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
       const caller = await context.callers.local();
       const base = `${NODE_BASE_TOOL_COLLECTION}#`;
       const active = endpoint.active.version;
+      requirePositiveControl(
+        await discoItems(caller, endpoint.jid, encodeCollectionNode(active)),
+        `disco#items of ${endpoint.jid}'s active collection node`,
+      );
       for (const version of [`${active}/x`, `${active} `, 'v'.repeat(65), '']) {
         const exchange = await discoItems(caller, endpoint.jid, `${base}${version}`);
         expectStanzaError(exchange, 'namespaces.version-grammar', ['bad-request', 'item-not-found'], context);
@@ -500,6 +542,13 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
       const missing = world.nonexistentJid;
       const caller = await context.callers.local();
       const node = hidden.active.collectionNode;
+      const seer = await callerFor(context, roleThatMaySee(world, hidden, ['remote', 'remotePeer']));
+      for (const query of [discoItems, discoInfo]) {
+        requirePositiveControl(
+          await query(seer, hidden.jid, node),
+          `the collection node of ${hidden.jid} for ${seer.bareJid}, who may see it`,
+        );
+      }
       for (const query of [discoItems, discoInfo]) {
         const replies: [ComparedReply, ComparedReply] = [
           { label: `hidden ${hidden.jid}`, exchange: await query(caller, hidden.jid, node), to: hidden.jid },

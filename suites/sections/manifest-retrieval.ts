@@ -24,7 +24,7 @@ import {
   type ComparedReply,
   expectParsedResult,
 } from '../framework/expect.ts';
-import { NotApplicable } from '../framework/verdicts.ts';
+import { MissingFixture } from '../framework/verdicts.ts';
 import {
   requireWorld,
   type CallerRole,
@@ -32,9 +32,11 @@ import {
   type FixtureManifest,
 } from '../fixtures/reference-world.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
-import { callerFor, discoInfo } from './support/discovery.ts';
+import { callerFor, discoInfo, roleThatMaySee } from './support/discovery.ts';
 import { expectServedManifest, manifestRequest } from './support/served-manifest.ts';
-import { freshVersion, probeManifest, register, registrantFor } from './support/registrant.ts';
+import { discoverableRegistrant } from './support/canary-listener.ts';
+import { probeManifest } from './support/manifests.ts';
+import { freshVersion, withRestore } from './support/provisioning.ts';
 
 /**
  * Every active manifest the role may see, served as the fixture's canonical bytes under the
@@ -44,8 +46,11 @@ async function expectActiveManifests(context: CaseContext, role: CallerRole): Pr
   const world = requireWorld(context);
   const caller = await callerFor(context, role);
   const endpoints = world.listedFor(role);
-  if (endpoints.length === 0)
-    throw new NotApplicable(`the fixture world shows the ${role} caller no endpoint`);
+  if (endpoints.length === 0) {
+    throw new MissingFixture(
+      `the fixture world shows the ${role} caller no endpoint: grant it visibility of an active one`,
+    );
+  }
   for (const endpoint of endpoints) {
     if (endpoint.active === undefined) continue;
     const served = expectServedManifest(
@@ -156,8 +161,19 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
     statement:
       'A deactivated endpoint has no active manifest to return: a request without a version gets item-not-found; its registered version stays retrievable by exact value (item-not-found there is only warned about).',
     run: async (context) => {
-      const endpoint = requireWorld(context).inactiveEndpoint;
+      const world = requireWorld(context);
+      const endpoint = world.inactiveEndpoint;
       const caller = await context.callers.remote();
+      // The positive control: an active endpoint the same caller may see serves its manifest.
+      const active = world.listedFor('remote')[0];
+      if (active?.active === undefined) {
+        throw new MissingFixture('the fixture world shows the remote caller no active endpoint');
+      }
+      expectServedManifest(
+        await manifestRequest(caller, active.jid),
+        'manifest-retrieval.result-contents',
+        active.active,
+      );
       expectStanzaError(
         await manifestRequest(caller, endpoint.jid),
         'manifest-retrieval.result-contents',
@@ -188,6 +204,16 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
     run: async (context) => {
       const endpoint = requireWorld(context).visibleEndpoint;
       const caller = await context.callers.local();
+      // The positive control: the same request with the version as registered is served.
+      expectServedManifest(
+        await caller.exchangeIq(
+          endpoint.jid,
+          'get',
+          xml('manifest-request', { xmlns: NS_AGENT_API, version: endpoint.active.version }),
+        ),
+        'manifest-retrieval.result-contents',
+        endpoint.active,
+      );
       for (const version of [
         `${endpoint.active.version}/x`,
         `${endpoint.active.version} `,
@@ -253,6 +279,13 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
       if (world.mayInvokeAny('local', hidden)) cases.push(['local', hidden]);
       cases.push(['remote', world.invokeOnlyEndpoint]);
       for (const [role, endpoint] of cases) {
+        // The positive control: a role that may see the endpoint retrieves it.
+        const seer = await callerFor(context, roleThatMaySee(world, endpoint));
+        expectServedManifest(
+          await manifestRequest(seer, endpoint.jid, endpoint.active.version),
+          'manifest-retrieval.result-contents',
+          endpoint.active,
+        );
         const caller = await callerFor(context, role);
         const missing = await manifestRequest(caller, world.nonexistentJid, endpoint.active.version);
         for (const version of [undefined, endpoint.active.version]) {
@@ -277,57 +310,59 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
     level: 'MUST',
     statement:
       'A manifest registered with tabs, reversed member order, escaped characters and other number spellings is hashed and served as its canonical form, and registering the same content formatted otherwise is the same registration.',
-    run: async (context) => {
-      const registrant = await registrantFor(context, 'format');
-      const version = freshVersion(context);
-      const manifest = probeManifest(
-        registrant.jid,
-        version,
-        { type: 'object', properties: { n: { type: 'number', minimum: 1.5, maximum: 100 } } },
-        { description: 'Aé probe.' },
-      );
-      const expected = canonicalDocument(JSON.parse(oddlyFormatted(manifest)) as JsonObject);
-      const canonical = canonicalDocument(manifest);
-      if (expected.hash.value !== canonical.hash.value)
-        throw new Error('the odd formatting changed the content');
-      for (const text of [oddlyFormatted(manifest), JSON.stringify(manifest)]) {
-        const exchange = await register(context, registrant, text);
-        const registered = expectParsedResult(
-          exchange,
+    run: (context) =>
+      withRestore(context, async (restorer) => {
+        // An administrator's virtual endpoint when there is one: only the gateway serves its manifest.
+        const registrant = await discoverableRegistrant(context, 'format');
+        const version = freshVersion(context);
+        const manifest = probeManifest(
+          registrant.jid,
+          version,
+          { type: 'object', properties: { n: { type: 'number', minimum: 1.5, maximum: 100 } } },
+          { description: 'Aé probe.' },
+        );
+        const expected = canonicalDocument(JSON.parse(oddlyFormatted(manifest)) as JsonObject);
+        const canonical = canonicalDocument(manifest);
+        if (expected.hash.value !== canonical.hash.value)
+          throw new Error('the odd formatting changed the content');
+        for (const text of [oddlyFormatted(manifest), JSON.stringify(manifest)]) {
+          const exchange = await restorer.register(registrant.provisioning, registrant.jid, text);
+          const registered = expectParsedResult(
+            exchange,
+            'manifest-retrieval.formatting-invisible',
+            NS_AGENT_API,
+            'registered',
+            parseRegistered,
+          );
+          expectThat(
+            exchange.reply.xml,
+            'manifest-retrieval.formatting-invisible',
+            `the hash of the canonical bytes, ${canonical.hash.value}, whatever the formatting`,
+            registered.hash.value === canonical.hash.value,
+          );
+        }
+        // Only a virtual endpoint's manifest is served by the gateway; a C2S account's bare JID is its server's.
+        if (registrant.kind !== 'admin' || !context.sut.profiles.has('tool-discovery')) return;
+        const served = await manifestRequest(registrant.provisioning.caller, registrant.jid, version);
+        if (served.parsed.type === 'error') {
+          // Never activated: exact versions of a deactivated endpoint may be withheld (interp-23).
+          expectStanzaError(served, 'manifest-retrieval.formatting-invisible', 'item-not-found', context);
+          return;
+        }
+        const result = expectParsedResult(
+          served,
           'manifest-retrieval.formatting-invisible',
           NS_AGENT_API,
-          'registered',
-          parseRegistered,
+          'manifest',
+          parseManifest,
         );
         expectThat(
-          exchange.reply.xml,
+          served.reply.xml,
           'manifest-retrieval.formatting-invisible',
-          `the hash of the canonical bytes, ${canonical.hash.value}, whatever the formatting`,
-          registered.hash.value === canonical.hash.value,
+          `the canonical bytes:\n${canonical.bytes.toString('utf8')}`,
+          Buffer.from(result.json, 'utf8').equals(canonical.bytes),
         );
-      }
-      // Only a virtual endpoint's manifest is served by the gateway; a C2S account's bare JID is its server's.
-      if (!registrant.admin || !context.sut.profiles.has('tool-discovery')) return;
-      const served = await manifestRequest(registrant.caller, registrant.jid, version);
-      if (served.parsed.type === 'error') {
-        // Never activated: exact versions of a deactivated endpoint may be withheld (interp-23).
-        expectStanzaError(served, 'manifest-retrieval.formatting-invisible', 'item-not-found', context);
-        return;
-      }
-      const result = expectParsedResult(
-        served,
-        'manifest-retrieval.formatting-invisible',
-        NS_AGENT_API,
-        'manifest',
-        parseManifest,
-      );
-      expectThat(
-        served.reply.xml,
-        'manifest-retrieval.formatting-invisible',
-        `the canonical bytes:\n${canonical.bytes.toString('utf8')}`,
-        Buffer.from(result.json, 'utf8').equals(canonical.bytes),
-      );
-    },
+      }),
   },
 ]);
 

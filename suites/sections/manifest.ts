@@ -32,8 +32,9 @@ import {
   expectStanzaError,
   expectThat,
   expectParsedResult,
+  requirePositiveControl,
 } from '../framework/expect.ts';
-import { NotApplicable } from '../framework/verdicts.ts';
+import { MissingFixture } from '../framework/verdicts.ts';
 import { requireWorld, type CallerRole } from '../fixtures/reference-world.ts';
 import { callerFor, discoInfo } from './support/discovery.ts';
 import {
@@ -358,10 +359,17 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
           manifest.agent['homepage'] = canary.url('https', 'homepage');
           manifest.agent['avatarUrl'] = canary.url('https', 'avatar.png');
           manifest.agent['description'] = `More at ${canary.url('http', 'description')}`;
-          await registerForDiscovery(restorer, registrant, version, manifest);
-          for (const role of ['local', 'remote'] as const) {
-            await readThroughDiscovery(await callerFor(context, role), registrant.jid, version, ['echo']);
-          }
+          const active = await registerForDiscovery(restorer, registrant, version, manifest);
+          // The local caller sees what the administrator provisions on the gateway's domain
+          // (its domain grant covers every endpoint that is not hidden); the federated one may not.
+          await readThroughDiscovery(
+            await context.callers.local(),
+            registrant.jid,
+            version,
+            ['echo'],
+            active,
+          );
+          await readThroughDiscovery(await context.callers.remote(), registrant.jid, version, ['echo']);
           expectNoContact(
             canary,
             'manifest.no-dereference',
@@ -381,9 +389,20 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
     run: async (context) => {
       const target = conformanceTarget(context);
       if (!target.manifest.tools.some((tool) => tool.name === 'script.approval')) {
-        throw new NotApplicable(`${target.jid} hosts no script.approval tool`);
+        throw new MissingFixture(
+          `${target.jid} hosts no script.approval tool: give it the conformance manifest (docs/conformance-tools.md)`,
+        );
       }
       const caller = await context.callers.local();
+      // The positive control: the same invocation of a tool that needs no approval is admitted.
+      requirePositiveControl(
+        (
+          await sendInvoke(context, caller, target, 'script', {
+            steps: [{ complete: { structuredContent: { value: 'no approval needed' } } }],
+          })
+        ).exchange,
+        `${target.jid} script, which declares no approval, invoked with the same steps`,
+      );
       const key = freshLedgerKey(context, 'manifest.approval');
       const { invoke, exchange } = await sendInvoke(context, caller, target, 'script.approval', {
         ledgerKey: key,
@@ -463,6 +482,15 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
       // The converse: the endpoint advertises cancellation, script.plain declares none.
       const plain = target.manifest.tools.find((tool) => tool.name === 'script.plain');
       if (plain !== undefined && !plain.supports.cancel && endpointFeatures.has(FEATURE.taskCancel)) {
+        if (script?.supports.cancel === true) {
+          // The positive control: the same cancellation of a tool that declares cancel support is accepted.
+          const { accepted } = await startTask(context, caller, target, 'script', { steps: [{ wait: {} }] });
+          const running = await awaitEvent(context, caller, accepted.taskId, 'status');
+          requirePositiveControl(
+            await sendCancel(caller, target, accepted.taskId, running.event.revision),
+            `cancelling a running task of script, which declares cancel support`,
+          );
+        }
         await expectCancelRefused(
           context,
           caller,

@@ -12,16 +12,23 @@
  * hidden endpoint in a slow store while refusing unknown ones from memory shows up; jitter does
  * not. Shared rate limits cannot be checked: the SUT config documents none.
  */
+import type { Element } from '@xmpp/xml';
 import type { IqExchange } from '../../harness/driver/index.ts';
 import { NODE_DIRECTORY } from '../../protocol/namespaces.ts';
 import { normalizeBareJid } from '../../protocol/jid/index.ts';
 import { buildSchemaRequest } from '../../protocol/stanza/index.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
-import { expectDiscoInfo, expectStanzaError, expectThat } from '../framework/expect.ts';
-import { RequirementViolation } from '../framework/verdicts.ts';
+import {
+  expectDiscoInfo,
+  expectStanzaError,
+  expectThat,
+  requirePositiveControl,
+} from '../framework/expect.ts';
+import { MissingFixture, RequirementViolation } from '../framework/verdicts.ts';
 import { requireWorld } from '../fixtures/reference-world.ts';
-import { discoInfo, listing, traverse } from './support/discovery.ts';
+import { callerFor, discoInfo, listing, roleThatMaySee, traverse } from './support/discovery.ts';
+import { exampleArguments } from './support/manifests.ts';
 import {
   awaitSettled,
   conformanceTarget,
@@ -105,6 +112,30 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
       );
       expectDiscoInfo(await discoInfo(caller, restricted.jid), 'privacy.profile-not-authority');
       const target = targetOf(restricted);
+      // The positive control: a role the world lets invoke the restricted endpoint is admitted.
+      const invoker = (['remote', 'remotePeer'] as const).find((role) =>
+        world.mayInvokeAny(role, restricted),
+      );
+      const invocable = restricted.active.tools.find(
+        (tool) => invoker !== undefined && world.mayInvoke(invoker, restricted, tool.name),
+      );
+      if (invoker === undefined || invocable === undefined) {
+        throw new MissingFixture(
+          `no caller role of the fixture world may invoke ${restricted.jid}, so nothing shows that the local caller's refusal is not a refusal of every invocation`,
+        );
+      }
+      requirePositiveControl(
+        (
+          await sendInvoke(
+            context,
+            await callerFor(context, invoker),
+            target,
+            invocable.name,
+            exampleArguments(invocable.inputSchema.bytes),
+          )
+        ).exchange,
+        `the ${invoker} caller, whom the world lets invoke it, invoking ${restricted.jid} ${invocable.name}`,
+      );
       for (const tool of restricted.active.tools) {
         const { exchange } = await sendInvoke(context, caller, target, tool.name, {});
         if (exchange.parsed.type === 'result') {
@@ -117,17 +148,20 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
         expectStanzaError(exchange, 'privacy.profile-not-authority', 'item-not-found', context);
       }
       const hidden = world.hiddenEndpoint;
+      const seer = await callerFor(context, roleThatMaySee(world, hidden, ['remote', 'remotePeer']));
+      const schemaOf = (tool: string): Element =>
+        buildSchemaRequest({
+          tool,
+          version: hidden.active.version,
+          direction: 'input',
+          manifestHash: hidden.active.document.hash,
+        });
       for (const tool of hidden.active.tools) {
-        const exchange = await caller.exchangeIq(
-          hidden.jid,
-          'get',
-          buildSchemaRequest({
-            tool: tool.name,
-            version: hidden.active.version,
-            direction: 'input',
-            manifestHash: hidden.active.document.hash,
-          }),
+        requirePositiveControl(
+          await seer.exchangeIq(hidden.jid, 'get', schemaOf(tool.name)),
+          `the input schema of ${hidden.jid} ${tool.name} for ${seer.bareJid}, who may see it`,
         );
+        const exchange = await caller.exchangeIq(hidden.jid, 'get', schemaOf(tool.name));
         expectStanzaError(exchange, 'privacy.profile-not-authority', 'item-not-found', context);
       }
     },

@@ -36,6 +36,7 @@ import {
   expectThat,
   formField,
   expectParsedResult,
+  requirePositiveControl,
 } from '../framework/expect.ts';
 import { RequirementViolation } from '../framework/verdicts.ts';
 import { callerFor, discoInfo } from './support/discovery.ts';
@@ -50,6 +51,7 @@ import {
   Provisioning,
   registeredVersions,
   registrantFor,
+  registrationControl,
   withRestore,
   unauthorizedConditions,
   type Registrant,
@@ -567,9 +569,17 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
     level: 'MUST',
     interpretations: ['interp-07', 'interp-24'],
     statement:
-      'Federated accounts — with principal grants, and from a domain with none — can neither register their own JID nor a virtual endpoint, nor read registration status; nothing gets registered.',
+      'Federated accounts — with principal grants, and from a domain with none — can neither register their own JID nor a virtual endpoint, nor read registration status; nothing gets registered. The positive control first: the same registration from a registrant with the authority succeeds, and so does the administrator’s registration-status.',
     run: async (context) =>
       withRestore(context, async (restorer) => {
+        const authorized = await adminOrSelf(context, 'federated-control');
+        await registrationControl(context, restorer, authorized);
+        if (hasAdmin(context)) {
+          requirePositiveControl(
+            await (await adminFor(context)).status(authorized.jid),
+            `the administrator's registration-status of ${authorized.jid}`,
+          );
+        }
         const registeredJids: string[] = [];
         for (const role of ['remote', 'denied'] as const) {
           const caller = await callerFor(context, role);

@@ -29,16 +29,19 @@ import {
   expectThat,
   type ComparedReply,
   expectParsedResult,
+  requirePositiveControl,
 } from '../framework/expect.ts';
-import { CannotTell, NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
+import { CannotTell, MissingFixture, RequirementViolation } from '../framework/verdicts.ts';
 import {
   requireWorld,
   type CallerRole,
   type FixtureManifest,
   type FixtureTool,
 } from '../fixtures/reference-world.ts';
-import { callerFor } from './support/discovery.ts';
-import { freshVersion, isRegistered, probeManifest, register, registrantFor } from './support/registrant.ts';
+import { callerFor, roleThatMaySee } from './support/discovery.ts';
+import { probeManifest } from './support/manifests.ts';
+import { freshVersion, registrantFor, registrationControl, withRestore } from './support/provisioning.ts';
+import { expectRefusals } from './support/refusals.ts';
 import {
   awaitInputOrTerminal,
   conformanceTarget,
@@ -120,13 +123,12 @@ async function expectSchemas(
   manifests: readonly FixtureManifest[],
 ): Promise<void> {
   const caller = await callerFor(context, role);
-  for (const manifest of manifests) {
-    // A seeded pair per version keeps the run short; successive seeds cover every tool.
-    const tools = context.random.shuffle(manifest.tools).slice(0, 2);
-    for (const tool of tools) {
-      await expectServedSchema(caller, manifest, tool, 'input');
-      await expectServedSchema(caller, manifest, tool, 'output');
-    }
+  // Every tool of every version, in an order the seed shuffles: the seed changes the order,
+  // never which schemas are checked (issue 12: same gateway, same verdict).
+  const pinned = manifests.flatMap((manifest) => manifest.tools.map((tool) => ({ manifest, tool })));
+  for (const { manifest, tool } of context.random.shuffle(pinned)) {
+    await expectServedSchema(caller, manifest, tool, 'input');
+    await expectServedSchema(caller, manifest, tool, 'output');
   }
 }
 
@@ -155,7 +157,8 @@ function partialRequest(
 
 /**
  * Registering a manifest whose one tool has `inputSchema` must fail (bad-request or
- * not-acceptable, interp-11), and leave nothing registered.
+ * not-acceptable, interp-11), and leave nothing registered; a valid manifest from the same
+ * registrant registers first (the positive control).
  */
 async function expectRefusedSchema(
   context: CaseContext,
@@ -163,24 +166,12 @@ async function expectRefusedSchema(
   purpose: string,
   inputSchema: JsonObject,
 ): Promise<void> {
-  const registrant = await registrantFor(context, purpose);
-  const version = freshVersion(context);
-  const manifest = probeManifest(registrant.jid, version, inputSchema);
-  const exchange = await register(context, registrant, JSON.stringify(manifest));
-  if (exchange.parsed.type === 'result') {
-    throw new RequirementViolation(
-      requirement,
-      `a refusal of the input schema ${JSON.stringify(inputSchema)}`,
-      exchange.reply.xml,
-    );
-  }
-  expectStanzaError(exchange, requirement, ['bad-request', 'not-acceptable'], context);
-  expectThat(
-    'the registration status lists it',
-    requirement,
-    `no version ${version} of ${registrant.jid} after the refusal`,
-    (await isRegistered(context, registrant, version)) !== true,
-  );
+  await expectRefusals(context, requirement, purpose, [
+    {
+      label: `the input schema ${JSON.stringify(inputSchema)}`,
+      text: (jid, version) => JSON.stringify(probeManifest(jid, version, inputSchema)),
+    },
+  ]);
 }
 
 export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
@@ -229,7 +220,13 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
         other.tools.find((candidate) =>
           endpoint.active.tools.some((active) => active.name === candidate.name),
         ) ?? other.tools[0];
-      if (tool === undefined) throw new NotApplicable(`${endpoint.jid} ${other.version} has no tool`);
+      if (tool === undefined) {
+        throw new MissingFixture(`the fixture world's ${endpoint.jid} ${other.version} needs a tool`);
+      }
+      requirePositiveControl(
+        await schemaRequest(caller, other, tool.name, 'input'),
+        `the input schema of ${tool.name} in ${endpoint.jid} ${other.version} under its own manifest hash`,
+      );
       const stale = await schemaRequest(caller, other, tool.name, 'input', endpoint.active.document.hash);
       expectStanzaError(stale, 'schemas.stale-hash-conflict', 'conflict', context);
       const made: Hash = {
@@ -254,8 +251,12 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
     run: async (context) => {
       const endpoint = requireWorld(context).visibleEndpoint;
       const [tool] = endpoint.active.tools;
-      if (tool === undefined) throw new NotApplicable(`${endpoint.jid} has no tool`);
+      if (tool === undefined) throw new MissingFixture(`the fixture world's ${endpoint.jid} needs a tool`);
       const caller = await context.callers.local();
+      requirePositiveControl(
+        await schemaRequest(caller, endpoint.active, tool.name, 'input'),
+        `the complete schema request for ${endpoint.jid} ${tool.name}`,
+      );
       for (const leaveOut of ['tool', 'version', 'direction', 'hash'] as const) {
         const exchange = await caller.exchangeIq(
           endpoint.jid,
@@ -293,8 +294,25 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
       const [hiddenTool] = hidden.tools;
       const visible = world.visibleEndpoint.active;
       const [visibleTool] = visible.tools;
-      if (hiddenTool === undefined || visibleTool === undefined)
-        throw new NotApplicable('endpoints without tools');
+      if (hiddenTool === undefined || visibleTool === undefined) {
+        throw new MissingFixture(
+          `the fixture world's visible (${visible.jid}) and hidden (${hidden.jid}) endpoints need a tool each`,
+        );
+      }
+      // The positive controls: the hidden tool's schema for a caller whose grant names it, and
+      // the visible tool's for the local caller.
+      const seer = await callerFor(
+        context,
+        roleThatMaySee(world, world.hiddenEndpoint, ['remote', 'remotePeer']),
+      );
+      requirePositiveControl(
+        await schemaRequest(seer, hidden, hiddenTool.name, 'input'),
+        `the input schema of ${hidden.jid} ${hiddenTool.name} for ${seer.bareJid}, who may see it`,
+      );
+      requirePositiveControl(
+        await schemaRequest(caller, visible, visibleTool.name, 'input'),
+        `the input schema of ${visible.jid} ${visibleTool.name}`,
+      );
       const missing = world.nonexistentJid;
       const targets: { label: string; to: string; run: () => Promise<IqExchange> }[] = [
         {
@@ -346,7 +364,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
         replies.push({ label: target.label, exchange, to: target.to });
       }
       const [first, second, ...rest] = replies;
-      if (first === undefined || second === undefined) throw new NotApplicable('nothing to compare');
+      if (first === undefined || second === undefined) throw new Error('three targets give three replies');
       expectIndistinguishable([first, second, ...rest], 'errors.not-found-equivalence', context);
     },
   },
@@ -405,33 +423,35 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
     interpretations: ['interp-11'],
     statement:
       'Registration refuses a schema using an assertion keyword 2020-12 does not define (draft-07 dependencies) unless the gateway enforces it.',
-    run: async (context) => {
-      const registrant = await registrantFor(context, 'assertion');
-      const version = freshVersion(context);
-      const schema = {
-        type: 'object',
-        properties: { a: { type: 'string' }, b: { type: 'string' } },
-        dependencies: { a: ['b'] },
-      };
-      const exchange = await register(
-        context,
-        registrant,
-        JSON.stringify(probeManifest(registrant.jid, version, schema)),
-      );
-      if (exchange.parsed.type === 'error') {
-        expectStanzaError(
-          exchange,
-          'schemas.unsupported-assertion',
-          ['bad-request', 'not-acceptable'],
-          context,
+    run: (context) =>
+      withRestore(context, async (restorer) => {
+        const registrant = await registrantFor(context, 'assertion');
+        await registrationControl(context, restorer, registrant);
+        const version = freshVersion(context);
+        const schema = {
+          type: 'object',
+          properties: { a: { type: 'string' }, b: { type: 'string' } },
+          dependencies: { a: ['b'] },
+        };
+        const exchange = await restorer.register(
+          registrant.provisioning,
+          registrant.jid,
+          JSON.stringify(probeManifest(registrant.jid, version, schema)),
         );
-        return;
-      }
-      // A gateway may support the keyword; only invoking could show whether it is enforced.
-      throw new CannotTell(
-        `${registrant.jid} ${version} was registered with draft-07 "dependencies": it must be enforced as an assertion, which only an invocation can show`,
-      );
-    },
+        if (exchange.parsed.type === 'error') {
+          expectStanzaError(
+            exchange,
+            'schemas.unsupported-assertion',
+            ['bad-request', 'not-acceptable'],
+            context,
+          );
+          return;
+        }
+        // A gateway may support the keyword; only invoking could show whether it is enforced.
+        throw new CannotTell(
+          `${registrant.jid} ${version} was registered with draft-07 "dependencies": it must be enforced as an assertion, which only an invocation can show`,
+        );
+      }),
   },
   {
     id: 'schemas.same-document-refs-register',
@@ -439,44 +459,49 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
     profiles: ['self-registration', 'admin-provisioning'],
     level: 'MUST',
     statement: 'A tool schema using same-document $ref, $anchor, $dynamicRef and $dynamicAnchor registers.',
-    run: async (context) => {
-      const registrant = await registrantFor(context, 'refs');
-      const version = freshVersion(context);
-      const schema: JsonObject = {
-        $id: 'urn:agentconf:schema:refs',
-        type: 'object',
-        properties: {
-          city: { $ref: '#/$defs/name' },
-          country: { $ref: '#place' },
-          tree: { $ref: '#/$defs/tree' },
-        },
-        required: ['city'],
-        $defs: {
-          name: { type: 'string', minLength: 1 },
-          place: { $anchor: 'place', type: 'string', pattern: '^[A-Z]{2}$' },
-          tree: {
-            $dynamicAnchor: 'node',
-            type: 'object',
-            properties: { children: { type: 'array', items: { $dynamicRef: '#node' } } },
+    run: (context) =>
+      withRestore(context, async (restorer) => {
+        const registrant = await registrantFor(context, 'refs');
+        const version = freshVersion(context);
+        const schema: JsonObject = {
+          $id: 'urn:agentconf:schema:refs',
+          type: 'object',
+          properties: {
+            city: { $ref: '#/$defs/name' },
+            country: { $ref: '#place' },
+            tree: { $ref: '#/$defs/tree' },
           },
-        },
-      };
-      const manifest = probeManifest(registrant.jid, version, schema);
-      const exchange = await register(context, registrant, JSON.stringify(manifest));
-      const registered = expectParsedResult(
-        exchange,
-        'schemas.same-document-refs',
-        NS_AGENT_API,
-        'registered',
-        parseRegistered,
-      );
-      expectThat(
-        exchange.reply.xml,
-        'schemas.same-document-refs',
-        `<registered version='${version}'/>`,
-        registered.version === version,
-      );
-    },
+          required: ['city'],
+          $defs: {
+            name: { type: 'string', minLength: 1 },
+            place: { $anchor: 'place', type: 'string', pattern: '^[A-Z]{2}$' },
+            tree: {
+              $dynamicAnchor: 'node',
+              type: 'object',
+              properties: { children: { type: 'array', items: { $dynamicRef: '#node' } } },
+            },
+          },
+        };
+        const manifest = probeManifest(registrant.jid, version, schema);
+        const exchange = await restorer.register(
+          registrant.provisioning,
+          registrant.jid,
+          JSON.stringify(manifest),
+        );
+        const registered = expectParsedResult(
+          exchange,
+          'schemas.same-document-refs',
+          NS_AGENT_API,
+          'registered',
+          parseRegistered,
+        );
+        expectThat(
+          exchange.reply.xml,
+          'schemas.same-document-refs',
+          `<registered version='${version}'/>`,
+          registered.version === version,
+        );
+      }),
   },
   {
     id: 'schemas.bounded-regex',

@@ -25,16 +25,25 @@ import {
   expectStanzaError,
   expectThat,
   formField,
+  requirePositiveControl,
   type ComparedReply,
 } from '../framework/expect.ts';
-import { CannotTell, NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
+import { CannotTell, MissingFixture, NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
 import {
   requireWorld,
   type CallerRole,
   type FixtureEndpoint,
   type ReferenceWorld,
 } from '../fixtures/reference-world.ts';
-import { callerFor, discoInfo, listing, positionOf, traverse } from './support/discovery.ts';
+import {
+  callerFor,
+  discoInfo,
+  listing,
+  orderIsUnambiguous,
+  positionOf,
+  roleThatMaySee,
+  traverse,
+} from './support/discovery.ts';
 import { minimalManifest } from './support/manifests.ts';
 import { adminFor, freshToken, freshVersion, provisionActive, withRestore } from './support/provisioning.ts';
 import {
@@ -80,7 +89,9 @@ async function directoryTarget(
   const { items } = await traverse(caller, context.sut.gatewayJid, NODE_DIRECTORY, 50, requirement);
   const plain = items.filter((item) => /^[a-z][a-z0-9]*$/.test(parseBareJid(item.jid).localpart ?? ''));
   if (plain.length === 0) {
-    throw new NotApplicable('the local directory lists no endpoint with a plain lower-case ASCII localpart');
+    throw new MissingFixture(
+      'the local directory lists no endpoint with a plain lower-case ASCII localpart: give the local caller one to search for',
+    );
   }
   return context.random.pick(plain);
 }
@@ -318,6 +329,10 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
           formType.values[0] === FORM_TYPE.search,
       );
       const nick = formOffers(offer, 'nick') ? { nick: 'agentconf' } : {};
+      requirePositiveControl(
+        await searchWithForm(caller, context.sut.gatewayJid, nick),
+        'the same form submission with its FORM_TYPE',
+      );
       const bare = await searchWithForm(caller, context.sut.gatewayJid, nick, undefined, { formType: false });
       expectStanzaError(bare, 'search.form-type', ['bad-request', 'not-acceptable'], context);
     },
@@ -457,8 +472,8 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
         await provisionActive(restorer, admin, jid, version, manifest);
         const caller = await context.callers.local();
         if ((await discoInfo(caller, jid)).parsed.type === 'error') {
-          throw new NotApplicable(
-            `the local caller may not see the provisioned ${jid}: nothing to search for`,
+          throw new MissingFixture(
+            `the local caller may not see the provisioned ${jid}: the deployment must show endpoints the administrator provisions to local callers for this case to search`,
           );
         }
         const nick = `Agentconf-Été-${token.charAt(0).toUpperCase()}${token.slice(1)}`;
@@ -488,8 +503,8 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
       const gateway = context.sut.gatewayJid;
       const max = context.random.int(1, 3);
       if ((await emptyQueryListing(context, caller, 50, 'search.octet-order')) === undefined) {
-        throw new NotApplicable(
-          'an empty search lists nothing (interp-18 allows it): no query is known to match several endpoints',
+        throw new CannotTell(
+          'an empty search lists nothing (interp-18 allows it), and no other query is known to match several endpoints whatever fields the deployment matches: the order of a result set cannot be seen',
         );
       }
       const { offer } = await searchForm(caller, gateway, 'search.octet-order');
@@ -503,7 +518,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
         (jid, index) => index === 0 || compareUtf8(normalized[index - 1] ?? '', jid) < 0,
       );
       if (!ascending) {
-        if (normalized.some((jid) => !/^[\x21-\x7e]*$/.test(jid))) {
+        if (!normalized.every(orderIsUnambiguous)) {
           context.warn(
             'search.octet-order',
             `non-ASCII JIDs out of octet order: ${normalized.join(', ')} (interp-15)`,
@@ -628,6 +643,19 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
       for (const [role, endpoint] of probes) {
         const caller = await callerFor(context, role);
         const terms = unseenTerms(world, role, endpoint);
+        // The positive control: a role that may see the endpoint finds it by one of these terms.
+        const seer = await callerFor(context, roleThatMaySee(world, endpoint));
+        const control = await findBy(
+          terms,
+          (nick) => searchLegacy(seer, gateway, { nick }, { max: 5 }),
+          endpoint.jid,
+          'search.hidden-not-revealed',
+        );
+        if (terms.length > 0 && control.found === undefined) {
+          throw new CannotTell(
+            `the positive control failed: ${seer.bareJid}, who may see ${endpoint.jid}, does not find it by ${terms.map((term) => JSON.stringify(term)).join(', ')}, so an empty result for the ${role} caller shows nothing`,
+          );
+        }
         const replies: ComparedReply[] = [
           {
             label: `${role}: nick ${none}`,
@@ -675,7 +703,11 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
       const { offer } = await searchForm(await context.callers.local(), gateway, 'search.visibility-filter');
       if (!formOffers(offer, 'tag')) throw new NotApplicable('the search form offers no tag field');
       const tags = [...new Set(world.endpoints.flatMap(toolTags))];
-      if (tags.length === 0) throw new NotApplicable('no tool of the fixture world declares tags');
+      if (tags.length === 0) {
+        throw new MissingFixture(
+          'the search form offers a tag field, but no tool of the fixture world declares tags to search for',
+        );
+      }
       for (const role of ROLES) {
         const caller = await callerFor(context, role);
         const chosen = context.random.shuffle(tags).slice(0, 3);

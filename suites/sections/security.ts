@@ -25,10 +25,12 @@ import {
   expectIndistinguishable,
   expectStanzaError,
   expectThat,
+  requirePositiveControl,
   type ComparedReply,
 } from '../framework/expect.ts';
+import { MissingFixture } from '../framework/verdicts.ts';
 import { requireWorld, type CallerRole } from '../fixtures/reference-world.ts';
-import { callerFor, discoItems, listing } from './support/discovery.ts';
+import { callerFor, discoInfo, discoItems, listing, roleThatMaySee } from './support/discovery.ts';
 import { minimalManifest } from './support/manifests.ts';
 import {
   adminFor,
@@ -105,6 +107,25 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
           );
         }
       }
+      // The positive control: what the denied caller may not see answers the roles that may see it.
+      const seenByOthers = world.endpoints.filter(
+        (endpoint) =>
+          endpoint.active !== undefined &&
+          endpoint.active.tools.length > 0 &&
+          (['local', 'remote', 'remotePeer'] as const).some((role) => world.maySee(role, endpoint)),
+      );
+      if (seenByOthers.length === 0) {
+        throw new MissingFixture(
+          'the fixture world lets no granted caller see an active endpoint with tools',
+        );
+      }
+      for (const endpoint of seenByOthers) {
+        const seer = await callerFor(context, roleThatMaySee(world, endpoint));
+        requirePositiveControl(
+          await discoInfo(seer, endpoint.jid),
+          `endpoint information of ${endpoint.jid} for ${seer.bareJid}, who may see it`,
+        );
+      }
       const nobody = freshEndpoint(context, 'nobody').jid;
       const surfaces = SURFACES.filter(
         (surface) =>
@@ -169,6 +190,11 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
           ['remove-version', (p, jid) => p.removeVersion(jid, other.version)],
           ['remove-endpoint', (p, jid) => p.removeEndpoint(jid)],
         ];
+        // The positive control: the administrator's own registration-status of the endpoint answers.
+        requirePositiveControl(
+          await (await adminFor(context)).status(existing),
+          `the administrator's registration-status of ${existing}`,
+        );
         // Should a non-admin move the active pointer, it is moved back before later cases run.
         restorer.reactivateAtEnd({
           jid: existing,

@@ -7,6 +7,7 @@
  * Also #namespaces: tool nodes are decoded strictly and names compared exactly; and the hint
  * that a tool is read-only never stands in for an invocation grant.
  */
+import type { Element } from '@xmpp/xml';
 import type { Caller, IqExchange } from '../../harness/driver/index.ts';
 import {
   FEATURE,
@@ -43,9 +44,10 @@ import {
   formText,
   type ComparedReply,
   expectParsedResult,
+  requirePositiveControl,
 } from '../framework/expect.ts';
 import type { SeededRandom } from '../framework/seeded-random.ts';
-import { NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
+import { MissingFixture, RequirementViolation } from '../framework/verdicts.ts';
 import {
   requireWorld,
   type CallerRole,
@@ -55,8 +57,10 @@ import {
   type ReferenceWorld,
   type ToolHints,
 } from '../fixtures/reference-world.ts';
-import { callerFor, discoInfo } from './support/discovery.ts';
-import { freshVersion, isRegistered, probeManifest, register, registrantFor } from './support/registrant.ts';
+import { callerFor, discoInfo, roleThatMaySee } from './support/discovery.ts';
+import { exampleArguments, probeManifest } from './support/manifests.ts';
+import { freshVersion, registrantFor, withRestore } from './support/provisioning.ts';
+import { expectRefusals } from './support/refusals.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 
 interface PinnedTool {
@@ -80,27 +84,29 @@ const TASK_FEATURES: readonly (readonly [string, keyof FixtureTool['supports']])
 ];
 
 /**
- * A seeded sample of the tools of every version the role may see — `perManifest` of each, so a
- * run stays within its time budget while successive seeds cover every tool — or, with `only`,
- * of those endpoints alone (e.g. what a federated caller sees that a local one does not).
+ * Every tool of every version the role may see — or, with `only`, of those endpoints alone (e.g.
+ * what a federated caller sees that a local one does not) — in an order the seed shuffles: the
+ * seed changes the order, never which tools are checked (issue 12: same gateway, same verdict).
  */
 function toolsFor(
   world: ReferenceWorld,
   role: CallerRole,
   random: SeededRandom,
-  perManifest = 2,
   only?: readonly FixtureEndpoint[],
 ): PinnedTool[] {
   const pinned: PinnedTool[] = [];
   const endpoints = world.listedFor(role).filter((endpoint) => only?.includes(endpoint) ?? true);
   for (const endpoint of endpoints) {
     for (const manifest of endpoint.versions) {
-      const tools = random.shuffle(manifest.tools).slice(0, perManifest);
-      pinned.push(...tools.map((tool) => ({ manifest, tool })));
+      pinned.push(...manifest.tools.map((tool) => ({ manifest, tool })));
     }
   }
-  if (pinned.length === 0) throw new NotApplicable(`the fixture world shows the ${role} caller no tool`);
-  return pinned;
+  if (pinned.length === 0) {
+    throw new MissingFixture(
+      `the fixture world shows the ${role} caller no tool: give it an endpoint with tools that role may see`,
+    );
+  }
+  return random.shuffle(pinned);
 }
 
 /** What the remote caller sees beyond the local one: the hidden endpoint its grant names, and one both see. */
@@ -142,7 +148,7 @@ async function expectToolDiscoInfo(context: CaseContext, role: 'local' | 'remote
   const caller = await callerFor(context, role);
   const endpointFeatures = new Map<string, string[]>();
   const sample = role === 'local' ? undefined : federatedSample(world);
-  for (const pinned of toolsFor(world, role, context.random, 2, sample)) {
+  for (const pinned of toolsFor(world, role, context.random, sample)) {
     const { info, exchange } = await toolView(caller, pinned, 'tool-info.disco-info');
     const replyXml = exchange.reply.xml;
     expectIdentity(info, 'tool-info.disco-info', IDENTITY_CATEGORY, IDENTITY_TYPE.tool, replyXml);
@@ -386,7 +392,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
       for (const role of ['local', 'remote'] as const) {
         const caller = await callerFor(context, role);
         const sample = role === 'local' ? undefined : federatedSample(world);
-        for (const pinned of toolsFor(world, role, context.random, 2, sample)) {
+        for (const pinned of toolsFor(world, role, context.random, sample)) {
           const { form, exchange } = await toolView(caller, pinned, 'tool-info.no-manufactured-values');
           expectOptionalFields(context, pinned, form, exchange.reply.xml);
         }
@@ -405,6 +411,15 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
       const world = requireWorld(context);
       const caller = await context.callers.local();
       for (const endpoint of [world.toolboxEndpoint, world.visibleEndpoint]) {
+        // The positive control: each tool whose node a trap spells otherwise answers as written.
+        await Promise.all(
+          endpoint.active.tools.map(async (tool) => {
+            requirePositiveControl(
+              await discoInfo(caller, endpoint.jid, tool.node),
+              `disco#info of the tool node ${tool.node} of ${endpoint.jid}`,
+            );
+          }),
+        );
         for (const { why, node } of decoderTraps(endpoint.active)) {
           const exchange = await discoInfo(caller, endpoint.jid, node);
           if (exchange.parsed.type !== 'error') {
@@ -450,18 +465,28 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
           formText(form, 'name') === tool.name || !comparableName(tool.name),
         );
       }
-      const variants = names
-        .flatMap((name) => [
+      const variants = new Map<string, string>();
+      for (const name of names) {
+        for (const variant of [
           name.normalize('NFD'),
           name.normalize('NFC'),
           name.toUpperCase(),
           name.toLowerCase(),
-        ])
-        .filter((variant) => !names.includes(variant));
-      for (const variant of [...new Set(variants)].slice(0, 4)) {
-        const exchange = await discoInfo(caller, toolbox.jid, encodeToolNode(toolbox.version, variant));
-        expectStanzaError(exchange, 'namespaces.tool-name-rules', 'item-not-found', context);
+        ]) {
+          if (!names.includes(variant) && !variants.has(variant)) variants.set(variant, name);
+        }
       }
+      // Every variant is tried, each after its own spelling answered (the positive control).
+      await Promise.all(
+        [...variants].map(async ([variant, name]) => {
+          requirePositiveControl(
+            await discoInfo(caller, toolbox.jid, encodeToolNode(toolbox.version, name)),
+            `disco#info of the tool ${JSON.stringify(name)}`,
+          );
+          const exchange = await discoInfo(caller, toolbox.jid, encodeToolNode(toolbox.version, variant));
+          expectStanzaError(exchange, 'namespaces.tool-name-rules', 'item-not-found', context);
+        }),
+      );
     },
   },
   {
@@ -479,8 +504,22 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
       const hidden = world.hiddenEndpoint;
       const [hiddenTool] = hidden.active.tools;
       const [visibleTool] = visible.active.tools;
-      if (hiddenTool === undefined || visibleTool === undefined)
-        throw new NotApplicable('endpoints without tools');
+      if (hiddenTool === undefined || visibleTool === undefined) {
+        throw new MissingFixture(
+          `the fixture world's visible (${visible.jid}) and hidden (${hidden.jid}) endpoints need a tool each`,
+        );
+      }
+      // The positive controls: the hidden tool answers a caller whose grant names it, and the
+      // visible tool the local caller.
+      const seer = await callerFor(context, roleThatMaySee(world, hidden, ['remote', 'remotePeer']));
+      requirePositiveControl(
+        await discoInfo(seer, hidden.jid, hiddenTool.node),
+        `disco#info of ${hidden.jid}'s tool ${hiddenTool.name} for ${seer.bareJid}, who may see it`,
+      );
+      requirePositiveControl(
+        await discoInfo(caller, visible.jid, visibleTool.node),
+        `disco#info of ${visible.jid}'s tool ${visibleTool.name}`,
+      );
       const targets = [
         { label: `hidden ${hidden.jid}`, to: hidden.jid, node: hiddenTool.node },
         { label: `nonexistent ${world.nonexistentJid}`, to: world.nonexistentJid, node: hiddenTool.node },
@@ -502,7 +541,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
         replies.push({ label: target.label, exchange, to: target.to });
       }
       const [first, second, ...rest] = replies;
-      if (first === undefined || second === undefined) throw new NotApplicable('nothing to compare');
+      if (first === undefined || second === undefined) throw new Error('four targets give four replies');
       expectIndistinguishable([first, second, ...rest], 'errors.not-found-equivalence', context);
     },
   },
@@ -523,18 +562,33 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
         'tool-info.annotations-not-authority',
       );
       if (!features.includes(FEATURE.task)) {
-        throw new NotApplicable(
-          `${endpoint.jid} does not advertise ${FEATURE.task}: nothing there can be invoked`,
+        throw new MissingFixture(
+          `the fixture world's see-only endpoint ${endpoint.jid} does not advertise ${FEATURE.task}: a refused invocation there would show nothing about the hint; give it a task runtime`,
         );
       }
-      const invoke = buildInvoke({
-        requestId: context.random.string('abcdefghijklmnopqrstuvwxyz0123456789', 32),
-        tool: tool.name,
-        apiVersion: endpoint.active.version,
-        manifestHash: endpoint.active.document.hash,
-        argumentsJson: '{}',
-      });
-      const exchange = await caller.exchangeIq(endpoint.jid, 'set', invoke);
+      const invoke = (): Element =>
+        buildInvoke({
+          requestId: context.random.string('abcdefghijklmnopqrstuvwxyz0123456789', 32),
+          tool: tool.name,
+          apiVersion: endpoint.active.version,
+          manifestHash: endpoint.active.document.hash,
+          argumentsJson: JSON.stringify(exampleArguments(tool.inputSchema.bytes)),
+        });
+      // The positive control: the same pinned invocation from a caller the world lets invoke it is admitted.
+      const world = requireWorld(context);
+      const invoker = (['local', 'remotePeer'] as const).find((role) =>
+        world.mayInvoke(role, endpoint, tool.name),
+      );
+      if (invoker === undefined) {
+        throw new MissingFixture(
+          `no caller role of the fixture world may invoke ${endpoint.jid} ${tool.name}, so nothing shows that its refusal is not a refusal of every invocation`,
+        );
+      }
+      requirePositiveControl(
+        await (await callerFor(context, invoker)).exchangeIq(endpoint.jid, 'set', invoke()),
+        `the ${invoker} caller, who may invoke it, invoking ${endpoint.jid} ${tool.name}`,
+      );
+      const exchange = await caller.exchangeIq(endpoint.jid, 'set', invoke());
       if (exchange.parsed.type === 'result') {
         throw new RequirementViolation(
           'tool-info.annotations-not-authority',
@@ -553,29 +607,34 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
     interpretations: ['interp-22'],
     statement:
       'Registration accepts tool names outside MCP’s recommended style — spaces, non-ASCII and astral characters, 200 characters — since no smaller limit applies beyond the manifest and stanza sizes.',
-    run: async (context) => {
-      const registrant = await registrantFor(context, 'names');
-      const version = freshVersion(context);
-      const names = ['a name with spaces', 'n\u00e4me \u540d\u524d', '\u{1F600} grin', 'x'.repeat(200)];
-      const manifest = {
-        ...probeManifest(registrant.jid, version, { type: 'object' }),
-        tools: names.map((name) => ({ name, inputSchema: { type: 'object' } })),
-      };
-      const exchange = await register(context, registrant, JSON.stringify(manifest));
-      const registered = expectParsedResult(
-        exchange,
-        'namespaces.tool-name-no-extra-limits',
-        NS_AGENT_API,
-        'registered',
-        parseRegistered,
-      );
-      expectThat(
-        exchange.reply.xml,
-        'namespaces.tool-name-no-extra-limits',
-        `<registered version='${version}'/>`,
-        registered.version === version,
-      );
-    },
+    run: (context) =>
+      withRestore(context, async (restorer) => {
+        const registrant = await registrantFor(context, 'names');
+        const version = freshVersion(context);
+        const names = ['a name with spaces', 'n\u00e4me \u540d\u524d', '\u{1F600} grin', 'x'.repeat(200)];
+        const manifest = {
+          ...probeManifest(registrant.jid, version, { type: 'object' }),
+          tools: names.map((name) => ({ name, inputSchema: { type: 'object' } })),
+        };
+        const exchange = await restorer.register(
+          registrant.provisioning,
+          registrant.jid,
+          JSON.stringify(manifest),
+        );
+        const registered = expectParsedResult(
+          exchange,
+          'namespaces.tool-name-no-extra-limits',
+          NS_AGENT_API,
+          'registered',
+          parseRegistered,
+        );
+        expectThat(
+          exchange.reply.xml,
+          'namespaces.tool-name-no-extra-limits',
+          `<registered version='${version}'/>`,
+          registered.version === version,
+        );
+      }),
   },
   {
     id: 'tool-info.xml-illegal-names-refused',
@@ -584,35 +643,25 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
     level: 'MUST',
     interpretations: ['interp-11', 'interp-22'],
     statement:
-      'Registration refuses tool names with characters XML cannot carry — a C0 control, U+FFFE, a lone surrogate (the last an I-JSON violation: not-acceptable) — and registers nothing.',
+      'Registration refuses tool names with characters XML cannot carry — a C0 control, U+FFFE, a lone surrogate (the last an I-JSON violation: not-acceptable) — and registers nothing, after a valid manifest from the same registrant registered (the positive control).',
     run: async (context) => {
-      const registrant = await registrantFor(context, 'badnames');
       // JSON escapes, as a client must send them: the raw characters cannot travel in XML at all.
-      for (const [escape, conditions] of [
-        ['\\u0001', ['bad-request', 'not-acceptable']],
-        ['\\uFFFE', ['bad-request', 'not-acceptable']],
-        ['\\uD800', ['not-acceptable']],
-      ] as const) {
-        const version = freshVersion(context);
-        const text = JSON.stringify(
-          probeManifest(registrant.jid, version, { type: 'object' }, { name: 'bad-NAME' }),
-        ).replace('bad-NAME', `bad${escape}name`);
-        const exchange = await register(context, registrant, text);
-        if (exchange.parsed.type === 'result') {
-          throw new RequirementViolation(
-            'namespaces.tool-name-rules',
-            `a refusal of the tool name "bad${escape}name"`,
-            exchange.reply.xml,
-          );
-        }
-        expectStanzaError(exchange, 'namespaces.tool-name-rules', conditions, context);
-        expectThat(
-          'the registration status lists it',
-          'namespaces.tool-name-rules',
-          `no version ${version} of ${registrant.jid} after the refusal`,
-          (await isRegistered(context, registrant, version)) !== true,
-        );
-      }
+      const vectors = (
+        [
+          ['\\u0001', ['bad-request', 'not-acceptable']],
+          ['\\uFFFE', ['bad-request', 'not-acceptable']],
+          ['\\uD800', ['not-acceptable']],
+        ] as const
+      ).map(([escape, conditions]) => ({
+        label: `the tool name "bad${escape}name"`,
+        text: (jid: string, version: string) =>
+          JSON.stringify(probeManifest(jid, version, { type: 'object' }, { name: 'bad-NAME' })).replace(
+            'bad-NAME',
+            `bad${escape}name`,
+          ),
+        conditions: () => conditions,
+      }));
+      await expectRefusals(context, 'namespaces.tool-name-rules', 'badnames', vectors);
     },
   },
 ]);

@@ -14,7 +14,7 @@ import type { Caller } from '../../../harness/driver/index.ts';
 import type { JsonObject } from '../../../protocol/json/json-value.ts';
 import { buildManifestRequest } from '../../../protocol/stanza/index.ts';
 import { encodeToolNode } from '../../../protocol/tool-node.ts';
-import { expectThat } from '../../framework/expect.ts';
+import { expectThat, requirePositiveControl } from '../../framework/expect.ts';
 import { CannotTell } from '../../framework/verdicts.ts';
 import { discoInfo, discoItems } from './discovery.ts';
 import type { CaseContext } from '../../framework/context.ts';
@@ -146,20 +146,26 @@ export async function registerForDiscovery(
   return false;
 }
 
-/** What a caller reads about an endpoint version: info, items, manifest, and each tool's info. */
+/**
+ * What a caller reads about an endpoint version: info, items, manifest, and each tool's info.
+ * With `served` (an active endpoint the caller may see), the exact manifest must come back: the
+ * positive control that discovery really read the manifest whose URLs must not be fetched.
+ */
 export async function readThroughDiscovery(
   caller: Caller,
   jid: string,
   version: string,
   tools: readonly string[],
+  served = false,
 ): Promise<void> {
-  await Promise.all([
+  const [exact] = await Promise.all([
+    caller.exchangeIq(jid, 'get', buildManifestRequest({ version })),
     discoInfo(caller, jid),
     discoItems(caller, jid),
     caller.exchangeIq(jid, 'get', buildManifestRequest({})),
-    caller.exchangeIq(jid, 'get', buildManifestRequest({ version })),
     ...tools.map((tool) => discoInfo(caller, jid, encodeToolNode(version, tool))),
   ]);
+  if (served) requirePositiveControl(exact, `${caller.bareJid} retrieving the manifest of ${jid} ${version}`);
 }
 
 /** No connection may have reached the canary listener. */

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../../harness/repo-root.ts';
 import { NS_AGENT_API } from '../../../protocol/namespaces.ts';
-import type { JsonObject } from '../../../protocol/json/json-value.ts';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
 
 const BAD_DIR = join(REPO_ROOT, 'fixtures', 'manifests', 'bad');
 
@@ -22,6 +22,20 @@ export function minimalManifest(jid: string, version: string, name = 'agentconf-
     manifestSpecVersion: '0',
     agent: { jid, name, version },
     tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }],
+  };
+}
+
+/** The smallest manifest the schema accepts, with one tool whose input schema is `inputSchema`. */
+export function probeManifest(
+  jid: string,
+  version: string,
+  inputSchema: JsonObject,
+  extra: JsonObject = {},
+): JsonObject {
+  return {
+    manifestSpecVersion: '0',
+    agent: { jid, name: 'agentconf-probe', version },
+    tools: [{ name: 'probe', inputSchema, ...extra }],
   };
 }
 
@@ -89,4 +103,54 @@ export function badManifest(name: string, jid: string, version: string): string 
   return text
     .replace(/"jid":\s*"weather@agents\.example"/, `"jid": ${JSON.stringify(jid)}`)
     .replace(/"version":\s*"1\.4\.0"/, `"version": ${JSON.stringify(version)}`);
+}
+
+/** A string that the property's format, length and pattern accept, from a few plain candidates. */
+function exampleString(property: JsonObject): string {
+  if (property['format'] === 'date-time') return '2030-01-01T00:00:00Z';
+  const minLength = typeof property['minLength'] === 'number' ? Math.max(1, property['minLength']) : 1;
+  const pattern = typeof property['pattern'] === 'string' ? new RegExp(property['pattern'], 'u') : undefined;
+  const candidates = ['x', 'en', 'abc', 'X', '1', 'a1', 'x'.repeat(minLength)];
+  return (
+    candidates.find(
+      (candidate) => candidate.length >= minLength && (pattern === undefined || pattern.test(candidate)),
+    ) ?? 'x'.repeat(minLength)
+  );
+}
+
+/**
+ * Arguments a simple input schema accepts: each required property with a value of its type
+ * (its enum's first value, a date-time, a string of its minimum length, a number at its
+ * minimum). Enough for the positive control of an invocation of a world tool.
+ */
+export function exampleArguments(schemaBytes: Buffer): JsonObject {
+  const schema = JSON.parse(schemaBytes.toString('utf8')) as JsonValue;
+  if (!isJsonObject(schema)) return {};
+  const properties = isJsonObject(schema['properties']) ? schema['properties'] : {};
+  const required = Array.isArray(schema['required']) ? schema['required'] : [];
+  const valueOf = (property: JsonValue | undefined): JsonValue => {
+    if (!isJsonObject(property)) return null;
+    if (Array.isArray(property['enum']) && property['enum'].length > 0) return property['enum'][0] ?? null;
+    const minimum = typeof property['minimum'] === 'number' ? property['minimum'] : 0;
+    switch (property['type']) {
+      case 'string':
+        return exampleString(property);
+      case 'integer':
+      case 'number':
+        return minimum;
+      case 'boolean':
+        return true;
+      case 'array':
+        return [];
+      case 'object':
+        return {};
+      default:
+        return null;
+    }
+  };
+  return Object.fromEntries(
+    required
+      .filter((name): name is string => typeof name === 'string')
+      .map((name) => [name, valueOf(properties[name])]),
+  );
 }

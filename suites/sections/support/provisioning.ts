@@ -29,8 +29,9 @@ import {
   type RegistrationVersion,
 } from '../../../protocol/stanza/index.ts';
 import type { CaseContext } from '../../framework/context.ts';
-import { expectStanzaError, expectParsedResult } from '../../framework/expect.ts';
-import { CannotTell, NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
+import { expectStanzaError, expectParsedResult, requirePositiveControl } from '../../framework/expect.ts';
+import { CannotTell, MissingFixture, NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
+import { minimalManifest } from './manifests.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
 
 /** Lower-case letters and digits: valid in every localpart and version grammar. */
@@ -131,11 +132,23 @@ export function hasSelfRegistration(context: CaseContext): boolean {
   return context.sut.profiles.has('self-registration') && context.sut.features.has(FEATURE.selfRegister);
 }
 
-/** The administrator's provisioning IQs; NotApplicable when the SUT offers none. */
+/**
+ * The administrator's provisioning IQs. Without them: NotApplicable when the SUT neither claims
+ * Administrative Provisioning nor advertises #admin (an optional feature it does not offer);
+ * MissingFixture when it claims the profile or advertises the feature but the suite cannot act
+ * as its administrator (no #admin, or no adminJid in the SUT config).
+ */
 export async function adminFor(context: CaseContext): Promise<Provisioning> {
   if (!hasAdmin(context)) {
-    throw new NotApplicable(
-      'the SUT offers no Administrative Provisioning over IQ (claim and #admin feature)',
+    const claimed = context.sut.profiles.has('admin-provisioning');
+    const advertised = context.sut.features.has(FEATURE.admin);
+    if (!claimed && !advertised) {
+      throw new NotApplicable('the SUT offers no Administrative Provisioning over IQ (#admin)');
+    }
+    throw new MissingFixture(
+      claimed
+        ? `the SUT claims Administrative Provisioning but does not advertise ${FEATURE.admin}: the suite cannot act as its administrator (advertise the feature, or drop the claim)`
+        : `the SUT advertises ${FEATURE.admin} without claiming Administrative Provisioning, so its SUT config names no administrator: claim the profile and give adminJid (docs/sut.md)`,
     );
   }
   return new Provisioning(await context.callers.admin(), context.sut.gatewayJid);
@@ -236,6 +249,22 @@ export async function registrantFor(context: CaseContext, purpose: string): Prom
     throw error;
   });
   return { kind: 'admin', provisioning: admin, jid: freshEndpoint(context, purpose).jid };
+}
+
+/**
+ * The positive control of a registration refusal (issue 12, #registration-flow): the registrant
+ * registers a valid manifest for its own claim first. A refusal of that means the refusals the
+ * case checks next prove nothing (a gateway refusing every registration would pass them), so
+ * the case cannot tell. The restorer removes what it registered.
+ */
+export async function registrationControl(
+  context: CaseContext,
+  restorer: Restorer,
+  registrant: Registrant,
+  manifest: JsonObject = minimalManifest(registrant.jid, freshVersion(context)),
+): Promise<void> {
+  const exchange = await restorer.register(registrant.provisioning, registrant.jid, JSON.stringify(manifest));
+  requirePositiveControl(exchange, `${registrant.jid} registering a valid manifest for its own claim`);
 }
 
 interface PinnedVersion {

@@ -1,8 +1,9 @@
 /**
- * Registrations that must be refused (#manifest, #registration-flow, #json-encoding): each
- * vector is submitted under a fresh version, must get one of its allowed conditions, and must
- * leave nothing registered — checked with registration-status when the SUT has an
- * administrator (registration-flow.validate-before-commit).
+ * Registrations that must be refused (#manifest, #registration-flow, #json-encoding): after a
+ * valid manifest from the same registrant registered (the positive control), each vector is
+ * submitted under a fresh version, must get one of its allowed conditions, and must leave
+ * nothing registered — checked with registration-status when the SUT has an administrator
+ * (registration-flow.validate-before-commit).
  */
 import type { DefinedCondition } from '../../../protocol/stanza/index.ts';
 import type { CaseContext } from '../../framework/context.ts';
@@ -15,6 +16,7 @@ import {
   hasAdmin,
   registeredVersions,
   registrantFor,
+  registrationControl,
   withRestore,
   type Registrant,
 } from './provisioning.ts';
@@ -33,8 +35,9 @@ export interface RefusalVector {
 }
 
 /**
- * Submits every vector as the case's registrant (concurrently: they are independent) and checks
- * each refusal, then that none of their versions got registered.
+ * Registers a valid manifest as the case's registrant first (the positive control: without it
+ * the case cannot tell), then submits every vector (concurrently: they are independent) and
+ * checks each refusal, then that none of their versions got registered.
  */
 export async function expectRefusals(
   context: CaseContext,
@@ -45,6 +48,7 @@ export async function expectRefusals(
 ): Promise<void> {
   await withRestore(context, async (restorer) => {
     const registrant = await registrantOf(context, purpose);
+    await registrationControl(context, restorer, registrant);
     const attempts = vectors.map((vector) => ({ vector, version: freshVersion(context) }));
     const replies = await Promise.all(
       attempts.map(({ vector, version }) =>

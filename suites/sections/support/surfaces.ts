@@ -16,7 +16,7 @@ import {
 import { encodeCollectionNode, encodeToolNode } from '../../../protocol/tool-node.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import type { FixtureEndpoint } from '../../fixtures/reference-world.ts';
-import { NotApplicable } from '../../framework/verdicts.ts';
+import { MissingFixture } from '../../framework/verdicts.ts';
 
 /** What a surface request names: an endpoint, one of its versions, a tool of it and the version's hash. */
 export interface Target {
@@ -105,7 +105,9 @@ export function targetOf(endpoint: FixtureEndpoint): Target {
   const manifest = endpoint.active ?? endpoint.versions[0];
   const tool = manifest?.tools[0];
   if (manifest === undefined || tool === undefined) {
-    throw new NotApplicable(`the fixture world gives ${endpoint.jid} no version with a tool`);
+    throw new MissingFixture(
+      `the fixture world gives ${endpoint.jid} no version with a tool: the surfaces pin a tool`,
+    );
   }
   return { jid: endpoint.jid, version: manifest.version, tool: tool.name, hash: manifest.document.hash };
 }
