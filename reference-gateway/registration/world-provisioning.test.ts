@@ -44,13 +44,13 @@ describe('the reference world (fixtures/worlds/reference.json)', () => {
     const reference = loadFixtureWorld(REFERENCE_WORLD);
     const store = dir.open();
     expect(await provisionWorld(store, reference, DEFAULT_LIMITS)).toEqual({
-      created: 8,
+      created: 10,
       unchanged: 0,
       keptRemoved: 0,
-      pointersApplied: 7,
+      pointersApplied: 9,
       policyChanged: true,
     });
-    const unchanged = { created: 0, unchanged: 8, keptRemoved: 0, pointersApplied: 0, policyChanged: false };
+    const unchanged = { created: 0, unchanged: 10, keptRemoved: 0, pointersApplied: 0, policyChanged: false };
     expect(await provisionWorld(store, reference, DEFAULT_LIMITS)).toEqual(unchanged);
     store.close();
     const reopened = dir.open();
@@ -62,6 +62,8 @@ describe('the reference world (fixtures/worlds/reference.json)', () => {
       'translator@agents.example 0.9.0',
       'vault@agents.example 1.0.0',
       'weather@agents.example 1.4.0',
+      '﨎@agents.example 1.0.0',
+      '𠀀@agents.example 1.0.0',
     ]);
     expect(reopened.registrations.versions('archive@agents.example')).toHaveLength(1);
     expect(reopened.registrations.version(WEATHER, '1.4.0')?.hash.value).toBe(

@@ -9,7 +9,8 @@ import {
   type RsmRequest,
 } from '../../../protocol/stanza/index.ts';
 import { RequirementViolation } from '../../framework/verdicts.ts';
-import { positionOf, traverse, traverseBackward } from './discovery.ts';
+import { compareUtf8 } from '../../../protocol/jid/index.ts';
+import { orderIsUnambiguous, positionOf, traverse, traverseBackward } from './discovery.ts';
 
 const ITEMS = ['a@x', 'b@x', 'c@x', 'd@x', 'e@x'];
 
@@ -109,5 +110,28 @@ describe('positionOf', () => {
     const sorted = ['A', '\uE000', '\u{10000}'];
     expect(positionOf(sorted, '\uFFFF')).toBe(2);
     expect(positionOf(sorted, 'B')).toBe(1);
+  });
+});
+
+describe('orderIsUnambiguous (interp-15)', () => {
+  // The reference world's U+FA0E and U+20000 endpoints: UTF-16 order puts the astral one first.
+  const bmp = '\uFA0E@agents.example';
+  const astral = '\u{20000}@agents.example';
+
+  it('holds for lower-case ASCII and caseless NFKC-stable letters, so their order is a MUST', () => {
+    expect([bmp, astral, 'weather@agents.example'].every(orderIsUnambiguous)).toBe(true);
+    expect([bmp, astral].toSorted()).toEqual([astral, bmp]);
+    expect([bmp, astral].toSorted(compareUtf8)).toEqual([bmp, astral]);
+  });
+
+  it('does not hold where preparation could move a JID (case, width, compatibility, cased letters)', () => {
+    for (const jid of [
+      'Weather@agents.example',
+      '\uFF5Ex@agents.example',
+      'caf\u00e9@agents.example',
+      '\uF900@x',
+    ]) {
+      expect(orderIsUnambiguous(jid)).toBe(false);
+    }
   });
 });
