@@ -9,7 +9,7 @@
  *    directory that does not exist or a file that is not a database is reported as such, not
  *    mixed up with the world loaded in the same call later;
  * 2. world: openGatewayState loads the config's policy and the fixture world (every problem
- *    is listed);
+ *    is listed); mcp: it starts the MCP-hosted endpoints' servers and lists their tools;
  * 3. health: the listener binds before the connection, so /health answers and /ready says 503
  *    while the gateway is still connecting;
  * 4. connection: the first component connection (no retry: a wrong port or secret will not fix
@@ -21,11 +21,12 @@ import type { GatewayConfig } from '../config/gateway-config.ts';
 import { openGatewayState, type GatewayState } from '../config/gateway-state.ts';
 import { startHealthListener, HealthListenError, type HealthListener } from '../health/index.ts';
 import { WorldProvisioningError } from '../registration/world-provisioning.ts';
+import { McpHostingError } from '../runtime/mcp/index.ts';
 import { GatewayStore } from '../store/gateway-store.ts';
 import { GatewayConnectError } from './connect-failure.ts';
 import { GatewayComponent, type GatewayComponentOptions } from './gateway-component.ts';
 
-export type GatewayStartStage = 'database' | 'world' | 'health' | 'connection';
+export type GatewayStartStage = 'database' | 'world' | 'mcp' | 'health' | 'connection';
 
 export class GatewayStartError extends Error {
   override readonly name = 'GatewayStartError';
@@ -80,10 +81,21 @@ function checkDatabase(config: GatewayConfig, now: () => number): void {
   }
 }
 
-async function openState(config: GatewayConfig, now: () => number): Promise<GatewayState> {
+async function openState(
+  config: GatewayConfig,
+  now: () => number,
+  log: (line: string) => void,
+): Promise<GatewayState> {
   try {
-    return await openGatewayState(config, now);
+    return await openGatewayState(config, now, { log });
   } catch (error) {
+    if (error instanceof McpHostingError) {
+      throw new GatewayStartError(
+        'mcp',
+        `cannot start the MCP-hosted endpoints: ${String(error.problems.length)} problem(s)`,
+        error.problems.map((problem) => `${problem.path}: ${problem.message}`),
+      );
+    }
     if (error instanceof ConfigError) {
       throw new GatewayStartError(
         'world',
@@ -121,7 +133,7 @@ export async function startGatewayRuntime(
   // The schema validation workers start while the state opens, on other threads: the first
   // invocation, and the one after a worker was stopped for its budget, then find one warm.
   void sharedBudgetedValidator().warmUp();
-  const state = await openState(config, now);
+  const state = await openState(config, now, log);
   let health: HealthListener | undefined;
   let gateway: GatewayComponent | undefined;
   try {
@@ -142,6 +154,7 @@ export async function startGatewayRuntime(
     });
   } catch (error) {
     await health?.close();
+    await state.stopRuntimes();
     state.close();
     throw error;
   }
@@ -156,6 +169,7 @@ export async function startGatewayRuntime(
       stopping ??= (async () => {
         await health?.close();
         await running.stop();
+        await state.stopRuntimes();
         state.close();
       })();
       return stopping;

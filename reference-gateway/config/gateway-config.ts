@@ -28,6 +28,7 @@ import {
   type GrantDeclaration,
 } from './policy-declarations.ts';
 import { tasksConfigOf, type RawTasksConfig, type TasksConfig } from './task-settings.ts';
+import { mcpEndpointsOf, type McpEndpointConfig, type RawMcpEndpoint } from './mcp-endpoints.ts';
 
 export interface ComponentConfig {
   /** Normalized component domain: the gateway's JID and the domain of provisioned endpoints. */
@@ -95,6 +96,8 @@ export interface GatewayConfig {
   readonly endpointInfo: EndpointInfoConfig;
   /** Task retention, duration bound and purge period (task-settings.ts). */
   readonly tasks: TasksConfig;
+  /** Endpoints whose tools come from MCP servers (mcp-endpoints.ts, runtime/mcp/). */
+  readonly mcpEndpoints: readonly McpEndpointConfig[];
 }
 
 export const DEFAULT_GATEWAY_NAME = 'agentconf reference gateway';
@@ -145,6 +148,7 @@ interface RawConfig {
   };
   readonly endpointInfo?: Partial<EndpointInfoConfig>;
   readonly tasks?: RawTasksConfig;
+  readonly mcpEndpoints?: readonly RawMcpEndpoint[];
 }
 
 export interface ConfigEnvironment {
@@ -307,6 +311,11 @@ export function parseGatewayConfig(
         };
   const keepalive = keepaliveOf(raw.keepalive, domain, localDomains, violations);
   const reconnect = reconnectOf(raw.reconnect, violations);
+  const mcpEndpoints = mcpEndpointsOf(
+    raw.mcpEndpoints ?? [],
+    { componentDomain: domain, baseDir },
+    violations,
+  );
   if (violations.length > 0) throw new ConfigError(options.source, violations);
   return {
     source: options.source,
@@ -327,6 +336,7 @@ export function parseGatewayConfig(
       coldStartSupported: raw.endpointInfo?.coldStartSupported ?? false,
     },
     tasks: tasksConfigOf(raw.tasks),
+    mcpEndpoints,
   };
 }
 

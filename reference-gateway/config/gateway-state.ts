@@ -17,6 +17,12 @@ import { Registry } from '../registration/registry.ts';
 import { provisionWorld, type WorldReport } from '../registration/world-provisioning.ts';
 import { GatewayStore } from '../store/gateway-store.ts';
 import { ConformanceRuntime } from '../runtime/conformance/index.ts';
+import {
+  hostMcpEndpoints,
+  withHostedEndpoints,
+  type HostedMcpEndpoint,
+  type TransportFactory,
+} from '../runtime/mcp/index.ts';
 import type { ToolRuntime } from '../runtime/tool-runtime.ts';
 import { loadFixtureWorld, resolveEndpointRuntimes, type FixtureWorld } from './fixture-world.ts';
 import type { GatewayConfig } from './gateway-config.ts';
@@ -40,8 +46,20 @@ export interface GatewayState {
   readonly runtimes: ReadonlyMap<string, ToolRuntime>;
   /** Recompiles the policy from the store (after grants change). */
   reloadPolicy(): void;
+  /** Stops what the runtimes run outside the process (MCP servers); before close(). */
+  stopRuntimes(): Promise<void>;
   close(): void;
 }
+
+export interface GatewayStateOptions {
+  /** Log lines (MCP semantic loss at start, MCP call faults). */
+  readonly log?: (line: string) => void;
+  /** How MCP-hosted endpoints reach their servers (tests connect in memory). */
+  readonly mcpTransport?: TransportFactory;
+}
+
+/** The identity the gateway gives MCP servers (initialize's clientInfo). */
+const MCP_CLIENT_INFO = { name: 'agentconf-reference-gateway', version: '0.1.0' };
 
 function compilePolicy(config: GatewayConfig, store: GatewayStore): AccessPolicy {
   const stored = store.policy.load();
@@ -61,20 +79,47 @@ export function toolRuntimes(store: GatewayStore): readonly ToolRuntime[] {
   return [new ConformanceRuntime({ ledger: store.ledger })];
 }
 
-function runtimesOf(world: FixtureWorld | undefined, store: GatewayStore): ReadonlyMap<string, ToolRuntime> {
-  return world === undefined ? new Map() : resolveEndpointRuntimes(world, toolRuntimes(store));
+function runtimesOf(
+  world: FixtureWorld | undefined,
+  store: GatewayStore,
+  hosted: readonly HostedMcpEndpoint[],
+): ReadonlyMap<string, ToolRuntime> {
+  const runtimes = new Map(world === undefined ? [] : resolveEndpointRuntimes(world, toolRuntimes(store)));
+  for (const endpoint of hosted) runtimes.set(endpoint.config.jid, endpoint.runtime);
+  return runtimes;
 }
 
-/** `now` (milliseconds since the epoch) is the clock of the store and the rate limiter. */
-export async function openGatewayState(config: GatewayConfig, now: () => number): Promise<GatewayState> {
+/**
+ * `now` (milliseconds since the epoch) is the clock of the store and the rate limiter. The
+ * config's MCP-hosted endpoints are started here and join the world (runtime/mcp/mcp-hosting.ts).
+ */
+export async function openGatewayState(
+  config: GatewayConfig,
+  now: () => number,
+  options: GatewayStateOptions = {},
+): Promise<GatewayState> {
   const store = GatewayStore.open(config.database, { now });
+  let hosted: HostedMcpEndpoint[] = [];
+  const stopRuntimes = async (): Promise<void> => {
+    const stopping = hosted;
+    hosted = [];
+    await Promise.all(stopping.map((endpoint) => endpoint.runtime.close()));
+  };
   try {
     store.policy.replaceSource('config', {
       grants: config.policy.grants,
       endpointPolicies: config.policy.endpoints,
     });
-    const fixtureWorld = config.world === undefined ? undefined : loadFixtureWorld(config.world);
-    const runtimes = runtimesOf(fixtureWorld, store);
+    const loadedWorld = config.world === undefined ? undefined : loadFixtureWorld(config.world);
+    hosted = await hostMcpEndpoints(config.mcpEndpoints, {
+      source: config.source,
+      clientInfo: MCP_CLIENT_INFO,
+      ...(options.log === undefined ? {} : { log: options.log }),
+      ...(options.mcpTransport === undefined ? {} : { transport: options.mcpTransport }),
+    });
+    const fixtureWorld =
+      hosted.length === 0 ? loadedWorld : withHostedEndpoints(loadedWorld, hosted, config.source);
+    const runtimes = runtimesOf(fixtureWorld, store, hosted);
     const world =
       fixtureWorld === undefined ? undefined : await provisionWorld(store, fixtureWorld, config.limits);
     let policy = compilePolicy(config, store);
@@ -106,11 +151,13 @@ export async function openGatewayState(config: GatewayConfig, now: () => number)
       reloadPolicy() {
         policy = compilePolicy(config, store);
       },
+      stopRuntimes,
       close() {
         store.close();
       },
     };
   } catch (error) {
+    await stopRuntimes();
     store.close();
     throw error;
   }

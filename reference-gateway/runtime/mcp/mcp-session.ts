@@ -1,0 +1,243 @@
+/**
+ * One MCP client session to an MCP-hosted endpoint's server (#mcp-mapping): the official SDK's
+ * Client on a stdio or Streamable HTTP transport, with the server→client traffic of each
+ * tools/call routed to that call. MCP has no way to say which call a server-initiated message
+ * belongs to; progress notifications carry the call's progressToken, and a server that speaks
+ * the task-bridge extension (protocol/mcp-task-bridge.ts) names the call in its elicitations and
+ * outcome notifications, so one session carries any number of calls. For any other server an
+ * elicitation can only belong to the session's one call, so the pool (mcp-session-pool.ts) gives
+ * each concurrent call a session of its own.
+ *
+ * Raw results: tools/list and tools/call are read with the SDK's loose ResultSchema, not its
+ * typed ones, which would drop members of tools (preserved in the manifest) and validate
+ * structuredContent against the outputSchema (the task engine's job, with its own refusal).
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ElicitRequestSchema,
+  ErrorCode,
+  McpError,
+  ProgressNotificationSchema,
+  ResultSchema,
+  type ElicitRequest,
+  type ElicitResult,
+  type ProgressNotification,
+} from '@modelcontextprotocol/sdk/types.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
+import {
+  OUTCOME_NOTIFICATION,
+  TASK_BRIDGE,
+  TASK_BRIDGE_CAPABILITY,
+  bridgePart,
+  declaresTaskBridge,
+  outcomeFromWire,
+  type BridgeOutcome,
+} from '../../../protocol/mcp-task-bridge.ts';
+import type { McpServerSpec } from '../../config/mcp-endpoints.ts';
+
+/** The server→client traffic of one tools/call. */
+export interface CallRoute {
+  progress(params: ProgressNotification['params']): void;
+  elicit(params: ElicitRequest['params']): Promise<ElicitResult>;
+  outcome(outcome: BridgeOutcome): void;
+  /** The session closed under the call. */
+  closed(): void;
+}
+
+/** How a tools/call ended, as the session saw it. */
+export type CallAnswer =
+  | { readonly kind: 'result'; readonly result: JsonObject }
+  | { readonly kind: 'error'; readonly code: number; readonly data: unknown }
+  /** The call's signal aborted: the SDK sent notifications/cancelled and stopped waiting. */
+  | { readonly kind: 'aborted' }
+  | { readonly kind: 'closed' };
+
+/** Calls wait for their task (whose deadline the engine enforces), not for the SDK's 60 s default. */
+const NO_TIMEOUT_MS = 2 ** 31 - 1;
+
+export type TransportFactory = (spec: McpServerSpec) => Transport;
+
+export const defaultTransport: TransportFactory = (spec) =>
+  spec.kind === 'http'
+    ? new StreamableHTTPClientTransport(new URL(spec.url))
+    : new StdioClientTransport({
+        command: spec.command,
+        args: [...spec.args],
+        ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
+        env: { ...getDefaultEnvironment(), ...spec.env },
+        // The server's log lines join the gateway's own stderr.
+        stderr: 'inherit',
+      });
+
+export interface McpSessionOptions {
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  readonly transport?: TransportFactory;
+  /** Connecting (start, initialize) must finish within this. */
+  readonly timeoutMs: number;
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number, what: string, onTimeout: () => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      reject(new Error(`${what} took longer than ${String(ms)} ms`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export class McpSession {
+  readonly client: Client;
+  readonly #routes = new Map<string, CallRoute>();
+  #protocolVersion: string | undefined;
+  #closed = false;
+  readonly #onClose: (() => void)[] = [];
+
+  private constructor(client: Client) {
+    this.client = client;
+  }
+
+  static async open(spec: McpServerSpec, options: McpSessionOptions): Promise<McpSession> {
+    const client = new Client(options.clientInfo, {
+      capabilities: { elicitation: { form: {} }, experimental: { [TASK_BRIDGE]: TASK_BRIDGE_CAPABILITY } },
+    });
+    const session = new McpSession(client);
+    const transport = (options.transport ?? defaultTransport)(spec);
+    // The negotiated MCP revision (the manifest's mcpProtocolVersion): the Client hands it to the
+    // transport's optional setProtocolVersion and keeps no copy of its own.
+    const forward = transport.setProtocolVersion?.bind(transport);
+    transport.setProtocolVersion = (version) => {
+      session.#protocolVersion = version;
+      forward?.(version);
+    };
+    session.#listen();
+    await withTimeout(client.connect(transport), options.timeoutMs, 'connecting to the MCP server', () => {
+      void client.close();
+    });
+    return session;
+  }
+
+  #listen(): void {
+    const { client } = this;
+    client.onclose = () => {
+      this.#closed = true;
+      for (const route of this.#routes.values()) route.closed();
+      for (const listener of this.#onClose) listener();
+    };
+    client.onerror = () => undefined;
+    client.setNotificationHandler(ProgressNotificationSchema, (notification) => {
+      this.#route(notification.params.progressToken)?.progress(notification.params);
+    });
+    client.fallbackNotificationHandler = (notification) => {
+      const params = notification.params;
+      if (notification.method === OUTCOME_NOTIFICATION && params !== undefined) {
+        const outcome = outcomeFromWire(params['outcome']);
+        if (outcome !== undefined) this.#route(params['progressToken'])?.outcome(outcome);
+      }
+      return Promise.resolve();
+    };
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      const call = bridgePart(request.params._meta)?.['call'];
+      const route =
+        this.#route(call) ?? (this.#routes.size === 1 ? [...this.#routes.values()][0] : undefined);
+      if (route === undefined) {
+        throw new McpError(ErrorCode.InvalidParams, 'no running tools/call this input request belongs to');
+      }
+      return route.elicit(request.params);
+    });
+  }
+
+  #route(token: unknown): CallRoute | undefined {
+    return typeof token === 'string' ? this.#routes.get(token) : undefined;
+  }
+
+  /** Whether the server declared the task-bridge extension. */
+  get bridge(): boolean {
+    return declaresTaskBridge(this.client.getServerCapabilities());
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Calls on this session now. */
+  get calls(): number {
+    return this.#routes.size;
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
+  onClose(listener: () => void): void {
+    this.#onClose.push(listener);
+  }
+
+  /** Every tool of tools/list as the server sent it, following nextCursor (MCP cursors stay here). */
+  async listTools(): Promise<JsonObject[]> {
+    const tools: JsonObject[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = (await this.client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        ResultSchema,
+      )) as JsonObject;
+      const listed = page['tools'];
+      if (!Array.isArray(listed)) throw new Error('tools/list answered without a tools array');
+      tools.push(...listed.filter((tool) => isJsonObject(tool)));
+      const next = page['nextCursor'];
+      cursor = typeof next === 'string' ? next : undefined;
+    } while (cursor !== undefined);
+    return tools;
+  }
+
+  /** One tools/call; the route gets its progress, elicitations and late outcomes meanwhile. */
+  async callTool(
+    name: string,
+    args: JsonValue,
+    token: string,
+    route: CallRoute,
+    signal: AbortSignal,
+  ): Promise<CallAnswer> {
+    if (this.#closed) return { kind: 'closed' };
+    this.#routes.set(token, route);
+    try {
+      const result = (await this.client.request(
+        {
+          method: 'tools/call',
+          params: { name, arguments: args as Record<string, unknown>, _meta: { progressToken: token } },
+        },
+        ResultSchema,
+        { signal, timeout: NO_TIMEOUT_MS },
+      )) as JsonObject;
+      return { kind: 'result', result };
+    } catch (error) {
+      if (signal.aborted) return { kind: 'aborted' };
+      if (
+        this.closed ||
+        (error instanceof McpError && error.code === (ErrorCode.ConnectionClosed as number))
+      ) {
+        return { kind: 'closed' };
+      }
+      if (error instanceof McpError) return { kind: 'error', code: error.code, data: error.data };
+      return { kind: 'error', code: ErrorCode.InternalError, data: undefined };
+    }
+  }
+
+  /** Stops routing a call: what the server sends for it from now on is discarded. */
+  forget(token: string): void {
+    this.#routes.delete(token);
+  }
+
+  async close(): Promise<void> {
+    await this.client.close().catch(() => undefined);
+  }
+}
