@@ -4,12 +4,11 @@
  * problem of its file and returns EXIT.invalid instead of a value, so a bad file stops a run
  * with a readable message and no half-started servers.
  */
-import { JsonRejection } from '../protocol/json/json-rejection.ts';
-import { isJsonObject, type JsonValue } from '../protocol/json/json-value.ts';
-import { parseStrictJson } from '../protocol/json/strict-json.ts';
+import type { JsonValue } from '../protocol/json/json-value.ts';
 import { ConfigError } from '../protocol/json/config-file.ts';
 import { inlineWorldFile } from '../protocol/fixture-world-file.ts';
 import type { ExternalFederationConfig } from '../harness/federation/external-provider.ts';
+import { parseConnectionFile } from '../harness/federation/connection-file.ts';
 import {
   formatViolation,
   parseSutConfig,
@@ -46,33 +45,19 @@ export function readWorldFile(io: CliIo, path: string): { readonly world: JsonVa
 }
 
 /**
- * The external provider's config as a JSON file (see ExternalFederationConfig). Only the outline is
- * checked here; the provider itself names each wrong value when the federation starts.
+ * The external provider's config: a connection file (fixtures/schemas/federation-connection.schema.json),
+ * as `federation up --connection-file` writes it or a person writes it for servers they run.
+ * Every problem is printed; the provider itself names wrong values the schema cannot see.
  */
-function externalConfig(value: JsonValue): ExternalFederationConfig {
-  const servers = isJsonObject(value) ? value['servers'] : undefined;
-  if (
-    !isJsonObject(value) ||
-    !isJsonObject(servers) ||
-    !isJsonObject(servers['a']) ||
-    !isJsonObject(servers['b']) ||
-    !isJsonObject(value['component']) ||
-    !Array.isArray(value['accounts']) ||
-    typeof value['caCertPath'] !== 'string'
-  ) {
-    throw new TypeError(
-      'an external federation config is an object with servers.a, servers.b, component, accounts and caCertPath',
-    );
-  }
-  return value as unknown as ExternalFederationConfig;
-}
-
 export function readExternalFederationFile(io: CliIo, path: string): ExternalFederationConfig | Invalid {
   try {
-    return externalConfig(parseStrictJson(readInput(io, path)));
+    return parseConnectionFile(readInput(io, path), path);
   } catch (error) {
-    if (!(error instanceof JsonRejection || error instanceof TypeError)) throw error;
-    io.err(`invalid: ${path}: ${error.message}\n`);
+    if (!(error instanceof ConfigError)) throw error;
+    io.err(
+      `invalid: ${error.source}: ${String(error.violations.length)} problem(s) in the external federation file\n`,
+    );
+    for (const violation of error.violations) io.err(`  ${formatViolation(violation)}\n`);
     return EXIT.invalid;
   }
 }

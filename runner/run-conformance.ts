@@ -27,6 +27,8 @@ import {
 import type { RunResult } from './run-result.ts';
 import type { ProfileId } from '../protocol/profiles.ts';
 import type { RunSession } from './run-session.ts';
+import type { Pace } from './request-pacing.ts';
+import { recognisePreflightConstraints, recogniseResourceConstraints } from './resource-constraints.ts';
 import { selectCases, type CaseSelection } from './select-cases.ts';
 
 /** A case the run did not start because the gateway had gone: undecided, with the reason. */
@@ -51,6 +53,16 @@ export interface RunProgress {
   sectionFinished(section: string, results: readonly CaseResult[]): void;
   /** Cases that passed but failed the run's batched schema checks (decided after the last case). */
   schemaFailures(results: readonly CaseResult[]): void;
+  /** Failed cases whose failure was a resource-constraint answer, left undecided (resource-constraints.ts). */
+  resourceConstraints?(results: readonly CaseResult[]): void;
+  /** The run was interrupted (SIGINT): said once; the cases after it are not run. */
+  interrupted?(reason: string): void;
+}
+
+/** A request to stop the run early (SIGINT): `reason` once asked, `requested` resolving then. */
+export interface RunInterrupt {
+  readonly reason: string | undefined;
+  readonly requested: Promise<string>;
 }
 
 export interface RunConformanceOptions {
@@ -67,6 +79,10 @@ export interface RunConformanceOptions {
   readonly progress: RunProgress;
   /** Per-case limit when the case names none (default: the SUT's task timeout plus the reply timeout). */
   readonly defaultTimeoutMs?: number;
+  /** The pace the session's callers keep (request-pacing.ts), for the reasons and the result. */
+  readonly pace?: Pace;
+  /** Stops the run between cases, or during one (that case is then not run). */
+  readonly interrupt?: RunInterrupt;
 }
 
 /** Passed cases during which the gateway sent a schema-invalid element fail with that violation. */
@@ -130,34 +146,44 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
   const redactions = secret.length >= MIN_CREDENTIAL_LENGTH ? [{ secret, label: REDACTED_SECRET }] : [];
   const defaultTimeoutMs =
     options.defaultTimeoutMs ?? session.facts.taskTimeoutMs + session.facts.replyTimeoutMs;
-  const findings = await preflight({
+  const asked = await preflight({
     caller: await session.callers.callerOf('local'),
     gatewayJid: session.facts.gatewayJid,
     claimed: session.facts.profiles,
     gatewayFeatures: session.facts.features,
     ...(session.world === undefined ? {} : { world: session.world }),
   });
+  const findings = recognisePreflightConstraints(asked, options.pace);
   progress.preflight(findings);
   const blockers = new Map(findings.map((finding) => [finding.profile, finding.message] as const));
   const selected = selectCases(options.suites, options.selection);
   let abortedBy: string | undefined;
+  let interruptedBy: string | undefined;
+  const interruptNow = (reason: string): void => {
+    if (interruptedBy !== undefined) return;
+    interruptedBy = reason;
+    progress.interrupted?.(reason);
+  };
   for (const { suite, cases } of selected) {
     progress.sectionStarted(suite.section, suite.title, cases.length);
     const sectionResults: CaseResult[] = [];
     for (const testCase of cases) {
       const gone = session.gatewayExit();
-      if (gone !== undefined && abortedBy === undefined) {
+      if (gone !== undefined && abortedBy === undefined && interruptedBy === undefined) {
         abortedBy = gone;
         progress.gatewayExited(gone);
       }
-      if (abortedBy !== undefined) {
-        const result = notRun(testCase, options.seed, abortedBy);
+      const asked = options.interrupt?.reason;
+      if (asked !== undefined) interruptNow(asked);
+      const stopReason = interruptedBy ?? abortedBy;
+      if (stopReason !== undefined) {
+        const result = notRun(testCase, options.seed, stopReason);
         results.push(result);
         sectionResults.push(result);
         progress.caseFinished(result);
         continue;
       }
-      const result = await runCase(testCase, {
+      const running = runCase(testCase, {
         sut: session.facts,
         runSeed: options.seed,
         defaultTimeoutMs,
@@ -186,13 +212,27 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
           };
         },
       });
+      // An interrupt during the case ends the wait for it: its verdict would come from a run being
+      // torn down, so it counts as not run (the session's stop ends what it still does).
+      running.catch(() => undefined);
+      const interrupted = options.interrupt?.requested.then((reason) => ({ interrupted: reason }));
+      const settled = await (interrupted === undefined ? running : Promise.race([running, interrupted]));
+      if ('interrupted' in settled) {
+        interruptNow(settled.interrupted);
+        const result = notRun(testCase, options.seed, settled.interrupted);
+        results.push(result);
+        sectionResults.push(result);
+        progress.caseFinished(result);
+        continue;
+      }
+      const result = settled;
       results.push(result);
       sectionResults.push(result);
       progress.caseFinished(result);
     }
     progress.sectionFinished(suite.section, sectionResults);
   }
-  await awaitStragglers(session);
+  if (interruptedBy === undefined) await awaitStragglers(session);
   const violations = await wireChecks.violations();
   const caseIds = new Set(results.map((result) => result.case.id));
   for (const [caseId, violation] of secondReplyViolations(session.driver.secondReplies(), caseIds)) {
@@ -203,9 +243,12 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
     (result) => violations.has(result.case.id) && result.outcome === 'failed',
   );
   if (schemaFailures.length > 0) progress.schemaFailures(schemaFailures);
+  const constrained = recogniseResourceConstraints(results, session.facts.gatewayJid, options.pace);
+  results = constrained.results;
+  if (constrained.recognised.length > 0) progress.resourceConstraints?.(constrained.recognised);
   const claimed = session.facts.profiles;
   const totalCases = options.suites.reduce((sum, suite) => sum + suite.cases.length, 0);
-  const partial = results.length < totalCases;
+  const partial = results.length < totalCases || interruptedBy !== undefined;
   const profiles = profileVerdicts(results, {
     claimed,
     strict: options.strict,
@@ -237,6 +280,8 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
     },
     cases: results,
     ...(abortedBy === undefined ? {} : { abortedBy }),
+    ...(interruptedBy === undefined ? {} : { interrupted: interruptedBy }),
+    ...(options.pace === undefined ? {} : { pace: options.pace }),
     selection: {
       grep: [...(options.selection.grep ?? [])],
       profiles: [...(options.selection.profiles ?? [])],
@@ -254,6 +299,7 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
     // selection (--grep, --profile) deliberately left its cases out, and such a run is labelled
     // PARTIAL wherever it is reported.
     passed:
+      interruptedBy === undefined &&
       profiles.every(
         (profile) =>
           profile.verdict === 'passed' ||

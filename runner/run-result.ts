@@ -7,6 +7,7 @@ import type { CaseResult } from '../suites/framework/run-case.ts';
 import type { PreflightFinding } from '../suites/framework/preflight.ts';
 import type { SutConfig } from '../harness/sut/sut-config.ts';
 import type { ProfileVerdict } from './profile-verdicts.ts';
+import type { Pace } from './request-pacing.ts';
 
 export interface RunSubject {
   readonly name: string;
@@ -42,6 +43,10 @@ export interface RunResult {
   };
   /** Why the run stopped judging (the launched gateway exited on its own); the rest is cantTell. */
   readonly abortedBy?: string;
+  /** The run was interrupted (e.g. "interrupted (SIGINT)"): the cases after it were not run. */
+  readonly interrupted?: string;
+  /** The pace the run kept to the gateway's documented rate (request-pacing.ts), when it kept one. */
+  readonly pace?: Pace;
   /** Fewer cases ran than the suites hold: the verdicts speak for the selection only. */
   readonly partial: boolean;
   /** Missing required features (the claimed profile fails) and untestable claims, found before any case. */

@@ -16,6 +16,7 @@ import { launchSut, type SutInstance } from '../harness/sut/launch.ts';
 import { withImpliedProfiles } from '../protocol/profiles.ts';
 import { discoInfoProbe, waitForSutReady } from '../harness/sut/readiness.ts';
 import type { SutConfig } from '../harness/sut/sut-config.ts';
+import { launchLocale } from '../harness/sut/sut-locale.ts';
 import { startFailureMessage } from '../harness/sut/start-failure.ts';
 import { outputTail } from '../harness/sut/process-output.ts';
 import { RunCallers, type CallerRoles } from './caller-pool.ts';
@@ -126,6 +127,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
         : undefined;
     const callers = new RunCallers(driver, roles);
     const features = await advertisedFeatures(await callers.callerOf('local'), gatewayJid, log);
+    const locale = launchLocale(config.launch);
     const facts: SutFacts = {
       name: config.name,
       gatewayJid,
@@ -134,6 +136,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       replyTimeoutMs: config.timeouts.replySeconds * 1_000,
       taskTimeoutMs: config.timeouts.taskSeconds * 1_000,
       limits: config.limits,
+      ...(locale === undefined ? {} : { locale }),
     };
     const launched = sut;
     const managed = launched.process;

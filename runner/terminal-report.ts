@@ -9,6 +9,7 @@ import { textTable } from './text-table.ts';
 import type { RunProgress } from './run-conformance.ts';
 import type { RunResult } from './run-result.ts';
 import type { ProfileVerdict } from './profile-verdicts.ts';
+import { paceLine } from './request-pacing.ts';
 
 const MARKS: Readonly<Record<Outcome, string>> = {
   passed: '.',
@@ -117,7 +118,9 @@ export function terminalProgress(write: (text: string) => void, verbose = false)
       if (count('untested') > 0) parts.push(`${String(count('untested'))} not claimed`);
       write(`  ${parts.join(', ')}\n`);
       for (const result of mustFirst(results)) {
-        const shown = result.outcome === 'failed' || (result.outcome === 'cantTell' && !isBlocked(result));
+        const shown =
+          result.outcome === 'failed' ||
+          (result.outcome === 'cantTell' && !isBlocked(result) && !isNotRun(result));
         if (shown || (verbose && result.outcome !== 'passed'))
           write(`${describeFailure(result, !verbose)}\n`);
       }
@@ -128,7 +131,22 @@ export function terminalProgress(write: (text: string) => void, verbose = false)
       );
       for (const result of mustFirst(results)) write(`${describeFailure(result, !verbose)}\n`);
     },
+    resourceConstraints(results) {
+      const reason = results[0]?.reason ?? '';
+      write(
+        `\nresource-constraint: ${String(results.length)} failed case(s) met the gateway's rate limit and are undecided, not failed: ` +
+          `${results.map((result) => result.case.id).join(', ')}\n  ${reason}\n`,
+      );
+    },
+    interrupted(reason) {
+      write(`\nINTERRUPTED: ${reason}; the remaining cases are not run, the report is written\n`);
+    },
   };
+}
+
+/** Not run (the gateway exited, the run was interrupted): said once for all of them. */
+function isNotRun(result: CaseResult): boolean {
+  return result.reason?.startsWith('not run: ') === true;
 }
 
 /** Blocked by a preflight finding: the finding was printed once; the case adds nothing. */
@@ -202,13 +220,16 @@ export function summaryTable(run: RunResult): string {
   if (run.unknownBaseline.length > 0) {
     lines.push(`baseline names unknown cases: ${run.unknownBaseline.join(', ')}`);
   }
+  if (run.pace !== undefined) lines.push(paceLine(run.pace));
   if (run.abortedBy !== undefined) lines.push(`the run stopped: ${run.abortedBy.split('\n')[0] ?? ''}`);
+  if (run.interrupted !== undefined) lines.push(`the run was ${run.interrupted}`);
   lines.push(`${run.subject.name}: ${runVerdictLine(run)}`);
   return `${lines.join('\n')}\n`;
 }
 
 /** The run's verdict in words; a partial run never says plainly PASSED. */
 export function runVerdictLine(run: RunResult): string {
+  if (run.interrupted !== undefined) return `${run.interrupted.toUpperCase()}: not a conformance verdict`;
   if (run.abortedBy !== undefined) return 'COULD NOT FINISH (the gateway exited)';
   if (run.partial) {
     const scope = `${String(run.selection.selectedCases)} of ${String(run.selection.totalCases)} cases selected`;

@@ -7,6 +7,7 @@ import { endpointInfoSuite } from './sections/endpoint-info.ts';
 import { errorsSuite } from './sections/errors.ts';
 import { findGatewaySuite } from './sections/find-gateway.ts';
 import { gatewayInfoSuite } from './sections/gateway-info.ts';
+import { i18nSuite } from './sections/i18n.ts';
 import { identityPresenceSuite } from './sections/identity-presence.ts';
 import { invocationSuite } from './sections/invocation.ts';
 import { jsonEncodingSuite } from './sections/json-encoding.ts';
@@ -14,6 +15,7 @@ import { cancellationSuite } from './sections/cancellation.ts';
 import { eventsSuite } from './sections/events.ts';
 import { interactiveInputSuite } from './sections/interactive-input.ts';
 import { taskRecoverySuite } from './sections/task-recovery.ts';
+import { taskStatesSuite } from './sections/task-states.ts';
 import { taskMessageRoutingSuite, idempotencySuite } from './sections/task-message-routing.ts';
 import { listAgentsSuite } from './sections/list-agents.ts';
 import { listToolsSuite } from './sections/list-tools.ts';
@@ -45,11 +47,13 @@ export const ALL_SUITES: readonly Suite[] = [
   eventsSuite,
   interactiveInputSuite,
   cancellationSuite,
+  taskStatesSuite,
   taskRecoverySuite,
   taskMessageRoutingSuite,
   idempotencySuite,
   errorsSuite,
   rulesSuite,
+  i18nSuite,
   securitySuite,
   privacySuite,
 ];

@@ -1,7 +1,7 @@
 // `agentconf federation up`: argument handling and the printed summary with a fake provider (no
 // servers), then once for real as a child process, stopped with SIGINT.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,6 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../protocol/test-support/shared-paths.ts';
 import type { ProviderChoice, SelectProviderOptions } from '../../harness/federation/auto-provider.ts';
 import type { FederationOptions } from '../../harness/federation/server-provider.ts';
+import type { ConnectionFile } from '../../harness/federation/connection-file.ts';
+import { createConfigAjv } from '../../protocol/json/config-problems.ts';
+import connectionSchema from '../../fixtures/schemas/federation-connection.schema.json' with { type: 'json' };
 import { waitUntilGone } from '../../harness/federation/test-support/process-liveness.ts';
 import { launchSut, type SutInstance, type SutLaunchOptions } from '../../harness/sut/launch.ts';
 import { fakeFederation, type FakeFederation } from '../../harness/sut/test-support/fake-federation.ts';
@@ -91,6 +94,19 @@ const EXTERNAL_SUT = JSON.stringify({
   fixtures: 'admin-iq',
 });
 
+/** What every `federation up` creates: the run's accounts and the default admin. */
+const RUN_ACCOUNTS = [
+  { username: 'bob', domain: 'server.example' },
+  { username: 'alice', domain: 'example.com' },
+  { username: 'carol', domain: 'example.com' },
+  { username: 'mallory', domain: 'hostile.example' },
+  { username: 'registrant', domain: 'server.example' },
+  { username: 'dave', domain: 'server.example' },
+  { username: 'admin', domain: 'server.example' },
+];
+
+const validateConnection = createConfigAjv().compile(connectionSchema);
+
 describe('agentconf federation up (fake provider)', () => {
   it('prints what a person needs to log in, runs until asked to stop, then tears down', async () => {
     const h = harness();
@@ -128,16 +144,87 @@ describe('agentconf federation up (fake provider)', () => {
       ].join('\n'),
     );
     expect(h.selected).toEqual([{ choice: 'auto', options: {} }]);
-    expect(h.startOptions).toEqual([{ hostile: false }]);
+    expect(h.startOptions).toEqual([{ hostile: true, accounts: RUN_ACCOUNTS, component: {} }]);
     expect(h.federation.stops).toBe(1);
     expect(h.disposed()).toBe(1);
   });
 
-  it('passes the provider choice and --hostile on', async () => {
+  it('starts what a run needs: the hostile server and every run account (--hostile is accepted, and the default)', async () => {
     const h = harness();
     expect((await up(['--provider', 'native', '--hostile'], h.deps)).code).toBe(0);
     expect(h.selected).toEqual([{ choice: 'native', options: {} }]);
-    expect(h.startOptions).toEqual([{ hostile: true }]);
+    expect(h.startOptions).toEqual([{ hostile: true, accounts: RUN_ACCOUNTS, component: {} }]);
+  });
+
+  it('--accounts N adds N numbered accounts on each domain; a bad N is a usage error', async () => {
+    const h = harness();
+    expect((await up(['--accounts', '2'], h.deps)).code).toBe(0);
+    const extra = (h.startOptions[0]?.accounts ?? []).slice(RUN_ACCOUNTS.length);
+    expect(extra.map(({ username, domain }) => `${username}@${domain}`)).toEqual([
+      'user1@example.com',
+      'user2@example.com',
+      'user1@server.example',
+      'user2@server.example',
+      'user1@hostile.example',
+      'user2@hostile.example',
+    ]);
+    for (const bad of ['two', '1.5', '1001']) {
+      const { io, output } = memoryIo();
+      expect(await main(['federation', 'up', '--accounts', bad], io)).toBe(2);
+      expect(output.stderr).toContain('--accounts is a number of extra accounts per domain, 0 to 1000');
+    }
+  });
+
+  it('--json prints the connection details as one JSON line on stdout, everything else on stderr', async () => {
+    const h = harness();
+    const result = await up(['--json'], h.deps);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines).toHaveLength(2);
+    const details = JSON.parse(lines[0] ?? '') as ConnectionFile;
+    expect(validateConnection(details), JSON.stringify(validateConnection.errors)).toBe(true);
+    expect(details).toMatchObject({
+      provider: 'fake',
+      component: { host: '127.0.0.4', port: 5347, domain: 'agents.example', secret: 'fake-secret' },
+      accounts: [
+        { jid: 'alice@example.com', password: 'pw-alice' },
+        { jid: 'bob@server.example', password: 'pw-bob' },
+      ],
+      caCertPath: '/run/fake/certs/ca.crt',
+      gateway: { adminJid: 'admin@server.example' },
+    });
+    expect(details.servers.b.domains).toEqual(['server.example']);
+    expect(result.stderr).toContain('federation up: provider fake');
+    expect(result.stderr).toMatch(/ready: .*\nstopping \(SIGINT\)…\nstopped\n$/);
+  });
+
+  it('--connection-file writes the same details, for its owner only; an unwritable one is a usage error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentconf-connection-'));
+    try {
+      const path = join(dir, 'connection.json');
+      const h = harness();
+      const result = await up(['--connection-file', path], h.deps);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(`connection file  ${path}`);
+      const written = JSON.parse(readFileSync(path, 'utf8')) as ConnectionFile;
+      expect(validateConnection(written)).toBe(true);
+      expect(written.component.secret).toBe('fake-secret');
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      const { io, output } = memoryIo();
+      expect(await main(['federation', 'up', '--connection-file', '/nonexistent/dir/c.json'], io)).toBe(2);
+      expect(output.stderr).toContain(
+        '--connection-file /nonexistent/dir/c.json cannot be written (its folder: ENOENT)',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('passes a fixed component port and secret of the SUT file to the federation', async () => {
+    const h = harness();
+    const sut = JSON.stringify({ ...JSON.parse(EXTERNAL_SUT), component: { port: 15347, secret: 'fixed' } });
+    await up(['--sut', 'sut.json'], h.deps, { 'sut.json': sut });
+    expect(h.startOptions[0]?.component).toEqual({ port: 15347, secret: 'fixed' });
   });
 
   it('reads the external provider config from --external FILE', async () => {
@@ -150,11 +237,18 @@ describe('agentconf federation up (fake provider)', () => {
     };
     const files = { 'ext.json': JSON.stringify(external) };
     expect((await up(['--provider', 'external', '--external', 'ext.json'], h.deps, files)).code).toBe(0);
-    expect(h.selected).toEqual([{ choice: 'external', options: { external } }]);
-    const bad = await up(['--provider', 'external', '--external', 'ext.json'], h.deps, { 'ext.json': '[]' });
+    expect(h.selected).toEqual([{ choice: 'external', options: { external: { ...external, domains: {} } } }]);
+    const bad = await up(['--provider', 'external', '--external', 'ext.json'], h.deps, {
+      'ext.json': JSON.stringify({ ...external, component: { host: 'b.internal', prot: 5347 } }),
+    });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(
-      /invalid: ext\.json: an external federation config is an object with servers\.a/,
+    expect(bad.stderr).toBe(
+      [
+        'invalid: ext.json: 2 problem(s) in the external federation file',
+        '  /component/secret: "secret" is required',
+        '  /component/prot: unknown member "prot" (did you mean "port"?); allowed here: host, port, domain, secret',
+        '',
+      ].join('\n'),
     );
   });
 
@@ -440,9 +534,15 @@ describe('agentconf federation up (native, as a process)', () => {
 
     const pids = [...stdout.matchAll(/ pid (\d+)$/gm)].map((match) => Number(match[1]));
     const runDir = /^run directory +(\S+)/m.exec(stdout)?.[1] ?? '';
-    expect(pids).toHaveLength(2);
+    expect(pids).toHaveLength(3);
     expect(runDir).toMatch(/agentconf-federation-/);
-    expect(await processesMentioning(runDir)).toHaveLength(2);
+    expect(await processesMentioning(runDir)).toHaveLength(3);
+    // Accounts any standard client can log in to (aiosasl, nbxmpp want at least 4096 iterations).
+    const registrant = await readFile(
+      join(runDir, 'server-b', 'data', 'server%2eexample', 'accounts', 'registrant.dat'),
+      'utf8',
+    );
+    expect(registrant).toContain('["iteration_count"] = 4096;');
 
     child.kill('SIGINT');
     expect(await exited).toEqual({ code: 0, signal: null });

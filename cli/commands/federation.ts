@@ -3,6 +3,7 @@
  * SUT config with a launch command is given), prints everything a person needs to log in with any
  * XMPP client or to connect a gateway by hand, then runs until SIGINT/SIGTERM and tears down.
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import type { JsonValue } from '../../protocol/json/json-value.ts';
@@ -16,11 +17,20 @@ import {
   type SelectProviderOptions,
 } from '../../harness/federation/auto-provider.ts';
 import type { ExternalFederationConfig } from '../../harness/federation/external-provider.ts';
-import type { Account, Federation, FederationServer } from '../../harness/federation/server-provider.ts';
+import {
+  FederationStartError,
+  type Account,
+  type AccountRequest,
+  type Federation,
+  type FederationServer,
+} from '../../harness/federation/server-provider.ts';
+import { connectionFileOf, writeConnectionFile } from '../../harness/federation/connection-file.ts';
+import { FEDERATION_DOMAINS } from '../../harness/federation/domains.ts';
+import { WORLD_ACCOUNTS } from '../../runner/run-session.ts';
 import { launchSut, SutMismatchError, type SutInstance } from '../../harness/sut/launch.ts';
 import { discoInfoProbe, SutNotReadyError, waitForSutReady } from '../../harness/sut/readiness.ts';
-import { SutConfigError, type SutConfig } from '../../harness/sut/sut-config.ts';
-import { EXIT, UsageError, type CliIo, type ExitCode } from '../io.ts';
+import { GENERATED_SECRET, SutConfigError, type SutConfig } from '../../harness/sut/sut-config.ts';
+import { checkWritableFile, EXIT, UsageError, type CliIo, type ExitCode } from '../io.ts';
 import type { Command } from '../main.ts';
 import { textTable } from '../../runner/text-table.ts';
 import { readExternalFederationFile, readSutConfigFile, readWorldFile } from '../run-inputs.ts';
@@ -44,7 +54,14 @@ export interface FederationUpDeps {
   readonly waitUntilAnswering: (sut: SutInstance, federation: Federation) => Promise<void>;
 }
 
-const USAGE = 'federation up [--provider P] [--sut FILE] [--world FILE] [--external FILE] [--hostile]';
+const USAGE =
+  'federation up [--provider P] [--sut FILE] [--world FILE] [--external FILE] [--accounts N] [--connection-file PATH] [--json]';
+
+/** The admin account created when no --sut names one: the adminJid of the SUT examples. */
+const DEFAULT_ADMIN = { username: 'admin', domain: FEDERATION_DOMAINS.local };
+
+/** Most extra accounts per domain --accounts may ask for. */
+const MAX_EXTRA_ACCOUNTS = 1_000;
 
 /** SIGINT and SIGTERM ask to stop; a second one while stopping ends the process at once. */
 function listenForProcessSignals(): StopRequest {
@@ -208,7 +225,7 @@ function forwardOutput(sut: SutInstance, io: CliIo, stopping: () => boolean): vo
 }
 
 /** For a gateway the harness does not start: say when it connects and disconnects (when the link has a proxy). */
-function reportComponentConnections(federation: Federation, io: CliIo): void {
+function reportComponentConnections(federation: Federation, say: (text: string) => void): void {
   let link: Federation['links']['component'];
   try {
     link = federation.links.component;
@@ -216,10 +233,10 @@ function reportComponentConnections(federation: Federation, io: CliIo): void {
     return; // An external federation's links are not ours to watch.
   }
   link.on('connection', () => {
-    io.out(`component link: a connection arrived (${link.openConnections} open)\n`);
+    say(`component link: a connection arrived (${link.openConnections} open)\n`);
   });
   link.on('closed', () => {
-    io.out(`component link: a connection closed (${link.openConnections} open)\n`);
+    say(`component link: a connection closed (${link.openConnections} open)\n`);
   });
 }
 
@@ -229,7 +246,32 @@ interface UpOptions {
   readonly sut: SutConfig | undefined;
   /** The fixture world with its manifests inlined: it is copied into the gateway's run directory. */
   readonly world: JsonValue | undefined;
-  readonly hostile: boolean;
+  /** The --world file as given (absolute), for a gateway the harness does not start. */
+  readonly worldPath: string | undefined;
+  /** Extra accounts per domain (user1 … userN). */
+  readonly extraAccounts: number;
+  readonly connectionFile: string | undefined;
+  /** The connection details as one JSON line on stdout; everything else on stderr. */
+  readonly json: boolean;
+}
+
+/**
+ * Every account a run needs (runner/run-session.ts WORLD_ACCOUNTS), the admin (the SUT's adminJid,
+ * else admin@server.example), then `extra` numbered accounts on each domain, for people and their
+ * own clients.
+ */
+export function accountsToCreate(sut: SutConfig | undefined, extra: number): AccountRequest[] {
+  const accounts: AccountRequest[] = Object.values(WORLD_ACCOUNTS).map(({ username, domain }) => ({
+    username,
+    domain,
+  }));
+  if (sut?.adminJid === undefined) accounts.push(DEFAULT_ADMIN);
+  const { remote, local, hostile } = FEDERATION_DOMAINS;
+  for (const domain of [remote, local, hostile]) {
+    for (let index = 1; index <= extra; index += 1)
+      accounts.push({ username: `user${String(index)}`, domain });
+  }
+  return accounts;
 }
 
 function parseUpArgs(args: readonly string[], io: CliIo): UpOptions | ExitCode {
@@ -240,7 +282,11 @@ function parseUpArgs(args: readonly string[], io: CliIo): UpOptions | ExitCode {
       external: { type: 'string' },
       sut: { type: 'string' },
       world: { type: 'string' },
+      // Accepted for older scripts: the hostile third server always runs now (a run needs it).
       hostile: { type: 'boolean', default: false },
+      accounts: { type: 'string', default: '0' },
+      'connection-file': { type: 'string' },
+      json: { type: 'boolean', default: false },
     },
     allowPositionals: true,
   });
@@ -252,6 +298,12 @@ function parseUpArgs(args: readonly string[], io: CliIo): UpOptions | ExitCode {
     throw new UsageError('--provider external and --external FILE go together');
   }
   if (values.world !== undefined && values.sut === undefined) throw new UsageError('--world needs --sut');
+  const extraAccounts = Number(values.accounts);
+  if (!/^\d+$/.test(values.accounts) || extraAccounts > MAX_EXTRA_ACCOUNTS) {
+    throw new UsageError(
+      `--accounts is a number of extra accounts per domain, 0 to ${String(MAX_EXTRA_ACCOUNTS)}`,
+    );
+  }
   let sut: SutConfig | undefined;
   if (values.sut !== undefined) {
     const read = readSutConfigFile(io, values.sut);
@@ -273,7 +325,19 @@ function parseUpArgs(args: readonly string[], io: CliIo): UpOptions | ExitCode {
     if (read === EXIT.invalid) return read;
     external = read;
   }
-  return { provider, external, sut, world, hostile: values.hostile };
+  const connectionFile =
+    values['connection-file'] === undefined ? undefined : resolve(values['connection-file']);
+  if (connectionFile !== undefined) checkWritableFile(connectionFile, '--connection-file');
+  return {
+    provider,
+    external,
+    sut,
+    world,
+    worldPath: values.world === undefined ? undefined : resolve(values.world),
+    extraAccounts,
+    connectionFile,
+    json: values.json,
+  };
 }
 
 function problem(io: CliIo, message: string): ExitCode {
@@ -289,6 +353,8 @@ interface UpState {
   stopSignal?: string;
   /** Set once the teardown has begun (the gateway's exit is then expected). */
   stopping: boolean;
+  /** --json: human output goes to stderr. */
+  readonly json: boolean;
 }
 
 async function startAndRun(
@@ -300,11 +366,21 @@ async function startAndRun(
   deps: FederationUpDeps,
 ): Promise<ExitCode> {
   const { provider } = selection;
+  // With --json, stdout carries the connection details only.
+  const say = options.json ? io.err : io.out;
   const sutName = options.sut === undefined ? '' : ` and ${options.sut.name}`;
-  io.out(`${selection.reason}\nstarting the ${provider.name} federation${sutName}…\n`);
+  say(`${selection.reason}\nstarting the ${provider.name} federation${sutName}…\n`);
   let federation: Federation;
+  const fixed = options.sut?.component;
   try {
-    federation = await provider.start({ hostile: options.hostile });
+    federation = await provider.start({
+      hostile: true,
+      accounts: accountsToCreate(options.sut, options.extraAccounts),
+      component: {
+        ...(fixed?.port === undefined ? {} : { port: fixed.port }),
+        ...(fixed === undefined || fixed.secret === GENERATED_SECRET ? {} : { secret: fixed.secret }),
+      },
+    });
     state.federation = federation;
     if (options.sut !== undefined) {
       const sut = await deps.launchSut({
@@ -320,10 +396,14 @@ async function startAndRun(
     }
   } catch (error) {
     if (state.stopSignal !== undefined) {
-      io.out(`stopping (${state.stopSignal}) before the start completed\n`);
+      say(`stopping (${state.stopSignal}) before the start completed\n`);
       return EXIT.ok;
     }
-    if (error instanceof SutMismatchError || error instanceof SutConfigError)
+    if (
+      error instanceof SutMismatchError ||
+      error instanceof SutConfigError ||
+      error instanceof FederationStartError
+    )
       return problem(io, error.message);
     if (error instanceof SutNotReadyError || error instanceof ProcessExitedError) {
       // Its output has been forwarded already: the first line says what happened.
@@ -332,12 +412,27 @@ async function startAndRun(
     return problem(io, `cannot start: ${error instanceof Error ? error.message : String(error)}`);
   }
 
-  io.out(federationSummary(federation, state.sut));
-  if (options.sut !== undefined && state.sut?.process === undefined)
-    reportComponentConnections(federation, io);
-  io.out('\nready: Ctrl-C (SIGINT) or SIGTERM stops everything\n');
+  const sut = state.sut;
+  const details = connectionFileOf(federation, {
+    ...(sut === undefined ? {} : { name: sut.config.name }),
+    adminJid: sut?.adminAccount?.jid ?? `${DEFAULT_ADMIN.username}@${DEFAULT_ADMIN.domain}`,
+    ...(sut?.config.fixtures === 'world-file' && sut.process === undefined && options.worldPath !== undefined
+      ? { worldFile: options.worldPath }
+      : {}),
+  });
+  if (options.connectionFile !== undefined) await writeConnectionFile(options.connectionFile, details);
+  say(federationSummary(federation, sut));
+  if (options.connectionFile !== undefined) {
+    say(
+      `\nconnection file  ${options.connectionFile} (JSON: fixtures/schemas/federation-connection.schema.json;\n` +
+        `                 agentconf run --provider external --external ${options.connectionFile} uses this federation)\n`,
+    );
+  }
+  if (options.json) io.out(`${JSON.stringify(details)}\n`);
+  if (options.sut !== undefined && sut?.process === undefined) reportComponentConnections(federation, say);
+  say('\nready: Ctrl-C (SIGINT) or SIGTERM stops everything\n');
   const signal = await stop.requested;
-  io.out(`stopping (${signal})…\n`);
+  say(`stopping (${signal})…\n`);
   return EXIT.ok;
 }
 
@@ -353,7 +448,7 @@ async function teardown(state: UpState, io: CliIo): Promise<boolean> {
   await state.sut?.stop().catch(report('stopping the gateway'));
   await state.federation?.stop().catch(report('stopping the federation'));
   for (const failure of failures) io.err(`agentconf federation up: ${failure}\n`);
-  if (state.federation !== undefined && failures.length === 0) io.out('stopped\n');
+  if (state.federation !== undefined && failures.length === 0) (state.json ? io.err : io.out)('stopped\n');
   return failures.length === 0;
 }
 
@@ -370,7 +465,7 @@ async function up(args: readonly string[], io: CliIo, deps: FederationUpDeps): P
   }
 
   const stop = deps.listenForStop();
-  const state: UpState = { stopping: false };
+  const state: UpState = { stopping: false, json: options.json };
   void stop.requested.then((signal) => (state.stopSignal = signal));
   try {
     const code = await startAndRun(options, selection, state, stop, io, deps);

@@ -31,11 +31,21 @@ import { isStable, stabilityOf, stabilityText } from '../../runner/stability.ts'
 import type { RunResult } from '../../runner/run-result.ts';
 import { writeReports } from '../../runner/reports/write-reports.ts';
 import { isProfileId, withImpliedProfiles, type ProfileId } from '../../protocol/profiles.ts';
-import { EXIT, readInput, UsageError, type ExitCode } from '../io.ts';
+import { checkWritableFile, EXIT, readInput, UsageError, type ExitCode } from '../io.ts';
 import type { Command } from '../main.ts';
 import { readExternalFederationFile, readSutConfigFile, readWorldFile } from '../run-inputs.ts';
 import type { ExternalFederationConfig } from '../../harness/federation/external-provider.ts';
 import { REPO_ROOT } from '../../harness/repo-root.ts';
+import {
+  connectionFileOf,
+  writeConnectionFile,
+  type ConnectionFile,
+} from '../../harness/federation/connection-file.ts';
+import type { Federation } from '../../harness/federation/server-provider.ts';
+import type { SutInstance } from '../../harness/sut/launch.ts';
+import { paceLine, paceOf } from '../../runner/request-pacing.ts';
+import { textTable } from '../../runner/text-table.ts';
+import { listenForInterrupt } from '../run-interrupt.ts';
 
 const SPEC_REVISION = '0.0.5';
 const DEFAULT_SUT = join(REPO_ROOT, 'fixtures', 'sut', 'reference-gateway.json');
@@ -50,7 +60,7 @@ function suiteVersion(): string {
 export const runCommand: Command = {
   name: 'run',
   usage:
-    'run [--sut FILE] [--world FILE] [--profile P]... [--grep ID]... [--strict] [--provider P] [--external FILE] [--baseline FILE] [--seed N] [--repeat N] [--out DIR] [--allure-html] [--debug]',
+    'run [--sut FILE] [--world FILE] [--profile P]... [--grep ID]... [--strict] [--provider P] [--external FILE] [--connection-file PATH] [--rate N] [--baseline FILE] [--seed N] [--repeat N] [--out DIR] [--allure-html] [--debug]',
   summary:
     'run the conformance suites against a gateway (default: the reference gateway) and report per profile',
   async run(args, io) {
@@ -64,6 +74,8 @@ export const runCommand: Command = {
         strict: { type: 'boolean', default: false },
         provider: { type: 'string', default: 'auto' },
         external: { type: 'string' },
+        'connection-file': { type: 'string' },
+        rate: { type: 'string' },
         baseline: { type: 'string' },
         seed: { type: 'string' },
         out: { type: 'string' },
@@ -90,6 +102,13 @@ export const runCommand: Command = {
     if (values.repeat !== undefined && (!/^\d+$/.test(values.repeat) || repeat < 1 || repeat > 1000)) {
       throw new UsageError('--repeat is an integer from 1 to 1000');
     }
+    let rate: number | undefined;
+    if (values.rate !== undefined) {
+      rate = Number(values.rate);
+      if (!/^\d+(\.\d+)?$/.test(values.rate) || !(rate > 0)) {
+        throw new UsageError('--rate is a number of requests per second greater than 0');
+      }
+    }
     let seed = freshSeed();
     if (values.seed !== undefined) {
       seed = Number(values.seed);
@@ -99,9 +118,10 @@ export const runCommand: Command = {
 
     const config = readSutConfigFile(io, values.sut ?? DEFAULT_SUT);
     if (config === EXIT.invalid) return EXIT.usage;
+    const worldPath = resolve(values.world ?? DEFAULT_WORLD);
     let world: JsonValue | undefined;
     if (config.fixtures === 'world-file') {
-      const read = readWorldFile(io, values.world ?? DEFAULT_WORLD);
+      const read = readWorldFile(io, worldPath);
       if (read === EXIT.invalid) return EXIT.usage;
       world = read.world;
     }
@@ -162,21 +182,47 @@ export const runCommand: Command = {
     const log = (line: string): void => {
       io.out(`${line}\n`);
     };
+    const connectionFile =
+      values['connection-file'] === undefined ? undefined : resolve(values['connection-file']);
+    if (connectionFile !== undefined) checkWritableFile(connectionFile, '--connection-file');
     const providerChoice = await selectProvider(provider, external === undefined ? {} : { external });
     log(
       `agentconf ${suiteVersion()} for XMPP Agent Gateway ${SPEC_REVISION}; seed ${String(seed)} (replay with --seed ${String(seed)})`,
     );
     log(providerChoice.reason);
+    const pace = paceOf(config.limits, rate);
+    if (pace !== undefined) log(paceLine(pace));
+    /** Hands a gateway the harness does not start its connection details, before the run waits for it. */
+    const onServersUp = async (federation: Federation, sut: SutInstance): Promise<void> => {
+      const external = sut.process === undefined;
+      if (!external && connectionFile === undefined) return;
+      const details = connectionFileOf(federation, {
+        name: config.name,
+        ...(config.adminJid === undefined ? {} : { adminJid: config.adminJid }),
+        ...(config.fixtures === 'world-file' ? { worldFile: worldPath } : {}),
+        startupSeconds: config.timeouts.startupSeconds,
+      });
+      if (connectionFile !== undefined) await writeConnectionFile(connectionFile, details);
+      if (external) log(externalGatewayText(details, connectionFile));
+    };
     const runOnce = async (
       repetitionSeed: number,
       repetitionId: string,
       quiet: boolean,
+      dir: string,
     ): Promise<RunResult> => {
       const session = await startSession({
         provider: providerChoice.provider,
         config,
         ...(world === undefined ? {} : { world }),
         log: quiet ? () => undefined : log,
+        onServersUp,
+        ...(pace === undefined ? {} : { pace }),
+      });
+      const interrupt = listenForInterrupt((reason) => {
+        io.err(
+          `\nagentconf run: ${reason}: stopping and writing the partial report (Ctrl-C again stops at once)\n`,
+        );
       });
       try {
         return await runConformance({
@@ -195,9 +241,19 @@ export const runCommand: Command = {
             : terminalProgress((text) => {
                 io.out(text);
               }, values.verbose),
+          ...(pace === undefined ? {} : { pace }),
+          interrupt,
         });
       } finally {
+        // The gateway's output and the servers' logs go with the reports, before the stop removes them.
+        mkdirSync(dir, { recursive: true });
+        await session.keepLogs(join(dir, 'logs')).catch((error: unknown) => {
+          io.err(
+            `agentconf run: the logs could not be kept: ${error instanceof Error ? error.message : String(error)}\n`,
+          );
+        });
         await session.stop();
+        interrupt.dispose();
       }
     };
     const writeRun = async (result: RunResult, dir: string): Promise<void> => {
@@ -218,10 +274,11 @@ export const runCommand: Command = {
 
     async function runAll(): Promise<ExitCode> {
       if (repeat === 1) {
-        const result = await runOnce(seed, runId, false);
+        const result = await runOnce(seed, runId, false, out);
         io.out(summaryTable(result));
         await writeRun(result, out);
-        log(`results: ${out}`);
+        log(`results: ${out} (the gateway's and the servers' logs in logs/)`);
+        if (result.interrupted !== undefined) return EXIT.interrupted;
         if (result.abortedBy !== undefined) return EXIT.couldNotRun;
         return result.passed ? EXIT.ok : EXIT.invalid;
       }
@@ -230,12 +287,17 @@ export const runCommand: Command = {
       const runs: RunResult[] = [];
       for (let index = 0; index < repeat; index += 1) {
         const repetitionSeed = index === 0 ? seed : caseSeed(seed, `repetition-${String(index + 1)}`);
-        const result = await runOnce(repetitionSeed, `${runId}-${String(index + 1)}`, true);
+        const dir = join(out, `repetition-${String(index + 1)}`);
+        const result = await runOnce(repetitionSeed, `${runId}-${String(index + 1)}`, true, dir);
         runs.push(result);
         log(
           `repetition ${String(index + 1)}/${String(repeat)}, seed ${String(repetitionSeed)}: ${String(result.cases.length)} cases in ${(result.durationMs / 1000).toFixed(1)} s, ${runVerdictLine(result)}`,
         );
-        await writeRun(result, join(out, `repetition-${String(index + 1)}`));
+        await writeRun(result, dir);
+        if (result.interrupted !== undefined) {
+          log(`results: ${out} (interrupted after repetition ${String(index + 1)})`);
+          return EXIT.interrupted;
+        }
       }
       const stability = stabilityOf(runs);
       io.out(stabilityText(stability));
@@ -245,6 +307,30 @@ export const runCommand: Command = {
     }
   },
 };
+
+/** What a gateway the harness does not start needs, printed once the servers are up. */
+function externalGatewayText(details: ConnectionFile, connectionFile: string | undefined): string {
+  const { component, gateway } = details;
+  const rows: string[][] = [
+    ['host', component.host],
+    ['port', String(component.port ?? 5347)],
+    ['domain', component.domain ?? ''],
+    ['secret', component.secret],
+    ['CA file', `${details.caCertPath} (every server certificate chains to it)`],
+  ];
+  if (gateway?.adminJid !== undefined)
+    rows.push(['admin', `${gateway.adminJid} (trust it for Administrative Provisioning)`]);
+  if (gateway?.worldFile !== undefined)
+    rows.push(['world', `${gateway.worldFile} (load this fixture world)`]);
+  return [
+    `gateway under test: ${gateway?.name ?? ''} is not started by the harness; connect it as a XEP-0114 component:`,
+    ...textTable(rows),
+    ...(connectionFile === undefined
+      ? []
+      : [`connection file: ${connectionFile} (JSON: fixtures/schemas/federation-connection.schema.json)`]),
+    `waiting up to ${String(gateway?.startupSeconds ?? 0)} s for it to answer…`,
+  ].join('\n');
+}
 
 /**
  * The output folder, made and proved writable before anything starts (a run's results must not

@@ -2,6 +2,11 @@
 // machines without one run the image that `harness/containers/build-image` builds from Debian's
 // packages. The generated configuration works in both (it is passed on the command line, Prosody
 // runs as root in the container with `run_as_root`, and logs to the console).
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+import { findOnPath } from '../federation/debian-packages.ts';
 import { imageExists, type DockerEndpoint } from './docker-api.ts';
 
 export const OFFICIAL_PROSODY_IMAGE = 'prosody/prosody:0.12';
@@ -62,4 +67,52 @@ export function missingImageMessage(image: string, cause: string): string {
       ? `Build it:\n  ${BUILD_IMAGE_HINT}`
       : `Without a registry, build the Debian-based image and use it:\n  ${BUILD_IMAGE_HINT}\n  export ${PROSODY_IMAGE_ENV}=${LOCAL_PROSODY_IMAGE}   # or leave it unset: a present local image is used when the official one is absent`;
   return `The Prosody image ${image} is not available (${cause}). ${build}`;
+}
+
+/** The script that builds LOCAL_PROSODY_IMAGE from Debian packages (root, a local engine). */
+export const BUILD_IMAGE_SCRIPT = fileURLToPath(new URL('./build-image', import.meta.url));
+
+/** Builds LOCAL_PROSODY_IMAGE (80–160 s here); rejects with the script's output when it fails. */
+export async function buildLocalProsodyImage(): Promise<void> {
+  await promisify(execFile)(BUILD_IMAGE_SCRIPT, [LOCAL_PROSODY_IMAGE], { maxBuffer: 64 * 1024 * 1024 });
+}
+
+export interface BuildFacts {
+  readonly linux: boolean;
+  readonly root: boolean;
+  /** The engine listens on a socket of this machine (the build imports into it with `docker`). */
+  readonly localEngine: boolean;
+  readonly docker: boolean;
+  /** debootstrap is installed, or apt-get can install it. */
+  readonly debootstrapOrApt: boolean;
+}
+
+/** Whether build-image can run here; `why` names what is missing when not. */
+export function imageBuildable(facts: BuildFacts): { readonly possible: boolean; readonly why: string } {
+  const missing = [
+    ...(facts.linux ? [] : ['not Linux']),
+    ...(facts.root ? [] : ['not root']),
+    ...(facts.localEngine ? [] : ['the engine is not on this machine']),
+    ...(facts.docker ? [] : ['no docker command']),
+    ...(facts.debootstrapOrApt ? [] : ['neither debootstrap nor apt-get']),
+  ];
+  return missing.length === 0
+    ? { possible: true, why: 'root, a local engine, docker and debootstrap (or apt-get)' }
+    : { possible: false, why: missing.join(', ') };
+}
+
+/** The facts of this machine for imageBuildable. */
+export async function buildFactsHere(endpoint: DockerEndpoint): Promise<BuildFacts> {
+  const [docker, debootstrap, apt] = await Promise.all([
+    findOnPath('docker'),
+    findOnPath('debootstrap'),
+    findOnPath('apt-get'),
+  ]);
+  return {
+    linux: process.platform === 'linux',
+    root: process.getuid?.() === 0,
+    localEngine: endpoint.kind === 'unix',
+    docker: docker !== undefined,
+    debootstrapOrApt: debootstrap !== undefined || apt !== undefined,
+  };
 }

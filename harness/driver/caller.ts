@@ -66,7 +66,12 @@ export interface CallerOptions {
   readonly timeoutMs?: number;
   /** Deadline of the login itself (default 10 000 ms). */
   readonly loginTimeoutMs?: number;
+  /** Awaited before each stanza this caller sends (its addressee, when known): a run's pacing. */
+  readonly beforeSend?: BeforeSend;
 }
+
+/** Called before a stanza is sent, with its `to` (undefined for raw text); resolves when it may go. */
+export type BeforeSend = (to: string | undefined) => Promise<void>;
 
 export interface IqOptions {
   readonly timeoutMs?: number;
@@ -143,6 +148,7 @@ export class Caller {
 
   readonly #ca: () => Promise<string>;
   readonly #timeoutMs: number;
+  readonly #beforeSend: BeforeSend | undefined;
   readonly #loginTimeoutMs: number;
   #transcript: Transcript;
   #jid: string;
@@ -172,6 +178,7 @@ export class Caller {
     this.#ca = options.ca;
     this.#transcript = options.transcript;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#beforeSend = options.beforeSend;
     this.#loginTimeoutMs = options.loginTimeoutMs ?? 10_000;
     this.#jid = `${options.account.jid}/${options.resource}`;
     this.events = new TaskEventQueue(() => this.#jid, this.#timeoutMs);
@@ -286,6 +293,8 @@ export class Caller {
   /** Sends an element as serialize() writes it; returns that text. */
   async send(element: Element): Promise<string> {
     this.#requireOnline();
+    const to: unknown = element.attrs['to'];
+    await this.#beforeSend?.(typeof to === 'string' ? to : undefined);
     const text = serialize(element);
     await this.#write(text, 'stanza');
     return text;
@@ -297,6 +306,7 @@ export class Caller {
    */
   async sendRaw(text: string): Promise<void> {
     this.#requireOnline();
+    await this.#beforeSend?.(undefined);
     await this.#write(text, 'raw');
   }
 
@@ -335,6 +345,8 @@ export class Caller {
     options: IqOptions = {},
   ): Promise<IqExchange> {
     this.#requireOnline();
+    // Paced before its deadline starts: the wait is the run's choice, not the gateway's delay.
+    await this.#beforeSend?.(to);
     const id = options.id ?? generateIdentifier('iq-');
     if (this.#pending.has(id)) throw new Error(`${this.#jid}: an iq with id ${id} is still pending`);
     const requestXml = serialize(buildIq({ id, type, to }, payload));

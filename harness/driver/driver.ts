@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 
 import type { Federation } from '../federation/server-provider.ts';
-import { Caller, type SecondReply } from './caller.ts';
+import { Caller, type BeforeSend, type SecondReply } from './caller.ts';
 import { Transcript } from './transcript.ts';
 
 export interface DriverOptions {
@@ -16,6 +16,8 @@ export interface DriverOptions {
   readonly timeoutMs?: number;
   /** Deadline of a login (default 10 000 ms). */
   readonly loginTimeoutMs?: number;
+  /** Awaited by every caller before each stanza it sends (see CallerOptions.beforeSend). */
+  readonly beforeSend?: BeforeSend;
 }
 
 export class Driver {
@@ -75,6 +77,7 @@ export class Driver {
       transcript: this.#transcript,
       ...(this.#options.timeoutMs === undefined ? {} : { timeoutMs: this.#options.timeoutMs }),
       ...(this.#options.loginTimeoutMs === undefined ? {} : { loginTimeoutMs: this.#options.loginTimeoutMs }),
+      ...(this.#options.beforeSend === undefined ? {} : { beforeSend: this.#options.beforeSend }),
     });
     this.#callers.push(caller);
     return caller;

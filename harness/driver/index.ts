@@ -6,6 +6,7 @@
 export { Driver, createDriver, type DriverOptions } from './driver.ts';
 export {
   Caller,
+  type BeforeSend,
   type CallerOptions,
   type CallerStatus,
   type IqExchange,

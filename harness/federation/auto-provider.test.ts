@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { DockerEngine } from '../containers/docker-engine.ts';
+import { imageBuildable } from '../containers/prosody-image.ts';
 import { decideAuto, isProviderChoice, PROVIDER_CHOICES, selectProvider } from './auto-provider.ts';
 
 const ENGINE: DockerEngine = {
@@ -12,38 +13,83 @@ const ENGINE: DockerEngine = {
 };
 
 describe('provider selection', () => {
-  it('auto: container when an engine answers, native otherwise, and says why', () => {
-    expect(decideAuto(undefined)).toEqual({
+  it('auto: containers only when the engine has a Prosody image or one can be built, and says why', () => {
+    const engine = { version: '27.1.0', where: 'unix:///var/run/docker.sock' };
+    expect(decideAuto({})).toEqual({
       name: 'native',
-      reason: 'auto: no Docker engine answers, native Prosody processes',
+      reason: 'auto: native Prosody processes (no Docker engine answers)',
     });
-    expect(decideAuto({ version: '27.1.0', where: 'unix:///var/run/docker.sock' })).toEqual({
+    expect(decideAuto({ engine, image: { image: 'local/prosody:0.12', present: true } })).toEqual({
       name: 'container',
-      reason: 'auto: Docker 27.1.0 answers at unix:///var/run/docker.sock',
+      reason:
+        'auto: containers (Docker 27.1.0 answers at unix:///var/run/docker.sock and has local/prosody:0.12)',
+    });
+    expect(
+      decideAuto({
+        engine,
+        image: { image: 'prosody/prosody:0.12', present: false },
+        build: { possible: true, why: 'root' },
+      }),
+    ).toEqual({
+      name: 'container',
+      reason:
+        'auto: containers (Docker 27.1.0 answers at unix:///var/run/docker.sock; it has no Prosody image (prosody/prosody:0.12), so local/prosody:0.12 is built first, once: 1.5–3 min)',
+      buildImage: true,
+    });
+    expect(
+      decideAuto({
+        engine,
+        image: { image: 'prosody/prosody:0.12', present: false },
+        build: imageBuildable({
+          linux: true,
+          root: false,
+          localEngine: true,
+          docker: true,
+          debootstrapOrApt: false,
+        }),
+      }),
+    ).toEqual({
+      name: 'native',
+      reason:
+        'auto: native Prosody processes (Docker 27.1.0 answers at unix:///var/run/docker.sock, but it has no Prosody image (prosody/prosody:0.12) and none can be built here: not root, neither debootstrap nor apt-get)',
     });
   });
 
-  it('auto asks the engine finder once and returns the provider it chose, without starting anything', async () => {
-    let asked = 0;
-    const withEngine = await selectProvider('auto', {
-      findEngine: () => {
-        asked += 1;
-        return Promise.resolve(ENGINE);
-      },
-    });
-    expect(withEngine.name).toBe('container');
-    expect(withEngine.provider.name).toBe('container');
-    expect(withEngine.reason).toBe('auto: Docker 20.10.24 answers at unix:///var/run/docker.sock');
+  it('auto asks the engine finder once, the image only with an engine, the build only without an image', async () => {
+    const asked: string[] = [];
+    const select = (image: boolean, build: boolean) =>
+      selectProvider('auto', {
+        findEngine: () => {
+          asked.push('engine');
+          return Promise.resolve(ENGINE);
+        },
+        findImage: () => {
+          asked.push('image');
+          return Promise.resolve({ image: 'prosody/prosody:0.12', present: image });
+        },
+        canBuildImage: () => {
+          asked.push('build');
+          return Promise.resolve({ possible: build, why: 'not root' });
+        },
+      });
+    const withImage = await select(true, false);
+    expect(withImage.name).toBe('container');
+    expect(withImage.provider.name).toBe('container');
+    expect(withImage.reason).toBe(
+      'auto: containers (Docker 20.10.24 answers at unix:///var/run/docker.sock and has prosody/prosody:0.12)',
+    );
+    expect(asked).toEqual(['engine', 'image']);
+    expect((await select(false, true)).name).toBe('container');
+    const neither = await select(false, false);
+    expect(neither.name).toBe('native');
+    expect(neither.provider.name).toBe('native');
+    expect(asked).toEqual(['engine', 'image', 'engine', 'image', 'build', 'engine', 'image', 'build']);
 
     const without = await selectProvider('auto', {
-      findEngine: () => {
-        asked += 1;
-        return Promise.resolve(undefined);
-      },
+      findEngine: () => Promise.resolve(undefined),
+      findImage: () => Promise.reject(new Error('must not be asked')),
     });
     expect(without.name).toBe('native');
-    expect(without.provider.name).toBe('native');
-    expect(asked).toBe(2);
   });
 
   it('takes native, container and external as asked, without looking for an engine', async () => {

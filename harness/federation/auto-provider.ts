@@ -1,8 +1,10 @@
-// Which provider runs the federation: `auto` (the default) is `container` when a Docker engine
-// answers, else `native`; `native`, `container` and `external` are taken as asked. The selection
-// says what it chose and why, so that a run can print it. Choosing loads nothing heavy: the
-// container provider (and testcontainers with it) is imported only when a federation starts.
+// Which provider runs the federation: `auto` (the default) is `container` only when it can be —
+// a Docker engine answers and has a Prosody image, or one can be built here — else `native`;
+// `native`, `container` and `external` are taken as asked. The selection says what it chose and
+// why, so that a run can print it. Choosing loads nothing heavy: the container provider (and
+// testcontainers with it) is imported only when a federation starts.
 import type { DockerEngine } from '../containers/docker-engine.ts';
+import { LOCAL_PROSODY_IMAGE } from '../containers/prosody-image.ts';
 import type { ExternalFederationConfig } from './external-provider.ts';
 import type { ContainerFederationOptions } from './container-provider.ts';
 import type { Federation, ServerProvider } from './server-provider.ts';
@@ -23,25 +25,70 @@ export interface SelectProviderOptions {
   readonly external?: ExternalFederationConfig;
   /** How `auto` looks for an engine (default: every usual socket, a short timeout each). */
   readonly findEngine?: () => Promise<DockerEngine | undefined>;
+  /** How `auto` asks the engine for a Prosody image (default: prosody-image.ts's choice). */
+  readonly findImage?: (engine: DockerEngine) => Promise<AutoImage>;
+  /** How `auto` tells whether build-image can run here (default: this machine's facts). */
+  readonly canBuildImage?: (engine: DockerEngine) => Promise<{ possible: boolean; why: string }>;
   /** Passed to the container provider (image, startEngine) on every start. */
   readonly container?: Pick<ContainerFederationOptions, 'image' | 'startEngine'>;
+}
+
+/** The Prosody image the engine would run, and whether it has it. */
+export interface AutoImage {
+  readonly image: string;
+  readonly present: boolean;
+}
+
+/** What `auto` decides on. */
+export interface AutoFacts {
+  readonly engine?: { readonly version: string; readonly where: string };
+  /** Asked only when an engine answers. */
+  readonly image?: AutoImage;
+  /** Asked only when the engine has no image. */
+  readonly build?: { readonly possible: boolean; readonly why: string };
 }
 
 export function isProviderChoice(value: string): value is ProviderChoice {
   return (PROVIDER_CHOICES as readonly string[]).includes(value);
 }
 
-/** `auto`'s rule, on its own: the engine that answered (if any) decides. */
-export function decideAuto(
-  engine: (Pick<DockerEngine, 'version'> & { readonly where: string }) | undefined,
-): { readonly name: 'native' | 'container'; readonly reason: string } {
+export interface AutoDecision {
+  readonly name: 'native' | 'container';
+  readonly reason: string;
+  /** Containers, after building LOCAL_PROSODY_IMAGE. */
+  readonly buildImage?: boolean;
+}
+
+/**
+ * `auto`'s rule, on its own: containers only when an engine answers and has a Prosody image, or
+ * one can be built here; otherwise native Prosody processes. The reason says which and why.
+ */
+export function decideAuto(facts: AutoFacts): AutoDecision {
+  const { engine, image, build } = facts;
   if (engine === undefined)
-    return { name: 'native', reason: 'auto: no Docker engine answers, native Prosody processes' };
-  return { name: 'container', reason: `auto: Docker ${engine.version} answers at ${engine.where}` };
+    return { name: 'native', reason: 'auto: native Prosody processes (no Docker engine answers)' };
+  const docker = `Docker ${engine.version} answers at ${engine.where}`;
+  if (image?.present === true) {
+    return { name: 'container', reason: `auto: containers (${docker} and has ${image.image})` };
+  }
+  const none = `it has no Prosody image${image === undefined ? '' : ` (${image.image})`}`;
+  if (build?.possible === true) {
+    return {
+      name: 'container',
+      reason: `auto: containers (${docker}; ${none}, so ${LOCAL_PROSODY_IMAGE} is built first, once: 1.5–3 min)`,
+      buildImage: true,
+    };
+  }
+  return {
+    name: 'native',
+    reason: `auto: native Prosody processes (${docker}, but ${none} and none can be built here: ${build?.why ?? 'unknown'})`,
+  };
 }
 
 /** The container provider, imported on first start. */
-function lazyContainerProvider(defaults: SelectProviderOptions['container']): ServerProvider {
+function lazyContainerProvider(
+  defaults: SelectProviderOptions['container'] & Pick<ContainerFederationOptions, 'buildImage'>,
+): ServerProvider {
   return {
     name: 'container',
     async start(options = {}): Promise<Federation> {
@@ -54,6 +101,17 @@ function lazyContainerProvider(defaults: SelectProviderOptions['container']): Se
 async function defaultFindEngine(): Promise<DockerEngine | undefined> {
   const { findDockerEngine } = await import('../containers/docker-engine.ts');
   return findDockerEngine(undefined, 1_500);
+}
+
+async function defaultFindImage(engine: DockerEngine): Promise<AutoImage> {
+  const { resolveProsodyImage } = await import('../containers/prosody-image.ts');
+  const { image, present } = await resolveProsodyImage(engine.endpoint, undefined);
+  return { image, present };
+}
+
+async function defaultCanBuildImage(engine: DockerEngine): Promise<{ possible: boolean; why: string }> {
+  const { buildFactsHere, imageBuildable } = await import('../containers/prosody-image.ts');
+  return imageBuildable(await buildFactsHere(engine.endpoint));
 }
 
 export async function selectProvider(
@@ -86,16 +144,24 @@ export async function selectProvider(
     }
     case 'auto': {
       const engine = await (options.findEngine ?? defaultFindEngine)();
-      let where = '';
+      let facts: AutoFacts = {};
       if (engine !== undefined) {
         const { describeEndpoint } = await import('../containers/docker-api.ts');
-        where = describeEndpoint(engine.endpoint);
+        const image = await (options.findImage ?? defaultFindImage)(engine);
+        facts = {
+          engine: { version: engine.version, where: describeEndpoint(engine.endpoint) },
+          image,
+          ...(image.present ? {} : { build: await (options.canBuildImage ?? defaultCanBuildImage)(engine) }),
+        };
       }
-      const decision = decideAuto(engine === undefined ? undefined : { version: engine.version, where });
+      const decision = decideAuto(facts);
       if (decision.name === 'container') {
         return {
           name: 'container',
-          provider: lazyContainerProvider(options.container),
+          provider: lazyContainerProvider({
+            ...options.container,
+            ...(decision.buildImage === true ? { buildImage: true } : {}),
+          }),
           reason: decision.reason,
         };
       }

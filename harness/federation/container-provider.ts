@@ -17,14 +17,16 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { FaultProxy, type Endpoint } from '../faults/fault-proxy.ts';
+import type { Endpoint, FaultProxy } from '../faults/fault-proxy.ts';
 import { DockerResourceGuard } from '../containers/container-cleanup.ts';
 import { dockerCall, dockerRequest, type DockerEndpoint } from '../containers/docker-api.ts';
 import { ensureDockerEngine } from '../containers/docker-engine.ts';
 import { DnsStub, s2sRecords, type DnsRecords } from '../containers/dns-stub.ts';
 import { loadTestcontainers } from '../containers/testcontainers-loader.ts';
 import {
+  buildLocalProsodyImage,
   missingImageMessage,
+  PROSODY_IMAGE_ENV,
   resolveProsodyImage,
   LOCAL_PROSODY_IMAGE,
 } from '../containers/prosody-image.ts';
@@ -44,7 +46,7 @@ import { removeLiveFederation } from './live-federations.ts';
 import { allocateLoopbackAddresses, releaseLoopbackAddresses } from './loopback-addresses.ts';
 import { NativeFederation } from './native-federation.ts';
 import { SCRAM_ITERATION_COUNT } from './prosody-accounts.ts';
-import { bootFederation, faultLinks, proxyOf } from './run-boot.ts';
+import { bootFederation, faultLinks, proxyOf, startLinkProxy } from './run-boot.ts';
 import { guardDirectory, releaseDirectory } from './orphan-watchdog.ts';
 import type { AccountRequest, FederationOptions, ServerProvider, ServerRole } from './server-provider.ts';
 
@@ -59,6 +61,11 @@ export interface ContainerFederationOptions extends FederationOptions {
   readonly image?: string;
   /** When no engine answers, start dockerd (as root; installs docker.io when missing). Default false. */
   readonly startEngine?: boolean;
+  /**
+   * When the engine has no Prosody image and none is named, build LOCAL_PROSODY_IMAGE first
+   * (harness/containers/build-image; what `auto` asks for when it can build). Default false.
+   */
+  readonly buildImage?: boolean;
 }
 
 export interface ContainerServers {
@@ -231,8 +238,24 @@ async function startContainerFederation(
   const withHostile = options.hostile ?? false;
   const roles = serverRoles(withHostile);
   const engine = await ensureDockerEngine({ start: options.startEngine ?? false });
-  const imageChoice = await resolveProsodyImage(engine.endpoint, options.image);
-  const imageReady = ensureImage(imageChoice.image, imageChoice.present);
+  const resolved = await resolveProsodyImage(engine.endpoint, options.image);
+  const build =
+    options.buildImage === true &&
+    !resolved.present &&
+    resolved.reason !== 'option' &&
+    resolved.reason !== PROSODY_IMAGE_ENV;
+  const imageChoice = build ? { image: LOCAL_PROSODY_IMAGE, present: false } : resolved;
+  const imageReady = build
+    ? buildLocalProsodyImage().catch((error: unknown) => {
+        throw new Error(
+          missingImageMessage(
+            LOCAL_PROSODY_IMAGE,
+            `building it failed: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+          { cause: error },
+        );
+      })
+    : ensureImage(imageChoice.image, imageChoice.present);
   imageReady.catch(() => undefined);
 
   const runId = randomBytes(4).toString('hex');
@@ -300,7 +323,7 @@ async function startContainerFederation(
       ];
       await Promise.all(
         planned.map(async (link) => {
-          run.proxies.set(link.name, await FaultProxy.start(link));
+          run.proxies.set(link.name, await startLinkProxy(link, options));
         }),
       );
     });
@@ -329,7 +352,7 @@ async function startContainerFederation(
     };
 
     const [certificates] = await Promise.all([certificatesIssued, imageReady]);
-    const secret = randomBytes(18).toString('base64url');
+    const secret = options.component?.secret ?? randomBytes(18).toString('base64url');
     const caCertPath = certificates.ca.certPath;
     run.servers.push(
       ...(await Promise.all(

@@ -20,7 +20,12 @@ function runAll(): void {
   }
 }
 
+/** How many holders asked to handle SIGINT themselves (deferInterruptCleanup). */
+let interruptDeferrals = 0;
+
 function onSignal(signal: NodeJS.Signals): void {
+  // A holder stops in order and then exits, which runs the cleanups ('exit').
+  if (signal === 'SIGINT' && interruptDeferrals > 0) return;
   runAll();
   // Our listener must not swallow the signal: once it is gone, re-raise it so that the default
   // action (or another part of the program that listens for it) decides how the process ends.
@@ -41,4 +46,20 @@ export function registerExitCleanup(cleanup: SyncCleanup): () => void {
   install();
   cleanups.add(cleanup);
   return () => cleanups.delete(cleanup);
+}
+
+/**
+ * While held, SIGINT runs no cleanup at once: the holder (agentconf run, writing a partial report)
+ * handles it, stops what it started, and ends the process, when the cleanups run as on any exit.
+ * The returned function releases the hold; SIGTERM and SIGHUP are never deferred.
+ */
+export function deferInterruptCleanup(): () => void {
+  install();
+  interruptDeferrals += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    interruptDeferrals -= 1;
+  };
 }

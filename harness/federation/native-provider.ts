@@ -13,7 +13,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { FaultProxy } from '../faults/fault-proxy.ts';
+import type { FaultProxy } from '../faults/fault-proxy.ts';
 import { createRunCertificates, type RunCertificates } from './certificates.ts';
 import { EJABBERD, ensureProsody, ensureSoftware } from './debian-packages.ts';
 import { FEDERATION_DOMAINS } from './domains.ts';
@@ -35,7 +35,7 @@ import { guardDirectory, releaseDirectory } from './orphan-watchdog.ts';
 import { allocateLoopbackAddresses, deadUdpPort, releaseLoopbackAddresses } from './loopback-addresses.ts';
 import { NativeFederation } from './native-federation.ts';
 import { SCRAM_ITERATION_COUNT } from './prosody-accounts.ts';
-import { bootFederation, faultLinks, proxyOf } from './run-boot.ts';
+import { bootFederation, faultLinks, proxyOf, startLinkProxy } from './run-boot.ts';
 import type { NativeServer } from './native-server.ts';
 import { ProsodyServer } from './prosody-server.ts';
 import type { AccountRequest, Federation, FederationOptions, ServerProvider } from './server-provider.ts';
@@ -166,16 +166,16 @@ async function startNativeFederation(options: FederationOptions = {}): Promise<F
 
     run.addresses = await allocateLoopbackAddresses(addressesNeeded(withHostile), SERVER_ADDRESS_PORTS);
     const topology = planTopology(run.addresses, withHostile);
-    const proxies = await Promise.all(
-      topology.links.map(({ name, listen, target }) => FaultProxy.start({ name, listen, target })),
+    // Each is registered as soon as it runs, so that a failure of another still releases it.
+    await Promise.all(
+      topology.links.map(async (link) => {
+        run.proxies.set(link.name, await startLinkProxy(link, options));
+      }),
     );
-    topology.links.forEach(({ name }, index) => {
-      const proxy = proxies[index];
-      if (proxy !== undefined) run.proxies.set(name, proxy);
-    });
 
     const [certificates, [prosody, erl]] = await Promise.all([certificatesIssued, softwareFound]);
-    const context = { prosody, erl, certificates, secret: randomBytes(18).toString('base64url'), options };
+    const secret = options.component?.secret ?? randomBytes(18).toString('base64url');
+    const context = { prosody, erl, certificates, secret, options };
     run.servers.push(
       ...(await Promise.all(topology.servers.map((planned) => prepareServer(run, planned, context)))),
     );

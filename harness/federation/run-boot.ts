@@ -3,11 +3,17 @@
  * links over the run's proxies, and the boot itself (accounts, servers, timings, registration
  * as a live federation for the exit cleanup).
  */
-import type { FaultProxy } from '../faults/fault-proxy.ts';
+import { FaultProxy, type Endpoint } from '../faults/fault-proxy.ts';
 import type { LinkName } from './federation-topology.ts';
 import { addLiveFederation } from './live-federations.ts';
 import type { NativeFederation } from './native-federation.ts';
-import type { AccountRequest, FederationLinks } from './server-provider.ts';
+import {
+  FederationStartError,
+  FIXED_COMPONENT_HOST,
+  type AccountRequest,
+  type FederationLinks,
+  type FederationOptions,
+} from './server-provider.ts';
 
 export function proxyOf(proxies: ReadonlyMap<LinkName, FaultProxy>, name: LinkName): FaultProxy {
   const proxy = proxies.get(name);
@@ -39,4 +45,27 @@ export async function bootFederation<F extends NativeFederation>(
   federation.timings = { bootMs: performance.now() - startedAt, prepareMs: preparedAt - startedAt };
   addLiveFederation(federation);
   return federation;
+}
+
+/**
+ * Starts a link's fault proxy. The component link listens at the fixed port the options ask for
+ * (on FIXED_COMPONENT_HOST), and a fixed port that cannot be had is said so in words.
+ */
+export async function startLinkProxy(
+  link: { readonly name: LinkName; readonly listen: Endpoint; readonly target: Endpoint },
+  options: FederationOptions,
+): Promise<FaultProxy> {
+  const port = link.name === 'component' ? options.component?.port : undefined;
+  if (port === undefined) return FaultProxy.start(link);
+  const listen = { host: FIXED_COMPONENT_HOST, port };
+  try {
+    return await FaultProxy.start({ ...link, listen });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new FederationStartError(
+      `the component port ${listen.host}:${String(port)} that the SUT config fixes cannot be listened on (${code}` +
+        `${code === 'EADDRINUSE' ? ': another run or another server has it' : ''})`,
+      { cause: error },
+    );
+  }
 }

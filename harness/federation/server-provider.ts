@@ -39,12 +39,26 @@ export interface FederationOptions {
   /** Boot deadline in milliseconds (default 20 000). */
   readonly readyTimeoutMs?: number;
   /**
+   * The component link as a gateway configured before the run expects it: a fixed `port`, listened
+   * on at FIXED_COMPONENT_HOST (default: a fresh loopback address per run, port 5347), and a fixed
+   * `secret` (default: a fresh one per run). Providers that start no servers ignore it.
+   */
+  readonly component?: { readonly port?: number; readonly secret?: string };
+  /**
    * SCRAM iterations of the accounts (default 4096, SCRAM_ITERATION_COUNT: what standard clients
    * accept). ejabberd's are always 4096.
    */
   readonly scramIterations?: number;
   /** Keep the run directory (configs, logs, data) after stop, for a person to read (default false). */
   readonly keepRunDir?: boolean;
+}
+
+/** Where the component link listens when its port is fixed (FederationOptions.component.port). */
+export const FIXED_COMPONENT_HOST = '127.0.0.1';
+
+/** A federation that cannot start for a reason the person running it can act on (a port in use, …). */
+export class FederationStartError extends Error {
+  override readonly name = 'FederationStartError';
 }
 
 export interface FederationServer {

@@ -72,6 +72,13 @@ export function componentFor(config: SutConfig, federation: Federation): { domai
         'is a different one (use "secret": "generate" to take the federation\'s per-run secret)',
     );
   }
+  const { port } = config.component;
+  if (port !== undefined && port !== component.port) {
+    throw new SutMismatchError(
+      `the SUT config fixes the component port ${String(port)}, but the ${federation.provider} ` +
+        `federation's component link is at ${component.host}:${String(component.port)}`,
+    );
+  }
   return { domain: component.domain, secret: component.secret };
 }
 

@@ -59,6 +59,13 @@ export async function discoInfoProbe(federation: Federation, domain: string): Pr
 
 export class SutNotReadyError extends Error {
   override readonly name = 'SutNotReadyError';
+  constructor(
+    message: string,
+    /** The harness started the gateway (false: one it does not start never connected). */
+    readonly launched = true,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -93,6 +100,7 @@ export async function waitForSutReady(
     throw new SutNotReadyError(
       `${instance.config.name} did not answer within ${timeoutMs} ms (last: ${last})` +
         (managed === undefined ? '' : `; its last output:\n${outputTail(managed.runOutput)}`),
+      managed !== undefined,
     );
   };
   const attempting = attempt();

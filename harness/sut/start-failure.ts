@@ -7,6 +7,7 @@
 import { ConfigError } from '../../protocol/json/config-file.ts';
 import { ProcessExitedError, ProcessStartError } from '../faults/managed-process.ts';
 import { ExternalConfigError } from '../federation/external-provider.ts';
+import { FederationStartError } from '../federation/server-provider.ts';
 import { SutMismatchError } from './launch.ts';
 import { SutNotReadyError } from './readiness.ts';
 import { outputTail, stripTerminalEscapes } from './process-output.ts';
@@ -30,11 +31,15 @@ export function startFailureMessage(error: unknown, secrets: readonly string[] =
   } else if (error instanceof ProcessStartError) {
     message = `the gateway could not be started: ${error.message}`;
   } else if (error instanceof SutNotReadyError) {
-    message = `the gateway was started but never answered: ${stripTerminalEscapes(error.message)}`;
+    message = error.launched
+      ? `the gateway was started but never answered: ${stripTerminalEscapes(error.message)}`
+      : `the gateway (not started by the harness) never connected and answered: ${error.message}; ` +
+        'start it with the component host, port, domain and secret printed above (or in --connection-file)';
   } else if (
     error instanceof SutMismatchError ||
     error instanceof ExternalConfigError ||
-    error instanceof ConfigError
+    error instanceof ConfigError ||
+    error instanceof FederationStartError
   ) {
     message = error.message;
   }

@@ -124,7 +124,7 @@ describe('SUT config', () => {
       '/extra: unknown member "extra"; allowed here: $schema, name, version, homepage, component, launch, profiles, adminJid, fixtures, limits, timeouts',
       '/name: must not be empty',
       '/homepage: must match ^https?://[^\\s]+$',
-      '/component/domian: unknown member "domian" (did you mean "domain"?); allowed here: domain, secret',
+      '/component/domian: unknown member "domian" (did you mean "domain"?); allowed here: domain, port, secret',
       '/component/secret: must not be empty',
       '/launch/cwdd: unknown member "cwdd" (did you mean "cwd"?); allowed here: command, env, cwd, files',
       '/launch/command: must have at least 1 item(s)',
@@ -177,8 +177,13 @@ describe('SUT config', () => {
       '/fixtures: "world-file" needs a launch command that passes {worldFile} to the gateway',
       '/component/domain: not a valid domain (domainpart-label)',
     ]);
-    expect(problems({ ...MINIMAL, launch: 'external', fixtures: 'world-file' })).toEqual([
-      '/fixtures: "world-file" needs a launch command that passes {worldFile}; an external gateway cannot be given one',
+    // An external gateway loads the run's world file itself (the connection file names it).
+    expect(parse({ ...MINIMAL, launch: 'external', fixtures: 'world-file' }).fixtures).toBe('world-file');
+    expect(
+      problems({ ...MINIMAL, component: { port: 70000, secret: 's' }, limits: { requestsPerSecond: 0 } }),
+    ).toEqual([
+      '/component/port: must be at most 65535',
+      '/limits/requestsPerSecond: must be greater than 0',
     ]);
     expect(problems({ ...MINIMAL, launch: { command: ['gw', '{componentSecret}', '{worldFile}'] } })).toEqual(
       [

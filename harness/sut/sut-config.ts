@@ -49,6 +49,10 @@ export interface SutLimits {
   readonly jsonMaxArrayItems?: number;
   readonly rsmPageMax?: number;
   readonly requestReplaySeconds?: number;
+  /** The sustained request rate a sender may keep up (#security rate limits): the run paces to it. */
+  readonly requestsPerSecond?: number;
+  /** Requests a sender may send at once (default: one second's worth of requestsPerSecond). */
+  readonly requestBurst?: number;
 }
 
 export interface SutTimeouts {
@@ -65,6 +69,8 @@ export interface SutConfig {
   readonly homepage?: string;
   readonly component: {
     readonly domain: string;
+    /** A fixed component port (the federation listens on 127.0.0.1 there); absent: per run. */
+    readonly port?: number;
     /** 'generate': the federation's per-run secret; otherwise a fixed secret. */
     readonly secret: string;
   };
@@ -121,7 +127,7 @@ interface RawSutConfig {
   readonly name: string;
   readonly version?: string;
   readonly homepage?: string;
-  readonly component: { readonly domain?: string; readonly secret: string };
+  readonly component: { readonly domain?: string; readonly port?: number; readonly secret: string };
   readonly launch:
     | 'external'
     | {
@@ -206,14 +212,12 @@ function semanticViolations(value: JsonValue, baseDir: string): SutConfigViolati
   if (used.has('adminJid') && adminJid === undefined) {
     violations.push({ path: '/adminJid', message: 'the launch uses {adminJid}, so "adminJid" is required' });
   }
-  const hasCommand = launch === undefined || Array.isArray(launch['command']);
+  // An external gateway loads the world file the run names (--world) itself.
+  const hasCommand = launch !== undefined && Array.isArray(launch['command']);
   if (fixtures === 'world-file' && hasCommand && !used.has('worldFile')) {
     violations.push({
       path: '/fixtures',
-      message:
-        launch === undefined
-          ? '"world-file" needs a launch command that passes {worldFile}; an external gateway cannot be given one'
-          : '"world-file" needs a launch command that passes {worldFile} to the gateway',
+      message: '"world-file" needs a launch command that passes {worldFile} to the gateway',
     });
   }
   if (typeof fixtures === 'string' && fixtures !== 'world-file' && used.has('worldFile')) {
@@ -259,7 +263,11 @@ function buildConfig(raw: RawSutConfig, source: string, baseDir: string): SutCon
     name: raw.name,
     ...(raw.version === undefined ? {} : { version: raw.version }),
     ...(raw.homepage === undefined ? {} : { homepage: raw.homepage }),
-    component: { domain: raw.component.domain ?? DEFAULT_COMPONENT_DOMAIN, secret: raw.component.secret },
+    component: {
+      domain: raw.component.domain ?? DEFAULT_COMPONENT_DOMAIN,
+      ...(raw.component.port === undefined ? {} : { port: raw.component.port }),
+      secret: raw.component.secret,
+    },
     launch,
     profiles: withImpliedProfiles(raw.profiles),
     declaredProfiles: raw.profiles,

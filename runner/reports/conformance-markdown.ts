@@ -70,6 +70,9 @@ function headline(report: ConformanceReport): string {
   if (report.staleBaseline.length > 0 || report.unknownBaseline.length > 0)
     reasons.push('the baseline is out of date');
   const why = reasons.length > 0 ? reasons.join(', ') : 'every claimed profile passed';
+  if (report.interrupted !== undefined) {
+    return `**INTERRUPTED**: the run was ${inline(report.interrupted)}; the cases it had not finished are undecided (not run), and this is not a conformance verdict.`;
+  }
   if (!report.partial) return `**${word}**: ${why}.`;
   const scope = `only ${selectionText(report)} were selected`;
   return report.passed
@@ -162,6 +165,14 @@ export function conformanceMarkdown(report: ConformanceReport, result: RunResult
         : selectionText(report),
     ],
     ['Fixtures', `${code(report.fixtures)}: ${FIXTURE_MODES[report.fixtures]}`],
+    ...(report.pace === undefined
+      ? []
+      : [
+          [
+            'Pace',
+            `at most ${String(report.pace.perSecond)} request(s)/s to the gateway after a burst of ${String(report.pace.burst)} (${inline(report.pace.source)}); resource-constraint answers outside the rate-limit cases are undecided, not failures`,
+          ] as [string, string],
+        ]),
   ];
   const totals = report.totals;
   const lines = [

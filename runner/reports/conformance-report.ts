@@ -131,6 +131,10 @@ export interface ConformanceReport {
   readonly verdict: RunVerdict;
   /** Fewer cases ran than the suites hold. */
   readonly partial: boolean;
+  /** Why the run was interrupted (SIGINT), when it was: no conformance verdict. */
+  readonly interrupted?: string;
+  /** The pace the run kept to the gateway's documented rate, when it kept one. */
+  readonly pace?: { readonly perSecond: number; readonly burst: number; readonly source: string };
   readonly selection: RunSelection;
   /** How the SUT's fixtures were provided (docs/sut.md). */
   readonly fixtures: FixtureProvisioning;
@@ -259,6 +263,8 @@ export function conformanceReport(
     passed: result.passed,
     verdict: runVerdict(result),
     partial: result.partial,
+    ...(result.interrupted === undefined ? {} : { interrupted: result.interrupted }),
+    ...(result.pace === undefined ? {} : { pace: { ...result.pace } }),
     selection: {
       grep: result.selection.grep,
       profiles: result.selection.profiles,

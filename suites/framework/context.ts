@@ -55,6 +55,12 @@ export interface SutFacts {
    * it leaves out is one the cases that need it cannot test.
    */
   readonly limits?: SutLimits;
+  /**
+   * The locale the harness started the gateway under (harness/sut/sut-locale.ts: LC_ALL, else
+   * LC_MESSAGES, else LANG of its environment); undefined for a gateway started by someone else
+   * or in the C locale. What i18n.locale-independent-matching needs to mean anything.
+   */
+  readonly locale?: string;
 }
 
 export interface SutControl {

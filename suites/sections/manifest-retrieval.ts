@@ -9,9 +9,14 @@
 import { xml } from '@xmpp/xml';
 import type { IqExchange } from '../../harness/driver/index.ts';
 import { canonicalDocument } from '../../protocol/json/canonical.ts';
-import type { JsonObject } from '../../protocol/json/json-value.ts';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../protocol/json/json-value.ts';
 import { FORM_TYPE, NS_AGENT_API } from '../../protocol/namespaces.ts';
-import { parseManifest, parseRegistered } from '../../protocol/stanza/index.ts';
+import {
+  buildSchemaRequest,
+  parseManifest,
+  parseRegistered,
+  parseSchema,
+} from '../../protocol/stanza/index.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
 import {
@@ -23,6 +28,7 @@ import {
   expectThat,
   type ComparedReply,
   expectParsedResult,
+  requirePositiveControl,
 } from '../framework/expect.ts';
 import { MissingFixture } from '../framework/verdicts.ts';
 import {
@@ -95,6 +101,59 @@ function oddlyFormatted(manifest: JsonObject): string {
     .replace('"Aé probe."', '"\\u0041\\u00e9 probe."')
     .replace('"minimum": 1.5', '"minimum": 1.50')
     .replace('"maximum": 100', '"maximum": 1E2');
+}
+
+/**
+ * Sibling keys whose RFC 8785 order (UTF-16 code units) differs from code point order and from
+ * locale order, written in locale order: a gateway that re-serializes with a locale collation or
+ * by code point serves other bytes under another hash.
+ */
+const LOCALE_ORDERED_KEYS = [
+  'a',
+  'alpha',
+  'B',
+  'ı',
+  'I',
+  'i',
+  'İ',
+  'maximum',
+  'maxItems',
+  'Zeta',
+  '\uFF5E',
+  '\u{1F600}',
+];
+
+function keyOrderManifest(jid: string, version: string): JsonObject {
+  const properties = Object.fromEntries(
+    LOCALE_ORDERED_KEYS.map((key) => [key, { type: 'string', description: `the key ${key}` }]),
+  );
+  return probeManifest(
+    jid,
+    version,
+    {
+      type: 'object',
+      properties: { ...properties, bounds: { type: ['number', 'array'], maximum: 10, maxItems: 3 } },
+      additionalProperties: false,
+    },
+    {
+      _meta: { 'agentconf.example/order': Object.fromEntries(LOCALE_ORDERED_KEYS.map((key, i) => [key, i])) },
+    },
+  );
+}
+
+/** Our own RFC 8785 output must put the pairs in UTF-16 order, or the case proves nothing. */
+function expectUtf16Pairs(canonical: string): void {
+  for (const [first, second] of [
+    ['maxItems', 'maximum'],
+    ['B', 'a'],
+    ['I', 'i'],
+    ['İ', 'ı'],
+    ['\u{1F600}', '\uFF5E'],
+  ] as const) {
+    if (canonical.indexOf(`"${first}"`) > canonical.indexOf(`"${second}"`)) {
+      throw new Error(`the suite's RFC 8785 output puts ${second} before ${first}`);
+    }
+  }
 }
 
 export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifest Retrieval', [
@@ -361,6 +420,94 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
           'manifest-retrieval.formatting-invisible',
           `the canonical bytes:\n${canonical.bytes.toString('utf8')}`,
           Buffer.from(result.json, 'utf8').equals(canonical.bytes),
+        );
+      }),
+  },
+  {
+    id: 'manifest-retrieval.canonical-key-order',
+    requirements: [
+      'manifest-retrieval.formatting-invisible',
+      'manifest-retrieval.canonical-bytes',
+      'schemas.canonical-bytes',
+    ],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-01'],
+    statement:
+      'A manifest whose sibling keys sort one way by UTF-16 code units (RFC 8785) and another by code point or locale — maxItems/maximum, a/B, ı/I/i/İ, U+FF5E/U+1F600 — sent in locale order is registered under the hash of its RFC 8785 bytes and, where an administrator activates it, served byte for byte, its tool’s input schema too.',
+    run: (context) =>
+      withRestore(context, async (restorer) => {
+        const registrant = await discoverableRegistrant(context, 'keys');
+        const version = freshVersion(context);
+        const manifest = keyOrderManifest(registrant.jid, version);
+        const canonical = canonicalDocument(manifest);
+        expectUtf16Pairs(canonical.bytes.toString('utf8'));
+        const exchange = await restorer.register(
+          registrant.provisioning,
+          registrant.jid,
+          JSON.stringify(manifest),
+        );
+        const registered = expectParsedResult(
+          exchange,
+          'manifest-retrieval.formatting-invisible',
+          NS_AGENT_API,
+          'registered',
+          parseRegistered,
+        );
+        expectThat(
+          exchange.reply.xml,
+          'manifest-retrieval.formatting-invisible',
+          `the sha-256 of the RFC 8785 bytes (keys in UTF-16 order), ${canonical.hash.value}`,
+          registered.hash.algo === canonical.hash.algo && registered.hash.value === canonical.hash.value,
+        );
+        // Only a virtual endpoint's manifest is served by the gateway; activation needs an administrator.
+        if (registrant.kind !== 'admin' || !context.sut.profiles.has('tool-discovery')) return;
+        requirePositiveControl(
+          await registrant.provisioning.activate(registrant.jid, version, canonical.hash),
+          `activating ${registrant.jid} ${version}`,
+        );
+        const caller = await context.callers.local();
+        const served = await manifestRequest(caller, registrant.jid, version);
+        if (served.parsed.type === 'error') {
+          throw new MissingFixture(
+            `the local caller may not retrieve the provisioned ${registrant.jid}: the deployment must show endpoints the administrator provisions to local callers for this case to read one back`,
+          );
+        }
+        const result = expectParsedResult(
+          served,
+          'manifest-retrieval.canonical-bytes',
+          NS_AGENT_API,
+          'manifest',
+          parseManifest,
+        );
+        expectThat(
+          served.reply.xml,
+          'manifest-retrieval.canonical-bytes',
+          `exactly the RFC 8785 bytes, sibling keys in UTF-16 order:\n${canonical.bytes.toString('utf8')}`,
+          Buffer.from(result.json, 'utf8').equals(canonical.bytes),
+        );
+        const tools = manifest['tools'];
+        const tool: JsonValue | undefined = Array.isArray(tools) ? tools[0] : undefined;
+        const inputSchema = isJsonObject(tool) ? tool['inputSchema'] : undefined;
+        if (inputSchema === undefined) throw new Error('the probe manifest has a tool with an input schema');
+        const schemaExchange = await caller.exchangeIq(
+          registrant.jid,
+          'get',
+          buildSchemaRequest({ tool: 'probe', version, direction: 'input', manifestHash: canonical.hash }),
+        );
+        const schema = expectParsedResult(
+          schemaExchange,
+          'schemas.canonical-bytes',
+          NS_AGENT_API,
+          'schema',
+          parseSchema,
+        );
+        const expected = canonicalDocument(inputSchema).bytes;
+        expectThat(
+          schemaExchange.reply.xml,
+          'schemas.canonical-bytes',
+          `exactly the RFC 8785 bytes of the input schema:\n${expected.toString('utf8')}`,
+          Buffer.from(schema.json, 'utf8').equals(expected),
         );
       }),
   },
