@@ -1,12 +1,12 @@
 /**
  * #cancellation: an accepted cancellation moves the task to cancelling at the revision it
  * returns and stays advisory (the tool confirms, or completes anyway); identical replays return
- * the original acceptance, also after settlement; another tuple or a cancel after settlement
- * gets conflict; output the tool reports after terminal `cancelled` is discarded. Deadlines: expiry settles
- * failed with deadline-expired, a mutation at or after the deadline is not applied, and instants
- * are compared with their offsets and every fractional digit.
+ * the original acceptance, also after settlement; another tuple, a stale expected revision or a
+ * cancel after settlement gets conflict; output the tool reports after terminal `cancelled` is
+ * discarded. Deadlines, placed on the gateway's clock as measured from the times it reports:
+ * expiry settles failed with deadline-expired, a mutation at or after the deadline is not
+ * applied, and instants are compared with their offsets and every fractional digit.
  */
-import type { Caller } from '../../harness/driver/index.ts';
 import {
   dateTimeFromMillis,
   parseDateTime,
@@ -20,7 +20,7 @@ import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
 import { expectStanzaError, expectThat } from '../framework/expect.ts';
-import { MissingFixture, RequirementViolation } from '../framework/verdicts.ts';
+import { MissingFixture } from '../framework/verdicts.ts';
 import {
   awaitEvent,
   awaitSettled,
@@ -33,7 +33,6 @@ import {
   freshLedgerKey,
   isTerminalState,
   measureGatewayClock,
-  readLedger,
   requireToolFeatures,
   sendCancel,
   startTask,
@@ -41,38 +40,12 @@ import {
   taskResultRequest,
   taskStateRequest,
   terminalPayload,
+  untilCounted,
   type GatewayClock,
-  type TaskTarget,
 } from './support/tasks.ts';
 
 /** The tool's own reason: a cancelled payload carrying it was committed by the tool's cancel step. */
 const TOOL_REASON = 'confirmed by the tool, late output follows';
-
-/**
- * Reads the ledger key until the script's last step counted it (docs/conformance-tools.md: the
- * increment after the late output): from then on every late attempt has been made.
- */
-async function untilCounted(
-  context: CaseContext,
-  caller: Caller,
-  target: TaskTarget,
-  key: string,
-): Promise<void> {
-  const deadline = Date.now() + context.sut.taskTimeoutMs;
-  for (;;) {
-    if (
-      (await readLedger(context, caller, target, key, 'cancellation.output-after-cancelled-discarded')) >= 1
-    )
-      return;
-    if (Date.now() > deadline) {
-      throw new RequirementViolation(
-        'cancellation.output-after-cancelled-discarded',
-        `the ledger key ${key} counted once the tool's late output was attempted (docs/conformance-tools.md)`,
-        'the counter stayed at 0',
-      );
-    }
-  }
-}
 
 /** The failure code of a failed terminal payload. */
 function failureCode(payload: unknown): unknown {
@@ -196,7 +169,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
   },
   {
     id: 'cancellation.cancelling-then-completed',
-    requirements: ['events.revision-increments'],
+    requirements: ['events.revision-increments', 'task-states.permitted-transitions'],
     interpretations: ['interp-33'],
     profiles: ['interactive-tasks'],
     level: 'MUST',
@@ -280,7 +253,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
           'the gateway settled the cancellation itself, so the conformance tools stopped before their late output (docs/conformance-tools.md, "wait"): nothing was reported to discard. A gateway that lets its runtime confirm cancellations (the tools\' cancel step) decides this case',
         );
       }
-      await untilCounted(context, caller, target, key);
+      await untilCounted(context, caller, target, key, 'cancellation.output-after-cancelled-discarded');
 
       // Any event after the cancelled one, or a different one at its revision, is output that
       // was not discarded.

@@ -120,10 +120,10 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
       const { accepted } = await startTask(context, caller, target, 'script', {
         steps: [
           { progress: { percent: 40 } },
-          { wait: { ms: 300 } },
+          { wait: { ms: 200 } },
           { progress: { percent: 150 } },
           { progress: { percent: -5 } },
-          { wait: { ms: 300 } },
+          { wait: { ms: 200 } },
           { complete: {} },
         ],
       });

@@ -45,6 +45,8 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
       'interactive-input.identical-replay',
       'interactive-input.different-tuple-conflict',
       'interactive-input.acceptance-retention',
+      'interactive-input.schema-invalid-not-acceptable',
+      'interactive-input.unknown-request-not-found',
       'task-recovery.result-only-terminal',
     ],
     profiles: ['interactive-tasks'],
@@ -84,13 +86,13 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
       const revision = asked.event.revision;
       expectStanzaError(
         await sendInput(caller, target, accepted.taskId, requestId, revision, { unit: 'K' }),
-        'interactive-input.different-tuple-conflict',
+        'interactive-input.schema-invalid-not-acceptable',
         'not-acceptable',
         context,
       );
       expectStanzaError(
         await sendInput(caller, target, accepted.taskId, freshRequestId(context), revision, { unit: 'C' }),
-        'interactive-input.different-tuple-conflict',
+        'interactive-input.unknown-request-not-found',
         'item-not-found',
         context,
       );

@@ -554,6 +554,30 @@ export async function readLedger(
   return count;
 }
 
+/**
+ * Reads the ledger key until a script's `increment` step counted it (docs/conformance-tools.md:
+ * an increment after the late output): from then on every late attempt has been made.
+ */
+export async function untilCounted(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  key: string,
+  requirement: RequirementId,
+): Promise<void> {
+  const deadline = Date.now() + context.sut.taskTimeoutMs;
+  for (;;) {
+    if ((await readLedger(context, caller, target, key, requirement)) >= 1) return;
+    if (Date.now() > deadline) {
+      throw new RequirementViolation(
+        requirement,
+        `the ledger key ${key} counted once the tool's late output was attempted (docs/conformance-tools.md)`,
+        'the counter stayed at 0',
+      );
+    }
+  }
+}
+
 /** Fails unless the ledger `key` is still 0: the tool never ran (`why` says why it must not have). */
 export async function expectLedgerUntouched(
   context: CaseContext,
@@ -776,7 +800,7 @@ export async function measureGatewayClock(
 }
 
 /** The holds `whileHeld` tries, each 4× the one before, for a slow or loaded machine. */
-const HOLDS_MS = [500, 2_000, 8_000] as const;
+const HOLDS_MS = [300, 1_200, 4_800] as const;
 
 export interface HeldTask extends StartedTask {
   /** The status event announcing that the task runs. */
