@@ -46,7 +46,7 @@ function readResult(dir: string): RunResult {
 const REFERENCE = JSON.parse(
   readFileSync(join(REPO_ROOT, 'fixtures', 'sut', 'reference-gateway.json'), 'utf8'),
 ) as Record<string, unknown> & {
-  launch: { command: string[]; files: { 'gateway.json': Record<string, unknown> } };
+  launch: { command: string[]; cwd?: string; files: { 'gateway.json': Record<string, unknown> } };
 };
 
 /** A SUT file: the reference gateway's, changed by `change`. */

@@ -4,6 +4,8 @@
  * its fixtures, the callers for each role of the fixture world, and the facts the gateway
  * advertises about itself.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { xml } from '@xmpp/xml';
 import type { JsonValue } from '../protocol/json/json-value.ts';
 import { NS } from '../protocol/namespaces.ts';
@@ -15,10 +17,11 @@ import type { Federation, ServerProvider } from '../harness/federation/server-pr
 import { launchSut, type SutInstance } from '../harness/sut/launch.ts';
 import { withImpliedProfiles } from '../protocol/profiles.ts';
 import { discoInfoProbe, waitForSutReady } from '../harness/sut/readiness.ts';
-import type { SutConfig } from '../harness/sut/sut-config.ts';
-import { launchLocale } from '../harness/sut/sut-locale.ts';
 import { startFailureMessage } from '../harness/sut/start-failure.ts';
-import { outputTail } from '../harness/sut/process-output.ts';
+import { launchLocale } from '../harness/sut/sut-locale.ts';
+import { outputTail, stripTerminalEscapes } from '../harness/sut/process-output.ts';
+import { GENERATED_SECRET, type SutConfig } from '../harness/sut/sut-config.ts';
+import { gatewayPacer, TokenBucket, type Pace } from './request-pacing.ts';
 import { RunCallers, type CallerRoles } from './caller-pool.ts';
 
 /** The accounts the reference fixture world gives a role (fixtures/worlds/reference.json). */
@@ -47,6 +50,11 @@ export interface RunSession {
   readonly sutControl?: SutControl;
   /** Why the launched gateway is gone, when it exited on its own during the run. */
   gatewayExit(): string | undefined;
+  /**
+   * Writes the launched gateway's own output (gateway.log) and each server's log
+   * (server-a.log, …) into `dir`, terminal escapes stripped; returns the files written.
+   */
+  keepLogs(dir: string): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -61,6 +69,13 @@ export interface StartSessionOptions {
   /** The fixture world (self-contained: manifests inlined) for a 'world-file' SUT. */
   readonly world?: JsonValue;
   readonly log: (line: string) => void;
+  /**
+   * Called once the servers are up and the gateway launched — for a gateway the harness does not
+   * start, before the run waits for it to connect (the place to hand it the connection details).
+   */
+  readonly onServersUp?: (federation: Federation, sut: SutInstance) => Promise<void>;
+  /** Paces every stanza the run sends to the gateway (request-pacing.ts). */
+  readonly pace?: Pace;
 }
 
 /**
@@ -86,15 +101,63 @@ async function advertisedFeatures(
   }
 }
 
+/**
+ * The federation a run needs (the hostile server, every role's account), its component link as
+ * the SUT file fixes it. A federation that cannot start is a SessionStartFailure.
+ */
+async function startFederation(provider: ServerProvider, config: SutConfig): Promise<Federation> {
+  const { port, secret } = config.component;
+  try {
+    return await provider.start({
+      hostile: true,
+      accounts: Object.values(WORLD_ACCOUNTS),
+      component: {
+        ...(port === undefined ? {} : { port }),
+        ...(secret === GENERATED_SECRET ? {} : { secret }),
+      },
+    });
+  } catch (error) {
+    const known = startFailureMessage(error, secret === GENERATED_SECRET ? [] : [secret]);
+    const reason = known ?? (error instanceof Error ? error.message : String(error));
+    throw new SessionStartFailure(`the ${provider.name} federation could not be started: ${reason}`, {
+      cause: error,
+    });
+  }
+}
+
+/** The gateway's output and the servers' logs, as text files in `dir`. */
+async function keepLogs(dir: string, federation: Federation, sut: SutInstance): Promise<string[]> {
+  const files: [string, string][] = [];
+  if (sut.process !== undefined) files.push(['gateway.log', sut.process.output]);
+  for (const server of Object.values(federation.servers)) {
+    const text = await server.readLog().catch(() => '');
+    if (text !== '') files.push([`server-${server.role}.log`, text]);
+  }
+  if (files.length > 0) await mkdir(dir, { recursive: true });
+  const secret = federation.component.secret;
+  const written: string[] = [];
+  for (const [name, text] of files) {
+    const path = join(dir, name);
+    const clean = stripTerminalEscapes(text);
+    await writeFile(path, secret === '' ? clean : clean.replaceAll(secret, '[component secret]'));
+    written.push(path);
+  }
+  return written;
+}
+
 export async function startSession(options: StartSessionOptions): Promise<RunSession> {
   const { config, log } = options;
   const started = performance.now();
-  const accounts = Object.values(WORLD_ACCOUNTS);
-  const federation = await options.provider.start({ hostile: true, accounts });
+  const federation = await startFederation(options.provider, config);
   log(
     `federation: ${federation.provider}, servers ready in ${String(Math.round(federation.timings.bootMs))} ms`,
   );
-  const driver = createDriver(federation, { timeoutMs: config.timeouts.replySeconds * 1_000 });
+  const driver = createDriver(federation, {
+    timeoutMs: config.timeouts.replySeconds * 1_000,
+    ...(options.pace === undefined
+      ? {}
+      : { beforeSend: gatewayPacer(new TokenBucket(options.pace), config.component.domain) }),
+  });
   let sut: SutInstance | undefined;
   try {
     sut = await launchSut({
@@ -102,6 +165,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       federation,
       ...(options.world === undefined ? {} : { world: options.world }),
     });
+    await options.onServersUp?.(federation, sut);
     const probe = await discoInfoProbe(federation, sut.facts.componentDomain);
     try {
       await waitForSutReady(sut, () => probe.probe());
@@ -181,6 +245,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       ...(sutControl === undefined ? {} : { sutControl }),
       setupMs,
       gatewayExit: () => unexpectedExit,
+      keepLogs: (dir) => keepLogs(dir, federation, launched),
       async stop() {
         expectingExit = true;
         await driver.closeAll();

@@ -87,7 +87,7 @@ export function decideAuto(facts: AutoFacts): AutoDecision {
 
 /** The container provider, imported on first start. */
 function lazyContainerProvider(
-  defaults: SelectProviderOptions['container'] & Pick<ContainerFederationOptions, 'buildImage'>,
+  defaults: Pick<ContainerFederationOptions, 'image' | 'startEngine' | 'buildImage'> = {},
 ): ServerProvider {
   return {
     name: 'container',
