@@ -3,6 +3,7 @@
  * literal `{name}`, and every other brace is literal (so Lua tables and JSON text need no escaping).
  * An unknown name is an error, never left as it is: a typo must not reach the gateway's argv.
  */
+import { join } from 'node:path';
 import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { appendPointer } from '../../protocol/json/json-pointer.ts';
 
@@ -15,7 +16,11 @@ export const PLACEHOLDER_NAMES = [
   'dataDir',
   'caFile',
   'adminJid',
+  'conformanceLedger',
 ] as const;
+
+/** The conformance tools' ledger file in {dataDir}, when they run as an MCP server (`{conformanceLedger}`). */
+export const CONFORMANCE_LEDGER_FILE = 'conformance-ledger.jsonl';
 
 export type PlaceholderName = (typeof PLACEHOLDER_NAMES)[number];
 
@@ -34,6 +39,15 @@ export interface LaunchFacts {
   readonly caFile: string;
   /** Absent when the config names no admin JID; using it then is an error. */
   readonly adminJid?: string | undefined;
+  /** Default: CONFORMANCE_LEDGER_FILE in dataDir. */
+  readonly conformanceLedger?: string | undefined;
+}
+
+/** A fact, the derived ones included. */
+function factOf(facts: LaunchFacts, name: PlaceholderName): string | number | undefined {
+  if (name === 'conformanceLedger')
+    return facts.conformanceLedger ?? join(facts.dataDir, CONFORMANCE_LEDGER_FILE);
+  return facts[name];
 }
 
 export interface PlaceholderProblem {
@@ -67,7 +81,7 @@ export function checkTemplate(template: string, path: string, facts?: LaunchFact
   const problems: PlaceholderProblem[] = [];
   for (const name of new Set(placeholdersIn(template))) {
     if (!isPlaceholderName(name)) problems.push({ path, message: unknownMessage(name) });
-    else if (facts !== undefined && facts[name] === undefined) {
+    else if (facts !== undefined && factOf(facts, name) === undefined) {
       problems.push({ path, message: `{${name}} is used, but the config names no ${name}` });
     }
   }
@@ -75,7 +89,7 @@ export function checkTemplate(template: string, path: string, facts?: LaunchFact
 }
 
 function factText(facts: LaunchFacts, name: PlaceholderName): string {
-  const value = facts[name];
+  const value = factOf(facts, name);
   if (value === undefined) throw new Error(`no fact for {${name}}`);
   return String(value);
 }

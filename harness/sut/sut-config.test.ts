@@ -121,7 +121,7 @@ describe('SUT config', () => {
       }),
     ).toEqual([
       '/adminJid: "adminJid" is required: fixtures \'admin-iq\' provisions as adminJid',
-      '/extra: unknown member "extra"; allowed here: $schema, name, version, homepage, component, launch, profiles, adminJid, fixtures, limits, timeouts',
+      '/extra: unknown member "extra"; allowed here: $schema, name, version, homepage, component, launch, profiles, adminJid, fixtures, conformanceTools, limits, timeouts',
       '/name: must not be empty',
       '/homepage: must match ^https?://[^\\s]+$',
       '/component/domian: unknown member "domian" (did you mean "domain"?); allowed here: domain, port, secret',
@@ -168,7 +168,7 @@ describe('SUT config', () => {
       }),
     ).toEqual([
       '/launch/command/2: unknown placeholder {serverhost} (did you mean {serverHost}?; write {{serverhost} for a literal {serverhost})',
-      '/launch/command/6: unknown placeholder {nonsense} (known: {serverHost}, {componentPort}, {componentDomain}, {componentSecret}, {worldFile}, {dataDir}, {caFile}, {adminJid}; write {{nonsense} for a literal {nonsense})',
+      '/launch/command/6: unknown placeholder {nonsense} (known: {serverHost}, {componentPort}, {componentDomain}, {componentSecret}, {worldFile}, {dataDir}, {caFile}, {adminJid}, {conformanceLedger}; write {{nonsense} for a literal {nonsense})',
       '/launch/files/gw.json/nested/1: unknown placeholder {worldfile} (did you mean {worldFile}?; write {{worldfile} for a literal {worldfile})',
       '/launch/command/0: the program must not be empty',
       `/launch/cwd: no such directory: ${resolve(REPO_ROOT, 'no-such-directory')}`,

@@ -27,6 +27,14 @@ import { withImpliedProfiles, type ProfileId } from '../../protocol/profiles.ts'
 
 export type FixtureProvisioning = 'world-file' | 'admin-iq' | 'manual';
 
+/**
+ * How the gateway gets the conformance tools (docs/conformance-tools.md): 'native', it hosts
+ * them itself and the suites read the ledger through `counter`; 'mcp-stdio', it starts
+ * `agentconf conformance-tools --ledger {conformanceLedger}` as an MCP server, and the harness
+ * reads that ledger file out of band (conformance-ledger.ts).
+ */
+export type ConformanceToolsHosting = 'native' | 'mcp-stdio';
+
 export interface LaunchCommand {
   /** argv: the program, then its arguments (templates). */
   readonly command: readonly [string, ...string[]];
@@ -81,6 +89,7 @@ export interface SutConfig {
   readonly declaredProfiles: readonly ProfileId[];
   readonly adminJid?: string;
   readonly fixtures: FixtureProvisioning;
+  readonly conformanceTools: ConformanceToolsHosting;
   readonly limits: SutLimits;
   readonly timeouts: SutTimeouts;
 }
@@ -139,6 +148,7 @@ interface RawSutConfig {
   readonly profiles: ProfileId[];
   readonly adminJid?: string;
   readonly fixtures: FixtureProvisioning;
+  readonly conformanceTools?: 'native' | { readonly mcp: 'stdio' };
   readonly limits?: SutLimits;
   readonly timeouts?: Partial<SutTimeouts>;
 }
@@ -171,6 +181,41 @@ function isDirectory(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** `{"mcp": "stdio"}` needs a launch that hands {conformanceLedger} over, and only it may use it. */
+function conformanceToolsViolations(
+  tools: unknown,
+  launch: Record<string, unknown> | undefined,
+  used: ReadonlySet<string>,
+): PlaceholderProblem[] {
+  const stdio = objectOf(tools)?.['mcp'] === 'stdio';
+  if (stdio && (launch === undefined || !Array.isArray(launch['command']))) {
+    return [
+      {
+        path: '/conformanceTools',
+        message: '{"mcp": "stdio"} needs a launch command: the harness reads the ledger file it hands over',
+      },
+    ];
+  }
+  if (stdio && !used.has('conformanceLedger')) {
+    return [
+      {
+        path: '/conformanceTools',
+        message:
+          '{"mcp": "stdio"} needs a launch that passes {conformanceLedger} to agentconf conformance-tools (--ledger), where the harness reads the ledger',
+      },
+    ];
+  }
+  if (!stdio && used.has('conformanceLedger')) {
+    return [
+      {
+        path: '/conformanceTools',
+        message: 'the launch uses {conformanceLedger}, which only "conformanceTools": {"mcp": "stdio"} gives',
+      },
+    ];
+  }
+  return [];
 }
 
 /**
@@ -226,6 +271,7 @@ function semanticViolations(value: JsonValue, baseDir: string): SutConfigViolati
       message: 'the launch uses {worldFile}, which the harness writes only when "fixtures" is "world-file"',
     });
   }
+  violations.push(...conformanceToolsViolations(config['conformanceTools'], launch, used));
   const domain = component?.['domain'];
   if (typeof domain === 'string') {
     try {
@@ -273,6 +319,8 @@ function buildConfig(raw: RawSutConfig, source: string, baseDir: string): SutCon
     declaredProfiles: raw.profiles,
     ...(raw.adminJid === undefined ? {} : { adminJid: raw.adminJid }),
     fixtures: raw.fixtures,
+    conformanceTools:
+      raw.conformanceTools === undefined || raw.conformanceTools === 'native' ? 'native' : 'mcp-stdio',
     limits: raw.limits ?? {},
     timeouts: { ...DEFAULT_TIMEOUTS, ...raw.timeouts },
   };
