@@ -8,10 +8,14 @@
  * claims inside them neither redirect lifecycle events nor change who may see the task, and the
  * events come from the task's own endpoint only (security.no-sender-spoofing).
  *
- * Rate limits (security.rate-limits) are not tested: the SUT config documents no rate-limit
- * thresholds a case could exceed. Credentials in payloads (security.no-credentials-in-payloads)
- * would need the component secret as a canary, which the case context does not hold;
- * registration by federated accounts is registration-flow.federation-grants-nothing.
+ * Rate limits (security.rate-limits) are not tested yet. The SUT file's rate values
+ * (limits.requestsPerSecond/requestBurst) are a floor — what a sender may keep up — for all
+ * request classes at once, and the run paces every caller below them, so no case can send past
+ * them; judging "MUST rate-limit" needs a documented ceiling per class (registration, directory,
+ * search, schema retrieval, invocation), a caller the pacing lets through, and a wait for the
+ * drained per-principal bucket to refill before later cases. Credentials in payloads
+ * (security.no-credentials-in-payloads) are the wire checks' (the component secret in any
+ * stanza); registration by federated accounts is registration-flow.federation-grants-nothing.
  */
 import { xml } from '@xmpp/xml';
 import type { IqExchange } from '../../harness/driver/index.ts';
