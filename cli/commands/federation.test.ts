@@ -19,7 +19,12 @@ import { launchSut, type SutInstance, type SutLaunchOptions } from '../../harnes
 import { fakeFederation, type FakeFederation } from '../../harness/sut/test-support/fake-federation.ts';
 import type { CliIo } from '../io.ts';
 import { main } from '../main.ts';
-import { createFederationCommand, type FederationUpDeps, type StopRequest } from './federation.ts';
+import {
+  accountsToCreate,
+  createFederationCommand,
+  type FederationUpDeps,
+  type StopRequest,
+} from './federation.ts';
 
 interface Harness {
   readonly deps: FederationUpDeps;
@@ -218,6 +223,17 @@ describe('agentconf federation up (fake provider)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('creates every account the committed external federation example lists, and no other', () => {
+    const example = JSON.parse(
+      readFileSync(resolve(REPO_ROOT, 'fixtures/federation/external.example.json'), 'utf8'),
+    ) as ConnectionFile;
+    expect(
+      accountsToCreate(undefined, 0)
+        .map(({ username, domain }) => `${username}@${domain}`)
+        .sort(),
+    ).toEqual(example.accounts.map((account) => account.jid).sort());
   });
 
   it('passes a fixed component port and secret of the SUT file to the federation', async () => {
