@@ -3,7 +3,7 @@
  * the MCP variant of the reference SUT, and the ledger read out of band from the file the
  * launch handed over.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -92,6 +92,48 @@ describe('conformanceTools', () => {
       '--ledger',
       `/run/data/${CONFORMANCE_LEDGER_FILE}`,
     ]);
+  });
+
+  it('fixtures/sut/reference-gateway-mcp.json is the reference SUT file plus the MCP-hosted conformance endpoint', () => {
+    const read = (name: string): Record<string, unknown> =>
+      JSON.parse(readFileSync(join(REPO_ROOT, 'fixtures', 'sut', name), 'utf8')) as Record<string, unknown>;
+    const mcp = read('reference-gateway-mcp.json');
+    const reference = read('reference-gateway.json');
+    const manifest = JSON.parse(
+      readFileSync(join(REPO_ROOT, 'fixtures', 'manifests', 'conformance.json'), 'utf8'),
+    ) as { agent: Record<string, unknown> };
+    const { jid: _jid, ...agent } = manifest.agent;
+    const launch = reference['launch'] as { files: { 'gateway.json': Record<string, unknown> } };
+    // When this fails, make the same change to the MCP variant.
+    expect(mcp).toEqual({
+      ...reference,
+      name: 'agentconf reference gateway, conformance tools over MCP',
+      launch: {
+        ...launch,
+        files: {
+          ...launch.files,
+          'gateway.json': {
+            ...launch.files['gateway.json'],
+            mcpEndpoints: [
+              {
+                jid: 'conformance@agents.example',
+                server: {
+                  command: [
+                    'node',
+                    'bin/agentconf.js',
+                    'conformance-tools',
+                    '--ledger',
+                    '{conformanceLedger}',
+                  ],
+                },
+                agent,
+              },
+            ],
+          },
+        },
+      },
+      conformanceTools: { mcp: 'stdio' },
+    });
   });
 
   it('the ledger is read from that file, never through the gateway; a native SUT has no such reader', () => {
