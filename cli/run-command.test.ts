@@ -6,22 +6,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from './main.ts';
-import { processIo, type CliIo } from './io.ts';
+import { runCli } from './test-support/run-cli.ts';
 import { REPO_ROOT } from '../harness/repo-root.ts';
 import type { RunResult } from '../runner/run-result.ts';
-
-async function runCli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    out: (text) => (stdout += text),
-    err: (text) => (stderr += text),
-    readFile: processIo.readFile,
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
 
 const outDirs: string[] = [];
 function outDir(): string {

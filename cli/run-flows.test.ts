@@ -13,20 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { REPO_ROOT } from '../harness/repo-root.ts';
 import type { RunResult } from '../runner/run-result.ts';
-import { processIo, type CliIo } from './io.ts';
-import { main } from './main.ts';
-
-async function runCli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    out: (text) => (stdout += text),
-    err: (text) => (stderr += text),
-    readFile: processIo.readFile,
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+import { runCli } from './test-support/run-cli.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -126,22 +113,15 @@ describe('agentconf run: a gateway that rate-limits', () => {
       config['name'] = name;
     });
 
+  const runListAgents = (sut: string, out: string) =>
+    runCli(['run', '--provider', 'native', '--sut', sut, '--grep', 'list-agents', '--out', out]);
+
   it('leaves a case that failed on its resource-constraint answers undecided, saying how to pace', async () => {
     const dir = tempDir();
     const out = join(dir, 'out');
     // Enough for the start and the preflight; then one discovery request per caller every 5 s.
-    const sut = rateLimited(dir, 'rate-limited', { burst: 25, perSecond: 0.2 }, {});
-    const run = await runCli([
-      'run',
-      '--provider',
-      'native',
-      '--sut',
-      sut,
-      '--grep',
-      'list-agents',
-      '--out',
-      out,
-    ]);
+    const sut = rateLimited(dir, 'rate-limited', { burst: 35, perSecond: 0.2 }, {});
+    const run = await runListAgents(sut, out);
     expect(run.stdout).toMatch(
       /\nresource-constraint: \d+ failed case\(s\) met the gateway's rate limit and are undecided, not failed: list-agents\./,
     );
@@ -165,17 +145,7 @@ describe('agentconf run: a gateway that rate-limits', () => {
       { burst: 10, perSecond: 10 },
       { requestsPerSecond: 10, requestBurst: 10 },
     );
-    const run = await runCli([
-      'run',
-      '--provider',
-      'native',
-      '--sut',
-      sut,
-      '--grep',
-      'list-agents',
-      '--out',
-      out,
-    ]);
+    const run = await runListAgents(sut, out);
     const source = "90 % of the SUT file's limits.requestsPerSecond 10, half its burst 10";
     expect(run.stdout).toContain(
       `pacing: at most 9 request(s) per second to the gateway after a burst of 5, from ${source}`,

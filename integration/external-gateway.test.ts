@@ -187,6 +187,19 @@ function expectSubsetPassed(out: string): void {
   ).toEqual([]);
 }
 
+/** Starts the gateway by hand while `run` waits for it; the run passes the subset. */
+async function passesWithGateway(run: Started, gatewayConfig: string, out: string): Promise<void> {
+  const gateway = agentconf(['gateway', '--config', gatewayConfig]);
+  try {
+    const status = await run.exited;
+    expect(status.code, run.output()).toBe(0);
+    expectSubsetPassed(out);
+  } finally {
+    gateway.child.kill('SIGTERM');
+    await gateway.exited;
+  }
+}
+
 describe('a gateway the harness does not start (docs/sut.md)', () => {
   it('run --connection-file: the details are written and printed, and the run waits for the gateway', async () => {
     const dir = tempDir();
@@ -210,15 +223,7 @@ describe('a gateway the harness does not start (docs/sut.md)', () => {
     expect(run.output()).toContain(`  secret   ${details.secret}\n`);
     expect(run.output()).toContain(`  port     ${String(details.port)}\n`);
     expect(run.output()).toContain(`connection file: ${connection}`);
-    const gateway = agentconf(['gateway', '--config', writeGatewayConfig(dir, details)]);
-    try {
-      const status = await run.exited;
-      expect(status.code, run.output()).toBe(0);
-      expectSubsetPassed(out);
-    } finally {
-      gateway.child.kill('SIGTERM');
-      await gateway.exited;
-    }
+    await passesWithGateway(run, writeGatewayConfig(dir, details), out);
   }, 180_000);
 
   it('federation up --connection-file, then run --provider external --external on it', async () => {
@@ -287,15 +292,7 @@ describe('a gateway the harness does not start (docs/sut.md)', () => {
     const run = agentconf(['run', '--provider', 'native', '--sut', sut, ...SUBSET, '--out', out]);
     await run.line(/^waiting up to 90 s for it to answer…$/m);
     expect(run.output()).toContain(`  host     127.0.0.1\n  port     ${String(port)}\n`);
-    const gateway = agentconf(['gateway', '--config', config]);
-    try {
-      const status = await run.exited;
-      expect(status.code, run.output()).toBe(0);
-      expectSubsetPassed(out);
-    } finally {
-      gateway.child.kill('SIGTERM');
-      await gateway.exited;
-    }
+    await passesWithGateway(run, config, out);
   }, 180_000);
 });
 
