@@ -270,7 +270,8 @@ describe('waitForSutReady', () => {
         60,
       ),
     ).rejects.toThrow(
-      new SutNotReadyError('reporter did not answer within 60 ms (last: remote-server-timeout)'),
+      // No process: a gateway the harness did not start.
+      new SutNotReadyError('reporter did not answer within 60 ms (last: remote-server-timeout)', false),
     );
   });
 
