@@ -9,18 +9,19 @@
  */
 import type { Element } from '@xmpp/xml';
 import type { Caller, IqExchange } from '../../harness/driver/index.ts';
-import { dateTimeFromMillis } from '../../protocol/datetime.ts';
+import { dateTimeFromMillis, toEpochMillis } from '../../protocol/datetime.ts';
 import { buildInvoke, type Invoke } from '../../protocol/stanza/index.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
 import {
   expectAnyStanzaError,
+  expectDiscoInfo,
   expectIndistinguishable,
   expectSameErrorPayload,
   expectStanzaError,
   expectThat,
 } from '../framework/expect.ts';
-import { MissingFixture } from '../framework/verdicts.ts';
+import { CannotTell, MissingFixture } from '../framework/verdicts.ts';
 import { requireWorld } from '../fixtures/reference-world.ts';
 import {
   duplicates,
@@ -28,6 +29,7 @@ import {
   IDENTIFIER_ALPHABET_SIZE,
   varyingPositions,
 } from './support/identifiers.ts';
+import { discoInfo } from './support/discovery.ts';
 import { adminFor, freshVersion, hasAdmin, withRestore } from './support/provisioning.ts';
 import { expectServedManifest, manifestRequest } from './support/served-manifest.ts';
 import {
@@ -41,9 +43,12 @@ import {
   freshRequestId,
   instantFromNow,
   measureGatewayClock,
+  passOnGatewayClock,
   readLedger,
   registerTargetVersion,
   sendInvoke,
+  SHORT_RETENTION_MS,
+  startShortlyRetained,
   startTask,
   targetOf,
   taskStateRequest,
@@ -228,6 +233,60 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         `count ${String(count)}`,
         'invocation.replay-same-task',
         'the ledger key incremented once (one execution)',
+        count === 1,
+      );
+    },
+  },
+  {
+    id: 'invocation.replay-outlives-retention',
+    requirements: ['invocation.replay-retention', 'invocation.replay-same-task'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-28', 'interp-29'],
+    statement: `Inside the advertised replay window, the identical invocation repeated once the task's deadline and retain-until have passed on the gateway's clock still returns the original acceptance, never new work: the ledger shows one execution. Needs a gateway that keeps a task with a deadline at most ${String(SHORT_RETENTION_MS / 1000)} s past it (registry fixture short-retention; the reference gateway's tasks.retentionSeconds) and a replay window longer than the case.`,
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const info = expectDiscoInfo(await discoInfo(caller, target.jid), 'endpoint-info.disco-info');
+      const windowText = info.forms
+        .flatMap((form) => form.fields)
+        .find((field) => field.var === 'request_replay_seconds')?.values[0];
+      const windowMs =
+        windowText !== undefined && /^[1-9][0-9]*$/.test(windowText) ? Number(windowText) * 1000 : 0;
+      if (windowMs === 0) {
+        throw new CannotTell(
+          `${target.jid} advertises no valid request_replay_seconds (endpoint-info.replay-window-field), so the replay window is unknown`,
+        );
+      }
+      const clock = await measureGatewayClock(context, caller, target);
+      const key = freshLedgerKey(context, 'invocation.replay-retention');
+      const args = { ledgerKey: key, steps: [{ complete: {} }] };
+      const admitted = Date.now();
+      const original = await startShortlyRetained(context, caller, target, clock, args);
+      const { retainUntil } = original.accepted;
+      await awaitSettled(context, caller, original.accepted.taskId);
+      await passOnGatewayClock(context, caller, target, dateTimeFromMillis(toEpochMillis(retainUntil) + 100));
+      const replay = await sendInvoke(context, caller, target, 'script', args, {
+        requestId: original.invoke.requestId,
+        ...(original.invoke.deadline === undefined ? {} : { deadline: original.invoke.deadline }),
+      });
+      if (Date.now() - admitted >= windowMs) {
+        throw new MissingFixture(
+          `the advertised replay window (${windowText ?? ''} s) ended before the replay: everything has expired, and any answer is allowed (interp-29)`,
+        );
+      }
+      const accepted = expectAccepted(replay.exchange, 'invocation.replay-retention', replay.invoke);
+      expectThat(
+        replay.exchange.reply.xml,
+        'invocation.replay-retention',
+        `the original acceptance inside the replay window, after retain-until: task-id='${original.accepted.taskId}'`,
+        accepted.taskId === original.accepted.taskId,
+      );
+      const count = await readLedger(context, caller, target, key, 'invocation.replay-retention');
+      expectThat(
+        `count ${String(count)}`,
+        'invocation.replay-retention',
+        'the ledger key incremented once (no second execution)',
         count === 1,
       );
     },

@@ -33,7 +33,10 @@ import {
   measureGatewayClock,
   offeredTaskOperations,
   operationIqType,
+  passOnGatewayClock,
   rawTaskOperation,
+  SHORT_RETENTION_MS,
+  startShortlyRetained,
   startTask,
   taskResultRequest,
   taskStateRequest,
@@ -41,11 +44,6 @@ import {
   whileHeld,
 } from './support/tasks.ts';
 
-/**
- * The longest retention the expiry case waits out (registry fixture short-retention): for a
- * gateway promising more it cannot tell.
- */
-const SHORT_RETENTION_MS = 10_000;
 /** Beyond retain-until on the gateway's clock before the case looks. */
 const EXPIRY_MARGIN_MS = 100;
 /** How long after retain-until a gateway may still answer for the task before the case gives up. */
@@ -340,16 +338,8 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
       const caller = await context.callers.local();
       const clock = await measureGatewayClock(context, caller, target);
       // A caller deadline keeps the effective deadline, and so retain-until, close.
-      const { accepted } = await startTask(context, caller, target, 'script', QUICK, {
-        deadline: clock.ahead(300),
-      });
+      const { accepted } = await startShortlyRetained(context, caller, target, clock, QUICK);
       const retainUntil = accepted.retainUntil;
-      const keptForMs = clock.reachedBy(retainUntil) - Date.now();
-      if (keptForMs > SHORT_RETENTION_MS) {
-        throw new MissingFixture(
-          `retain-until ${retainUntil.text} is ${String(Math.round(keptForMs / 1000))} s away for a task whose deadline is 0.3 s away: needs a gateway configured to keep tasks only a few seconds past their deadline (registry fixture short-retention; the reference gateway's tasks.retentionSeconds, which fixtures/sut/reference-gateway.json sets to 1)`,
-        );
-      }
       const history = await awaitSettled(context, caller, accepted.taskId);
       const before = await taskStateRequest(caller, target, accepted.taskId);
       // Judged only when the reply was certainly sent before retain-until on the gateway's clock.
@@ -372,10 +362,7 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
       let wakeAt = toEpochMillis(retainUntil) + EXPIRY_MARGIN_MS;
       const giveUpAt = clock.reachedBy(retainUntil) + GRACE_MS;
       for (;;) {
-        const { accepted: timer } = await startTask(context, caller, target, 'script', {
-          steps: [{ wait: { until: dateTimeFromMillis(wakeAt).text } }, { complete: {} }],
-        });
-        await awaitSettled(context, caller, timer.taskId);
+        await passOnGatewayClock(context, caller, target, dateTimeFromMillis(wakeAt));
         let compared = 0;
         for (const [label, send] of pairs) {
           const expired = await send(accepted.taskId);

@@ -6,18 +6,15 @@
  * None of it needs #progress, #cancel or #input: a tool may cancel its own task (#task-states,
  * "any non-terminal state → cancelled"), and tasks are held running by a wait step.
  */
-import { canonicalJson } from '../../protocol/json/canonical.ts';
 import { isJsonObject, type JsonValue } from '../../protocol/json/json-value.ts';
-import { parseStrictJson } from '../../protocol/json/strict-json.ts';
-import { isTerminal, type TaskState as TaskStateName } from '../../protocol/task-states.ts';
+import type { TaskState as TaskStateName } from '../../protocol/task-states.ts';
 import { defineSuite } from '../framework/case.ts';
 import { expectAnyStanzaError, expectThat } from '../framework/expect.ts';
 import {
+  awaitFirstTerminal,
   awaitSettled,
-  checkedHistory,
   conformanceTarget,
-  eventPayload,
-  expectTaskResult,
+  expectSettlementKept,
   expectTaskState,
   freshLedgerKey,
   freshRequestId,
@@ -25,7 +22,6 @@ import {
   sendCancel,
   sendInput,
   startTask,
-  taskResultRequest,
   taskStateRequest,
   terminalPayload,
   untilCounted,
@@ -123,15 +119,7 @@ export const taskStatesSuite = defineSuite('task-states', 'Task States', [
           { increment: { key } },
         ],
       });
-      await caller.events.waitFor(
-        accepted.taskId,
-        (received) => received.valid && isTerminal(received.event.type as TaskStateName),
-        { timeoutMs: context.sut.taskTimeoutMs },
-        'terminal event',
-      );
-      const history = checkedHistory(caller, accepted.taskId);
-      const terminalAt = history.findIndex((received) => isTerminal(received.event.type as TaskStateName));
-      const settled = terminalPayload(history.slice(0, terminalAt + 1));
+      const settled = await awaitFirstTerminal(context, caller, accepted.taskId);
       const cancelledByTool =
         settled.state === 'cancelled' &&
         isJsonObject(settled.payload) &&
@@ -154,48 +142,7 @@ export const taskStatesSuite = defineSuite('task-states', 'Task States', [
           context,
         );
       }
-      // The state request travels the route the events do: once answered, any event sent before it
-      // has arrived.
-      const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
-      const later = caller.events
-        .all(accepted.taskId)
-        .filter(
-          (received) =>
-            !received.valid ||
-            received.event.revision > settled.revision ||
-            (received.event.revision === settled.revision &&
-              (received.event.type !== settled.state ||
-                canonicalJson(eventPayload(received)) !== canonicalJson(settled.payload))),
-        );
-      expectThat(
-        later.map((received) => received.stanza.xml).join('\n'),
-        'task-states.terminal-immutable',
-        `no event after ${settled.state} at revision ${String(settled.revision)}`,
-        later.length === 0,
-      );
-      const state = expectTaskState(stateExchange, 'task-states.terminal-immutable');
-      expectThat(
-        stateExchange.reply.xml,
-        'task-states.terminal-immutable',
-        `<task-state/> still ${settled.state} at revision ${String(settled.revision)} with its result available`,
-        state.state === settled.state && state.revision === settled.revision && state.resultAvailable,
-      );
-      const resultExchange = await taskResultRequest(caller, target, accepted.taskId);
-      const result = expectTaskResult(resultExchange, 'task-recovery.result-only-terminal');
-      let resultPayload = '';
-      try {
-        resultPayload = canonicalJson(parseStrictJson(result.json));
-      } catch {
-        // Not JSON: compared as empty, which no terminal payload is.
-      }
-      expectThat(
-        resultExchange.reply.xml,
-        'task-states.terminal-immutable',
-        `<task-result/> still ${settled.state} at revision ${String(settled.revision)} with ${canonicalJson(settled.payload)}`,
-        result.state === settled.state &&
-          result.revision === settled.revision &&
-          resultPayload === canonicalJson(settled.payload),
-      );
+      await expectSettlementKept(caller, target, accepted.taskId, settled, 'task-states.terminal-immutable');
     },
   },
 ]);

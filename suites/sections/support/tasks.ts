@@ -857,3 +857,112 @@ export async function whileHeld<T>(
     `a task held running by a wait of ${String(HOLDS_MS.at(-1))} ms settled before the case's checks were done: the machine is too slow to tell`,
   );
 }
+
+/** The longest a task with a deadline may be kept past it for the expiry cases (short-retention). */
+export const SHORT_RETENTION_MS = 10_000;
+
+/**
+ * Invokes `args` with a deadline 300 ms ahead on the gateway's clock and requires a retain-until
+ * that comes within SHORT_RETENTION_MS: the registry fixture short-retention, which the
+ * reference SUT file provides with tasks.retentionSeconds. MissingFixture otherwise.
+ */
+export async function startShortlyRetained(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  clock: GatewayClock,
+  args: JsonValue,
+): Promise<StartedTask> {
+  const started = await startTask(context, caller, target, 'script', args, { deadline: clock.ahead(300) });
+  const { retainUntil } = started.accepted;
+  const keptForMs = clock.reachedBy(retainUntil) - Date.now();
+  if (keptForMs > SHORT_RETENTION_MS) {
+    throw new MissingFixture(
+      `retain-until ${retainUntil.text} is ${String(Math.round(keptForMs / 1000))} s away for a task whose deadline is 0.3 s away: needs a gateway configured to keep tasks only a few seconds past their deadline (registry fixture short-retention; the reference gateway's tasks.retentionSeconds, which fixtures/sut/reference-gateway.json sets to 1)`,
+    );
+  }
+  return started;
+}
+
+/** Returns once `instant` has passed on the gateway's clock: a task of the conformance tools waits until then. */
+export async function passOnGatewayClock(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  instant: XmppDateTime,
+): Promise<void> {
+  const { accepted } = await startTask(context, caller, target, 'script', {
+    steps: [{ wait: { until: instant.text } }, { complete: {} }],
+  });
+  await awaitSettled(context, caller, accepted.taskId);
+}
+
+/** The task's first terminal event as it arrives, with the checked history up to it. */
+export async function awaitFirstTerminal(
+  context: CaseContext,
+  caller: Caller,
+  taskId: string,
+): Promise<{ state: TaskStateName; payload: JsonValue; revision: number; xml: string }> {
+  await caller.events.waitFor(
+    taskId,
+    (received) => received.valid && isTerminal(received.event.type as TaskStateName),
+    { timeoutMs: context.sut.taskTimeoutMs },
+    'terminal event',
+  );
+  const history = checkedHistory(caller, taskId);
+  const at = history.findIndex((received) => isTerminal(received.event.type as TaskStateName));
+  return { ...terminalPayload(history.slice(0, at + 1)), xml: history[at]?.stanza.xml ?? '' };
+}
+
+/**
+ * After settlement nothing changed (#task-states, #cancellation): no event after the terminal
+ * one (nor another at its revision), and task-state and task-result still give its state,
+ * revision and payload. The state request goes first, on the route the events take: once it is
+ * answered, any event sent before it has arrived.
+ */
+export async function expectSettlementKept(
+  caller: Caller,
+  target: TaskTarget,
+  taskId: string,
+  settled: { readonly state: TaskStateName; readonly payload: JsonValue; readonly revision: number },
+  requirement: RequirementId,
+): Promise<void> {
+  const stateExchange = await taskStateRequest(caller, target, taskId);
+  const payload = canonicalJson(settled.payload);
+  const later = caller.events
+    .all(taskId)
+    .filter(
+      (received) =>
+        !received.valid ||
+        received.event.revision > settled.revision ||
+        (received.event.revision === settled.revision &&
+          (received.event.type !== settled.state || canonicalJson(eventPayload(received)) !== payload)),
+    );
+  expectThat(
+    later.map((received) => received.stanza.xml).join('\n'),
+    requirement,
+    `no event after ${settled.state} at revision ${String(settled.revision)}`,
+    later.length === 0,
+  );
+  const state = expectTaskState(stateExchange, requirement);
+  expectThat(
+    stateExchange.reply.xml,
+    requirement,
+    `<task-state/> still ${settled.state} at revision ${String(settled.revision)} with its result available`,
+    state.state === settled.state && state.revision === settled.revision && state.resultAvailable,
+  );
+  const resultExchange = await taskResultRequest(caller, target, taskId);
+  const result = expectTaskResult(resultExchange, requirement);
+  let resultPayload = '';
+  try {
+    resultPayload = canonicalJson(parseStrictJson(result.json));
+  } catch {
+    // Not JSON: compared as empty, which no terminal payload is.
+  }
+  expectThat(
+    resultExchange.reply.xml,
+    requirement,
+    `<task-result/> still ${settled.state} at revision ${String(settled.revision)} with ${payload}`,
+    result.state === settled.state && result.revision === settled.revision && resultPayload === payload,
+  );
+}
