@@ -24,7 +24,7 @@ import {
   requirePositiveControl,
   type ComparedReply,
 } from '../framework/expect.ts';
-import { MissingFixture, RequirementViolation } from '../framework/verdicts.ts';
+import { CannotTell, MissingFixture, RequirementViolation } from '../framework/verdicts.ts';
 import { requireWorld, type CallerRole, type ReferenceWorld } from '../fixtures/reference-world.ts';
 import {
   callerFor,
@@ -225,6 +225,15 @@ function visibilityCase(
     statement,
     run: async (context: CaseContext) => {
       const world = requireWorld(context);
+      if (roles.some((role) => world.listedFor(role).length === 0)) {
+        // The positive control of an empty listing: the local caller's directory is not empty.
+        const { jids } = await directoryOf(context, 'local', 10, 'list-agents.visibility-filter');
+        if (jids.length === 0) {
+          throw new CannotTell(
+            'the positive control failed: the local caller’s directory is empty too, so an empty directory shows nothing',
+          );
+        }
+      }
       for (const role of roles) {
         const { jids } = await directoryOf(context, role, 2, 'list-agents.visibility-filter');
         expectListing(jids, 'list-agents.visibility-filter', world, role, context);

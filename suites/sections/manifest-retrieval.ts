@@ -11,12 +11,7 @@ import type { IqExchange } from '../../harness/driver/index.ts';
 import { canonicalDocument } from '../../protocol/json/canonical.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../protocol/json/json-value.ts';
 import { FORM_TYPE, NS_AGENT_API } from '../../protocol/namespaces.ts';
-import {
-  buildSchemaRequest,
-  parseManifest,
-  parseRegistered,
-  parseSchema,
-} from '../../protocol/stanza/index.ts';
+import { buildSchemaRequest, parseManifest, parseSchema } from '../../protocol/stanza/index.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
 import {
@@ -42,7 +37,7 @@ import { callerFor, discoInfo, roleThatMaySee } from './support/discovery.ts';
 import { expectServedManifest, manifestRequest } from './support/served-manifest.ts';
 import { discoverableRegistrant } from './support/canary-listener.ts';
 import { probeManifest } from './support/manifests.ts';
-import { freshVersion, withRestore } from './support/provisioning.ts';
+import { expectRegistration, freshVersion, withRestore } from './support/provisioning.ts';
 
 /**
  * Every active manifest the role may see, served as the fixture's canonical bytes under the
@@ -385,19 +380,12 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
         if (expected.hash.value !== canonical.hash.value)
           throw new Error('the odd formatting changed the content');
         for (const text of [oddlyFormatted(manifest), JSON.stringify(manifest)]) {
-          const exchange = await restorer.register(registrant.provisioning, registrant.jid, text);
-          const registered = expectParsedResult(
-            exchange,
+          await expectRegistration(
+            restorer,
+            registrant,
+            manifest,
             'manifest-retrieval.formatting-invisible',
-            NS_AGENT_API,
-            'registered',
-            parseRegistered,
-          );
-          expectThat(
-            exchange.reply.xml,
-            'manifest-retrieval.formatting-invisible',
-            `the hash of the canonical bytes, ${canonical.hash.value}, whatever the formatting`,
-            registered.hash.value === canonical.hash.value,
+            text,
           );
         }
         // Only a virtual endpoint's manifest is served by the gateway; a C2S account's bare JID is its server's.
@@ -442,24 +430,7 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
         const manifest = keyOrderManifest(registrant.jid, version);
         const canonical = canonicalDocument(manifest);
         expectUtf16Pairs(canonical.bytes.toString('utf8'));
-        const exchange = await restorer.register(
-          registrant.provisioning,
-          registrant.jid,
-          JSON.stringify(manifest),
-        );
-        const registered = expectParsedResult(
-          exchange,
-          'manifest-retrieval.formatting-invisible',
-          NS_AGENT_API,
-          'registered',
-          parseRegistered,
-        );
-        expectThat(
-          exchange.reply.xml,
-          'manifest-retrieval.formatting-invisible',
-          `the sha-256 of the RFC 8785 bytes (keys in UTF-16 order), ${canonical.hash.value}`,
-          registered.hash.algo === canonical.hash.algo && registered.hash.value === canonical.hash.value,
-        );
+        await expectRegistration(restorer, registrant, manifest, 'manifest-retrieval.formatting-invisible');
         // Only a virtual endpoint's manifest is served by the gateway; activation needs an administrator.
         if (registrant.kind !== 'admin' || !context.sut.profiles.has('tool-discovery')) return;
         requirePositiveControl(

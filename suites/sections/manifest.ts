@@ -19,11 +19,9 @@
  * (manifest.endpoint-features-prevail): not at the tool node, and not in what a task does.
  */
 import type { Caller } from '../../harness/driver/index.ts';
-import { canonicalDocument } from '../../protocol/json/canonical.ts';
 import type { JsonObject } from '../../protocol/json/json-value.ts';
-import { normalizeBareJid } from '../../protocol/jid/index.ts';
 import { FEATURE, NS_AGENT_API } from '../../protocol/namespaces.ts';
-import { buildManifestRequest, parseManifest, parseRegistered } from '../../protocol/stanza/index.ts';
+import { buildManifestRequest, parseManifest } from '../../protocol/stanza/index.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
 import {
@@ -45,7 +43,7 @@ import {
   withCanaryListener,
 } from './support/canary-listener.ts';
 import { badManifest, fullManifest, minimalManifest } from './support/manifests.ts';
-import { freshVersion, registrantFor, withRestore } from './support/provisioning.ts';
+import { expectRegistration, freshVersion, registrantFor, withRestore } from './support/provisioning.ts';
 import { INVALID_MANIFEST, expectRefusals, type RefusalVector } from './support/refusals.ts';
 import {
   awaitEvent,
@@ -156,29 +154,7 @@ async function expectRegistered(
     const registrant = await registrantFor(context, purpose);
     for (let n = 0; n < count; n += 1) {
       const version = freshVersion(context);
-      const manifest = build(registrant.jid, version);
-      const exchange = await restorer.register(
-        registrant.provisioning,
-        registrant.jid,
-        JSON.stringify(manifest),
-      );
-      const registered = expectParsedResult(
-        exchange,
-        requirement,
-        NS_AGENT_API,
-        'registered',
-        parseRegistered,
-      );
-      const { hash } = canonicalDocument(manifest);
-      expectThat(
-        exchange.reply.xml,
-        requirement,
-        `<registered jid='${registrant.jid}' version='${version}'> with the sha-256 of the canonical manifest, ${hash.value}`,
-        normalizeBareJid(registered.jid) === registrant.jid &&
-          registered.version === version &&
-          registered.hash.algo === hash.algo &&
-          registered.hash.value === hash.value,
-      );
+      await expectRegistration(restorer, registrant, build(registrant.jid, version), requirement);
     }
   });
 }

@@ -651,6 +651,12 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         });
         await awaitSettled(context, caller, accepted.taskId);
         await activateTarget(admin, target);
+        // The positive control: a fresh version no task depends on is removed when asked.
+        const unused = await registerTargetVersion(admin, target, freshVersion(context, '1.0.3'));
+        requirePositiveControl(
+          await admin.removeVersion(unused.jid, unused.version),
+          `removing ${unused.jid} ${unused.version}, which no task depends on`,
+        );
         const removal = await admin.removeVersion(pinned.jid, pinned.version);
         if (removal.parsed.type === 'result') {
           throw new RequirementViolation(

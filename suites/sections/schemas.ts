@@ -15,7 +15,6 @@ import type { JsonObject } from '../../protocol/json/json-value.ts';
 import { HASH_ALGO_SHA256, NS, NS_AGENT_API } from '../../protocol/namespaces.ts';
 import {
   buildSchemaRequest,
-  parseRegistered,
   parseSchema,
   type Hash,
   type SchemaDirection,
@@ -40,7 +39,13 @@ import {
 } from '../fixtures/reference-world.ts';
 import { callerFor, roleThatMaySee } from './support/discovery.ts';
 import { probeManifest } from './support/manifests.ts';
-import { freshVersion, registrantFor, registrationControl, withRestore } from './support/provisioning.ts';
+import {
+  expectRegistration,
+  freshVersion,
+  registrantFor,
+  registrationControl,
+  withRestore,
+} from './support/provisioning.ts';
 import { expectRefusals } from './support/refusals.ts';
 import {
   awaitInputOrTerminal,
@@ -482,24 +487,11 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
             },
           },
         };
-        const manifest = probeManifest(registrant.jid, version, schema);
-        const exchange = await restorer.register(
-          registrant.provisioning,
-          registrant.jid,
-          JSON.stringify(manifest),
-        );
-        const registered = expectParsedResult(
-          exchange,
+        await expectRegistration(
+          restorer,
+          registrant,
+          probeManifest(registrant.jid, version, schema),
           'schemas.same-document-refs',
-          NS_AGENT_API,
-          'registered',
-          parseRegistered,
-        );
-        expectThat(
-          exchange.reply.xml,
-          'schemas.same-document-refs',
-          `<registered version='${version}'/>`,
-          registered.version === version,
         );
       }),
   },

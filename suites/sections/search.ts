@@ -595,6 +595,20 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
       'A nick equal to the localpart, name or title of an endpoint a caller may not see never finds it, for local, principal-granted, domain-granted and denied callers; whatever a search finds is visible to the caller.',
     run: async (context) => {
       const world = requireWorld(context);
+      // The positive control: the local caller finds an endpoint it sees by one of its names.
+      const local = await context.callers.local();
+      const target = await directoryTarget(context, local, 'search.visibility-filter');
+      const control = await findBy(
+        namesOfItem(target),
+        (nick) => searchLegacy(local, context.sut.gatewayJid, { nick }),
+        target.jid,
+        'search.visibility-filter',
+      );
+      if (control.found === undefined) {
+        throw new CannotTell(
+          `the positive control failed: the local caller does not find ${target.jid} by its names (${namesOfItem(target).join(', ')}), so searches that find nothing show nothing (search.legacy-nick says why)`,
+        );
+      }
       for (const role of ROLES) {
         const caller = await callerFor(context, role);
         const unseen = world.endpoints.filter((endpoint) => !world.maySee(role, endpoint));

@@ -22,7 +22,6 @@ import {
 import {
   buildInvoke,
   buildSchemaRequest,
-  parseRegistered,
   parseSchema,
   type DataForm,
   type DiscoInfo,
@@ -59,7 +58,7 @@ import {
 } from '../fixtures/reference-world.ts';
 import { callerFor, discoInfo, roleThatMaySee } from './support/discovery.ts';
 import { exampleArguments, probeManifest } from './support/manifests.ts';
-import { freshVersion, registrantFor, withRestore } from './support/provisioning.ts';
+import { expectRegistration, freshVersion, registrantFor, withRestore } from './support/provisioning.ts';
 import { expectRefusals } from './support/refusals.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 
@@ -616,24 +615,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
           ...probeManifest(registrant.jid, version, { type: 'object' }),
           tools: names.map((name) => ({ name, inputSchema: { type: 'object' } })),
         };
-        const exchange = await restorer.register(
-          registrant.provisioning,
-          registrant.jid,
-          JSON.stringify(manifest),
-        );
-        const registered = expectParsedResult(
-          exchange,
-          'namespaces.tool-name-no-extra-limits',
-          NS_AGENT_API,
-          'registered',
-          parseRegistered,
-        );
-        expectThat(
-          exchange.reply.xml,
-          'namespaces.tool-name-no-extra-limits',
-          `<registered version='${version}'/>`,
-          registered.version === version,
-        );
+        await expectRegistration(restorer, registrant, manifest, 'namespaces.tool-name-no-extra-limits');
       }),
   },
   {

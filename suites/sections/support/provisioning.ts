@@ -13,7 +13,7 @@
 import type { Element } from '@xmpp/xml';
 import type { Caller, IqExchange } from '../../../harness/driver/index.ts';
 import { canonicalDocument } from '../../../protocol/json/canonical.ts';
-import type { JsonObject } from '../../../protocol/json/json-value.ts';
+import { isJsonObject, type JsonObject } from '../../../protocol/json/json-value.ts';
 import { normalizeBareJid } from '../../../protocol/jid/index.ts';
 import { FEATURE, NS_AGENT_API } from '../../../protocol/namespaces.ts';
 import {
@@ -23,13 +23,19 @@ import {
   buildRegistrationStatus,
   buildRemoveEndpoint,
   buildRemoveVersion,
+  parseRegistered,
   parseRegistration,
   type DefinedCondition,
   type Hash,
   type RegistrationVersion,
 } from '../../../protocol/stanza/index.ts';
 import type { CaseContext } from '../../framework/context.ts';
-import { expectStanzaError, expectParsedResult, requirePositiveControl } from '../../framework/expect.ts';
+import {
+  expectParsedResult,
+  expectStanzaError,
+  expectThat,
+  requirePositiveControl,
+} from '../../framework/expect.ts';
 import { CannotTell, MissingFixture, NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
 import { minimalManifest } from './manifests.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
@@ -249,6 +255,36 @@ export async function registrantFor(context: CaseContext, purpose: string): Prom
     throw error;
   });
   return { kind: 'admin', provisioning: admin, jid: freshEndpoint(context, purpose).jid };
+}
+
+/**
+ * Registers `text` (the manifest as sent; by default its JSON) as the registrant, tracked by the
+ * restorer: the reply must be <registered/> for the registrant's JID with the manifest's version
+ * and the sha-256 of its RFC 8785 bytes, however it was formatted (#registration-flow). Returns
+ * that hash.
+ */
+export async function expectRegistration(
+  restorer: Restorer,
+  registrant: Registrant,
+  manifest: JsonObject,
+  requirement: RequirementId,
+  text = JSON.stringify(manifest),
+): Promise<Hash> {
+  const { hash } = canonicalDocument(manifest);
+  const agent = manifest['agent'];
+  const version = isJsonObject(agent) && typeof agent['version'] === 'string' ? agent['version'] : '';
+  const exchange = await restorer.register(registrant.provisioning, registrant.jid, text);
+  const registered = expectParsedResult(exchange, requirement, NS_AGENT_API, 'registered', parseRegistered);
+  expectThat(
+    exchange.reply.xml,
+    requirement,
+    `<registered jid='${registrant.jid}' version='${version}'> with the sha-256 of the canonical manifest, ${hash.value}`,
+    normalizeBareJid(registered.jid) === normalizeBareJid(registrant.jid) &&
+      registered.version === version &&
+      registered.hash.algo === hash.algo &&
+      registered.hash.value === hash.value,
+  );
+  return hash;
 }
 
 /**
