@@ -74,6 +74,58 @@ describe('agentconf run: a gateway the harness does not start', () => {
       '--connection-file /nonexistent/dir/connection.json cannot be written (its folder: ENOENT)',
     );
     expect(unwritable.stdout).toBe('');
+    const dir = tempDir();
+    const external = join(dir, 'external.json');
+    writeFileSync(
+      external,
+      JSON.stringify({ servers: { a: { host: 'a' } }, accounts: [], caCertPath: '/ca' }),
+    );
+    const invalid = await runCli([
+      'run',
+      '--provider',
+      'external',
+      '--external',
+      external,
+      '--out',
+      tempDir(),
+    ]);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toBe(
+      [
+        `invalid: ${external}: 2 problem(s) in the external federation file`,
+        '  /component: "component" is required',
+        '  /servers/b: "b" is required',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('names a fixed component port the external federation does not have (exit 3)', async () => {
+    const dir = tempDir();
+    const sut = join(dir, 'fixed.json');
+    writeFileSync(
+      sut,
+      JSON.stringify({
+        ...EXTERNAL,
+        component: { port: 15347, secret: "the secret in server B's component config" },
+      }),
+    );
+    const example = join(REPO_ROOT, 'fixtures', 'federation', 'external.example.json');
+    const run = await runCli([
+      'run',
+      '--provider',
+      'external',
+      '--external',
+      example,
+      '--sut',
+      sut,
+      '--out',
+      tempDir(),
+    ]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe(
+      "agentconf run: the SUT config fixes the component port 15347, but the external federation's component link is at 192.0.2.20:5347\n",
+    );
   });
 
   it('says in one message when the gateway never connects, and when the fixed component port is taken (exit 3)', async () => {
