@@ -29,6 +29,21 @@
 import type { ProgressPayload, TaskFailure, ToolResult } from './events/payload-types.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from './json/json-value.ts';
 
+/**
+ * The members an MCP Tool and a manifest tool share, with the same meaning (#manifest: "The MCP
+ * members retain their MCP-defined semantics exactly"); `_meta` is shared too, less this
+ * extension's member.
+ */
+export const MCP_TOOL_MEMBERS: readonly string[] = Object.freeze([
+  'name',
+  'title',
+  'description',
+  'inputSchema',
+  'outputSchema',
+  'annotations',
+  'execution',
+]);
+
 /** The `_meta` key, `error.data` key and experimental capability name of the extension. */
 export const TASK_BRIDGE = 'org.agentconf/task-bridge';
 /** The capability's value: `{ "version": 1 }`. */

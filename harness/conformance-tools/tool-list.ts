@@ -10,22 +10,11 @@
 import { join } from 'node:path';
 import { readJsonFile } from '../../protocol/json/config-file.ts';
 import { isJsonObject, type JsonObject } from '../../protocol/json/json-value.ts';
-import { TASK_BRIDGE } from '../../protocol/mcp-task-bridge.ts';
+import { MCP_TOOL_MEMBERS, TASK_BRIDGE } from '../../protocol/mcp-task-bridge.ts';
 import { NS_AGENT_API } from '../../protocol/namespaces.ts';
 import { REPO_ROOT } from '../repo-root.ts';
 
 export const CONFORMANCE_MANIFEST_FILE = join(REPO_ROOT, 'fixtures', 'manifests', 'conformance.json');
-
-/** The members an MCP Tool and a manifest tool share, copied as they are. */
-const MCP_TOOL_MEMBERS = [
-  'name',
-  'title',
-  'description',
-  'inputSchema',
-  'outputSchema',
-  'annotations',
-  'execution',
-];
 
 export interface ConformanceToolList {
   readonly serverInfo: { readonly name: string; readonly version: string };

@@ -92,8 +92,8 @@ async function openState(
     if (error instanceof McpHostingError) {
       throw new GatewayStartError(
         'mcp',
-        `cannot start the MCP-hosted endpoints: ${String(error.problems.length)} problem(s)`,
-        error.problems.map((problem) => `${problem.path}: ${problem.message}`),
+        `cannot start the MCP-hosted endpoints: ${String(error.violations.length)} problem(s)`,
+        error.violations.map((problem) => `${problem.path}: ${problem.message}`),
       );
     }
     if (error instanceof ConfigError) {

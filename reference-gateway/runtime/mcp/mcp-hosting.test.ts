@@ -68,8 +68,10 @@ describe('hostMcpEndpoints', () => {
     });
     const error = await hostMcpEndpoints([failing], OPTIONS).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(McpHostingError);
-    expect((error as McpHostingError).problems[0]?.path).toBe('/mcpEndpoints/0/server');
-    expect((error as McpHostingError).problems[0]?.message).toMatch(/^cannot start or reach the MCP server/);
+    expect((error as McpHostingError).violations[0]?.path).toBe('/mcpEndpoints/0/server');
+    expect((error as McpHostingError).violations[0]?.message).toMatch(
+      /^cannot start or reach the MCP server/,
+    );
   });
 
   it('a plain server: declarations from the config, the semantic loss logged', async () => {
@@ -142,23 +144,15 @@ describe('manifestFromTools', () => {
       { ...facts, tools: listed },
     );
     expect(generated.problems).toEqual([]);
+    // Everything but _meta is copied as it is (annotations with their unknown hint included).
+    const { _meta: _dropped, ...shared } = listed[0] ?? {};
     expect(generated.manifest).toEqual({
       manifestSpecVersion: '0',
       agent: { jid: 'conformance@agents.example', name: 'conformance', title: 'T', version: '1' },
       implementation: { name: 'impl', version: '9' },
       mcpProtocolVersion: '2025-06-18',
       tools: [
-        {
-          name: 'a',
-          title: 'A',
-          description: 'first',
-          inputSchema: { type: 'object', $schema: 'https://json-schema.org/draft/2020-12/schema' },
-          outputSchema: { type: 'object' },
-          annotations: { readOnlyHint: true, unknownHint: 1 },
-          execution: { taskSupport: 'forbidden' },
-          _meta: { 'example.org/x': 1 },
-          'urn:xmpp:agent-api:0': { supportsProgress: true },
-        },
+        { ...shared, _meta: { 'example.org/x': 1 }, 'urn:xmpp:agent-api:0': { supportsProgress: true } },
         { name: 'b', inputSchema: { type: 'object' }, 'urn:xmpp:agent-api:0': { tags: ['mine'] } },
       ],
     });

@@ -11,7 +11,7 @@
  * the manifest its suites expect), and the MCP server runs its tools whatever runtime the world
  * names.
  */
-import type { ConfigViolation } from '../../../protocol/json/config-file.ts';
+import { ConfigError, type ConfigViolation } from '../../../protocol/json/config-file.ts';
 import { canonicalJson, canonicallyEqual } from '../../../protocol/json/canonical.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../../protocol/json/strict-json.ts';
@@ -32,20 +32,8 @@ export interface HostedMcpEndpoint {
   readonly bridge: boolean;
 }
 
-export class McpHostingError extends Error {
-  override readonly name = 'McpHostingError';
-  constructor(
-    readonly source: string,
-    readonly problems: readonly ConfigViolation[],
-  ) {
-    super(
-      [
-        `${source}: the MCP-hosted endpoints cannot start (${String(problems.length)} problem(s))`,
-        ...problems.map((problem) => `${problem.path}: ${problem.message}`),
-      ].join('\n  '),
-    );
-  }
-}
+/** The MCP-hosted endpoints cannot start: the config's problems, each at its pointer. */
+export class McpHostingError extends ConfigError {}
 
 export interface HostingOptions {
   /** The config file, for messages. */

@@ -19,20 +19,9 @@
 import type { ConfigViolation } from '../../../protocol/json/config-file.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
 import { parseBareJid } from '../../../protocol/jid/index.ts';
-import { bridgePart, withoutBridgePart } from '../../../protocol/mcp-task-bridge.ts';
+import { MCP_TOOL_MEMBERS, bridgePart, withoutBridgePart } from '../../../protocol/mcp-task-bridge.ts';
 import { NS_AGENT_API } from '../../../protocol/namespaces.ts';
 import type { McpEndpointConfig } from '../../config/mcp-endpoints.ts';
-
-/** MCP Tool members a manifest tool has too, with the same meaning. */
-const SHARED_MEMBERS = [
-  'name',
-  'title',
-  'description',
-  'inputSchema',
-  'outputSchema',
-  'annotations',
-  'execution',
-];
 
 /** `$schema` values that select JSON Schema 2020-12. */
 const DIALECT_2020_12 = new Set([
@@ -91,7 +80,7 @@ function toolOf(
   losses: string[],
 ): JsonObject {
   const tool: JsonObject = {};
-  for (const member of SHARED_MEMBERS) {
+  for (const member of MCP_TOOL_MEMBERS) {
     const value = listed[member];
     if (value !== undefined) tool[member] = value;
   }
@@ -99,7 +88,7 @@ function toolOf(
   if (meta !== undefined) tool['_meta'] = meta;
   if (declarations !== undefined) tool[NS_AGENT_API] = declarations;
   const dropped = Object.keys(listed).filter(
-    (member) => !SHARED_MEMBERS.includes(member) && member !== '_meta',
+    (member) => !MCP_TOOL_MEMBERS.includes(member) && member !== '_meta',
   );
   if (dropped.length > 0) {
     losses.push(`tool ${JSON.stringify(name)}: ${dropped.join(', ')} dropped (no manifest member for it)`);

@@ -18,7 +18,7 @@ import { REPO_ROOT } from '../../../protocol/test-support/shared-paths.ts';
 import type { McpServerSpec } from '../../config/mcp-endpoints.ts';
 import { McpRuntime, SERVER_GONE } from './mcp-runtime.ts';
 import { McpSessionPool } from './mcp-session-pool.ts';
-import { plainServer } from './test-support/plain-server.ts';
+import { plainServer, type PlainServerFactory } from './test-support/plain-server.ts';
 
 const CLIENT = { clientInfo: { name: 'test-gateway', version: '1' }, timeoutMs: 20_000 };
 const CONFORMANCE_TOOLS_SPEC: McpServerSpec = {
@@ -31,6 +31,22 @@ const CONFORMANCE_TOOLS_SPEC: McpServerSpec = {
 
 function execute(runtime: McpRuntime, engine: FakeEngine, tool: string, args: JsonValue): Promise<void> {
   return runtime.execute({ taskHandle: 'h', tool, apiVersion: '1.0.0', arguments: args }, engine.actions);
+}
+
+/** A runtime on an in-memory plain server, closed after `use`. */
+async function withRuntime(
+  server: PlainServerFactory,
+  use: (runtime: McpRuntime) => Promise<void>,
+): Promise<void> {
+  const { pool } = await McpSessionPool.open(
+    { kind: 'http', url: 'http://in-memory/' },
+    { ...CLIENT, transport: server.transport },
+  );
+  try {
+    await use(new McpRuntime({ pool }));
+  } finally {
+    await pool.close();
+  }
 }
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -208,6 +224,14 @@ describe('with agentconf conformance-tools (task-bridge extension)', () => {
     expect(await count('mcp:late')).toEqual({ key: 'mcp:late', count: 1 });
     expect(engine.calls).toEqual([{ kind: 'confirmCancellation', reason: 'stopped as asked' }]);
 
+    // The tool cancelling on its own: the answer, then late output after it.
+    const own = new FakeEngine();
+    await execute(runtime, own, 'script', {
+      steps: [{ cancel: { reason: 'on my own' } }, { progress: { message: 'late' } }, { complete: {} }],
+    });
+    await pause(100);
+    expect(own.calls).toEqual([{ kind: 'confirmCancellation', reason: 'on my own' }]);
+
     const settled = new FakeEngine();
     const stopping = execute(runtime, settled, 'script', {
       steps: [{ wait: { onCancel: 'proceed' } }, { increment: { key: 'mcp:settled' } }, { complete: {} }],
@@ -247,12 +271,7 @@ describe('with a plain MCP server', () => {
         broken: () => Promise.reject(new McpError(ErrorCode.InternalError, 'boom')),
       },
     });
-    const { pool } = await McpSessionPool.open(
-      { kind: 'http', url: 'http://in-memory/' },
-      { ...CLIENT, transport: server.transport },
-    );
-    const runtime = new McpRuntime({ pool });
-    try {
+    await withRuntime(server, async (runtime) => {
       const engine = new FakeEngine();
       const running = execute(runtime, engine, 'echo', {});
       await engine.whenCalled('requestInput');
@@ -276,9 +295,7 @@ describe('with a plain MCP server', () => {
       const broken = new FakeEngine();
       await execute(runtime, broken, 'broken', {});
       expect(broken.calls).toEqual([]);
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('a cancellation ends the call at once (MCP cancellation is terminal); concurrent calls get sessions of their own', async () => {
@@ -293,12 +310,7 @@ describe('with a plain MCP server', () => {
           }),
       },
     });
-    const { pool } = await McpSessionPool.open(
-      { kind: 'http', url: 'http://in-memory/' },
-      { ...CLIENT, transport: server.transport },
-    );
-    const runtime = new McpRuntime({ pool });
-    try {
+    await withRuntime(server, async (runtime) => {
       const engines = [new FakeEngine(), new FakeEngine()];
       const running = engines.map((engine) => execute(runtime, engine, 'wait', {}));
       await pause(50);
@@ -306,27 +318,18 @@ describe('with a plain MCP server', () => {
       for (const engine of engines) engine.cancel();
       await Promise.all(running);
       expect(engines.map((engine) => engine.calls)).toEqual([[], []]);
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('a server that goes away under a call fails it unavailable, retryable', async () => {
     const server = plainServer({ tools, handlers: { hang: () => new Promise(() => undefined) } });
-    const { pool } = await McpSessionPool.open(
-      { kind: 'http', url: 'http://in-memory/' },
-      { ...CLIENT, transport: server.transport },
-    );
-    const runtime = new McpRuntime({ pool });
-    try {
+    await withRuntime(server, async (runtime) => {
       const engine = new FakeEngine();
       const running = execute(runtime, engine, 'hang', {});
       await pause(50);
       await server.servers[0]?.close();
       await running;
       expect(engine.calls).toEqual([{ kind: 'fail', failure: SERVER_GONE }]);
-    } finally {
-      await pool.close();
-    }
+    });
   });
 });

@@ -140,14 +140,23 @@ export class McpSession {
       const params = notification.params;
       if (notification.method === OUTCOME_NOTIFICATION && params !== undefined) {
         const outcome = outcomeFromWire(params['outcome']);
-        if (outcome !== undefined) this.#route(params['progressToken'])?.outcome(outcome);
+        const token = params['progressToken'];
+        const route = this.#route(token);
+        if (outcome !== undefined && route !== undefined) {
+          // The call has its outcome: what follows for it is late output, discarded here. This
+          // runs before the handlers of later messages, so none of them reaches the task.
+          this.#routes.delete(token as string);
+          route.outcome(outcome);
+        }
       }
       return Promise.resolve();
     };
     client.setRequestHandler(ElicitRequestSchema, (request) => {
       const call = bridgePart(request.params._meta)?.['call'];
-      const route =
-        this.#route(call) ?? (this.#routes.size === 1 ? [...this.#routes.values()][0] : undefined);
+      // A request that names no call can only be the session's one call's; one that names a
+      // call this session no longer routes is late output of that call.
+      const only = this.#routes.size === 1 ? [...this.#routes.values()][0] : undefined;
+      const route = call === undefined ? only : this.#route(call);
       if (route === undefined) {
         throw new McpError(ErrorCode.InvalidParams, 'no running tools/call this input request belongs to');
       }
@@ -210,6 +219,9 @@ export class McpSession {
     if (this.#closed) return { kind: 'closed' };
     this.#routes.set(token, route);
     try {
+      // The route goes as soon as the answer is in (the first job after the SDK resolves, before
+      // the handlers of any later message): what the server sends for the call afterwards is
+      // late output. After a cancellation (aborted) it stays until the outcome notification.
       const result = (await this.client.request(
         {
           method: 'tools/call',
@@ -218,9 +230,11 @@ export class McpSession {
         ResultSchema,
         { signal, timeout: NO_TIMEOUT_MS },
       )) as JsonObject;
+      this.#routes.delete(token);
       return { kind: 'result', result };
     } catch (error) {
       if (signal.aborted) return { kind: 'aborted' };
+      this.#routes.delete(token);
       if (
         this.closed ||
         (error instanceof McpError && error.code === (ErrorCode.ConnectionClosed as number))
