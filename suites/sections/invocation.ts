@@ -52,6 +52,7 @@ import {
   startTask,
   targetOf,
   taskStateRequest,
+  terminalPayload,
   whileHeld,
   type TaskTarget,
 } from './support/tasks.ts';
@@ -262,9 +263,15 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       const key = freshLedgerKey(context, 'invocation.replay-retention');
       const args = { ledgerKey: key, steps: [{ complete: {} }] };
       const admitted = Date.now();
-      const original = await startShortlyRetained(context, caller, target, clock, args);
+      // A second of deadline, so that the tool surely runs before it even on a loaded machine.
+      const original = await startShortlyRetained(context, caller, target, clock, args, 1_000);
       const { retainUntil } = original.accepted;
-      await awaitSettled(context, caller, original.accepted.taskId);
+      const settled = terminalPayload(await awaitSettled(context, caller, original.accepted.taskId));
+      if (settled.state !== 'completed') {
+        throw new CannotTell(
+          `the task ended ${settled.state} before its tool completed (its deadline was a second away): a replay's execution would not show`,
+        );
+      }
       await passOnGatewayClock(context, caller, target, dateTimeFromMillis(toEpochMillis(retainUntil) + 100));
       const replay = await sendInvoke(context, caller, target, 'script', args, {
         requestId: original.invoke.requestId,

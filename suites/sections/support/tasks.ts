@@ -862,9 +862,9 @@ export async function whileHeld<T>(
 export const SHORT_RETENTION_MS = 10_000;
 
 /**
- * Invokes `args` with a deadline 300 ms ahead on the gateway's clock and requires a retain-until
- * that comes within SHORT_RETENTION_MS: the registry fixture short-retention, which the
- * reference SUT file provides with tasks.retentionSeconds. MissingFixture otherwise.
+ * Invokes `args` with a deadline `aheadMs` ahead on the gateway's clock and requires a
+ * retain-until that comes within SHORT_RETENTION_MS: the registry fixture short-retention, which
+ * the reference SUT file provides with tasks.retentionSeconds. MissingFixture otherwise.
  */
 export async function startShortlyRetained(
   context: CaseContext,
@@ -872,13 +872,16 @@ export async function startShortlyRetained(
   target: TaskTarget,
   clock: GatewayClock,
   args: JsonValue,
+  aheadMs = 300,
 ): Promise<StartedTask> {
-  const started = await startTask(context, caller, target, 'script', args, { deadline: clock.ahead(300) });
+  const started = await startTask(context, caller, target, 'script', args, {
+    deadline: clock.ahead(aheadMs),
+  });
   const { retainUntil } = started.accepted;
   const keptForMs = clock.reachedBy(retainUntil) - Date.now();
   if (keptForMs > SHORT_RETENTION_MS) {
     throw new MissingFixture(
-      `retain-until ${retainUntil.text} is ${String(Math.round(keptForMs / 1000))} s away for a task whose deadline is 0.3 s away: needs a gateway configured to keep tasks only a few seconds past their deadline (registry fixture short-retention; the reference gateway's tasks.retentionSeconds, which fixtures/sut/reference-gateway.json sets to 1)`,
+      `retain-until ${retainUntil.text} is ${String(Math.round(keptForMs / 1000))} s away for a task whose deadline is ${String(aheadMs / 1000)} s away: needs a gateway configured to keep tasks only a few seconds past their deadline (registry fixture short-retention; the reference gateway's tasks.retentionSeconds, which fixtures/sut/reference-gateway.json sets to 1)`,
     );
   }
   return started;
