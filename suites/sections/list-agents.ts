@@ -555,7 +555,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     level: 'MUST',
     interpretations: ['interp-14'],
     statement:
-      'A directory request whose <max/> or <index/> is not an integer (ten, 1.5, first) gets an error, never a page (bad-request expected); a negative one an error or, with a warning, a page; an <index/> at or past the end of the directory an empty page or feature-not-implemented — after the same request with valid values got a page.',
+      'A directory request whose <max/> or <index/> is not an integer (ten, 1.5, first) or negative gets bad-request (a page or another error is a warning: XEP-0059 names no answer); an <index/> at or past the end of the directory gets an empty page or feature-not-implemented, never items — after the same request with valid values got a page.',
     run: async (context) => {
       const { caller, jids } = await localDirectory(context);
       await expectInvalidRsmHandled(

@@ -386,7 +386,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
     level: 'MUST',
     interpretations: ['interp-14'],
     statement:
-      'A tool-collection request whose <max/> or <index/> is not an integer gets an error, never a page (bad-request expected); a negative one an error or, with a warning, a page; an <index/> at or past the last tool an empty page or feature-not-implemented — after the same request with valid values got a page.',
+      'A tool-collection request whose <max/> or <index/> is not an integer or negative gets bad-request (a page or another error is a warning: XEP-0059 names no answer); an <index/> at or past the last tool gets an empty page or feature-not-implemented, never items — after the same request with valid values got a page.',
     run: async (context) => {
       const toolbox = requireWorld(context).toolboxEndpoint.active;
       await expectInvalidRsmHandled(
