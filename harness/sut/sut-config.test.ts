@@ -57,10 +57,16 @@ describe('SUT config', () => {
     expect(echo.name).toBe('harness echo component');
   });
 
-  it("documents the reference gateway's JSON limits as protocol/json enforces them", async () => {
+  it("documents the reference gateway's JSON limits as protocol/json enforces them, and the manifest size it configures", async () => {
     const reference = await loadSutConfig(resolve(REPO_ROOT, 'fixtures/sut/reference-gateway.json'));
+    // The size limit is the one the SUT file configures the gateway with (a smaller one than the
+    // default, so that a manifest just past it still fits through the XMPP server).
+    const launched = reference.launch === 'external' ? undefined : reference.launch.files['gateway.json'];
+    const configured = (launched as { limits?: { manifestMaxBytes?: number } } | undefined)?.limits
+      ?.manifestMaxBytes;
+    expect(configured).toBeLessThan(DEFAULT_JSON_LIMITS.maxBytes);
     expect(reference.limits).toEqual({
-      jsonMaxBytes: DEFAULT_JSON_LIMITS.maxBytes,
+      jsonMaxBytes: configured,
       jsonMaxDepth: DEFAULT_JSON_LIMITS.maxDepth,
       jsonMaxStringLength: DEFAULT_JSON_LIMITS.maxStringLength,
       jsonMaxObjectMembers: DEFAULT_JSON_LIMITS.maxObjectMembers,
