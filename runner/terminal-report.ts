@@ -206,7 +206,9 @@ export function summaryTable(run: RunResult): string {
     'MUST/SHOULD: passed/decided, ?N: undecided; n/a: inapplicable (optional features not advertised)',
   );
   for (const verdict of run.profiles) {
-    if (verdict.claimed && verdict.reason !== undefined) {
+    // A partial run's unreached profiles are expected, not news.
+    const unreached = run.partial && verdict.verdict === 'not-assessed';
+    if (verdict.claimed && verdict.reason !== undefined && !unreached) {
       lines.push(`${verdict.title} ${VERDICT_WORDS[verdict.verdict]}: ${verdict.reason}`);
     }
   }

@@ -48,6 +48,7 @@ describe('endpoint information (#endpoint-info)', () => {
       FEATURE.task,
       FEATURE.taskProgress,
       FEATURE.taskCancel,
+      NS.ping,
     ]);
     expect(fieldValues(infoForm(JID.weather))).toEqual({
       FORM_TYPE: [FORM_TYPE.endpointInfo],
@@ -97,6 +98,7 @@ describe('endpoint information (#endpoint-info)', () => {
       FEATURE.endpoint,
       FEATURE.manifest,
       FEATURE.schema,
+      NS.ping,
     ]);
     const all = withSettings({ taskFeatures: { core: true, progress: true, cancel: true, input: true } });
     expect(info(JID.weather, { settings: all }).features).toContain(FEATURE.taskInput);

@@ -80,6 +80,9 @@ export function endpointInfo(
         FEATURE.manifest,
         FEATURE.schema,
         ...endpointTaskFeatures(settings.taskFeatures),
+        // XEP-0199 §6: an entity that answers pings (health/ping-route.ts answers at every
+        // hosted JID) says so where its disco#info succeeds.
+        ...(settings.gatewayFeatures.ping ? [NS.ping] : []),
       ],
       forms: [{ type: 'result', fields: endpointInfoForm(endpoint, settings) }],
     }),

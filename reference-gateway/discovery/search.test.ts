@@ -135,18 +135,23 @@ describe('Jabber Search (#search)', () => {
     expect(none.kind === 'form' ? none.form.items : undefined).toEqual([]);
   });
 
-  it('refuses a form without the jabber:iq:search FORM_TYPE, and other unusable submissions', () => {
+  it('refuses a form of another FORM_TYPE, and other unusable submissions', () => {
     const outcomes = [
-      form({ nick: 'weather' }, ''),
       form({ nick: 'weather' }, 'urn:example:other'),
       form({ nick: ['a', 'b'] }),
-      form({ email: 'a@example' }),
       legacy('<email>a@example</email>'),
       "<query xmlns='jabber:iq:search'><x xmlns='jabber:x:data' type='cancel'/></query>",
     ].map((xml) => ask(catalog, { to: GATEWAY, iqType: 'set', xml }));
     expectIdenticalFaults(outcomes, 'bad-request');
     expect(jids(search(form({ nick: 'weather', email: '' })))).toEqual([J.weather]);
     expect(jids(search(legacy('<first/><nick>weather</nick><last/>')))).toEqual([J.weather]);
+  });
+
+  it('ignores form fields it does not understand (XEP-0004 §3.1) and reads a form without FORM_TYPE as the search form', () => {
+    expect(jids(search(form({ nick: 'weather', email: 'a@example', 'x-client-hint': 'slixmpp' })))).toEqual([
+      J.weather,
+    ]);
+    expect(jids(search(form({ nick: 'weather' }, '')))).toEqual([J.weather]);
   });
 
   it('matches nick as a Unicode-aware, case-insensitive substring of localpart, name and title', () => {

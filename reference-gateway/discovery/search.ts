@@ -6,12 +6,7 @@
  */
 import type { Element } from '@xmpp/xml';
 import { FORM_TYPE } from '../../protocol/namespaces.ts';
-import {
-  FORM_TYPE_FIELD,
-  buildSearchForm,
-  buildSearchResults,
-  formTypeOf,
-} from '../../protocol/stanza/index.ts';
+import { buildSearchForm, buildSearchResults, formTypeOf } from '../../protocol/stanza/index.ts';
 import type {
   DataForm,
   FormFieldInput,
@@ -72,21 +67,20 @@ function legacyCriteria(fields: LegacySearchValues): SearchCriteria | undefined 
 }
 
 /**
- * A form submission needs the jabber:iq:search FORM_TYPE (interp-18: bad-request).
- * nick and tag carry at most one value; any other field must be empty, for the reason above.
+ * A form submission is read as XEP-0004 asks of a form-processing entity: fields it does not
+ * understand are ignored (§3.1: MUST), and a submission may omit fields, its hidden FORM_TYPE
+ * included, so one without FORM_TYPE is read as the search form (interp-18). A FORM_TYPE naming
+ * another form is bad-request: that is not a search. nick and tag carry at most one value.
  */
 function formCriteria(form: DataForm): SearchCriteria | undefined {
-  if (formTypeOf(form) !== FORM_TYPE.search) return undefined;
+  const formType = formTypeOf(form);
+  if (formType !== undefined && formType !== FORM_TYPE.search) return undefined;
   let criteria: SearchCriteria = {};
   for (const field of form.fields) {
-    if (field.var === FORM_TYPE_FIELD) continue;
+    if (field.var !== NICK_FIELD && field.var !== TAG_FIELD) continue;
     const [value, extra] = field.values;
-    if (field.var === NICK_FIELD || field.var === TAG_FIELD) {
-      if (extra !== undefined) return undefined;
-      if (value !== undefined) criteria = { ...criteria, [field.var]: value };
-    } else if (field.values.some((text) => text !== '')) {
-      return undefined;
-    }
+    if (extra !== undefined) return undefined;
+    if (value !== undefined) criteria = { ...criteria, [field.var]: value };
   }
   return criteria;
 }

@@ -309,7 +309,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     features: [NS.search],
     interpretations: ['interp-18'],
     statement:
-      'The search data form carries a hidden FORM_TYPE field with the value jabber:iq:search, and a submission without it is refused with bad-request or not-acceptable.',
+      'The search data form carries a hidden FORM_TYPE field with the value jabber:iq:search; a submission without it is either read as the search form (XEP-0004 lets a submission omit fields) or refused with bad-request or not-acceptable (interp-18).',
     run: async (context) => {
       const caller = await context.callers.local();
       const { exchange, offer } = await searchForm(caller, context.sut.gatewayJid, 'search.form-type');
@@ -329,12 +329,10 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
           formType.values[0] === FORM_TYPE.search,
       );
       const nick = formOffers(offer, 'nick') ? { nick: 'agentconf' } : {};
-      requirePositiveControl(
-        await searchWithForm(caller, context.sut.gatewayJid, nick),
-        'the same form submission with its FORM_TYPE',
-      );
       const bare = await searchWithForm(caller, context.sut.gatewayJid, nick, undefined, { formType: false });
-      expectStanzaError(bare, 'search.form-type', ['bad-request', 'not-acceptable'], context);
+      // Either reading is allowed; a result must still be a search result (readFound checks it).
+      if (bare.parsed.type === 'result') readFound(bare, 'search.form-type');
+      else expectStanzaError(bare, 'search.form-type', ['bad-request', 'not-acceptable'], context);
     },
   },
   {
@@ -419,6 +417,40 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
           context.warn('search.data-forms', 'the result form carries a title or instructions (interp-18)');
         }
       }
+    },
+  },
+  {
+    id: 'search.data-form-unknown-field-ignored',
+    requirements: ['search.data-forms'],
+    profiles: ['jabber-search'],
+    level: 'SHOULD',
+    features: [NS.search],
+    interpretations: ['interp-18'],
+    statement:
+      'A form submission carrying a field the gateway does not understand is answered as if the field were absent (XEP-0004 §3.1: the form-processing entity MUST ignore such fields), as clients such as slixmpp send.',
+    run: async (context) => {
+      const caller = await context.callers.local();
+      const gateway = context.sut.gatewayJid;
+      const { offer } = await searchForm(caller, gateway, 'search.data-forms');
+      if (offer.form === undefined) {
+        throw new NotApplicable(
+          'the search form offers no data form, only legacy fields (search.data-forms warns)',
+        );
+      }
+      const target = await directoryTarget(context, caller, 'search.data-forms');
+      const criteria = formOffers(offer, 'nick') ? { nick: namesOfItem(target)[0] ?? target.jid } : {};
+      const control = await searchWithForm(caller, gateway, criteria);
+      requirePositiveControl(control, 'the form submission without the extra field');
+      const plain = readFound(control, 'search.data-forms');
+      const unknownField = `x-agentconf-${freshToken(context)}`;
+      const extended = await searchWithForm(caller, gateway, { ...criteria, [unknownField]: 'ignored' });
+      expectThat(
+        extended.reply.xml,
+        'search.data-forms',
+        `the same items as without the field ${unknownField} (${plain.jids.join(', ') || 'none'})`,
+        extended.parsed.type === 'result' &&
+          readFound(extended, 'search.data-forms').jids.join(' ') === plain.jids.join(' '),
+      );
     },
   },
   {
