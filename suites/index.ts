@@ -12,6 +12,7 @@ import { identityPresenceSuite } from './sections/identity-presence.ts';
 import { invocationSuite } from './sections/invocation.ts';
 import { jsonEncodingSuite } from './sections/json-encoding.ts';
 import { cancellationSuite } from './sections/cancellation.ts';
+import { canonicalJsonSuite } from './sections/canonical-json.ts';
 import { eventsSuite } from './sections/events.ts';
 import { interactiveInputSuite } from './sections/interactive-input.ts';
 import { taskRecoverySuite } from './sections/task-recovery.ts';
@@ -53,6 +54,7 @@ export const ALL_SUITES: readonly Suite[] = [
   idempotencySuite,
   errorsSuite,
   rulesSuite,
+  canonicalJsonSuite,
   i18nSuite,
   securitySuite,
   privacySuite,
