@@ -23,6 +23,7 @@ import { listToolsSuite } from './sections/list-tools.ts';
 import { manifestSuite } from './sections/manifest.ts';
 import { manifestRetrievalSuite } from './sections/manifest-retrieval.ts';
 import { registrationFlowSuite } from './sections/registration-flow.ts';
+import { listAgentsRsmProperties, listToolsRsmProperties } from './sections/rsm-properties.ts';
 import { rulesSuite } from './sections/rules.ts';
 import { schemasSuite } from './sections/schemas.ts';
 import { searchSuite } from './sections/search.ts';
@@ -30,12 +31,18 @@ import { privacySuite } from './sections/privacy.ts';
 import { securitySuite } from './sections/security.ts';
 import { toolInfoSuite } from './sections/tool-info.ts';
 
+/** A section's cases followed by more of the same section declared in another file. */
+function withCases(suite: Suite, more: Suite): Suite {
+  if (more.section !== suite.section) throw new Error(`#${more.section} cases cannot join #${suite.section}`);
+  return { ...suite, cases: [...suite.cases, ...more.cases] };
+}
+
 export const ALL_SUITES: readonly Suite[] = [
   findGatewaySuite,
   gatewayInfoSuite,
-  listAgentsSuite,
+  withCases(listAgentsSuite, listAgentsRsmProperties),
   endpointInfoSuite,
-  listToolsSuite,
+  withCases(listToolsSuite, listToolsRsmProperties),
   toolInfoSuite,
   schemasSuite,
   identityPresenceSuite,
