@@ -75,4 +75,15 @@ describe('#mcp-mapping: the conformance tools hosted over MCP', () => {
     expect(starts.length).toBeGreaterThanOrEqual(2);
     expect(log).not.toMatch(/cannot start the MCP-hosted endpoints/);
   });
+
+  it('the suites read the ledger out of band, from the file, not through the counter tool', () => {
+    const transcript = readFileSync(
+      join(out, 'reports', 'transcripts', 'invocation.replay-same-task.txt'),
+      'utf8',
+    );
+    expect(transcript).toMatch(
+      /ledger \S+: 1, read from the conformance tools' ledger file \S+conformance-ledger\.jsonl, read by the harness \(out of band\)/,
+    );
+    expect(transcript).not.toMatch(/counter tool/);
+  });
 });

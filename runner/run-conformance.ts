@@ -199,6 +199,7 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
               random: new SeededRandom(seed),
               ...(session.world === undefined ? {} : { world: session.world }),
               ...(session.sutControl === undefined ? {} : { sutControl: session.sutControl }),
+              ...(session.ledger === undefined ? {} : { ledger: session.ledger }),
               warn: (requirement, message) => {
                 transcript.note(`warning: ${requirement}: ${message}`);
                 warn({ requirement, message });

@@ -10,7 +10,7 @@ import { xml } from '@xmpp/xml';
 import type { JsonValue } from '../protocol/json/json-value.ts';
 import { NS } from '../protocol/namespaces.ts';
 import { parseDiscoInfo, StanzaParseError } from '../protocol/stanza/index.ts';
-import type { SutControl, SutFacts } from '../suites/framework/context.ts';
+import type { OutOfBandLedger, SutControl, SutFacts } from '../suites/framework/context.ts';
 import { referenceWorldOf, type ReferenceWorld } from '../suites/fixtures/reference-world.ts';
 import { createDriver, StanzaErrorReply, type Caller, type Driver } from '../harness/driver/index.ts';
 import type { Federation, ServerProvider } from '../harness/federation/server-provider.ts';
@@ -19,6 +19,7 @@ import { withImpliedProfiles } from '../protocol/profiles.ts';
 import { discoInfoProbe, waitForSutReady } from '../harness/sut/readiness.ts';
 import { startFailureMessage } from '../harness/sut/start-failure.ts';
 import { launchLocale } from '../harness/sut/sut-locale.ts';
+import { conformanceLedgerFile, outOfBandLedger } from '../harness/sut/conformance-ledger.ts';
 import { outputTail, stripTerminalEscapes } from '../harness/sut/process-output.ts';
 import { GENERATED_SECRET, type SutConfig } from '../harness/sut/sut-config.ts';
 import { gatewayPacer, TokenBucket, type Pace } from './request-pacing.ts';
@@ -48,6 +49,8 @@ export interface RunSession {
   readonly setupMs: number;
   /** SIGKILL and restart of the gateway; absent when the harness did not launch it. */
   readonly sutControl?: SutControl;
+  /** The conformance tools' ledger read outside the gateway, when the SUT file's tools keep one. */
+  readonly ledger?: OutOfBandLedger;
   /** Why the launched gateway is gone, when it exited on its own during the run. */
   gatewayExit(): string | undefined;
   /**
@@ -233,6 +236,14 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
               }
             },
           };
+    const reader = outOfBandLedger(config, launched.facts);
+    const ledger: OutOfBandLedger | undefined =
+      reader === undefined
+        ? undefined
+        : {
+            source: `the conformance tools' ledger file ${conformanceLedgerFile(launched.facts)}, read by the harness (out of band)`,
+            read: (key) => Promise.resolve(reader(key)),
+          };
     const setupMs = performance.now() - started;
     log(`gateway under test: ${config.name} at ${gatewayJid}, ready after ${String(Math.round(setupMs))} ms`);
     return {
@@ -243,6 +254,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       facts,
       ...(world === undefined ? {} : { world }),
       ...(sutControl === undefined ? {} : { sutControl }),
+      ...(ledger === undefined ? {} : { ledger }),
       setupMs,
       gatewayExit: () => unexpectedExit,
       keepLogs: (dir) => keepLogs(dir, federation, launched),

@@ -13,11 +13,16 @@ import type { SutConfig } from './sut-config.ts';
 /** How often `key` was counted, or undefined when the SUT's ledger can only be read through it. */
 export type LedgerReader = (key: string) => number;
 
+/** The ledger file the harness hands over as {conformanceLedger}. */
+export function conformanceLedgerFile(facts: Pick<LaunchFacts, 'dataDir' | 'conformanceLedger'>): string {
+  return facts.conformanceLedger ?? join(facts.dataDir, CONFORMANCE_LEDGER_FILE);
+}
+
 export function outOfBandLedger(
   config: Pick<SutConfig, 'conformanceTools'>,
   facts: Pick<LaunchFacts, 'dataDir' | 'conformanceLedger'>,
 ): LedgerReader | undefined {
   if (config.conformanceTools !== 'mcp-stdio') return undefined;
-  const file = facts.conformanceLedger ?? join(facts.dataDir, CONFORMANCE_LEDGER_FILE);
+  const file = conformanceLedgerFile(facts);
   return (key) => readLedgerFile(file).get(key) ?? 0;
 }

@@ -71,6 +71,16 @@ export interface SutControl {
   crashAndRestart(): Promise<void>;
 }
 
+/**
+ * The conformance tools' ledger read out of band (docs/sut.md, `conformanceTools`): how often a
+ * key was counted, taken from outside the gateway under test.
+ */
+export interface OutOfBandLedger {
+  /** Where the count comes from, for the case transcript (e.g. the ledger file's path). */
+  readonly source: string;
+  read(key: string): Promise<number>;
+}
+
 export interface CaseContext {
   readonly sut: SutFacts;
   readonly callers: CallerPool;
@@ -86,6 +96,12 @@ export interface CaseContext {
    * so the cases that need it are inapplicable there.
    */
   readonly sutControl?: SutControl;
+  /**
+   * The conformance tools' ledger, when the SUT's tools keep it outside the gateway (an MCP
+   * server the harness can read, harness/sut/conformance-ledger.ts); absent for native tools,
+   * whose ledger the suites read through the gateway's `counter` tool.
+   */
+  readonly ledger?: OutOfBandLedger;
   /**
    * Records a SHOULD-level finding on a case that otherwise passes (a warning mark in reports;
    * a failure only under --strict).

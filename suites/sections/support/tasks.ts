@@ -529,14 +529,20 @@ export function terminalPayload(history: readonly ValidTaskEvent[]): {
   };
 }
 
-/** The current count of a ledger key, read through the `counter` tool (docs/conformance-tools.md). */
-export async function readLedger(
+/** Where readLedger takes a count from, for the case transcript. */
+function ledgerSource(context: CaseContext): string {
+  return context.ledger?.source ?? "the gateway's counter tool (the SUT file gives no out-of-band ledger)";
+}
+
+/** The count of a ledger key, out of band when the context has the ledger, else through `counter`. */
+async function countOf(
   context: CaseContext,
   caller: Caller,
   target: TaskTarget,
   key: string,
   requirement: RequirementId,
 ): Promise<number> {
+  if (context.ledger !== undefined) return context.ledger.read(key);
   const { accepted } = await startTask(context, caller, target, 'counter', { key });
   const history = await awaitSettled(context, caller, accepted.taskId);
   const { state, payload } = terminalPayload(history);
@@ -555,6 +561,23 @@ export async function readLedger(
 }
 
 /**
+ * The current count of a ledger key (docs/conformance-tools.md): out of band when the SUT's
+ * conformance tools keep their ledger outside the gateway (`context.ledger`), else through the
+ * gateway's own `counter` tool, kept as the fallback. The case transcript says which was read.
+ */
+export async function readLedger(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  key: string,
+  requirement: RequirementId,
+): Promise<number> {
+  const count = await countOf(context, caller, target, key, requirement);
+  caller.transcript.note(`ledger ${key}: ${String(count)}, read from ${ledgerSource(context)}`);
+  return count;
+}
+
+/**
  * Reads the ledger key until a script's `increment` step counted it (docs/conformance-tools.md:
  * an increment after the late output): from then on every late attempt has been made.
  */
@@ -567,14 +590,20 @@ export async function untilCounted(
 ): Promise<void> {
   const deadline = Date.now() + context.sut.taskTimeoutMs;
   for (;;) {
-    if ((await readLedger(context, caller, target, key, requirement)) >= 1) return;
+    const count = await countOf(context, caller, target, key, requirement);
+    if (count >= 1) {
+      caller.transcript.note(`ledger ${key}: ${String(count)}, read from ${ledgerSource(context)}`);
+      return;
+    }
     if (Date.now() > deadline) {
       throw new RequirementViolation(
         requirement,
         `the ledger key ${key} counted once the tool's late output was attempted (docs/conformance-tools.md)`,
-        'the counter stayed at 0',
+        `the counter stayed at 0 (read from ${ledgerSource(context)})`,
       );
     }
+    // A file read returns at once: poll it gently (a counter call is a round trip anyway).
+    if (context.ledger !== undefined) await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 
