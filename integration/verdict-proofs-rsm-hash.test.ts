@@ -1,0 +1,76 @@
+// Issue 14, items 6 and 7, Done when: each new family fails against a deliberately broken
+// variant of the reference gateway (harness/sut/source-variant.ts), each run on a --grep subset
+// (a subset can prove a failure, never a pass).
+import { describe, expect, it } from 'vitest';
+import type { GatewayVariant } from './variants/gateway-variants.ts';
+import { caseOf, describeRun, verdictOf } from './variants/run-agentconf.ts';
+import { useVariantRun } from './variants/use-variant-run.ts';
+
+const UTF16 = '((a, b) => (a < b ? -1 : a > b ? 1 : 0))';
+
+/** Directory and tool collections ordered by UTF-16 code units (JavaScript string order), not octets. */
+const UTF16_ORDER: GatewayVariant = {
+  name: 'utf16-order',
+  change: 'directory, search and tool collections sorted and positioned by UTF-16 code units',
+  patches: [
+    {
+      file: 'reference-gateway/discovery/endpoint-order.ts',
+      find: 'return endpoints.toSorted((a, b) => compareUtf8(a.jid, b.jid));',
+      replace: `return endpoints.toSorted((a, b) => ${UTF16}(a.jid, b.jid));`,
+    },
+    {
+      file: 'reference-gateway/discovery/endpoint-order.ts',
+      find: 'return (endpoint) => compareUtf8(endpoint.jid, key);',
+      replace: `return (endpoint) => ${UTF16}(endpoint.jid, key);`,
+    },
+    {
+      file: 'reference-gateway/discovery/tool-collection.ts',
+      find: 'items: tools.toSorted((a, b) => compareUtf8(a.name, b.name)),',
+      replace: `items: tools.toSorted((a, b) => ${UTF16}(a.name, b.name)),`,
+    },
+    {
+      file: 'reference-gateway/discovery/tool-collection.ts',
+      find: 'return (tool) => compareUtf8(tool.name, toolName);',
+      replace: `return (tool) => ${UTF16}(tool.name, toolName);`,
+    },
+  ],
+};
+
+/** Serves canonical bytes but hashes the document as JSON.stringify indents it (member order as parsed). */
+const NONCANONICAL_HASH: GatewayVariant = {
+  name: 'noncanonical-hash',
+  change: 'manifest and schema hashes computed over indented JSON.stringify bytes instead of RFC 8785 bytes',
+  patches: [
+    {
+      file: 'protocol/json/canonical.ts',
+      find: 'return { bytes, hash: { algo: HASH_ALGO_SHA256, value: sha256Base64(bytes) } };',
+      replace:
+        "return { bytes, hash: { algo: HASH_ALGO_SHA256, value: sha256Base64(Buffer.from(JSON.stringify(value, null, 1), 'utf8')) } };",
+    },
+  ],
+};
+
+describe('a directory and tool collections ordered by UTF-16 code units', () => {
+  const run = useVariantRun(UTF16_ORDER, { grep: ['rsm-random-paths'] });
+
+  it('FAILS both random-path cases (﨎/𠀀 in the directory, surrogate-pair tool names in the toolbox)', () => {
+    expect(caseOf(run(), 'list-agents.rsm-random-paths').outcome, describeRun(run())).toBe('failed');
+    expect(caseOf(run(), 'list-tools.rsm-random-paths').outcome, describeRun(run())).toBe('failed');
+    expect(verdictOf(run(), 'core-directory').verdict).toBe('failed');
+    expect(verdictOf(run(), 'tool-discovery').verdict).toBe('failed');
+  });
+});
+
+describe('manifest hashes over non-canonical bytes', () => {
+  const run = useVariantRun(NONCANONICAL_HASH, { grep: ['canonical-json'] });
+
+  it('FAILS every literal-vector case', () => {
+    for (const id of [
+      'canonical-json.spec-example-endpoint-hash',
+      'canonical-json.spec-example-served-hash',
+      'canonical-json.registered-literal-vectors',
+    ]) {
+      expect(caseOf(run(), id).outcome, `${id}\n${describeRun(run())}`).toBe('failed');
+    }
+  });
+});
