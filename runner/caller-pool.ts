@@ -69,8 +69,10 @@ export class RunCallers {
    * The role's long-lived caller outside any attempt: the run's own queries before the cases (the
    * advertised features) ride on the connection the cases then use, instead of a login of their own.
    */
-  callerOf(role: Exclude<keyof CallerRoles, 'admin' | 'localPeer'>): Promise<Caller> {
-    return this.#role(this.#roles[role]);
+  callerOf(role: Exclude<keyof CallerRoles, 'localPeer'>): Promise<Caller> {
+    const jid = this.#roles[role];
+    if (jid === undefined) return Promise.reject(new Error(`the SUT config names no ${role} account`));
+    return this.#role(jid);
   }
 
   #role(jid: string): Promise<Caller> {

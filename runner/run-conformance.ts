@@ -292,6 +292,14 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
     partial,
     preflight: findings,
     fixtures: config.fixtures,
+    ...(session.fixtureChecklist === undefined
+      ? {}
+      : {
+          fixtureChecklist: session.fixtureChecklist.items.map((item) => ({
+            ...item,
+            confirmed: !session.fixtureChecklist?.unconfirmed.some((open) => open.id === item.id),
+          })),
+        }),
     profiles,
     baseline: Object.fromEntries(options.baseline?.expectedFailures ?? []),
     staleBaseline,

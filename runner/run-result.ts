@@ -53,6 +53,15 @@ export interface RunResult {
   readonly preflight: readonly PreflightFinding[];
   /** How the SUT's fixtures were provided (docs/sut.md), which decides what the cases can know. */
   readonly fixtures: SutConfig['fixtures'];
+  /**
+   * With "admin-iq": the operator checklist (what Administrative Provisioning cannot express,
+   * runner/admin-fixtures.ts), each item with whether the SUT file confirms it.
+   */
+  readonly fixtureChecklist?: readonly {
+    readonly id: string;
+    readonly text: string;
+    readonly confirmed: boolean;
+  }[];
   readonly profiles: readonly ProfileVerdict[];
   /** The baseline the run was judged with (case ID → why it is expected to fail); {} without one. */
   readonly baseline: Readonly<Record<string, string>>;

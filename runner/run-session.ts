@@ -23,6 +23,13 @@ import { conformanceLedgerFile, outOfBandLedger } from '../harness/sut/conforman
 import { outputTail, stripTerminalEscapes } from '../harness/sut/process-output.ts';
 import { GENERATED_SECRET, type SutConfig } from '../harness/sut/sut-config.ts';
 import { gatewayPacer, TokenBucket, type Pace } from './request-pacing.ts';
+import {
+  operatorChecklist,
+  provisionWorld,
+  unconfirmedItems,
+  type ChecklistItem,
+  type ProvisionedWorld,
+} from './admin-fixtures.ts';
 import { RunCallers, type CallerRoles } from './caller-pool.ts';
 
 /** The accounts the reference fixture world gives a role (fixtures/worlds/reference.json). */
@@ -43,8 +50,19 @@ export interface RunSession {
   readonly driver: Driver;
   readonly callers: RunCallers;
   readonly facts: SutFacts;
-  /** The fixture world the SUT loaded, when its config says "fixtures": "world-file". */
+  /**
+   * The fixture world the SUT loaded ("fixtures": "world-file"), or the one the run provisioned
+   * over Administrative Provisioning ("admin-iq"): what the gateway actually has.
+   */
   readonly world?: ReferenceWorld;
+  /**
+   * With "admin-iq": what the protocol cannot express, for the operator to do by hand, and
+   * which items the SUT file confirms (`fixturesConfirmed`).
+   */
+  readonly fixtureChecklist?: {
+    readonly items: readonly ChecklistItem[];
+    readonly unconfirmed: readonly ChecklistItem[];
+  };
   /** Milliseconds spent starting the federation and the gateway. */
   readonly setupMs: number;
   /** SIGKILL and restart of the gateway; absent when the harness did not launch it. */
@@ -148,6 +166,19 @@ async function keepLogs(dir: string, federation: Federation, sut: SutInstance): 
   return written;
 }
 
+/** The operator checklist as the run prints it at start. */
+export function checklistLines(
+  items: readonly ChecklistItem[],
+  unconfirmed: readonly ChecklistItem[],
+): string[] {
+  if (items.length === 0) return ['fixtures: nothing for the operator to do by hand'];
+  const open = new Set(unconfirmed.map((item) => item.id));
+  return [
+    `fixtures: operator checklist (what Administrative Provisioning cannot express; confirm an item by listing its ID in the SUT file's "fixturesConfirmed"; the cases that need an unconfirmed one cannot tell):`,
+    ...items.map((item) => `  [${open.has(item.id) ? ' ' : 'x'}] ${item.id}: ${item.text}`),
+  ];
+}
+
 export async function startSession(options: StartSessionOptions): Promise<RunSession> {
   const { config, log } = options;
   const started = performance.now();
@@ -162,6 +193,15 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       : { beforeSend: gatewayPacer(new TokenBucket(options.pace), config.component.domain) }),
   });
   let sut: SutInstance | undefined;
+  let provisioned: ProvisionedWorld | undefined;
+  /** Removes what admin-iq provisioning created, saying what it could not. */
+  const unprovision = async (): Promise<void> => {
+    const created = provisioned;
+    provisioned = undefined;
+    if (created === undefined) return;
+    const failures = await created.cleanup().catch((error: unknown) => [String(error)]);
+    for (const failure of failures) log(`fixtures: cleanup: ${failure}`);
+  };
   try {
     sut = await launchSut({
       config,
@@ -187,12 +227,30 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       registrant: jidOf(WORLD_ACCOUNTS.registrant),
       localPeer: jidOf(WORLD_ACCOUNTS.localPeer),
     };
-    // Built from the very value the SUT was given, so cases expect what it actually loaded.
-    const world =
-      config.fixtures === 'world-file' && options.world !== undefined
-        ? referenceWorldOf(options.world, roles)
-        : undefined;
     const callers = new RunCallers(driver, roles);
+    // Built from the very value the SUT was given, so cases expect what it actually loaded; with
+    // admin-iq from what provisioning actually registered and activated.
+    let world: ReferenceWorld | undefined;
+    let fixtureChecklist: RunSession['fixtureChecklist'];
+    if (config.fixtures === 'world-file' && options.world !== undefined) {
+      world = referenceWorldOf(options.world, roles);
+    } else if (config.fixtures === 'admin-iq' && options.world !== undefined) {
+      provisioned = await provisionWorld(await callers.callerOf('admin'), gatewayJid, options.world);
+      log(
+        `fixtures: admin-iq as ${roles.admin ?? '(no admin)'}: ${String(provisioned.registered)} version(s) registered, ${String(provisioned.activated)} activated`,
+      );
+      for (const problem of provisioned.problems) log(`fixtures: not provisioned: ${problem}`);
+      const items = operatorChecklist(provisioned.world);
+      const unconfirmed = unconfirmedItems(items, config.fixturesConfirmed);
+      fixtureChecklist = { items, unconfirmed };
+      for (const line of checklistLines(items, unconfirmed)) log(line);
+      world = referenceWorldOf(
+        provisioned.world,
+        roles,
+        'the fixture world provisioned over admin-iq',
+        new Map(unconfirmed.map((item) => [item.id, item.text])),
+      );
+    }
     const features = await advertisedFeatures(await callers.callerOf('local'), gatewayJid, log);
     const locale = launchLocale(config.launch);
     const facts: SutFacts = {
@@ -253,12 +311,14 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       callers,
       facts,
       ...(world === undefined ? {} : { world }),
+      ...(fixtureChecklist === undefined ? {} : { fixtureChecklist }),
       ...(sutControl === undefined ? {} : { sutControl }),
       ...(ledger === undefined ? {} : { ledger }),
       setupMs,
       gatewayExit: () => unexpectedExit,
       keepLogs: (dir) => keepLogs(dir, federation, launched),
       async stop() {
+        await unprovision();
         expectingExit = true;
         await driver.closeAll();
         await launched.stop().catch(() => undefined);
@@ -266,6 +326,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       },
     };
   } catch (error) {
+    await unprovision().catch(() => undefined);
     // The local caller may be connected already (the features query failed after its login).
     await driver.closeAll();
     await sut?.stop().catch(() => undefined);

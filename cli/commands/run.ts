@@ -120,7 +120,8 @@ export const runCommand: Command = {
     if (config === EXIT.invalid) return EXIT.usage;
     const worldPath = resolve(values.world ?? DEFAULT_WORLD);
     let world: JsonValue | undefined;
-    if (config.fixtures === 'world-file') {
+    // admin-iq: the run provisions this world over Administrative Provisioning (runner/admin-fixtures.ts).
+    if (config.fixtures === 'world-file' || config.fixtures === 'admin-iq') {
       const read = readWorldFile(io, worldPath);
       if (read === EXIT.invalid) return EXIT.usage;
       world = read.world;

@@ -89,6 +89,13 @@ describe('SUT config', () => {
     expect(partial.timeouts).toEqual({ ...DEFAULT_TIMEOUTS, replySeconds: 2.5 });
   });
 
+  it('reads the operator checklist items the file confirms (admin-iq), none by default, and refuses other IDs', () => {
+    expect(parse(MINIMAL).fixturesConfirmed).toEqual([]);
+    const confirmed = ['grants', 'hidden:vault@agents.example', 'runtime:conformance@agents.example'];
+    expect(parse({ ...MINIMAL, fixturesConfirmed: confirmed }).fixturesConfirmed).toEqual(confirmed);
+    expect(() => parse({ ...MINIMAL, fixturesConfirmed: ['grant'] })).toThrow(/\/fixturesConfirmed\/0: must match/);
+  });
+
   it('claims the profiles a claimed profile builds on (#conformance)', () => {
     const config = parse({ ...MINIMAL, profiles: ['interactive-tasks', 'jabber-search'] });
     expect(config.declaredProfiles).toEqual(['interactive-tasks', 'jabber-search']);
@@ -127,7 +134,7 @@ describe('SUT config', () => {
       }),
     ).toEqual([
       '/adminJid: "adminJid" is required: fixtures \'admin-iq\' provisions as adminJid',
-      '/extra: unknown member "extra"; allowed here: $schema, name, version, homepage, component, launch, profiles, adminJid, fixtures, conformanceTools, limits, timeouts',
+      '/extra: unknown member "extra"; allowed here: $schema, name, version, homepage, component, launch, profiles, adminJid, fixtures, fixturesConfirmed, conformanceTools, limits, timeouts',
       '/name: must not be empty',
       '/homepage: must match ^https?://[^\\s]+$',
       '/component/domian: unknown member "domian" (did you mean "domain"?); allowed here: domain, port, secret',

@@ -89,6 +89,11 @@ export interface SutConfig {
   readonly declaredProfiles: readonly ProfileId[];
   readonly adminJid?: string;
   readonly fixtures: FixtureProvisioning;
+  /**
+   * The operator checklist items (`"fixtures": "admin-iq"`: what Administrative Provisioning
+   * cannot express, runner/admin-fixtures.ts) the operator declares done, by ID.
+   */
+  readonly fixturesConfirmed: readonly string[];
   readonly conformanceTools: ConformanceToolsHosting;
   readonly limits: SutLimits;
   readonly timeouts: SutTimeouts;
@@ -148,6 +153,7 @@ interface RawSutConfig {
   readonly profiles: ProfileId[];
   readonly adminJid?: string;
   readonly fixtures: FixtureProvisioning;
+  readonly fixturesConfirmed?: string[];
   readonly conformanceTools?: 'native' | { readonly mcp: 'stdio' };
   readonly limits?: SutLimits;
   readonly timeouts?: Partial<SutTimeouts>;
@@ -319,6 +325,7 @@ function buildConfig(raw: RawSutConfig, source: string, baseDir: string): SutCon
     declaredProfiles: raw.profiles,
     ...(raw.adminJid === undefined ? {} : { adminJid: raw.adminJid }),
     fixtures: raw.fixtures,
+    fixturesConfirmed: raw.fixturesConfirmed ?? [],
     conformanceTools:
       raw.conformanceTools === undefined || raw.conformanceTools === 'native' ? 'native' : 'mcp-stdio',
     limits: raw.limits ?? {},

@@ -165,6 +165,20 @@ export function conformanceMarkdown(report: ConformanceReport, result: RunResult
         : selectionText(report),
     ],
     ['Fixtures', `${code(report.fixtures)}: ${FIXTURE_MODES[report.fixtures]}`],
+    ...(report.fixtureChecklist === undefined
+      ? []
+      : [
+          [
+            'Operator checklist',
+            report.fixtureChecklist.length === 0
+              ? 'nothing to do by hand'
+              : `${report.fixtureChecklist
+                  .map((item) => `${item.confirmed ? '☑' : '☐'} ${code(item.id)}: ${inline(item.text)}`)
+                  .join(
+                    '<br>',
+                  )} (☐: not confirmed in the SUT file's ${code('fixturesConfirmed')}; the cases that need it are undecided)`,
+          ] as [string, string],
+        ]),
     ...(report.pace === undefined
       ? []
       : [

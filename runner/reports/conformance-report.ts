@@ -138,6 +138,12 @@ export interface ConformanceReport {
   readonly selection: RunSelection;
   /** How the SUT's fixtures were provided (docs/sut.md). */
   readonly fixtures: FixtureProvisioning;
+  /** With "admin-iq": the operator checklist, each item with whether the SUT file confirms it. */
+  readonly fixtureChecklist?: readonly {
+    readonly id: string;
+    readonly text: string;
+    readonly confirmed: boolean;
+  }[];
   /** What the preflight found against the claims, before any case ran. */
   readonly preflight: readonly PreflightFinding[];
   readonly profiles: readonly ProfileStatement[];
@@ -272,6 +278,9 @@ export function conformanceReport(
       totalCases: result.selection.totalCases,
     },
     fixtures: result.fixtures,
+    ...(result.fixtureChecklist === undefined
+      ? {}
+      : { fixtureChecklist: result.fixtureChecklist.map((item) => ({ ...item })) }),
     preflight: result.preflight.map((finding) => ({
       profile: finding.profile,
       kind: finding.kind,

@@ -61,7 +61,7 @@ export const FIXTURE_MODES: Readonly<Record<FixtureProvisioning, string>> = {
   'world-file':
     'the harness wrote the fixture world and the gateway loaded it at start: the suite knows every endpoint, manifest and grant it expects',
   'admin-iq':
-    'the fixture world is to be provisioned through the Administrative Provisioning IQs as adminJid; this run gave the cases no fixture world, so the cases that need it cannot tell (cantTell) and leave their claimed profiles INCOMPLETE',
+    'the run registered and activated the fixture world through the Administrative Provisioning IQs as adminJid before the cases, and removed it after them; the cases judge against what was actually provisioned, and what the protocol cannot express is the operator checklist: a case that needs an unconfirmed item cannot tell (cantTell)',
   manual:
     'the operator set up the fixture world, so the suite does not know its endpoints, manifests or grants: the cases that need it cannot tell (cantTell) and leave their claimed profiles INCOMPLETE',
 };

@@ -88,6 +88,8 @@ export function conformanceTarget(context: CaseContext): TaskTarget {
       `the fixture world (${world.source}) hosts no conformance tools: give an endpoint the manifest fixtures/manifests/conformance.json and host its tools (docs/conformance-tools.md, "Hosting the tools in another gateway")`,
     );
   }
+  // With admin-iq fixtures, who executes the tools is on the operator checklist.
+  world.requireConfirmed(`runtime:${endpoint.jid}`);
   if (!world.mayInvoke('local', endpoint, 'script')) {
     throw new MissingFixture(
       `the local caller (${world.jidOf('local')}) may not invoke the conformance tools in ${world.source}: grant it, or its domain, invocation of ${endpoint.jid}`,
