@@ -400,22 +400,32 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
           );
         };
         // State and result need no optional feature: a task held running by a wait step.
-        const { task } = await whileHeld(context, caller, target, async ({ accepted }) => {
-          expectResultPayload(
-            await admin.deactivate(target.jid),
-            'errors.task-ops-survive-visibility-change',
-            NS_AGENT_API,
-            'deactivated',
-          );
-          const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
-          const state = expectTaskState(stateExchange, 'errors.task-ops-survive-visibility-change');
-          expectThat(
-            stateExchange.reply.xml,
-            'errors.task-ops-survive-visibility-change',
-            'task state running for the deactivated endpoint’s task',
-            state.state === 'running' && state.taskId === accepted.taskId,
-          );
-        });
+        const { task } = await whileHeld(
+          context,
+          caller,
+          target,
+          async ({ accepted }) => {
+            expectResultPayload(
+              await admin.deactivate(target.jid),
+              'errors.task-ops-survive-visibility-change',
+              NS_AGENT_API,
+              'deactivated',
+            );
+            const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
+            const state = expectTaskState(stateExchange, 'errors.task-ops-survive-visibility-change');
+            expectThat(
+              stateExchange.reply.xml,
+              'errors.task-ops-survive-visibility-change',
+              'task state running for the deactivated endpoint’s task',
+              state.state === 'running' && state.taskId === accepted.taskId,
+            );
+          },
+          {},
+          {
+            // A task that settled too early is tried again with the endpoint active.
+            beforeRetry: () => activateTarget(admin, target),
+          },
+        );
         const held = await awaitSettled(context, caller, task.accepted.taskId);
         await expectResult(task.accepted.taskId, terminalPayload(held).state);
         // The optional operations, on a task started while the endpoint is active again.

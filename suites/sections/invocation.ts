@@ -727,14 +727,24 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
             target.manifest,
           );
         };
-        const { task, value: next } = await whileHeld(context, caller, target, async (held) => {
-          restorer.reactivateAtEnd({ jid: target.jid, version: target.version, hash: target.hash });
-          const version = await registerTargetVersion(admin, target, freshVersion(context, '1.0.1'));
-          restorer.removeVersionAtEnd(version.jid, version.version);
-          await activateTarget(admin, version);
-          await expectPinned(held.accepted.taskId, `with ${version.version} active`, version);
-          return version;
-        });
+        const { task, value: next } = await whileHeld(
+          context,
+          caller,
+          target,
+          async (held) => {
+            restorer.reactivateAtEnd({ jid: target.jid, version: target.version, hash: target.hash });
+            const version = await registerTargetVersion(admin, target, freshVersion(context, '1.0.1'));
+            restorer.removeVersionAtEnd(version.jid, version.version);
+            await activateTarget(admin, version);
+            await expectPinned(held.accepted.taskId, `with ${version.version} active`, version);
+            return version;
+          },
+          {},
+          {
+            // A task that settled too early is tried again on the version it was pinned to.
+            beforeRetry: () => activateTarget(admin, target),
+          },
+        );
         await awaitSettled(context, caller, task.accepted.taskId);
         await expectPinned(task.accepted.taskId, 'after the task settled', next);
       });

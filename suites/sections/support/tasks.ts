@@ -856,8 +856,13 @@ export async function whileHeld<T>(
   target: TaskTarget,
   during: (task: HeldTask) => Promise<T>,
   options: InvokeOptions = {},
+  retry: {
+    /** Undoes what `during` changed (an activation, a deactivation) before the next, longer hold. */
+    readonly beforeRetry?: () => Promise<void>;
+  } = {},
 ): Promise<{ task: HeldTask; value: T }> {
-  for (const holdMs of HOLDS_MS) {
+  for (const [index, holdMs] of HOLDS_MS.entries()) {
+    if (index > 0) await retry.beforeRetry?.();
     const started = await startTask(
       context,
       caller,
