@@ -177,6 +177,7 @@ describe('#endpoint-info', () => {
           FEATURE.taskCancel,
           FEATURE.taskInput,
           FEATURE.taskProgress,
+          NS.ping,
         ].toSorted(),
       );
       expect(info.forms).toHaveLength(1);

@@ -119,8 +119,10 @@ describe('reference gateway component', () => {
       'toolbox@agents.example',
       'translator@agents.example',
       'weather@agents.example',
+      '\ufa0e@agents.example',
+      '\u{20000}@agents.example',
     ]);
-    expect(items.rsm?.count).toBe(5);
+    expect(items.rsm?.count).toBe(7);
   });
 
   it('answers endpoint info with the endpoint-info form', async () => {

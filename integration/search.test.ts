@@ -89,13 +89,29 @@ describe('#search form', () => {
     }
   });
 
-  it('#search a submission without the jabber:iq:search FORM_TYPE is a bad-request', async () => {
+  it('#search a submission without FORM_TYPE is read as the search form, one of another FORM_TYPE is a bad-request, unknown fields are ignored', async () => {
     const caller = await world().caller(BOB);
-    const request = buildSearchRequest({
-      kind: 'form',
-      form: { type: 'submit', fields: [{ var: 'nick', values: ['weather'] }] },
-    });
-    expectStanzaError(await caller.exchangeIq(GATEWAY, 'set', request), 'bad-request', 'modify');
+    const submit = (fields: { var: string; values: string[] }[]) =>
+      caller.exchangeIq(
+        GATEWAY,
+        'set',
+        buildSearchRequest({ kind: 'form', form: { type: 'submit', fields } }),
+      );
+    // slixmpp-style: no FORM_TYPE, and a field this gateway does not know (XEP-0004 §3.1).
+    const bare = await submit([
+      { var: 'nick', values: ['weather'] },
+      { var: 'x-client-hint', values: ['slixmpp'] },
+    ]);
+    expect(bare.parsed.type, bare.reply.xml).toBe('result');
+    expect(bare.reply.xml).toContain(JID.weather);
+    expectStanzaError(
+      await submit([
+        { var: 'FORM_TYPE', values: ['urn:example:other'] },
+        { var: 'nick', values: ['weather'] },
+      ]),
+      'bad-request',
+      'modify',
+    );
   });
 });
 

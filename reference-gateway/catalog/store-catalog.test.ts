@@ -50,6 +50,9 @@ describe('visibleEndpoints (#list-agents, #rules, #security)', () => {
         'toolbox@agents.example',
         'translator@agents.example',
         'weather@agents.example',
+        // U+FA0E and U+20000: after every ASCII JID in octet order (UTF-16 would put U+20000 first).
+        '\ufa0e@agents.example',
+        '\u{20000}@agents.example',
       ],
     ],
     [
@@ -60,6 +63,9 @@ describe('visibleEndpoints (#list-agents, #rules, #security)', () => {
         'toolbox@agents.example',
         'vault@agents.example',
         'weather@agents.example',
+        // U+FA0E and U+20000: after every ASCII JID in octet order (UTF-16 would put U+20000 first).
+        '\ufa0e@agents.example',
+        '\u{20000}@agents.example',
       ],
     ],
     [CAROL, ['weather@agents.example']],

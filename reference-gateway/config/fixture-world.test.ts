@@ -105,6 +105,8 @@ describe('fixture-world files', () => {
       'vault@agents.example',
       'toolbox@agents.example',
       'archive@agents.example',
+      '\ufa0e@agents.example',
+      '\u{20000}@agents.example',
       'conformance@agents.example',
     ]);
     expect(world.endpoints.find((e) => e.jid === 'vault@agents.example')?.hidden).toBe(true);

@@ -49,13 +49,15 @@ afterEach(() => {
 describe('openGatewayState', () => {
   it('loads the world and the config policy, and serves the catalog', async () => {
     const state = await start();
-    expect(state.world).toMatchObject({ created: 8, pointersApplied: 7 });
+    expect(state.world).toMatchObject({ created: 10, pointersApplied: 9 });
     expect(state.catalog.visibleEndpoints(BOB).map((e) => e.jid)).toEqual([
       'calendar@agents.example',
       'conformance@agents.example',
       'toolbox@agents.example',
       'translator@agents.example',
       'weather@agents.example',
+      '\ufa0e@agents.example',
+      '\u{20000}@agents.example',
     ]);
     // The config's grant and the world's domain grant both apply.
     expect(state.catalog.visibleEndpoints(requester('carol@example.com')).map((e) => e.jid)).toEqual([
@@ -92,6 +94,8 @@ describe('openGatewayState', () => {
       'translator@agents.example',
       'vault@agents.example',
       'weather@agents.example',
+      '\u{20000}@agents.example',
+      '\ufa0e@agents.example',
     ]);
     expect(new Set([...state.runtimes.values()].map((runtime) => runtime.name))).toEqual(
       new Set(['conformance']),
