@@ -10,7 +10,6 @@ import { REPORT_FILES } from '../../runner/reports/conformance-report.ts';
 import { matrixHtml, type MatrixRun } from '../../runner/reports/matrix-html.ts';
 import { ConformanceReportError, parseConformanceReport } from '../../runner/reports/read-conformance.ts';
 import { formatViolation } from '../../protocol/json/config-problems.ts';
-import { REPO_ROOT } from '../../harness/repo-root.ts';
 import { EXIT, readInput, UsageError } from '../io.ts';
 import type { Command } from '../main.ts';
 
@@ -30,7 +29,8 @@ export const matrixCommand: Command = {
       allowPositionals: true,
     });
     if (positionals.length === 0) throw new UsageError('name at least one run directory (reports/<run-id>/)');
-    const out = resolve(values.out ?? join(REPO_ROOT, 'reports', 'matrix.html'));
+    // Relative to where the command runs: an installed package must not write into itself.
+    const out = resolve(values.out ?? join('reports', 'matrix.html'));
     const pageDir = dirname(out);
     const runs: MatrixRun[] = [];
     let invalid = false;

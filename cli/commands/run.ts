@@ -178,7 +178,8 @@ export const runCommand: Command = {
     }
 
     const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${generateIdentifier('').slice(0, 6)}`;
-    const out = resolve(values.out ?? join(REPO_ROOT, 'reports', runId));
+    // Relative to where the command runs: an installed package must not write into itself.
+    const out = resolve(values.out ?? join('reports', runId));
     prepareOutDir(out);
     const log = (line: string): void => {
       io.out(`${line}\n`);
