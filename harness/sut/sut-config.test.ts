@@ -93,7 +93,9 @@ describe('SUT config', () => {
     expect(parse(MINIMAL).fixturesConfirmed).toEqual([]);
     const confirmed = ['grants', 'hidden:vault@agents.example', 'runtime:conformance@agents.example'];
     expect(parse({ ...MINIMAL, fixturesConfirmed: confirmed }).fixturesConfirmed).toEqual(confirmed);
-    expect(() => parse({ ...MINIMAL, fixturesConfirmed: ['grant'] })).toThrow(/\/fixturesConfirmed\/0: must match/);
+    expect(() => parse({ ...MINIMAL, fixturesConfirmed: ['grant'] })).toThrow(
+      /\/fixturesConfirmed\/0: must match/,
+    );
   });
 
   it('claims the profiles a claimed profile builds on (#conformance)', () => {
