@@ -10,8 +10,25 @@ import { REPO_ROOT } from '../repo-root.ts';
 const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string })
   .version;
 const IMAGE = `local/agentconf:${VERSION}`;
+const BASE_IMAGE = 'node:20-bookworm-slim';
 
-describe('the whole-harness image', () => {
+/**
+ * The Dockerfile builds on the official Node image; an engine without it that cannot pull it
+ * (no registry access, as on the CI machine) cannot build the image at all. That is said, and the
+ * test is reported skipped, never passed.
+ */
+function baseImageAvailable(): boolean {
+  const present = spawnSync('docker', ['image', 'inspect', BASE_IMAGE], { stdio: 'ignore' }).status === 0;
+  if (present) return true;
+  const pulled = spawnSync('docker', ['pull', '--quiet', BASE_IMAGE], { encoding: 'utf8', timeout: 120_000 });
+  if (pulled.status === 0) return true;
+  console.log(
+    `[test:containers] NOT RUN: the whole-harness image needs ${BASE_IMAGE}, which the engine neither has nor can pull (${(pulled.stderr || 'no answer').trim().split('\n')[0] ?? ''})`,
+  );
+  return false;
+}
+
+describe.skipIf(!baseImageAvailable())('the whole-harness image', () => {
   it('builds and passes agentconf run --grep gateway-info', () => {
     execFileSync(join(REPO_ROOT, 'harness', 'containers', 'build-harness-image'), [IMAGE], {
       stdio: 'inherit',
