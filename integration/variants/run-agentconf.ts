@@ -6,8 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../cli/main.ts';
-import { processIo, type CliIo } from '../../cli/io.ts';
+import { runCli } from '../../cli/test-support/run-cli.ts';
 import type { ProfileId } from '../../protocol/profiles.ts';
 import type { ProfileVerdict } from '../../runner/profile-verdicts.ts';
 import type { RunResult } from '../../runner/run-result.ts';
@@ -35,13 +34,6 @@ export interface RunOptions {
 /** Runs `agentconf run --provider native --sut …`; the report directory is removed afterwards. */
 export async function runAgentconf(options: RunOptions): Promise<AgentconfRun> {
   const out = mkdtempSync(join(tmpdir(), 'agentconf-proof-'));
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    out: (text) => (stdout += text),
-    err: (text) => (stderr += text),
-    readFile: processIo.readFile,
-  };
   const argv = ['run', '--provider', 'native', '--sut', options.sut, '--out', out];
   for (const grep of options.grep ?? []) argv.push('--grep', grep);
   for (const profile of options.profiles ?? []) argv.push('--profile', profile);
@@ -49,7 +41,7 @@ export async function runAgentconf(options: RunOptions): Promise<AgentconfRun> {
   if (options.seed !== undefined) argv.push('--seed', String(options.seed));
   const started = performance.now();
   try {
-    const code = await main(argv, io);
+    const { code, stdout, stderr } = await runCli(argv);
     const seconds = (performance.now() - started) / 1000;
     let result: RunResult;
     try {
