@@ -10,7 +10,7 @@
  * its profile while it still fails; once it passes the baseline is stale and the run fails.
  */
 import { PROFILE_IDS, PROFILE_TITLES, type ProfileId } from '../protocol/profiles.ts';
-import type { Level, Outcome } from '../suites/framework/outcome.ts';
+import { mustFirst, type Level, type Outcome } from '../suites/framework/outcome.ts';
 import type { CaseResult } from '../suites/framework/run-case.ts';
 
 export type OutcomeCounts = Record<Outcome, number>;
@@ -111,12 +111,6 @@ export function unknownBaselineEntries(caseIds: readonly string[], baseline: Bas
   return [...baseline.expectedFailures.keys()].filter((id) => !known.has(id));
 }
 
-const LEVEL_ORDER: Readonly<Record<Level, number>> = { MUST: 0, SHOULD: 1, MAY: 2 };
-
-function byLevel(results: CaseResult[]): CaseResult[] {
-  return results.sort((a, b) => LEVEL_ORDER[a.case.level] - LEVEL_ORDER[b.case.level]);
-}
-
 function listed(ids: readonly string[], limit = 3): string {
   const shown = ids.slice(0, limit).join(', ');
   return ids.length > limit ? `${shown} and ${String(ids.length - limit)} more` : shown;
@@ -185,7 +179,9 @@ export function profileVerdicts(results: readonly CaseResult[], options: Verdict
           : decidedMust === 0
             ? 'not-assessed'
             : 'passed';
-    const reason = mainReason(verdict, blockers, byLevel(failing), byLevel(undecided), profileResults);
+    const failingFirst = mustFirst(failing);
+    const undecidedFirst = mustFirst(undecided);
+    const reason = mainReason(verdict, blockers, failingFirst, undecidedFirst, profileResults);
     return {
       profile,
       title: PROFILE_TITLES[profile],
@@ -194,8 +190,8 @@ export function profileVerdicts(results: readonly CaseResult[], options: Verdict
       counts: levelCounts,
       warnings,
       expectedFailures,
-      failingCases: byLevel(failing).map((result) => result.case.id),
-      undecidedCases: byLevel(undecided).map((result) => result.case.id),
+      failingCases: failingFirst.map((result) => result.case.id),
+      undecidedCases: undecidedFirst.map((result) => result.case.id),
       blockers,
       ...(reason === undefined ? {} : { reason }),
     };

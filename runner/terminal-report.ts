@@ -4,7 +4,7 @@
  * and at the end a table per profile with MUST and SHOULD counts and the verdict.
  */
 import type { CaseResult } from '../suites/framework/run-case.ts';
-import type { Outcome } from '../suites/framework/outcome.ts';
+import { mustFirst, type Outcome } from '../suites/framework/outcome.ts';
 import { textTable } from './text-table.ts';
 import type { RunProgress } from './run-conformance.ts';
 import type { RunResult } from './run-result.ts';
@@ -74,8 +74,6 @@ export function describeFailure(result: CaseResult, cut = false): string {
   return lines.join('\n');
 }
 
-const LEVEL_ORDER = { MUST: 0, SHOULD: 1, MAY: 2 } as const;
-
 /** Progress that prints nothing (the repetitions of --repeat print one line each instead). */
 export const silentProgress: RunProgress = {
   gatewayExited: () => undefined,
@@ -85,11 +83,6 @@ export const silentProgress: RunProgress = {
   sectionFinished: () => undefined,
   schemaFailures: () => undefined,
 };
-
-/** Results in the order their failures are printed: MUST before SHOULD before MAY. */
-function mustFirst(results: readonly CaseResult[]): CaseResult[] {
-  return results.toSorted((a, b) => LEVEL_ORDER[a.case.level] - LEVEL_ORDER[b.case.level]);
-}
 
 export function terminalProgress(write: (text: string) => void, verbose = false): RunProgress {
   return {

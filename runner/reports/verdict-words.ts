@@ -114,7 +114,6 @@ const OUTCOME_ORDER: Readonly<Record<Outcome, number>> = {
   inapplicable: 3,
   untested: 4,
 };
-const LEVEL_ORDER: Readonly<Record<Level, number>> = { MUST: 0, SHOULD: 1, MAY: 2 };
 
 /**
  * The profile's cases that did not pass (failed, cantTell, inapplicable) and the passed ones its
@@ -131,7 +130,7 @@ export function caseNotes(run: RunResult, verdict: ProfileVerdict): CaseNote[] {
     .toSorted(
       (a, b) =>
         OUTCOME_ORDER[a.outcome] - OUTCOME_ORDER[b.outcome] ||
-        LEVEL_ORDER[a.case.level] - LEVEL_ORDER[b.case.level],
+        LEVELS.indexOf(a.case.level) - LEVELS.indexOf(b.case.level),
     )
     .map((result) => {
       const baseline = excusedBy(run, result);

@@ -8,3 +8,8 @@ export type Outcome = (typeof OUTCOMES)[number];
 /** RFC 2119 strength of the requirement a case checks. */
 export const LEVELS = ['MUST', 'SHOULD', 'MAY'] as const;
 export type Level = (typeof LEVELS)[number];
+
+/** The items of stronger requirements first (MUST, SHOULD, MAY), in their order otherwise. */
+export function mustFirst<T extends { readonly case: { readonly level: Level } }>(items: readonly T[]): T[] {
+  return items.toSorted((a, b) => LEVELS.indexOf(a.case.level) - LEVELS.indexOf(b.case.level));
+}

@@ -14,7 +14,7 @@ import type { Caller } from '../../harness/driver/index.ts';
 import { FEATURE, NS } from '../../protocol/namespaces.ts';
 import { PROFILE_TITLES, type ProfileId } from '../../protocol/profiles.ts';
 import { parseDiscoInfo } from '../../protocol/stanza/index.ts';
-import type { FixtureEndpoint, ReferenceWorld } from '../fixtures/reference-world.ts';
+import type { ReferenceWorld } from '../fixtures/reference-world.ts';
 
 /** What a claim of the profile makes the SUT advertise, and where (#conformance). */
 interface RequiredFeatures {
@@ -111,14 +111,6 @@ function check(
   });
 }
 
-/** The endpoint that hosts the conformance tools, when the world has one. */
-function conformanceEndpoint(world: ReferenceWorld): FixtureEndpoint | undefined {
-  return world.endpoints.find((endpoint) => {
-    const names = endpoint.active?.tools.map((tool) => tool.name) ?? [];
-    return names.includes('script') && names.includes('counter');
-  });
-}
-
 export interface PreflightOptions {
   readonly caller: Caller;
   readonly gatewayJid: string;
@@ -166,7 +158,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightFin
       }
     }
   }
-  const target = conformanceEndpoint(world);
+  const target = world.conformanceEndpoint();
   const script = target?.active?.tools.find((tool) => tool.name === 'script');
   if (target !== undefined && script !== undefined) {
     const atEndpoint = await advertised(options.caller, target.jid);

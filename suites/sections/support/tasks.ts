@@ -79,10 +79,7 @@ export function targetOf(endpoint: FixtureEndpoint, manifest?: FixtureManifest):
 /** The conformance tools' endpoint (docs/conformance-tools.md): the one with `script` and `counter`. */
 export function conformanceTarget(context: CaseContext): TaskTarget {
   const world = requireWorld(context);
-  const endpoint = world.endpoints.find((candidate) => {
-    const names = candidate.active?.tools.map((tool) => tool.name) ?? [];
-    return names.includes('script') && names.includes('counter') && names.includes('script.typed');
-  });
+  const endpoint = world.conformanceEndpoint();
   if (endpoint === undefined) {
     throw new MissingFixture(
       `the fixture world (${world.source}) hosts no conformance tools: give an endpoint the manifest fixtures/manifests/conformance.json and host its tools (docs/conformance-tools.md, "Hosting the tools in another gateway")`,
