@@ -10,6 +10,7 @@ import {
   BAD_REQUEST_CANCEL,
   NO_INTERACTIVE_FEATURES,
   REFUSES_REGISTRATION,
+  REFUSES_UNKNOWN_FORM_FIELDS,
 } from './variants/gateway-variants.ts';
 import {
   blockingCases,
@@ -169,5 +170,15 @@ describe('5. the reference gateway typing bad-request errors cancel (a warning, 
     expect(blockingCases(strict())).toEqual(['task-recovery.malformed-task-id']);
     expect(strict().result.strict).toBe(true);
     expect(strict().result.passed).toBe(false);
+  });
+});
+
+describe('6. the reference gateway refusing search form fields it does not understand (XEP-0004 §3.1)', () => {
+  const strict = useVariantRun(REFUSES_UNKNOWN_FORM_FIELDS, { strict: true, grep: ['search.data-form'] });
+
+  it('FAILS Jabber Search with --strict on search.data-form-unknown-field-ignored (a SHOULD case)', () => {
+    expect(caseOf(strict(), 'search.data-form-unknown-field-ignored').outcome).toBe('failed');
+    expect(caseOf(strict(), 'search.data-form-submission').outcome).toBe('passed');
+    expect(verdictOf(strict(), 'jabber-search').verdict, describeRun(strict())).toBe('failed');
   });
 });

@@ -355,3 +355,17 @@ export const BAD_REQUEST_CANCEL: GatewayVariant = {
     },
   ],
 };
+
+/** Before issue 13 item 8: a search form with a field the gateway does not know is refused. */
+export const REFUSES_UNKNOWN_FORM_FIELDS: GatewayVariant = {
+  name: 'refuses-unknown-form-fields',
+  change: 'a search form submission carrying a field the gateway does not understand gets bad-request',
+  patches: [
+    {
+      file: 'reference-gateway/discovery/search.ts',
+      find: '    if (field.var !== NICK_FIELD && field.var !== TAG_FIELD) continue;',
+      replace:
+        "    if (field.var !== NICK_FIELD && field.var !== TAG_FIELD) {\n      if (field.var !== 'FORM_TYPE' && field.values.some((text) => text !== '')) return undefined;\n      continue;\n    }",
+    },
+  ],
+};
