@@ -9,6 +9,7 @@ import { NS } from '../protocol/namespaces.ts';
 import { secondReplyViolations } from '../suites/framework/second-replies.ts';
 import type { SutConfig } from '../harness/sut/sut-config.ts';
 import type { ConformanceCase, Suite } from '../suites/framework/case.ts';
+import { AttemptBudget } from '../suites/framework/budget.ts';
 import { caseSeed, SeededRandom } from '../suites/framework/seeded-random.ts';
 import { runCase, type CaseResult } from '../suites/framework/run-case.ts';
 import {
@@ -73,6 +74,8 @@ export interface RunConformanceOptions {
   readonly selection: CaseSelection;
   readonly seed: number;
   readonly strict: boolean;
+  /** `--deep`: every adversarial case's budget raised (suites/framework/budget.ts). */
+  readonly deep?: boolean;
   readonly baseline?: Baseline;
   readonly suiteVersion: string;
   readonly specRevision: string;
@@ -191,9 +194,12 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
         prepare: (_, seed, warn) => {
           const transcript = new Transcript(testCase.id, { redactions });
           const pool = session.callers.forAttempt(transcript);
+          const budget = new AttemptBudget(options.deep === true);
           return {
             transcript,
+            budget,
             context: {
+              budget,
               sut: session.facts,
               callers: pool,
               random: new SeededRandom(seed),
@@ -268,6 +274,7 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
     setupMs: session.setupMs,
     seed: options.seed,
     strict: options.strict,
+    deep: options.deep === true,
     suiteVersion: options.suiteVersion,
     specRevision: options.specRevision,
     provider: session.federation.provider,

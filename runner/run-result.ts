@@ -29,6 +29,8 @@ export interface RunResult {
   readonly setupMs: number;
   readonly seed: number;
   readonly strict: boolean;
+  /** Run with --deep: the adversarial cases spent their deep budgets. */
+  readonly deep: boolean;
   readonly suiteVersion: string;
   readonly specRevision: string;
   readonly provider: string;

@@ -60,7 +60,7 @@ function suiteVersion(): string {
 export const runCommand: Command = {
   name: 'run',
   usage:
-    'run [--sut FILE] [--world FILE] [--profile P]... [--grep ID]... [--strict] [--provider P] [--external FILE] [--connection-file PATH] [--rate N] [--baseline FILE] [--seed N] [--repeat N] [--out DIR] [--allure-html] [--debug]',
+    'run [--sut FILE] [--world FILE] [--profile P]... [--grep ID]... [--strict] [--deep] [--provider P] [--external FILE] [--connection-file PATH] [--rate N] [--baseline FILE] [--seed N] [--repeat N] [--out DIR] [--allure-html] [--debug]',
   summary:
     'run the conformance suites against a gateway (default: the reference gateway) and report per profile',
   async run(args, io) {
@@ -72,6 +72,7 @@ export const runCommand: Command = {
         profile: { type: 'string', multiple: true },
         grep: { type: 'string', multiple: true },
         strict: { type: 'boolean', default: false },
+        deep: { type: 'boolean', default: false },
         provider: { type: 'string', default: 'auto' },
         external: { type: 'string' },
         'connection-file': { type: 'string' },
@@ -235,6 +236,7 @@ export const runCommand: Command = {
           selection: caseSelection,
           seed: repetitionSeed,
           strict: values.strict,
+          deep: values.deep,
           ...(baseline === undefined ? {} : { baseline }),
           suiteVersion: suiteVersion(),
           specRevision: SPEC_REVISION,

@@ -3,6 +3,7 @@
  * conformance case against a specially configured reference gateway (late output, short
  * retention): the local role is bob, the world the reference one, every other role refused.
  */
+import { AttemptBudget } from '../../suites/framework/budget.ts';
 import type { Caller } from '../../harness/driver/index.ts';
 import type { ProfileId } from '../../protocol/profiles.ts';
 import type { CallerPool, CaseContext } from '../../suites/framework/context.ts';
@@ -47,6 +48,7 @@ export function localCaseContext(options: LocalCaseContextOptions): CaseContext 
     },
     callers,
     random: new SeededRandom(seed),
+    budget: new AttemptBudget(false),
     world: loadReferenceWorld(REFERENCE_WORLD_FILE, roles),
     warn: (requirement, message) => {
       warnings?.push(`${requirement}: ${message}`);

@@ -9,6 +9,7 @@
  */
 import type { FixtureProvisioning } from '../../harness/sut/sut-config.ts';
 import { LEVELS, type Level, type Outcome } from '../../suites/framework/outcome.ts';
+import type { Scenario } from '../../suites/framework/budget.ts';
 import type { PreflightFinding } from '../../suites/framework/preflight.ts';
 import type { CaseResult } from '../../suites/framework/run-case.ts';
 import type { OutcomeCounts, ProfileVerdict, ProfileVerdictName } from '../profile-verdicts.ts';
@@ -107,6 +108,16 @@ export interface CaseFailure {
   readonly transcript: string;
 }
 
+/** One adversarial case: its scenario family, how many iterations it ran, how it ended. */
+export interface ScenarioStatement {
+  readonly case: string;
+  readonly scenario: Scenario;
+  readonly outcome: Outcome;
+  /** Iterations of the last attempt; absent when the case ran none (e.g. inapplicable). */
+  readonly iterations?: number;
+  readonly durationMs: number;
+}
+
 export interface ConformanceReport {
   readonly format: typeof CONFORMANCE_FORMAT;
   readonly runId: string;
@@ -114,6 +125,8 @@ export interface ConformanceReport {
   readonly durationMs: number;
   readonly seed: number;
   readonly strict: boolean;
+  /** Run with --deep (larger adversarial budgets). */
+  readonly deep: boolean;
   readonly provider: string;
   readonly suite: SuiteIdentity;
   readonly spec: { readonly title: string; readonly revision: string; readonly url: string };
@@ -150,6 +163,8 @@ export interface ConformanceReport {
   readonly totals: Readonly<Record<Outcome, number>> & { readonly cases: number; readonly flaky: number };
   readonly warnings: readonly CaseWarning[];
   readonly failures: readonly CaseFailure[];
+  /** Every case of an adversarial scenario family that was selected, in run order. */
+  readonly scenarios: readonly ScenarioStatement[];
   readonly staleBaseline: readonly string[];
   readonly unknownBaseline: readonly string[];
   /** The run's other report files, relative to the run directory. */
@@ -255,6 +270,7 @@ export function conformanceReport(
     durationMs: Math.round(result.durationMs),
     seed: result.seed,
     strict: result.strict,
+    deep: result.deep,
     provider: result.provider,
     suite: context.suite,
     spec: { title: SPEC_TITLE, revision: result.specRevision, url: SPEC_URL },
@@ -304,6 +320,7 @@ export function conformanceReport(
       })),
     ),
     failures: result.cases.filter(didNotPass).map((caseResult) => caseFailure(caseResult, result, context)),
+    scenarios: scenarioStatements(result),
     staleBaseline: result.staleBaseline,
     unknownBaseline: result.unknownBaseline,
     reports: {
@@ -316,6 +333,23 @@ export function conformanceReport(
       ...(options.allureReport === true ? { allureReport: REPORT_FILES.allureReport } : {}),
     },
   };
+}
+
+function scenarioStatements(run: RunResult): ScenarioStatement[] {
+  return run.cases.flatMap((caseResult) => {
+    const { scenario } = caseResult.case;
+    if (scenario === undefined) return [];
+    const last = lastAttempt(caseResult);
+    return [
+      {
+        case: caseResult.case.id,
+        scenario,
+        outcome: caseResult.outcome,
+        ...(last?.iterations === undefined ? {} : { iterations: last.iterations }),
+        durationMs: Math.round(caseResult.attempts.reduce((sum, attempt) => sum + attempt.durationMs, 0)),
+      },
+    ];
+  });
 }
 
 export function conformanceJsonFile(report: ConformanceReport): ReportFile {

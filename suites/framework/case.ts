@@ -6,6 +6,7 @@
 import type { ProfileId } from '../../protocol/profiles.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 import type { CaseContext } from './context.ts';
+import type { Scenario } from './budget.ts';
 import type { Level } from './outcome.ts';
 
 export interface ConformanceCase {
@@ -27,6 +28,8 @@ export interface ConformanceCase {
   readonly features?: readonly string[];
   /** IDs of docs/interpretations.md entries the verdict depends on. */
   readonly interpretations?: readonly string[];
+  /** The adversarial scenario family the case belongs to (reports group and count them). */
+  readonly scenario?: Scenario;
   /** Per-case time limit; the runner's default applies when absent. */
   readonly timeoutMs?: number;
   readonly run: (context: CaseContext) => Promise<void>;

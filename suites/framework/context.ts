@@ -8,6 +8,7 @@ import type { ProfileId } from '../../protocol/profiles.ts';
 import type { SutLimits } from '../../harness/sut/sut-config.ts';
 import type { ReferenceWorld } from '../fixtures/reference-world.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
+import type { Budget } from './budget.ts';
 import type { SeededRandom } from './seeded-random.ts';
 
 /**
@@ -102,6 +103,8 @@ export interface CaseContext {
    * whose ledger the suites read through the gateway's `counter` tool.
    */
   readonly ledger?: OutOfBandLedger;
+  /** How many iterations the adversarial cases may spend (larger under `agentconf run --deep`). */
+  readonly budget: Budget;
   /**
    * Records a SHOULD-level finding on a case that otherwise passes (a warning mark in reports;
    * a failure only under --strict).

@@ -1,3 +1,4 @@
+import { AttemptBudget } from './budget.ts';
 import { describe, expect, it } from 'vitest';
 import { Transcript } from '../../harness/driver/index.ts';
 import type { ProfileId } from '../../protocol/profiles.ts';
@@ -176,6 +177,7 @@ describe('runCase', () => {
           sut,
           callers: {} as CaseContext['callers'],
           random: new SeededRandom(seed),
+          budget: new AttemptBudget(false),
           warn: (requirement: string, message: string) => {
             warn({ requirement, message });
           },

@@ -5,6 +5,7 @@
  * cantTell — never as a silent pass (a correct gateway passes every time).
  */
 import type { Transcript, TranscriptJson } from '../../harness/driver/index.ts';
+import type { AttemptBudget } from './budget.ts';
 import type { ConformanceCase } from './case.ts';
 import type { CaseContext, SutFacts } from './context.ts';
 import type { Outcome } from './outcome.ts';
@@ -34,6 +35,8 @@ export interface AttemptReport {
   /** Why the attempt did not pass, in one paragraph (violation summary, error, reason). */
   readonly reason?: string;
   readonly warnings: readonly Finding[];
+  /** Iterations the attempt ran, for a case that took a budget (budget.ts). */
+  readonly iterations?: number;
   readonly transcript: TranscriptJson;
   readonly transcriptText: string;
 }
@@ -52,6 +55,8 @@ export interface CaseResult {
 export interface CaseAttempt {
   readonly context: CaseContext;
   readonly transcript: Transcript;
+  /** The attempt's budget, read after the run for the iteration count it recorded. */
+  readonly budget?: AttemptBudget;
   /**
    * Checks on everything the SUT sent during the attempt (e.g. schema validity), run after the
    * case's own assertions passed; throws a verdict like a case does.
@@ -187,6 +192,7 @@ async function runAttempt(
     ...(violation === undefined ? {} : { violation }),
     ...(reason === undefined ? {} : { reason }),
     warnings,
+    ...(attempt.budget?.recorded === undefined ? {} : { iterations: attempt.budget.recorded }),
     transcript: attempt.transcript.toJSON(),
     transcriptText: attempt.transcript.toText(),
   };

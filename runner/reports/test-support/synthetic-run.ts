@@ -417,6 +417,7 @@ export function syntheticRunResult(options: SyntheticRunOptions = {}): RunResult
     setupMs: 9_000,
     seed: SYNTHETIC_RUN_SEED,
     strict: false,
+    deep: false,
     suiteVersion: '0.1.0',
     specRevision: '0.0.5',
     provider: 'native',
