@@ -1,0 +1,388 @@
+/**
+ * A dudect-style timing comparison (Reparaz, Balasch, Verbauwhede, "Dude, is my code constant
+ * time?", DATE 2017): measurements of two or more classes of request, taken in a random order
+ * round after round so that drift and load spikes fall on every class alike, a few warm-up
+ * rounds thrown away, then Welch's t-test on the raw samples and on samples cropped at several
+ * percentiles of the pooled measurements (cropping removes the long right tail a shared machine
+ * adds, which would otherwise swamp a small difference). The test stops early on clear evidence
+ * and otherwise when its budget of rounds is spent.
+ *
+ * What it can say, per pair of classes:
+ * - `leak`: some test's |t| reached LEAK_T at the end, or CLEAR_T at an interim look (the higher
+ *   bar pays for looking repeatedly);
+ * - `no-evidence`: every |t| stayed under EVIDENCE_T, and the report gives the smallest constant
+ *   delay of one class that this N would have caught (about 90 % of the time): "no leak above X";
+ * - `inconclusive`: in between, or too few samples to say anything.
+ *
+ * Pure: the measurements come from the `measure` callback and the order from `order`, so the
+ * case supplies the network and the seeded random source, and unit tests supply synthetic data.
+ *
+ * Welch's statistic is computed here, not by a package: the one well-kept implementation on npm
+ * (@stdlib/stats-ttest2) brings about 300 packages for one formula, and dudect needs only the
+ * statistic (it compares |t| with fixed thresholds, no p-values).
+ */
+
+/** |t| at or above this at the end of the budget: a leak. dudect's "probably not constant time" is 4.5. */
+export const LEAK_T = 5;
+/** |t| at or above this at an interim look stops the test early (dudect's "definitely" is 10). */
+export const CLEAR_T = 10;
+/** Every |t| below this at the end: no evidence of a difference. */
+export const EVIDENCE_T = 3;
+/** How far above LEAK_T the expected |t| must be for a ~90 % chance of reaching it (z at 0.9). */
+const POWER_Z = 1.2816;
+/** Fewer samples per class than this (after cropping) and a test is not computed. */
+export const MIN_SAMPLES = 10;
+
+/** The crops: each keeps the samples below this percentile of the pooled samples. */
+export const CROP_PERCENTILES = [0.5, 0.75, 0.9, 0.99] as const;
+
+export interface Welch {
+  readonly t: number;
+  readonly meanA: number;
+  readonly meanB: number;
+  readonly varA: number;
+  readonly varB: number;
+  readonly nA: number;
+  readonly nB: number;
+}
+
+function meanAndVariance(values: readonly number[]): { mean: number; variance: number } {
+  // Welford: stable for microsecond values around a millisecond.
+  let mean = 0;
+  let m2 = 0;
+  values.forEach((value, index) => {
+    const delta = value - mean;
+    mean += delta / (index + 1);
+    m2 += delta * (value - mean);
+  });
+  return { mean, variance: values.length > 1 ? m2 / (values.length - 1) : 0 };
+}
+
+/**
+ * Welch's t statistic of two samples (unequal variances): the difference of the means over
+ * sqrt(varA/nA + varB/nB); 0 when both samples are constant and equal, ±Infinity when they are
+ * constant and differ.
+ */
+export function welch(a: readonly number[], b: readonly number[]): Welch {
+  if (a.length < 2 || b.length < 2)
+    throw new RangeError('Welch’s test needs two samples of at least 2 values');
+  const x = meanAndVariance(a);
+  const y = meanAndVariance(b);
+  const diff = x.mean - y.mean;
+  const se = Math.sqrt(x.variance / a.length + y.variance / b.length);
+  const t = se === 0 ? (diff === 0 ? 0 : Math.sign(diff) * Infinity) : diff / se;
+  return { t, meanA: x.mean, meanB: y.mean, varA: x.variance, varB: y.variance, nA: a.length, nB: b.length };
+}
+
+/** The p-quantile (0 < p ≤ 1) of sorted values, by the nearest-rank method. */
+export function quantileSorted(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) throw new RangeError('no values');
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil(p * sorted.length)));
+  return sorted[rank - 1] ?? Number.NaN;
+}
+
+export interface TestResult {
+  /** `raw`, or `p50` for the samples below the pooled 50th percentile. */
+  readonly test: string;
+  /** The crop's cut-off in the samples' unit; absent for the raw test. */
+  readonly cutoff?: number;
+  /** Absent when a class kept fewer than MIN_SAMPLES samples below the cut-off. */
+  readonly welch?: Welch;
+}
+
+function cropped(values: readonly number[], cutoff: number): number[] {
+  return values.filter((value) => value < cutoff);
+}
+
+/** Welch's test on the raw samples and on each crop (cut-offs from the pooled samples). */
+export function welchTests(
+  a: readonly number[],
+  b: readonly number[],
+  percentiles: readonly number[] = CROP_PERCENTILES,
+): TestResult[] {
+  const results: TestResult[] = [];
+  if (a.length >= MIN_SAMPLES && b.length >= MIN_SAMPLES) results.push({ test: 'raw', welch: welch(a, b) });
+  else results.push({ test: 'raw' });
+  const pooled = [...a, ...b].sort((x, y) => x - y);
+  for (const p of percentiles) {
+    const test = `p${String(Math.round(p * 100))}`;
+    if (pooled.length === 0) {
+      results.push({ test });
+      continue;
+    }
+    const cutoff = quantileSorted(pooled, p);
+    const [keptA, keptB] = [cropped(a, cutoff), cropped(b, cutoff)];
+    results.push(
+      keptA.length >= MIN_SAMPLES && keptB.length >= MIN_SAMPLES
+        ? { test, cutoff, welch: welch(keptA, keptB) }
+        : { test, cutoff },
+    );
+  }
+  return results;
+}
+
+/** The test with the largest |t| (the first on a tie), or undefined when none could be computed. */
+export function strongest(
+  results: readonly TestResult[],
+): (TestResult & { readonly welch: Welch }) | undefined {
+  let best: (TestResult & { readonly welch: Welch }) | undefined;
+  for (const result of results) {
+    if (result.welch === undefined) continue;
+    if (best === undefined || Math.abs(result.welch.t) > Math.abs(best.welch.t))
+      best = { ...result, welch: result.welch };
+  }
+  return best;
+}
+
+/**
+ * The expected Welch |t| of one test if class B were class A's distribution delayed by `delay`:
+ * both classes drawn from `reference` (the pooled samples, sorted), `n` samples each, the crop's
+ * cut-off taken from the pooled, partly shifted samples as the real test takes it.
+ */
+function expectedT(
+  reference: readonly number[],
+  n: number,
+  percentile: number | undefined,
+  delay: number,
+): number {
+  let keptA: readonly number[] = reference;
+  let keptB: number[] = reference.map((value) => value + delay);
+  if (percentile !== undefined) {
+    const cutoff = quantileSorted(mergeSorted(reference, keptB), percentile);
+    keptA = cropped(reference, cutoff);
+    keptB = cropped(keptB, cutoff);
+  }
+  if (keptA.length < 2 || keptB.length < 2) return 0;
+  const x = meanAndVariance(keptA);
+  const y = meanAndVariance(keptB);
+  const fractionA = keptA.length / reference.length;
+  const fractionB = keptB.length / reference.length;
+  const se = Math.sqrt(x.variance / (n * fractionA) + y.variance / (n * fractionB));
+  return se === 0 ? Infinity : Math.abs(y.mean - x.mean) / se;
+}
+
+function mergeSorted(a: readonly number[], b: readonly number[]): number[] {
+  const merged: number[] = [];
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    const x = a[i];
+    const y = b[j];
+    if (x !== undefined && (y === undefined || x <= y)) {
+      merged.push(x);
+      i += 1;
+    } else if (y !== undefined) {
+      merged.push(y);
+      j += 1;
+    } else {
+      return merged;
+    }
+  }
+}
+
+/**
+ * The smallest constant delay of one class that some test (raw or a crop) would flag as a leak
+ * (expected |t| ≥ LEAK_T + z₀.₉, so caught about 90 % of the time) with `n` samples per class,
+ * if both classes were distributed like `pooled`; found by bisection to 1 % (or 0.01 unit).
+ * This is the "X" of "no leak detectable above X": an estimate from the very samples measured.
+ */
+export function detectableDelay(
+  pooled: readonly number[],
+  n: number,
+  percentiles: readonly number[] = CROP_PERCENTILES,
+): { readonly delay: number; readonly test: string } {
+  const sorted = pooled.toSorted((x, y) => x - y);
+  const needed = LEAK_T + POWER_Z;
+  const tests: (number | undefined)[] = [undefined, ...percentiles];
+  let best = { delay: Infinity, test: 'raw' };
+  const spread = (sorted.at(-1) ?? 0) - (sorted[0] ?? 0);
+  for (const percentile of tests) {
+    const name = percentile === undefined ? 'raw' : `p${String(Math.round(percentile * 100))}`;
+    let high = Math.max(1, spread);
+    // A delay longer than the whole spread is caught by any test worth its name; give up beyond.
+    while (expectedT(sorted, n, percentile, high) < needed) {
+      high *= 2;
+      if (high > 1e3 * Math.max(1, spread)) break;
+    }
+    if (expectedT(sorted, n, percentile, high) < needed) continue;
+    let low = 0;
+    while (high - low > Math.max(0.01, high * 0.01)) {
+      const middle = (low + high) / 2;
+      if (expectedT(sorted, n, percentile, middle) >= needed) high = middle;
+      else low = middle;
+    }
+    if (high < best.delay) best = { delay: high, test: name };
+  }
+  return best;
+}
+
+export type TimingVerdict = 'leak' | 'no-evidence' | 'inconclusive';
+
+export interface Comparison {
+  /** Labels of the two classes compared, in the order given. */
+  readonly labels: readonly [string, string];
+  /** Samples per class (after warm-up). */
+  readonly n: readonly [number, number];
+  readonly tests: readonly TestResult[];
+  /** The test with the largest |t|. */
+  readonly strongest?: TestResult & { readonly welch: Welch };
+  readonly verdict: TimingVerdict;
+  /** For no-evidence and inconclusive: the smallest delay of one class that N would have caught. */
+  readonly detectable?: { readonly delay: number; readonly test: string };
+}
+
+/** Judges one pair of classes; `interim` raises the bar for a leak to CLEAR_T. */
+export function compare(
+  labels: readonly [string, string],
+  a: readonly number[],
+  b: readonly number[],
+  options: { readonly interim?: boolean; readonly percentiles?: readonly number[] } = {},
+): Comparison {
+  const tests = welchTests(a, b, options.percentiles);
+  const top = strongest(tests);
+  const n = [a.length, b.length] as const;
+  const base = { labels, n, tests, ...(top === undefined ? {} : { strongest: top }) };
+  const t = top === undefined ? 0 : Math.abs(top.welch.t);
+  if (top !== undefined && t >= (options.interim === true ? CLEAR_T : LEAK_T))
+    return { ...base, verdict: 'leak' };
+  if (options.interim === true) return { ...base, verdict: 'inconclusive' };
+  const detectable = detectableDelay([...a, ...b], Math.min(a.length, b.length), options.percentiles);
+  const verdict = top === undefined || t >= EVIDENCE_T ? 'inconclusive' : 'no-evidence';
+  return { ...base, verdict, detectable };
+}
+
+export interface TimingPlan {
+  /** Class labels; `measure` gets the index. */
+  readonly classes: readonly string[];
+  /** The pairs of class indices to compare. */
+  readonly comparisons: readonly (readonly [number, number])[];
+  /** Rounds measured and thrown away first (connections, caches, JIT). */
+  readonly warmupRounds: number;
+  /** Rounds measured at most (each round: one sample of every class, in a random order). */
+  readonly maxRounds: number;
+  /** No early stop before this many rounds. */
+  readonly minRounds: number;
+  /** Rounds between interim looks. */
+  readonly checkEvery: number;
+  readonly percentiles?: readonly number[];
+  /** One measurement of a class, in the samples' unit (the cases use microseconds). */
+  readonly measure: (classIndex: number) => Promise<number>;
+  /** The order of one round's classes (the case's seeded shuffle). */
+  readonly order: (classIndices: readonly number[]) => readonly number[];
+}
+
+export interface TimingOutcome {
+  /** Rounds measured after the warm-up. */
+  readonly rounds: number;
+  readonly stoppedEarly: boolean;
+  readonly comparisons: readonly Comparison[];
+  /** The worst verdict of the comparisons: leak, then inconclusive, then no-evidence. */
+  readonly verdict: TimingVerdict;
+  /** The samples per class, for a report that wants them. */
+  readonly samples: readonly (readonly number[])[];
+}
+
+const SEVERITY: Readonly<Record<TimingVerdict, number>> = { 'no-evidence': 0, inconclusive: 1, leak: 2 };
+
+export function worstVerdict(verdicts: readonly TimingVerdict[]): TimingVerdict {
+  return verdicts.reduce<TimingVerdict>(
+    (worst, v) => (SEVERITY[v] > SEVERITY[worst] ? v : worst),
+    'no-evidence',
+  );
+}
+
+function validatePlan(plan: TimingPlan): void {
+  for (const [name, value] of [
+    ['warmupRounds', plan.warmupRounds],
+    ['maxRounds', plan.maxRounds],
+    ['minRounds', plan.minRounds],
+    ['checkEvery', plan.checkEvery],
+  ] as const) {
+    if (!Number.isInteger(value) || value < (name === 'warmupRounds' ? 0 : 1))
+      throw new RangeError(
+        `${name} must be a ${name === 'warmupRounds' ? 'non-negative' : 'positive'} integer`,
+      );
+  }
+  if (plan.classes.length < 2) throw new RangeError('a timing test compares at least two classes');
+  for (const pair of plan.comparisons) {
+    if (
+      pair.some((index) => !Number.isInteger(index) || index < 0 || index >= plan.classes.length) ||
+      pair[0] === pair[1]
+    )
+      throw new RangeError(`comparison ${JSON.stringify(pair)} does not name two classes`);
+  }
+}
+
+/** Measures round after round and judges every comparison (see the module comment). */
+export async function runTimingTest(plan: TimingPlan): Promise<TimingOutcome> {
+  validatePlan(plan);
+  const indices = plan.classes.map((_, index) => index);
+  const samples: number[][] = plan.classes.map(() => []);
+  const judge = (interim: boolean): Comparison[] =>
+    plan.comparisons.map(([i, j]) =>
+      compare([plan.classes[i] ?? '', plan.classes[j] ?? ''], samples[i] ?? [], samples[j] ?? [], {
+        interim,
+        ...(plan.percentiles === undefined ? {} : { percentiles: plan.percentiles }),
+      }),
+    );
+  let rounds = 0;
+  for (let round = 0; round < plan.warmupRounds + plan.maxRounds; round += 1) {
+    const order = plan.order(indices);
+    if (order.length !== indices.length || indices.some((index) => !order.includes(index)))
+      throw new Error('order() must return every class index once');
+    for (const index of order) {
+      const value = await plan.measure(index);
+      if (round >= plan.warmupRounds) samples[index]?.push(value);
+    }
+    if (round < plan.warmupRounds) continue;
+    rounds += 1;
+    if (rounds < plan.maxRounds && rounds >= plan.minRounds && rounds % plan.checkEvery === 0) {
+      const interim = judge(true);
+      if (interim.some((comparison) => comparison.verdict === 'leak')) {
+        return { rounds, stoppedEarly: true, comparisons: interim, verdict: 'leak', samples };
+      }
+    }
+  }
+  const comparisons = judge(false);
+  return {
+    rounds,
+    stoppedEarly: false,
+    comparisons,
+    verdict: worstVerdict(comparisons.map((comparison) => comparison.verdict)),
+    samples,
+  };
+}
+
+function micros(value: number): string {
+  return value >= 100 ? value.toFixed(0) : value.toFixed(1);
+}
+
+/** One line per comparison, for transcripts and verdicts (samples in microseconds). */
+export function describeComparison(comparison: Comparison, stoppedEarly = false): string {
+  const [first, second] = comparison.labels;
+  const n =
+    comparison.n[0] === comparison.n[1]
+      ? `N = ${String(comparison.n[0])} per class`
+      : `N = ${String(comparison.n[0])}/${String(comparison.n[1])}`;
+  const top = comparison.strongest;
+  const stat =
+    top === undefined
+      ? 'no test computable'
+      : `max |t| = ${Math.abs(top.welch.t).toFixed(1)} (${top.test}${top.cutoff === undefined ? '' : ` < ${micros(top.cutoff)} µs`}: means ${micros(top.welch.meanA)} vs ${micros(top.welch.meanB)} µs)`;
+  const all = comparison.tests
+    .map((test) => `${test.test} ${test.welch === undefined ? '–' : Math.abs(test.welch.t).toFixed(1)}`)
+    .join(', ');
+  const bound =
+    comparison.detectable === undefined
+      ? ''
+      : Number.isFinite(comparison.detectable.delay)
+        ? `; no leak detectable above ${micros(comparison.detectable.delay)} µs at this N (${comparison.detectable.test})`
+        : '; no delay of any size would be detectable at this N';
+  const head =
+    comparison.verdict === 'leak'
+      ? `leak${stoppedEarly ? ' (stopped early)' : ''}`
+      : comparison.verdict === 'no-evidence'
+        ? 'no evidence of a difference'
+        : `inconclusive (|t| between ${String(EVIDENCE_T)} and ${String(LEAK_T)}, or too few samples)`;
+  return `${first} vs ${second}: ${head}: ${stat}, ${n}; |t| per test: ${all}${bound}`;
+}
