@@ -20,6 +20,10 @@ import { discoInfoProbe, waitForSutReady } from '../harness/sut/readiness.ts';
 import { startFailureMessage } from '../harness/sut/start-failure.ts';
 import { launchLocale } from '../harness/sut/sut-locale.ts';
 import { conformanceLedgerFile, outOfBandLedger } from '../harness/sut/conformance-ledger.ts';
+import {
+  serveConformanceTools,
+  type ServedConformanceTools,
+} from '../harness/sut/served-conformance-tools.ts';
 import { outputTail, stripTerminalEscapes } from '../harness/sut/process-output.ts';
 import { GENERATED_SECRET, type SutConfig } from '../harness/sut/sut-config.ts';
 import { gatewayPacer, TokenBucket, type Pace } from './request-pacing.ts';
@@ -193,6 +197,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       : { beforeSend: gatewayPacer(new TokenBucket(options.pace), config.component.domain) }),
   });
   let sut: SutInstance | undefined;
+  let servedTools: ServedConformanceTools | undefined;
   let provisioned: ProvisionedWorld | undefined;
   /** Removes what admin-iq provisioning created, saying what it could not. */
   const unprovision = async (): Promise<void> => {
@@ -203,10 +208,17 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
     for (const failure of failures) log(`fixtures: cleanup: ${failure}`);
   };
   try {
+    if (config.conformanceTools === 'mcp-http') {
+      servedTools = await serveConformanceTools();
+      log(
+        `conformance tools: served by the harness at ${servedTools.url} (MCP Streamable HTTP; ledger read here)`,
+      );
+    }
     sut = await launchSut({
       config,
       federation,
       ...(options.world === undefined ? {} : { world: options.world }),
+      ...(servedTools === undefined ? {} : { conformanceToolsUrl: servedTools.url }),
     });
     await options.onServersUp?.(federation, sut);
     const probe = await discoInfoProbe(federation, sut.facts.componentDomain);
@@ -252,7 +264,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       );
     }
     const features = await advertisedFeatures(await callers.callerOf('local'), gatewayJid, log);
-    const locale = launchLocale(config.launch);
+    const locale = launchLocale(config.launch, process.env, config.external);
     const facts: SutFacts = {
       name: config.name,
       gatewayJid,
@@ -295,13 +307,16 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
             },
           };
     const reader = outOfBandLedger(config, launched.facts);
+    const tools = servedTools;
     const ledger: OutOfBandLedger | undefined =
-      reader === undefined
-        ? undefined
-        : {
-            source: `the conformance tools' ledger file ${conformanceLedgerFile(launched.facts)}, read by the harness (out of band)`,
-            read: (key) => Promise.resolve(reader(key)),
-          };
+      tools !== undefined
+        ? { source: tools.source, read: (key) => Promise.resolve(tools.read(key)) }
+        : reader === undefined
+          ? undefined
+          : {
+              source: `the conformance tools' ledger file ${conformanceLedgerFile(launched.facts)}, read by the harness (out of band)`,
+              read: (key) => Promise.resolve(reader(key)),
+            };
     const setupMs = performance.now() - started;
     log(`gateway under test: ${config.name} at ${gatewayJid}, ready after ${String(Math.round(setupMs))} ms`);
     return {
@@ -322,6 +337,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
         expectingExit = true;
         await driver.closeAll();
         await launched.stop().catch(() => undefined);
+        await tools?.close().catch(() => undefined);
         await federation.stop();
       },
     };
@@ -330,6 +346,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
     // The local caller may be connected already (the features query failed after its login).
     await driver.closeAll();
     await sut?.stop().catch(() => undefined);
+    await servedTools?.close().catch(() => undefined);
     await federation.stop();
     const message = startFailureMessage(error, [federation.component.secret]);
     throw message === undefined ? error : new SessionStartFailure(message);

@@ -204,6 +204,9 @@ export const runCommand: Command = {
         ...(config.adminJid === undefined ? {} : { adminJid: config.adminJid }),
         ...(config.fixtures === 'world-file' ? { worldFile: worldPath } : {}),
         startupSeconds: config.timeouts.startupSeconds,
+        ...(sut.facts.conformanceToolsUrl === undefined
+          ? {}
+          : { conformanceToolsUrl: sut.facts.conformanceToolsUrl }),
       });
       if (connectionFile !== undefined) await writeConnectionFile(connectionFile, details);
       if (external) log(externalGatewayText(details, connectionFile));
@@ -326,6 +329,11 @@ function externalGatewayText(details: ConnectionFile, connectionFile: string | u
     rows.push(['admin', `${gateway.adminJid} (trust it for Administrative Provisioning)`]);
   if (gateway?.worldFile !== undefined)
     rows.push(['world', `${gateway.worldFile} (load this fixture world)`]);
+  if (gateway?.conformanceToolsUrl !== undefined)
+    rows.push([
+      'tools',
+      `${gateway.conformanceToolsUrl} (MCP Streamable HTTP: host these conformance tools as the world's conformance endpoint)`,
+    ]);
   return [
     `gateway under test: ${gateway?.name ?? ''} is not started by the harness; connect it as a XEP-0114 component:`,
     ...textTable(rows),

@@ -32,6 +32,8 @@ export interface ConnectionGateway {
   readonly adminJid?: string;
   readonly worldFile?: string;
   readonly startupSeconds?: number;
+  /** Where the harness serves the conformance tools (SUT `"conformanceTools": {"mcp": "http"}`). */
+  readonly conformanceToolsUrl?: string;
 }
 
 export interface ConnectionFile {

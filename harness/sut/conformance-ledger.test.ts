@@ -72,7 +72,28 @@ describe('conformanceTools', () => {
     expect(problems(config({ conformanceTools: { mcp: 'stdio' }, launch: 'external' }))).toEqual([
       '/conformanceTools: {"mcp": "stdio"} needs a launch command: the harness reads the ledger file it hands over',
     ]);
-    expect(problems(config({ conformanceTools: { mcp: 'http' } })).length).toBeGreaterThan(0);
+  });
+
+  it('{"mcp": "http"}: served by the harness at {conformanceToolsUrl}, which a launched gateway must be handed and only this mode gives', () => {
+    expect(
+      parseSutConfig(config({ conformanceTools: { mcp: 'http' }, launch: 'external' }), 'sut.json')
+        .conformanceTools,
+    ).toBe('mcp-http');
+    expect(
+      parseSutConfig(
+        config({
+          conformanceTools: { mcp: 'http' },
+          launch: { command: ['gw', '--tools', '{conformanceToolsUrl}'] },
+        }),
+        'sut.json',
+      ).conformanceTools,
+    ).toBe('mcp-http');
+    expect(problems(config({ conformanceTools: { mcp: 'http' }, launch: { command: ['gw'] } }))).toEqual([
+      '/conformanceTools: {"mcp": "http"} with a launch command needs the launch to pass {conformanceToolsUrl}, where the harness serves the tools',
+    ]);
+    expect(problems(config({ launch: { command: ['gw', '{conformanceToolsUrl}'] } }))).toEqual([
+      '/conformanceTools: the launch uses {conformanceToolsUrl}, which only "conformanceTools": {"mcp": "http"} gives',
+    ]);
   });
 
   it('fixtures/sut/reference-gateway-mcp.json hands the ledger file in {dataDir} to the MCP server', async () => {

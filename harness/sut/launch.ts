@@ -42,6 +42,8 @@ export interface SutLaunchOptions {
   readonly world?: JsonValue;
   /** A fixture-world file on disk: its manifests are inlined and the result written to {worldFile}. */
   readonly worldFile?: string;
+  /** Where the harness serves the conformance tools (`"conformanceTools": {"mcp": "http"}`). */
+  readonly conformanceToolsUrl?: string;
 }
 
 export interface SutInstance {
@@ -157,6 +159,7 @@ export async function launchSut(options: SutLaunchOptions): Promise<SutInstance>
     componentSecret: component.secret,
     caFile: federation.caCertPath,
     adminJid: config.adminJid,
+    conformanceToolsUrl: options.conformanceToolsUrl,
   };
   if (run === undefined || config.launch === 'external') {
     return {

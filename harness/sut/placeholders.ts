@@ -17,6 +17,7 @@ export const PLACEHOLDER_NAMES = [
   'caFile',
   'adminJid',
   'conformanceLedger',
+  'conformanceToolsUrl',
 ] as const;
 
 /** The conformance tools' ledger file in {dataDir}, when they run as an MCP server (`{conformanceLedger}`). */
@@ -41,6 +42,11 @@ export interface LaunchFacts {
   readonly adminJid?: string | undefined;
   /** Default: CONFORMANCE_LEDGER_FILE in dataDir. */
   readonly conformanceLedger?: string | undefined;
+  /**
+   * The MCP endpoint of the conformance tools the harness serves itself (`"conformanceTools":
+   * {"mcp": "http"}`); absent otherwise, and using it then is an error.
+   */
+  readonly conformanceToolsUrl?: string | undefined;
 }
 
 /** A fact, the derived ones included. */

@@ -136,7 +136,7 @@ describe('SUT config', () => {
       }),
     ).toEqual([
       '/adminJid: "adminJid" is required: fixtures \'admin-iq\' provisions as adminJid',
-      '/extra: unknown member "extra"; allowed here: $schema, name, version, homepage, component, launch, profiles, adminJid, fixtures, fixturesConfirmed, conformanceTools, limits, timeouts',
+      '/extra: unknown member "extra"; allowed here: $schema, name, version, homepage, component, launch, external, profiles, adminJid, fixtures, fixturesConfirmed, conformanceTools, limits, timeouts',
       '/name: must not be empty',
       '/homepage: must match ^https?://[^\\s]+$',
       '/component/domian: unknown member "domian" (did you mean "domain"?); allowed here: domain, port, secret',
@@ -163,6 +163,28 @@ describe('SUT config', () => {
     expect(problems({ ...MINIMAL, launch: {} })).toEqual(['/launch/command: "command" is required']);
   });
 
+  it("takes the operator's declarations about a gateway it does not start, and only for one", () => {
+    const declared = parse({
+      ...MINIMAL,
+      launch: 'external',
+      external: { locale: 'tr_TR.UTF-8', kill: ['systemctl', 'kill', '-s', 'KILL', 'gw'] },
+    });
+    expect(declared.external).toEqual({
+      locale: 'tr_TR.UTF-8',
+      kill: ['systemctl', 'kill', '-s', 'KILL', 'gw'],
+    });
+    expect(parse(MINIMAL).external).toEqual({});
+    expect(problems({ ...MINIMAL, external: { locale: 'tr_TR.UTF-8' } })).toEqual([
+      '/external: only a gateway the harness does not start ("launch": "external") is described by "external"',
+    ]);
+    expect(
+      problems({ ...MINIMAL, launch: 'external', external: { freeze: ['kill', '-STOP', '1'], kill: [''] } }),
+    ).toEqual([
+      '/external/kill/0: must not be empty',
+      '/external: must have property thaw when property freeze is present',
+    ]);
+  });
+
   it('requires adminJid for the admin-provisioning profile', () => {
     expect(problems({ ...MINIMAL, profiles: ['admin-provisioning'] })).toEqual([
       '/adminJid: "adminJid" is required: the admin-provisioning profile is tested as adminJid',
@@ -183,7 +205,7 @@ describe('SUT config', () => {
       }),
     ).toEqual([
       '/launch/command/2: unknown placeholder {serverhost} (did you mean {serverHost}?; write {{serverhost} for a literal {serverhost})',
-      '/launch/command/6: unknown placeholder {nonsense} (known: {serverHost}, {componentPort}, {componentDomain}, {componentSecret}, {worldFile}, {dataDir}, {caFile}, {adminJid}, {conformanceLedger}; write {{nonsense} for a literal {nonsense})',
+      '/launch/command/6: unknown placeholder {nonsense} (known: {serverHost}, {componentPort}, {componentDomain}, {componentSecret}, {worldFile}, {dataDir}, {caFile}, {adminJid}, {conformanceLedger}, {conformanceToolsUrl}; write {{nonsense} for a literal {nonsense})',
       '/launch/files/gw.json/nested/1: unknown placeholder {worldfile} (did you mean {worldFile}?; write {{worldfile} for a literal {worldfile})',
       '/launch/command/0: the program must not be empty',
       `/launch/cwd: no such directory: ${resolve(REPO_ROOT, 'no-such-directory')}`,

@@ -31,9 +31,11 @@ export type FixtureProvisioning = 'world-file' | 'admin-iq' | 'manual';
  * How the gateway gets the conformance tools (docs/conformance-tools.md): 'native', it hosts
  * them itself and the suites read the ledger through `counter`; 'mcp-stdio', it starts
  * `agentconf conformance-tools --ledger {conformanceLedger}` as an MCP server, and the harness
- * reads that ledger file out of band (conformance-ledger.ts).
+ * reads that ledger file out of band (conformance-ledger.ts); 'mcp-http', the harness serves
+ * them itself over Streamable HTTP at {conformanceToolsUrl} (also in the connection file), the
+ * ledger in its own process: the one mode for a gateway the harness does not start.
  */
-export type ConformanceToolsHosting = 'native' | 'mcp-stdio';
+export type ConformanceToolsHosting = 'native' | 'mcp-stdio' | 'mcp-http';
 
 export interface LaunchCommand {
   /** argv: the program, then its arguments (templates). */
@@ -48,6 +50,17 @@ export interface LaunchCommand {
 
 /** 'external': the gateway is running already, or is started by someone else, and connects by itself. */
 export type SutLaunch = LaunchCommand | 'external';
+
+/**
+ * What the operator of a gateway the harness does not start declares about it (docs/sut.md,
+ * `external`): its locale, and commands that kill, freeze and thaw it (argv, no shell).
+ */
+export interface ExternalGatewayControl {
+  readonly locale?: string;
+  readonly kill?: readonly [string, ...string[]];
+  readonly freeze?: readonly [string, ...string[]];
+  readonly thaw?: readonly [string, ...string[]];
+}
 
 export interface SutLimits {
   readonly jsonMaxBytes?: number;
@@ -83,6 +96,8 @@ export interface SutConfig {
     readonly secret: string;
   };
   readonly launch: SutLaunch;
+  /** With launch 'external': the operator's declarations ({} when none). */
+  readonly external: ExternalGatewayControl;
   /** The claim: the listed profiles plus those they build on, in #conformance order. */
   readonly profiles: readonly ProfileId[];
   /** The profiles as the file lists them. */
@@ -154,7 +169,8 @@ interface RawSutConfig {
   readonly adminJid?: string;
   readonly fixtures: FixtureProvisioning;
   readonly fixturesConfirmed?: string[];
-  readonly conformanceTools?: 'native' | { readonly mcp: 'stdio' };
+  readonly external?: ExternalGatewayControl;
+  readonly conformanceTools?: 'native' | { readonly mcp: 'stdio' | 'http' };
   readonly limits?: SutLimits;
   readonly timeouts?: Partial<SutTimeouts>;
 }
@@ -189,12 +205,39 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** `{"mcp": "stdio"}` needs a launch that hands {conformanceLedger} over, and only it may use it. */
+function conformanceToolsHosting(raw: RawSutConfig['conformanceTools']): ConformanceToolsHosting {
+  if (raw === undefined || raw === 'native') return 'native';
+  return raw.mcp === 'http' ? 'mcp-http' : 'mcp-stdio';
+}
+
+/**
+ * `{"mcp": "stdio"}` needs a launch that hands {conformanceLedger} over, and only it may use it;
+ * `{"mcp": "http"}` needs a launched gateway to be handed {conformanceToolsUrl}, and only it gives it.
+ */
 function conformanceToolsViolations(
   tools: unknown,
   launch: Record<string, unknown> | undefined,
   used: ReadonlySet<string>,
 ): PlaceholderProblem[] {
+  const http = objectOf(tools)?.['mcp'] === 'http';
+  if (http && launch !== undefined && Array.isArray(launch['command']) && !used.has('conformanceToolsUrl')) {
+    return [
+      {
+        path: '/conformanceTools',
+        message:
+          '{"mcp": "http"} with a launch command needs the launch to pass {conformanceToolsUrl}, where the harness serves the tools',
+      },
+    ];
+  }
+  if (!http && used.has('conformanceToolsUrl')) {
+    return [
+      {
+        path: '/conformanceTools',
+        message:
+          'the launch uses {conformanceToolsUrl}, which only "conformanceTools": {"mcp": "http"} gives',
+      },
+    ];
+  }
   const stdio = objectOf(tools)?.['mcp'] === 'stdio';
   if (stdio && (launch === undefined || !Array.isArray(launch['command']))) {
     return [
@@ -278,6 +321,12 @@ function semanticViolations(value: JsonValue, baseDir: string): SutConfigViolati
     });
   }
   violations.push(...conformanceToolsViolations(config['conformanceTools'], launch, used));
+  if (config['external'] !== undefined && config['launch'] !== 'external') {
+    violations.push({
+      path: '/external',
+      message: 'only a gateway the harness does not start ("launch": "external") is described by "external"',
+    });
+  }
   const domain = component?.['domain'];
   if (typeof domain === 'string') {
     try {
@@ -321,13 +370,13 @@ function buildConfig(raw: RawSutConfig, source: string, baseDir: string): SutCon
       secret: raw.component.secret,
     },
     launch,
+    external: raw.external ?? {},
     profiles: withImpliedProfiles(raw.profiles),
     declaredProfiles: raw.profiles,
     ...(raw.adminJid === undefined ? {} : { adminJid: raw.adminJid }),
     fixtures: raw.fixtures,
     fixturesConfirmed: raw.fixturesConfirmed ?? [],
-    conformanceTools:
-      raw.conformanceTools === undefined || raw.conformanceTools === 'native' ? 'native' : 'mcp-stdio',
+    conformanceTools: conformanceToolsHosting(raw.conformanceTools),
     limits: raw.limits ?? {},
     timeouts: { ...DEFAULT_TIMEOUTS, ...raw.timeouts },
   };

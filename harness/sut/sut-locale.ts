@@ -10,13 +10,15 @@
  * match the Turkish way ('I' and 'ı' are one letter at base strength), and
  * 'I'.toLocaleLowerCase([]) gives 'ı'; 'I'.toLocaleLowerCase() without an argument still gives 'i'.
  */
-import type { SutLaunch } from './sut-config.ts';
+import type { ExternalGatewayControl, SutLaunch } from './sut-config.ts';
 
 export function launchLocale(
   launch: SutLaunch,
   base: Readonly<Record<string, string | undefined>> = process.env,
+  external: ExternalGatewayControl = {},
 ): string | undefined {
-  if (launch === 'external') return undefined;
+  // The operator's word is all there is for a gateway started by someone else (SUT `external.locale`).
+  if (launch === 'external') return external.locale;
   const env = { ...base, ...launch.env };
   const locale = [env['LC_ALL'], env['LC_MESSAGES'], env['LANG']].find(
     (value) => value !== undefined && value !== '',

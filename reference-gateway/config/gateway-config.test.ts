@@ -363,3 +363,20 @@ describe('files', () => {
     expect(config.health).toEqual({ host: '127.0.0.1', port: 8080 });
   });
 });
+
+describe('runtimes', () => {
+  it('maps endpoints provisioned over the protocol to a runtime, JIDs normalized', () => {
+    const config = parse(minimal({ runtimes: { 'Weather@agents.example': 'conformance' } }));
+    expect([...config.runtimes]).toEqual([['weather@agents.example', 'conformance']]);
+    expect(parse(minimal()).runtimes.size).toBe(0);
+  });
+
+  it('refuses an endpoint that is not on the component domain, at its pointer', () => {
+    expect(
+      problems(minimal({ runtimes: { 'weather@example.com': 'conformance', 'a/b@agents.example': 'x' } })),
+    ).toEqual([
+      '/runtimes/weather@example.com: an endpoint of this gateway is name@agents.example',
+      expect.stringMatching(/^\/runtimes\/a~1b@agents\.example: /),
+    ]);
+  });
+});

@@ -98,6 +98,11 @@ export interface GatewayConfig {
   readonly tasks: TasksConfig;
   /** Endpoints whose tools come from MCP servers (mcp-endpoints.ts, runtime/mcp/). */
   readonly mcpEndpoints: readonly McpEndpointConfig[];
+  /**
+   * Normalized endpoint bare JID → the name of the tool runtime that executes its tools, for
+   * endpoints provisioned over the protocol, which cannot say who runs them.
+   */
+  readonly runtimes: ReadonlyMap<string, string>;
 }
 
 export const DEFAULT_GATEWAY_NAME = 'agentconf reference gateway';
@@ -149,6 +154,7 @@ interface RawConfig {
   readonly endpointInfo?: Partial<EndpointInfoConfig>;
   readonly tasks?: RawTasksConfig;
   readonly mcpEndpoints?: readonly RawMcpEndpoint[];
+  readonly runtimes?: Readonly<Record<string, string>>;
 }
 
 export interface ConfigEnvironment {
@@ -316,6 +322,7 @@ export function parseGatewayConfig(
     { componentDomain: domain, baseDir },
     violations,
   );
+  const runtimes = runtimesOf(raw.runtimes ?? {}, domain, violations);
   if (violations.length > 0) throw new ConfigError(options.source, violations);
   return {
     source: options.source,
@@ -337,7 +344,29 @@ export function parseGatewayConfig(
     },
     tasks: tasksConfigOf(raw.tasks),
     mcpEndpoints,
+    runtimes,
   };
+}
+
+/** `runtimes`: each key an endpoint of this gateway (name@component domain), normalized. */
+function runtimesOf(
+  raw: Readonly<Record<string, string>>,
+  componentDomain: string,
+  violations: ConfigViolation[],
+): Map<string, string> {
+  const runtimes = new Map<string, string>();
+  for (const [key, name] of Object.entries(raw)) {
+    const path = `/runtimes/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    const jid = normalizedJid(key, path, violations);
+    if (jid === undefined) continue;
+    const at = jid.lastIndexOf('@');
+    if (at <= 0 || jid.slice(at + 1) !== componentDomain) {
+      violations.push({ path, message: `an endpoint of this gateway is name@${componentDomain}` });
+      continue;
+    }
+    runtimes.set(jid, name);
+  }
+  return runtimes;
 }
 
 /** Reads, validates and resolves the config file at `path`; throws ConfigError listing every problem. */

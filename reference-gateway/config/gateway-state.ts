@@ -25,6 +25,7 @@ import {
 } from '../runtime/mcp/index.ts';
 import type { ToolRuntime } from '../runtime/tool-runtime.ts';
 import { loadFixtureWorld, resolveEndpointRuntimes, type FixtureWorld } from './fixture-world.ts';
+import { ConfigError, type ConfigViolation } from '../../protocol/json/config-file.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 import type { RateLimitedOperation } from './limits.ts';
 
@@ -80,11 +81,28 @@ export function toolRuntimes(store: GatewayStore): readonly ToolRuntime[] {
 }
 
 function runtimesOf(
+  config: GatewayConfig,
   world: FixtureWorld | undefined,
   store: GatewayStore,
   hosted: readonly HostedMcpEndpoint[],
 ): ReadonlyMap<string, ToolRuntime> {
-  const runtimes = new Map(world === undefined ? [] : resolveEndpointRuntimes(world, toolRuntimes(store)));
+  const available = toolRuntimes(store);
+  const runtimes = new Map(world === undefined ? [] : resolveEndpointRuntimes(world, available));
+  const byName = new Map(available.map((runtime) => [runtime.name, runtime]));
+  const violations: ConfigViolation[] = [];
+  for (const [jid, name] of config.runtimes) {
+    const runtime = byName.get(name);
+    if (runtime === undefined) {
+      const known = [...byName.keys()].map((known) => JSON.stringify(known)).join(', ');
+      violations.push({
+        path: `/runtimes/${jid.replaceAll('~', '~0').replaceAll('/', '~1')}`,
+        message: `no tool runtime named ${JSON.stringify(name)} (this gateway has: ${known})`,
+      });
+    } else if (!runtimes.has(jid)) {
+      runtimes.set(jid, runtime);
+    }
+  }
+  if (violations.length > 0) throw new ConfigError(config.source, violations);
   for (const endpoint of hosted) runtimes.set(endpoint.config.jid, endpoint.runtime);
   return runtimes;
 }
@@ -119,7 +137,7 @@ export async function openGatewayState(
     });
     const fixtureWorld =
       hosted.length === 0 ? loadedWorld : withHostedEndpoints(loadedWorld, hosted, config.source);
-    const runtimes = runtimesOf(fixtureWorld, store, hosted);
+    const runtimes = runtimesOf(config, fixtureWorld, store, hosted);
     const world =
       fixtureWorld === undefined ? undefined : await provisionWorld(store, fixtureWorld, config.limits);
     let policy = compilePolicy(config, store);

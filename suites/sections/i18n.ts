@@ -161,7 +161,7 @@ export const i18nSuite = defineSuite('i18n', 'Internationalization Consideration
         }
         if (!caseMappingDiffers(context.sut.locale)) {
           throw new MissingFixture(
-            `the gateway runs ${context.sut.locale === undefined ? 'in no known locale (started by someone else, or in C)' : `under ${context.sut.locale}`}, where I and i case-map as everywhere else: nothing shows locale independence. Start it under a Turkish locale: "env": { "LC_ALL": "tr_TR.UTF-8" } in the SUT file's launch (docs/sut.md)`,
+            `the gateway runs ${context.sut.locale === undefined ? 'in no known locale (started by someone else, or in C)' : `under ${context.sut.locale}`}, where I and i case-map as everywhere else: nothing shows locale independence. Start it under a Turkish locale: "env": { "LC_ALL": "tr_TR.UTF-8" } in the SUT file's launch, or, for a gateway the harness does not start, run it so and declare "external": { "locale": "tr_TR.UTF-8" } (docs/sut.md)`,
           );
         }
       }),
