@@ -13,6 +13,8 @@ export const LAYERS = {
   cli: ['runner', 'suites', 'harness', 'reference-gateway', 'protocol'],
   bin: ['cli'],
   bench: ['runner', 'suites', 'harness', 'reference-gateway', 'protocol'],
+  // The mutant catalog and its runner: patched copies of the gateway judged by agentconf runs.
+  mutants: ['integration', 'cli', 'runner', 'suites', 'harness', 'reference-gateway', 'protocol'],
   // Tests that start a federation and a gateway together, and run cases against it.
   integration: ['cli', 'runner', 'suites', 'harness', 'reference-gateway', 'protocol'],
 };

@@ -31,6 +31,7 @@ describe('layer boundaries', () => {
     ['protocol/violating.ts', "import { REPO_ROOT } from '../harness/repo-root.ts';"],
     ['suites/violating.ts', "import type { RunResult } from '../runner/run-result.ts';"],
     ['runner/violating.ts', "import { main } from '../cli/main.ts';"],
+    ['integration/violating.ts', "import { MUTANTS } from '../mutants/catalog.ts';"],
   ])('refuses %s: %s', async (file, source) => {
     expect(await boundaryErrors(file, source)).toHaveLength(1);
   });
@@ -39,6 +40,7 @@ describe('layer boundaries', () => {
     ['suites/allowed.ts', "import type { Caller } from '../harness/driver/index.ts';"],
     ['reference-gateway/allowed.ts', "import { NS } from '../protocol/namespaces.ts';"],
     ['cli/allowed.ts', "import { DEFAULT_LIMITS } from '../reference-gateway/config/limits.ts';"],
+    ['mutants/allowed.ts', "import { runAgentconf } from '../integration/variants/run-agentconf.ts';"],
   ])('allows %s: %s', async (file, source) => {
     expect(await boundaryErrors(file, source)).toEqual([]);
   });

@@ -11,6 +11,7 @@ export default defineConfig({
       'runner/**/*.test.ts',
       'cli/**/*.test.ts',
       'integration/**/*.test.ts',
+      'mutants/**/*.test.ts',
       '*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/.git/**', 'harness/**/*.containers.test.ts'],

@@ -1,0 +1,50 @@
+// The catalog as data: big enough, every entry well-formed, every patch applying to the tree as it
+// is now, every --grep selecting cases, and every claimed profile and scenario family covered.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../harness/repo-root.ts';
+import { selectCases } from '../runner/select-cases.ts';
+import { SCENARIOS } from '../suites/framework/budget.ts';
+import { ALL_SUITES } from '../suites/index.ts';
+import { REQUIREMENT_IDS } from '../suites/registry/requirement-ids.ts';
+import { MUTANTS } from './catalog.ts';
+import { checkPatches } from './judge.ts';
+import { BUG_CLASSES } from './mutant.ts';
+
+const referenceProfiles = (
+  JSON.parse(readFileSync(join(REPO_ROOT, 'fixtures', 'sut', 'reference-gateway.json'), 'utf8')) as {
+    profiles: string[];
+  }
+).profiles;
+
+describe('the mutant catalog', () => {
+  it('holds at least 60 mutants with unique kebab-case names', () => {
+    expect(MUTANTS.length).toBeGreaterThanOrEqual(60);
+    const names = MUTANTS.map((mutant) => mutant.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) expect(name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+  });
+
+  it.each(MUTANTS.map((mutant) => [mutant.name, mutant] as const))(
+    '%s is well-formed and applies',
+    (_, mutant) => {
+      expect(mutant.requirements.length).toBeGreaterThan(0);
+      for (const requirement of mutant.requirements) expect(REQUIREMENT_IDS).toContain(requirement);
+      expect(BUG_CLASSES).toContain(mutant.bugClass);
+      expect(referenceProfiles).toContain(mutant.profile);
+      expect(mutant.patches.length + Object.keys(mutant.addFiles ?? {}).length).toBeGreaterThan(0);
+      if (mutant.equivalent !== undefined) expect(mutant.equivalent.length).toBeGreaterThan(20);
+      expect(() => {
+        checkPatches(mutant, REPO_ROOT);
+      }).not.toThrow();
+      const selected = selectCases(ALL_SUITES, { grep: mutant.grep }).flatMap((suite) => suite.cases);
+      expect(selected.length, `--grep ${mutant.grep.join(' ')}`).toBeGreaterThan(0);
+    },
+  );
+
+  it('covers every profile the reference gateway claims and every scenario family', () => {
+    expect(new Set(MUTANTS.map((mutant) => mutant.profile))).toEqual(new Set(referenceProfiles));
+    expect(new Set(MUTANTS.map((mutant) => mutant.scenario))).toEqual(new Set(SCENARIOS));
+  });
+});
