@@ -182,6 +182,7 @@ async function expectRegisteredLiteral(
 export const canonicalJsonSuite = defineSuite('canonical-json', 'Canonical JSON', [
   {
     id: 'canonical-json.spec-example-endpoint-hash',
+    scenario: 'schema-hash',
     requirements: ['endpoint-info.manifest-hash-fields'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -207,6 +208,7 @@ export const canonicalJsonSuite = defineSuite('canonical-json', 'Canonical JSON'
   },
   {
     id: 'canonical-json.spec-example-served-hash',
+    scenario: 'schema-hash',
     requirements: ['manifest-retrieval.canonical-bytes'],
     profiles: ['tool-discovery'],
     level: 'MUST',
@@ -227,6 +229,7 @@ export const canonicalJsonSuite = defineSuite('canonical-json', 'Canonical JSON'
   },
   {
     id: 'canonical-json.registered-literal-vectors',
+    scenario: 'schema-hash',
     requirements: [
       'manifest-retrieval.formatting-invisible',
       'manifest-retrieval.canonical-bytes',

@@ -388,6 +388,7 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
   },
   {
     id: 'endpoint-info.hidden-like-nonexistent',
+    scenario: 'equivalence',
     requirements: ['errors.not-found-equivalence', 'rules.uniform-visibility', 'endpoint-info.disco-info'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -400,6 +401,7 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
   },
   {
     id: 'endpoint-info.unseen-like-nonexistent-federated',
+    scenario: 'equivalence',
     requirements: [
       'errors.not-found-equivalence',
       'rules.uniform-visibility',

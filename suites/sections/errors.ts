@@ -185,6 +185,7 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
   },
   {
     id: 'errors.hidden-like-nonexistent',
+    scenario: 'equivalence',
     requirements: ['errors.not-found-equivalence', 'rules.uniform-visibility'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -200,6 +201,7 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
   },
   {
     id: 'errors.unauthorized-like-nonexistent',
+    scenario: 'equivalence',
     requirements: ['errors.not-found-equivalence', 'rules.uniform-visibility'],
     profiles: ['core-directory'],
     level: 'MUST',

@@ -148,6 +148,7 @@ export const identityPresenceSuite = defineSuite('identity-presence', 'Identity 
   },
   {
     id: 'identity-presence.hidden-like-nonexistent',
+    scenario: 'equivalence',
     requirements: ['identity-presence.presence-handling'],
     profiles: ['core-directory'],
     level: 'SHOULD',

@@ -188,6 +188,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
   },
   {
     id: 'invocation.replay-same-task',
+    scenario: 'replay',
     requirements: ['invocation.replay-same-task'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -240,6 +241,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
   },
   {
     id: 'invocation.replay-outlives-retention',
+    scenario: 'replay',
     requirements: ['invocation.replay-retention', 'invocation.replay-same-task'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -300,6 +302,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
   },
   {
     id: 'invocation.durable-across-crash',
+    scenario: 'crash',
     requirements: ['invocation.durable-before-accepted', 'invocation.replay-same-task'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -358,6 +361,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
   },
   {
     id: 'invocation.replay-conflict',
+    scenario: 'replay',
     requirements: ['invocation.replay-conflict'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -444,6 +448,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
   },
   {
     id: 'invocation.unauthorized-like-nonexistent',
+    scenario: 'equivalence',
     requirements: [
       'invocation.unauthorized-item-not-found',
       'invocation.authorize-first',

@@ -617,6 +617,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
   },
   {
     id: 'list-agents.uid-hidden-like-nonexistent',
+    scenario: 'equivalence',
     requirements: ['list-agents.rsm-paging', 'errors.not-found-equivalence', 'list-agents.visibility-filter'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -639,6 +640,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
   },
   {
     id: 'list-agents.uid-unseen-like-nonexistent-federated',
+    scenario: 'equivalence',
     requirements: ['list-agents.rsm-paging', 'errors.not-found-equivalence', 'list-agents.visibility-filter'],
     profiles: ['core-directory'],
     level: 'MUST',

@@ -530,6 +530,7 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
   },
   {
     id: 'list-tools.hidden-like-nonexistent',
+    scenario: 'equivalence',
     requirements: ['rules.uniform-visibility', 'errors.not-found-equivalence'],
     profiles: ['tool-discovery'],
     level: 'MUST',

@@ -23,6 +23,8 @@ import { callerFor, discoItems, listing, traverse } from './support/discovery.ts
 
 /** Random paths per case: small, so the default run stays within its budget (issue 14, item 8). */
 const PATHS = 16;
+/** Under --deep. */
+const DEEP_PATHS = 400;
 
 const octets = (a: string, b: string): number =>
   Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
@@ -181,9 +183,10 @@ async function walk(context: CaseContext, set: PagedSet, first: boolean): Promis
 
 async function walkPaths(context: CaseContext, set: PagedSet): Promise<void> {
   const walked: string[] = [];
-  for (let path = 0; path < PATHS; path += 1) walked.push(await walk(context, set, path === 0));
+  const paths = context.budget.iterations(PATHS, DEEP_PATHS);
+  for (let path = 0; path < paths; path += 1) walked.push(await walk(context, set, path === 0));
   set.caller.transcript.note(
-    `rsm-order: ${String(PATHS)} random paths over ${String(set.uids.length)} items (seed ${String(context.random.seed)}): ${walked.join('; ')}`,
+    `rsm-order: ${String(paths)} random paths over ${String(set.uids.length)} items (seed ${String(context.random.seed)}): ${walked.join('; ')}`,
   );
 }
 
@@ -192,6 +195,7 @@ const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 export const listAgentsRsmProperties: Suite = defineSuite('list-agents', 'Listing Agent Endpoints', [
   {
     id: 'list-agents.rsm-random-paths',
+    scenario: 'rsm-order',
     requirements: ['list-agents.rsm-paging', 'list-agents.octet-order', 'list-agents.count-visible-only'],
     profiles: ['core-directory'],
     level: 'MUST',
@@ -239,6 +243,7 @@ export const listAgentsRsmProperties: Suite = defineSuite('list-agents', 'Listin
 export const listToolsRsmProperties: Suite = defineSuite('list-tools', 'Listing Tools', [
   {
     id: 'list-tools.rsm-random-paths',
+    scenario: 'rsm-order',
     requirements: ['list-tools.rsm-paging', 'list-tools.name-byte-order'],
     profiles: ['tool-discovery'],
     level: 'MUST',

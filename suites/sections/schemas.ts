@@ -286,6 +286,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
   },
   {
     id: 'schemas.unknown-or-hidden-like-nonexistent',
+    scenario: 'equivalence',
     requirements: ['errors.not-found-equivalence', 'rules.uniform-visibility'],
     profiles: ['tool-discovery'],
     level: 'MUST',

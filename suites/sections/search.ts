@@ -667,6 +667,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
   },
   {
     id: 'search.hidden-like-nonexistent',
+    scenario: 'equivalence',
     requirements: ['search.hidden-not-revealed', 'errors.not-found-equivalence'],
     profiles: ['jabber-search'],
     level: 'MUST',

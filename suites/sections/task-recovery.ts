@@ -229,6 +229,7 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
   },
   {
     id: 'task-recovery.other-caller-like-nonexistent',
+    scenario: 'equivalence',
     requirements: ['task-recovery.caller-authorization', 'task-recovery.indistinguishable-not-found'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -328,6 +329,7 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
   },
   {
     id: 'task-recovery.expired-like-nonexistent',
+    scenario: 'equivalence',
     requirements: ['task-recovery.indistinguishable-not-found', 'events.queryable-until-retain-until'],
     profiles: ['task-execution'],
     level: 'MUST',

@@ -490,6 +490,7 @@ export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
   },
   {
     id: 'tool-info.unknown-or-hidden-like-nonexistent',
+    scenario: 'equivalence',
     requirements: ['errors.not-found-equivalence', 'rules.uniform-visibility'],
     profiles: ['tool-discovery'],
     level: 'MUST',
