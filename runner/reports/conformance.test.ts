@@ -427,3 +427,40 @@ describe('transcripts/<case-id>.txt', () => {
     expect(files.get(`transcripts/${CASE_IDS.passed}.txt`)).toContain('warning: list-agents.item-name');
   });
 });
+
+describe('conformance.json scenarios', () => {
+  it('lists each adversarial case with its family, the iterations its last attempt ran and its outcome', () => {
+    const base = syntheticRunResult();
+    const [first, second] = base.cases;
+    if (first === undefined || second === undefined) throw new Error('the synthetic run has cases');
+    const lastAttempt = first.attempts.at(-1);
+    const run = {
+      ...base,
+      deep: true,
+      cases: [
+        {
+          ...first,
+          case: { ...first.case, scenario: 'race' as const },
+          attempts: lastAttempt === undefined ? [] : [{ ...lastAttempt, iterations: 37, durationMs: 12.4 }],
+        },
+        second,
+        ...base.cases.slice(2),
+      ],
+    };
+    const statement = conformanceReport(run, reportContext(run));
+    expect(conformanceViolations(parseStrictJson(String(conformanceJsonFile(statement).content)))).toEqual(
+      [],
+    );
+    expect(statement.deep).toBe(true);
+    expect(statement.scenarios).toEqual([
+      {
+        case: first.case.id,
+        scenario: 'race',
+        outcome: first.outcome,
+        ...(lastAttempt === undefined ? {} : { iterations: 37 }),
+        durationMs: lastAttempt === undefined ? 0 : 12,
+      },
+    ]);
+    expect(report.scenarios).toEqual([]);
+  });
+});
