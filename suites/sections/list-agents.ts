@@ -597,7 +597,7 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     profiles: ['core-directory'],
     level: 'MUST',
     statement:
-      'A request for more items than the gateway pages at once gets a first page (possibly clamped) with a set to continue from.',
+      'A request for more items than the gateway pages at once gets a first page (possibly clamped) with a set to continue from; where the SUT documents its page maximum (limits.rsmPageMax), the page holds no more than that (#rules: the directory result count is bounded).',
     run: async (context) => {
       const { caller, jids } = await localDirectory(context);
       const exchange = await discoItems(caller, context.sut.gatewayJid, NODE_DIRECTORY, {
@@ -613,6 +613,15 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
           received.every((jid, index) => jid === jids[index]) &&
           result.rsm?.last === result.items.at(-1)?.jid,
       );
+      const pageMax = context.sut.limits?.rsmPageMax;
+      if (pageMax !== undefined) {
+        expectThat(
+          exchange.reply.xml,
+          'list-agents.rsm-paging',
+          `at most ${String(pageMax)} items, the page maximum the SUT documents`,
+          received.length <= pageMax,
+        );
+      }
     },
   },
   {
