@@ -6,6 +6,7 @@ import {
   compare,
   describeComparison,
   detectableDelay,
+  mergeOutcomes,
   quantileSorted,
   runTimingTest,
   welch,
@@ -119,7 +120,7 @@ describe('runTimingTest', () => {
     const comparison = outcome.comparisons[0];
     if (comparison === undefined) throw new Error('no comparison');
     expect(Math.abs(comparison.strongest?.welch.t ?? 0)).toBeGreaterThanOrEqual(CLEAR_T);
-    expect(describeComparison(comparison, true)).toMatch(/: leak \(stopped early\): max \|t\| = /);
+    expect(describeComparison(comparison)).toMatch(/: leak \(stopped early\): max \|t\| = /);
   });
 
   it('calls a delay it can only just see at the end a leak, without stopping early', async () => {
@@ -162,6 +163,11 @@ describe('runTimingTest', () => {
     expect(outcome.comparisons[1]?.verdict).toBe('leak');
     expect(worstVerdict(['no-evidence', 'inconclusive'])).toBe('inconclusive');
     expect(worstVerdict([])).toBe('no-evidence');
+    const merged = mergeOutcomes([outcome, await runTimingTest(plan(10, [0, 0], { maxRounds: 50 }))]);
+    expect(merged.comparisons).toHaveLength(3);
+    expect(merged.rounds).toBe(outcome.rounds + 50);
+    expect(merged.verdict).toBe('leak');
+    expect(merged.stoppedEarly).toBe(true);
   });
 
   it('measures the warm-up rounds but keeps none of their samples', async () => {

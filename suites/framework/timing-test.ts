@@ -229,6 +229,8 @@ export interface Comparison {
   readonly verdict: TimingVerdict;
   /** For no-evidence and inconclusive: the smallest delay of one class that N would have caught. */
   readonly detectable?: { readonly delay: number; readonly test: string };
+  /** Judged at an interim look that stopped the test (the leak bar was CLEAR_T). */
+  readonly stoppedEarly?: boolean;
 }
 
 /** Judges one pair of classes; `interim` raises the bar for a leak to CLEAR_T. */
@@ -339,7 +341,8 @@ export async function runTimingTest(plan: TimingPlan): Promise<TimingOutcome> {
     if (rounds < plan.maxRounds && rounds >= plan.minRounds && rounds % plan.checkEvery === 0) {
       const interim = judge(true);
       if (interim.some((comparison) => comparison.verdict === 'leak')) {
-        return { rounds, stoppedEarly: true, comparisons: interim, verdict: 'leak', samples };
+        const comparisons = interim.map((comparison) => ({ ...comparison, stoppedEarly: true }));
+        return { rounds, stoppedEarly: true, comparisons, verdict: 'leak', samples };
       }
     }
   }
@@ -358,7 +361,7 @@ function micros(value: number): string {
 }
 
 /** One line per comparison, for transcripts and verdicts (samples in microseconds). */
-export function describeComparison(comparison: Comparison, stoppedEarly = false): string {
+export function describeComparison(comparison: Comparison): string {
   const [first, second] = comparison.labels;
   const n =
     comparison.n[0] === comparison.n[1]
@@ -380,9 +383,21 @@ export function describeComparison(comparison: Comparison, stoppedEarly = false)
         : '; no delay of any size would be detectable at this N';
   const head =
     comparison.verdict === 'leak'
-      ? `leak${stoppedEarly ? ' (stopped early)' : ''}`
+      ? `leak${comparison.stoppedEarly === true ? ' (stopped early)' : ''}`
       : comparison.verdict === 'no-evidence'
         ? 'no evidence of a difference'
         : `inconclusive (|t| between ${String(EVIDENCE_T)} and ${String(LEAK_T)}, or too few samples)`;
   return `${first} vs ${second}: ${head}: ${stat}, ${n}; |t| per test: ${all}${bound}`;
+}
+
+/** Outcomes of several timing tests of one case as one: their comparisons, rounds added up. */
+export function mergeOutcomes(outcomes: readonly TimingOutcome[]): TimingOutcome {
+  const comparisons = outcomes.flatMap((outcome) => outcome.comparisons);
+  return {
+    rounds: outcomes.reduce((sum, outcome) => sum + outcome.rounds, 0),
+    stoppedEarly: outcomes.some((outcome) => outcome.stoppedEarly),
+    comparisons,
+    verdict: worstVerdict(comparisons.map((comparison) => comparison.verdict)),
+    samples: outcomes.flatMap((outcome) => outcome.samples),
+  };
 }

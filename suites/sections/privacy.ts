@@ -5,15 +5,19 @@
  * caller keeps its tools' schemas private from it (interp-26).
  *
  * Side channels (privacy.enumeration-side-channels, and task-recovery.timing-equivalence for task
- * IDs): hidden and nonexistent endpoints, and another caller's and nonexistent task IDs, should
- * take similar time to refuse. The comparison is deliberately coarse so that it cannot flake on
- * a loaded machine: interleaved pairs in seeded order, medians, and a warning only when they
- * differ by more than 25 ms and by more than twice the faster one. A gateway that looks up a
- * hidden endpoint in a slow store while refusing unknown ones from memory shows up; jitter does
- * not. Shared rate limits cannot be checked: the SUT config documents none.
+ * IDs): hidden and nonexistent endpoints, and another caller's, nonexistent and expired task IDs,
+ * should take similar time to refuse. The not-found-timing cases measure them with a dudect-style
+ * test (suites/framework/timing-test.ts, support/timing.ts, docs/timing.md): the classes
+ * interleaved in seeded random order, Welch's t on raw and cropped round-trip times, an early
+ * stop on clear evidence. Both requirements are SHOULDs (interp-46), so a leak is a warning and
+ * "no evidence" passes stating the smallest delay the run could have seen. The probes go out as
+ * the local peer, whose grants are the local caller's, so the rate-limit tokens they take
+ * (every request takes one, #privacy) are not the local caller's, which most cases use. Shared
+ * rate limits cannot be checked: the SUT config documents none.
  */
 import type { Element } from '@xmpp/xml';
-import type { IqExchange } from '../../harness/driver/index.ts';
+import type { Caller, IqExchange } from '../../harness/driver/index.ts';
+import { dateTimeFromMillis, toEpochMillis, type XmppDateTime } from '../../protocol/datetime.ts';
 import { NODE_DIRECTORY } from '../../protocol/namespaces.ts';
 import { normalizeBareJid } from '../../protocol/jid/index.ts';
 import { buildSchemaRequest } from '../../protocol/stanza/index.ts';
@@ -27,70 +31,157 @@ import {
 } from '../framework/expect.ts';
 import { MissingFixture, RequirementViolation } from '../framework/verdicts.ts';
 import { requireWorld } from '../fixtures/reference-world.ts';
+import { mergeOutcomes, type TimingOutcome } from '../framework/timing-test.ts';
 import { callerFor, discoInfo, listing, roleThatMaySee, traverse } from './support/discovery.ts';
 import { exampleArguments } from './support/manifests.ts';
+import { nonexistentLike, probe, SURFACES, targetOf as surfaceTargetOf } from './support/surfaces.ts';
 import {
-  awaitSettled,
   conformanceTarget,
-  freshRequestId,
+  expectTaskState,
+  measureGatewayClock,
+  passOnGatewayClock,
+  sendCancel,
   sendInvoke,
+  startShortlyRetained,
   startTask,
   targetOf,
   taskStateRequest,
+  type GatewayClock,
+  type TaskTarget,
 } from './support/tasks.ts';
-import type { RequirementId } from '../registry/requirement-ids.ts';
-
-/** Pairs measured per comparison, after two unmeasured warm-up pairs. */
-const SAMPLES = 24;
-
-interface Probe {
-  readonly label: string;
-  readonly send: () => Promise<IqExchange>;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = values.toSorted((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
+import { judgeTiming, measureTiming, type TimedClass, type TimingBudget } from './support/timing.ts';
 
 /**
- * Round-trip times of the two probes, sent one after the other in pairs whose order the case
- * seed decides; every reply must be item-not-found. Real time, not the context's: what is
- * measured is the gateway's latency.
+ * Discovery and metadata requests of one kind sent to the endpoint hidden from the caller and to
+ * a JID that names nothing, as timing classes: both must answer item-not-found (or, where
+ * interp-16 allows it, an empty result).
  */
-async function compareTimings(
+function hiddenAndNonexistent(
   context: CaseContext,
-  requirement: RequirementId,
-  first: Probe,
-  second: Probe,
-): Promise<void> {
-  const times: [number[], number[]] = [[], []];
-  const probes = [first, second] as const;
-  for (let pair = 0; pair < SAMPLES + 2; pair++) {
-    for (const index of context.random.shuffle([0, 1] as const)) {
-      const started = performance.now();
-      const exchange = await probes[index].send();
-      const elapsed = performance.now() - started;
-      expectStanzaError(exchange, requirement, 'item-not-found', context);
-      if (pair >= 2) times[index].push(elapsed);
-    }
-  }
-  const [a, b] = [median(times[0]), median(times[1])];
-  const [fast, slow] = a <= b ? [a, b] : [b, a];
-  if (slow - fast > 25 && slow > 2 * fast) {
-    context.warn(
-      requirement,
-      `median answer times differ: ${first.label} ${a.toFixed(1)} ms, ${second.label} ${b.toFixed(1)} ms over ${String(SAMPLES)} interleaved pairs`,
-    );
-  }
+  caller: Caller,
+  surfaceNames: readonly string[],
+): TimedClass[] {
+  const world = requireWorld(context);
+  const hidden = surfaceTargetOf(world.hiddenEndpoint);
+  const nobody = nonexistentLike(hidden, world.nonexistentJid);
+  return surfaceNames.flatMap((name) => {
+    const surface = SURFACES.find((candidate) => candidate.name === name);
+    if (surface === undefined) throw new Error(`no surface ${name}`);
+    const check = (exchange: IqExchange): void => {
+      if (exchange.parsed.type === 'result' && surface.emptyResultAllowed) return;
+      expectStanzaError(exchange, 'errors.not-found-equivalence', 'item-not-found', context);
+    };
+    return [
+      { label: `${surface.name} of hidden ${hidden.jid}`, send: () => probe(caller, hidden, surface), check },
+      {
+        label: `${surface.name} of nonexistent ${nobody.jid}`,
+        send: () => probe(caller, nobody, surface),
+        check,
+      },
+    ];
+  });
 }
+
+/** Pairs (0, 1), (2, 3), …: each surface's hidden class against its nonexistent one. */
+function pairwise(classes: readonly TimedClass[]): [number, number][] {
+  return Array.from({ length: classes.length / 2 }, (_, index) => [2 * index, 2 * index + 1]);
+}
+
+/** The caller the hidden endpoint is hidden from that the fewest other cases use. */
+async function timingProber(context: CaseContext): Promise<Caller> {
+  const world = requireWorld(context);
+  const role = (['localPeer', 'local'] as const).find(
+    (candidate) => !world.maySee(candidate, world.hiddenEndpoint),
+  );
+  if (role === undefined)
+    throw new MissingFixture(`the fixture world hides ${world.hiddenEndpoint.jid} from no local account`);
+  return callerFor(context, role);
+}
+
+async function discoveryTiming(
+  context: CaseContext,
+  surfaceNames: readonly string[],
+  budget: TimingBudget,
+): Promise<void> {
+  const caller = await timingProber(context);
+  const classes = hiddenAndNonexistent(context, caller, surfaceNames);
+  const rounds = context.budget.iterations(budget.rounds, budget.deepRounds);
+  const outcome = await measureTiming(context, caller, classes, pairwise(classes), rounds);
+  context.budget.ran(outcome.rounds);
+  judgeTiming(context, caller, 'privacy.enumeration-side-channels', 'SHOULD', outcome);
+}
+
+/** A task ID that names nothing, with the length and character classes of `like` after its first '-'. */
+function lookalikeTaskId(context: CaseContext, like: string): string {
+  const dash = like.indexOf('-') + 1;
+  const pick = (alphabet: string): string => alphabet.charAt(context.random.int(0, alphabet.length - 1));
+  const tail = like
+    .slice(dash)
+    .replace(/[0-9A-Za-z]/g, (char) =>
+      /[0-9]/.test(char)
+        ? pick('0123456789')
+        : /[a-f]/.test(char)
+          ? pick('abcdef')
+          : /[a-z]/.test(char)
+            ? pick('abcdefghijklmnopqrstuvwxyz')
+            : pick('ABCDEFGHIJKLMNOPQRSTUVWXYZ'),
+    );
+  return like.slice(0, dash) + tail;
+}
+
+/** Cancels the held task of another caller (cleanup: its answer does not matter). */
+async function cancelHeld(owner: Caller, target: TaskTarget, taskId: string): Promise<void> {
+  const { revision } = expectTaskState(
+    await taskStateRequest(owner, target, taskId),
+    'task-recovery.caller-authorization',
+  );
+  await sendCancel(owner, target, taskId, revision);
+}
+
+/** How long after retain-until a gateway may still answer for a task before the expired class is left out. */
+const FORGET_GRACE_MS = 3_000;
+
+/**
+ * Waits until `retainUntil` has passed on the gateway's clock and the gateway refuses the task;
+ * false when it still answers for it FORGET_GRACE_MS later (keeping a task longer is allowed).
+ */
+async function awaitForgotten(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  clock: GatewayClock,
+  taskId: string,
+  retainUntil: XmppDateTime,
+): Promise<boolean> {
+  await passOnGatewayClock(context, caller, target, dateTimeFromMillis(toEpochMillis(retainUntil) + 100));
+  const giveUpAt = clock.reachedBy(retainUntil) + FORGET_GRACE_MS;
+  for (;;) {
+    const state = await taskStateRequest(caller, target, taskId);
+    if (state.parsed.type === 'error') return true;
+    if (Date.now() >= giveUpAt) break;
+    await passOnGatewayClock(context, caller, target, clock.ahead(300));
+  }
+  caller.transcript.note(
+    `timing: the gateway still answers for ${taskId} ${String(FORGET_GRACE_MS / 1000)} s after its retain-until (allowed), so no expired task was measured`,
+  );
+  return false;
+}
+
+/** Default and --deep rounds of each timing case (docs/timing.md has the seconds they take). */
+const TIMING_BUDGETS = {
+  endpoint: { rounds: 60, deepRounds: 2500 },
+  tools: { rounds: 30, deepRounds: 1250 },
+  manifest: { rounds: 60, deepRounds: 2500 },
+  taskIds: { rounds: 60, deepRounds: 2500 },
+} as const satisfies Record<string, TimingBudget>;
+
+const TIMING_STATEMENT =
+  'interleaved in seeded random order after a warm-up, compared by Welch’s t on raw and percentile-cropped round-trip times (docs/timing.md); a leak is a warning, and no evidence passes as "no leak detectable above X µs at N"';
 
 export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
   {
     id: 'privacy.listing-grants-nothing',
+    scenario: 'equivalence',
     requirements: ['privacy.profile-not-authority'],
     profiles: ['task-execution'],
     level: 'MUST',
@@ -167,35 +258,136 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
     },
   },
   {
-    id: 'privacy.not-found-timing',
-    requirements: ['privacy.enumeration-side-channels', 'task-recovery.timing-equivalence'],
-    profiles: ['core-directory', 'task-execution'],
+    id: 'privacy.not-found-timing-endpoint',
+    requirements: ['privacy.enumeration-side-channels'],
+    profiles: ['core-directory'],
     level: 'SHOULD',
-    statement:
-      'Endpoint information for the endpoint hidden from the local caller and for a nonexistent one, and (with task execution) task state for a federated caller’s task and for a nonexistent task ID, take similar time: interleaved in seeded order, their median times may not differ by more than 25 ms and twice the faster one (a warning otherwise).',
+    scenario: 'timing',
+    interpretations: ['interp-46'],
+    statement: `Endpoint information and endpoint items of the endpoint hidden from a local caller and of a nonexistent one take the same time: ${TIMING_STATEMENT}.`,
+    run: (context) => discoveryTiming(context, ['endpoint info', 'endpoint items'], TIMING_BUDGETS.endpoint),
+  },
+  {
+    id: 'privacy.not-found-timing-tools',
+    requirements: ['privacy.enumeration-side-channels'],
+    profiles: ['tool-discovery'],
+    level: 'SHOULD',
+    scenario: 'timing',
+    interpretations: ['interp-46'],
+    statement: `The tool collection (information and items), a tool node's information and a tool's input schema, asked of the endpoint hidden from a local caller and of a nonexistent one, take the same time: ${TIMING_STATEMENT}.`,
+    run: (context) =>
+      discoveryTiming(
+        context,
+        ['collection info', 'collection items', 'tool info', 'input schema'],
+        TIMING_BUDGETS.tools,
+      ),
+  },
+  {
+    id: 'privacy.not-found-timing-manifest',
+    requirements: ['privacy.enumeration-side-channels'],
+    profiles: ['tool-discovery'],
+    level: 'SHOULD',
+    scenario: 'timing',
+    interpretations: ['interp-46'],
+    statement: `The active manifest and an exact version's manifest of the endpoint hidden from a local caller and of a nonexistent one take the same time: ${TIMING_STATEMENT}.`,
+    run: (context) =>
+      discoveryTiming(context, ['active manifest', 'exact manifest'], TIMING_BUDGETS.manifest),
+  },
+  {
+    id: 'privacy.not-found-timing-task-ids',
+    requirements: ['task-recovery.timing-equivalence'],
+    profiles: ['task-execution'],
+    level: 'SHOULD',
+    scenario: 'timing',
+    interpretations: ['interp-46'],
+    statement: `Task state asked for another caller's (running) task and for a task ID that names nothing take the same time, and so do the caller's own task once past its retain-until and a task ID that names nothing (the expired class needs the short-retention fixture): ${TIMING_STATEMENT}.`,
     run: async (context) => {
-      const world = requireWorld(context);
-      const caller = await context.callers.local();
-      const hidden = world.hiddenEndpoint.jid;
-      const nobody = world.nonexistentJid;
-      await compareTimings(
-        context,
-        'privacy.enumeration-side-channels',
-        { label: `hidden ${hidden}`, send: () => discoInfo(caller, hidden) },
-        { label: `nonexistent ${nobody}`, send: () => discoInfo(caller, nobody) },
-      );
-      if (!context.sut.profiles.has('task-execution')) return;
       const target = conformanceTarget(context);
+      const caller = await context.callers.local();
       const owner = await context.callers.remote();
-      const { accepted } = await startTask(context, owner, target, 'script', { steps: [{ complete: {} }] });
-      await awaitSettled(context, owner, accepted.taskId);
-      const unknown = `task-${freshRequestId(context)}`;
-      await compareTimings(
-        context,
-        'task-recovery.timing-equivalence',
-        { label: 'another caller’s task', send: () => taskStateRequest(caller, target, accepted.taskId) },
-        { label: 'a nonexistent task', send: () => taskStateRequest(caller, target, unknown) },
+      const rounds = context.budget.iterations(
+        TIMING_BUDGETS.taskIds.rounds,
+        TIMING_BUDGETS.taskIds.deepRounds,
       );
+      const clock = await measureGatewayClock(context, caller, target);
+      // Started first, so that its retention runs out while the first comparison is measured.
+      let expiring: string | undefined;
+      let retainUntil: XmppDateTime | undefined;
+      try {
+        const { accepted } = await startShortlyRetained(
+          context,
+          caller,
+          target,
+          clock,
+          { steps: [{ complete: {} }] },
+          50,
+        );
+        expiring = accepted.taskId;
+        retainUntil = accepted.retainUntil;
+      } catch (error) {
+        if (!(error instanceof MissingFixture)) throw error;
+        caller.transcript.note(`timing: no expired task to measure: ${error.message}`);
+      }
+      const { accepted: held } = await startTask(context, owner, target, 'script', {
+        steps: [{ wait: { until: clock.ahead(600_000).text } }, { complete: {} }],
+      });
+      const notFound = (exchange: IqExchange): void => {
+        expectStanzaError(exchange, 'task-recovery.indistinguishable-not-found', 'item-not-found', context);
+      };
+      const unknown = lookalikeTaskId(context, held.taskId);
+      const outcomes: TimingOutcome[] = [];
+      try {
+        outcomes.push(
+          await measureTiming(
+            context,
+            caller,
+            [
+              {
+                label: 'another caller’s task',
+                send: () => taskStateRequest(caller, target, held.taskId),
+                check: notFound,
+              },
+              {
+                label: 'a nonexistent task',
+                send: () => taskStateRequest(caller, target, unknown),
+                check: notFound,
+              },
+            ],
+            [[0, 1]],
+            rounds,
+          ),
+        );
+      } finally {
+        await cancelHeld(owner, target, held.taskId);
+      }
+      if (expiring !== undefined && retainUntil !== undefined) {
+        const expired = await awaitForgotten(context, caller, target, clock, expiring, retainUntil);
+        if (expired) {
+          const unknownLike = lookalikeTaskId(context, expiring);
+          outcomes.push(
+            await measureTiming(
+              context,
+              caller,
+              [
+                {
+                  label: 'the caller’s expired task',
+                  send: () => taskStateRequest(caller, target, expiring),
+                  check: notFound,
+                },
+                {
+                  label: 'a nonexistent task',
+                  send: () => taskStateRequest(caller, target, unknownLike),
+                  check: notFound,
+                },
+              ],
+              [[0, 1]],
+              rounds,
+            ),
+          );
+        }
+      }
+      context.budget.ran(outcomes.reduce((sum, outcome) => sum + outcome.rounds, 0));
+      judgeTiming(context, caller, 'task-recovery.timing-equivalence', 'SHOULD', mergeOutcomes(outcomes));
     },
   },
 ]);
