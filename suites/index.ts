@@ -7,6 +7,7 @@ import { endpointInfoSuite } from './sections/endpoint-info.ts';
 import { errorsSuite } from './sections/errors.ts';
 import { findGatewaySuite } from './sections/find-gateway.ts';
 import { gatewayInfoSuite } from './sections/gateway-info.ts';
+import { errorsBadInput, jsonEncodingBadInput } from './sections/bad-input.ts';
 import { i18nSuite } from './sections/i18n.ts';
 import { identityPresenceSuite } from './sections/identity-presence.ts';
 import { invocationSuite } from './sections/invocation.ts';
@@ -50,7 +51,7 @@ export const ALL_SUITES: readonly Suite[] = [
   manifestSuite,
   registrationFlowSuite,
   manifestRetrievalSuite,
-  jsonEncodingSuite,
+  withCases(jsonEncodingSuite, jsonEncodingBadInput),
   invocationSuite,
   eventsSuite,
   interactiveInputSuite,
@@ -59,7 +60,7 @@ export const ALL_SUITES: readonly Suite[] = [
   taskRecoverySuite,
   taskMessageRoutingSuite,
   idempotencySuite,
-  errorsSuite,
+  withCases(errorsSuite, errorsBadInput),
   rulesSuite,
   canonicalJsonSuite,
   i18nSuite,
