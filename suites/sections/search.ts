@@ -55,6 +55,7 @@ import {
   traverseSearch,
   type Found,
 } from './support/search.ts';
+import { judgeTiming, measureTiming } from './support/timing.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 
 const ROLES: readonly CallerRole[] = ['local', 'remote', 'remotePeer', 'denied'];
@@ -71,6 +72,22 @@ function namesOfItem(item: DiscoItem): string[] {
   const localpart = parseBareJid(item.jid).localpart ?? '';
   return [...new Set([localpart, item.name ?? ''])].filter((name) => name !== '');
 }
+
+/**
+ * A nick of `length` lower-case letters that no endpoint's localpart, name or title contains: the
+ * nonexistent twin of a hidden endpoint's name, as long as it so that the two searches differ in
+ * nothing but what they match.
+ */
+function nonexistentNickOfLength(context: CaseContext, world: ReferenceWorld, length: number): string {
+  const names = world.endpoints.flatMap(namesOf).map((name) => name.toLocaleLowerCase('und'));
+  for (;;) {
+    const nick = context.random.string('abcdefghijklmnopqrstuvwxyz', length);
+    if (!names.some((name) => name.includes(nick)) && !names.some((name) => nick.includes(name))) return nick;
+  }
+}
+
+/** Default and --deep rounds of search.not-found-timing (docs/timing.md). */
+const SEARCH_TIMING = { rounds: 120, deepRounds: 5000 } as const;
 
 /** A nick no endpoint's localpart, name or title contains. */
 function nonexistentNick(context: CaseContext): string {
@@ -770,6 +787,63 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
           );
         }
       }
+    },
+  },
+  {
+    id: 'search.not-found-timing',
+    requirements: ['privacy.enumeration-side-channels'],
+    profiles: ['jabber-search'],
+    level: 'SHOULD',
+    features: [NS.search],
+    scenario: 'timing',
+    interpretations: ['interp-46', 'interp-18'],
+    statement:
+      'Searching a name of the endpoint hidden from a local caller and a name of the same length that nothing has (both finding nothing) take the same time: interleaved in seeded random order after a warm-up, compared by Welch’s t on raw and percentile-cropped round-trip times (docs/timing.md); a leak is a warning, and no evidence passes as "no leak detectable above X µs at N".',
+    run: async (context) => {
+      const world = requireWorld(context);
+      const hidden = world.hiddenEndpoint;
+      const role = (['localPeer', 'local'] as const).find((candidate) => !world.maySee(candidate, hidden));
+      if (role === undefined)
+        throw new MissingFixture(`the fixture world hides ${hidden.jid} from no local account`);
+      const term = unseenTerms(world, role, hidden)[0];
+      if (term === undefined) {
+        throw new MissingFixture(
+          `every name of ${hidden.jid} is part of a name the ${role} caller may see, so no search matches it alone`,
+        );
+      }
+      const none = nonexistentNickOfLength(context, world, term.length);
+      const caller = await callerFor(context, role);
+      const gateway = context.sut.gatewayJid;
+      const findsNothing = (exchange: IqExchange): void => {
+        const found = readFound(exchange, 'search.hidden-not-revealed');
+        expectThat(
+          exchange.reply.xml,
+          'search.hidden-not-revealed',
+          'an empty result',
+          found.jids.length === 0,
+        );
+      };
+      const rounds = context.budget.iterations(SEARCH_TIMING.rounds, SEARCH_TIMING.deepRounds);
+      const outcome = await measureTiming(
+        context,
+        caller,
+        [
+          {
+            label: `a search for ${JSON.stringify(term)} (hidden ${hidden.jid})`,
+            send: () => searchLegacy(caller, gateway, { nick: term }),
+            check: findsNothing,
+          },
+          {
+            label: `a search for ${JSON.stringify(none)} (nothing)`,
+            send: () => searchLegacy(caller, gateway, { nick: none }),
+            check: findsNothing,
+          },
+        ],
+        [[0, 1]],
+        rounds,
+      );
+      context.budget.ran(outcome.rounds);
+      judgeTiming(context, caller, 'privacy.enumeration-side-channels', 'SHOULD', outcome);
     },
   },
 ]);
