@@ -47,13 +47,14 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
       'interactive-input.acceptance-retention',
       'interactive-input.schema-invalid-not-acceptable',
       'interactive-input.unknown-request-not-found',
+      'interactive-input.race-loser-conflict',
       'task-recovery.result-only-terminal',
     ],
     profiles: ['interactive-tasks'],
     level: 'MUST',
     interpretations: ['interp-33', 'interp-36', 'interp-37', 'interp-39'],
     statement:
-      'While input is pending, task state carries the complete input_required object and the result is refused with unexpected-request; schema-invalid input gets not-acceptable; the accepted answer is replayed identically to the original acceptance (also after settlement), another answer gets conflict, an unknown request ID item-not-found.',
+      'While input is pending, task state carries the complete input_required object and the result is refused with unexpected-request; schema-invalid input gets not-acceptable, a valid answer naming a stale expected revision conflict; the accepted answer is replayed identically to the original acceptance (also after settlement), another answer gets conflict, an unknown request ID item-not-found.',
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
@@ -97,6 +98,14 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
         context,
       );
       const answer = { unit: 'C' };
+      // A valid answer naming a revision that is no longer current (the input_required commit came
+      // after it) is stale: conflict, and it must not be taken.
+      expectStanzaError(
+        await sendInput(caller, target, accepted.taskId, requestId, revision - 1, answer),
+        'interactive-input.race-loser-conflict',
+        'conflict',
+        context,
+      );
       const first = expectInputAccepted(
         await sendInput(caller, target, accepted.taskId, requestId, revision, answer),
         'interactive-input.acceptance-retention',
