@@ -5,6 +5,7 @@
  * request IDs, expired and superseded requests (conflict, never item-not-found), and expiry
  * handled by a new request or a settlement.
  */
+import { dateTimeFromMillis, parseDateTime, toEpochMillis } from '../../protocol/datetime.ts';
 import { canonicalJson } from '../../protocol/json/canonical.ts';
 import { isJsonObject, type JsonValue } from '../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
@@ -19,6 +20,7 @@ import {
   expectInputAccepted,
   expectTaskState,
   freshRequestId,
+  passOnGatewayClock,
   requireToolFeatures,
   sendCancel,
   sendInput,
@@ -220,6 +222,50 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
         {},
       );
       expectStanzaError(afterSettlement, 'interactive-input.race-loser-conflict', 'conflict', context);
+    },
+  },
+  {
+    id: 'interactive-input.answer-after-expiry-refused',
+    requirements: ['interactive-input.expiry-enforced'],
+    profiles: ['interactive-tasks'],
+    level: 'MUST',
+    interpretations: ['interp-35', 'interp-37'],
+    statement:
+      "An answer sent once the request's expiresAt has passed on the gateway's clock gets conflict, whether or not the gateway has noticed the expiry yet: expiry is compared with the current instant, not left to a timer.",
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      await requireToolFeatures(context, caller, target, 'script', ['input']);
+      const { accepted } = await startTask(context, caller, target, 'script', {
+        steps: [
+          { input: { question: 'Now or never?', inputSchema: { type: 'object' }, expiresInMs: 1_000 } },
+          { complete: { echoInputs: true } },
+        ],
+      });
+      const asked = await awaitEvent(context, caller, accepted.taskId, 'input_required');
+      const payload = parseStrictJson(asked.event.json);
+      const expiresText = isJsonObject(payload) ? payload['expiresAt'] : undefined;
+      if (typeof expiresText !== 'string') {
+        expectThat(
+          asked.stanza.xml,
+          'interactive-input.expiry-enforced',
+          'an input_required event with the expiresAt the tool asked for',
+          false,
+        );
+        return;
+      }
+      const expiresAt = parseDateTime(expiresText);
+      // Just past expiresAt by the gateway's own clock (a task of the conformance tools waits for it).
+      await passOnGatewayClock(context, caller, target, dateTimeFromMillis(toEpochMillis(expiresAt) + 20));
+      const late = await sendInput(
+        caller,
+        target,
+        accepted.taskId,
+        requestIdOf(asked),
+        asked.event.revision,
+        {},
+      );
+      expectStanzaError(late, 'interactive-input.expiry-enforced', 'conflict', context);
     },
   },
   {
