@@ -35,6 +35,7 @@ import {
   type ProvisionedWorld,
 } from './admin-fixtures.ts';
 import { RunCallers, type CallerRoles } from './caller-pool.ts';
+import { launchedSutControl } from './sut-control.ts';
 
 /** The accounts the reference fixture world gives a role (fixtures/worlds/reference.json). */
 export const WORLD_ACCOUNTS = {
@@ -290,22 +291,15 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
     const sutControl: SutControl | undefined =
       managed === undefined
         ? undefined
-        : {
-            async crashAndRestart() {
-              expectingExit = true;
-              try {
-                await managed.restart();
-              } finally {
-                expectingExit = false;
-              }
-              const again = await discoInfoProbe(federation, gatewayJid);
-              try {
-                await waitForSutReady(launched, () => again.probe());
-              } finally {
-                await again.close().catch(() => undefined);
-              }
+        : launchedSutControl({
+            federation,
+            sut: launched,
+            process: managed,
+            gatewayJid,
+            expectExit: (expecting) => {
+              expectingExit = expecting;
             },
-          };
+          });
     const reader = outOfBandLedger(config, launched.facts);
     const tools = servedTools;
     const ledger: OutOfBandLedger | undefined =

@@ -11,6 +11,12 @@ import { errorsBadInput, jsonEncodingBadInput } from './sections/bad-input.ts';
 import { i18nSuite } from './sections/i18n.ts';
 import { identityPresenceSuite } from './sections/identity-presence.ts';
 import { invocationSuite } from './sections/invocation.ts';
+import { invocationCrashOnTheWire } from './sections/crash-on-the-wire.ts';
+import {
+  cancellationLinkFaults,
+  eventsLinkFaults,
+  invocationLinkFaults,
+} from './sections/link-faults.ts';
 import { jsonEncodingSuite } from './sections/json-encoding.ts';
 import { cancellationSuite } from './sections/cancellation.ts';
 import { canonicalJsonSuite } from './sections/canonical-json.ts';
@@ -52,10 +58,10 @@ export const ALL_SUITES: readonly Suite[] = [
   registrationFlowSuite,
   manifestRetrievalSuite,
   withCases(jsonEncodingSuite, jsonEncodingBadInput),
-  invocationSuite,
-  eventsSuite,
+  withCases(withCases(invocationSuite, invocationCrashOnTheWire), invocationLinkFaults),
+  withCases(eventsSuite, eventsLinkFaults),
   interactiveInputSuite,
-  cancellationSuite,
+  withCases(cancellationSuite, cancellationLinkFaults),
   taskStatesSuite,
   taskRecoverySuite,
   taskMessageRoutingSuite,

@@ -116,6 +116,29 @@ describe('FaultProxy', () => {
     expect(proxy.acceptedConnections).toBe(1);
   });
 
+  it('reads what the connecting side sends stanza by stanza and holds from the one a tap picks', async () => {
+    proxy.inspectStanzas();
+    const seen: string[] = [];
+    proxy.on('stanza', (stanza) => seen.push(stanza.name));
+    proxy.tap((stanza) => (stanza.name === 'hold' ? 'hold' : 'forward'));
+    const socket = await client();
+    const header =
+      "<stream:stream xmlns='jabber:component:accept' xmlns:stream='http://etherx.jabber.org/streams'>";
+    const first = readUntil(socket, '<a x="1"/>');
+    socket.write(`${header}<a x="1`);
+    socket.write('"/>');
+    await first;
+    socket.write('<ho');
+    socket.write('ld/><b/>');
+    await proxy.waitFor('held', () => proxy.heldConnections === 1);
+    expect(seen).toEqual(['a', 'hold', 'b']);
+    expect(upstream.received).toBe(`${header}<a x="1"/><ho`);
+    const rest = readUntil(socket, '<b/>');
+    proxy.releaseHeld();
+    await rest;
+    expect(upstream.received).toBe(`${header}<a x="1"/><hold/><b/>`);
+  });
+
   it('delays every byte in both directions, keeping their order, until restored', async () => {
     const socket = await client();
     proxy.delay(120);

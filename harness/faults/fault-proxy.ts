@@ -3,6 +3,8 @@
 // until a fault is applied. Needs no privileges: it is an ordinary listener on a loopback address.
 import { EventEmitter, once } from 'node:events';
 import { createServer, connect, type Server, type Socket } from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
+import { Parser, type Element } from '@xmpp/xml';
 
 export interface Endpoint {
   readonly host: string;
@@ -20,7 +22,16 @@ interface ProxyEvents {
   dropped: [bytes: number];
   /** A proxied connection ended, for whatever reason. */
   closed: [];
+  /** The connecting side sent a whole stanza (only while stanzas are inspected). */
+  stanza: [stanza: Element];
 }
+
+/**
+ * Looks at each stanza the connecting side sends, once it is complete, before its last bytes are
+ * forwarded: 'hold' keeps the chunk that completed it, and everything after it on that
+ * connection, from the target until the connection ends or `releaseHeld()`.
+ */
+export type StanzaTap = (stanza: Element) => 'forward' | 'hold';
 
 type Queued = { readonly due: number; readonly chunk: Buffer } | { readonly due: number; readonly end: true };
 
@@ -30,6 +41,10 @@ class Direction {
   #timer: NodeJS.Timeout | undefined;
   #lastDue = 0;
   #waitingForDrain = false;
+  /** Held back by a stanza tap: nothing more leaves until the hold is released. */
+  #held = false;
+  /** Whole stanzas parsed out of the stream, when the proxy inspects this direction. */
+  readonly #stanzas: StanzaReader | undefined;
 
   constructor(
     private readonly proxy: FaultProxy,
@@ -39,7 +54,9 @@ class Direction {
     /** From the connecting side to the target (as opposed to the answers coming back). */
     readonly towardsTarget: boolean,
   ) {
+    this.#stanzas = towardsTarget && proxy.inspectingStanzas ? new StanzaReader() : undefined;
     source.on('data', (chunk: Buffer) => {
+      if (this.#stanzas !== undefined && !this.#held) this.#inspect(chunk);
       this.#push({ chunk });
     });
     source.on('end', () => {
@@ -51,6 +68,23 @@ class Direction {
     let total = 0;
     for (const item of this.#queue) if ('chunk' in item) total += item.chunk.length;
     return total;
+  }
+
+  get held(): boolean {
+    return this.#held;
+  }
+
+  #inspect(chunk: Buffer): void {
+    for (const stanza of this.#stanzas?.read(chunk) ?? []) {
+      this.proxy.emit('stanza', stanza);
+      if (this.proxy.tapStanza(stanza) === 'hold') this.#held = true;
+    }
+  }
+
+  release(): void {
+    if (!this.#held) return;
+    this.#held = false;
+    this.flush();
   }
 
   #push(item: { chunk: Buffer } | { end: true }): void {
@@ -73,7 +107,7 @@ class Direction {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     const sink = this.sink;
-    if (this.proxy.mode === 'frozen' || sink === undefined) return;
+    if (this.proxy.mode === 'frozen' || this.#held || sink === undefined) return;
     const now = Date.now();
     for (let head = this.#queue[0]; head !== undefined; head = this.#queue[0]) {
       if (head.due > now) {
@@ -101,6 +135,39 @@ class Direction {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#queue.length = 0;
+  }
+}
+
+/**
+ * An XMPP stream read stanza by stanza (the top-level children of <stream:stream>). Once the bytes
+ * stop being XML it can read (TLS after STARTTLS, garbage) it reads nothing more.
+ */
+class StanzaReader {
+  readonly #decoder = new StringDecoder('utf8');
+  #parser: Parser | undefined = new Parser();
+  #complete: Element[] = [];
+
+  constructor() {
+    this.#parser?.on('element', (element: Element) => {
+      this.#complete.push(element);
+    });
+    this.#parser?.on('error', () => {
+      this.#parser = undefined;
+    });
+  }
+
+  /** The stanzas this chunk completed. */
+  read(chunk: Buffer): Element[] {
+    const parser = this.#parser;
+    if (parser === undefined) return [];
+    try {
+      parser.write(this.#decoder.write(chunk));
+    } catch {
+      this.#parser = undefined;
+    }
+    const complete = this.#complete;
+    this.#complete = [];
+    return complete;
   }
 }
 
@@ -146,6 +213,14 @@ class ProxiedConnection {
     for (const direction of this.#directions) direction.flush();
   }
 
+  get held(): boolean {
+    return this.#directions.some((direction) => direction.held);
+  }
+
+  release(): void {
+    for (const direction of this.#directions) direction.release();
+  }
+
   /** TCP RST to both sides. */
   reset(): void {
     for (const direction of this.#directions) direction.discard();
@@ -167,6 +242,8 @@ export interface FaultProxyOptions {
   readonly target: Endpoint;
   /** Used in diagnostics. */
   readonly name?: string;
+  /** Read what connecting sides send stanza by stanza from the first connection (`inspectStanzas`). */
+  readonly inspectStanzas?: boolean;
 }
 
 export class FaultProxy extends EventEmitter<ProxyEvents> {
@@ -176,6 +253,8 @@ export class FaultProxy extends EventEmitter<ProxyEvents> {
   #mode: FaultMode = 'forward';
   #delayMs = 0;
   #accepted = 0;
+  #inspecting = false;
+  #tap: StanzaTap | undefined;
   readonly #connections = new Set<ProxiedConnection>();
   readonly #server: Server;
 
@@ -191,6 +270,7 @@ export class FaultProxy extends EventEmitter<ProxyEvents> {
     // Half-open streams are relayed as such: a FIN from one side is forwarded, not answered.
     const server = createServer({ allowHalfOpen: true });
     const proxy = new FaultProxy(options, server);
+    if (options.inspectStanzas === true) proxy.inspectStanzas();
     server.on('connection', (socket) => {
       proxy.#accept(socket);
     });
@@ -284,6 +364,41 @@ export class FaultProxy extends EventEmitter<ProxyEvents> {
       if (connection.damaged || connection.upstream === undefined) connection.reset();
       else connection.flush();
     }
+  }
+
+  /**
+   * From now on, what the connecting side sends on each new connection is read stanza by stanza
+   * ('stanza' events, `tap`): for a plaintext XMPP stream such as the XEP-0114 component link.
+   * Connections already open stay unread.
+   */
+  inspectStanzas(): void {
+    this.#inspecting = true;
+  }
+
+  get inspectingStanzas(): boolean {
+    return this.#inspecting;
+  }
+
+  /** Puts `tap` (or, with undefined, nothing) in the path of every inspected stanza. */
+  tap(tap: StanzaTap | undefined): void {
+    this.#tap = tap;
+  }
+
+  /** @internal What the tap decides for one stanza (forward when there is none). */
+  tapStanza(stanza: Element): 'forward' | 'hold' {
+    return this.#tap?.(stanza) ?? 'forward';
+  }
+
+  /** Connections a tap holds back. */
+  get heldConnections(): number {
+    let held = 0;
+    for (const connection of this.#connections) if (connection.held) held += 1;
+    return held;
+  }
+
+  /** Lets every held connection go on: what a tap held is forwarded, in order. */
+  releaseHeld(): void {
+    for (const connection of this.#connections) connection.release();
   }
 
   /** Resolves when a 'held' (or other) event satisfies `predicate`, or rejects at the deadline. */

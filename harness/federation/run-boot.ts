@@ -56,10 +56,12 @@ export async function startLinkProxy(
   options: FederationOptions,
 ): Promise<FaultProxy> {
   const port = link.name === 'component' ? options.component?.port : undefined;
-  if (port === undefined) return FaultProxy.start(link);
+  // The component link is plaintext XMPP (XEP-0114): cases can act on the gateway's stanzas.
+  const inspectStanzas = link.name === 'component';
+  if (port === undefined) return FaultProxy.start({ ...link, inspectStanzas });
   const listen = { host: FIXED_COMPONENT_HOST, port };
   try {
-    return await FaultProxy.start({ ...link, listen });
+    return await FaultProxy.start({ ...link, listen, inspectStanzas });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     throw new FederationStartError(

@@ -369,3 +369,121 @@ export const REFUSES_UNKNOWN_FORM_FIELDS: GatewayVariant = {
     },
   ],
 };
+
+// ---------------------------------------------------------------------------------------------
+// Crash and link faults (issue 14, items 3 and 4: integration/verdict-proofs-crash.test.ts)
+
+/**
+ * <accepted/> before the commit (#invocation: the task and its replay record are durable before
+ * acceptance is sent): each admission group runs in an open transaction, every admission is
+ * answered at once, and the COMMIT follows in the next turn of the event loop, right after the
+ * answers were written. A kill between the two loses a task the caller may have been told about.
+ */
+export const ACCEPTED_BEFORE_COMMIT: GatewayVariant = {
+  name: 'accepted-before-commit',
+  change: '<accepted/> is written before the admission transaction commits (the COMMIT follows in the next event-loop turn)',
+  patches: [
+    {
+      file: 'reference-gateway/store/gateway-store.ts',
+      find: `  transactionDeferred<T>(work: () => T): T {`,
+      replace: `  /** The variant's open transaction: the caller commits it later. */
+  transactionLeftOpen<T>(work: () => T): { value: T; commit: () => void } {
+    this.#db.exec('PRAGMA synchronous = NORMAL');
+    this.#db.exec('BEGIN IMMEDIATE');
+    let value: T;
+    try {
+      value = work();
+    } catch (error) {
+      this.#db.exec('ROLLBACK');
+      this.#db.exec('PRAGMA synchronous = FULL');
+      throw error;
+    }
+    return {
+      value,
+      commit: () => {
+        this.#db.exec('COMMIT');
+        this.#db.exec('PRAGMA synchronous = FULL');
+        this.#durability.committedDeferred();
+      },
+    };
+  }
+
+  transactionDeferred<T>(work: () => T): T {`,
+    },
+    {
+      file: 'reference-gateway/tasks/group-commit.ts',
+      find: `    let results: Settled<unknown>[];
+    try {
+      results = this.#store.transactionDeferred(() => {`,
+      replace: `    let results: Settled<unknown>[];
+    let open: { commit: () => void };
+    try {
+      const left = this.#store.transactionLeftOpen(() => {`,
+    },
+    {
+      file: 'reference-gateway/tasks/group-commit.ts',
+      find: `      });
+      this.commits += 1;
+    } catch (error) {`,
+      replace: `      });
+      results = left.value;
+      open = left;
+      this.commits += 1;
+    } catch (error) {`,
+    },
+    {
+      file: 'reference-gateway/tasks/group-commit.ts',
+      find: `    // invocation.durable-before-accepted: nobody hears of a commit (no <accepted/>, no event)
+    // before the WAL sync covering it.
+    this.#store.afterDurable(() => {
+      for (const rider of riders) rider.committed();
+      results.forEach((result, index) => {
+        const pending = batch[index];
+        if (pending === undefined) return;
+        if (result.ok) pending.resolve(result.value);
+        else pending.reject(result.error);
+      });
+    });`,
+      replace: `    results.forEach((result, index) => {
+      const pending = batch[index];
+      if (pending === undefined) return;
+      if (result.ok) pending.resolve(result.value);
+      else pending.reject(result.error);
+    });
+    setImmediate(() => {
+      open.commit();
+      for (const rider of riders) rider.committed();
+    });`,
+    },
+  ],
+};
+
+/**
+ * A re-sent event with a new event ID (#events: an identical replay keeps its event ID, revision,
+ * type and payload): events sent again from the store — after the component link comes back,
+ * or after a bounce — each get a fresh event ID.
+ */
+export const RESENT_EVENT_NEW_ID: GatewayVariant = {
+  name: 'resent-event-new-id',
+  change: 'events sent again (after a reconnection or a bounce) carry a fresh event ID',
+  patches: [
+    {
+      file: 'reference-gateway/tasks/task-engine.ts',
+      find: `import { eventMessage } from './event-delivery.ts';`,
+      replace: `import { eventMessage } from './event-delivery.ts';
+import { generateIdentifier } from '../../protocol/identifiers.ts';`,
+    },
+    {
+      file: 'reference-gateway/tasks/task-engine.ts',
+      find: `    for (const event of events) this.#ctx.deliver(eventMessage(task, event));`,
+      replace: `    for (const event of events)
+      this.#ctx.deliver(eventMessage(task, { ...event, eventId: generateIdentifier('evt-') }));`,
+    },
+    {
+      file: 'reference-gateway/tasks/task-engine.ts',
+      find: `    for (const event of events) this.#ctx.deliver(eventMessage(route, event));`,
+      replace: `    for (const event of events)
+      this.#ctx.deliver(eventMessage(route, { ...event, eventId: generateIdentifier('evt-') }));`,
+    },
+  ],
+};

@@ -28,6 +28,8 @@ export interface RunOptions {
   /** --profile filters; same restriction as grep. */
   readonly profiles?: readonly ProfileId[];
   readonly strict?: boolean;
+  /** --deep: the adversarial cases' larger budgets. */
+  readonly deep?: boolean;
   readonly seed?: number;
 }
 
@@ -38,6 +40,7 @@ export async function runAgentconf(options: RunOptions): Promise<AgentconfRun> {
   for (const grep of options.grep ?? []) argv.push('--grep', grep);
   for (const profile of options.profiles ?? []) argv.push('--profile', profile);
   if (options.strict === true) argv.push('--strict');
+  if (options.deep === true) argv.push('--deep');
   if (options.seed !== undefined) argv.push('--seed', String(options.seed));
   const started = performance.now();
   try {

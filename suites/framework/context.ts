@@ -3,6 +3,7 @@
  * transcript of their own, a random source seeded from the run seed and the case ID, and the
  * facts about the SUT that the run established once (claimed profiles, advertised features).
  */
+import type { Element } from '@xmpp/xml';
 import type { Caller } from '../../harness/driver/index.ts';
 import type { ProfileId } from '../../protocol/profiles.ts';
 import type { SutLimits } from '../../harness/sut/sut-config.ts';
@@ -70,6 +71,71 @@ export interface SutControl {
    * with the same command (same database, same world) and resolves once it answers again.
    */
   crashAndRestart(): Promise<void>;
+  /**
+   * The gateway's component link as the harness's fault proxy sees it; absent when the
+   * federation's links are not the harness's (an external federation).
+   */
+  readonly link?: ComponentLinkControl;
+  /**
+   * SIGSTOP to the gateway and everything it started: it keeps its connections but does nothing
+   * until `thaw`. Resolves once the signal is sent.
+   */
+  freeze(): void;
+  /** SIGCONT after `freeze`; resolves once the gateway answers again. */
+  thaw(): Promise<void>;
+  /**
+   * Both s2s directions between the gateway's server and the federated one, through the
+   * harness's fault proxies; absent when the federation's links are not the harness's.
+   */
+  readonly s2s?: S2sLinkControl;
+}
+
+/** Faults on the s2s links of the federation (both directions at once). */
+export interface S2sLinkControl {
+  /** TCP RST on every open s2s connection; the servers connect again when they next need to. */
+  cut(): void;
+  /** Every s2s byte, both ways, `ms` late (order kept). */
+  delay(ms: number): void;
+  /** No delay, nothing held. */
+  restore(): void;
+}
+
+/** A kill point armed on the component link (SutControl.link.killBeforeForwarding). */
+export interface KillPoint {
+  /**
+   * The stanza that was held back, once the gateway has been killed and answers again; undefined
+   * when the point was disarmed before any stanza matched.
+   */
+  readonly fired: Promise<Element | undefined>;
+  /** Nothing more matches; `fired` resolves (with undefined unless it already fired). */
+  disarm(): void;
+}
+
+export interface ComponentLinkControl {
+  /**
+   * Calls `listener` with each stanza the gateway sends on the component link from now on (as
+   * it leaves the gateway, before the server sees it); returns what stops it.
+   */
+  onSent(listener: (stanza: Element) => void): () => void;
+  /**
+   * The first stanza the gateway sends that satisfies `matches` is held back and the gateway is
+   * killed with SIGKILL before the server sees that stanza; it is then started again (same
+   * command, same state). One kill point at a time.
+   */
+  killBeforeForwarding(matches: (stanza: Element) => boolean): KillPoint;
+  /**
+   * The first stanza the gateway sends that satisfies `matches` is held back, with everything
+   * after it on that connection, until the link is cut (`cut`): the gateway wrote it, the server
+   * never sees it — a link that died silently. Resolves with the held stanza; `disarm` stops
+   * looking (and resolves with undefined unless something was held).
+   */
+  holdBeforeForwarding(matches: (stanza: Element) => boolean): KillPoint;
+  /**
+   * Cuts the component link (TCP RST both ways) and resolves once the gateway has connected
+   * again and answers. `whileDown` runs while the link is cut and new connections are refused,
+   * before the gateway may come back.
+   */
+  cut(whileDown?: () => Promise<void>): Promise<void>;
 }
 
 /**

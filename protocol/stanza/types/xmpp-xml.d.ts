@@ -41,6 +41,13 @@ declare module '@xmpp/xml' {
     ...children: XmlChild[]
   ): Element;
 
+  /** A streaming parser: 'start' (the stream header), 'element' (each top-level child), 'end'. */
+  export class Parser {
+    write(data: string): void;
+    on(event: 'start' | 'element' | 'end', listener: (element: Element) => void): this;
+    on(event: 'error', listener: (error: Error) => void): this;
+  }
+
   export function escapeXML(s: string): string;
   export function escapeXMLText(s: string): string;
 

@@ -1,0 +1,206 @@
+/**
+ * What cases may do to a gateway the harness launched (SutControl): kill it with SIGKILL and start
+ * it again, kill it the moment a chosen stanza leaves it — before the server sees that stanza —
+ * through the stanza tap of the component link's fault proxy, cut that link, and stop the process
+ * with SIGSTOP. Every deliberate exit is announced to the session (`expectExit`), so that it is not
+ * reported as the gateway dying on its own.
+ */
+import type { Element } from '@xmpp/xml';
+import type { FaultProxy } from '../harness/faults/fault-proxy.ts';
+import type { ManagedProcess } from '../harness/faults/managed-process.ts';
+import { signalProcessTree } from '../harness/faults/process-tree.ts';
+import type { Federation } from '../harness/federation/server-provider.ts';
+import type { SutInstance } from '../harness/sut/launch.ts';
+import { discoInfoProbe, waitForSutReady } from '../harness/sut/readiness.ts';
+import type { ComponentLinkControl, KillPoint, SutControl } from '../suites/framework/context.ts';
+
+export interface LaunchedSutControlOptions {
+  readonly federation: Federation;
+  readonly sut: SutInstance;
+  readonly process: ManagedProcess;
+  readonly gatewayJid: string;
+  /** Around a deliberate kill: true before the signal, false once the gateway runs again. */
+  readonly expectExit: (expecting: boolean) => void;
+}
+
+/** The component link's proxy, or undefined when the federation's links are not the harness's. */
+function componentProxy(federation: Federation): FaultProxy | undefined {
+  try {
+    const proxy = federation.links.component;
+    return proxy.inspectingStanzas ? proxy : undefined;
+  } catch {
+    // An external federation: its links are not ours (ExternalFederation.links throws).
+    return undefined;
+  }
+}
+
+function s2sProxies(federation: Federation): readonly FaultProxy[] | undefined {
+  try {
+    return [federation.links.s2sAToB, federation.links.s2sBToA];
+  } catch {
+    return undefined;
+  }
+}
+
+export function launchedSutControl(options: LaunchedSutControlOptions): SutControl {
+  const { federation, sut, process: managed, gatewayJid, expectExit } = options;
+  const answersAgain = async (): Promise<void> => {
+    const probe = await discoInfoProbe(federation, gatewayJid);
+    try {
+      await waitForSutReady(sut, () => probe.probe());
+    } finally {
+      await probe.close().catch(() => undefined);
+    }
+  };
+  const restart = async (): Promise<void> => {
+    expectExit(true);
+    try {
+      await managed.restart();
+    } finally {
+      expectExit(false);
+    }
+    await answersAgain();
+  };
+  const proxy = componentProxy(federation);
+  const link =
+    proxy === undefined ? undefined : componentLinkControl(proxy, managed, expectExit, answersAgain);
+  const s2s = s2sProxies(federation);
+  return {
+    crashAndRestart: restart,
+    ...(link === undefined ? {} : { link }),
+    ...(s2s === undefined
+      ? {}
+      : {
+          s2s: {
+            cut: () => {
+              for (const proxy of s2s) proxy.cut();
+            },
+            delay: (ms: number) => {
+              for (const proxy of s2s) proxy.delay(ms);
+            },
+            restore: () => {
+              for (const proxy of s2s) proxy.restore();
+            },
+          },
+        }),
+    freeze() {
+      const pid = managed.pid;
+      if (pid !== undefined) signalProcessTree(pid, 'SIGSTOP');
+    },
+    async thaw() {
+      const pid = managed.pid;
+      if (pid !== undefined) signalProcessTree(pid, 'SIGCONT');
+      await answersAgain();
+    },
+  };
+}
+
+function componentLinkControl(
+  proxy: FaultProxy,
+  managed: ManagedProcess,
+  expectExit: (expecting: boolean) => void,
+  answersAgain: () => Promise<void>,
+): ComponentLinkControl {
+  let armed: { readonly disarm: () => void } | undefined;
+  return {
+    onSent(listener) {
+      proxy.on('stanza', listener);
+      return () => {
+        proxy.off('stanza', listener);
+      };
+    },
+    killBeforeForwarding(matches): KillPoint {
+      if (armed !== undefined) throw new Error('a kill point is armed already: disarm it first');
+      let settle: (stanza: Element | undefined) => void = () => undefined;
+      let fail: (error: unknown) => void = () => undefined;
+      const fired = new Promise<Element | undefined>((resolve, reject) => {
+        settle = resolve;
+        fail = reject;
+      });
+      const disarm = (): void => {
+        if (armed !== point) return;
+        armed = undefined;
+        proxy.tap(undefined);
+      };
+      const point = {
+        disarm: () => {
+          if (armed !== point) return;
+          disarm();
+          settle(undefined);
+        },
+      };
+      armed = point;
+      proxy.tap((stanza) => {
+        if (armed !== point || !matches(stanza)) return 'forward';
+        disarm();
+        expectExit(true);
+        const pid = managed.pid;
+        // The process group first, in this very callback: every moment the gateway lives on
+        // after writing the stanza is a moment in which it may still commit what it promised.
+        if (pid !== undefined) {
+          try {
+            process.kill(-pid, 'SIGKILL');
+          } catch {
+            // ESRCH: gone already.
+          }
+        }
+        void (async () => {
+          try {
+            await managed.kill9();
+            // What the dead gateway wrote and the tap held goes nowhere: the connection is reset.
+            proxy.cut();
+            await managed.restart();
+          } finally {
+            expectExit(false);
+          }
+          await answersAgain();
+        })().then(
+          () => {
+            settle(stanza);
+          },
+          (error: unknown) => {
+            fail(error);
+          },
+        );
+        return 'hold';
+      });
+      return { fired, disarm: point.disarm };
+    },
+    holdBeforeForwarding(matches): KillPoint {
+      if (armed !== undefined) throw new Error('a kill point is armed already: disarm it first');
+      let settle: (stanza: Element | undefined) => void = () => undefined;
+      const fired = new Promise<Element | undefined>((resolve) => {
+        settle = resolve;
+      });
+      const point = {
+        disarm: () => {
+          if (armed !== point) return;
+          armed = undefined;
+          proxy.tap(undefined);
+          settle(undefined);
+        },
+      };
+      armed = point;
+      proxy.tap((stanza) => {
+        if (armed !== point || !matches(stanza)) return 'forward';
+        armed = undefined;
+        proxy.tap(undefined);
+        settle(stanza);
+        return 'hold';
+      });
+      return { fired, disarm: point.disarm };
+    },
+    async cut(whileDown) {
+      // Frozen first: the gateway's reconnection is accepted but goes nowhere until the link is
+      // restored, so whatever happens meanwhile happens while the gateway is offline.
+      proxy.freeze();
+      proxy.cut();
+      try {
+        await whileDown?.();
+      } finally {
+        proxy.resume();
+      }
+      await answersAgain();
+    },
+  };
+}
