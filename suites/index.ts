@@ -24,6 +24,12 @@ import { eventsSuite } from './sections/events.ts';
 import { interactiveInputSuite } from './sections/interactive-input.ts';
 import { taskRecoverySuite } from './sections/task-recovery.ts';
 import { taskStatesSuite } from './sections/task-states.ts';
+import {
+  cancellationRaces,
+  idempotencyRaces,
+  interactiveInputRaces,
+  taskStatesRaces,
+} from './sections/task-races.ts';
 import { taskMessageRoutingSuite, idempotencySuite } from './sections/task-message-routing.ts';
 import { listAgentsSuite } from './sections/list-agents.ts';
 import { listToolsSuite } from './sections/list-tools.ts';
@@ -60,12 +66,12 @@ export const ALL_SUITES: readonly Suite[] = [
   withCases(jsonEncodingSuite, jsonEncodingBadInput),
   withCases(withCases(invocationSuite, invocationCrashOnTheWire), invocationLinkFaults),
   withCases(eventsSuite, eventsLinkFaults),
-  interactiveInputSuite,
-  withCases(cancellationSuite, cancellationLinkFaults),
-  taskStatesSuite,
+  withCases(interactiveInputSuite, interactiveInputRaces),
+  withCases(withCases(cancellationSuite, cancellationLinkFaults), cancellationRaces),
+  withCases(taskStatesSuite, taskStatesRaces),
   taskRecoverySuite,
   taskMessageRoutingSuite,
-  idempotencySuite,
+  withCases(idempotencySuite, idempotencyRaces),
   withCases(errorsSuite, errorsBadInput),
   rulesSuite,
   canonicalJsonSuite,

@@ -26,7 +26,7 @@
  * passes; the caller names the terminal outcomes its schedule admits. Pure: values in, values
  * out, times as numbers on one monotonic clock supplied by the recorder.
  */
-import { canonicalJson } from '../json/canonical.ts';
+import { canonicalJson, sha256Base64 } from '../json/canonical.ts';
 import { isJsonObject, type JsonValue } from '../json/json-value.ts';
 import { parseStrictJson } from '../json/strict-json.ts';
 import { findTransition, isTaskState, isTerminal, type EventType, type TaskState } from '../task-states.ts';
@@ -758,7 +758,7 @@ function checkInvokes(history: History, findings: Findings): void {
         findings.add(
           'invoke-identity',
           `${describeOperation(operation)} returned task ${value.taskId} created ${value.created}; the identical invocation's task is ${history.taskId} created ${String(originalCreated)}`,
-          [operation.index, ...(original === undefined ? [] : [original.index])],
+          [operation.index, original.index],
         );
       } else if (!same && value.taskId !== history.taskId) {
         findings.add(
@@ -903,7 +903,8 @@ function formatRequest(operation: Operation): string {
   const { request } = operation;
   switch (request.kind) {
     case 'invoke':
-      return `invoke request-id=${request.requestId} fingerprint=${request.fingerprint}`;
+      // The fingerprint's digest: enough to tell identical invocations from changed ones.
+      return `invoke request-id=${request.requestId} fingerprint=${sha256Base64(Buffer.from(request.fingerprint, 'utf8')).slice(0, 10)}`;
     case 'cancel':
       return `cancel expected=${String(request.expectedRevision)}${request.reason === undefined ? '' : ` reason=${JSON.stringify(request.reason)}`}`;
     case 'provide-input':
