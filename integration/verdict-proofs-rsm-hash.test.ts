@@ -51,13 +51,20 @@ const NONCANONICAL_HASH: GatewayVariant = {
 };
 
 describe('a directory and tool collections ordered by UTF-16 code units', () => {
-  const run = useVariantRun(UTF16_ORDER, { grep: ['rsm-random-paths'] });
+  const run = useVariantRun(UTF16_ORDER, { grep: ['rsm-random'] });
 
-  it('FAILS both random-path cases (﨎/𠀀 in the directory, surrogate-pair tool names in the toolbox)', () => {
-    expect(caseOf(run(), 'list-agents.rsm-random-paths').outcome, describeRun(run())).toBe('failed');
-    expect(caseOf(run(), 'list-tools.rsm-random-paths').outcome, describeRun(run())).toBe('failed');
+  it('FAILS every random-path case (﨎/𠀀 and the random worlds in the directory and search, surrogate-pair tool names in the toolbox)', () => {
+    for (const id of [
+      'list-agents.rsm-random-paths',
+      'list-agents.rsm-random-world',
+      'list-tools.rsm-random-paths',
+      'search.rsm-random-paths',
+    ]) {
+      expect(caseOf(run(), id).outcome, `${id}\n${describeRun(run())}`).toBe('failed');
+    }
     expect(verdictOf(run(), 'core-directory').verdict).toBe('failed');
     expect(verdictOf(run(), 'tool-discovery').verdict).toBe('failed');
+    expect(verdictOf(run(), 'jabber-search').verdict).toBe('failed');
   });
 });
 

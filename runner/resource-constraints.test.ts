@@ -88,10 +88,12 @@ describe('resource-constraint answers', () => {
         reply: CONSTRAINED.replace("from='agents.example'", "from='server.example'"),
       }),
       failed('security.rate', { requirements: ['security.rate-limits'] }),
+      // A limit rejection that reflects the rejected JSON: the resource-constraint is the subject.
+      failed('json-encoding.reflects', { requirements: ['json-encoding.no-reflection'] }),
     ];
     const { results, recognised } = recogniseResourceConstraints(cases, 'agents.example', undefined);
     expect(recognised).toEqual([]);
-    expect(results.map((result) => result.outcome)).toEqual(['failed', 'failed', 'failed']);
+    expect(results.map((result) => result.outcome)).toEqual(['failed', 'failed', 'failed', 'failed']);
   });
 
   it('recognise an endpoint of the gateway as the gateway', () => {

@@ -29,9 +29,17 @@ function gatewaySentResourceConstraint(result: CaseResult, gatewayDomain: string
   });
 }
 
+/**
+ * Violations judged on the content of a limit rejection (#json-encoding: bounded, and reflecting
+ * nothing of the rejected JSON): their resource-constraint is the answer under test, not a rate
+ * limit standing in for one.
+ */
+const LIMIT_REJECTION_CONTENT: ReadonlySet<string> = new Set(['json-encoding.no-reflection']);
+
 /** Whether the attempt's failure is about a resource-constraint answer. */
 function failedOnResourceConstraint(result: CaseResult): boolean {
   const attempt = result.attempts.at(-1);
+  if (LIMIT_REJECTION_CONTENT.has(attempt?.violation?.requirement ?? '')) return false;
   const text = `${attempt?.violation?.received ?? ''}\n${attempt?.reason ?? result.reason ?? ''}`;
   return text.includes(CONDITION);
 }

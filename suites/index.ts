@@ -36,7 +36,11 @@ import { listToolsSuite } from './sections/list-tools.ts';
 import { manifestSuite } from './sections/manifest.ts';
 import { manifestRetrievalSuite } from './sections/manifest-retrieval.ts';
 import { registrationFlowSuite } from './sections/registration-flow.ts';
-import { listAgentsRsmProperties, listToolsRsmProperties } from './sections/rsm-properties.ts';
+import {
+  listAgentsRsmProperties,
+  listToolsRsmProperties,
+  searchRsmProperties,
+} from './sections/rsm-properties.ts';
 import { rulesSuite } from './sections/rules.ts';
 import { schemasSuite } from './sections/schemas.ts';
 import { searchSuite } from './sections/search.ts';
@@ -59,7 +63,7 @@ export const ALL_SUITES: readonly Suite[] = [
   toolInfoSuite,
   schemasSuite,
   identityPresenceSuite,
-  searchSuite,
+  withCases(searchSuite, searchRsmProperties),
   manifestSuite,
   registrationFlowSuite,
   manifestRetrievalSuite,

@@ -487,3 +487,45 @@ import { generateIdentifier } from '../../protocol/identifiers.ts';`,
     },
   ],
 };
+
+// ---------------------------------------------------------------------------------------------
+// Bad input (issue 14, item 5: integration/verdict-proofs-bad-input.test.ts)
+
+/**
+ * Every IQ error carries the request payload, a limit rejection too: the echo-in-errors variant
+ * (permitted) without its one exception, so a resource-constraint reflects the rejected JSON
+ * (#json-encoding: the response MUST NOT reflect it).
+ */
+export const ECHO_IN_LIMIT_ERRORS: GatewayVariant = {
+  name: 'echo-in-limit-errors',
+  change: 'IQ errors include the original request payload, resource-constraint included',
+  patches: [
+    {
+      file: 'reference-gateway/component/iq-router.ts',
+      find: `function errorReply(request: IqEnvelope, fault: StanzaFault): Element {
+  return buildIqError(request, { condition: fault.condition, type: fault.type });
+}`,
+      replace: `function errorReply(request: IqEnvelope, fault: StanzaFault): Element {
+  // Variant echo-in-limit-errors: the request payload in every error, a limit rejection's too.
+  return buildIqError(request, { condition: fault.condition, type: fault.type }, (request as { payload?: Element }).payload);
+}`,
+    },
+  ],
+};
+
+/**
+ * Tool schemas evaluated in the gateway's own thread, without the validation budget (#security:
+ * regular-expression and schema evaluation MUST be resource-bounded): a backtracking pattern
+ * stops the event loop, and with it every answer.
+ */
+export const UNBOUNDED_SCHEMA_EVALUATION: GatewayVariant = {
+  name: 'unbounded-schema-evaluation',
+  change: 'arguments and input validated in-thread with no time budget',
+  patches: [
+    {
+      file: 'reference-gateway/tasks/schema-check.ts',
+      find: 'const outcome = await ctx.validator.validate(schema, value, { timeoutMs: ctx.limits.validationTimeoutMs });',
+      replace: 'const outcome = await Promise.resolve(schema.validate(value));',
+    },
+  ],
+};

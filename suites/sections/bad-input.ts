@@ -47,11 +47,11 @@ import { requireWorld } from '../fixtures/reference-world.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 import {
   BadInputCounts,
-  badJsonArbitrary,
   elementMutants,
   exchangeOrSilence,
   expectStillAnswers,
   judgeBadInput,
+  sampleBadJson,
   sampleOf,
   xsdInvalidOnly,
   type BadElement,
@@ -214,11 +214,7 @@ export const jsonEncodingBadInput: Suite = defineSuite('json-encoding', 'JSON Pa
       };
       // Valid numbers run the tool: under another ledger key, so `key` counts only refusals that ran.
       const edgeKey = freshLedgerKey(context, 'bad-input.edge');
-      const inputs = sampleOf(
-        context,
-        badJsonArbitrary(slot, canary),
-        context.budget.iterations(14, 200),
-      ).map((input) =>
+      const inputs = sampleBadJson(context, slot, canary, context.budget.iterations(14, 200)).map((input) =>
         input.flaw === 'edge-number' ? { ...input, text: input.text.replace(key, edgeKey) } : input,
       );
       const counts = new BadInputCounts();
@@ -294,7 +290,7 @@ export const jsonEncodingBadInput: Suite = defineSuite('json-encoding', 'JSON Pa
         syntaxRequirement: 'json-encoding.single-json-value',
         ...documentedLimits(context),
       };
-      const inputs = sampleOf(context, badJsonArbitrary(slot, canary), context.budget.iterations(10, 150));
+      const inputs = sampleBadJson(context, slot, canary, context.budget.iterations(10, 150));
       const counts = new BadInputCounts();
       await sendAll(context, inputs, 'provide-input', counts, canary, (input) =>
         caller.exchangeIq(
@@ -361,7 +357,7 @@ export const jsonEncodingBadInput: Suite = defineSuite('json-encoding', 'JSON Pa
           ...documentedLimits(context),
           ...(registrant.kind === 'self' ? { unreadableClaim: ['forbidden'] } : {}),
         };
-        const inputs = sampleOf(context, badJsonArbitrary(slot, canary), context.budget.iterations(10, 150));
+        const inputs = sampleBadJson(context, slot, canary, context.budget.iterations(10, 150));
         const counts = new BadInputCounts();
         await sendAll(context, inputs, 'register', counts, canary, (input) =>
           restorer.register(registrant.provisioning, registrant.jid, input.text),
@@ -649,15 +645,13 @@ export const errorsBadInput: Suite = defineSuite('errors', 'Error Handling', [
         counts,
       );
       // Tool nodes that name existing tools' bytes non-canonically (interp-22: bad-request or item-not-found).
-      const tools = world
-        .listedFor('local')
-        .flatMap((endpoint) =>
-          (endpoint.active?.tools ?? []).map((tool) => ({
-            endpoint,
-            tool,
-            version: endpoint.active?.version ?? '',
-          })),
-        );
+      const tools = world.listedFor('local').flatMap((endpoint) =>
+        (endpoint.active?.tools ?? []).map((tool) => ({
+          endpoint,
+          tool,
+          version: endpoint.active?.version ?? '',
+        })),
+      );
       const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
       const traps: BadElement[] = [];
       for (let n = 0; n < per && tools.length > 0; n += 1) {

@@ -213,7 +213,10 @@ function nested(depth: number, canary: string): string {
  * (resource-constraint), and with `edgeNumbers` the valid numbers interp-10 lets a gateway admit
  * or refuse (9007199254740993, 1e-400) or makes it admit (-0).
  */
-export function badJsonArbitrary(slot: JsonSlot, canary: string): fc.Arbitrary<BadJson> {
+export function badJsonFamilies(
+  slot: JsonSlot,
+  canary: string,
+): { arbitrary: fc.Arbitrary<BadJson>; weight: number }[] {
   const ijson = ijsonFlaws(canary).map(({ flaw, what, inner }): BadJson => ({
     flaw,
     what,
@@ -272,7 +275,29 @@ export function badJsonArbitrary(slot: JsonSlot, canary: string): fc.Arbitrary<B
       }));
     arbitraries.push({ arbitrary: edge, weight: 1 });
   }
-  return fc.oneof(...arbitraries);
+  return arbitraries;
+}
+
+/** Every family of badJsonFamilies, weighted. */
+export function badJsonArbitrary(slot: JsonSlot, canary: string): fc.Arbitrary<BadJson> {
+  return fc.oneof(...badJsonFamilies(slot, canary));
+}
+
+/**
+ * `count` bad texts for `slot`: one of each family first (so even the smallest budget meets every
+ * kind of flaw), then draws from all of them.
+ */
+export function sampleBadJson(
+  context: CaseContext,
+  slot: JsonSlot,
+  canary: string,
+  count: number,
+): BadJson[] {
+  const families = badJsonFamilies(slot, canary);
+  const firsts = families.slice(0, count).map(({ arbitrary }) => sampleOf(context, arbitrary, 1)[0]);
+  const rest =
+    count > families.length ? sampleOf(context, fc.oneof(...families), count - families.length) : [];
+  return context.random.shuffle([...firsts.filter((input) => input !== undefined), ...rest]);
 }
 
 // ---------------------------------------------------------------------------------------------
