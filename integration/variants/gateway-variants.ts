@@ -529,3 +529,79 @@ export const UNBOUNDED_SCHEMA_EVALUATION: GatewayVariant = {
     },
   ],
 };
+
+// ---------------------------------------------------------------------------------------------
+// Races with histories (issue 14, item 1: integration/verdict-proofs-races.test.ts)
+
+/**
+ * A duplicate invocation in flight runs the tool again (#invocation: an identical request MUST
+ * NOT execute twice): the replay is answered with the original <accepted/>, but the answer path
+ * also hands the task to dispatch again, and dispatch starts the runtime for a task that already
+ * has an execution record. No event shows it (the second run's output is refused as settled);
+ * only the tool's ledger does.
+ */
+export const DOUBLE_EXECUTION: GatewayVariant = {
+  name: 'double-execution',
+  change: 'an identical invocation answered from the replay record while its task runs starts the tool again',
+  patches: [
+    {
+      file: 'reference-gateway/tasks/admission.ts',
+      find: `    const refused = this.#precheck(candidate);
+    if (refused !== undefined) return refused;`,
+      replace: `    const refused = this.#precheck(candidate);
+    if (refused !== undefined) {
+      const { requester, endpointJid, invoke } = candidate;
+      const replay = ctx.store.tasks.replay(requester.bareJid, endpointJid, invoke.requestId);
+      if (replay?.fingerprint === candidate.fingerprint) ctx.dispatch(replay.taskId);
+      return refused;
+    }`,
+    },
+    {
+      file: 'reference-gateway/tasks/execution.ts',
+      find: `  if (task === undefined || isTerminal(task.state) || task.dispatchedAt !== undefined) return undefined;`,
+      replace: `  if (task === undefined || isTerminal(task.state)) return undefined;
+  if (task.dispatchedAt !== undefined) return task;`,
+    },
+  ],
+};
+
+/**
+ * A late cancellation overwrites the terminal state (#cancellation: a cancellation after
+ * settlement gets conflict; a terminal settlement is immutable): a cancel reaching a settled task
+ * with no accepted cancellation commits `cancelled` on top of it, at the next revision, and is
+ * answered <cancel-accepted/>.
+ */
+export const LATE_CANCEL_OVERWRITES: GatewayVariant = {
+  name: 'late-cancel-overwrites',
+  change: 'a cancellation of a settled task (none accepted before) commits cancelled over the terminal state',
+  patches: [
+    {
+      // The store's own guard (a trigger refusing any change to a terminal row) goes too.
+      file: 'reference-gateway/store/migrations.ts',
+      find: `WHEN OLD.state IN ('cancelled', 'failed', 'completed')
+  AND (NEW.state IS NOT OLD.state`,
+      replace: `WHEN 0 AND OLD.state IN ('cancelled', 'failed', 'completed')
+  AND (NEW.state IS NOT OLD.state`,
+    },
+    {
+      file: 'reference-gateway/tasks/cancellation.ts',
+      find: `    if (isTerminal(current.state)) return refuse(FAULT.conflict);`,
+      replace: `    if (isTerminal(current.state)) {
+      const overwritten = appendEvent(
+        ctx,
+        effects,
+        { ...current, state: 'running' },
+        { to: 'cancelled', type: 'cancelled', payload: {} },
+      );
+      ctx.store.tasks.insertCancellation({
+        taskId: current.taskId,
+        fingerprint,
+        revision: overwritten.revision,
+        reason: cancel.reason,
+        acceptedAt: nowText(ctx),
+      });
+      return answer(buildCancelAccepted({ taskId: current.taskId, revision: overwritten.revision }));
+    }`,
+    },
+  ],
+};
