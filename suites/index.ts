@@ -35,6 +35,7 @@ import { listAgentsSuite } from './sections/list-agents.ts';
 import { listToolsSuite } from './sections/list-tools.ts';
 import { manifestSuite } from './sections/manifest.ts';
 import { manifestRetrievalSuite } from './sections/manifest-retrieval.ts';
+import { messagingSuite } from './sections/messaging.ts';
 import { registrationFlowSuite } from './sections/registration-flow.ts';
 import {
   listAgentsRsmProperties,
@@ -76,6 +77,7 @@ export const ALL_SUITES: readonly Suite[] = [
   taskRecoverySuite,
   taskMessageRoutingSuite,
   withCases(idempotencySuite, idempotencyRaces),
+  messagingSuite,
   withCases(errorsSuite, errorsBadInput),
   rulesSuite,
   canonicalJsonSuite,

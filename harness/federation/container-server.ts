@@ -24,6 +24,7 @@ import type { KeyPair } from './certificates.ts';
 import type { NativeServer } from './native-server.ts';
 import { accountFilePath, writeProsodyAccount } from './prosody-accounts.ts';
 import { prosodyPaths, renderHostsFile, renderProsodyConfig, type ProsodyPorts } from './prosody-config.ts';
+import { installProsodyPlugins } from './prosody-plugins.ts';
 import type { ServerRole } from './server-provider.ts';
 import { waitForXmppStreams, type StreamProbe } from './xmpp-readiness.ts';
 
@@ -53,6 +54,8 @@ export interface ContainerServerSpec {
   readonly logLevel: 'debug' | 'info';
   readonly s2sTimeoutSeconds: number;
   readonly iterationCount: number;
+  /** prosody-config.ts `blockingUnenforcedFor`. */
+  readonly blockingUnenforcedFor?: readonly string[];
   readonly readyTimeoutMs: number;
   readonly engine: DockerEndpoint;
   readonly guard: DockerResourceGuard;
@@ -166,9 +169,13 @@ export class ContainerServer implements NativeServer {
       logToConsole: true,
       s2sTimeoutSeconds: spec.s2sTimeoutSeconds,
       iterationCount: spec.iterationCount,
+      ...(spec.blockingUnenforcedFor === undefined
+        ? {}
+        : { blockingUnenforcedFor: spec.blockingUnenforcedFor }),
     });
     await Promise.all([
       writeFile(server.configPath, config, { mode: 0o640 }),
+      installProsodyPlugins(spec.hostDir),
       // Every name comes from the stub; unbound still wants a hosts file to read.
       writeFile(join(spec.hostDir, 'hosts'), renderHostsFile(new Map())),
     ]);

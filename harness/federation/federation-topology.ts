@@ -54,6 +54,17 @@ export interface ServedDomains {
   readonly componentDomains: readonly string[];
 }
 
+/**
+ * Domains whose messages a server does not filter by its users' XEP-0191 blocklists
+ * (prosody-config.ts `blockingUnenforcedFor`). Server A plays the recipient server that
+ * #implementation-status describes, one that does not apply blocks to a component's virtual
+ * senders, so a gateway assuming that routing enforces blocking delivers there and is caught;
+ * server B, which hosts the component, applies them as Prosody does.
+ */
+export function blockingUnenforcedFor(role: ServerRole): readonly string[] {
+  return role === 'a' ? [component] : [];
+}
+
 export const SERVED_DOMAINS: Readonly<Record<ServerRole, ServedDomains>> = {
   a: { virtualHosts: [remote], componentDomains: [] },
   b: { virtualHosts: [local], componentDomains: [component] },

@@ -24,6 +24,7 @@ import {
   FEDERATION_PORTS,
   SERVER_ADDRESS_PORTS,
   addressesNeeded,
+  blockingUnenforcedFor,
   domainsServedBy,
   planTopology,
   serverRoles,
@@ -133,6 +134,7 @@ async function prepareServer(
     runAsRoot: process.getuid?.() === 0,
     s2sTimeoutSeconds: options.s2sTimeoutSeconds ?? DEFAULT_S2S_TIMEOUT_SECONDS,
     iterationCount: options.scramIterations ?? SCRAM_ITERATION_COUNT,
+    blockingUnenforcedFor: blockingUnenforcedFor(planned.role),
   });
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 
 import type { KeyPair } from './certificates.ts';
 import { luaString as lua } from './lua-string.ts';
+import { prosodyPluginDir } from './prosody-plugins.ts';
 
 export interface ProsodyPorts {
   readonly c2s: number;
@@ -33,6 +34,12 @@ export interface ProsodyInstanceSpec {
   readonly s2sTimeoutSeconds: number;
   /** SCRAM iterations for accounts Prosody creates itself (1: logins cost nothing in tests). */
   readonly iterationCount: number;
+  /**
+   * Domains whose messages this server does not filter by its users' XEP-0191 blocklists
+   * (prosody-plugins/mod_agentconf_unenforced_blocking.lua): the component domains of the
+   * federation on the remote server, so a gateway that leaves blocking to routing is caught.
+   */
+  readonly blockingUnenforcedFor?: readonly string[];
 }
 
 export function prosodyPaths(dir: string): { config: string; pidfile: string; data: string; log: string } {
@@ -44,8 +51,23 @@ export function prosodyPaths(dir: string): { config: string; pidfile: string; da
   };
 }
 
+const MODULES = [
+  'roster',
+  'saslauth',
+  'tls',
+  'dialback',
+  'disco',
+  'ping',
+  'smacks',
+  'admin_shell',
+  'blocklist',
+  'offline',
+  'agentconf_block_state',
+] as const;
+
 export function renderProsodyConfig(spec: ProsodyInstanceSpec): string {
   const paths = prosodyPaths(spec.dir);
+  const unenforced = spec.blockingUnenforcedFor ?? [];
   const ssl = `{ certificate = ${lua(spec.certificate.certPath)}; key = ${lua(spec.certificate.keyPath)}; cafile = ${lua(spec.caCertPath)}; }`;
   const lines = [
     '-- Generated for one agentconf federation run; thrown away with it.',
@@ -73,7 +95,13 @@ export function renderProsodyConfig(spec: ProsodyInstanceSpec): string {
     '-- lookups are answered at once instead of going to the (dead) upstream resolver.',
     `unbound = { hoststxt = ${lua(spec.hostsFile)}; resolvconf = false; forward = ${lua(`${spec.deadResolver.address}@${spec.deadResolver.port}`)} }`,
     '',
-    'modules_enabled = { "roster"; "saslauth"; "tls"; "dialback"; "disco"; "ping"; "smacks"; "admin_shell" }',
+    '-- blocklist and offline: XEP-0191 blocking and offline storage for the Human Messaging cases;',
+    '-- agentconf_block_state: the harness module answering an entity whether a user blocks it.',
+    `plugin_paths = { ${lua(prosodyPluginDir(spec.dir))} }`,
+    `modules_enabled = { ${[...MODULES, ...(unenforced.length > 0 ? ['agentconf_unenforced_blocking'] : [])].map((name) => lua(name)).join('; ')} }`,
+    ...(unenforced.length > 0
+      ? [`agentconf_unenforced_block_senders = { ${unenforced.map((domain) => lua(domain)).join('; ')} }`]
+      : []),
     'authentication = "internal_hashed"',
     `default_iteration_count = ${spec.iterationCount}`,
     'storage = "internal"',

@@ -5,6 +5,7 @@ import type { Endpoint } from '../faults/fault-proxy.ts';
 import { ManagedProcess } from '../faults/managed-process.ts';
 import { readLogFile, waitUntilServing, type NativeServer } from './native-server.ts';
 import { writeProsodyAccount } from './prosody-accounts.ts';
+import { installProsodyPlugins } from './prosody-plugins.ts';
 import {
   prosodyPaths,
   renderHostsFile,
@@ -59,6 +60,7 @@ export class ProsodyServer implements NativeServer {
     await Promise.all([
       writeFile(spec.hostsFile, renderHostsFile(spec.routes)),
       writeFile(server.configPath, renderProsodyConfig(spec), { mode: 0o640 }),
+      installProsodyPlugins(spec.dir),
     ]);
     return server;
   }

@@ -50,7 +50,7 @@ describe('SUT config', () => {
       command: ['node', 'bin/agentconf.js', 'gateway', '--config', '{dataDir}/gateway.json'],
       cwd: REPO_ROOT,
     });
-    expect(reference.profiles).not.toContain('human-messaging');
+    expect(reference.profiles).toContain('human-messaging');
     const external = await loadSutConfig(resolve(REPO_ROOT, 'fixtures/sut/external-gateway.example.json'));
     expect(external.launch).toBe('external');
     const echo = await loadSutConfig(resolve(REPO_ROOT, 'fixtures/sut/echo-component.json'));

@@ -34,6 +34,7 @@ import { parseXml, serialize } from '../../protocol/stanza/index.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayState } from '../config/gateway-state.ts';
 import { checkDiscoverySettings, type DiscoverySettings } from '../discovery/index.ts';
+import { CHAT_FEATURES, MessagingService } from '../messaging/index.ts';
 import { respondToPresence, type PresenceContext } from '../presence/index.ts';
 import { backoffDelay, type BackoffPolicy } from './backoff.ts';
 import { AttemptTimeout, describeConnectFailure, GatewayConnectError } from './connect-failure.ts';
@@ -92,7 +93,9 @@ export interface GatewayIqRequest {
 
 /** What the discovery responders are told about this deployment, from the config. */
 export function discoverySettingsOf(config: GatewayConfig): DiscoverySettings {
+  const { chatEndpoints } = config.messaging;
   return checkDiscoverySettings({
+    messagingFeatures: (endpoint) => (chatEndpoints.has(endpoint) ? CHAT_FEATURES : []),
     gatewayJid: config.component.domain,
     gatewayName: config.name,
     pageMaximum: config.limits.rsmPageMax,
@@ -179,6 +182,7 @@ export class GatewayComponent {
   readonly #tracker: OutboundIqTracker;
   readonly #keepalive: Keepalive;
   readonly #tasks: TaskWiring;
+  readonly #messaging: MessagingService;
   readonly #listeners = new Map<GatewayEvent, Set<() => void>>();
   /** Set once the stream was first online: from then on a lost stream is retried. */
   #started = false;
@@ -204,6 +208,14 @@ export class GatewayComponent {
     this.#service = `xmpp://${config.component.host}:${String(config.component.port)}`;
     this.#router = gatewayRouterOf(state, tasks);
     this.#presence = { gatewayJid: config.component.domain, catalog: state.catalog };
+    this.#messaging = new MessagingService({
+      chatEndpoints: config.messaging.chatEndpoints,
+      catalog: state.catalog,
+      send: (stanza) => this.send(stanza),
+      iq: (request) => this.iq(request),
+      blockStateTimeoutMs: config.messaging.blockStateTimeoutMs,
+      log: this.#log,
+    });
     this.#connection = componentPackage.component({
       service: this.#service,
       domain: config.component.domain,
@@ -536,8 +548,13 @@ export class GatewayComponent {
     // events.unknown-namespace-event: a message is ignored entirely, unless it is an error (a
     // bounce of one of our events).
     if (stanza.name === 'message') {
-      // The endpoints hold no conversations; an error is a bounce of a task event.
-      if (stanza.attrs['type'] === 'error') this.#tasks.bounced(stanza);
+      // An error is a bounce of a task event (a bounced chat message matches no task event).
+      if (stanza.attrs['type'] === 'error') {
+        this.#tasks.bounced(stanza);
+        return;
+      }
+      // One-to-one chat with a chat endpoint (#messaging); task traffic never reaches it.
+      await this.#messaging.handle(stanza);
       return;
     }
     if (stanza.name === 'presence') {

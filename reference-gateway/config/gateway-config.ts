@@ -103,7 +103,18 @@ export interface GatewayConfig {
    * endpoints provisioned over the protocol, which cannot say who runs them.
    */
   readonly runtimes: ReadonlyMap<string, string>;
+  /** Human Messaging (reference-gateway/messaging/). */
+  readonly messaging: MessagingConfig;
 }
+
+export interface MessagingConfig {
+  /** Normalized bare JIDs of the endpoints that answer one-to-one chat. */
+  readonly chatEndpoints: ReadonlySet<string>;
+  /** How long the recipient's server may take to tell its block state (messaging/block-state.ts). */
+  readonly blockStateTimeoutMs: number;
+}
+
+export const DEFAULT_BLOCK_STATE_TIMEOUT_SECONDS = 5;
 
 export const DEFAULT_GATEWAY_NAME = 'agentconf reference gateway';
 export const DEFAULT_REQUEST_REPLAY_SECONDS = 86_400;
@@ -155,6 +166,10 @@ interface RawConfig {
   readonly tasks?: RawTasksConfig;
   readonly mcpEndpoints?: readonly RawMcpEndpoint[];
   readonly runtimes?: Readonly<Record<string, string>>;
+  readonly messaging?: {
+    readonly chatEndpoints?: readonly string[];
+    readonly blockStateTimeoutSeconds?: number;
+  };
 }
 
 export interface ConfigEnvironment {
@@ -323,6 +338,18 @@ export function parseGatewayConfig(
     violations,
   );
   const runtimes = runtimesOf(raw.runtimes ?? {}, domain, violations);
+  const chatEndpoints = new Set<string>();
+  (raw.messaging?.chatEndpoints ?? []).forEach((entry, index) => {
+    const path = `/messaging/chatEndpoints/${index}`;
+    const jid = normalizedJid(entry, path, violations);
+    if (jid === undefined) return;
+    const at = jid.lastIndexOf('@');
+    if (at <= 0 || jid.slice(at + 1) !== domain) {
+      violations.push({ path, message: `an endpoint of this gateway is name@${domain}` });
+      return;
+    }
+    chatEndpoints.add(jid);
+  });
   if (violations.length > 0) throw new ConfigError(options.source, violations);
   return {
     source: options.source,
@@ -345,6 +372,11 @@ export function parseGatewayConfig(
     tasks: tasksConfigOf(raw.tasks),
     mcpEndpoints,
     runtimes,
+    messaging: {
+      chatEndpoints,
+      blockStateTimeoutMs:
+        (raw.messaging?.blockStateTimeoutSeconds ?? DEFAULT_BLOCK_STATE_TIMEOUT_SECONDS) * 1000,
+    },
   };
 }
 

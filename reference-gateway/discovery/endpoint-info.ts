@@ -83,6 +83,8 @@ export function endpointInfo(
         // XEP-0199 §6: an entity that answers pings (health/ping-route.ts answers at every
         // hosted JID) says so where its disco#info succeeds.
         ...(settings.gatewayFeatures.ping ? [NS.ping] : []),
+        // messaging.advertise-implemented: the chat extensions, only on endpoints that chat.
+        ...(settings.messagingFeatures?.(endpoint.jid) ?? []),
       ],
       forms: [{ type: 'result', fields: endpointInfoForm(endpoint, settings) }],
     }),

@@ -44,6 +44,11 @@ export interface DiscoverySettings {
   readonly coldStartSupported: boolean;
   /** request_replay_seconds in every endpoint-info form: the admission replay window (#invocation). */
   readonly requestReplaySeconds: number;
+  /**
+   * The Human Messaging extensions an endpoint's chat implements (messaging/chat-turn.ts), for
+   * its disco#info (#messaging: only those); none when absent.
+   */
+  readonly messagingFeatures?: (endpoint: string) => readonly string[];
 }
 
 export class DiscoverySettingsError extends Error {
