@@ -42,6 +42,8 @@ export const PROFILE_REQUIRED_FEATURES: Readonly<Record<ProfileId, RequiredFeatu
   // #admin may be replaced by local administration (#provisioning): its absence leaves the
   // profile untestable here, not failed; see UNTESTABLE_WITHOUT.
   'admin-provisioning': {},
+  // #messaging requires no feature: XEP-0085/0184/0359/0461 are advertised only where implemented
+  // (messaging.advertise-implemented), and chat itself has no disco feature.
   'human-messaging': {},
 };
 
