@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Caller, IqExchange } from '../../harness/driver/index.ts';
-import { FORM_TYPE, HASH_ALGO_SHA256, NS_AGENT_API } from '../../protocol/namespaces.ts';
+import { FEATURE, FORM_TYPE, HASH_ALGO_SHA256, NS_AGENT_API } from '../../protocol/namespaces.ts';
 import { parseManifest, parseRegistered, type Hash } from '../../protocol/stanza/index.ts';
 import { defineSuite } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
@@ -18,6 +18,7 @@ import {
   expectExtensionForm,
   expectFormField,
   expectParsedResult,
+  expectStanzaError,
   expectThat,
   requirePositiveControl,
 } from '../framework/expect.ts';
@@ -31,17 +32,23 @@ import {
   REFUSED_VECTORS,
   SPEC_FULL_MANIFEST_CANONICAL,
   SPEC_FULL_MANIFEST_HASH,
+  SPEC_MINIMAL_MANIFEST_CANONICAL,
+  SPEC_MINIMAL_MANIFEST_HASH,
+  SPEC_MINIMAL_MANIFEST_JID,
+  SPEC_MINIMAL_MANIFEST_SENT,
+  SPEC_MINIMAL_MANIFEST_VERSION,
   VECTOR_LITERAL_DOMAIN,
   VECTOR_LOCALPART,
   type HashVector,
 } from './support/hash-vectors.ts';
 import {
   adminFor,
+  describeVersions,
   expectRefused,
   hasAdmin,
   Provisioning,
+  registeredVersions,
   withRestore,
-  type Restorer,
 } from './support/provisioning.ts';
 import { manifestRequest } from './support/served-manifest.ts';
 
@@ -147,15 +154,14 @@ function expectedHash(vector: HashVector, jid: string): string {
 
 /** Registers `text`; the reply must be <registered/> for `jid` and `version` with the literal hash. */
 async function expectRegisteredLiteral(
-  restorer: Restorer,
-  provisioning: Provisioning,
+  register: (text: string) => Promise<IqExchange>,
   jid: string,
   version: string,
   text: string,
   expected: string,
   what: string,
 ): Promise<void> {
-  const exchange = await restorer.register(provisioning, jid, text);
+  const exchange = await register(text);
   if (exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'conflict') {
     // Identical content under a removed version may come back or not (registration-flow.tombstone-restore, MAY).
     throw new CannotTell(
@@ -228,6 +234,100 @@ export const canonicalJsonSuite = defineSuite('canonical-json', 'Canonical JSON'
     },
   },
   {
+    id: 'canonical-json.spec-minimal-manifest',
+    requirements: [
+      'manifest-retrieval.formatting-invisible',
+      'registration-flow.version-immutable',
+      'manifest-retrieval.canonical-bytes',
+      'endpoint-info.manifest-hash-fields',
+    ],
+    profiles: ['admin-provisioning'],
+    level: 'MUST',
+    scenario: 'schema-hash',
+    features: [FEATURE.admin],
+    interpretations: ['interp-01'],
+    statement:
+      "The spec's minimal manifest (its register-1 example: weather@ 1.4.0, indented as printed), registered by the administrator, gets <registered/> under the literal K2/YdwvIBAlfUIeZHiNCyiYA4m4W2wrEOqXQDoQyXp4= and, activated, is listed and served as its RFC 8785 bytes under it; where 1.4.0 already holds other content (the reference world holds the spec's full example there, interp-01) it gets conflict, and 1.4.0 keeps its hash.",
+    run: (context) =>
+      withRestore(context, async (restorer) => {
+        const admin = await adminFor(context);
+        const jid = `weather@${context.sut.gatewayJid}`;
+        const onDomain = (text: string): string => text.replaceAll(SPEC_MINIMAL_MANIFEST_JID, jid);
+        const canonical = onDomain(SPEC_MINIMAL_MANIFEST_CANONICAL);
+        // The literal belongs to agents.example; elsewhere, sha-256 of the hand-written bytes.
+        const expected =
+          jid === SPEC_MINIMAL_MANIFEST_JID
+            ? SPEC_MINIMAL_MANIFEST_HASH
+            : createHash('sha256').update(canonical, 'utf8').digest('base64');
+        const version = SPEC_MINIMAL_MANIFEST_VERSION;
+        const before = await registeredVersions(context, admin, jid, 'registration-flow.version-immutable');
+        const held = before.find((candidate) => candidate.id === version);
+        if (held !== undefined && held.hash.value !== expected) {
+          const exchange = await admin.register(onDomain(SPEC_MINIMAL_MANIFEST_SENT));
+          expectStanzaError(exchange, 'registration-flow.version-immutable', 'conflict', context);
+          const after = await registeredVersions(context, admin, jid, 'registration-flow.version-immutable');
+          expectThat(
+            describeVersions(after),
+            'registration-flow.version-immutable',
+            `${jid} ${version} still under ${held.hash.value}`,
+            after.some((candidate) => candidate.id === version && candidate.hash.value === held.hash.value),
+          );
+          admin.caller.transcript.note(
+            `schema-hash: ${jid} ${version} holds ${held.hash.value}, so the minimal manifest's ${expected} cannot be registered here (interp-01); run with a world without that version (integration/spec-minimal-manifest.test.ts does) to check it live`,
+          );
+          return;
+        }
+        if (held === undefined) {
+          if (before.length === 0) restorer.track(jid);
+          else restorer.removeVersionAtEnd(jid, version);
+        }
+        // Not through restorer.register: weather@ may be the world's, and only what this case added goes.
+        await expectRegisteredLiteral(
+          (text) => admin.register(text),
+          jid,
+          version,
+          onDomain(SPEC_MINIMAL_MANIFEST_SENT),
+          expected,
+          "the spec's minimal manifest",
+        );
+        const status = await registeredVersions(context, admin, jid, 'endpoint-info.manifest-hash-fields');
+        expectThat(
+          describeVersions(status),
+          'endpoint-info.manifest-hash-fields',
+          `registration-status listing ${version} under ${expected}`,
+          status.some((candidate) => candidate.id === version && candidate.hash.value === expected),
+        );
+        // Served only once active; the active pointer goes back where it was (or the endpoint away).
+        const active = before.find((candidate) => candidate.active);
+        if (active !== undefined) restorer.reactivateAtEnd({ jid, version: active.id, hash: active.hash });
+        else if (before.length > 0) return;
+        requirePositiveControl(
+          await admin.activate(jid, version, { algo: HASH_ALGO_SHA256, value: expected }),
+          `activating ${jid} ${version} under ${expected}`,
+        );
+        const caller = await context.callers.local();
+        if ((await discoInfo(caller, jid)).parsed.type === 'error') {
+          throw new MissingFixture(
+            `the local caller may not see ${jid}: the deployment must show it to local callers for this case to read its hash back`,
+          );
+        }
+        await expectFormHash(
+          caller,
+          jid,
+          expected,
+          "the spec's minimal manifest",
+          'endpoint-info.manifest-hash-fields',
+        );
+        expectServedLiteral(
+          await manifestRequest(caller, jid, version),
+          version,
+          canonical,
+          expected,
+          "the spec's minimal manifest",
+        );
+      }),
+  },
+  {
     id: 'canonical-json.registered-literal-vectors',
     scenario: 'schema-hash',
     requirements: [
@@ -248,8 +348,7 @@ export const canonicalJsonSuite = defineSuite('canonical-json', 'Canonical JSON'
           const expected = expectedHash(vector, jid);
           // Sent oddly, then as its canonical bytes: one registration, one hash (1.0 is 1, \u00e9 is é).
           await expectRegisteredLiteral(
-            restorer,
-            provisioning,
+            (text) => restorer.register(provisioning, jid, text),
             jid,
             vector.version,
             fillVector(vector.sent, jid),
@@ -257,8 +356,7 @@ export const canonicalJsonSuite = defineSuite('canonical-json', 'Canonical JSON'
             `the ${vector.name} vector as sent`,
           );
           await expectRegisteredLiteral(
-            restorer,
-            provisioning,
+            (text) => restorer.register(provisioning, jid, text),
             jid,
             vector.version,
             fillVector(vector.canonical, jid),

@@ -19,6 +19,7 @@ import {
   SPEC_FULL_MANIFEST_HASH,
   SPEC_MINIMAL_MANIFEST_CANONICAL,
   SPEC_MINIMAL_MANIFEST_HASH,
+  SPEC_MINIMAL_MANIFEST_SENT,
   VECTOR_LITERAL_DOMAIN,
   VECTOR_LOCALPART,
 } from './hash-vectors.ts';
@@ -49,5 +50,7 @@ describe('literal hash vectors', () => {
     expect(sha256(SPEC_MINIMAL_MANIFEST_CANONICAL)).toBe(SPEC_MINIMAL_MANIFEST_HASH);
     const full = readFileSync(join(REPO_ROOT, 'fixtures', 'manifests', 'weather-full.json'), 'utf8');
     expect(canonicalJson(parseStrictJson(full))).toBe(SPEC_FULL_MANIFEST_CANONICAL);
+    // The register-1 example's text: the same canonical bytes, however it is indented.
+    expect(canonicalJson(parseStrictJson(SPEC_MINIMAL_MANIFEST_SENT))).toBe(SPEC_MINIMAL_MANIFEST_CANONICAL);
   });
 });

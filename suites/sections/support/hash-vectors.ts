@@ -28,6 +28,18 @@ export const SPEC_MINIMAL_MANIFEST_CANONICAL =
 export const SPEC_MINIMAL_MANIFEST_HASH = 'K2/YdwvIBAlfUIeZHiNCyiYA4m4W2wrEOqXQDoQyXp4=';
 
 /**
+ * The minimal manifest as the spec's register-1 example carries it in <manifest/>: indented
+ * across lines, members not in RFC 8785 order. Its canonical bytes are
+ * SPEC_MINIMAL_MANIFEST_CANONICAL.
+ */
+export const SPEC_MINIMAL_MANIFEST_SENT =
+  '\n      {"manifestSpecVersion":"0",\n       "agent":{"jid":"weather@agents.example",\n                "name":"weather","version":"1.4.0"},\n       "tools":[]}\n    ';
+
+/** The JID and version the minimal manifest (and its literal hash) belong to. */
+export const SPEC_MINIMAL_MANIFEST_JID = 'weather@agents.example';
+export const SPEC_MINIMAL_MANIFEST_VERSION = '1.4.0';
+
+/**
  * The endpoint the vectors are registered under, on the gateway's domain: a fixed JID and fixed
  * versions, because the hash covers both. `{domain}` is the gateway's JID.
  */
