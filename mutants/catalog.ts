@@ -9,6 +9,7 @@
  */
 import type { SourcePatch } from '../harness/sut/source-variant.ts';
 import type { Mutant } from './mutant.ts';
+import { ASSUMES_SERVER_BLOCKING, CHAT_REPLY_AS_TASK } from '../integration/variants/messaging-variants.ts';
 
 const RG = 'reference-gateway/';
 
@@ -1828,6 +1829,29 @@ const ADVERTISING: Mutant[] = [
   },
 ];
 
+// ---------------------------------------------------------------------------------------------
+// Human Messaging: blocking and the chat/task separation (issue 16; the same patches as the
+// verdict proofs in integration/verdict-proofs-messaging.test.ts)
+
+const MESSAGING: Mutant[] = [
+  {
+    ...ASSUMES_SERVER_BLOCKING,
+    bugClass: 'access-control',
+    requirements: ['security.honor-blocking', 'security.no-assumed-server-blocking'],
+    profile: 'human-messaging',
+    scenario: 'equivalence',
+    grep: ['messaging.blocked-'],
+  },
+  {
+    ...CHAT_REPLY_AS_TASK,
+    bugClass: 'routing',
+    requirements: ['messaging.chat-not-task'],
+    profile: 'human-messaging',
+    scenario: 'equivalence',
+    grep: ['messaging.chat-answer-stays-chat'],
+  },
+];
+
 export const MUTANTS: readonly Mutant[] = [
   ...BAD_INPUT,
   ...EQUIVALENCE,
@@ -1840,4 +1864,5 @@ export const MUTANTS: readonly Mutant[] = [
   ...LINK_FAULT,
   ...TASKS,
   ...ADVERTISING,
+  ...MESSAGING,
 ];
