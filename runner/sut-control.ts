@@ -12,7 +12,12 @@ import { signalProcessTree } from '../harness/faults/process-tree.ts';
 import type { Federation } from '../harness/federation/server-provider.ts';
 import type { SutInstance } from '../harness/sut/launch.ts';
 import { discoInfoProbe, waitForSutReady } from '../harness/sut/readiness.ts';
-import type { ComponentLinkControl, KillPoint, SutControl } from '../suites/framework/context.ts';
+import type {
+  ComponentLinkControl,
+  KillPoint,
+  StorageFaultControl,
+  SutControl,
+} from '../suites/framework/context.ts';
 
 export interface LaunchedSutControlOptions {
   readonly federation: Federation;
@@ -65,8 +70,41 @@ export function launchedSutControl(options: LaunchedSutControlOptions): SutContr
   const link =
     proxy === undefined ? undefined : componentLinkControl(proxy, managed, expectExit, answersAgain);
   const s2s = s2sProxies(federation);
+  const faults = sut.storageFaults;
+  const storage: StorageFaultControl | undefined =
+    faults === undefined
+      ? undefined
+      : {
+          async failWhile<T>(
+            fault: 'sync' | 'write',
+            during: (exited: Promise<void>) => Promise<T>,
+          ): Promise<{ value: T; exited: boolean }> {
+            expectExit(true);
+            // Set by the exit, outside this function's control flow.
+            const state = { exited: false };
+            const gone = managed.waitForExit().then(() => {
+              state.exited = true;
+            });
+            let value: T;
+            try {
+              await faults.enable(fault);
+              value = await during(gone);
+            } finally {
+              await faults.disable().catch(() => undefined);
+              // A gateway that stops on a failed sync (the reference gateway does) starts again.
+              if (state.exited || !managed.running) {
+                state.exited = true;
+                await managed.restart();
+              }
+              expectExit(false);
+              if (state.exited) await answersAgain();
+            }
+            return { value, exited: state.exited };
+          },
+        };
   return {
     crashAndRestart: restart,
+    ...(storage === undefined ? {} : { storage }),
     ...(link === undefined ? {} : { link }),
     ...(s2s === undefined
       ? {}

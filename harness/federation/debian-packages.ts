@@ -40,6 +40,14 @@ export const CHROMIUM: SoftwareRequirement = {
   neededBy: 'the report rendering tests',
 };
 
+export const FIU: SoftwareRequirement = {
+  name: 'libfiu (fiu-run, fiu-ctrl)',
+  // Fault injection inside the launched gateway's process: fsync and write fail on demand.
+  program: 'fiu-run',
+  packages: ['fiu-utils'],
+  neededBy: 'the storage-fault case (invocation.storage-fault-no-accepted)',
+};
+
 /** The command a person has to run when the harness may not install the packages itself. */
 export function installCommand(requirement: SoftwareRequirement): string {
   return `sudo apt-get install -y ${requirement.packages.join(' ')}`;

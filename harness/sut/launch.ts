@@ -23,6 +23,7 @@ import { registerExitCleanup } from '../federation/exit-cleanup.ts';
 import { guardDirectory, releaseDirectory } from '../federation/orphan-watchdog.ts';
 import type { Account, Federation } from '../federation/server-provider.ts';
 import { expandLaunch, type ExpandedLaunch } from './expand-launch.ts';
+import { fiuWrapper, storageFaultsOf, type StorageFaults } from './storage-faults.ts';
 import type { LaunchFacts } from './placeholders.ts';
 import { GENERATED_SECRET, type SutConfig } from './sut-config.ts';
 
@@ -55,6 +56,8 @@ export interface SutInstance {
   /** Undefined when the launch is 'external'. */
   readonly launch: ExpandedLaunch | undefined;
   readonly process: ManagedProcess | undefined;
+  /** Storage faults inside the launched gateway (libfiu), when fiu-utils is installed. */
+  readonly storageFaults?: StorageFaults;
   /** Stops the gateway (SIGTERM, SIGKILL after `graceMs`) and removes the run's directory. Idempotent. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -196,14 +199,25 @@ export async function launchSut(options: SutLaunchOptions): Promise<SutInstance>
       await writeFile(facts.worldFile, `${JSON.stringify(world, null, 2)}\n`, { mode: 0o640 });
     }
     for (const file of launch.files) await writeFile(file.path, file.content, { mode: 0o640 });
+    // Under libfiu when it is installed, so that cases can make its storage fail (storage-faults.ts).
+    const fiu = await fiuWrapper(run.dir, launch.env['LD_PRELOAD'] ?? process.env['LD_PRELOAD']);
     managed = await ManagedProcess.start({
       name: config.name,
       command: launch.command,
       args: launch.args,
-      env: launch.env,
+      env: { ...launch.env, ...fiu?.env },
       cwd: launch.cwd,
     });
-    return { config, facts, adminAccount, launch, process: managed, stop };
+    const storageFaults = fiu === undefined ? undefined : storageFaultsOf(fiu, managed);
+    return {
+      config,
+      facts,
+      adminAccount,
+      launch,
+      process: managed,
+      ...(storageFaults === undefined ? {} : { storageFaults }),
+      stop,
+    };
   } catch (error) {
     await stop(0).catch(() => undefined);
     throw error;

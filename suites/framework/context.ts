@@ -88,6 +88,21 @@ export interface SutControl {
    * harness's fault proxies; absent when the federation's links are not the harness's.
    */
   readonly s2s?: S2sLinkControl;
+  /** Storage faults inside the launched gateway (libfiu); absent where fiu-utils is not installed. */
+  readonly storage?: StorageFaultControl;
+}
+
+export interface StorageFaultControl {
+  /**
+   * Makes the gateway's `fault` storage calls fail ('sync': fsync and fdatasync; 'write': pwrite)
+   * while `during` runs — `exited` resolves if the gateway exits meanwhile, which is then no
+   * surprise — then turns the fault off and, when the gateway is gone, starts it again and waits
+   * until it answers. Resolves with `during`'s value and whether the gateway had exited.
+   */
+  failWhile<T>(
+    fault: 'sync' | 'write',
+    during: (exited: Promise<void>) => Promise<T>,
+  ): Promise<{ readonly value: T; readonly exited: boolean }>;
 }
 
 /** Faults on the s2s links of the federation (both directions at once). */

@@ -22,9 +22,9 @@ import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { buildInvoke, type Invoke, type TaskEvent } from '../../protocol/stanza/index.ts';
 import { isTerminal } from '../../protocol/task-states.ts';
 import { defineSuite, type Suite } from '../framework/case.ts';
-import type { CaseContext, ComponentLinkControl } from '../framework/context.ts';
+import type { CaseContext, ComponentLinkControl, StorageFaultControl } from '../framework/context.ts';
 import { expectThat } from '../framework/expect.ts';
-import { CannotTell, NotApplicable } from '../framework/verdicts.ts';
+import { CannotTell, MissingFixture, NotApplicable } from '../framework/verdicts.ts';
 import {
   conformanceTarget,
   expectAccepted,
@@ -39,6 +39,9 @@ import {
   type TaskTarget,
 } from './support/tasks.ts';
 import { acceptedOnWire, eventOnWire, WireEvents } from './support/wire-stanzas.ts';
+
+const LAUNCHED_ONLY =
+  'needs a gateway the harness launches, behind the harness\'s own component link: give the SUT file a "launch" command (docs/sut.md) and run it on the native or container federation';
 
 /** What the gateway writes that a kill point can stop. */
 const KILL_POINTS = ['accepted', 'running', 'progress', 'input_required', 'completed'] as const;
@@ -202,6 +205,75 @@ async function crashAt(
   return true;
 }
 
+/** One invocation while the gateway's storage fails; then its identical retry once it works. */
+async function storageFaultOnce(
+  context: CaseContext,
+  storage: StorageFaultControl,
+  link: ComponentLinkControl,
+  caller: Caller,
+  target: TaskTarget,
+  fault: 'sync' | 'write',
+): Promise<void> {
+  const ledgerKey = freshLedgerKey(context, 'storage-fault');
+  const args = { ledgerKey, steps: [{ complete: {} }] };
+  const invoke: Invoke = {
+    requestId: freshRequestId(context),
+    tool: 'script',
+    apiVersion: target.version,
+    manifestHash: target.hash,
+    argumentsJson: JSON.stringify(args),
+  };
+  const written: string[] = [];
+  const stop = link.onSent((stanza) => {
+    const accepted = acceptedOnWire(stanza, invoke.requestId);
+    if (accepted !== undefined) written.push(accepted.taskId);
+  });
+  let during: { readonly outcome: string; readonly accepted: readonly string[] };
+  let exited: boolean;
+  try {
+    ({ value: during, exited } = await storage.failWhile(fault, async (gone) => {
+      const reply = caller.exchangeIq(target.jid, 'set', buildInvoke(invoke));
+      reply.catch(() => undefined);
+      const outcome = await Promise.race([
+        reply.then(
+          (exchange) =>
+            exchange.parsed.type === 'error'
+              ? `an error (${exchange.parsed.error.condition})`
+              : `a result: ${exchange.reply.xml}`,
+          () => 'no answer in time',
+        ),
+        gone.then(() => 'no answer: the gateway exited'),
+      ]);
+      // What the link carried while every such call failed, before the fault is turned off.
+      return { outcome, accepted: [...written] };
+    }));
+  } finally {
+    stop();
+  }
+  const what = fault === 'sync' ? 'every fsync and fdatasync' : 'every pwrite (the WAL frames)';
+  caller.transcript.note(
+    `storage fault '${fault}' (${what} failing): the invocation got ${during.outcome}${exited ? '; the gateway exited and was started again' : ''}`,
+  );
+  expectThat(
+    during.accepted.length === 0
+      ? during.outcome
+      : `<accepted/> for task ${during.accepted.join(', ')} written on the component link while ${what} failed`,
+    'invocation.durable-before-accepted',
+    `no <accepted/> for an invocation made while ${what} failed: nothing it admitted could be on disk`,
+    during.accepted.length === 0,
+  );
+  const retry = await sendInvoke(context, caller, target, 'script', args, { requestId: invoke.requestId });
+  const accepted = expectAccepted(retry.exchange, 'invocation.replay-same-task', retry.invoke);
+  await settledState(context, caller, target, accepted.taskId);
+  const count = await readLedger(context, caller, target, ledgerKey, 'invocation.replay-same-task');
+  expectThat(
+    `count ${String(count)}`,
+    'invocation.replay-same-task',
+    'the tool ran at most once for the invocation and its identical retry (ledger 0 or 1)',
+    count <= 1,
+  );
+}
+
 export const invocationCrashOnTheWire: Suite = defineSuite('invocation', 'Invocation', [
   {
     id: 'invocation.crash-on-the-wire',
@@ -214,19 +286,15 @@ export const invocationCrashOnTheWire: Suite = defineSuite('invocation', 'Invoca
     profiles: ['task-execution'],
     level: 'MUST',
     scenario: 'crash',
-    timeoutMs: 240_000,
+    timeoutMs: 600_000,
     statement:
       'At kill points chosen at random (the <accepted/> of an invocation, the running status, a progress update, an input request, the completion), the gateway is killed with SIGKILL as that stanza leaves it, before the server sees it, and started again: the identical invocation then returns the task whose <accepted/> had left, the task answers task-state, a settlement whose event had left is what task-state and task-result say, an event sent again at a revision already written is identical, and the tool ran at most once. Inapplicable to a gateway the harness does not launch.',
     run: async (context) => {
       const link = context.sutControl?.link;
-      if (link === undefined) {
-        throw new NotApplicable(
-          'needs a gateway the harness launches, behind the harness\'s own component link: give the SUT file a "launch" command (docs/sut.md) and run it on the native or container federation',
-        );
-      }
+      if (link === undefined) throw new NotApplicable(LAUNCHED_ONLY);
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      const count = context.budget.iterations(2, 40);
+      const count = context.budget.iterations(1, 24);
       // Every kind once before any repeats, in a seeded order.
       const kinds: KillPointKind[] = [];
       while (kinds.length < count) kinds.push(...context.random.shuffle(KILL_POINTS));
@@ -245,6 +313,42 @@ export const invocationCrashOnTheWire: Suite = defineSuite('invocation', 'Invoca
       if (killed === 0) {
         throw new CannotTell(
           'no kill point was reached: the gateway never wrote the stanzas the case waits for',
+        );
+      }
+    },
+  },
+  {
+    id: 'invocation.storage-fault-no-accepted',
+    requirements: ['invocation.durable-before-accepted', 'invocation.replay-same-task'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    scenario: 'crash',
+    timeoutMs: 120_000,
+    statement:
+      'The launched gateway runs under libfiu; while every fsync and fdatasync (or every pwrite) inside it fails, an invocation gets no <accepted/> — none is written on the component link, whether the gateway answers with an error, says nothing or stops — and once storage works again (the gateway restarted if it stopped) the identical retry is admitted and the tool ran at most once. Inapplicable to a gateway the harness does not launch; cannot tell without fiu-utils.',
+    run: async (context) => {
+      const control = context.sutControl;
+      const link = control?.link;
+      if (control === undefined || link === undefined) throw new NotApplicable(LAUNCHED_ONLY);
+      const storage = control.storage;
+      if (storage === undefined) {
+        throw new MissingFixture(
+          "needs libfiu to make the gateway's storage fail: install fiu-utils (apt-get install fiu-utils, or node bin/run-ts.js harness/federation/ensure-packages-cli.ts)",
+        );
+      }
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const count = context.budget.iterations(1, 6);
+      // A failed sync first: what the default budget's single iteration is for.
+      const faults = ['sync', 'write'] as const;
+      for (let index = 0; index < count; index += 1) {
+        await storageFaultOnce(
+          context,
+          storage,
+          link,
+          caller,
+          target,
+          faults[index % faults.length] ?? 'sync',
         );
       }
     },
