@@ -37,6 +37,8 @@ const BAD_INPUT: Mutant[] = [
     profile: 'core-directory',
     scenario: 'bad-input',
     grep: ['list-agents.rsm-invalid-values'],
+    equivalent:
+      'permitted: XEP-0059 gives <after/> with <before/> no meaning, so a page is as acceptable an answer as an error (interp-14); the suite never fails what the spec allows',
     patches: [
       edit(
         'discovery/rsm-paging.ts',
@@ -54,6 +56,8 @@ const BAD_INPUT: Mutant[] = [
     profile: 'tool-discovery',
     scenario: 'bad-input',
     grep: ['list-tools.rsm-invalid-values', 'list-agents.rsm-invalid-values'],
+    equivalent:
+      'permitted: XEP-0059 gives <index/> together with a UID no meaning, so paging from the UID is as acceptable as an error (interp-14)',
     patches: [
       edit('discovery/rsm-paging.ts', '(request.index !== undefined && hasUid)', 'hasUid', 'hasUid && false'),
     ],
@@ -82,11 +86,50 @@ const BAD_INPUT: Mutant[] = [
     profile: 'core-directory',
     scenario: 'bad-input',
     grep: ['list-agents.max-above-page-maximum'],
+    sut: (sut) => {
+      // A documented page maximum below the directory's size, so an unclamped page shows.
+      sut.launch.files['gateway.json'].limits['rsmPageMax'] = 2;
+      sut.limits['rsmPageMax'] = 2;
+    },
     patches: [
       patch(
         'discovery/rsm-paging.ts',
         'const size = Math.min(request.max ?? pageMaximum, pageMaximum);',
         'const size = request.max ?? pageMaximum;',
+      ),
+    ],
+  },
+  {
+    name: 'rsm-index-past-end-last-page',
+    change: 'an <index/> past the end of the set returns the last page instead of an empty one',
+    bugClass: 'rsm-validation',
+    requirements: ['list-agents.rsm-paging'],
+    profile: 'core-directory',
+    scenario: 'bad-input',
+    grep: ['list-agents.rsm-invalid-values'],
+    patches: [
+      edit(
+        'discovery/rsm-paging.ts',
+        'const start = Math.min(request.index, total);',
+        'Math.min(request.index, total)',
+        'Math.min(request.index, Math.max(0, total - size))',
+      ),
+    ],
+  },
+  {
+    name: 'rsm-lenient-integers',
+    change: 'RSM <max/> and <index/> are read leniently: "ten" is 0, "1.5" is 1, "-3" is 3',
+    bugClass: 'rsm-validation',
+    requirements: ['list-agents.rsm-paging'],
+    profile: 'core-directory',
+    scenario: 'bad-input',
+    grep: ['list-agents.rsm-invalid-values'],
+    strict: true,
+    patches: [
+      patch(
+        'protocol/stanza/rsm.ts',
+        'const lexXsInt = (text: string) => lexNonNegativeInteger(text, XS_INT_MAX);',
+        'const lexXsInt = (text: string) =>\n  lexNonNegativeInteger(String(Math.abs(Math.trunc(Number(text.trim()))) || 0), XS_INT_MAX);',
       ),
     ],
   },
@@ -353,6 +396,8 @@ const EQUIVALENCE: Mutant[] = [
     profile: 'task-execution',
     scenario: 'equivalence',
     grep: ['task-recovery.other-caller', 'task-recovery.expired'],
+    equivalent:
+      'permitted: #task-recovery authorizes task operations against the caller bare JID only; answering the caller its own task at another endpoint of the same gateway tells nobody else anything, and <task-state/> names the real endpoint',
     patches: [
       patch(
         'tasks/task-access.ts',
@@ -411,18 +456,19 @@ const EQUIVALENCE: Mutant[] = [
     ],
   },
   {
-    name: 'federated-sees-local-defaults',
-    change: 'the local-default visibility applies to federated requesters too (deny-by-default lost)',
+    name: 'grant-widened-to-all-endpoints',
+    change:
+      'a principal or domain granted visibility of some endpoints sees every endpoint that is not hidden',
     bugClass: 'visibility',
-    requirements: ['security.federation-deny-default'],
+    requirements: ['list-agents.visibility-filter', 'security.federation-deny-default'],
     profile: 'core-directory',
     scenario: 'equivalence',
     grep: ['security.deny-by-default', 'list-agents.visibility-filter-federated'],
     patches: [
       patch(
         'policy/access-policy.ts',
-        'let allowed = broad && localSee && isLocal(requester);',
-        'let allowed = broad && localSee;',
+        'allowed = allowed || named || (broad && subject.seeEveryEndpoint);',
+        'allowed = allowed || named || (broad && (subject.seeEveryEndpoint || subject.seeEndpoints.size > 0));',
       ),
     ],
   },
@@ -566,6 +612,24 @@ const TIMING: Mutant[] = [
       ),
     ],
   },
+  {
+    name: 'hidden-endpoint-info-slow',
+    change:
+      'endpoint info of an endpoint hidden from the requester spins 3 ms before the same item-not-found',
+    bugClass: 'timing-leak',
+    requirements: ['privacy.enumeration-side-channels'],
+    profile: 'core-directory',
+    scenario: 'timing',
+    grep: ['privacy.not-found-timing-endpoint'],
+    strict: true,
+    patches: [
+      patch(
+        'catalog/store-catalog.ts',
+        '    const visible = endpoint !== undefined && this.#policy().canSee(requester, endpoint);\n    if (stored === undefined || !visible) return undefined;\n    return { jid: stored.jid, active: this.#record(stored) };',
+        '    const visible = endpoint !== undefined && this.#policy().canSee(requester, endpoint);\n    if (stored !== undefined && !visible) {\n      const until = performance.now() + 3;\n      while (performance.now() < until);\n    }\n    if (stored === undefined || !visible) return undefined;\n    return { jid: stored.jid, active: this.#record(stored) };',
+      ),
+    ],
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -609,6 +673,12 @@ const REPLAY: Mutant[] = [
     profile: 'task-execution',
     scenario: 'replay',
     grep: ['invocation.replay-outlives-retention'],
+    sut: (sut) => {
+      // The documented purge interval (tasks.purgeIntervalSeconds, default 300 s) made short, so
+      // the record is gone by the time the case replays.
+      const config = sut.launch.files['gateway.json'] as unknown as { tasks: Record<string, unknown> };
+      config.tasks['purgeIntervalSeconds'] = 0.25;
+    },
     patches: [
       patch(
         'tasks/admission.ts',
@@ -775,7 +845,10 @@ const RACE: Mutant[] = [
     requirements: ['interactive-input.expiry-enforced'],
     profile: 'interactive-tasks',
     scenario: 'race',
-    grep: ['interactive-input.expiry-reissue-and-late-answers'],
+    grep: [
+      'interactive-input.expiry-reissue-and-late-answers',
+      'interactive-input.answer-after-expiry-refused',
+    ],
     patches: [
       patch(
         'tasks/interactive-input.ts',
@@ -1216,6 +1289,8 @@ const CRASH: Mutant[] = [
     profile: 'task-execution',
     scenario: 'crash',
     grep: ['invocation.durable-across-crash'],
+    equivalent:
+      'not observable from outside: the transaction has reached the kernel before <accepted/> leaves, so killing the gateway process loses nothing; only a power loss or kernel crash between COMMIT and the WAL sync would, which no black-box harness can cause',
     patches: [
       patch(
         'tasks/group-commit.ts',
@@ -1232,7 +1307,7 @@ const CRASH: Mutant[] = [
     requirements: ['invocation.durable-before-accepted'],
     profile: 'task-execution',
     scenario: 'crash',
-    grep: ['invocation.durable-across-crash'],
+    grep: ['invocation.durable-across-crash', 'invocation.crash-on-the-wire'],
     patches: [
       patch(
         'tasks/group-commit.ts',
@@ -1268,7 +1343,7 @@ const CRASH: Mutant[] = [
     requirements: ['invocation.replay-same-task'],
     profile: 'task-execution',
     scenario: 'crash',
-    grep: ['invocation.durable-across-crash'],
+    grep: ['invocation.crash-on-the-wire', 'invocation.durable-across-crash'],
     patches: [
       patch(
         'tasks/crash-recovery.ts',
@@ -1294,7 +1369,7 @@ const CRASH: Mutant[] = [
     requirements: ['task-states.permitted-transitions'],
     profile: 'interactive-tasks',
     scenario: 'crash',
-    grep: ['invocation.durable-across-crash', 'cancellation.cancelling-then-completed'],
+    grep: ['invocation.crash-on-the-wire', 'cancellation.cancelling-then-completed'],
     patches: [
       patch(
         'tasks/crash-recovery.ts',
@@ -1316,7 +1391,7 @@ const LINK_FAULT: Mutant[] = [
     requirements: ['events.replay-identical'],
     profile: 'task-execution',
     scenario: 'link-fault',
-    grep: ['events.', 'task-message-routing'],
+    grep: ['events.component-link-cut'],
     patches: [
       patch(
         'tasks/task-engine.ts',
@@ -1337,7 +1412,7 @@ const LINK_FAULT: Mutant[] = [
     requirements: ['events.replay-identical'],
     profile: 'task-execution',
     scenario: 'link-fault',
-    grep: ['events.', 'task-message-routing'],
+    grep: ['events.component-link-cut'],
     patches: [
       patch(
         'tasks/task-engine.ts',
@@ -1358,7 +1433,7 @@ const LINK_FAULT: Mutant[] = [
     requirements: ['task-message-routing.delivery-independent'],
     profile: 'task-execution',
     scenario: 'link-fault',
-    grep: ['task-message-routing', 'task-recovery.state-and-result-from-sibling'],
+    grep: ['events.component-link-cut'],
     patches: [
       patch(
         'component/task-wiring.ts',

@@ -115,6 +115,31 @@ describe('judgeRun', () => {
     });
   });
 
+  it('does not count a run that only undecided cases kept from passing as a kill', () => {
+    const undecided = run(
+      false,
+      [{ id: 'invocation.crash-on-the-wire', outcome: 'cantTell', reason: 'no kill point was reached' }],
+      'incomplete',
+    );
+    expect(judgeRun(mutant('m'), undecided)).toEqual({
+      kind: 'undecided',
+      killers: [
+        {
+          caseId: 'invocation.crash-on-the-wire',
+          requirement: 'no requirement cited: no kill point was reached',
+          outcome: 'cantTell',
+        },
+      ],
+      profiles: ['task-execution: incomplete'],
+    });
+    // A preflight finding fails the profile although its cases only could not tell.
+    const blocked = {
+      ...undecided,
+      profiles: [{ profile: 'interactive-tasks', claimed: true, verdict: 'failed' }],
+    };
+    expect(judgeRun(mutant('m'), blocked).kind).toBe('killed');
+  });
+
   it('calls a passing run a survivor and a run that selected nothing an error', () => {
     expect(judgeRun(mutant('m'), run(true, [{ id: 'a', outcome: 'passed' }]))).toEqual({
       kind: 'survived',
@@ -131,6 +156,7 @@ describe('runMutants, the table and the exit code', () => {
     ['equivalent-survivor', run(true, [{ id: 'a', outcome: 'passed' }])],
     ['equivalent-killed', KILLING_RUN],
     ['crashed', new Error('agentconf run wrote no result.json (exit 3):\nstack')],
+    ['undecided', run(false, [{ id: 'a', outcome: 'cantTell', reason: 'load' }], 'incomplete')],
   ]);
   const judge = (m: Mutant): Promise<JudgedRun> => {
     const result = results.get(m.name);
@@ -150,6 +176,7 @@ describe('runMutants, the table and the exit code', () => {
         mutant('equivalent-killed', { equivalent: 'wrongly marked' }),
         stale,
         mutant('crashed'),
+        mutant('undecided'),
       ],
       { root: REPO_ROOT, judge },
     );
@@ -161,6 +188,7 @@ describe('runMutants, the table and the exit code', () => {
       ['equivalent-killed', 'killed'],
       ['stale', 'stale'],
       ['crashed', 'error'],
+      ['undecided', 'undecided'],
     ]);
     const table = formatTable(rows).split('\n');
     expect(table[0]).toMatch(/^mutant +requirement +outcome +time$/);
@@ -173,7 +201,10 @@ describe('runMutants, the table and the exit code', () => {
     expect(table[5]).toContain('PATCH DOES NOT APPLY');
     expect(table[5]).toContain('no longer occurs');
     expect(table[6]).toContain('ERROR: agentconf run wrote no result.json (exit 3):');
-    expect(summaryOf(rows)).toBe('6 mutants: 2 killed, 1 survived, 1 equivalent, 1 stale, 1 errors');
+    expect(table[7]).toContain('UNDECIDED (not killed, re-run): a: no requirement cited: load');
+    expect(summaryOf(rows)).toBe(
+      '7 mutants: 2 killed, 1 survived, 1 equivalent, 1 undecided, 1 stale, 1 errors',
+    );
   });
 
   it('exits 0 only when every mutant was killed or is an equivalent survivor', async () => {
@@ -184,6 +215,7 @@ describe('runMutants, the table and the exit code', () => {
     expect(exitCodeOf(clean.rows)).toBe(0);
     for (const bad of [
       mutant('survivor'),
+      mutant('undecided'),
       mutant('equivalent-killed', { equivalent: 'x' }),
       mutant('crashed'),
       mutant('stale', { patches: [{ ...APPLIES, find: 'nowhere to be found' }] }),

@@ -29,6 +29,11 @@ export type MutantVerdict =
       /** A killer cited one of the requirements the mutant claims to break. */
       readonly citesClaim: boolean;
     }
+  /**
+   * The run did not pass, but only because cases could not decide (cantTell: load, a missing
+   * fixture): no evidence against the mutant. Re-run it; it is not counted as killed.
+   */
+  | { readonly kind: 'undecided'; readonly killers: readonly Killer[]; readonly profiles: readonly string[] }
   | { readonly kind: 'survived'; readonly cases: number }
   /** A patch no longer applies: the catalog must follow the code. */
   | { readonly kind: 'stale'; readonly message: string }
@@ -41,8 +46,10 @@ export interface MutantRow {
   readonly seconds: number;
 }
 
+/** The first line of a reason, cut short for the table. */
 function firstLine(text: string | undefined): string {
-  return (text ?? '').split('\n')[0] ?? '';
+  const line = (text ?? '').split('\n')[0] ?? '';
+  return line.length > 90 ? `${line.slice(0, 89)}…` : line;
 }
 
 /** The parts of a RunResult (runner/run-result.ts) a verdict reads. */
@@ -93,9 +100,16 @@ export function judgeRun(mutant: Mutant, result: JudgedRun): MutantVerdict {
   // tell; a warning counts only because of --strict.
   const rank = { failed: 0, cantTell: 1, warned: 2 } as const;
   killers.sort((a, b) => rank[a.outcome] - rank[b.outcome]);
-  const profiles = result.profiles
-    .filter((entry) => entry.claimed && entry.verdict !== 'passed' && entry.verdict !== 'not-assessed')
-    .map((entry) => `${entry.profile}: ${entry.verdict}`);
+  const unpassed = result.profiles.filter(
+    (entry) => entry.claimed && entry.verdict !== 'passed' && entry.verdict !== 'not-assessed',
+  );
+  const profiles = unpassed.map((entry) => `${entry.profile}: ${entry.verdict}`);
+  // Evidence: a case decided against the mutant, or a profile FAILED (a preflight finding, a
+  // --strict warning). Undecided cases alone prove nothing.
+  const decided =
+    killers.some((killer) => killer.outcome === 'failed') ||
+    unpassed.some((entry) => entry.verdict === 'failed');
+  if (!decided) return { kind: 'undecided', killers, profiles };
   const claimed = new Set<string>(mutant.requirements);
   return {
     kind: 'killed',
@@ -125,7 +139,10 @@ export function rowIsClean(row: MutantRow): boolean {
   return verdict.kind === 'killed';
 }
 
-/** 0 when every row is clean; 1 otherwise (a survivor, a stale patch, an error, a killed equivalent). */
+/**
+ * 0 when every row is clean; 1 otherwise (a survivor, an undecided run, a stale patch, an error, a
+ * killed equivalent).
+ */
 export function exitCodeOf(rows: readonly MutantRow[]): number {
   return rows.every(rowIsClean) ? 0 : 1;
 }
@@ -143,6 +160,11 @@ function outcomeText(row: MutantRow): string {
       const mark = verdict.citesClaim ? '' : ' [other requirement]';
       const equivalent = mutant.equivalent === undefined ? '' : ' [MARKED EQUIVALENT: fix the catalog]';
       return `killed by ${by}${more}${mark}${equivalent}`;
+    }
+    case 'undecided': {
+      const [first] = verdict.killers;
+      const by = first === undefined ? verdict.profiles.join(', ') : `${first.caseId}: ${first.requirement}`;
+      return `UNDECIDED (not killed, re-run): ${by}`;
     }
     case 'survived':
       return mutant.equivalent === undefined
@@ -186,9 +208,10 @@ export function summaryOf(rows: readonly MutantRow[]): string {
   const killed = count((row) => row.verdict.kind === 'killed');
   const equivalent = count((row) => row.mutant.equivalent !== undefined && row.verdict.kind === 'survived');
   const survived = count((row) => row.mutant.equivalent === undefined && row.verdict.kind === 'survived');
+  const undecided = count((row) => row.verdict.kind === 'undecided');
   const stale = count((row) => row.verdict.kind === 'stale');
   const errors = count((row) => row.verdict.kind === 'error');
-  return `${String(rows.length)} mutants: ${String(killed)} killed, ${String(survived)} survived, ${String(equivalent)} equivalent, ${String(stale)} stale, ${String(errors)} errors`;
+  return `${String(rows.length)} mutants: ${String(killed)} killed, ${String(survived)} survived, ${String(equivalent)} equivalent, ${String(undecided)} undecided, ${String(stale)} stale, ${String(errors)} errors`;
 }
 
 export interface Selection {

@@ -55,7 +55,7 @@ import {
   traverseSearch,
   type Found,
 } from './support/search.ts';
-import { judgeTiming, measureTiming } from './support/timing.ts';
+import { judgeTiming, measureTiming, TIMING_CASE_TIMEOUT_MS } from './support/timing.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 
 const ROLES: readonly CallerRole[] = ['local', 'remote', 'remotePeer', 'denied'];
@@ -506,12 +506,12 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     level: 'SHOULD',
     features: [NS.search, FEATURE.admin],
     statement:
-      'Case is ignored beyond ASCII: an endpoint whose localpart, name and title spell “agentconf-été-…” in lower or upper case is found by “Agentconf-Été-…” (the endpoint is provisioned for the case and removed after it).',
+      'Case is ignored beyond ASCII and whatever the process locale: an endpoint whose localpart, name and title spell “agentconf-été-iv-…” in lower or upper case is found by “Agentconf-Été-IV-…” (a Turkish-locale lowercase would make that I a dotless ı; the endpoint is provisioned for the case and removed after it).',
     run: async (context) =>
       withRestore(context, async (restorer) => {
         const admin = await adminFor(context);
         const token = freshToken(context);
-        const base = `agentconf-été-${token}`;
+        const base = `agentconf-été-iv-${token}`;
         const jid = `${base}@${context.sut.gatewayJid}`;
         const version = freshVersion(context);
         const manifest = {
@@ -525,7 +525,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
             `the local caller may not see the provisioned ${jid}: the deployment must show endpoints the administrator provisions to local callers for this case to search`,
           );
         }
-        const nick = `Agentconf-Été-${token.charAt(0).toUpperCase()}${token.slice(1)}`;
+        const nick = `Agentconf-Été-IV-${token.charAt(0).toUpperCase()}${token.slice(1)}`;
         const found = readFound(
           await searchLegacy(caller, context.sut.gatewayJid, { nick }),
           'search.case-insensitive',
@@ -796,6 +796,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     level: 'SHOULD',
     features: [NS.search],
     scenario: 'timing',
+    timeoutMs: TIMING_CASE_TIMEOUT_MS,
     interpretations: ['interp-46', 'interp-18'],
     statement:
       'Searching a name of the endpoint hidden from a local caller and a name of the same length that nothing has (both finding nothing) take the same time: interleaved in seeded random order after a warm-up, compared by Welch’s t on raw and percentile-cropped round-trip times (docs/timing.md); a leak is a warning, and no evidence passes as "no leak detectable above X µs at N".',
