@@ -47,6 +47,7 @@ interface ResultJson {
     readonly outcome: string;
     readonly attempts: readonly {
       readonly durationMs: number;
+      readonly reason?: string;
       readonly iterations?: number;
       readonly warnings: readonly { readonly message: string }[];
       readonly transcriptText: string;
@@ -120,16 +121,20 @@ async function runOnce(delayMicros: number, sutFile: string | undefined, seed: n
       .map((entry): CaseFigures => {
         const attempt = entry.attempts.at(-1);
         const warning = attempt?.warnings.find((found) => found.message.includes('differ in timing'));
+        const reason = entry.outcome === 'passed' ? '' : `${entry.outcome}: ${attempt?.reason ?? ''} | `;
         const notes = (attempt?.transcriptText ?? '')
           .split('\n')
           .filter((line) => line.includes('note timing: '));
         return {
           id: entry.case.id,
           outcome: entry.outcome,
-          detected: warning !== undefined || entry.outcome === 'failed',
+          // Only the timing finding counts: a case that failed otherwise (a timeout) detected nothing.
+          detected: warning !== undefined,
           seconds: (attempt?.durationMs ?? 0) / 1000,
           iterations: attempt?.iterations,
-          summary: warning?.message ?? notes.map((line) => line.split('note timing: ')[1] ?? '').join(' | '),
+          summary:
+            reason +
+            (warning?.message ?? notes.map((line) => line.split('note timing: ')[1] ?? '').join(' | ')),
         };
       });
     return { delayMicros, seed, load, seconds: (performance.now() - started) / 1000, cases };

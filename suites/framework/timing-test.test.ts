@@ -184,6 +184,22 @@ describe('runTimingTest', () => {
     expect(outcome.samples.map((values) => values.length)).toEqual([12, 12]);
   });
 
+  it('ends at the time cap with the rounds taken, judged as a full run', async () => {
+    let looks = 0;
+    const outcome = await runTimingTest(
+      plan(12, [0, 0], {
+        outOfTime: () => {
+          looks += 1;
+          return looks >= 50;
+        },
+      }),
+    );
+    expect(outcome.outOfTime).toBe(true);
+    expect(outcome.rounds).toBe(50);
+    expect(outcome.comparisons[0]?.n).toEqual([50, 50]);
+    expect(outcome.comparisons[0]?.detectable).toBeDefined();
+  });
+
   it('puts every class once in every round, in the order given', async () => {
     const seen: number[] = [];
     await runTimingTest({

@@ -271,12 +271,19 @@ export interface TimingPlan {
   readonly measure: (classIndex: number) => Promise<number>;
   /** The order of one round's classes (the case's seeded shuffle). */
   readonly order: (classIndices: readonly number[]) => readonly number[];
+  /**
+   * Asked after every measured round: true ends the measurement with the rounds taken so far (a
+   * wall-clock cap, so a slow machine yields a smaller N, reported as such, instead of a timeout).
+   */
+  readonly outOfTime?: () => boolean;
 }
 
 export interface TimingOutcome {
   /** Rounds measured after the warm-up. */
   readonly rounds: number;
   readonly stoppedEarly: boolean;
+  /** The time cap ended the measurement before its budget of rounds. */
+  readonly outOfTime: boolean;
   readonly comparisons: readonly Comparison[];
   /** The worst verdict of the comparisons: leak, then inconclusive, then no-evidence. */
   readonly verdict: TimingVerdict;
@@ -328,6 +335,7 @@ export async function runTimingTest(plan: TimingPlan): Promise<TimingOutcome> {
       }),
     );
   let rounds = 0;
+  let outOfTime = false;
   for (let round = 0; round < plan.warmupRounds + plan.maxRounds; round += 1) {
     const order = plan.order(indices);
     if (order.length !== indices.length || indices.some((index) => !order.includes(index)))
@@ -342,14 +350,19 @@ export async function runTimingTest(plan: TimingPlan): Promise<TimingOutcome> {
       const interim = judge(true);
       if (interim.some((comparison) => comparison.verdict === 'leak')) {
         const comparisons = interim.map((comparison) => ({ ...comparison, stoppedEarly: true }));
-        return { rounds, stoppedEarly: true, comparisons, verdict: 'leak', samples };
+        return { rounds, stoppedEarly: true, outOfTime: false, comparisons, verdict: 'leak', samples };
       }
+    }
+    if (rounds < plan.maxRounds && plan.outOfTime?.() === true) {
+      outOfTime = true;
+      break;
     }
   }
   const comparisons = judge(false);
   return {
     rounds,
     stoppedEarly: false,
+    outOfTime,
     comparisons,
     verdict: worstVerdict(comparisons.map((comparison) => comparison.verdict)),
     samples,
@@ -396,6 +409,7 @@ export function mergeOutcomes(outcomes: readonly TimingOutcome[]): TimingOutcome
   return {
     rounds: outcomes.reduce((sum, outcome) => sum + outcome.rounds, 0),
     stoppedEarly: outcomes.some((outcome) => outcome.stoppedEarly),
+    outOfTime: outcomes.some((outcome) => outcome.outOfTime),
     comparisons,
     verdict: worstVerdict(comparisons.map((comparison) => comparison.verdict)),
     samples: outcomes.flatMap((outcome) => outcome.samples),

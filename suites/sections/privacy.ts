@@ -49,7 +49,13 @@ import {
   type GatewayClock,
   type TaskTarget,
 } from './support/tasks.ts';
-import { judgeTiming, measureTiming, type TimedClass, type TimingBudget } from './support/timing.ts';
+import {
+  judgeTiming,
+  measureTiming,
+  TIMING_CASE_TIMEOUT_MS,
+  type TimedClass,
+  type TimingBudget,
+} from './support/timing.ts';
 
 /**
  * Discovery and metadata requests of one kind sent to the endpoint hidden from the caller and to
@@ -263,6 +269,7 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
     profiles: ['core-directory'],
     level: 'SHOULD',
     scenario: 'timing',
+    timeoutMs: TIMING_CASE_TIMEOUT_MS,
     interpretations: ['interp-46'],
     statement: `Endpoint information and endpoint items of the endpoint hidden from a local caller and of a nonexistent one take the same time: ${TIMING_STATEMENT}.`,
     run: (context) => discoveryTiming(context, ['endpoint info', 'endpoint items'], TIMING_BUDGETS.endpoint),
@@ -273,6 +280,7 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
     profiles: ['tool-discovery'],
     level: 'SHOULD',
     scenario: 'timing',
+    timeoutMs: TIMING_CASE_TIMEOUT_MS,
     interpretations: ['interp-46'],
     statement: `The tool collection (information and items), a tool node's information and a tool's input schema, asked of the endpoint hidden from a local caller and of a nonexistent one, take the same time: ${TIMING_STATEMENT}.`,
     run: (context) =>
@@ -288,6 +296,7 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
     profiles: ['tool-discovery'],
     level: 'SHOULD',
     scenario: 'timing',
+    timeoutMs: TIMING_CASE_TIMEOUT_MS,
     interpretations: ['interp-46'],
     statement: `The active manifest and an exact version's manifest of the endpoint hidden from a local caller and of a nonexistent one take the same time: ${TIMING_STATEMENT}.`,
     run: (context) =>
@@ -299,6 +308,7 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
     profiles: ['task-execution'],
     level: 'SHOULD',
     scenario: 'timing',
+    timeoutMs: TIMING_CASE_TIMEOUT_MS,
     interpretations: ['interp-46'],
     statement: `Task state asked for another caller's (running) task and for a task ID that names nothing take the same time, and so do the caller's own task once past its retain-until and a task ID that names nothing (the expired class needs the short-retention fixture): ${TIMING_STATEMENT}.`,
     run: async (context) => {

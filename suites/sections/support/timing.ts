@@ -45,6 +45,15 @@ export interface TimingBudget {
 /** Rounds measured and dropped before the samples count (connections warm, JIT, caches). */
 const WARMUP_ROUNDS = 8;
 
+/**
+ * The longest one measurement may take (default, --deep): a loaded machine then measures fewer
+ * rounds, and says so, instead of running into the case's time limit (TIMING_CASE_TIMEOUT_MS).
+ */
+const TIME_CAP_MS = { normal: 20_000, deep: 100_000 } as const;
+
+/** The time limit of a timing case: two measurements at the deep cap, and the rest. */
+export const TIMING_CASE_TIMEOUT_MS = 2 * TIME_CAP_MS.deep + 60_000;
+
 /** What kind of answer an exchange is, for spotting an answer that changes during the run. */
 function answerKind(exchange: IqExchange): string {
   return exchange.parsed.type === 'error'
@@ -97,7 +106,10 @@ export async function measureTiming(
 ): Promise<TimingOutcome> {
   const firstKinds = new Map<number, string>();
   const transcript = caller.transcript;
+  const capMs = context.budget.deep ? TIME_CAP_MS.deep : TIME_CAP_MS.normal;
+  const startedAt = performance.now();
   const outcome = await runTimingTest({
+    outOfTime: () => performance.now() - startedAt > capMs,
     classes: classes.map((timed) => timed.label),
     comparisons,
     warmupRounds: WARMUP_ROUNDS,
@@ -136,7 +148,7 @@ export async function measureTiming(
     },
   });
   transcript.note(
-    `timing: ${String(outcome.rounds)} rounds of ${String(classes.length)} classes after ${String(WARMUP_ROUNDS)} warm-up rounds (budget ${String(maxRounds)}${outcome.stoppedEarly ? `, stopped early at |t| ≥ ${String(CLEAR_T)}` : ''})`,
+    `timing: ${String(outcome.rounds)} rounds of ${String(classes.length)} classes after ${String(WARMUP_ROUNDS)} warm-up rounds (budget ${String(maxRounds)}${outcome.stoppedEarly ? `, stopped early at |t| ≥ ${String(CLEAR_T)}` : ''}${outcome.outOfTime ? `, stopped at the ${String(capMs / 1000)} s time cap` : ''})`,
   );
   for (const comparison of outcome.comparisons) {
     transcript.note(`timing: ${describeComparison(comparison)}`);
