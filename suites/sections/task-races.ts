@@ -558,7 +558,7 @@ interface ExpirySchedule {
 const expirySchedule: fc.Arbitrary<ExpirySchedule> = fc
   .record({
     invoker: owner,
-    expiresMs: fc.integer({ min: 15, max: 40 }),
+    expiresMs: fc.integer({ min: 30, max: 80 }),
     reissue: fc.constantFrom(0 as const, 1 as const),
   })
   .chain((base) => {

@@ -385,6 +385,9 @@ export async function checkRaces<Schedule>(
         return true;
       }
       failure = { schedule, violations: [], error };
+      // A run that could not finish (no settlement within the task timeout, a dropped caller) is
+      // reported as it is: shrinking it would repeat the wait for every candidate.
+      shrinkBudget = 0;
       options.note(`schedule ${String(iteration)}: ${options.describe(schedule)} → ${String(error)}`);
       return false;
     }
