@@ -374,7 +374,7 @@ async function provisionRandomWorld(
 }
 
 /** Random endpoints per world: one per script alone plus this many mixed (default, --deep). */
-const RANDOM_WORLD_EXTRA = [2, 24] as const;
+const RANDOM_WORLD_EXTRA = [1, 24] as const;
 /** Random paths over a random world (default, --deep). */
 const RANDOM_WORLD_PATHS = [10, 150] as const;
 
