@@ -72,6 +72,10 @@ async function timedExchange(
   let exchange: IqExchange;
   try {
     exchange = await send();
+  } catch (error) {
+    // A request that got no proper answer is evidence: all of it goes into the case transcript.
+    copyInto(main, scratch, () => false);
+    throw error;
   } finally {
     caller.useTranscript(main);
   }
