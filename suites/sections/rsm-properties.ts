@@ -1,10 +1,18 @@
 /**
- * RSM and ordering properties (issue 14, item 6; XEP-0059, interp-14, interp-15): random page
- * sizes and random paths (forward from the start or from any UID, backward from the end or from
- * any UID, <index/>, max 0) over the directory and a tool collection, each page checked against
- * the visible set in UTF-8 octet order, which the oracle computes with Buffer.compare (not the
- * suite's comparator). The reference world's 﨎@agents.example and 𠀀@agents.example, and the
- * toolbox's non-ASCII tool names, sort one way by octets and another by UTF-16 code units.
+ * RSM and ordering properties (issue 14, item 6; XEP-0059, interp-13, interp-14, interp-15):
+ * random page sizes and random paths (forward from the start or from any UID, backward from the
+ * end or from any UID, <index/>, max 0) over the directory, a tool collection and the empty
+ * search, each page checked against the visible set in UTF-8 octet order, which the oracle
+ * computes with Buffer.compare (not the suite's comparator). The reference world's
+ * 﨎@agents.example and 𠀀@agents.example, and the toolbox's non-ASCII tool names, sort one way by
+ * octets and another by UTF-16 code units.
+ *
+ * Random worlds: where the administrator may provision, list-agents.rsm-random-world and
+ * search.rsm-random-paths add seeded endpoints whose localparts come from scripts whose UTF-8,
+ * UTF-16 and root-collation orders disagree (compatibility ideographs, CJK Extension B, CJK,
+ * Hangul, Hiragana, ASCII; caseless and NFKC-stable, so every reading of JID preparation leaves
+ * them alone) and remove them afterwards. Visibility stays the world's: grants are not part of
+ * the provisioning protocol.
  *
  * The paths come from context.random, so a failure replays from the printed seed; the number of
  * paths walked is noted in the transcript. Pages may be short (list-agents.short-pages), never
