@@ -10,8 +10,9 @@
  *
  * The cases join the sections they test (suites/index.ts, withCases): #json-encoding for the
  * JSON, #errors for malformed elements. Counts per request type and outcome go to the case's
- * transcript. Not covered here: bytes an XMPP server would never deliver to the component
- * (a DTD, entities, CDATA-split JSON), which need raw writes on the component link.
+ * transcript; docs/bad-input.md tabulates what each input must get. Not covered here: bytes an
+ * XMPP server would never deliver to the component (a DTD, entities, CDATA-split JSON), which
+ * need raw writes on the component link.
  */
 import { xml, type Element } from '@xmpp/xml';
 import type { Caller, IqExchange } from '../../harness/driver/index.ts';
