@@ -226,6 +226,17 @@ describe('events and reads', () => {
   });
 });
 
+it('accepts item-not-found for the owner once the task may have been purged, not before', () => {
+  const history = new Builder()
+    .running(5)
+    .event('owner/a', 2, 'completed', { result: { content: [] } }, 20)
+    .op('owner/b', { kind: 'task-state' }, 25, 26, fail('item-not-found'))
+    .op('owner/c', { kind: 'task-result' }, 45, 46, fail('item-not-found'))
+    .op('owner/c', cancel(2), 45, 46, fail('item-not-found'))
+    .history();
+  expect(rules({ ...history, purgeableFrom: 40 })).toEqual(['state-read']);
+});
+
 describe('input races', () => {
   const ask = (b: Builder, revision: number, requestId: string, at: number): Builder =>
     b.event(

@@ -55,6 +55,8 @@ export type OperationValue =
       readonly taskId: string;
       readonly created: string;
       readonly revision: number;
+      /** As written: informative, the checker compares `created` only (interp-28). */
+      readonly retainUntil?: string;
     }
   | { readonly kind: 'cancel-accepted'; readonly taskId: string; readonly revision: number }
   | { readonly kind: 'input-accepted'; readonly taskId: string; readonly revision: number }
@@ -115,6 +117,21 @@ export interface History {
   readonly events: readonly ObservedEvent[];
   /** The tool's executions as its out-of-band ledger counted them, read after settlement. */
   readonly executions?: number;
+  /**
+   * From this instant on the task's retain-until may have passed, so the owner may get
+   * item-not-found for it (#task-recovery: expired tasks are like nonexistent ones).
+   */
+  readonly purgeableFrom?: number;
+}
+
+/** item-not-found for the owner once the task may have been purged: allowed, and says nothing. */
+function purged(history: History, operation: Operation): boolean {
+  return (
+    history.purgeableFrom !== undefined &&
+    operation.invokedAt >= history.purgeableFrom &&
+    operation.result.type === 'fail' &&
+    operation.result.condition === 'item-not-found'
+  );
 }
 
 export interface TerminalOutcome {
@@ -416,7 +433,7 @@ function checkReadOrder(history: History, log: EventLog, findings: Findings): vo
 function checkReads(history: History, log: EventLog, findings: Findings): void {
   const terminal = log.terminal;
   for (const operation of history.operations) {
-    if (operation.principal !== history.owner) continue;
+    if (operation.principal !== history.owner || purged(history, operation)) continue;
     const { request, result } = operation;
     if (request.kind === 'task-state') {
       if (result.type === 'fail') {
@@ -562,7 +579,7 @@ function checkCancels(history: History, log: EventLog, findings: Findings): void
     .sort((a, b) => (a.completedAt ?? 0) - (b.completedAt ?? 0))[0];
   for (const operation of mine) {
     const condition = conditionOf(operation);
-    if (condition === undefined) continue;
+    if (condition === undefined || purged(history, operation)) continue;
     if (
       firstAccepted !== undefined &&
       tuple(operation) === tuple(firstAccepted) &&
@@ -680,7 +697,7 @@ function checkInputs(
   }
   for (const operation of mine) {
     const condition = conditionOf(operation);
-    if (condition === undefined) continue;
+    if (condition === undefined || purged(history, operation)) continue;
     const list = acceptedByRequest.get(requestOf(operation)) ?? [];
     const answeredBefore = list.find(
       (other) => tuple(other) === tuple(operation) && (other.completedAt ?? Infinity) < operation.invokedAt,

@@ -158,6 +158,7 @@ export class HistoryRecorder {
           taskId: accepted.taskId,
           created: instantText(accepted.created),
           revision: accepted.revision,
+          retainUntil: accepted.retainUntil.text,
         };
       },
     );
