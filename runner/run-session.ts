@@ -35,6 +35,7 @@ import {
   type ProvisionedWorld,
 } from './admin-fixtures.ts';
 import { RunCallers, type CallerRoles } from './caller-pool.ts';
+import { externalSutControl } from './external-sut-control.ts';
 import { launchedSutControl } from './sut-control.ts';
 
 /** The accounts the reference fixture world gives a role (fixtures/worlds/reference.json). */
@@ -290,7 +291,13 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
     });
     const sutControl: SutControl | undefined =
       managed === undefined
-        ? undefined
+        ? externalSutControl({
+            control: config.external,
+            federation,
+            sut: launched,
+            gatewayJid,
+            pinger: () => callers.callerOf('local'),
+          })
         : launchedSutControl({
             federation,
             sut: launched,

@@ -124,6 +124,7 @@ export function launchedSutControl(options: LaunchedSutControlOptions): SutContr
     freeze() {
       const pid = managed.pid;
       if (pid !== undefined) signalProcessTree(pid, 'SIGSTOP');
+      return Promise.resolve();
     },
     async thaw() {
       const pid = managed.pid;

@@ -20,7 +20,8 @@ import { loadBaseline, BaselineError } from '../../runner/baseline.ts';
 import { runConformance } from '../../runner/run-conformance.ts';
 import { unknownBaselineEntries, type Baseline } from '../../runner/profile-verdicts.ts';
 import { selectCases, type CaseSelection } from '../../runner/select-cases.ts';
-import { SessionStartFailure, startSession } from '../../runner/run-session.ts';
+import { checklistLines, SessionStartFailure, startSession } from '../../runner/run-session.ts';
+import { operatorChecklist, unconfirmedItems } from '../../runner/admin-fixtures.ts';
 import {
   runVerdictLine,
   silentProgress,
@@ -209,7 +210,15 @@ export const runCommand: Command = {
           : { conformanceToolsUrl: sut.facts.conformanceToolsUrl }),
       });
       if (connectionFile !== undefined) await writeConnectionFile(connectionFile, details);
-      if (external) log(externalGatewayText(details, connectionFile));
+      if (!external) return;
+      // Before the wait: what the protocol cannot provision must be set up before the gateway
+      // starts, and the item IDs go into the SUT file's fixturesConfirmed.
+      if (config.fixtures === 'admin-iq' && world !== undefined) {
+        const items = operatorChecklist(world);
+        for (const line of checklistLines(items, unconfirmedItems(items, config.fixturesConfirmed)))
+          log(line);
+      }
+      log(externalGatewayText(details, connectionFile));
     };
     const runOnce = async (
       repetitionSeed: number,

@@ -78,9 +78,10 @@ export interface SutControl {
   readonly link?: ComponentLinkControl;
   /**
    * SIGSTOP to the gateway and everything it started: it keeps its connections but does nothing
-   * until `thaw`. Resolves once the signal is sent.
+   * until `thaw`. Resolves once it is frozen (for a gateway the harness does not start: once the
+   * operator's freeze command ran and the gateway kept silent to a ping).
    */
-  freeze(): void;
+  freeze(): Promise<void>;
   /** SIGCONT after `freeze`; resolves once the gateway answers again. */
   thaw(): Promise<void>;
   /**

@@ -358,7 +358,7 @@ async function frozenWhileRunning(
     invoke,
   );
   const patienceMs = context.random.int(150, 300);
-  control.freeze();
+  await control.freeze();
   let observed: string[];
   try {
     // The caller's waits end locally: a state query and an identical retry go unanswered.

@@ -1,0 +1,141 @@
+/**
+ * SutControl for a gateway the harness does not start (SUT `external`: `kill`, `freeze`, `thaw`,
+ * docs/sut.md): the operator's commands do the signalling, the operator's supervisor restarts
+ * the gateway, and the harness checks on the component link that each command did what it claims
+ * — a kill that leaves the gateway's connection open, or a freeze after which it still answers,
+ * would let a crash or freeze case pass on no evidence, so the case cannot tell instead.
+ */
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { xml } from '@xmpp/xml';
+import type { FaultProxy } from '../harness/faults/fault-proxy.ts';
+import type { Federation } from '../harness/federation/server-provider.ts';
+import type { SutInstance } from '../harness/sut/launch.ts';
+import { discoInfoProbe, waitForSutReady } from '../harness/sut/readiness.ts';
+import type { ExternalGatewayControl } from '../harness/sut/sut-config.ts';
+import { StanzaErrorReply, type Caller } from '../harness/driver/index.ts';
+import { NS } from '../protocol/namespaces.ts';
+import { CannotTell, NotApplicable } from '../suites/framework/verdicts.ts';
+
+type Argv = readonly [string, ...string[]];
+
+/** Longest an operator command may take. */
+const COMMAND_TIMEOUT_MS = 30_000;
+/** How long a frozen gateway must stay silent to a ping before the freeze counts as done. */
+const FROZEN_SILENCE_MS = 1_000;
+
+export interface ExternalSutControlOptions {
+  readonly control: ExternalGatewayControl;
+  readonly federation: Federation;
+  readonly sut: SutInstance;
+  readonly gatewayJid: string;
+  /** A caller to ping the gateway with (the freeze check). */
+  readonly pinger: () => Promise<Caller>;
+  /** How long a command may take, and a killed gateway's connection may stay open (tests shorten it). */
+  readonly commandTimeoutMs?: number;
+}
+
+export interface ExternalSutControl {
+  crashAndRestart(): Promise<void>;
+  freeze(): Promise<void>;
+  thaw(): Promise<void>;
+}
+
+function runCommand(what: string, argv: Argv, timeoutMs: number): Promise<void> {
+  const [program, ...args] = argv;
+  return new Promise((resolve, reject) => {
+    execFile(program, args, { timeout: timeoutMs }, (error, _stdout, stderr) => {
+      if (error === null) {
+        resolve();
+        return;
+      }
+      const tail = stderr.trim().split('\n').slice(-3).join(' | ');
+      reject(
+        new CannotTell(
+          `the SUT file's external.${what} command (${argv.join(' ')}) failed: ${error.message.split('\n')[0] ?? ''}${tail === '' ? '' : `; stderr: ${tail}`}`,
+        ),
+      );
+    });
+  });
+}
+
+/** The component link's proxy, or undefined when the links are not the harness's (an external federation). */
+function componentProxy(federation: Federation): FaultProxy | undefined {
+  try {
+    return federation.links.component;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Undefined when the SUT file declares no command, or the run cannot watch the component link. */
+export function externalSutControl(options: ExternalSutControlOptions): ExternalSutControl | undefined {
+  const { control, federation, sut, gatewayJid } = options;
+  const timeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
+  const proxy = componentProxy(federation);
+  if (proxy === undefined || (control.kill === undefined && control.freeze === undefined)) return undefined;
+  const answersAgain = async (): Promise<void> => {
+    const probe = await discoInfoProbe(federation, gatewayJid);
+    try {
+      await waitForSutReady(sut, () => probe.probe());
+    } finally {
+      await probe.close().catch(() => undefined);
+    }
+  };
+  return {
+    async crashAndRestart() {
+      const { kill } = control;
+      if (kill === undefined)
+        throw new NotApplicable(
+          'the SUT file declares no external.kill command for this gateway (docs/sut.md)',
+        );
+      if (proxy.openConnections === 0)
+        throw new CannotTell('the gateway has no component connection to kill (it is not connected)');
+      const accepted = proxy.acceptedConnections;
+      const closed = once(proxy, 'closed');
+      await runCommand('kill', kill, timeoutMs);
+      const gone = await Promise.race([
+        closed.then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => { resolve(false); }, timeoutMs).unref()),
+      ]);
+      if (!gone)
+        throw new CannotTell(
+          `the SUT file's external.kill command exited 0 but the gateway's component connection stayed open for ${String(timeoutMs / 1000)} s: it did not kill the gateway`,
+        );
+      await answersAgain();
+      if (proxy.acceptedConnections === accepted)
+        throw new CannotTell('the gateway answers again but never reconnected: external.kill did not end it');
+    },
+    async freeze() {
+      const { freeze } = control;
+      if (freeze === undefined)
+        throw new NotApplicable(
+          'the SUT file declares no external.freeze command for this gateway (docs/sut.md)',
+        );
+      await runCommand('freeze', freeze, timeoutMs);
+      const caller = await options.pinger();
+      // A result or an error the gateway itself sent is an answer; a timeout is the silence a
+      // frozen gateway keeps, and the case goes on only once it is known to be frozen.
+      const answered = await caller
+        .iq(gatewayJid, 'get', xml('ping', { xmlns: NS.ping }), { timeoutMs: FROZEN_SILENCE_MS })
+        .then(
+          () => true,
+          (error: unknown) => error instanceof StanzaErrorReply && error.from === gatewayJid,
+        );
+      if (answered) {
+        const { thaw } = control;
+        if (thaw !== undefined) await runCommand('thaw', thaw, timeoutMs).catch(() => undefined);
+        throw new CannotTell('the gateway still answered a ping after external.freeze: it is not frozen');
+      }
+    },
+    async thaw() {
+      const { thaw } = control;
+      if (thaw === undefined)
+        throw new NotApplicable(
+          'the SUT file declares no external.thaw command for this gateway (docs/sut.md)',
+        );
+      await runCommand('thaw', thaw, timeoutMs);
+      await answersAgain();
+    },
+  };
+}
