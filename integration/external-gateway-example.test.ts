@@ -60,7 +60,7 @@ describe('examples/external-gateway/run.sh', () => {
       throw new Error(`run.sh wrote no conformance.json (exit ${String(example.code)}):\n${example.output}`);
     report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
     reference = await runAgentconf({ sut: join(REPO_ROOT, 'fixtures/sut/reference-gateway.json') });
-  }, 240_000);
+  }, 600_000);
 
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
