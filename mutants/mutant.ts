@@ -54,6 +54,11 @@ export interface Mutant extends GatewayVariant {
   /** Judge with --strict (a SHOULD-level bug: every SHOULD finding counts). */
   readonly strict?: boolean;
   /**
+   * Judge with --deep: for a bug only some of a case's seeded schedules reach (a crash at one
+   * kill point of five), so that the verdict does not depend on the seed.
+   */
+  readonly deep?: boolean;
+  /**
    * Set when the mutant behaves like the reference gateway in everything the spec lets a
    * client observe: why. It is still run; surviving is then expected, being killed is an error.
    */

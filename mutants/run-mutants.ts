@@ -44,6 +44,7 @@ function list(mutants: readonly Mutant[]): number {
       mutant.scenario,
       mutant.bugClass,
       ...(mutant.strict === true ? ['--strict'] : []),
+      ...(mutant.deep === true ? ['--deep'] : []),
       ...(mutant.equivalent === undefined ? [] : ['equivalent']),
     ];
     console.log(`${mutant.name}  [${flags.join(', ')}]  ${mutant.requirements.join(' ')}`);
@@ -106,6 +107,7 @@ async function main(argv: string[]): Promise<number> {
           grep: mutant.grep,
           seed,
           ...(mutant.strict === true ? { strict: true } : {}),
+          ...(mutant.deep === true ? { deep: true } : {}),
         });
         return run.result;
       } finally {
