@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   checkHistory,
@@ -357,4 +358,186 @@ it('formats a history in time order with its ledger count', () => {
       /^\s+\+5\.0 ms {2}#0 {3}owner\/b {2}cancel expected=1 → fail conflict \(\+7\.0 ms\)$/,
     ),
   ]);
+});
+
+/**
+ * The checker against its own model: histories made by a serial task (one commit at a time, each
+ * operation taking effect at one instant between its sending and its answer, events received in
+ * order after their commit) must all pass, whatever the interleaving.
+ */
+describe('every history a serial task produces', () => {
+  type Action =
+    | { kind: 'progress' | 'ask' | 'finish' }
+    | { kind: 'cancel'; stale: boolean; reason: number }
+    | { kind: 'input'; stale: boolean; old: boolean; value: number }
+    | { kind: 'state' | 'result' };
+
+  const action = fc.oneof(
+    fc.constantFrom<Action>({ kind: 'progress' }, { kind: 'ask' }, { kind: 'state' }, { kind: 'result' }),
+    fc.record({
+      kind: fc.constant('cancel' as const),
+      stale: fc.boolean(),
+      reason: fc.integer({ min: 0, max: 1 }),
+    }),
+    fc.record({
+      kind: fc.constant('input' as const),
+      stale: fc.boolean(),
+      old: fc.boolean(),
+      value: fc.integer({ min: 0, max: 1 }),
+    }),
+  );
+
+  function simulate(actions: readonly Action[], delays: readonly number[]): History {
+    const b = new Builder();
+    let state = 'running';
+    let revision = 1;
+    let pending: string | undefined;
+    const issued: string[] = [];
+    const inputs: unknown[] = [];
+    let acceptedCancel: { tuple: string; revision: number } | undefined;
+    const acceptedInputs = new Map<string, { tuple: string; revision: number }>();
+    let time = 10;
+    let delivered = 0;
+    const delay = (i: number): number => delays[i % delays.length] ?? 1;
+    const commit = (type: ObservedEvent['type'], payload: object): void => {
+      revision += 1;
+      delivered = Math.max(delivered, time) + delay(revision);
+      b.event('owner/a', revision, type, payload, delivered);
+    };
+    b.event('owner/a', 1, 'status', { state: 'running', updatedAt: 'x' }, 5);
+    const terminal = (): boolean => ['completed', 'cancelled', 'failed'].includes(state);
+    actions.forEach((step, index) => {
+      time += 3;
+      const op = (request: OperationRequest, result: OperationResult): void => {
+        b.op(
+          ['a', 'b', 'c'][index % 3] ?? 'a',
+          request,
+          time - delay(index) - 0.5,
+          time + delay(index + 1) + 0.5,
+          result,
+        );
+      };
+      switch (step.kind) {
+        case 'progress':
+          if (!terminal()) commit('progress', { percent: 50 });
+          return;
+        case 'ask':
+          if (state !== 'running') return;
+          pending = `req-${String(issued.length)}`;
+          issued.push(pending);
+          state = 'input_required';
+          commit('input_required', { requestId: pending, question: 'q', inputSchema: {}, createdAt: 'x' });
+          return;
+        case 'finish':
+          if (terminal()) return;
+          state = 'completed';
+          pending = undefined;
+          commit('completed', { result: { content: [], structuredContent: { inputs } } });
+          return;
+        case 'cancel': {
+          const expected = step.stale ? revision - 1 : revision;
+          const reason = step.reason === 0 ? undefined : 'r';
+          const tuple = JSON.stringify([expected, reason ?? null]);
+          let result: OperationResult;
+          if (acceptedCancel !== undefined) {
+            result =
+              acceptedCancel.tuple === tuple
+                ? ok({ kind: 'cancel-accepted', taskId: TASK, revision: acceptedCancel.revision })
+                : fail('conflict');
+          } else if (terminal() || expected !== revision) {
+            result = fail('conflict');
+          } else {
+            state = 'cancelling';
+            pending = undefined;
+            commit('status', { state: 'cancelling', updatedAt: 'x' });
+            acceptedCancel = { tuple, revision };
+            result = ok({ kind: 'cancel-accepted', taskId: TASK, revision });
+          }
+          op(cancel(expected, reason), result);
+          return;
+        }
+        case 'input': {
+          const requestId = (step.old ? issued[0] : issued.at(-1)) ?? 'req-none';
+          const expected = step.stale ? revision - 1 : revision;
+          const input = JSON.stringify({ v: step.value });
+          const tuple = JSON.stringify([expected, input]);
+          const known = acceptedInputs.get(requestId);
+          let result: OperationResult;
+          if (known !== undefined) {
+            result =
+              known.tuple === tuple
+                ? ok({ kind: 'input-accepted', taskId: TASK, revision: known.revision })
+                : fail('conflict');
+          } else if (!issued.includes(requestId)) {
+            result = fail('item-not-found');
+          } else if (state !== 'input_required' || pending !== requestId || expected !== revision) {
+            result = fail('conflict');
+          } else {
+            state = 'running';
+            pending = undefined;
+            inputs.push({ v: step.value });
+            commit('status', { state: 'running', updatedAt: 'x' });
+            acceptedInputs.set(requestId, { tuple, revision });
+            result = ok({ kind: 'input-accepted', taskId: TASK, revision });
+          }
+          op({ kind: 'provide-input', requestId, expectedRevision: expected, input }, result);
+          return;
+        }
+        case 'state':
+          op(
+            { kind: 'task-state' },
+            ok({
+              kind: 'task-state',
+              state,
+              revision,
+              resultAvailable: terminal(),
+              ...(state === 'input_required' && pending !== undefined ? { pendingRequestId: pending } : {}),
+            }),
+          );
+          return;
+        case 'result':
+          op(
+            { kind: 'task-result' },
+            terminal()
+              ? ok({ kind: 'task-result', state, revision, payload: lastPayload() })
+              : fail('unexpected-request'),
+          );
+          return;
+      }
+    });
+    time += 3;
+    if (!terminal()) {
+      state = state === 'cancelling' ? 'cancelled' : 'completed';
+      if (state === 'cancelled') commit('cancelled', {});
+      else commit('completed', { result: { content: [], structuredContent: { inputs } } });
+    }
+    return b.history(1);
+
+    function lastPayload(): string {
+      return b.events.find((event) => event.revision === revision)?.payload ?? '';
+    }
+  }
+
+  it('passes the checker', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            { arbitrary: action, weight: 12 },
+            { arbitrary: fc.constant<Action>({ kind: 'finish' }), weight: 1 },
+          ),
+          { maxLength: 30 },
+        ),
+        fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 8 }),
+        (actions, delays) => {
+          const history = simulate(actions, delays);
+          expect(
+            checkHistory(history, { settled: true, echoesInputs: true }),
+            formatHistory(history),
+          ).toEqual([]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });
