@@ -131,12 +131,21 @@ describe('FaultProxy', () => {
     socket.write('<ho');
     socket.write('ld/><b/>');
     await proxy.waitFor('held', () => proxy.heldConnections === 1);
+    // Reported as written, held or not.
     expect(seen).toEqual(['a', 'hold', 'b']);
     expect(upstream.received).toBe(`${header}<a x="1"/><ho`);
-    const rest = readUntil(socket, '<b/>');
+    // Several stanzas in one chunk: those before the held one still go.
+    const before = readUntil(socket, '<c>é</c>');
+    proxy.releaseHeld();
+    socket.write('<c>é</c><hold/><d/>');
+    await before;
+    await proxy.waitFor('held', () => proxy.heldConnections === 1);
+    expect(upstream.received).toBe(`${header}<a x="1"/><hold/><b/><c>é</c>`);
+    expect(seen).toEqual(['a', 'hold', 'b', 'c', 'hold', 'd']);
+    const rest = readUntil(socket, '<d/>');
     proxy.releaseHeld();
     await rest;
-    expect(upstream.received).toBe(`${header}<a x="1"/><hold/><b/>`);
+    expect(upstream.received).toBe(`${header}<a x="1"/><hold/><b/><c>é</c><hold/><d/>`);
   });
 
   it('delays every byte in both directions, keeping their order, until restored', async () => {

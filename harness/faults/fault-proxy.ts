@@ -56,8 +56,15 @@ class Direction {
   ) {
     this.#stanzas = towardsTarget && proxy.inspectingStanzas ? new StanzaReader() : undefined;
     source.on('data', (chunk: Buffer) => {
-      if (this.#stanzas !== undefined && !this.#held) this.#inspect(chunk);
-      this.#push({ chunk });
+      const from = this.#stanzas === undefined ? undefined : this.#inspect(chunk);
+      if (from === undefined) {
+        this.#push({ chunk });
+        return;
+      }
+      // What precedes the held stanza in this chunk (whole stanzas) still goes.
+      if (from > 0) this.#push({ chunk: chunk.subarray(0, from) });
+      this.#held = true;
+      this.#push({ chunk: chunk.subarray(from) });
     });
     source.on('end', () => {
       this.#push({ end: true });
@@ -74,11 +81,18 @@ class Direction {
     return this.#held;
   }
 
-  #inspect(chunk: Buffer): void {
-    for (const stanza of this.#stanzas?.read(chunk) ?? []) {
+  /** Where in `chunk` holding starts, when a tap holds a stanza this chunk completes. */
+  #inspect(chunk: Buffer): number | undefined {
+    let previousEnd = 0;
+    let from: number | undefined;
+    // Every stanza is reported, held ones too (the sender wrote them); the tap decides only
+    // until something is held.
+    for (const { stanza, end } of this.#stanzas?.read(chunk) ?? []) {
       this.proxy.emit('stanza', stanza);
-      if (this.proxy.tapStanza(stanza) === 'hold') this.#held = true;
+      if (!this.#held && from === undefined && this.proxy.tapStanza(stanza) === 'hold') from = previousEnd;
+      previousEnd = end;
     }
+    return from;
   }
 
   release(): void {
@@ -156,18 +170,34 @@ class StanzaReader {
     });
   }
 
-  /** The stanzas this chunk completed. */
-  read(chunk: Buffer): Element[] {
-    const parser = this.#parser;
-    if (parser === undefined) return [];
+  /**
+   * The stanzas this chunk completed, each with the offset just past its last byte in the chunk.
+   * Fed up to each '>' in turn (an ASCII byte, never inside a UTF-8 sequence), so that a chunk
+   * holding several stanzas can be split between them.
+   */
+  read(chunk: Buffer): { readonly stanza: Element; readonly end: number }[] {
+    const found: { stanza: Element; end: number }[] = [];
+    let start = 0;
+    for (
+      let close = chunk.indexOf(0x3e);
+      close !== -1 && this.#parser !== undefined;
+      close = chunk.indexOf(0x3e, start)
+    ) {
+      this.#write(chunk.subarray(start, close + 1));
+      start = close + 1;
+      for (const stanza of this.#complete) found.push({ stanza, end: start });
+      this.#complete = [];
+    }
+    if (start < chunk.length) this.#write(chunk.subarray(start));
+    return found;
+  }
+
+  #write(bytes: Buffer): void {
     try {
-      parser.write(this.#decoder.write(chunk));
+      this.#parser?.write(this.#decoder.write(bytes));
     } catch {
       this.#parser = undefined;
     }
-    const complete = this.#complete;
-    this.#complete = [];
-    return complete;
   }
 }
 
