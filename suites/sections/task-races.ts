@@ -25,7 +25,8 @@ import type { Invoke } from '../../protocol/stanza/index.ts';
 import type { HistoryRule, TerminalOutcome } from '../../protocol/tasks/history.ts';
 import { defineSuite, type CaseDeclaration } from '../framework/case.ts';
 import type { CaseContext } from '../framework/context.ts';
-import { CannotTell } from '../framework/verdicts.ts';
+import { CannotTell, MissingFixture } from '../framework/verdicts.ts';
+import { requireWorld } from '../fixtures/reference-world.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 import {
   HistoryRecorder,
@@ -102,7 +103,11 @@ async function cast(context: CaseContext, features: readonly ('cancel' | 'input'
     context.callers.sibling(a),
     context.callers.sibling(a),
     localPeer(context),
-    context.callers.remote(),
+    context.callers.remote().catch((error: unknown) => {
+      throw new MissingFixture(
+        `needs the federated caller (${requireWorld(context).jidOf('remote')}) to race from another domain: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }),
   ]);
   const owners = { a: { name: 'a', caller: a }, b: { name: 'b', caller: b }, c: { name: 'c', caller: c } };
   const foreign = { peer: { name: 'peer', caller: peer }, remote: { name: 'remote', caller: remote } };
