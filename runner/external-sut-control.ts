@@ -8,14 +8,13 @@
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { xml } from '@xmpp/xml';
-import type { FaultProxy } from '../harness/faults/fault-proxy.ts';
 import type { Federation } from '../harness/federation/server-provider.ts';
 import type { SutInstance } from '../harness/sut/launch.ts';
-import { discoInfoProbe, waitForSutReady } from '../harness/sut/readiness.ts';
 import type { ExternalGatewayControl } from '../harness/sut/sut-config.ts';
 import { StanzaErrorReply, type Caller } from '../harness/driver/index.ts';
 import { NS } from '../protocol/namespaces.ts';
 import { CannotTell, NotApplicable } from '../suites/framework/verdicts.ts';
+import { componentLink, gatewayAnswersAgain } from './sut-control.ts';
 
 type Argv = readonly [string, ...string[]];
 
@@ -59,29 +58,13 @@ function runCommand(what: string, argv: Argv, timeoutMs: number): Promise<void> 
   });
 }
 
-/** The component link's proxy, or undefined when the links are not the harness's (an external federation). */
-function componentProxy(federation: Federation): FaultProxy | undefined {
-  try {
-    return federation.links.component;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Undefined when the SUT file declares no command, or the run cannot watch the component link. */
 export function externalSutControl(options: ExternalSutControlOptions): ExternalSutControl | undefined {
   const { control, federation, sut, gatewayJid } = options;
   const timeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
-  const proxy = componentProxy(federation);
+  const proxy = componentLink(federation);
   if (proxy === undefined || (control.kill === undefined && control.freeze === undefined)) return undefined;
-  const answersAgain = async (): Promise<void> => {
-    const probe = await discoInfoProbe(federation, gatewayJid);
-    try {
-      await waitForSutReady(sut, () => probe.probe());
-    } finally {
-      await probe.close().catch(() => undefined);
-    }
-  };
+  const answersAgain = (): Promise<void> => gatewayAnswersAgain(federation, sut, gatewayJid);
   return {
     async crashAndRestart() {
       const { kill } = control;
@@ -96,7 +79,11 @@ export function externalSutControl(options: ExternalSutControlOptions): External
       await runCommand('kill', kill, timeoutMs);
       const gone = await Promise.race([
         closed.then(() => true),
-        new Promise<false>((resolve) => setTimeout(() => { resolve(false); }, timeoutMs).unref()),
+        new Promise<false>((resolve) =>
+          setTimeout(() => {
+            resolve(false);
+          }, timeoutMs).unref(),
+        ),
       ]);
       if (!gone)
         throw new CannotTell(

@@ -29,14 +29,19 @@ export interface LaunchedSutControlOptions {
 }
 
 /** The component link's proxy, or undefined when the federation's links are not the harness's. */
-function componentProxy(federation: Federation): FaultProxy | undefined {
+export function componentLink(federation: Federation): FaultProxy | undefined {
   try {
-    const proxy = federation.links.component;
-    return proxy.inspectingStanzas ? proxy : undefined;
+    return federation.links.component;
   } catch {
     // An external federation: its links are not ours (ExternalFederation.links throws).
     return undefined;
   }
+}
+
+/** The component link's proxy when it also reads the stanzas on it (kill points, `onSent`). */
+function componentProxy(federation: Federation): FaultProxy | undefined {
+  const proxy = componentLink(federation);
+  return proxy?.inspectingStanzas === true ? proxy : undefined;
 }
 
 function s2sProxies(federation: Federation): readonly FaultProxy[] | undefined {
@@ -47,16 +52,23 @@ function s2sProxies(federation: Federation): readonly FaultProxy[] | undefined {
   }
 }
 
+/** Resolves once the gateway answers a disco#info again (within its startup time). */
+export async function gatewayAnswersAgain(
+  federation: Federation,
+  sut: SutInstance,
+  gatewayJid: string,
+): Promise<void> {
+  const probe = await discoInfoProbe(federation, gatewayJid);
+  try {
+    await waitForSutReady(sut, () => probe.probe());
+  } finally {
+    await probe.close().catch(() => undefined);
+  }
+}
+
 export function launchedSutControl(options: LaunchedSutControlOptions): SutControl {
   const { federation, sut, process: managed, gatewayJid, expectExit } = options;
-  const answersAgain = async (): Promise<void> => {
-    const probe = await discoInfoProbe(federation, gatewayJid);
-    try {
-      await waitForSutReady(sut, () => probe.probe());
-    } finally {
-      await probe.close().catch(() => undefined);
-    }
-  };
+  const answersAgain = (): Promise<void> => gatewayAnswersAgain(federation, sut, gatewayJid);
   const restart = async (): Promise<void> => {
     expectExit(true);
     try {
