@@ -887,7 +887,7 @@ const RACE: Mutant[] = [
     requirements: ['task-states.terminal-immutable', 'cancellation.output-after-cancelled-discarded'],
     profile: 'interactive-tasks',
     scenario: 'race',
-    grep: ['cancellation.output-after-cancelled-discarded', 'task-states.terminal-immutable'],
+    grep: ['cancellation.output-after-cancelled-discarded'],
     patches: [
       patch(
         'protocol/task-states.ts',

@@ -506,7 +506,7 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     level: 'SHOULD',
     features: [NS.search, FEATURE.admin],
     statement:
-      'Case is ignored beyond ASCII and whatever the process locale: an endpoint whose localpart, name and title spell “agentconf-été-iv-…” in lower or upper case is found by “Agentconf-Été-IV-…” (a Turkish-locale lowercase would make that I a dotless ı; the endpoint is provisioned for the case and removed after it).',
+      'Case is ignored beyond ASCII and whatever the process locale: an endpoint whose localpart, name and title spell “agentconf-été-iv-…” (the title as “AGENTCONF-ÉTÉ-iv-…”) is found by “Agentconf-Été-IV-…”: a Turkish-locale lowercase would make that I a dotless ı (the endpoint is provisioned for the case and removed after it).',
     run: async (context) =>
       withRestore(context, async (restorer) => {
         const admin = await adminFor(context);
@@ -516,7 +516,9 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
         const version = freshVersion(context);
         const manifest = {
           ...minimalManifest(jid, version, base),
-          agent: { jid, name: base, title: base.toLocaleUpperCase('und'), version },
+          // Upper case but for the "iv", so that no text of the endpoint has a capital I: the
+          // nick's "IV" then matches only where I folds to i, whatever the process locale.
+          agent: { jid, name: base, title: `AGENTCONF-ÉTÉ-iv-${token}`, version },
         };
         await provisionActive(restorer, admin, jid, version, manifest);
         const caller = await context.callers.local();
