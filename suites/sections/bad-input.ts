@@ -113,7 +113,9 @@ async function sendAll<T extends BadJson | BadElement>(
   return admitted;
 }
 
+/** The counts to the transcript, and their total as the case's iteration count (conformance.json). */
 function note(caller: Caller, context: CaseContext, counts: BadInputCounts, extra = ''): void {
+  context.budget.ran(counts.total);
   caller.transcript.note(
     `bad-input: ${String(counts.total)} inputs (seed ${String(context.random.seed)}): ${counts.toString()}${extra}`,
   );
