@@ -230,6 +230,38 @@ describe('runCase', () => {
     expect(result.reason).toMatch(/flaky/);
   });
 
+  it('keeps a counterexample an adversarial case found: failed, not re-run (timing cases aside)', async () => {
+    let calls = 0;
+    const flipping = () => {
+      calls += 1;
+      return calls === 1
+        ? Promise.reject(new RequirementViolation('gateway-info.identity', 'one terminal state', 'two'))
+        : Promise.resolve();
+    };
+    const race = options();
+    const result = await runCase(testCase(flipping, { scenario: 'race' }), race);
+    expect(result).toMatchObject({ outcome: 'failed', flaky: false });
+    expect(race.attempts).toBe(1);
+    calls = 0;
+    const timing = await runCase(testCase(flipping, { scenario: 'timing' }), options());
+    expect(timing).toMatchObject({ outcome: 'cantTell', flaky: true });
+    calls = 0;
+    // An error that is not a violation (a timeout, a lost connection) keeps the re-run.
+    const lost = options();
+    let lostCalls = 0;
+    await runCase(
+      testCase(
+        () => {
+          lostCalls += 1;
+          return lostCalls === 1 ? Promise.reject(new Error('lost')) : Promise.resolve();
+        },
+        { scenario: 'race' },
+      ),
+      lost,
+    );
+    expect(lost.attempts).toBe(2);
+  });
+
   it('maps CannotTell, NotApplicable, unexpected errors and timeouts', async () => {
     const outcomeOf = async (run: ConformanceCase['run'], extra: Partial<ConformanceCase> = {}) =>
       (await runCase(testCase(run, extra), options({ rerunFailures: false }))).outcome;

@@ -2,7 +2,9 @@
  * Runs one case to a result. Decides applicability first (unclaimed profile → untested,
  * unadvertised feature → inapplicable), then runs attempts: a failed first attempt is re-run
  * alone once, and a case that fails and then passes is reported as flaky with outcome
- * cantTell — never as a silent pass (a correct gateway passes every time).
+ * cantTell — never as a silent pass (a correct gateway passes every time). An adversarial case
+ * (one with a scenario, timing aside) that found a violation is not re-run: its counterexample
+ * stands, replayable from the printed seed.
  */
 import type { Transcript, TranscriptJson } from '../../harness/driver/index.ts';
 import type { AttemptBudget } from './budget.ts';
@@ -212,7 +214,13 @@ export async function runCase(testCase: ConformanceCase, options: RunCaseOptions
     };
   }
   const first = await runAttempt(testCase, 1, options);
-  if (first.outcome !== 'failed' || options.rerunFailures === false) {
+  // A searched-for counterexample (a race history, a kill point, a generated input that broke a
+  // rule) is evidence as it stands: a correct gateway produces none in any schedule, so a pass on
+  // a re-run would only hide a bug that shows in some schedules. Timing verdicts are statistical
+  // and keep the re-run.
+  const counterexample =
+    first.violation !== undefined && testCase.scenario !== undefined && testCase.scenario !== 'timing';
+  if (first.outcome !== 'failed' || counterexample || options.rerunFailures === false) {
     return {
       case: testCase,
       outcome: first.outcome,
