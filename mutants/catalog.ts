@@ -407,18 +407,26 @@ const EQUIVALENCE: Mutant[] = [
     ],
   },
   {
-    name: 'expired-task-still-served',
-    change: 'a terminal task past retain-until stays queryable until the purge deletes it',
+    name: 'expired-task-gone',
+    change:
+      "task-state of the caller's own task past its retain-until answers <gone/> instead of item-not-found",
     bugClass: 'retention',
-    requirements: ['task-recovery.indistinguishable-not-found', 'events.queryable-until-retain-until'],
+    requirements: ['task-recovery.indistinguishable-not-found'],
     profile: 'task-execution',
     scenario: 'equivalence',
     grep: ['task-recovery.expired-like-nonexistent'],
     patches: [
       patch(
-        'tasks/task-access.ts',
-        'const retained = task !== undefined && (!isTerminal(task.state) || ctx.clock.now() < task.retainUntilMs);',
-        'const retained = task !== undefined && (isTerminal(task.state) || !isTerminal(task.state));',
+        'tasks/recovery.ts',
+        `  const task = authorizedTask(ctx, requester, targetJid, request.taskId);
+  if (task === undefined) return refuse(FAULT.itemNotFound);
+  const pending`,
+        `  const task = authorizedTask(ctx, requester, targetJid, request.taskId);
+  if (task === undefined && ctx.store.tasks.task(request.taskId)?.callerJid === requester.bareJid) {
+    return refuse({ condition: 'gone', type: 'cancel' });
+  }
+  if (task === undefined) return refuse(FAULT.itemNotFound);
+  const pending`,
       ),
     ],
   },

@@ -30,6 +30,7 @@ function mutant(name: string, extra: Partial<Mutant> = {}): Mutant {
 interface CaseSpec {
   readonly id: string;
   readonly outcome: Outcome;
+  readonly flaky?: boolean;
   readonly violation?: string;
   readonly warning?: string;
   readonly reason?: string;
@@ -42,6 +43,7 @@ function run(passed: boolean, cases: readonly CaseSpec[], verdict = passed ? 'pa
     cases: cases.map((spec) => ({
       case: { id: spec.id },
       outcome: spec.outcome,
+      ...(spec.flaky === undefined ? {} : { flaky: spec.flaky }),
       ...(spec.reason === undefined ? {} : { reason: spec.reason }),
       attempts: [
         {
@@ -138,6 +140,27 @@ describe('judgeRun', () => {
       profiles: [{ profile: 'interactive-tasks', claimed: true, verdict: 'failed' }],
     };
     expect(judgeRun(mutant('m'), blocked).kind).toBe('killed');
+  });
+
+  it('counts a case that violated a requirement once and not when re-run (flaky) as a kill', () => {
+    const flaky = run(
+      false,
+      [
+        {
+          id: 'security.admin-authentication',
+          outcome: 'cantTell',
+          flaky: true,
+          violation: 'security.admin-authentication',
+          reason: 'flaky: failed, then passed when re-run alone',
+        },
+      ],
+      'incomplete',
+    );
+    expect(judgeRun(mutant('m', { requirements: ['security.admin-authentication'] }), flaky)).toMatchObject({
+      kind: 'killed',
+      killers: [{ caseId: 'security.admin-authentication', outcome: 'flaky' }],
+      citesClaim: true,
+    });
   });
 
   it('calls a passing run a survivor and a run that selected nothing an error', () => {

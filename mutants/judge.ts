@@ -16,8 +16,12 @@ export interface Killer {
   readonly caseId: string;
   /** The violated requirement, or how the case ended without citing one. */
   readonly requirement: string;
-  /** 'warned': a passing case's SHOULD finding, which fails the profile under --strict. */
-  readonly outcome: 'failed' | 'cantTell' | 'warned';
+  /**
+   * 'flaky': failed citing the requirement, then passed or could not tell when re-run (the
+   * runner calls that cantTell; one violation is still evidence against a mutant, since a
+   * conforming gateway never violates). 'warned': a passing case's SHOULD finding, which fails the profile under --strict.
+   */
+  readonly outcome: 'failed' | 'flaky' | 'cantTell' | 'warned';
 }
 
 export type MutantVerdict =
@@ -90,15 +94,18 @@ export function judgeRun(mutant: Mutant, result: JudgedRun): MutantVerdict {
     }
     if (caseResult.outcome !== 'failed' && caseResult.outcome !== 'cantTell') continue;
     const violation = caseResult.attempts.findLast((attempt) => attempt.violation !== undefined)?.violation;
+    // Violated in one attempt, then passed or could not tell when re-run (state the first attempt
+    // left behind can do that): the violation stands.
+    const flaky = caseResult.outcome === 'cantTell' && violation !== undefined;
     killers.push({
       caseId: caseResult.case.id,
       requirement: violation?.requirement ?? `no requirement cited: ${firstLine(caseResult.reason)}`,
-      outcome: caseResult.outcome,
+      outcome: flaky ? 'flaky' : caseResult.outcome,
     });
   }
   // Failures first: a case that decided against the mutant says more than one that could not
   // tell; a warning counts only because of --strict.
-  const rank = { failed: 0, cantTell: 1, warned: 2 } as const;
+  const rank = { failed: 0, flaky: 1, cantTell: 2, warned: 3 } as const;
   killers.sort((a, b) => rank[a.outcome] - rank[b.outcome]);
   const unpassed = result.profiles.filter(
     (entry) => entry.claimed && entry.verdict !== 'passed' && entry.verdict !== 'not-assessed',
@@ -107,7 +114,7 @@ export function judgeRun(mutant: Mutant, result: JudgedRun): MutantVerdict {
   // Evidence: a case decided against the mutant, or a profile FAILED (a preflight finding, a
   // --strict warning). Undecided cases alone prove nothing.
   const decided =
-    killers.some((killer) => killer.outcome === 'failed') ||
+    killers.some((killer) => killer.outcome === 'failed' || killer.outcome === 'flaky') ||
     unpassed.some((entry) => entry.verdict === 'failed');
   if (!decided) return { kind: 'undecided', killers, profiles };
   const claimed = new Set<string>(mutant.requirements);
