@@ -2,9 +2,10 @@
  * The planted timing leak (issue 14 item 2): a test-only copy of the reference gateway whose
  * lookups of an object that exists but may not be answered spin for `delayMicros` before giving
  * the same answer a nonexistent object gets. Hidden endpoints and versions (every discovery and
- * metadata surface goes through the catalog's visibleEndpoint/visibleVersion) and task IDs that
- * name another caller's, another endpoint's or an expired task. Search is left alone: it filters
- * the visible set before matching, so no lookup of a hidden endpoint happens there.
+ * metadata surface goes through the catalog's visibleEndpoint/visibleVersion), searches whose
+ * criteria match an endpoint hidden from the requester (the variant matches the hidden ones too,
+ * where the reference gateway filters the visible set before matching), and task IDs that name
+ * another caller's, another endpoint's or an expired task.
  *
  * The delay is a busy wait on process.hrtime, not a timer: a timer cannot wait less than a
  * millisecond, and the point is to find how small a difference the timing cases can see
@@ -25,7 +26,7 @@ export function plantedTimingLeak(delayMicros: number): PlantedVariant {
   const importLine = (path: string): string => `import { plantedDelay } from '${path}';\n`;
   return {
     name: `planted-timing-leak-${String(delayMicros)}us`,
-    change: `lookups of hidden endpoints and versions, and of task IDs the caller may not use, spin ${String(delayMicros)} µs before the usual item-not-found`,
+    change: `lookups of hidden endpoints and versions, searches matching a hidden endpoint, and lookups of task IDs the caller may not use spin ${String(delayMicros)} µs before the usual answer`,
     addFiles: {
       'reference-gateway/planted-delay.ts': `// Variant planted-timing-leak: a busy wait the reference gateway does not have.
 const DELAY_NS = ${String(delayMicros)}n * 1000n;
@@ -74,6 +75,30 @@ export function plantedDelay(): void {
         find: '  return owner && addressed && retained ? task : undefined;',
         replace: `  if (task !== undefined && !(owner && addressed && retained)) ${call}
   return owner && addressed && retained ? task : undefined;`,
+      },
+      {
+        file: 'reference-gateway/catalog/catalog.ts',
+        find: '  visibleEndpoints(requester: Requester): readonly VisibleEndpoint[];',
+        replace:
+          '  visibleEndpoints(requester: Requester, hiddenMatch?: (endpoint: VisibleEndpoint) => boolean): readonly VisibleEndpoint[];',
+      },
+      {
+        file: 'reference-gateway/catalog/store-catalog.ts',
+        find: `  visibleEndpoints(requester: Requester): readonly VisibleEndpoint[] {
+    const policy = this.#policy();`,
+        replace: `  visibleEndpoints(requester: Requester, hiddenMatch?: (endpoint: VisibleEndpoint) => boolean): readonly VisibleEndpoint[] {
+    const policy = this.#policy();
+    if (hiddenMatch !== undefined) {
+      for (const stored of this.#store.registrations.activeVersions()) {
+        if (!policy.canSee(requester, stored.jid) && hiddenMatch({ jid: stored.jid, active: this.#record(stored) })) ${call}
+      }
+    }`,
+      },
+      {
+        file: 'reference-gateway/discovery/search.ts',
+        find: '  const matches = byJidOctets(catalog.visibleEndpoints(requester)).filter(searchMatcher(criteria));',
+        replace:
+          '  const matches = byJidOctets(catalog.visibleEndpoints(requester, searchMatcher(criteria))).filter(searchMatcher(criteria));',
       },
     ],
   };
