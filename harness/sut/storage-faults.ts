@@ -3,7 +3,7 @@
  * gateway starts with libfiu's POSIX wrappers preloaded as `fiu-run -x` would (no failure point
  * enabled; measured: no CPU cost visible at start-up), and `fiu-ctrl` enables one while it runs,
  * through the named pipes libfiu sets up per process (`<prefix>-<pid>.in/.out`, kept in the run
- * directory). Each wrapped call then fails with one of the errors its man page lists.
+ * directory). Each wrapped call then fails with EIO.
  *
  * - 'sync': fsync and fdatasync fail (posix/io/sync/*): what SQLite calls to commit a WAL
  *   transaction with synchronous=FULL (it is built without fdatasync), and what the reference
@@ -21,6 +21,9 @@ import type { ManagedProcess } from '../faults/managed-process.ts';
 import { descendantsOf } from '../faults/process-tree.ts';
 
 export type StorageFault = 'sync' | 'write';
+
+/** errno EIO on Linux. */
+const EIO = 5;
 
 const FAILURE_POINTS: Record<StorageFault, readonly string[]> = {
   sync: ['posix/io/sync/*'],
@@ -104,7 +107,9 @@ export function storageFaultsOf(wrapper: FiuWrapper, managed: ManagedProcess): S
       const pids = controllable();
       if (pids.length === 0) throw new Error('no gateway process answers libfiu commands');
       for (const name of FAILURE_POINTS[fault]) {
-        await fiuCtrl(wrapper.controlPrefix, `enable name=${name}`, pids);
+        // failinfo: the errno, EIO, what a failing disk reports (libfiu would otherwise pick one
+        // at random, EINTR included, which SQLite retries at once: seconds of spinning).
+        await fiuCtrl(wrapper.controlPrefix, `enable name=${name},failinfo=${String(EIO)}`, pids);
         enabled = [...enabled, name];
       }
     },
