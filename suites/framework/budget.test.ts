@@ -23,6 +23,8 @@ describe('AttemptBudget', () => {
     const budget = new AttemptBudget(false);
     expect(() => budget.iterations(0, 5)).toThrow(/positive integer, not 0/);
     expect(() => budget.iterations(3, 2.5)).toThrow(/positive integer, not 2.5/);
-    expect(() => budget.ran(-1)).toThrow(/non-negative integer, not -1/);
+    expect(() => {
+      budget.ran(-1);
+    }).toThrow(/non-negative integer, not -1/);
   });
 });
