@@ -12,11 +12,7 @@ import { i18nSuite } from './sections/i18n.ts';
 import { identityPresenceSuite } from './sections/identity-presence.ts';
 import { invocationSuite } from './sections/invocation.ts';
 import { invocationCrashOnTheWire } from './sections/crash-on-the-wire.ts';
-import {
-  cancellationLinkFaults,
-  eventsLinkFaults,
-  invocationLinkFaults,
-} from './sections/link-faults.ts';
+import { cancellationLinkFaults, eventsLinkFaults, invocationLinkFaults } from './sections/link-faults.ts';
 import { jsonEncodingSuite } from './sections/json-encoding.ts';
 import { cancellationSuite } from './sections/cancellation.ts';
 import { canonicalJsonSuite } from './sections/canonical-json.ts';

@@ -381,7 +381,8 @@ export const REFUSES_UNKNOWN_FORM_FIELDS: GatewayVariant = {
  */
 export const ACCEPTED_BEFORE_COMMIT: GatewayVariant = {
   name: 'accepted-before-commit',
-  change: '<accepted/> is written before the admission transaction commits (the COMMIT follows in the next event-loop turn)',
+  change:
+    '<accepted/> is written before the admission transaction commits (the COMMIT follows in the next event-loop turn)',
   patches: [
     {
       file: 'reference-gateway/store/gateway-store.ts',
