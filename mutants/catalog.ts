@@ -100,6 +100,18 @@ const BAD_INPUT: Mutant[] = [
     ],
   },
   {
+    name: 'directory-uid-not-a-jid-throws',
+    change: 'a directory RSM UID that is not a JID throws inside the pager (internal-server-error)',
+    bugClass: 'rsm-validation',
+    requirements: ['list-agents.rsm-paging'],
+    profile: 'core-directory',
+    scenario: 'bad-input',
+    grep: ['list-agents.uid-not-a-jid'],
+    patches: [
+      patch('discovery/endpoint-order.ts', '    if (error instanceof JidError) return undefined;\n', ''),
+    ],
+  },
+  {
     name: 'rsm-index-past-end-last-page',
     change: 'an <index/> past the end of the set returns the last page instead of an empty one',
     bugClass: 'rsm-validation',

@@ -625,6 +625,34 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     },
   },
   {
+    id: 'list-agents.uid-not-a-jid',
+    requirements: ['list-agents.rsm-paging'],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    interpretations: ['interp-13'],
+    statement:
+      'Paging after or before a UID that is not a JID at all (two @, an empty localpart or domain) gets bad-request or item-not-found, never a page — after paging from a listed JID got one.',
+    run: async (context) => {
+      const { caller, jids } = await localDirectory(context);
+      const [first] = jids;
+      if (first === undefined) throw new MissingFixture('the local directory is empty: nothing to page from');
+      const control = await discoItems(caller, context.sut.gatewayJid, NODE_DIRECTORY, {
+        max: 2,
+        after: first,
+      });
+      expectDiscoItems(control, 'list-agents.rsm-paging');
+      for (const uid of ['no@@such.example', '@server.example', 'nobody@']) {
+        for (const request of [
+          { max: 2, after: uid },
+          { max: 2, before: uid },
+        ]) {
+          const exchange = await discoItems(caller, context.sut.gatewayJid, NODE_DIRECTORY, request);
+          expectStanzaError(exchange, 'list-agents.rsm-paging', ['bad-request', 'item-not-found'], context);
+        }
+      }
+    },
+  },
+  {
     id: 'list-agents.uid-hidden-like-nonexistent',
     scenario: 'equivalence',
     requirements: ['list-agents.rsm-paging', 'errors.not-found-equivalence', 'list-agents.visibility-filter'],
