@@ -18,7 +18,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findOnPath } from '../federation/debian-packages.ts';
 import type { ManagedProcess } from '../faults/managed-process.ts';
-import { descendantsOf } from '../faults/process-tree.ts';
 
 export type StorageFault = 'sync' | 'write';
 
@@ -92,13 +91,15 @@ function fiuCtrl(prefix: string, command: string, pids: readonly number[]): Prom
 }
 
 export function storageFaultsOf(wrapper: FiuWrapper, managed: ManagedProcess): StorageFaults {
-  /** The gateway's processes that listen for libfiu commands (each one fiu-run's preload reached). */
+  /**
+   * The gateway's own process, when it listens for libfiu commands. Not its children: they
+   * inherit the preload, but what they store is not the gateway's (an MCP server's ledger must
+   * keep counting), and a child that never serves its control FIFO makes fiu-ctrl fail.
+   */
   const controllable = (): number[] => {
     const pid = managed.pid;
     if (pid === undefined) return [];
-    return [pid, ...descendantsOf(pid)].filter((each) =>
-      existsSync(`${wrapper.controlPrefix}-${String(each)}.in`),
-    );
+    return existsSync(`${wrapper.controlPrefix}-${String(pid)}.in`) ? [pid] : [];
   };
   /** What is on, so that only that is turned off (libfiu complains about the rest). */
   let enabled: readonly string[] = [];
@@ -109,8 +110,9 @@ export function storageFaultsOf(wrapper: FiuWrapper, managed: ManagedProcess): S
       for (const name of FAILURE_POINTS[fault]) {
         // failinfo: the errno, EIO, what a failing disk reports (libfiu would otherwise pick one
         // at random, EINTR included, which SQLite retries at once: seconds of spinning).
-        await fiuCtrl(wrapper.controlPrefix, `enable name=${name},failinfo=${String(EIO)}`, pids);
+        // Recorded first: a command that failed half-way must still be undone by disable().
         enabled = [...enabled, name];
+        await fiuCtrl(wrapper.controlPrefix, `enable name=${name},failinfo=${String(EIO)}`, pids);
       }
     },
     async disable() {
