@@ -14,7 +14,15 @@ export default defineConfig({
       'mutants/**/*.test.ts',
       '*.test.ts',
     ],
-    exclude: ['**/node_modules/**', '**/.git/**', 'harness/**/*.containers.test.ts'],
+    // The verdict proofs and the external-gateway example run whole conformance runs against
+    // gateway variants: `npm run test:proofs` (vitest.proofs.config.ts), one at a time.
+    exclude: [
+      '**/node_modules/**',
+      '**/.git/**',
+      'harness/**/*.containers.test.ts',
+      'integration/verdict-proofs-*.test.ts',
+      'integration/external-gateway-example.test.ts',
+    ],
     // The JSON-Schema suite and XSD batches are CPU-heavy; two workers match the CI machine.
     maxWorkers: 2,
     testTimeout: 30_000,
