@@ -1386,6 +1386,8 @@ const CRASH: Mutant[] = [
   {
     name: 'crash-settles-cancelling-failed',
     change: 'after a restart, a task that was cancelling settles failed instead of cancelled',
+    knownGap:
+      'no case crashes the gateway while a task is cancelling (a kill point between the cancel acceptance and the tool stopping, then task-state after the restart)',
     bugClass: 'crash-recovery',
     requirements: ['task-states.permitted-transitions'],
     profile: 'interactive-tasks',
@@ -1731,6 +1733,8 @@ const TASKS: Mutant[] = [
   {
     name: 'task-capacity-unbounded',
     change: 'no bound on active tasks, in all or per caller',
+    knownGap:
+      'no case reaches a documented task-capacity bound (needs a SUT limit such as limits.maxActiveTasksPerCaller and a case that fills it and expects resource-constraint)',
     bugClass: 'capacity',
     requirements: ['rules.resource-bounds'],
     profile: 'task-execution',
@@ -1747,6 +1751,8 @@ const TASKS: Mutant[] = [
   {
     name: 'rate-limits-never-bite',
     change: 'the token buckets never run out: no rate limit anywhere',
+    knownGap:
+      'no case drives a sender past its documented rate (limits.requestsPerSecond) and expects resource-constraint; the run paces itself below it',
     bugClass: 'rate-limit',
     requirements: ['security.rate-limits'],
     profile: 'task-execution',

@@ -226,7 +226,7 @@ describe('runMutants, the table and the exit code', () => {
     expect(table[6]).toContain('ERROR: agentconf run wrote no result.json (exit 3):');
     expect(table[7]).toContain('UNDECIDED (not killed, re-run): a: no requirement cited: load');
     expect(summaryOf(rows)).toBe(
-      '7 mutants: 2 killed, 1 survived, 1 equivalent, 1 undecided, 1 stale, 1 errors',
+      '7 mutants: 2 killed, 1 survived, 0 known gaps, 1 equivalent, 1 undecided, 1 stale, 1 errors',
     );
   });
 
@@ -246,6 +246,22 @@ describe('runMutants, the table and the exit code', () => {
       const { rows } = await runMutants([mutant('killed'), bad], { root: REPO_ROOT, judge });
       expect(exitCodeOf(rows), bad.name).toBe(1);
     }
+  });
+
+  it('lets a known gap survive without failing, and refuses a known gap that is killed', async () => {
+    const gap = await runMutants([mutant('survivor', { knownGap: 'no case fills the task capacity' })], {
+      root: REPO_ROOT,
+      judge,
+    });
+    expect(exitCodeOf(gap.rows)).toBe(0);
+    expect(formatTable(gap.rows)).toContain('SURVIVED, known gap: no case fills the task capacity');
+    expect(summaryOf(gap.rows)).toContain('0 survived, 1 known gaps');
+    const fixed = await runMutants([mutant('killed', { knownGap: 'stale mark' })], {
+      root: REPO_ROOT,
+      judge,
+    });
+    expect(exitCodeOf(fixed.rows)).toBe(1);
+    expect(formatTable(fixed.rows)).toContain('[MARKED A KNOWN GAP: remove the mark]');
   });
 
   it('never judges a mutant whose patch does not apply (the judge is not called)', async () => {

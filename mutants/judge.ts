@@ -139,10 +139,10 @@ export function checkPatches(mutant: Mutant, root: string): void {
   }
 }
 
-/** A row is acceptable: killed, or an equivalent mutant that survived. */
+/** A row is acceptable: killed, or an equivalent mutant or a known gap that survived. */
 export function rowIsClean(row: MutantRow): boolean {
   const { verdict, mutant } = row;
-  if (mutant.equivalent !== undefined) return verdict.kind === 'survived';
+  if (mutant.equivalent !== undefined || mutant.knownGap !== undefined) return verdict.kind === 'survived';
   return verdict.kind === 'killed';
 }
 
@@ -165,7 +165,12 @@ function outcomeText(row: MutantRow): string {
           : `${first.caseId} (${first.requirement})${first.outcome === 'failed' ? '' : ` ${first.outcome}`}`;
       const more = verdict.killers.length > 1 ? ` +${String(verdict.killers.length - 1)}` : '';
       const mark = verdict.citesClaim ? '' : ' [other requirement]';
-      const equivalent = mutant.equivalent === undefined ? '' : ' [MARKED EQUIVALENT: fix the catalog]';
+      const equivalent =
+        mutant.equivalent !== undefined
+          ? ' [MARKED EQUIVALENT: fix the catalog]'
+          : mutant.knownGap !== undefined
+            ? ' [MARKED A KNOWN GAP: remove the mark]'
+            : '';
       return `killed by ${by}${more}${mark}${equivalent}`;
     }
     case 'undecided': {
@@ -174,9 +179,9 @@ function outcomeText(row: MutantRow): string {
       return `UNDECIDED (not killed, re-run): ${by}`;
     }
     case 'survived':
-      return mutant.equivalent === undefined
-        ? `SURVIVED (${String(verdict.cases)} cases ran)`
-        : `survived, equivalent: ${mutant.equivalent}`;
+      if (mutant.equivalent !== undefined) return `survived, equivalent: ${mutant.equivalent}`;
+      if (mutant.knownGap !== undefined) return `SURVIVED, known gap: ${mutant.knownGap}`;
+      return `SURVIVED (${String(verdict.cases)} cases ran)`;
     case 'stale':
       return `PATCH DOES NOT APPLY: ${verdict.message}`;
     case 'error':
@@ -214,11 +219,13 @@ export function summaryOf(rows: readonly MutantRow[]): string {
   const count = (test: (row: MutantRow) => boolean): number => rows.filter(test).length;
   const killed = count((row) => row.verdict.kind === 'killed');
   const equivalent = count((row) => row.mutant.equivalent !== undefined && row.verdict.kind === 'survived');
-  const survived = count((row) => row.mutant.equivalent === undefined && row.verdict.kind === 'survived');
+  const gaps = count((row) => row.mutant.knownGap !== undefined && row.verdict.kind === 'survived');
+  const survived =
+    count((row) => row.mutant.equivalent === undefined && row.verdict.kind === 'survived') - gaps;
   const undecided = count((row) => row.verdict.kind === 'undecided');
   const stale = count((row) => row.verdict.kind === 'stale');
   const errors = count((row) => row.verdict.kind === 'error');
-  return `${String(rows.length)} mutants: ${String(killed)} killed, ${String(survived)} survived, ${String(equivalent)} equivalent, ${String(undecided)} undecided, ${String(stale)} stale, ${String(errors)} errors`;
+  return `${String(rows.length)} mutants: ${String(killed)} killed, ${String(survived)} survived, ${String(gaps)} known gaps, ${String(equivalent)} equivalent, ${String(undecided)} undecided, ${String(stale)} stale, ${String(errors)} errors`;
 }
 
 export interface Selection {

@@ -63,4 +63,10 @@ export interface Mutant extends GatewayVariant {
    * client observe: why. It is still run; surviving is then expected, being killed is an error.
    */
   readonly equivalent?: string;
+  /**
+   * Set when the mutant is a real bug no case catches yet: what case is missing. It is still run
+   * and reported as a survivor, but does not fail the command (a tracked gap, like a baseline
+   * entry); being killed is an error, so the mark goes once the case exists.
+   */
+  readonly knownGap?: string;
 }
