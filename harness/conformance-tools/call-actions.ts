@@ -119,9 +119,17 @@ export class McpCallActions implements TaskActions {
     this.#settled.abort();
   }
 
+  /**
+   * The bridge said (an input request ended 'superseded') that it accepted a cancellation: it has
+   * stopped waiting for the response, even while its notifications/cancelled is still on the way.
+   */
+  #abandonedByBridge = false;
+
   /** The response may still be sent: not answered, not cancelled by the client. */
   get #open(): boolean {
-    return !this.#answered && !this.#context.requestSignal.aborted;
+    // A response the client no longer waits for is dropped by its SDK: the outcome would be lost
+    // and the task never settle; it goes as the outcome notification instead.
+    return !this.#answered && !this.#context.requestSignal.aborted && !this.#abandonedByBridge;
   }
 
   /** Sends on the call's own stream while it has one (Streamable HTTP), else on the session's. */
@@ -190,6 +198,7 @@ export class McpCallActions implements TaskActions {
       case 'superseded':
         // The bridge ended the request because it accepted a cancellation; its
         // notifications/cancelled may still be on its way.
+        this.#abandonedByBridge = true;
         this.#cancellation.abort();
         return { kind: 'settled' };
       case 'settled':

@@ -58,6 +58,8 @@ export const SERVER_UNREACHABLE: TaskFailure = Object.freeze({
 });
 
 const CANCEL_REASON = 'the caller cancelled the task';
+/** How long a cancelled call may still report its own outcome before the task settles cancelled. */
+const CANCEL_GRACE_MS = 10_000;
 
 /** A plain MCP progress notification as a progress payload (undefined: nothing to report). */
 function plainProgress(params: ProgressNotification['params']): ProgressPayload | undefined {
@@ -198,10 +200,20 @@ class McpCall {
           // Cancellation is advisory: the tool's own outcome follows as a notification. When
           // none comes (settled, the session closed), returning lets the engine settle a task
           // that is still cancelling as cancelled.
+          // Nor when the server answered the call before it saw the cancellation: the SDK drops a
+          // response to a request it stopped waiting for, so after a grace period the task
+          // settles cancelled, as the caller asked (#cancellation).
+          let grace: NodeJS.Timeout | undefined;
           const outcome = await Promise.race([
             this.#afterCancel,
             untilAborted(actions.settled).then(() => undefined),
+            new Promise<undefined>((resolve) => {
+              grace = setTimeout(() => {
+                resolve(undefined);
+              }, CANCEL_GRACE_MS);
+            }),
           ]);
+          clearTimeout(grace);
           if (outcome !== undefined) await settleWith(actions, outcome);
           return;
         }
