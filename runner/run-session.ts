@@ -185,6 +185,20 @@ export function checklistLines(
   ];
 }
 
+/** Where the suites read "the tool ran at most once": the harness's own tools, or the ledger file. */
+function ledgerOf(
+  tools: ServedConformanceTools | undefined,
+  reader: ReturnType<typeof outOfBandLedger>,
+  facts: SutInstance['facts'],
+): OutOfBandLedger | undefined {
+  if (tools !== undefined) return { source: tools.source, read: (key) => Promise.resolve(tools.read(key)) };
+  if (reader === undefined) return undefined;
+  return {
+    source: `the conformance tools' ledger file ${conformanceLedgerFile(facts)}, read by the harness (out of band)`,
+    read: (key) => Promise.resolve(reader(key)),
+  };
+}
+
 export async function startSession(options: StartSessionOptions): Promise<RunSession> {
   const { config, log } = options;
   const started = performance.now();
@@ -307,17 +321,8 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
               expectingExit = expecting;
             },
           });
-    const reader = outOfBandLedger(config, launched.facts);
     const tools = servedTools;
-    const ledger: OutOfBandLedger | undefined =
-      tools !== undefined
-        ? { source: tools.source, read: (key) => Promise.resolve(tools.read(key)) }
-        : reader === undefined
-          ? undefined
-          : {
-              source: `the conformance tools' ledger file ${conformanceLedgerFile(launched.facts)}, read by the harness (out of band)`,
-              read: (key) => Promise.resolve(reader(key)),
-            };
+    const ledger = ledgerOf(tools, outOfBandLedger(config, launched.facts), launched.facts);
     const setupMs = performance.now() - started;
     log(`gateway under test: ${config.name} at ${gatewayJid}, ready after ${String(Math.round(setupMs))} ms`);
     return {

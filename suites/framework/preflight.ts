@@ -162,11 +162,10 @@ async function checkWorldEndpoints(
   caller: Caller,
   findings: PreflightFinding[],
 ): Promise<void> {
-  const options = { caller };
   const needsEndpoints = claimed.some((profile) => PROFILE_REQUIRED_FEATURES[profile].endpoint !== undefined);
   if (needsEndpoints) {
     for (const endpoint of world.listedFor('local')) {
-      const found = await advertised(options.caller, endpoint.jid);
+      const found = await advertised(caller, endpoint.jid);
       for (const profile of claimed) {
         check(
           findings,
@@ -181,8 +180,8 @@ async function checkWorldEndpoints(
   const target = world.conformanceEndpoint();
   const script = target?.active?.tools.find((tool) => tool.name === 'script');
   if (target !== undefined && script !== undefined) {
-    const atEndpoint = await advertised(options.caller, target.jid);
-    const atTool = await advertised(options.caller, target.jid, script.node);
+    const atEndpoint = await advertised(caller, target.jid);
+    const atTool = await advertised(caller, target.jid, script.node);
     for (const profile of claimed) {
       const required = PROFILE_REQUIRED_FEATURES[profile];
       check(
