@@ -10,6 +10,7 @@
 import type { SourcePatch } from '../harness/sut/source-variant.ts';
 import type { Mutant } from './mutant.ts';
 import { ASSUMES_SERVER_BLOCKING, CHAT_REPLY_AS_TASK } from '../integration/variants/messaging-variants.ts';
+import { ADVERSARIAL } from './catalog-adversarial.ts';
 
 const RG = 'reference-gateway/';
 
@@ -1386,8 +1387,8 @@ const CRASH: Mutant[] = [
   {
     name: 'crash-settles-cancelling-failed',
     change: 'after a restart, a task that was cancelling settles failed instead of cancelled',
-    knownGap:
-      'no case crashes the gateway while a task is cancelling (a kill point between the cancel acceptance and the tool stopping, then task-state after the restart)',
+    equivalent:
+      'permitted: #task-states allows cancelling to any terminal state and #cancellation says a cancellation stays advisory until the target settles the task cancelled, completed or failed, the target alone choosing; failed after a crash is as conforming as cancelled (the reference gateway takes the stricter side), so no case may fail it',
     bugClass: 'crash-recovery',
     requirements: ['task-states.permitted-transitions'],
     profile: 'interactive-tasks',
@@ -1971,4 +1972,5 @@ export const MUTANTS: readonly Mutant[] = [
   ...TASKS,
   ...ADVERTISING,
   ...MESSAGING,
+  ...ADVERSARIAL,
 ];
