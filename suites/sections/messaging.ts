@@ -376,6 +376,28 @@ export const messagingSuite = defineSuite('messaging', 'Human Messaging Profile'
       const { accepted } = await startTask(context, invoker, target, 'script', {
         steps: [{ complete: { content: [{ type: 'text', text: prose }], summary: prose } }],
       });
+      // An event sent as chat is no lifecycle message (the codec refuses type 'chat'), so waiting
+      // for a valid terminal event alone would only time out: it ends the wait too, and fails here.
+      const isChat = (received: { readonly stanza: ReceivedStanza }): boolean =>
+        received.stanza.type === 'chat';
+      await invoker.events.waitFor(
+        accepted.taskId,
+        (received) =>
+          received.valid
+            ? ['completed', 'failed', 'cancelled'].includes(received.event.type)
+            : isChat(received),
+        { timeoutMs: context.sut.taskTimeoutMs },
+        'terminal event',
+      );
+      const chatEvents = invoker.events
+        .all(accepted.taskId)
+        .filter((received) => !received.valid && isChat(received));
+      expectThat(
+        chatEvents.map((received) => received.stanza.xml).join('\n') || '(none)',
+        'messaging.task-not-chat',
+        "the task's events are task traffic (type 'normal' or absent), never chat messages",
+        chatEvents.length === 0,
+      );
       const history = await awaitSettled(context, invoker, accepted.taskId);
       const last = history.at(-1);
       expectThat(
