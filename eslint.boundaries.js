@@ -11,7 +11,7 @@ export const LAYERS = {
   suites: ['harness', 'protocol'],
   runner: ['suites', 'harness', 'protocol'],
   cli: ['runner', 'suites', 'harness', 'reference-gateway', 'protocol'],
-  bin: ['cli'],
+  bin: ['cli', 'protocol'],
   bench: ['runner', 'suites', 'harness', 'reference-gateway', 'protocol'],
   // The mutant catalog and its runner: patched copies of the gateway judged by agentconf runs.
   mutants: ['integration', 'cli', 'runner', 'suites', 'harness', 'reference-gateway', 'protocol'],

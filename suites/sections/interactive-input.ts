@@ -238,7 +238,7 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
       await requireToolFeatures(context, caller, target, 'script', ['input']);
       const { accepted } = await startTask(context, caller, target, 'script', {
         steps: [
-          { input: { question: 'Now or never?', inputSchema: { type: 'object' }, expiresInMs: 1_000 } },
+          { input: { question: 'Now or never?', inputSchema: { type: 'object' }, expiresInMs: 300 } },
           { complete: { echoInputs: true } },
         ],
       });
