@@ -99,6 +99,27 @@ describe('routeIq', () => {
       `<iq id='2' type='error' to='bob@server.example/desk'><error type='modify'><bad-request xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>`,
     );
   });
+  it('answers a request whose handler throws with internal-server-error, and reports only the error class', async () => {
+    const failures: string[] = [];
+    const table = new IqTable([
+      {
+        type: 'get',
+        ns: ECHO,
+        element: 'echo',
+        handle: () => {
+          throw new RangeError('a payload the log must not see');
+        },
+      },
+    ]);
+    const answer = await reply(
+      `<iq type='get' id='7' from='bob@server.example/desk' to='${GATEWAY}'><echo xmlns='${ECHO}'/></iq>`,
+      { gatewayJid: GATEWAY, table, onHandlerError: (name) => failures.push(name) },
+    );
+    expect(answer).toBe(
+      `<iq id='7' type='error' from='${GATEWAY}' to='bob@server.example/desk'><error type='wait'><internal-server-error xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>`,
+    );
+    expect(failures).toEqual(['RangeError']);
+  });
 });
 
 describe('IqTable', () => {

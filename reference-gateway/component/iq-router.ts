@@ -27,6 +27,8 @@ export interface IqRouter {
   /** The normalized component domain: the gateway's own JID. */
   readonly gatewayJid: string;
   readonly table: IqTable;
+  /** Told the class of an error a handler threw (never its message: it may carry payloads). */
+  readonly onHandlerError?: (errorName: string) => void;
 }
 
 /** The stamped sender as the catalog's requester, or undefined when it is absent or not a JID. */
@@ -75,16 +77,23 @@ export async function routeIq(stanza: Element, router: IqRouter): Promise<Elemen
   const { payload } = request;
   const to = request.to ?? router.gatewayJid;
   const handler = router.table.handlerOf(request.type, namespaceOf(payload), localNameOf(payload));
-  const reply =
-    handler === undefined
-      ? UNHANDLED
-      : await handler({
-          type: request.type,
-          to,
-          addressee: classifyAddressee(to, router.gatewayJid),
-          requester,
-          payload,
-        });
+  let reply;
+  try {
+    reply =
+      handler === undefined
+        ? UNHANDLED
+        : await handler({
+            type: request.type,
+            to,
+            addressee: classifyAddressee(to, router.gatewayJid),
+            requester,
+            payload,
+          });
+  } catch (error) {
+    // errors.one-reply-per-iq: a handler that fails still leaves the request its one answer.
+    router.onHandlerError?.(error instanceof Error ? error.name : typeof error);
+    return errorReply(request, FAULT.internalServerError);
+  }
   // errors.unhandled-iq-error: a get or set nobody handles still gets its one answer, the
   // one XMPP servers give (RFC 6120 §8.4), whatever the payload and whoever it addresses.
   if (reply === UNHANDLED) return errorReply(request, FAULT.serviceUnavailable);
