@@ -114,9 +114,6 @@ export const ADVERSARIAL: Mutant[] = [
     profile: 'task-execution',
     scenario: 'link-fault',
     grep: ['cancellation.frozen-gateway-timeout-local'],
-    // The case retries right after the thaw, racing the task's completion: the retry finds the task
-    // settled in most iterations, not in every one (seed 11's single default iteration survives).
-    deep: true,
     patches: [
       patch(
         'tasks/admission.ts',

@@ -410,11 +410,20 @@ async function frozenWhileRunning(
     `the task's own end, unaffected by the caller's timeouts: completed with {"value":"${value}"} (no deadline was set)`,
     settled.state === 'completed' && result.json.includes(value),
   );
+  // The retry above races the task's completion after the thaw; once it has settled, too.
+  const late = await caller.exchangeIq(target.jid, 'set', buildInvoke(invoke));
+  const settledAgain = expectAccepted(late, 'invocation.replay-same-task', invoke);
+  expectThat(
+    late.reply.xml,
+    'invocation.replay-same-task',
+    `the same task once it settled: task-id='${accepted.taskId}'`,
+    settledAgain.taskId === accepted.taskId,
+  );
   const count = await readLedger(context, caller, target, ledgerKey, 'invocation.replay-same-task');
   expectThat(
     `count ${String(count)}`,
     'invocation.replay-same-task',
-    'the tool ran once for the invocation and both retries',
+    'the tool ran once for the invocation and all its retries',
     count === 1,
   );
 }
