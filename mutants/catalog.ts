@@ -1734,17 +1734,15 @@ const TASKS: Mutant[] = [
   {
     name: 'task-capacity-unbounded',
     change: 'no bound on active tasks, in all or per caller',
-    knownGap:
-      'no case reaches a documented task-capacity bound (needs a SUT limit such as limits.maxActiveTasksPerCaller and a case that fills it and expects resource-constraint)',
     bugClass: 'capacity',
     requirements: ['rules.resource-bounds'],
     profile: 'task-execution',
     scenario: 'bad-input',
-    grep: ['rules.resource-bounds'],
+    grep: ['rules.task-capacity'],
     patches: [
       patch(
         'tasks/admission.ts',
-        'return total >= limits.maxActiveTasks || mine >= limits.maxActiveTasksPerCaller;',
+        'return total >= limits.maxActiveTasks || mine >= perCaller;',
         'return total < 0 && mine < 0;',
       ),
     ],
@@ -1752,13 +1750,11 @@ const TASKS: Mutant[] = [
   {
     name: 'rate-limits-never-bite',
     change: 'the token buckets never run out: no rate limit anywhere',
-    knownGap:
-      'no case drives a sender past its documented rate (limits.requestsPerSecond) and expects resource-constraint; the run paces itself below it',
     bugClass: 'rate-limit',
     requirements: ['security.rate-limits'],
-    profile: 'task-execution',
+    profile: 'core-directory',
     scenario: 'bad-input',
-    grep: ['security.rate-limits', 'json-encoding.authorize-before-limits'],
+    grep: ['security.rate-limit-enforced'],
     patches: [
       patch(
         'policy/rate-limiter.ts',

@@ -4,7 +4,7 @@
  * pool switches the driver to it, and extra resources an attempt opens (`sibling`) are closed
  * when the attempt ends. A caller that lost its connection is replaced on next use.
  */
-import type { Caller, Driver, Transcript } from '../harness/driver/index.ts';
+import type { Caller, CallerSendOptions, Driver, Transcript } from '../harness/driver/index.ts';
 import type { CallerPool } from '../suites/framework/context.ts';
 
 /** Bare JIDs playing each role of the fixture world. */
@@ -17,6 +17,11 @@ export interface CallerRoles {
   readonly registrant: string;
   /** Another account on the gateway's own server, holding only its domain's grants. */
   readonly localPeer?: string | undefined;
+  /**
+   * An account on the gateway's own server that only the cases exhausting a per-sender bound use
+   * (task capacity, rate limits); its stanzas skip the run's pacing.
+   */
+  readonly prober?: string | undefined;
 }
 
 export class RunCallers {
@@ -52,6 +57,11 @@ export class RunCallers {
         if (localPeer === undefined) return Promise.reject(new Error('the run names no localPeer account'));
         return this.#role(localPeer);
       },
+      prober: () => {
+        const { prober } = this.#roles;
+        if (prober === undefined) return Promise.reject(new Error('the run names no prober account'));
+        return this.#role(prober, { unpaced: true });
+      },
       sibling: async (of: Caller) => {
         const caller = await this.#driver.connect(of.bareJid, this.#nextResource('sibling'));
         siblings.push(caller);
@@ -69,18 +79,18 @@ export class RunCallers {
    * The role's long-lived caller outside any attempt: the run's own queries before the cases (the
    * advertised features) ride on the connection the cases then use, instead of a login of their own.
    */
-  callerOf(role: Exclude<keyof CallerRoles, 'localPeer'>): Promise<Caller> {
+  callerOf(role: Exclude<keyof CallerRoles, 'localPeer' | 'prober'>): Promise<Caller> {
     const jid = this.#roles[role];
     if (jid === undefined) return Promise.reject(new Error(`the SUT config names no ${role} account`));
     return this.#role(jid);
   }
 
-  #role(jid: string): Promise<Caller> {
+  #role(jid: string, options: CallerSendOptions = {}): Promise<Caller> {
     const existing = this.#connected.get(jid);
     if (existing !== undefined) {
-      return existing.then((caller) => (caller.status === 'online' ? caller : this.#reconnect(jid)));
+      return existing.then((caller) => (caller.status === 'online' ? caller : this.#reconnect(jid, options)));
     }
-    return this.#reconnect(jid);
+    return this.#reconnect(jid, options);
   }
 
   #nextResource(prefix: string): string {
@@ -88,8 +98,8 @@ export class RunCallers {
     return `${prefix}-${String(this.#resources)}`;
   }
 
-  #reconnect(jid: string): Promise<Caller> {
-    const connecting = this.#driver.connect(jid, this.#nextResource('agentconf'));
+  #reconnect(jid: string, options: CallerSendOptions): Promise<Caller> {
+    const connecting = this.#driver.connect(jid, this.#nextResource('agentconf'), options);
     // A failed login is not remembered: the next case tries again (and reports its own failure).
     connecting.catch(() => {
       if (this.#connected.get(jid) === connecting) this.#connected.delete(jid);

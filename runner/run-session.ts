@@ -48,6 +48,8 @@ export const WORLD_ACCOUNTS = {
   registrant: { username: 'registrant', domain: 'server.example' },
   // Another local account with only its domain's grants: task access is by bare JID (#task-recovery).
   localPeer: { username: 'dave', domain: 'server.example' },
+  // A local account only the cases that exhaust a per-sender bound use (task capacity, rate limits).
+  prober: { username: 'prober', domain: 'server.example' },
 } as const;
 
 export interface RunSession {
@@ -254,6 +256,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       admin: sut.adminAccount?.jid,
       registrant: jidOf(WORLD_ACCOUNTS.registrant),
       localPeer: jidOf(WORLD_ACCOUNTS.localPeer),
+      prober: jidOf(WORLD_ACCOUNTS.prober),
     };
     const callers = new RunCallers(driver, roles);
     // Built from the very value the SUT was given, so cases expect what it actually loaded; with

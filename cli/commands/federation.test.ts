@@ -107,6 +107,7 @@ const RUN_ACCOUNTS = [
   { username: 'mallory', domain: 'hostile.example' },
   { username: 'registrant', domain: 'server.example' },
   { username: 'dave', domain: 'server.example' },
+  { username: 'prober', domain: 'server.example' },
   { username: 'admin', domain: 'server.example' },
 ];
 

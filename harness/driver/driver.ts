@@ -20,6 +20,15 @@ export interface DriverOptions {
   readonly beforeSend?: BeforeSend;
 }
 
+/** How one caller sends, against the driver's defaults. */
+export interface CallerSendOptions {
+  /**
+   * Skip the driver's beforeSend (the run's pacing): for a sender whose point is to exceed the
+   * gateway's documented rate (security.rate-limits), which a paced sender never could.
+   */
+  readonly unpaced?: boolean;
+}
+
 export class Driver {
   readonly federation: Federation;
   readonly #options: DriverOptions;
@@ -60,7 +69,7 @@ export class Driver {
    * connected. Two open callers with one full JID would knock each other off the server, so that
    * is refused.
    */
-  caller(account: string, resource: string): Caller {
+  caller(account: string, resource: string, options: CallerSendOptions = {}): Caller {
     const details = this.federation.account(account);
     const clash = this.#callers.find(
       (caller) =>
@@ -77,15 +86,17 @@ export class Driver {
       transcript: this.#transcript,
       ...(this.#options.timeoutMs === undefined ? {} : { timeoutMs: this.#options.timeoutMs }),
       ...(this.#options.loginTimeoutMs === undefined ? {} : { loginTimeoutMs: this.#options.loginTimeoutMs }),
-      ...(this.#options.beforeSend === undefined ? {} : { beforeSend: this.#options.beforeSend }),
+      ...(this.#options.beforeSend === undefined || options.unpaced === true
+        ? {}
+        : { beforeSend: this.#options.beforeSend }),
     });
     this.#callers.push(caller);
     return caller;
   }
 
   /** caller() and connect() in one. */
-  connect(account: string, resource: string): Promise<Caller> {
-    return this.caller(account, resource).connect();
+  connect(account: string, resource: string, options: CallerSendOptions = {}): Promise<Caller> {
+    return this.caller(account, resource, options).connect();
   }
 
   /** Closes every caller (in parallel); never rejects. */

@@ -3,7 +3,7 @@
  * await replies, stanzas and task events with deadlines, and record every stanza into a
  * per-test transcript.
  */
-export { Driver, createDriver, type DriverOptions } from './driver.ts';
+export { Driver, createDriver, type CallerSendOptions, type DriverOptions } from './driver.ts';
 export {
   Caller,
   type BeforeSend,

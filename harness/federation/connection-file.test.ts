@@ -18,6 +18,7 @@ const RUN_ACCOUNTS = [
   'carol@example.com',
   'bob@server.example',
   'dave@server.example',
+  'prober@server.example',
   'registrant@server.example',
   'admin@server.example',
   'mallory@hostile.example',

@@ -65,13 +65,44 @@ describe('SUT config', () => {
     const configured = (launched as { limits?: { manifestMaxBytes?: number } } | undefined)?.limits
       ?.manifestMaxBytes;
     expect(configured).toBeLessThan(DEFAULT_JSON_LIMITS.maxBytes);
+    const gateway = launched as {
+      tasks?: { maxActiveTasksOf?: Record<string, number> };
+      limits?: { principalRateLimits?: Record<string, Record<string, { burst: number; perSecond: number }>> };
+    };
+    // The task capacity and rate limit it documents are the prober account's, as configured.
+    const prober = 'prober@server.example';
     expect(reference.limits).toEqual({
       jsonMaxBytes: configured,
       jsonMaxDepth: DEFAULT_JSON_LIMITS.maxDepth,
       jsonMaxStringLength: DEFAULT_JSON_LIMITS.maxStringLength,
       jsonMaxObjectMembers: DEFAULT_JSON_LIMITS.maxObjectMembers,
       jsonMaxArrayItems: DEFAULT_JSON_LIMITS.maxArrayElements,
+      activeTasksPerCaller: gateway.tasks?.maxActiveTasksOf?.[prober],
+      rateLimits: gateway.limits?.principalRateLimits?.[prober],
     });
+    expect(reference.limits.activeTasksPerCaller).toBeGreaterThan(0);
+    const mcp = await loadSutConfig(resolve(REPO_ROOT, 'fixtures/sut/reference-gateway-mcp.json'));
+    expect(mcp.limits).toEqual(reference.limits);
+  });
+
+  it('reads the documented task capacity and per-operation rate limits, and refuses malformed ones', () => {
+    const limits = { activeTasksPerCaller: 5, rateLimits: { discovery: { perSecond: 2.5, burst: 10 } } };
+    expect(parse({ ...MINIMAL, limits }).limits).toEqual(limits);
+    expect(
+      problems({
+        ...MINIMAL,
+        limits: {
+          activeTasksPerCaller: 0,
+          rateLimits: { discovery: { perSecond: 0, burst: 1.5 }, search: { burst: 3 }, chat: {} },
+        },
+      }),
+    ).toEqual([
+      '/limits/activeTasksPerCaller: must be at least 1',
+      '/limits/rateLimits/chat: unknown member "chat"; allowed here: registration, discovery, search, metadata, invocation',
+      '/limits/rateLimits/discovery/perSecond: must be greater than 0',
+      '/limits/rateLimits/discovery/burst: must be an integer',
+      '/limits/rateLimits/search/perSecond: "perSecond" is required',
+    ]);
   });
 
   it('fills in defaults and resolves the working directory against the config', () => {

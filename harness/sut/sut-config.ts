@@ -74,6 +74,33 @@ export interface SutLimits {
   readonly requestsPerSecond?: number;
   /** Requests a sender may send at once (default: one second's worth of requestsPerSecond). */
   readonly requestBurst?: number;
+  /**
+   * The most non-terminal tasks one caller bare JID may hold at once (#rules: bound the task
+   * count): rules.task-capacity fills it and expects the next invocation refused.
+   */
+  readonly activeTasksPerCaller?: number;
+  /**
+   * Per-operation rate limits the gateway documents for one sender (#security): a ceiling, unlike
+   * requestsPerSecond, and the run does not pace to it. security.rate-limit-enforced sends past
+   * the ones it can drive from its own account (the prober).
+   */
+  readonly rateLimits?: Readonly<Partial<Record<RateLimitedOperation, RateLimitRule>>>;
+}
+
+/** The operations #security says a gateway rate-limits, as the SUT file names them. */
+export const RATE_LIMITED_OPERATIONS = [
+  'registration',
+  'discovery',
+  'search',
+  'metadata',
+  'invocation',
+] as const;
+export type RateLimitedOperation = (typeof RATE_LIMITED_OPERATIONS)[number];
+
+/** A token bucket: `burst` requests at once, refilled at `perSecond`. */
+export interface RateLimitRule {
+  readonly perSecond: number;
+  readonly burst: number;
 }
 
 export interface SutTimeouts {

@@ -35,6 +35,7 @@ export function localCaseContext(options: LocalCaseContextOptions): CaseContext 
     denied: unused,
     admin: unused,
     registrant: unused,
+    prober: unused,
     sibling: unused,
   };
   return {

@@ -68,6 +68,8 @@ describe('a minimal config', () => {
         retentionSeconds: DEFAULT_TASK_LIMITS.retentionSeconds,
         maxTaskDurationSeconds: DEFAULT_TASK_LIMITS.maxTaskDurationSeconds,
         purgeIntervalMs: 300_000,
+        maxActiveTasksPerCaller: DEFAULT_TASK_LIMITS.maxActiveTasksPerCaller,
+        maxActiveTasksOf: {},
       },
     });
     expect(config.component.secret.reveal()).toBe('inline-secret');
@@ -284,11 +286,30 @@ describe('health, keepalive and reconnect', () => {
 describe('tasks', () => {
   it('takes retention, task duration and the purge period, and hands them to the engine', () => {
     const config = parse(
-      minimal({ tasks: { retentionSeconds: 2, maxTaskDurationSeconds: 1, purgeIntervalSeconds: 0.25 } }),
+      minimal({
+        tasks: {
+          retentionSeconds: 2,
+          maxTaskDurationSeconds: 1,
+          purgeIntervalSeconds: 0.25,
+          maxActiveTasksPerCaller: 40,
+          maxActiveTasksOf: { 'prober@server.example': 5 },
+        },
+      }),
     );
-    expect(config.tasks).toEqual({ retentionSeconds: 2, maxTaskDurationSeconds: 1, purgeIntervalMs: 250 });
+    expect(config.tasks).toEqual({
+      retentionSeconds: 2,
+      maxTaskDurationSeconds: 1,
+      purgeIntervalMs: 250,
+      maxActiveTasksPerCaller: 40,
+      maxActiveTasksOf: { 'prober@server.example': 5 },
+    });
     expect(taskEngineSettingsOf(config.tasks)).toEqual({
-      limits: { retentionSeconds: 2, maxTaskDurationSeconds: 1 },
+      limits: {
+        retentionSeconds: 2,
+        maxTaskDurationSeconds: 1,
+        maxActiveTasksPerCaller: 40,
+        maxActiveTasksOf: { 'prober@server.example': 5 },
+      },
       purgeIntervalMs: 250,
     });
   });
@@ -298,6 +319,8 @@ describe('tasks', () => {
       retentionSeconds: 60,
       maxTaskDurationSeconds: 3600,
       purgeIntervalMs: 300_000,
+      maxActiveTasksPerCaller: 100,
+      maxActiveTasksOf: {},
     });
   });
 
@@ -318,7 +341,7 @@ describe('tasks', () => {
       '/tasks/purgeIntervalSeconds: must be at most 86400',
     ]);
     expect(problems(minimal({ tasks: { retention: 60 } }))).toEqual([
-      '/tasks/retention: unknown member "retention"; allowed here: retentionSeconds, maxTaskDurationSeconds, purgeIntervalSeconds',
+      '/tasks/retention: unknown member "retention"; allowed here: retentionSeconds, maxTaskDurationSeconds, purgeIntervalSeconds, maxActiveTasksPerCaller, maxActiveTasksOf',
     ]);
     expect(problems(minimal({ tasks: { retentionSeconds: '60' } }))).toEqual([
       '/tasks/retentionSeconds: must be an integer',

@@ -142,7 +142,12 @@ export async function openGatewayState(
       fixtureWorld === undefined ? undefined : await provisionWorld(store, fixtureWorld, config.limits);
     let policy = compilePolicy(config, store);
     const registry = new Registry(store);
-    const rateLimiter = new RateLimiter(config.limits.rateLimits, now);
+    const rateLimiter = new RateLimiter(
+      config.limits.rateLimits,
+      now,
+      undefined,
+      new Map(Object.entries(config.limits.principalRateLimits)),
+    );
     const provisioning = new Provisioning(
       registry,
       {

@@ -26,6 +26,14 @@ export interface GatewayLimits extends ManifestLimits {
   /** Most items one RSM page returns, whatever <max/> asks for (#list-agents, #list-tools, #search). */
   readonly rsmPageMax: number;
   readonly rateLimits: Readonly<Record<RateLimitedOperation, TokenBucketRule>>;
+  /**
+   * Buckets that replace `rateLimits` for one principal (bare JID) and operation: a tenant's own
+   * quota, or a conformance account kept at a low documented rate that the suite can exceed
+   * quickly while everyone else keeps the generous ones.
+   */
+  readonly principalRateLimits: Readonly<
+    Record<string, Readonly<Partial<Record<RateLimitedOperation, TokenBucketRule>>>>
+  >;
 }
 
 /**
@@ -59,4 +67,5 @@ export const DEFAULT_LIMITS: GatewayLimits = Object.freeze({
     metadata: { burst: 200, perSecond: 50 },
     invocation: { burst: 100, perSecond: 20 },
   }),
+  principalRateLimits: Object.freeze({}),
 });

@@ -18,6 +18,10 @@ export interface TasksConfig {
   readonly maxTaskDurationSeconds: number;
   /** Period of the retention sweep; the gateway also sweeps once at start. */
   readonly purgeIntervalMs: number;
+  /** Non-terminal tasks one caller may hold (#rules task count). */
+  readonly maxActiveTasksPerCaller: number;
+  /** Capacities replacing maxActiveTasksPerCaller for the caller bare JIDs named. */
+  readonly maxActiveTasksOf: Readonly<Record<string, number>>;
 }
 
 /** The sweep's default period: frequent enough that purged data does not linger for long. */
@@ -28,6 +32,8 @@ export interface RawTasksConfig {
   readonly retentionSeconds?: number;
   readonly maxTaskDurationSeconds?: number;
   readonly purgeIntervalSeconds?: number;
+  readonly maxActiveTasksPerCaller?: number;
+  readonly maxActiveTasksOf?: Readonly<Record<string, number>>;
 }
 
 export function tasksConfigOf(raw: RawTasksConfig | undefined): TasksConfig {
@@ -35,12 +41,17 @@ export function tasksConfigOf(raw: RawTasksConfig | undefined): TasksConfig {
     retentionSeconds: raw?.retentionSeconds ?? DEFAULT_TASK_LIMITS.retentionSeconds,
     maxTaskDurationSeconds: raw?.maxTaskDurationSeconds ?? DEFAULT_TASK_LIMITS.maxTaskDurationSeconds,
     purgeIntervalMs: Math.round((raw?.purgeIntervalSeconds ?? DEFAULT_TASK_PURGE_INTERVAL_SECONDS) * 1000),
+    maxActiveTasksPerCaller: raw?.maxActiveTasksPerCaller ?? DEFAULT_TASK_LIMITS.maxActiveTasksPerCaller,
+    maxActiveTasksOf: raw?.maxActiveTasksOf ?? {},
   };
 }
 
 /** What the task wiring hands the engine: limit overrides and the sweep period. */
 export interface TaskEngineSettings {
-  readonly limits: Pick<TaskLimits, 'retentionSeconds' | 'maxTaskDurationSeconds'>;
+  readonly limits: Pick<
+    TaskLimits,
+    'retentionSeconds' | 'maxTaskDurationSeconds' | 'maxActiveTasksPerCaller' | 'maxActiveTasksOf'
+  >;
   readonly purgeIntervalMs: number;
 }
 
@@ -53,6 +64,8 @@ export function taskEngineSettingsOf(tasks: TasksConfig): TaskEngineSettings {
     limits: {
       retentionSeconds: tasks.retentionSeconds,
       maxTaskDurationSeconds: tasks.maxTaskDurationSeconds,
+      maxActiveTasksPerCaller: tasks.maxActiveTasksPerCaller,
+      maxActiveTasksOf: tasks.maxActiveTasksOf,
     },
     purgeIntervalMs: tasks.purgeIntervalMs,
   };

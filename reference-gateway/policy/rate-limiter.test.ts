@@ -46,6 +46,29 @@ describe('RateLimiter (#security: rate-limit per principal)', () => {
     expect(limiter.take('invocation', 'alice@example.com').allowed).toBe(true);
   });
 
+  it('gives a principal named in principalRules its own bucket size for the operations named', () => {
+    const limiter = new RateLimiter(
+      { discovery: { burst: 100, perSecond: 100 }, search: { burst: 100, perSecond: 100 } },
+      () => 0,
+      undefined,
+      new Map([['prober@server.example', { discovery: { burst: 2, perSecond: 1 } }]]),
+    );
+    const taken = (operation: 'discovery' | 'search', principal: string, times: number): boolean[] =>
+      Array.from({ length: times }, () => limiter.take(operation, principal).allowed);
+    expect(taken('discovery', 'prober@server.example', 3)).toEqual([true, true, false]);
+    expect(taken('search', 'prober@server.example', 3)).toEqual([true, true, true]);
+    expect(taken('discovery', 'bob@server.example', 3)).toEqual([true, true, true]);
+    expect(
+      () =>
+        new RateLimiter(
+          { search: { burst: 1, perSecond: 1 } },
+          () => 0,
+          undefined,
+          new Map([['x@y', { search: { burst: 0, perSecond: 1 } }]]),
+        ),
+    ).toThrow(/search of x@y/);
+  });
+
   it('does not drain on a clock that steps back', () => {
     const time = clock(10_000);
     const limiter = new RateLimiter({ search: { burst: 1, perSecond: 1 } }, time.now);

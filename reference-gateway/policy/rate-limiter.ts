@@ -27,8 +27,15 @@ interface Bucket {
 
 export const DEFAULT_MAX_TRACKED_BUCKETS = 100_000;
 
+/** Rules for one principal (a bare JID) that replace the operation's rule for it alone. */
+export type PrincipalRules<Operation extends string> = ReadonlyMap<
+  string,
+  Readonly<Partial<Record<Operation, TokenBucketRule>>>
+>;
+
 export class RateLimiter<Operation extends string> {
   readonly #rules: Readonly<Record<Operation, TokenBucketRule>>;
+  readonly #principalRules: PrincipalRules<Operation>;
   readonly #now: () => number;
   readonly #maxBuckets: number;
   /** Insertion order is recency order: a bucket is re-inserted whenever it is used. */
@@ -38,12 +45,23 @@ export class RateLimiter<Operation extends string> {
     rules: Readonly<Record<Operation, TokenBucketRule>>,
     now: () => number,
     maxBuckets = DEFAULT_MAX_TRACKED_BUCKETS,
+    principalRules: PrincipalRules<Operation> = new Map(),
   ) {
-    for (const [operation, rule] of Object.entries<TokenBucketRule>(rules)) {
+    const all = [
+      ...Object.entries<TokenBucketRule>(rules),
+      ...[...principalRules].flatMap(([principal, own]) =>
+        Object.entries<TokenBucketRule | undefined>(own).map(
+          ([operation, rule]) => [`${operation} of ${principal}`, rule] as const,
+        ),
+      ),
+    ];
+    for (const [operation, rule] of all) {
+      if (rule === undefined) continue;
       if (!(rule.burst >= 1) || !(rule.perSecond > 0) || !Number.isFinite(rule.perSecond)) {
         throw new RangeError(`rate limit ${operation}: burst must be >= 1 and perSecond a positive number`);
       }
     }
+    this.#principalRules = principalRules;
     if (!(maxBuckets >= 1)) throw new RangeError('maxBuckets must be at least 1');
     this.#rules = rules;
     this.#now = now;
@@ -52,7 +70,7 @@ export class RateLimiter<Operation extends string> {
 
   /** Takes one token from the principal's bucket for the operation, if there is one. */
   take(operation: Operation, principal: string): RateDecision {
-    const rule = this.#rules[operation];
+    const rule = this.#ruleOf(operation, principal);
     const now = this.#now();
     const key = `${operation}\u0000${principal}`;
     const bucket = this.#refilled(this.#buckets.get(key), rule, now);
@@ -72,6 +90,10 @@ export class RateLimiter<Operation extends string> {
     return this.#buckets.size;
   }
 
+  #ruleOf(operation: Operation, principal: string): TokenBucketRule {
+    return this.#principalRules.get(principal)?.[operation] ?? this.#rules[operation];
+  }
+
   #refilled(bucket: Bucket | undefined, rule: TokenBucketRule, now: number): Bucket {
     if (bucket === undefined) return { tokens: rule.burst, updatedAt: now };
     // A clock that steps backwards refills nothing rather than draining the bucket.
@@ -84,8 +106,8 @@ export class RateLimiter<Operation extends string> {
   #evictIfFull(now: number): void {
     if (this.#buckets.size <= this.#maxBuckets) return;
     for (const [key, bucket] of this.#buckets) {
-      const operation = key.slice(0, key.indexOf('\u0000')) as Operation;
-      const rule = this.#rules[operation];
+      const separator = key.indexOf('\u0000');
+      const rule = this.#ruleOf(key.slice(0, separator) as Operation, key.slice(separator + 1));
       if (this.#refilled(bucket, rule, now).tokens >= rule.burst) this.#buckets.delete(key);
     }
     // Still full: drop the least recently used (the first in insertion order), down to 90% so

@@ -235,7 +235,8 @@ export class Admission {
     } else {
       mine = active.of(callerJid);
     }
-    return total >= limits.maxActiveTasks || mine >= limits.maxActiveTasksPerCaller;
+    const perCaller = limits.maxActiveTasksOf?.[callerJid] ?? limits.maxActiveTasksPerCaller;
+    return total >= limits.maxActiveTasks || mine >= perCaller;
   }
 
   /** This group transaction's admissions so far (reset when the next group starts). */

@@ -16,6 +16,8 @@ export interface TaskLimits {
   readonly maxActiveTasks: number;
   /** Non-terminal tasks one caller bare JID holds at once. */
   readonly maxActiveTasksPerCaller: number;
+  /** Per-caller capacities that replace maxActiveTasksPerCaller for the bare JIDs named. */
+  readonly maxActiveTasksOf?: Readonly<Record<string, number>>;
   /** The longest a task may run: the deadline given to a task without one, and the clamp. */
   readonly maxTaskDurationSeconds: number;
   /** How long state and the terminal result stay queryable after the effective deadline. */

@@ -38,6 +38,13 @@ export interface CallerPool {
    * the C2S self-registrant of #registration-flow (registry fixture `c2s-registrant`).
    */
   registrant(): Promise<Caller>;
+  /**
+   * Another account on the gateway's server that no other case uses, for the cases that exhaust
+   * a per-sender bound (task capacity, a rate limit): what they fill or drain slows no other
+   * case. Its stanzas skip the run's pacing (runner/request-pacing.ts), so it can send faster
+   * than a documented rate. Rejects when the run has no such account.
+   */
+  prober(): Promise<Caller>;
   /** Another resource of a caller's account, e.g. to prove any resource may recover a task. */
   sibling(of: Caller): Promise<Caller>;
 }

@@ -140,7 +140,7 @@ function limitProbe(jid: string, version: string, value: JsonValue): JsonObject 
 }
 
 interface LimitProbe {
-  readonly limit: keyof SutLimits;
+  readonly limit: NumericLimit;
   /** What goes into `_meta` to exceed the documented `value`, carrying `canary`. */
   readonly build: (value: number, canary: string) => JsonValue;
   /** Builds the whole text instead, for the byte limit. */
@@ -189,8 +189,11 @@ const PROBES = {
   },
 } satisfies Readonly<Record<string, LimitProbe>>;
 
+/** The SUT limits that are one number (the per-operation rate limits are not). */
+type NumericLimit = Exclude<keyof SutLimits, 'rateLimits'>;
+
 /** The documented limit a probe needs; cases without one cannot tell (docs/sut.md). */
-function documented(context: CaseContext, limit: keyof SutLimits): number {
+function documented(context: CaseContext, limit: NumericLimit): number {
   const value = context.sut.limits?.[limit];
   if (value === undefined) throw new CannotTell(`the SUT config documents no ${limit}`);
   return value;

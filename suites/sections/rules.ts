@@ -9,7 +9,7 @@
  * invocations and target-side argument validation belong to the task suites; the resource
  * bounds on manifests are probed by #json-encoding's limit cases.
  */
-import type { Caller } from '../../harness/driver/index.ts';
+import type { Caller, IqExchange } from '../../harness/driver/index.ts';
 import { canonicalDocument } from '../../protocol/json/canonical.ts';
 import { normalizeBareJid } from '../../protocol/jid/index.ts';
 import { FEATURE, NODE_DIRECTORY, NS, NS_AGENT_API } from '../../protocol/namespaces.ts';
@@ -22,8 +22,9 @@ import {
 } from '../../protocol/stanza/index.ts';
 import { encodeCollectionNode, encodeToolNode } from '../../protocol/tool-node.ts';
 import { defineSuite } from '../framework/case.ts';
+import type { CaseContext } from '../framework/context.ts';
 import { expectDiscoInfo, expectStanzaError, expectThat, expectParsedResult } from '../framework/expect.ts';
-import { CannotTell, MissingFixture } from '../framework/verdicts.ts';
+import { CannotTell, MissingFixture, RequirementViolation } from '../framework/verdicts.ts';
 import { requireWorld, type CallerRole, type FixtureManifest } from '../fixtures/reference-world.ts';
 import { callerFor, discoInfo, listing, traverse } from './support/discovery.ts';
 import { minimalManifest } from './support/manifests.ts';
@@ -41,11 +42,21 @@ import {
 } from './support/provisioning.ts';
 import { readFound, searchLegacy, traverseSearch } from './support/search.ts';
 import {
+  awaitEvent,
   awaitSettled,
   conformanceTarget,
+  expectAccepted,
+  expectCancelAccepted,
   expectTaskState,
+  instantFromNow,
+  isTerminalState,
+  prober,
+  sendCancel,
+  sendInvoke,
+  statusState,
   taskStateRequest,
   whileHeld,
+  type TaskTarget,
 } from './support/tasks.ts';
 import { probe, SURFACES, targetOf } from './support/surfaces.ts';
 
@@ -90,6 +101,90 @@ async function expectCollectionPinned(
     'rules.version-pinning',
     `${when}, the collection of ${jid} ${manifest.version} lists exactly its own tools:\n${listing(expected)}`,
     nodes.length === expected.length && nodes.every((node, index) => node === expected[index]),
+  );
+}
+
+/** The largest documented per-caller task capacity the run fills (each task costs a few stanzas). */
+const MAX_FILLED_CAPACITY = 500;
+
+/** A task that waits until it is cancelled (the conformance tools' open wait, which confirms a cancellation). */
+const OPEN_WAIT = { steps: [{ wait: {} }, { complete: {} }] };
+
+/** Open waits sent at once while filling: a burst of admissions can meet a gateway's pending-work or validation-time limits. */
+const FILL_BATCH = 10;
+
+/** Back-offs before sending a refused fill invocation again (the identical request). */
+const FILL_RETRIES_MS = [100, 400, 1_600] as const;
+
+/**
+ * Sends `count` invocations of an open wait from `caller`, a few at a time and no faster than the
+ * SUT's documented invocation rate, sending one refused with resource-constraint again (the
+ * identical request: it created no task) after a pause: the fill must meet only the capacity.
+ * Each invocation's last exchange.
+ */
+async function invokeOpenWaits(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  count: number,
+  retry = true,
+): Promise<{ exchange: IqExchange; invoke: Parameters<typeof expectAccepted>[2] }[]> {
+  const rate = context.sut.limits?.rateLimits?.invocation;
+  const batch = Math.min(
+    FILL_BATCH,
+    rate === undefined ? FILL_BATCH : Math.max(1, Math.floor(rate.burst / 2)),
+  );
+  // A deadline, so that tasks a broken run leaves behind end by themselves.
+  const deadline = instantFromNow(context.sut.taskTimeoutMs + 60_000);
+  const constrained = (exchange: IqExchange): boolean =>
+    exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'resource-constraint';
+  const sendOne = async (): Promise<{
+    exchange: IqExchange;
+    invoke: Parameters<typeof expectAccepted>[2];
+  }> => {
+    let sent = await sendInvoke(context, caller, target, 'script', OPEN_WAIT, { deadline });
+    for (const pauseMs of retry ? FILL_RETRIES_MS : []) {
+      if (!constrained(sent.exchange)) break;
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      sent = await sendInvoke(context, caller, target, 'script', OPEN_WAIT, {
+        deadline,
+        requestId: sent.invoke.requestId,
+      });
+    }
+    return sent;
+  };
+  const sent: { exchange: IqExchange; invoke: Parameters<typeof expectAccepted>[2] }[] = [];
+  while (sent.length < count) {
+    const size = Math.min(batch, count - sent.length);
+    sent.push(...(await Promise.all(Array.from({ length: size }, sendOne))));
+    if (rate !== undefined && sent.length < count) {
+      await new Promise((resolve) => setTimeout(resolve, Math.ceil((size / rate.perSecond) * 1000)));
+    }
+  }
+  return sent;
+}
+
+/** Cancels every open-wait task and waits until each settles (any terminal state: #cancellation). */
+async function cancelAndSettle(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  taskIds: readonly string[],
+): Promise<void> {
+  await Promise.all(
+    taskIds.map(async (taskId) => {
+      const running = await awaitEvent(context, caller, taskId, 'status', () => true);
+      const revision = statusState(running) === undefined ? 0 : running.event.revision;
+      expectCancelAccepted(await sendCancel(caller, target, taskId, revision), 'rules.resource-bounds');
+      await awaitSettled(context, caller, taskId);
+      const state = expectTaskState(await taskStateRequest(caller, target, taskId), 'rules.resource-bounds');
+      expectThat(
+        `${taskId}: ${state.state}`,
+        'rules.resource-bounds',
+        'every task the case filled the capacity with settled once cancelled',
+        isTerminalState(state.state),
+      );
+    }),
   );
 }
 
@@ -354,6 +449,59 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
           last?.event.type === 'completed' &&
           last.event.revision === task.running.event.revision + 1,
       );
+    },
+  },
+  {
+    id: 'rules.task-capacity',
+    requirements: ['rules.resource-bounds'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-42'],
+    statement:
+      'A caller of its own holding as many open tasks (waits that end on cancellation) as the SUT file documents one caller may hold (limits.activeTasksPerCaller) gets resource-constraint for one more invocation, which creates no task; every task it made then settles once cancelled.',
+    run: async (context) => {
+      const capacity = context.sut.limits?.activeTasksPerCaller;
+      if (capacity === undefined) {
+        throw new MissingFixture(
+          'the SUT file documents no task capacity (limits.activeTasksPerCaller, the most non-terminal tasks one caller may hold): document it to have the task-count bound of #rules tested',
+        );
+      }
+      if (capacity > MAX_FILLED_CAPACITY) {
+        throw new MissingFixture(
+          `the documented task capacity per caller (${String(capacity)}) is more than a run fills (${String(MAX_FILLED_CAPACITY)}): configure and document a smaller one to have it tested`,
+        );
+      }
+      const target = conformanceTarget(context);
+      const caller = await prober(context);
+      const made: string[] = [];
+      try {
+        // The positive control: every invocation up to the capacity is admitted.
+        for (const { exchange, invoke } of await invokeOpenWaits(context, caller, target, capacity)) {
+          if (exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'resource-constraint') {
+            throw new CannotTell(
+              `invocation ${String(made.length + 1)} of the documented ${String(capacity)} still got resource-constraint after ${String(FILL_RETRIES_MS.length)} pauses: a rate limit, pending work or tasks of ${caller.bareJid} from elsewhere stood in the way`,
+            );
+          }
+          made.push(expectAccepted(exchange, 'invocation.required-parts', invoke).taskId);
+        }
+        const { exchange: past, invoke } =
+          (await invokeOpenWaits(context, caller, target, 1, false))[0] ?? {};
+        if (past === undefined || invoke === undefined) throw new Error('unreachable: one invocation sent');
+        if (past.parsed.type === 'result') {
+          made.push(expectAccepted(past, 'invocation.required-parts', invoke).taskId);
+          throw new RequirementViolation(
+            'rules.resource-bounds',
+            `resource-constraint for invocation ${String(capacity + 1)}: ${caller.bareJid} already holds the documented ${String(capacity)} non-terminal tasks (limits.activeTasksPerCaller)`,
+            past.reply.xml,
+          );
+        }
+        expectStanzaError(past, 'rules.resource-bounds', 'resource-constraint', context);
+      } catch (error) {
+        // The verdict stands; the cleanup only keeps the tasks from outliving the case.
+        await cancelAndSettle(context, caller, target, made).catch(() => undefined);
+        throw error;
+      }
+      await cancelAndSettle(context, caller, target, made);
     },
   },
 ]);

@@ -8,12 +8,12 @@
  * claims inside them neither redirect lifecycle events nor change who may see the task, and the
  * events come from the task's own endpoint only (security.no-sender-spoofing).
  *
- * Rate limits (security.rate-limits) are not tested yet. The SUT file's rate values
- * (limits.requestsPerSecond/requestBurst) are a floor — what a sender may keep up — for all
- * request classes at once, and the run paces every caller below them, so no case can send past
- * them; judging "MUST rate-limit" needs a documented ceiling per class (registration, directory,
- * search, schema retrieval, invocation), a caller the pacing lets through, and a wait for the
- * drained per-principal bucket to refill before later cases. Credentials in payloads
+ * Rate limits (security.rate-limit-enforced): the SUT file's limits.requestsPerSecond is a floor
+ * the whole run paces to, so the case reads a ceiling per operation instead
+ * (limits.rateLimits.<operation>: perSecond, burst) and sends past it from the prober account,
+ * which no other case uses and the pacing lets through: some request must get resource-constraint,
+ * and once the bucket had time to refill the gateway answers again. Refusing sooner than
+ * documented is allowed; never refusing is not. Credentials in payloads
  * (security.no-credentials-in-payloads) are the wire checks' (the component secret in any
  * stanza); registration by federated accounts is registration-flow.federation-grants-nothing.
  */
@@ -32,9 +32,11 @@ import {
   requirePositiveControl,
   type ComparedReply,
 } from '../framework/expect.ts';
-import { MissingFixture } from '../framework/verdicts.ts';
+import { CannotTell, MissingFixture, RequirementViolation } from '../framework/verdicts.ts';
 import { requireWorld, type CallerRole } from '../fixtures/reference-world.ts';
 import { callerFor, discoInfo, discoItems, listing, roleThatMaySee } from './support/discovery.ts';
+import type { Caller } from '../../harness/driver/index.ts';
+import type { RateLimitRule } from '../../harness/sut/sut-config.ts';
 import { minimalManifest } from './support/manifests.ts';
 import {
   adminFor,
@@ -51,6 +53,7 @@ import { nonexistentLike, probe, SURFACES, targetOf } from './support/surfaces.t
 import {
   awaitSettled,
   conformanceTarget,
+  prober,
   startTask,
   taskResultRequest,
   taskStateRequest,
@@ -75,6 +78,99 @@ const NON_ADMINS: readonly (CallerRole | 'registrant')[] = [
   'remotePeer',
   'denied',
 ];
+
+/** How the rate-limit case sends one request of an operation, and whether this SUT serves it. */
+interface RateProbe {
+  readonly what: string;
+  readonly applies: (context: CaseContext) => boolean;
+  readonly send: (caller: Caller, context: CaseContext) => Promise<IqExchange>;
+}
+
+/** The operations the case can drive from an account with no grants of its own beyond its domain's. */
+const RATE_PROBES: Readonly<Partial<Record<string, RateProbe>>> = {
+  discovery: {
+    what: 'disco#info of the gateway',
+    applies: () => true,
+    send: (caller, context) => discoInfo(caller, context.sut.gatewayJid),
+  },
+  search: {
+    what: 'a Jabber Search submission',
+    applies: (context) => context.sut.features.has(NS.search),
+    send: (caller, context) => searchLegacy(caller, context.sut.gatewayJid, { nick: 'agentconf' }),
+  },
+};
+
+/** The longest the case keeps sending while the gateway answers as fast as the documented rate refills. */
+const RATE_PROBE_LIMIT_MS = 5_000;
+
+const isConstrained = (exchange: IqExchange): boolean =>
+  exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'resource-constraint';
+
+/**
+ * Sends `probe` from `caller` in concurrent batches until the gateway refuses one with
+ * resource-constraint, or until more were answered than the documented bucket could allow in the
+ * time they took (a violation). Returns the refusal.
+ */
+async function drivePastRate(
+  context: CaseContext,
+  caller: Caller,
+  operation: string,
+  probe: RateProbe,
+  rule: RateLimitRule,
+): Promise<IqExchange> {
+  const started = performance.now();
+  let answered = 0;
+  let last: IqExchange | undefined;
+  for (;;) {
+    const elapsedS = (performance.now() - started) / 1000;
+    // What the bucket can have granted so far, and a margin past it.
+    const allowance = rule.burst + rule.perSecond * elapsedS;
+    const batch = Math.max(1, Math.ceil(allowance - answered) + Math.ceil(rule.burst / 2) + 1);
+    const replies = await Promise.all(Array.from({ length: batch }, () => probe.send(caller, context)));
+    const refused = replies.find(isConstrained);
+    if (refused !== undefined) return refused;
+    for (const reply of replies) {
+      requirePositiveControl(
+        reply,
+        `${probe.what} from ${caller.bareJid} within its documented ${operation} rate`,
+      );
+    }
+    answered += replies.length;
+    last = replies.at(-1);
+    // Every reply is in: the gateway's bucket had at most this long to refill.
+    const windowS = (performance.now() - started) / 1000;
+    const ceiling = rule.burst + rule.perSecond * windowS;
+    if (answered > Math.floor(ceiling) + 1) {
+      throw new RequirementViolation(
+        'security.rate-limits',
+        `resource-constraint for some of ${String(answered)} ${operation} requests (${probe.what}) sent in ${windowS.toFixed(3)} s: the documented limit (burst ${String(rule.burst)}, ${String(rule.perSecond)}/s, limits.rateLimits.${operation}) allows at most ${String(Math.floor(ceiling))}`,
+        last?.reply.xml ?? '(no reply)',
+      );
+    }
+    if (performance.now() - started > RATE_PROBE_LIMIT_MS) {
+      throw new CannotTell(
+        `${String(answered)} ${operation} requests in ${windowS.toFixed(1)} s never outpaced the documented ${String(rule.perSecond)}/s: the run cannot send faster than the gateway refills`,
+      );
+    }
+  }
+}
+
+/** Waits for one token to refill, then longer, up to a full bucket; the first answer that is not resource-constraint. */
+async function answeredAfterWindow(
+  context: CaseContext,
+  caller: Caller,
+  probe: RateProbe,
+  rule: RateLimitRule,
+): Promise<IqExchange | undefined> {
+  const tokenMs = 1000 / rule.perSecond;
+  const fullMs = rule.burst * tokenMs;
+  for (let waitMs = 2 * tokenMs; ; waitMs *= 2) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(waitMs, fullMs + 1000)));
+    const reply = await probe.send(caller, context);
+    if (!isConstrained(reply)) return reply;
+    if (waitMs >= fullMs + 1000) return undefined;
+  }
+}
 
 export const securitySuite = defineSuite('security', 'Security Considerations', [
   {
@@ -352,6 +448,43 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
           'security.model-output-not-routing',
           `no event of the task for ${who} (${other.jid})`,
           leaked.length === 0,
+        );
+      }
+    },
+  },
+  {
+    id: 'security.rate-limit-enforced',
+    requirements: ['security.rate-limits'],
+    profiles: ['core-directory'],
+    level: 'MUST',
+    interpretations: ['interp-42'],
+    statement:
+      'For each operation whose per-sender rate the SUT file documents (limits.rateLimits: discovery, search), requests from an account of its own sent faster than the documented burst and rate allow meet resource-constraint (type wait) before more were answered than the bucket allows, and once the bucket had time to refill the gateway answers the same request again.',
+    run: async (context) => {
+      const declared = context.sut.limits?.rateLimits ?? {};
+      const probed: [string, RateLimitRule][] = Object.entries(declared).filter(
+        ([operation]) => RATE_PROBES[operation]?.applies(context) === true,
+      );
+      if (probed.length === 0) {
+        throw new MissingFixture(
+          `the SUT file documents no per-sender rate limit the case can send past (limits.rateLimits.discovery or, with Jabber Search, .search; documented: ${Object.keys(declared).join(', ') || 'none'}): document one to have #security's rate limits tested`,
+        );
+      }
+      const caller = await prober(context);
+      for (const [operation, rule] of probed) {
+        const probe = RATE_PROBES[operation];
+        if (probe === undefined) continue;
+        const refused = await drivePastRate(context, caller, operation, probe, rule);
+        expectStanzaError(refused, 'security.rate-limits', 'resource-constraint', context);
+        const again = await answeredAfterWindow(context, caller, probe, rule);
+        if (again === undefined) {
+          throw new CannotTell(
+            `${probe.what} still got resource-constraint a full documented window (${String(rule.burst)} at ${String(rule.perSecond)}/s) after the burst: the gateway keeps a stricter ${operation} limit than documented, so whether it refused for the rate cannot be told`,
+          );
+        }
+        requirePositiveControl(
+          again,
+          `${probe.what} from ${caller.bareJid} once the ${operation} bucket refilled`,
         );
       }
     },

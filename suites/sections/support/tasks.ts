@@ -513,6 +513,27 @@ export async function localPeer(context: CaseContext): Promise<Caller> {
   return peer;
 }
 
+/**
+ * The run's account that only the cases filling a per-sender bound use (CallerPool.prober): on
+ * the local caller's domain, so the world's domain grants let it invoke the conformance tools.
+ */
+export async function prober(context: CaseContext): Promise<Caller> {
+  const world = requireWorld(context);
+  const local = world.jidOf('local');
+  let caller: Caller;
+  try {
+    caller = await context.callers.prober();
+  } catch (error) {
+    throw new MissingFixture(
+      `needs an account of its own on ${local.split('@')[1] ?? "the gateway's server"} that no other case uses (the runner's prober account, prober@; list it under "accounts" for an external federation): ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  if (caller.bareJid.split('@')[1] !== local.split('@')[1]) {
+    throw new MissingFixture(`the prober account ${caller.bareJid} is not on the local caller's domain`);
+  }
+  return caller;
+}
+
 /** The terminal event's payload as the terminal state's payload: what <task-result/> must hold. */
 export function terminalPayload(history: readonly ValidTaskEvent[]): {
   state: TaskStateName;
