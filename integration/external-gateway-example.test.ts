@@ -95,6 +95,9 @@ describe('examples/external-gateway/run.sh', () => {
       'invocation.crash-on-the-wire',
       'invocation.s2s-fault-identical-retry',
       'invocation.storage-fault-no-accepted',
+      'json-encoding.cdata-split-arguments',
+      'security.restricted-xml-on-component-link',
+      'task-recovery.server-restart',
     ]);
     const defaultRun = decidedMust(reference.result.profiles.filter((verdict) => verdict.claimed));
     const external = decidedMust(report.profiles.filter((statement) => statement.claimed));

@@ -10,6 +10,7 @@
 import type { SourcePatch } from '../harness/sut/source-variant.ts';
 import type { Mutant } from './mutant.ts';
 import { ASSUMES_SERVER_BLOCKING, CHAT_REPLY_AS_TASK } from '../integration/variants/messaging-variants.ts';
+import { RAW_INPUT_MUTANTS } from './catalog-raw-input.ts';
 import { ADVERSARIAL } from './catalog-adversarial.ts';
 
 const RG = 'reference-gateway/';
@@ -1969,4 +1970,5 @@ export const MUTANTS: readonly Mutant[] = [
   ...ADVERTISING,
   ...MESSAGING,
   ...ADVERSARIAL,
+  ...RAW_INPUT_MUTANTS,
 ];

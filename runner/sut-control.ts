@@ -9,7 +9,7 @@ import type { Element } from '@xmpp/xml';
 import type { FaultProxy } from '../harness/faults/fault-proxy.ts';
 import type { ManagedProcess } from '../harness/faults/managed-process.ts';
 import { signalProcessTree } from '../harness/faults/process-tree.ts';
-import type { Federation } from '../harness/federation/server-provider.ts';
+import type { Federation, FederationServer } from '../harness/federation/server-provider.ts';
 import type { SutInstance } from '../harness/sut/launch.ts';
 import { discoInfoProbe, waitForSutReady } from '../harness/sut/readiness.ts';
 import type {
@@ -42,6 +42,13 @@ export function componentLink(federation: Federation): FaultProxy | undefined {
 function componentProxy(federation: Federation): FaultProxy | undefined {
   const proxy = componentLink(federation);
   return proxy?.inspectingStanzas === true ? proxy : undefined;
+}
+
+/** The server that serves the component domain, when the federation's servers are the harness's. */
+function componentServer(federation: Federation): FederationServer | undefined {
+  if (federation.provider === 'external') return undefined;
+  const { a, b } = federation.servers;
+  return [b, a].find((server) => server.domains.includes(federation.component.domain));
 }
 
 function s2sProxies(federation: Federation): readonly FaultProxy[] | undefined {
@@ -114,8 +121,10 @@ export function launchedSutControl(options: LaunchedSutControlOptions): SutContr
             return { value, exited: state.exited };
           },
         };
+  const server = componentServer(federation);
   return {
     crashAndRestart: restart,
+    ...(server === undefined ? {} : { server: { restart: () => server.restart() } }),
     ...(storage === undefined ? {} : { storage }),
     ...(link === undefined ? {} : { link }),
     ...(s2s === undefined
@@ -252,6 +261,21 @@ function componentLinkControl(
         proxy.resume();
       }
       await answersAgain();
+    },
+    async inject(raw) {
+      const written = await proxy.inject(raw);
+      if (written === 0) throw new Error('no component stream is open to write to');
+    },
+    answering: answersAgain,
+    get connections() {
+      return proxy.acceptedConnections;
+    },
+    closed() {
+      return new Promise((resolve) => {
+        proxy.once('closed', () => {
+          resolve();
+        });
+      });
     },
   };
 }

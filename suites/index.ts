@@ -14,11 +14,13 @@ import { invocationSuite } from './sections/invocation.ts';
 import { invocationCrashOnTheWire } from './sections/crash-on-the-wire.ts';
 import { cancellationLinkFaults, eventsLinkFaults, invocationLinkFaults } from './sections/link-faults.ts';
 import { jsonEncodingSuite } from './sections/json-encoding.ts';
+import { jsonEncodingRawInput, securityRawInput } from './sections/raw-component-input.ts';
 import { cancellationSuite } from './sections/cancellation.ts';
 import { canonicalJsonSuite } from './sections/canonical-json.ts';
 import { eventsSuite } from './sections/events.ts';
 import { interactiveInputSuite } from './sections/interactive-input.ts';
 import { taskRecoverySuite } from './sections/task-recovery.ts';
+import { taskRecoveryServerRestart } from './sections/server-restart.ts';
 import { taskStatesSuite } from './sections/task-states.ts';
 import {
   cancellationRaces,
@@ -64,13 +66,13 @@ export const ALL_SUITES: readonly Suite[] = [
   manifestSuite,
   registrationFlowSuite,
   manifestRetrievalSuite,
-  withCases(jsonEncodingSuite, jsonEncodingBadInput),
+  withCases(withCases(jsonEncodingSuite, jsonEncodingBadInput), jsonEncodingRawInput),
   withCases(withCases(invocationSuite, invocationCrashOnTheWire), invocationLinkFaults),
   withCases(eventsSuite, eventsLinkFaults),
   withCases(interactiveInputSuite, interactiveInputRaces),
   withCases(withCases(cancellationSuite, cancellationLinkFaults), cancellationRaces),
   withCases(taskStatesSuite, taskStatesRaces),
-  taskRecoverySuite,
+  withCases(taskRecoverySuite, taskRecoveryServerRestart),
   taskMessageRoutingSuite,
   withCases(idempotencySuite, idempotencyRaces),
   messagingSuite,
@@ -78,6 +80,6 @@ export const ALL_SUITES: readonly Suite[] = [
   rulesSuite,
   canonicalJsonSuite,
   i18nSuite,
-  securitySuite,
+  withCases(securitySuite, securityRawInput),
   privacySuite,
 ];

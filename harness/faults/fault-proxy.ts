@@ -45,6 +45,13 @@ class Direction {
   #held = false;
   /** Whole stanzas parsed out of the stream, when the proxy inspects this direction. */
   readonly #stanzas: StanzaReader | undefined;
+  /**
+   * On an inspected link, the answers' stanza boundaries (towards the client), where raw bytes
+   * may be injected without splitting one of the target's stanzas.
+   */
+  readonly #boundaries: StanzaReader | undefined;
+  /** Injections waiting for the next stanza boundary, each with what to call once it is queued. */
+  #pendingInjections: { readonly bytes: Buffer; readonly done: () => void }[] = [];
 
   constructor(
     private readonly proxy: FaultProxy,
@@ -55,7 +62,12 @@ class Direction {
     readonly towardsTarget: boolean,
   ) {
     this.#stanzas = towardsTarget && proxy.inspectingStanzas ? new StanzaReader() : undefined;
+    this.#boundaries = !towardsTarget && proxy.inspectingStanzas ? new StanzaReader() : undefined;
     source.on('data', (chunk: Buffer) => {
+      if (this.#boundaries !== undefined) {
+        this.#forwardAnswer(chunk, this.#boundaries);
+        return;
+      }
       const from = this.#stanzas === undefined ? undefined : this.#inspect(chunk);
       if (from === undefined) {
         this.#push({ chunk });
@@ -69,6 +81,40 @@ class Direction {
     source.on('end', () => {
       this.#push({ end: true });
     });
+  }
+
+  /**
+   * Queues `bytes` as if the source had sent them, between two of its stanzas: at once when the
+   * stream is at a boundary now, else right after the next stanza completes.
+   */
+  inject(bytes: Buffer): Promise<void> {
+    const boundaries = this.#boundaries;
+    if (boundaries === undefined) return Promise.reject(new Error('only an inspected link takes injections'));
+    if (boundaries.atStanzaBoundary && this.#pendingInjections.length === 0) {
+      this.#push({ chunk: bytes });
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      this.#pendingInjections.push({ bytes, done: resolve });
+    });
+  }
+
+  /** A chunk of the target's answers, with any pending injection placed after its first stanza. */
+  #forwardAnswer(chunk: Buffer, boundaries: StanzaReader): void {
+    const ends = boundaries.read(chunk).map(({ end }) => end);
+    const at = ends[0];
+    const pending = this.#pendingInjections;
+    if (pending.length === 0 || at === undefined) {
+      this.#push({ chunk });
+      return;
+    }
+    this.#pendingInjections = [];
+    this.#push({ chunk: chunk.subarray(0, at) });
+    for (const injection of pending) {
+      this.#push({ chunk: injection.bytes });
+      injection.done();
+    }
+    if (at < chunk.length) this.#push({ chunk: chunk.subarray(at) });
   }
 
   get heldBytes(): number {
@@ -160,6 +206,8 @@ class StanzaReader {
   readonly #decoder = new StringDecoder('utf8');
   #parser: Parser | undefined = new Parser();
   #complete: Element[] = [];
+  /** Nothing but whitespace followed the last '>' read (no tag or text under way). */
+  #tailBlank = true;
 
   constructor() {
     this.#parser?.on('element', (element: Element) => {
@@ -188,8 +236,25 @@ class StanzaReader {
       for (const stanza of this.#complete) found.push({ stanza, end: start });
       this.#complete = [];
     }
-    if (start < chunk.length) this.#write(chunk.subarray(start));
+    if (start < chunk.length) {
+      const rest = chunk.subarray(start);
+      this.#tailBlank = (start > 0 || this.#tailBlank) && /^\s*$/.test(rest.toString('latin1'));
+      this.#write(rest);
+    } else {
+      this.#tailBlank = true;
+    }
     return found;
+  }
+
+  /**
+   * Whether everything read so far ends between two stanzas: the stream is open, no element
+   * below it is open, and nothing but whitespace followed the last '>'.
+   */
+  get atStanzaBoundary(): boolean {
+    const parser = this.#parser as (Parser & { root: unknown; cursor: unknown }) | undefined;
+    return (
+      parser?.root !== null && parser?.root !== undefined && parser.cursor === parser.root && this.#tailBlank
+    );
   }
 
   #write(bytes: Buffer): void {
@@ -241,6 +306,13 @@ class ProxiedConnection {
 
   flush(): void {
     for (const direction of this.#directions) direction.flush();
+  }
+
+  /** Raw bytes to the client, as if the target had sent them (between two of its stanzas). */
+  injectTowardsClient(bytes: Buffer): Promise<void> {
+    const answers = this.#directions.find((direction) => !direction.towardsTarget);
+    if (answers === undefined) return Promise.reject(new Error('no target behind this connection'));
+    return answers.inject(bytes);
   }
 
   get held(): boolean {
@@ -417,6 +489,20 @@ export class FaultProxy extends EventEmitter<ProxyEvents> {
   /** @internal What the tap decides for one stanza (forward when there is none). */
   tapStanza(stanza: Element): 'forward' | 'hold' {
     return this.#tap?.(stanza) ?? 'forward';
+  }
+
+  /**
+   * Writes `bytes` to the connecting side of every open connection as though the target had
+   * sent them, between two of the target's stanzas (after the next one when a stanza is under
+   * way): input the target itself would never produce, such as restricted XML on a component
+   * link. Only on a link whose stanzas are inspected (`inspectStanzas` before the connection
+   * opened). Resolves with the number of connections written to, once the bytes are queued.
+   */
+  async inject(bytes: string | Buffer): Promise<number> {
+    const data = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
+    const open = [...this.#connections].filter((connection) => connection.upstream !== undefined);
+    await Promise.all(open.map((connection) => connection.injectTowardsClient(data)));
+    return open.length;
   }
 
   /** Connections a tap holds back. */

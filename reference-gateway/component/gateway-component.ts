@@ -41,6 +41,7 @@ import { AttemptTimeout, describeConnectFailure, GatewayConnectError } from './c
 import { iqRouterOf } from './gateway-routes.ts';
 import { requesterOf, routeIq, type IqRouter } from './iq-router.ts';
 import { Keepalive, type KeepalivePolicy } from './keepalive.ts';
+import { restrictedParserClass, type RestrictedFeature } from './restricted-stream.ts';
 import { OutboundIqError, OutboundIqTracker, type OutboundIqReply } from './outbound-iq.ts';
 import { TaskWiring, type TaskWiringOptions } from './task-wiring.ts';
 
@@ -145,6 +146,8 @@ interface RawComponent {
   open(options: { domain: string }): Promise<unknown>;
 }
 
+const NS_STREAMS = 'urn:ietf:params:xml:ns:xmpp-streams';
+
 /** How long stop() waits for each step of a polite stream close. */
 const STOP_GRACE_MS = 500;
 
@@ -206,7 +209,12 @@ export class GatewayComponent {
     this.#timing = options.timing ?? SYSTEM_TIMING;
     this.#attemptTimeoutMs = options.attemptTimeoutMs ?? config.reconnect.attemptTimeoutMs;
     this.#service = `xmpp://${config.component.host}:${String(config.component.port)}`;
-    this.#router = gatewayRouterOf(state, tasks);
+    this.#router = {
+      ...gatewayRouterOf(state, tasks),
+      onHandlerError: (errorName) => {
+        this.#log(`gateway: an IQ handler failed (${errorName}); answered internal-server-error`);
+      },
+    };
     this.#presence = { gatewayJid: config.component.domain, catalog: state.catalog };
     this.#messaging = new MessagingService({
       chatEndpoints: config.messaging.chatEndpoints,
@@ -222,6 +230,10 @@ export class GatewayComponent {
       password: config.component.secret.reveal(),
     });
     this.#raw = this.#connection as unknown as RawComponent;
+    // Restricted XML (RFC 6120 §11.1) ends the stream before the library's parser sees it.
+    (this.#connection as unknown as { Parser: unknown }).Parser = restrictedParserClass((feature) => {
+      this.#refuseRestricted(feature);
+    });
     this.#connection.reconnect.stop();
     // Detach the library's middleware chain (and with it the IQ callee): at construction its
     // listener is the only 'element' listener, so nothing but this module answers stanzas.
@@ -532,6 +544,22 @@ export class GatewayComponent {
       // before it had a socket has no such event, so schedule here (the timer guard dedupes).
       this.#scheduleReconnect();
     }
+  }
+
+  /**
+   * RFC 6120 §11.1: a stream carrying restricted XML is closed with <restricted-xml/>
+   * (§4.9.3.18); the lost stream is then retried like any other (a restricted feature says the
+   * peer is broken or hostile, not that the gateway must stop).
+   */
+  #refuseRestricted(feature: RestrictedFeature): void {
+    this.#log(`gateway: restricted XML on the component stream (${feature}); closing it`);
+    const socket = this.#raw.socket;
+    void this.#raw
+      .write(`<stream:error><restricted-xml xmlns='${NS_STREAMS}'/></stream:error></stream:stream>`)
+      .catch(() => undefined)
+      .finally(() => {
+        if (socket !== null && !socket.closed) socket.destroy();
+      });
   }
 
   #onStanza(received: Element): void {

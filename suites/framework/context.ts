@@ -98,6 +98,20 @@ export interface SutControl {
   readonly s2s?: S2sLinkControl;
   /** Storage faults inside the launched gateway (libfiu); absent where fiu-utils is not installed. */
   readonly storage?: StorageFaultControl;
+  /**
+   * The XMPP server that serves the gateway's component, when the harness runs it: absent for
+   * an external federation.
+   */
+  readonly server?: ServerRestartControl;
+}
+
+export interface ServerRestartControl {
+  /**
+   * Kills the gateway's XMPP server (SIGKILL: no stream is closed politely) and starts it again
+   * in place — same ports, same configuration, same data — resolving once it serves every port
+   * again. The gateway is left to notice and reconnect by itself.
+   */
+  restart(): Promise<void>;
 }
 
 export interface StorageFaultControl {
@@ -159,6 +173,21 @@ export interface ComponentLinkControl {
    * before the gateway may come back.
    */
   cut(whileDown?: () => Promise<void>): Promise<void>;
+  /**
+   * Writes raw bytes to the gateway on its component stream as though the server had sent them,
+   * between two of the server's stanzas: input no server would deliver (restricted XML, CDATA
+   * sections). Resolves once the bytes are on their way; rejects when no stream is open.
+   */
+  inject(raw: string): Promise<void>;
+  /**
+   * Resolves once the gateway answers again (a disco#info through the server), within its
+   * startup time; rejects when it does not, or when its process exits.
+   */
+  answering(): Promise<void>;
+  /** Component connections the gateway has opened so far (a new one means it reconnected). */
+  readonly connections: number;
+  /** Resolves when the next component connection ends (closed by either side, or cut). */
+  closed(): Promise<void>;
 }
 
 /**

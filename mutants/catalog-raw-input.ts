@@ -1,0 +1,48 @@
+/**
+ * Mutants for the raw component-link input and server-restart cases (issue 14, items 4 and 5):
+ * each a bug those cases, and only cases that write raw bytes or restart the server, can see.
+ * Included by catalog.ts.
+ */
+import type { SourcePatch } from '../harness/sut/source-variant.ts';
+import type { Mutant } from './mutant.ts';
+
+const COMPONENT = 'reference-gateway/component/gateway-component.ts';
+
+function patch(find: string, replace: string): SourcePatch {
+  return { file: COMPONENT, find, replace };
+}
+
+export const RAW_INPUT_MUTANTS: readonly Mutant[] = [
+  {
+    name: 'component-stream-library-parser',
+    change:
+      "the component stream is read by the XML library's own parser (ltx): DTDs and comments are skipped silently (a DTD swallows the stanzas after it), an undeclared entity throws out of the socket handler, and text after a CDATA section is lost",
+    bugClass: 'input-validation',
+    requirements: ['security.no-xxe', 'security.authorize-and-validate', 'json-encoding.cdata-independent'],
+    profile: 'task-execution',
+    scenario: 'bad-input',
+    grep: ['security.restricted-xml-on-component-link', 'json-encoding.cdata-split-arguments'],
+    patches: [
+      patch(
+        '    (this.#connection as unknown as { Parser: unknown }).Parser = restrictedParserClass((feature) => {\n      this.#refuseRestricted(feature);\n    });\n',
+        '    void restrictedParserClass;\n',
+      ),
+    ],
+  },
+  {
+    name: 'no-reconnect-after-stream-loss',
+    change:
+      'once online, a lost component stream is never retried: the gateway stays offline after its server restarts',
+    bugClass: 'link-fault',
+    requirements: ['task-recovery.state-contents'],
+    profile: 'task-execution',
+    scenario: 'link-fault',
+    grep: ['task-recovery.server-restart'],
+    patches: [
+      patch(
+        '      if (this.#started && !this.#stopping) this.#scheduleReconnect();',
+        '      if (this.#started && this.#stopping) this.#scheduleReconnect();',
+      ),
+    ],
+  },
+];
