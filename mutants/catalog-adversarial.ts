@@ -36,6 +36,25 @@ export const ADVERSARIAL: Mutant[] = [
     ],
   },
   {
+    name: 'input-expiry-before-replay',
+    change:
+      'an answer is checked against its request expiry before the replay record, so the identical replay of an accepted answer sent after expiresAt gets conflict instead of the original <input-accepted/>',
+    bugClass: 'replay-identity',
+    requirements: ['interactive-input.identical-replay'],
+    profile: 'interactive-tasks',
+    scenario: 'race',
+    grep: ['interactive-input.race-input-vs-expiry'],
+    // Only schedules that repeat an accepted answer after the request's expiry reach it.
+    deep: true,
+    patches: [
+      patch(
+        'tasks/interactive-input.ts',
+        '  const early = decidedByRecord(stored, fingerprint);\n',
+        '  // Expired requests are refused first: nothing can be answered after expiresAt.\n  if (stored.expiresAt !== undefined && isAtOrAfter(nowDateTime(ctx.clock), parseDateTime(stored.expiresAt))) {\n    return refuse(FAULT.conflict);\n  }\n  const early = decidedByRecord(stored, fingerprint);\n',
+      ),
+    ],
+  },
+  {
     name: 'task-state-read-cache',
     change:
       'task-state answers a polled task from a 50 ms read cache of its row, so a read can report a revision older than an event already sent',

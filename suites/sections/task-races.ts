@@ -133,6 +133,8 @@ type Step =
       readonly stale: boolean;
     }
   | { readonly op: 'state' | 'result'; readonly by: Owner; readonly at: number }
+  /** The exact tuple of the first answer accepted so far, sent again (nothing if none was). */
+  | { readonly op: 'repeat'; readonly by: Owner; readonly at: number }
   | {
       readonly op: 'foreign';
       readonly by: Foreign;
@@ -165,6 +167,14 @@ function inputStep(maxAt: number): fc.Arbitrary<Extract<Step, { op: 'input' }>> 
   });
 }
 
+function repeatStep(maxAt: number): fc.Arbitrary<Step> {
+  return fc.record({
+    op: fc.constant('repeat' as const),
+    by: owner,
+    at: fc.integer({ min: 0, max: maxAt }),
+  });
+}
+
 function readStep(maxAt: number): fc.Arbitrary<Step> {
   return fc.oneof(
     fc.record({
@@ -192,6 +202,8 @@ function describeSteps(steps: readonly Step[]): string {
           return `${step.by}:input${String(step.value)}${step.latest ? '/latest' : ''}${step.stale ? '/stale' : ''}@${String(step.at)}`;
         case 'foreign':
           return `${step.by}:${step.kind}@${String(step.at)}`;
+        case 'repeat':
+          return `${step.by}:repeat-accepted@${String(step.at)}`;
         default:
           return `${step.by}:${step.op}@${String(step.at)}`;
       }
@@ -249,6 +261,23 @@ async function fire(current: Race, step: Step): Promise<void> {
       await recorder.input(raceCast.owners[step.by], taskId, requestId, expected(step.stale), {
         v: step.value,
       });
+      return;
+    }
+    case 'repeat': {
+      // interactive-input.identical-replay: the original <input-accepted/> whenever the identical
+      // tuple comes again, expired request, later transitions or terminal task notwithstanding.
+      const first = recorder.operations.find(
+        (operation) => operation.request.kind === 'provide-input' && operation.result.type === 'ok',
+      );
+      if (first?.request.kind !== 'provide-input') return;
+      const { requestId, expectedRevision, input } = first.request;
+      await recorder.input(
+        raceCast.owners[step.by],
+        taskId,
+        requestId,
+        expectedRevision,
+        JSON.parse(input) as JsonValue,
+      );
       return;
     }
     case 'state':
@@ -571,6 +600,8 @@ interface ExpirySchedule {
   readonly reissue: 0 | 1;
   readonly answers: readonly Step[];
   readonly reads: readonly Step[];
+  /** Mostly after the request expired: an identical replay is decided before any expiry check. */
+  readonly repeats: readonly Step[];
 }
 
 const expirySchedule: fc.Arbitrary<ExpirySchedule> = fc
@@ -587,6 +618,7 @@ const expirySchedule: fc.Arbitrary<ExpirySchedule> = fc
       reissue: fc.constant(base.reissue),
       answers: fc.array(inputStep(span), { minLength: 1, maxLength: 4 }),
       reads: fc.array(readStep(span), { maxLength: 4 }),
+      repeats: fc.array(repeatStep(span + 40), { maxLength: 2 }),
     });
   });
 
@@ -633,7 +665,7 @@ const inputVsExpiry: CaseDeclaration<'interactive-input'> = {
       arbitrary: expirySchedule,
       iterations: [2, 60],
       describe: (s) =>
-        `invoker ${s.invoker}, expires ${String(s.expiresMs)} ms, reissue ${String(s.reissue)}: ${describeSteps([...s.answers, ...s.reads])}`,
+        `invoker ${s.invoker}, expires ${String(s.expiresMs)} ms, reissue ${String(s.reissue)}: ${describeSteps([...s.answers, ...s.reads, ...s.repeats])}`,
       requirementOf: requirements({ 'terminal-outcome': 'interactive-input.expiry-outcome' }),
       note: (line) => raceCast.owners.a.caller.transcript.note(line),
       run: async (schedule) => {
@@ -655,7 +687,7 @@ const inputVsExpiry: CaseDeclaration<'interactive-input'> = {
         });
         const current = race(context, raceCast, recorder, taskId);
         await awaitInputRequest(current);
-        await fireAll(current, [...schedule.answers, ...schedule.reads]);
+        await fireAll(current, [...schedule.answers, ...schedule.reads, ...schedule.repeats]);
         const history = await finish(current, raceCast.owners.a.caller.bareJid, [key]);
         return {
           history,
@@ -677,6 +709,7 @@ interface InputCancelSchedule {
   readonly answers: readonly Step[];
   readonly cancels: readonly Step[];
   readonly reads: readonly Step[];
+  readonly repeats: readonly Step[];
 }
 
 /**
@@ -696,6 +729,7 @@ const inputCancelSchedule: fc.Arbitrary<InputCancelSchedule> = fc.record({
   answers: withOneFresh(inputStep(30)),
   cancels: withOneFresh(cancelStep(30)),
   reads: fc.array(readStep(40), { maxLength: 4 }),
+  repeats: fc.array(repeatStep(60), { maxLength: 2 }),
 });
 
 const inputVsCancel: CaseDeclaration<'interactive-input'> = {
@@ -720,7 +754,7 @@ const inputVsCancel: CaseDeclaration<'interactive-input'> = {
       arbitrary: inputCancelSchedule,
       iterations: [3, 60],
       describe: (s) =>
-        `invoker ${s.invoker}, onCancel ${s.onCancel}: ${describeSteps([...s.answers, ...s.cancels, ...s.reads])}`,
+        `invoker ${s.invoker}, onCancel ${s.onCancel}: ${describeSteps([...s.answers, ...s.cancels, ...s.reads, ...s.repeats])}`,
       requirementOf: requirements({ 'terminal-outcome': 'interactive-input.race-loser-conflict' }),
       note: (line) => raceCast.owners.a.caller.transcript.note(line),
       run: async (schedule) => {
@@ -735,7 +769,12 @@ const inputVsCancel: CaseDeclaration<'interactive-input'> = {
         });
         const current = race(context, raceCast, recorder, taskId);
         await awaitInputRequest(current);
-        await fireAll(current, [...schedule.answers, ...schedule.cancels, ...schedule.reads]);
+        await fireAll(current, [
+          ...schedule.answers,
+          ...schedule.cancels,
+          ...schedule.reads,
+          ...schedule.repeats,
+        ]);
         const history = await finish(current, raceCast.owners.a.caller.bareJid, [key]);
         return {
           history,
