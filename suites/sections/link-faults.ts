@@ -13,6 +13,7 @@
  *   out, which is its own observation only: once thawed the task goes on to its own end, an
  *   identical retry finds the same task, and the tool ran once.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { xml, type Element } from '@xmpp/xml';
 import type { Caller } from '../../harness/driver/index.ts';
 import { canonicalJson } from '../../protocol/json/canonical.ts';
@@ -255,6 +256,9 @@ export const eventsLinkFaults: Suite = defineSuite('events', 'Lifecycle Events',
 ]);
 
 /** One invocation through a faulty s2s link, then its identical retry. */
+/** How long the caller still listens once the s2s link was cut under the gateway's answer. */
+const CUT_GRACE_MS = 100;
+
 async function throughFaultyS2s(
   context: CaseContext,
   link: ComponentLinkControl,
@@ -265,9 +269,15 @@ async function throughFaultyS2s(
 ): Promise<void> {
   const ledgerKey = freshLedgerKey(context, 's2s-fault');
   const invoke = invokeOf(context, target, { ledgerKey, steps: [{ complete: {} }] });
+  let cutMade: () => void = () => undefined;
+  const cut = new Promise<void>((resolve) => {
+    cutMade = resolve;
+  });
   // A cut lands as the gateway's <accepted/> leaves it, before its server has routed it back.
   const acceptances = acceptancesOf(link, invoke.requestId, () => {
-    if (fault === 'cut') s2s.cut();
+    if (fault !== 'cut') return;
+    s2s.cut();
+    cutMade();
   });
   try {
     const delayMs = context.random.int(150, 400);
@@ -276,10 +286,16 @@ async function throughFaultyS2s(
     const original = caller.exchangeIq(target.jid, 'set', buildInvoke(invoke), {
       timeoutMs: fault === 'delay' ? Math.floor(delayMs / 2) : 2_000,
     });
-    const first = await original.then(
+    const answered = original.then(
       (exchange) => (exchange.parsed.type === 'result' ? 'answered' : 'an error'),
       () => 'no answer in time',
     );
+    // Once the link is cut under the answer, nothing more can come: the caller gives up then
+    // (a short grace later) rather than at the end of its patience.
+    const first = await Promise.race([
+      answered,
+      cut.then(() => delay(CUT_GRACE_MS)).then(() => 'no answer in time'),
+    ]);
     s2s.restore();
     caller.transcript.note(
       `s2s ${fault}${fault === 'delay' ? ` ${String(delayMs)} ms` : ''}: the original invocation got ${first}; identical retry`,
