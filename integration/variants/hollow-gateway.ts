@@ -6,6 +6,7 @@
 // Started by hollow-gateway.json with HOLLOW_HOST/PORT/DOMAIN/SECRET; prints "online".
 import componentPackage from '@xmpp/component';
 import { xml, type Element } from '@xmpp/xml';
+import { restrictedParserClass } from '../../reference-gateway/component/restricted-stream.ts';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -22,7 +23,11 @@ const connection = componentPackage.component({
   domain,
   password: env('HOLLOW_SECRET'),
 });
-connection.reconnect.stop();
+// Hollow, not fragile: restricted XML on the link (RFC 6120 §11.1) ends the stream, which the
+// library then reopens, instead of stalling or killing ltx; its verdict rests on what it lacks.
+(connection as unknown as { Parser: unknown }).Parser = restrictedParserClass(() => {
+  (connection as unknown as { socket: { destroy(): void } | null }).socket?.destroy();
+});
 // Answer every IQ here, once: the library's own responder (its middleware chain) is detached.
 for (const listener of connection.listeners('element')) {
   connection.removeListener('element', listener as (...args: unknown[]) => void);
