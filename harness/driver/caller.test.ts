@@ -169,6 +169,31 @@ describe('test driver', () => {
     );
   });
 
+  it('does not count the answer that follows a routing error as a second reply (a server may have sent the error)', async () => {
+    const bounced = xml(
+      'fail',
+      { xmlns: ECHO_NS },
+      xml('error', { type: 'wait' }, xml('recipient-unavailable', { xmlns: NS.stanzas })),
+    );
+    const failure = await alice.iq(ECHO, 'get', bounced).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(StanzaErrorReply);
+    if (!(failure instanceof StanzaErrorReply)) return;
+    const before = alice.secondReplies.length;
+    // The addressee's own answer, after the error a server might have sent in its name.
+    await component.sendRaw(`<iq type='result' id='${failure.requestId}' from='${ECHO}' to='${alice.jid}'/>`);
+    const late = await alice.waitForStanza(
+      (stanza) => stanza.id === failure.requestId && stanza.type === 'result',
+    );
+    expect(late.from).toBe(ECHO);
+    expect(alice.secondReplies).toHaveLength(before);
+    expect(driver.transcript.toText()).toContain(
+      'reply after recipient-unavailable: a server may have sent that error',
+    );
+  });
+
   it('gives each of two resources of one account its own replies', async () => {
     const phone = await driver.connect('alice@example.com', 'phone');
     try {

@@ -15,7 +15,7 @@ import { xml, type Element } from '@xmpp/xml';
 
 import { generateIdentifier } from '../../protocol/identifiers.ts';
 import { normalizeJid } from '../../protocol/jid/index.ts';
-import { NS_AGENT_TASK } from '../../protocol/namespaces.ts';
+import { NS, NS_AGENT_TASK } from '../../protocol/namespaces.ts';
 import {
   attributeOf,
   buildIq,
@@ -130,6 +130,28 @@ interface AnsweredIq {
   readonly sentDuring: string;
   readonly requestXml: string;
   readonly replyXml: string;
+  /** The condition, when the reply was an error a server sends for an addressee it cannot reach. */
+  readonly routingError?: string;
+}
+
+/**
+ * Errors a server returns in the addressee's name when it cannot deliver to it (RFC 6120 §10.5.3,
+ * §8.3.1: the error carries the addressee's JID as from). The addressee may still have received
+ * the request and answered it: its answer after such an error is not a second answer of its own.
+ */
+const ROUTING_ERRORS: ReadonlySet<string> = new Set([
+  'recipient-unavailable',
+  'remote-server-not-found',
+  'remote-server-timeout',
+]);
+
+function routingErrorOf(reply: ReceivedStanza): string | undefined {
+  if (reply.type !== 'error') return undefined;
+  const condition = reply.element
+    ?.getChild('error')
+    ?.getChildElements()
+    .find((child) => child.attrs['xmlns'] === NS.stanzas)?.name;
+  return condition !== undefined && ROUTING_ERRORS.has(condition) ? condition : undefined;
 }
 
 /** A reply to an IQ that had been answered already. */
@@ -363,7 +385,14 @@ export class Caller {
         info,
         resolve: (reply) => {
           clearTimeout(timer);
-          this.#answered.set(id, { to, sentDuring, requestXml, replyXml: reply.xml });
+          const routingError = routingErrorOf(reply);
+          this.#answered.set(id, {
+            to,
+            sentDuring,
+            requestXml,
+            replyXml: reply.xml,
+            ...(routingError === undefined ? {} : { routingError }),
+          });
           resolve(reply);
         },
         reject: (error) => {
@@ -552,6 +581,11 @@ export class Caller {
     }
     const pending = this.#pending.get(id);
     const answered = this.#answered.get(id);
+    if (pending === undefined && answered?.routingError !== undefined) {
+      return {
+        remark: `reply after ${answered.routingError}: a server may have sent that error in ${answered.to}'s name, so this is not taken as a second reply`,
+      };
+    }
     if (pending === undefined && answered !== undefined && this.#isFromAddressee(stanza.from, answered.to)) {
       this.#secondReplies.push({ caller: this.#jid, id, ...answered, secondXml: stanza.xml });
       return {
