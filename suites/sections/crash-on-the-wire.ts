@@ -20,7 +20,6 @@ import { canonicalJson } from '../../protocol/json/canonical.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { buildInvoke, type Invoke, type TaskEvent } from '../../protocol/stanza/index.ts';
-import { isTerminal } from '../../protocol/task-states.ts';
 import { defineSuite, type Suite } from '../framework/case.ts';
 import type { CaseContext, ComponentLinkControl, StorageFaultControl } from '../framework/context.ts';
 import { expectThat } from '../framework/expect.ts';
@@ -29,13 +28,12 @@ import {
   conformanceTarget,
   expectAccepted,
   expectTaskResult,
-  expectTaskState,
   freshLedgerKey,
   freshRequestId,
   readLedger,
+  stateOnceSettled,
   sendInvoke,
   taskResultRequest,
-  taskStateRequest,
   type TaskTarget,
 } from './support/tasks.ts';
 import { acceptedOnWire, eventOnWire, WireEvents } from './support/wire-stanzas.ts';
@@ -62,33 +60,15 @@ function scriptFor(kind: KillPointKind, ledgerKey: string): JsonValue {
   return { ledgerKey, steps: steps[kind] };
 }
 
+/** What a task still unsettled after the restart leaves open. */
+const RESTART_WAIT = 'after the restart: whether its tool ran twice cannot be read yet';
+
 const isTerminalEvent = (type: TaskEvent['type']): boolean =>
   type === 'completed' || type === 'failed' || type === 'cancelled';
 
 function isKillPoint(event: TaskEvent, kind: KillPointKind): boolean {
   if (kind === 'running') return event.type === 'status' && /"state"\s*:\s*"running"/.test(event.json);
   return event.type === kind;
-}
-
-/** Task-state until terminal, woken by the caller's events; the kill may have eaten the terminal event. */
-async function settledState(context: CaseContext, caller: Caller, target: TaskTarget, taskId: string) {
-  const giveUpAt = Date.now() + context.sut.taskTimeoutMs;
-  for (;;) {
-    const state = expectTaskState(
-      await taskStateRequest(caller, target, taskId),
-      'invocation.durable-before-accepted',
-    );
-    if (isTerminal(state.state)) return state;
-    const left = giveUpAt - Date.now();
-    if (left <= 0) {
-      throw new CannotTell(
-        `task ${taskId} was still ${state.state} ${String(context.sut.taskTimeoutMs)} ms after the restart: whether its tool ran twice cannot be read yet`,
-      );
-    }
-    await caller.events
-      .waitFor(taskId, () => true, { timeoutMs: Math.min(left, 500) }, 'any event')
-      .catch(() => undefined);
-  }
 }
 
 /** One kill point: returns false when the stanza never came (the point was not reached). */
@@ -176,7 +156,14 @@ async function crashAt(
     `the task whose <accepted/> had left the gateway before the kill: task-id='${taskId}'`,
     replayed.taskId === taskId,
   );
-  const settled = await settledState(context, caller, target, taskId);
+  const settled = await stateOnceSettled(
+    context,
+    caller,
+    target,
+    taskId,
+    'invocation.durable-before-accepted',
+    RESTART_WAIT,
+  );
   if (heldEvent !== undefined && isTerminalEvent(heldEvent.type)) {
     // The terminal event left the gateway: the settlement was committed and never changes.
     expectThat(
@@ -264,7 +251,14 @@ async function storageFaultOnce(
   );
   const retry = await sendInvoke(context, caller, target, 'script', args, { requestId: invoke.requestId });
   const accepted = expectAccepted(retry.exchange, 'invocation.replay-same-task', retry.invoke);
-  await settledState(context, caller, target, accepted.taskId);
+  await stateOnceSettled(
+    context,
+    caller,
+    target,
+    accepted.taskId,
+    'invocation.durable-before-accepted',
+    RESTART_WAIT,
+  );
   const count = await readLedger(context, caller, target, ledgerKey, 'invocation.replay-same-task');
   expectThat(
     `count ${String(count)}`,

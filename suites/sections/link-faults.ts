@@ -21,22 +21,19 @@ import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import { NS, NS_AGENT_TASK } from '../../protocol/namespaces.ts';
 import { buildInvoke, type Invoke, type TaskEvent } from '../../protocol/stanza/index.ts';
-import { isTerminal } from '../../protocol/task-states.ts';
 import { defineSuite, type Suite } from '../framework/case.ts';
 import type { CaseContext, ComponentLinkControl } from '../framework/context.ts';
 import { expectThat } from '../framework/expect.ts';
 import { CannotTell, NotApplicable } from '../framework/verdicts.ts';
-import type { RequirementId } from '../registry/requirement-ids.ts';
 import {
   conformanceTarget,
   expectAccepted,
   expectTaskResult,
-  expectTaskState,
   freshLedgerKey,
   freshRequestId,
   readLedger,
+  stateOnceSettled,
   taskResultRequest,
-  taskStateRequest,
   type TaskTarget,
 } from './support/tasks.ts';
 import { acceptedOnWire, eventOnWire, WireEvents } from './support/wire-stanzas.ts';
@@ -55,30 +52,6 @@ function invokeOf(context: CaseContext, target: TaskTarget, args: JsonValue): In
     manifestHash: target.hash,
     argumentsJson: JSON.stringify(args),
   };
-}
-
-/** Task-state until terminal, woken by the caller's events (events are best effort). */
-async function settledState(
-  context: CaseContext,
-  caller: Caller,
-  target: TaskTarget,
-  taskId: string,
-  requirement: RequirementId,
-) {
-  const giveUpAt = Date.now() + context.sut.taskTimeoutMs;
-  for (;;) {
-    const state = expectTaskState(await taskStateRequest(caller, target, taskId), requirement);
-    if (isTerminal(state.state)) return state;
-    const left = giveUpAt - Date.now();
-    if (left <= 0) {
-      throw new CannotTell(
-        `task ${taskId} was still ${state.state} ${String(context.sut.taskTimeoutMs)} ms after the fault`,
-      );
-    }
-    await caller.events
-      .waitFor(taskId, () => true, { timeoutMs: Math.min(left, 500) }, 'any event')
-      .catch(() => undefined);
-  }
 }
 
 /** Every <accepted/> the gateway writes on the component link for one request ID. */
@@ -155,7 +128,14 @@ async function cutMidTask(
   );
   await link.cut(() => new Promise((resolve) => setTimeout(resolve, outageMs)));
   caller.transcript.note('the gateway answers again');
-  const settled = await settledState(context, caller, target, taskId, 'task-recovery.state-contents');
+  const settled = await stateOnceSettled(
+    context,
+    caller,
+    target,
+    taskId,
+    'task-recovery.state-contents',
+    'after the fault',
+  );
   const resultExchange = await taskResultRequest(caller, target, taskId);
   const result = expectTaskResult(resultExchange, 'task-recovery.result-only-terminal');
   expectThat(
@@ -302,12 +282,13 @@ async function throughFaultyS2s(
     );
     const retry = await caller.exchangeIq(target.jid, 'set', buildInvoke(invoke));
     const accepted = expectAccepted(retry, 'invocation.replay-same-task', invoke);
-    const settled = await settledState(
+    const settled = await stateOnceSettled(
       context,
       caller,
       target,
       accepted.taskId,
       'invocation.replay-same-task',
+      'after the fault',
     );
     expectThat(
       `the gateway wrote <accepted/> for request ${invoke.requestId} naming ${acceptances.taskIds.join(', ')}`,
@@ -411,12 +392,13 @@ async function frozenWhileRunning(
     `the task admitted before the freeze: task-id='${accepted.taskId}'`,
     again.taskId === accepted.taskId,
   );
-  const settled = await settledState(
+  const settled = await stateOnceSettled(
     context,
     caller,
     target,
     accepted.taskId,
     'cancellation.caller-timeout-local',
+    'after the fault',
   );
   const resultExchange = await taskResultRequest(caller, target, accepted.taskId);
   const result = expectTaskResult(resultExchange, 'cancellation.caller-timeout-local');

@@ -13,25 +13,22 @@
  * - the identical invocation returns the same task and the tool ran once (the ledger,
  *   #invocation): the restart neither lost nor repeated the execution.
  */
-import type { Caller } from '../../harness/driver/index.ts';
 import { canonicalJson } from '../../protocol/json/canonical.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import { buildInvoke, type Invoke } from '../../protocol/stanza/index.ts';
-import { isTerminal } from '../../protocol/task-states.ts';
 import { defineSuite, type Suite } from '../framework/case.ts';
 import type { CaseContext, ComponentLinkControl, ServerRestartControl } from '../framework/context.ts';
 import { expectThat } from '../framework/expect.ts';
-import { CannotTell, NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
+import { NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
 import {
   conformanceTarget,
   expectAccepted,
   expectTaskResult,
-  expectTaskState,
   freshLedgerKey,
   freshRequestId,
   readLedger,
+  stateOnceSettled,
   taskResultRequest,
-  taskStateRequest,
   type TaskTarget,
 } from './support/tasks.ts';
 import { WireEvents } from './support/wire-stanzas.ts';
@@ -41,27 +38,6 @@ const LAUNCHED_ONLY =
 
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
 const TERMINAL_EVENTS: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
-
-/** Task-state until terminal, asked again on each event the caller gets (or every 500 ms). */
-async function settledState(context: CaseContext, caller: Caller, target: TaskTarget, taskId: string) {
-  const giveUpAt = Date.now() + context.sut.taskTimeoutMs;
-  for (;;) {
-    const state = expectTaskState(
-      await taskStateRequest(caller, target, taskId),
-      'task-recovery.state-contents',
-    );
-    if (isTerminal(state.state)) return state;
-    const left = giveUpAt - Date.now();
-    if (left <= 0) {
-      throw new CannotTell(
-        `task ${taskId} was still ${state.state} ${String(context.sut.taskTimeoutMs)} ms after the server restart`,
-      );
-    }
-    await caller.events
-      .waitFor(taskId, () => true, { timeoutMs: Math.min(left, 500) }, 'any event')
-      .catch(() => undefined);
-  }
-}
 
 async function restartWhileRunning(
   context: CaseContext,
@@ -111,7 +87,14 @@ async function restartWhileRunning(
   caller.transcript.note(
     `server restarted in ${String(Math.round(serverMs))} ms while task ${accepted.taskId} ran; the gateway answered again ${String(Math.round(performance.now() - started))} ms after the kill over ${String(link.connections - connectionsBefore)} new component connection(s)`,
   );
-  const settled = await settledState(context, caller, target, accepted.taskId);
+  const settled = await stateOnceSettled(
+    context,
+    caller,
+    target,
+    accepted.taskId,
+    'task-recovery.state-contents',
+    'after the server restart',
+  );
   const resultExchange = await taskResultRequest(caller, target, accepted.taskId);
   const result = expectTaskResult(resultExchange, 'task-recovery.result-only-terminal');
   expectThat(

@@ -401,6 +401,35 @@ export function expectTaskState(exchange: IqExchange, requirement: RequirementId
   return expectParsedResult(exchange, requirement, NS_AGENT_TASK, 'task-state', parseTaskState);
 }
 
+/**
+ * Task-state until the task is terminal, asked again on each event the caller gets (at least
+ * every 500 ms): after a fault the terminal event may never come, but task-state always answers.
+ * Past the task timeout the case cannot tell; `after` says after what (for that message).
+ */
+export async function stateOnceSettled(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  taskId: string,
+  requirement: RequirementId,
+  after: string,
+): Promise<TaskState> {
+  const giveUpAt = Date.now() + context.sut.taskTimeoutMs;
+  for (;;) {
+    const state = expectTaskState(await taskStateRequest(caller, target, taskId), requirement);
+    if (isTerminal(state.state)) return state;
+    const left = giveUpAt - Date.now();
+    if (left <= 0) {
+      throw new CannotTell(
+        `task ${taskId} was still ${state.state} ${String(context.sut.taskTimeoutMs)} ms ${after}`,
+      );
+    }
+    await caller.events
+      .waitFor(taskId, () => true, { timeoutMs: Math.min(left, 500) }, 'any event')
+      .catch(() => undefined);
+  }
+}
+
 export function expectTaskResult(exchange: IqExchange, requirement: RequirementId): TaskResult {
   return expectParsedResult(exchange, requirement, NS_AGENT_TASK, 'task-result', parseTaskResult);
 }
