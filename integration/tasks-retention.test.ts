@@ -126,7 +126,7 @@ let gateway: GatewayComponent | undefined;
 beforeAll(async () => {
   await world().stopGateway();
   const { config } = world();
-  expect(config.tasks).toEqual({
+  expect(config.tasks).toMatchObject({
     retentionSeconds: 3,
     maxTaskDurationSeconds: 4,
     purgeIntervalMs: 200,
