@@ -37,9 +37,9 @@ import {
   type TaskTarget,
 } from './support/tasks.ts';
 import { acceptedOnWire, eventOnWire, WireEvents } from './support/wire-stanzas.ts';
+import { launchedOnly } from './support/launched-only.ts';
 
-const LAUNCHED_ONLY =
-  'needs a gateway the harness launches, behind the harness\'s own component link: give the SUT file a "launch" command (docs/sut.md) and run it on the native or container federation';
+const LAUNCHED_ONLY = launchedOnly("the harness's own component link");
 
 /** What the gateway writes that a kill point can stop. */
 const KILL_POINTS = ['accepted', 'running', 'progress', 'input_required', 'completed'] as const;

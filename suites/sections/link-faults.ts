@@ -16,9 +16,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { xml, type Element } from '@xmpp/xml';
 import type { Caller } from '../../harness/driver/index.ts';
-import { canonicalJson } from '../../protocol/json/canonical.ts';
 import type { JsonValue } from '../../protocol/json/json-value.ts';
-import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import { NS, NS_AGENT_TASK } from '../../protocol/namespaces.ts';
 import { buildInvoke, type Invoke, type TaskEvent } from '../../protocol/stanza/index.ts';
 import { defineSuite, type Suite } from '../framework/case.ts';
@@ -31,15 +29,16 @@ import {
   expectTaskResult,
   freshLedgerKey,
   freshRequestId,
+  expectRecoveredCompletion,
   readLedger,
   stateOnceSettled,
   taskResultRequest,
   type TaskTarget,
 } from './support/tasks.ts';
 import { acceptedOnWire, eventOnWire, WireEvents } from './support/wire-stanzas.ts';
+import { launchedOnly } from './support/launched-only.ts';
 
-const LAUNCHED_ONLY =
-  'needs a gateway the harness launches, behind the harness\'s own fault proxies: give the SUT file a "launch" command (docs/sut.md) and run it on the native or container federation';
+const LAUNCHED_ONLY = launchedOnly("the harness's own fault proxies");
 
 const isTerminalEvent = (type: TaskEvent['type']): boolean =>
   type === 'completed' || type === 'failed' || type === 'cancelled';
@@ -128,34 +127,11 @@ async function cutMidTask(
   );
   await link.cut(() => new Promise((resolve) => setTimeout(resolve, outageMs)));
   caller.transcript.note('the gateway answers again');
-  const settled = await stateOnceSettled(
-    context,
-    caller,
-    target,
-    taskId,
-    'task-recovery.state-contents',
-    'after the fault',
-  );
-  const resultExchange = await taskResultRequest(caller, target, taskId);
-  const result = expectTaskResult(resultExchange, 'task-recovery.result-only-terminal');
-  expectThat(
-    resultExchange.reply.xml,
-    'task-recovery.result-only-terminal',
-    `the task's own completion, {"value":"${value}"} in structuredContent, recovered through task-result although events were lost`,
-    settled.state === 'completed' && result.json.includes(value),
-  );
-  // Whatever terminal event reached the caller is the settlement task-state reports.
-  for (const received of caller.events.all(taskId)) {
-    if (!received.valid || !isTerminalEvent(received.event.type)) continue;
-    expectThat(
-      received.stanza.xml,
-      'task-states.terminal-immutable',
-      `the terminal event task-state and task-result report: ${settled.state} at revision ${String(settled.revision)}`,
-      received.event.type === settled.state &&
-        received.event.revision === settled.revision &&
-        canonicalJson(parseStrictJson(received.event.json)) === canonicalJson(parseStrictJson(result.json)),
-    );
-  }
+  await expectRecoveredCompletion(context, caller, target, taskId, {
+    value,
+    after: 'after the fault',
+    recovered: 'recovered through task-result although events were lost',
+  });
   await bounceTerminal(context, wire, caller, taskId);
   wire.expectIdenticalRepeats(taskId);
 }

@@ -46,9 +46,9 @@ import {
   awaitSettled,
 } from './support/tasks.ts';
 import { acceptedOnWire } from './support/wire-stanzas.ts';
+import { launchedOnly } from './support/launched-only.ts';
 
-const LAUNCHED_ONLY =
-  'needs a gateway the harness launches, behind the harness\'s own fault proxies: give the SUT file a "launch" command (docs/sut.md) and run it on the native or container federation';
+const LAUNCHED_ONLY = launchedOnly("the harness's own fault proxies");
 
 const DISCO_INFO = 'http://jabber.org/protocol/disco#info';
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';

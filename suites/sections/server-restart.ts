@@ -13,8 +13,6 @@
  * - the identical invocation returns the same task and the tool ran once (the ledger,
  *   #invocation): the restart neither lost nor repeated the execution.
  */
-import { canonicalJson } from '../../protocol/json/canonical.ts';
-import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import { buildInvoke, type Invoke } from '../../protocol/stanza/index.ts';
 import { defineSuite, type Suite } from '../framework/case.ts';
 import type { CaseContext, ComponentLinkControl, ServerRestartControl } from '../framework/context.ts';
@@ -23,21 +21,18 @@ import { NotApplicable, RequirementViolation } from '../framework/verdicts.ts';
 import {
   conformanceTarget,
   expectAccepted,
-  expectTaskResult,
   freshLedgerKey,
   freshRequestId,
+  expectRecoveredCompletion,
   readLedger,
-  stateOnceSettled,
-  taskResultRequest,
   type TaskTarget,
 } from './support/tasks.ts';
 import { WireEvents } from './support/wire-stanzas.ts';
+import { launchedOnly } from './support/launched-only.ts';
 
-const LAUNCHED_ONLY =
-  'needs a gateway the harness launches, behind the harness\'s own fault proxies and servers: give the SUT file a "launch" command (docs/sut.md) and run it on the native or container federation';
+const LAUNCHED_ONLY = launchedOnly("the harness's own fault proxies and servers");
 
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
-const TERMINAL_EVENTS: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
 async function restartWhileRunning(
   context: CaseContext,
@@ -87,35 +82,18 @@ async function restartWhileRunning(
   caller.transcript.note(
     `server restarted in ${String(Math.round(serverMs))} ms while task ${accepted.taskId} ran; the gateway answered again ${String(Math.round(performance.now() - started))} ms after the kill over ${String(link.connections - connectionsBefore)} new component connection(s)`,
   );
-  const settled = await stateOnceSettled(
+  await expectRecoveredCompletion(
     context,
     caller,
     target,
     accepted.taskId,
-    'task-recovery.state-contents',
-    'after the server restart',
+    {
+      value,
+      after: 'after the server restart',
+      recovered: 'recovered through task-result across the server restart',
+    },
+    [before, caller],
   );
-  const resultExchange = await taskResultRequest(caller, target, accepted.taskId);
-  const result = expectTaskResult(resultExchange, 'task-recovery.result-only-terminal');
-  expectThat(
-    resultExchange.reply.xml,
-    'task-recovery.result-only-terminal',
-    `the task's own completion, {"value":"${value}"} in structuredContent, recovered through task-result across the server restart`,
-    settled.state === 'completed' && result.json.includes(value),
-  );
-  for (const observer of [before, caller]) {
-    for (const received of observer.events.all(accepted.taskId)) {
-      if (!received.valid || !TERMINAL_EVENTS.has(received.event.type)) continue;
-      expectThat(
-        received.stanza.xml,
-        'task-states.terminal-immutable',
-        `the terminal event task-state and task-result report: ${settled.state} at revision ${String(settled.revision)}`,
-        received.event.type === settled.state &&
-          received.event.revision === settled.revision &&
-          canonicalJson(parseStrictJson(received.event.json)) === canonicalJson(parseStrictJson(result.json)),
-      );
-    }
-  }
   wire.expectIdenticalRepeats(accepted.taskId);
   const retry = expectAccepted(
     await caller.exchangeIq(target.jid, 'set', buildInvoke(invoke)),

@@ -430,6 +430,52 @@ export async function stateOnceSettled(
   }
 }
 
+/**
+ * After a fault that may have lost events: task-state shows the task settled, task-result gives
+ * the tool's own completion (its structuredContent carrying `value`), and every terminal event
+ * any of `observers` received is that very settlement. `after` names the fault for the
+ * cannot-tell message, `recovered` says how the result came back; the settled state is returned.
+ */
+export async function expectRecoveredCompletion(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  taskId: string,
+  expected: { readonly value: string; readonly after: string; readonly recovered: string },
+  observers: readonly Caller[] = [caller],
+): Promise<TaskState> {
+  const settled = await stateOnceSettled(
+    context,
+    caller,
+    target,
+    taskId,
+    'task-recovery.state-contents',
+    expected.after,
+  );
+  const resultExchange = await taskResultRequest(caller, target, taskId);
+  const result = expectTaskResult(resultExchange, 'task-recovery.result-only-terminal');
+  expectThat(
+    resultExchange.reply.xml,
+    'task-recovery.result-only-terminal',
+    `the task's own completion, {"value":"${expected.value}"} in structuredContent, ${expected.recovered}`,
+    settled.state === 'completed' && result.json.includes(expected.value),
+  );
+  for (const observer of observers) {
+    for (const received of observer.events.all(taskId)) {
+      if (!received.valid || !isTerminalEvent(received)) continue;
+      expectThat(
+        received.stanza.xml,
+        'task-states.terminal-immutable',
+        `the terminal event task-state and task-result report: ${settled.state} at revision ${String(settled.revision)}`,
+        received.event.type === settled.state &&
+          received.event.revision === settled.revision &&
+          canonicalJson(parseStrictJson(received.event.json)) === canonicalJson(parseStrictJson(result.json)),
+      );
+    }
+  }
+  return settled;
+}
+
 export function expectTaskResult(exchange: IqExchange, requirement: RequirementId): TaskResult {
   return expectParsedResult(exchange, requirement, NS_AGENT_TASK, 'task-result', parseTaskResult);
 }
