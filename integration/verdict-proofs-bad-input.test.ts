@@ -4,13 +4,8 @@
 // resource-constraint errors, one falls over (stops answering) on a generated input.
 import { describe, expect, it } from 'vitest';
 import { ECHO_IN_LIMIT_ERRORS, UNBOUNDED_SCHEMA_EVALUATION } from './variants/gateway-variants.ts';
-import { caseOf, describeRun, verdictOf } from './variants/run-agentconf.ts';
+import { caseOf, describeRun, verdictOf, violated } from './variants/run-agentconf.ts';
 import { useVariantRun } from './variants/use-variant-run.ts';
-
-/** The requirements the case's attempts violated (a flake re-run meets a gateway the first attempt left stuck). */
-function violated(run: ReturnType<ReturnType<typeof useVariantRun>>, id: string): (string | undefined)[] {
-  return caseOf(run, id).attempts.map((attempt) => attempt.violation?.requirement);
-}
 
 describe('a gateway reflecting the rejected JSON in resource-constraint errors', () => {
   const run = useVariantRun(ECHO_IN_LIMIT_ERRORS, { grep: ['json-encoding.generated-bad'] });

@@ -2,25 +2,41 @@
 // broken variants of the reference gateway (integration/variants/gateway-variants.ts), each run
 // on a --grep subset (a subset can prove a failure, never a pass).
 //
-// accepted-before-commit answers an admission and commits it in the next event-loop turn: only a
-// kill between the two shows it, which is why its run is --deep (40 kill points; the case stops at
-// the first violation). resent-event-new-id gives events it sends again a fresh event ID: the
-// component-link cut makes it re-send the events committed while it was offline, and the bounce
-// of the terminal event makes it re-send that one once more, under another ID.
+// accepted-before-commit answers an admission and commits it in the next event-loop turn. The
+// storage-fault case decides it every time: with every WAL write failing, the <accepted/> is
+// already on the component link when the COMMIT fails. The kill on the wire decides it only when
+// the harness's SIGKILL lands inside that sub-millisecond window (measured: 3 runs in 10 with the
+// default budget on an idle machine, fewer under load), so it may pass, but it may never fail the
+// variant for anything else. resent-event-new-id gives events it sends again a fresh event ID:
+// the component-link cut makes it re-send the events committed while it was offline, and the
+// bounce of the terminal event makes it re-send that one once more, under another ID.
 import { describe, expect, it } from 'vitest';
 import { ACCEPTED_BEFORE_COMMIT, RESENT_EVENT_NEW_ID } from './variants/gateway-variants.ts';
-import { caseOf, describeRun, verdictOf } from './variants/run-agentconf.ts';
+import { caseOf, describeRun, verdictOf, violated } from './variants/run-agentconf.ts';
 import { useVariantRun } from './variants/use-variant-run.ts';
 
 describe('<accepted/> written before the admission commits', () => {
-  const run = useVariantRun(ACCEPTED_BEFORE_COMMIT, { grep: ['invocation.crash-on-the-wire'], deep: true });
+  const run = useVariantRun(ACCEPTED_BEFORE_COMMIT, {
+    grep: ['invocation.storage-fault-no-accepted', 'invocation.crash-on-the-wire'],
+  });
 
-  it('FAILS invocation.crash-on-the-wire on invocation.durable-before-accepted', () => {
-    const result = caseOf(run(), 'invocation.crash-on-the-wire');
+  it('FAILS invocation.storage-fault-no-accepted on invocation.durable-before-accepted', () => {
+    const result = caseOf(run(), 'invocation.storage-fault-no-accepted');
     expect(result.outcome, describeRun(run())).toBe('failed');
-    const violated = result.attempts.map((attempt) => attempt.violation?.requirement);
-    expect(violated, describeRun(run())).toContain('invocation.durable-before-accepted');
+    expect(violated(run(), result.case.id), describeRun(run())).toContain(
+      'invocation.durable-before-accepted',
+    );
     expect(verdictOf(run(), 'task-execution').verdict).toBe('failed');
+  });
+
+  it('invocation.crash-on-the-wire passes it or fails it on invocation.durable-before-accepted, nothing else', () => {
+    const result = caseOf(run(), 'invocation.crash-on-the-wire');
+    expect(['passed', 'failed'], describeRun(run())).toContain(result.outcome);
+    if (result.outcome === 'failed') {
+      expect(violated(run(), result.case.id), describeRun(run())).toContain(
+        'invocation.durable-before-accepted',
+      );
+    }
   });
 });
 
@@ -30,8 +46,7 @@ describe('events sent again under a fresh event ID', () => {
   it('FAILS events.component-link-cut on events.replay-identical', () => {
     const result = caseOf(run(), 'events.component-link-cut');
     expect(result.outcome, describeRun(run())).toBe('failed');
-    const violated = result.attempts.map((attempt) => attempt.violation?.requirement);
-    expect(violated, describeRun(run())).toContain('events.replay-identical');
+    expect(violated(run(), result.case.id), describeRun(run())).toContain('events.replay-identical');
     expect(verdictOf(run(), 'task-execution').verdict).toBe('failed');
   });
 });

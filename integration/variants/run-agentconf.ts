@@ -109,3 +109,8 @@ export function caseOf(run: AgentconfRun, id: string): CaseResult {
   if (found === undefined) throw new Error(`case ${id} did not run`);
   return found;
 }
+
+/** The requirements the case's attempts violated (a flake re-run meets a gateway the first attempt left stuck). */
+export function violated(run: AgentconfRun, id: string): (string | undefined)[] {
+  return caseOf(run, id).attempts.map((attempt) => attempt.violation?.requirement);
+}
