@@ -51,7 +51,16 @@ class Direction {
    */
   readonly #boundaries: StanzaReader | undefined;
   /** Injections waiting for the next stanza boundary, each with what to call once it is queued. */
-  #pendingInjections: { readonly bytes: Buffer; readonly done: () => void }[] = [];
+  #pendingInjections: {
+    readonly bytes: Buffer;
+    readonly done: () => void;
+    readonly fail: (error: Error) => void;
+  }[] = [];
+  /**
+   * Why no injection can be placed any more (the source ended, the connection was reset): set so
+   * that a waiting or later `inject` is refused instead of waiting for a boundary that never comes.
+   */
+  #refusal: string | undefined;
 
   constructor(
     private readonly proxy: FaultProxy,
@@ -79,6 +88,7 @@ class Direction {
       this.#push({ chunk: chunk.subarray(from) });
     });
     source.on('end', () => {
+      this.#refuseInjections('the target ended the connection');
       this.#push({ end: true });
     });
   }
@@ -90,13 +100,29 @@ class Direction {
   inject(bytes: Buffer): Promise<void> {
     const boundaries = this.#boundaries;
     if (boundaries === undefined) return Promise.reject(new Error('only an inspected link takes injections'));
+    // Refused rather than left waiting: no boundary comes after the end of the connection or of
+    // the target's stream (and bytes after </stream:stream> are not "between two stanzas").
+    if (boundaries.ended) this.#refuseInjections('the target closed its stream (</stream:stream>)');
+    if (this.#refusal !== undefined) return Promise.reject(new Error(this.#refusalMessage()));
     if (boundaries.atStanzaBoundary && this.#pendingInjections.length === 0) {
       this.#push({ chunk: bytes });
       return Promise.resolve();
     }
-    return new Promise((resolve) => {
-      this.#pendingInjections.push({ bytes, done: resolve });
+    return new Promise((resolve, reject) => {
+      this.#pendingInjections.push({ bytes, done: resolve, fail: reject });
     });
+  }
+
+  /** Rejects every waiting injection, and every later one, with `reason`. */
+  #refuseInjections(reason: string): void {
+    this.#refusal ??= reason;
+    const pending = this.#pendingInjections;
+    this.#pendingInjections = [];
+    for (const injection of pending) injection.fail(new Error(this.#refusalMessage()));
+  }
+
+  #refusalMessage(): string {
+    return `${this.proxy.name}: cannot inject: ${this.#refusal ?? ''} before a stanza boundary`;
   }
 
   /** A chunk of the target's answers, with any pending injection placed after its first stanza. */
@@ -106,6 +132,9 @@ class Direction {
     const pending = this.#pendingInjections;
     if (pending.length === 0 || at === undefined) {
       this.#push({ chunk });
+      if (pending.length > 0 && boundaries.ended) {
+        this.#refuseInjections('the target closed its stream (</stream:stream>)');
+      }
       return;
     }
     this.#pendingInjections = [];
@@ -195,6 +224,7 @@ class Direction {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#queue.length = 0;
+    this.#refuseInjections('the connection was reset or closed');
   }
 }
 
@@ -206,12 +236,29 @@ class StanzaReader {
   readonly #decoder = new StringDecoder('utf8');
   #parser: Parser | undefined = new Parser();
   #complete: Element[] = [];
-  /** Nothing but whitespace followed the last '>' read (no tag or text under way). */
-  #tailBlank = true;
+  /**
+   * The last '>' read opened the stream or ended one of its stanzas, and nothing but whitespace
+   * followed it. (Not just any '>' that leaves the parser at the root: one inside an attribute
+   * value of a stanza's start tag does too, with the stanza under way.)
+   */
+  #boundary = false;
+  /** The '>' being read opened the stream or ended a stanza. */
+  #boundaryClose = false;
+  /** The stream's root closed (</stream:stream>): no boundary ever again. */
+  #ended = false;
+  /** The end of the last chunk, not yet written (see `read`). */
+  #carry = Buffer.alloc(0);
 
   constructor() {
+    this.#parser?.on('start', () => {
+      this.#boundaryClose = true;
+    });
     this.#parser?.on('element', (element: Element) => {
       this.#complete.push(element);
+      this.#boundaryClose = true;
+    });
+    this.#parser?.on('end', () => {
+      this.#ended = true;
     });
     this.#parser?.on('error', () => {
       this.#parser = undefined;
@@ -225,23 +272,32 @@ class StanzaReader {
    */
   read(chunk: Buffer): { readonly stanza: Element; readonly end: number }[] {
     const found: { stanza: Element; end: number }[] = [];
+    // The carried bytes hold no '>', so every end found is inside this chunk.
+    const carried = this.#carry.length;
+    const data = carried === 0 ? chunk : Buffer.concat([this.#carry, chunk]);
+    this.#carry = Buffer.alloc(0);
     let start = 0;
     for (
-      let close = chunk.indexOf(0x3e);
+      let close = data.indexOf(0x3e);
       close !== -1 && this.#parser !== undefined;
-      close = chunk.indexOf(0x3e, start)
+      close = data.indexOf(0x3e, start)
     ) {
-      this.#write(chunk.subarray(start, close + 1));
+      this.#boundaryClose = false;
+      this.#write(data.subarray(start, close + 1));
+      this.#boundary = this.#boundaryClose;
       start = close + 1;
-      for (const stanza of this.#complete) found.push({ stanza, end: start });
+      for (const stanza of this.#complete) found.push({ stanza, end: start - carried });
       this.#complete = [];
     }
-    if (start < chunk.length) {
-      const rest = chunk.subarray(start);
-      this.#tailBlank = (start > 0 || this.#tailBlank) && /^\s*$/.test(rest.toString('latin1'));
-      this.#write(rest);
-    } else {
-      this.#tailBlank = true;
+    if (start < data.length) {
+      const rest = data.subarray(start);
+      this.#boundary &&= /^\s*$/.test(rest.toString('latin1'));
+      // ltx ends a PI (the XML declaration) or a comment only when the '?' or '--' before its
+      // '>' come in the same write: a declaration split between '?' and '>' swallowed the
+      // stream header. So the last two bytes wait for the write that holds the next '>'.
+      const keep = Math.min(2, rest.length);
+      this.#write(rest.subarray(0, rest.length - keep));
+      this.#carry = Buffer.from(rest.subarray(rest.length - keep));
     }
     return found;
   }
@@ -253,8 +309,17 @@ class StanzaReader {
   get atStanzaBoundary(): boolean {
     const parser = this.#parser as (Parser & { root: unknown; cursor: unknown }) | undefined;
     return (
-      parser?.root !== null && parser?.root !== undefined && parser.cursor === parser.root && this.#tailBlank
+      !this.#ended &&
+      this.#boundary &&
+      parser?.root !== null &&
+      parser?.root !== undefined &&
+      parser.cursor === parser.root
     );
+  }
+
+  /** The target closed its stream (</stream:stream>). */
+  get ended(): boolean {
+    return this.#ended;
   }
 
   #write(bytes: Buffer): void {
@@ -496,7 +561,9 @@ export class FaultProxy extends EventEmitter<ProxyEvents> {
    * sent them, between two of the target's stanzas (after the next one when a stanza is under
    * way): input the target itself would never produce, such as restricted XML on a component
    * link. Only on a link whose stanzas are inspected (`inspectStanzas` before the connection
-   * opened). Resolves with the number of connections written to, once the bytes are queued.
+   * opened). Resolves with the number of connections written to, once the bytes are queued (0
+   * when none is open); rejects when a connection ends, is reset or has its stream closed before
+   * a boundary comes, rather than waiting for one that never will.
    */
   async inject(bytes: string | Buffer): Promise<number> {
     const data = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;

@@ -72,9 +72,10 @@ export class RestrictedXmlScanner {
             // Only the XML declaration, before the stream header (RFC 6120 §11.5).
             if (this.#rootOpened)
               return { output, finding: { feature: 'processing-instruction', at: index } };
+            // Not passed on (ltx ignores it anyway): ltx ends a PI only at a '?' and '>' in the
+            // same write, so a declaration split between them swallowed the stream header.
             this.#state = 'declaration';
             this.#question = false;
-            output += '<?';
           } else {
             if (c !== '/') this.#rootOpened = true;
             this.#state = 'text';
@@ -122,7 +123,6 @@ export class RestrictedXmlScanner {
           }
           break;
         case 'declaration':
-          output += c;
           if (c === '>' && this.#question) this.#state = 'text';
           this.#question = c === '?';
           break;
