@@ -83,7 +83,11 @@ async function deadlineOutcome(
     },
     { deadline: parseDateTime(deadline.text) },
   );
-  const history = await awaitSettled(context, caller, accepted.taskId);
+  const history = await awaitSettled(context, caller, accepted.taskId, {
+    requirement: 'cancellation.deadline-expiry',
+    expected:
+      'the task settles once its deadline passes: completed before it, failed with deadline-expired after',
+  });
   const { state, payload } = terminalPayload(history);
   return {
     state,
@@ -341,7 +345,10 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
         { deadline: clock.ahead(300) },
         'cancellation.deadline-expiry',
       );
-      const history = await awaitSettled(context, caller, accepted.taskId);
+      const history = await awaitSettled(context, caller, accepted.taskId, {
+        requirement: 'cancellation.deadline-expiry',
+        expected: 'failed with code deadline-expired once the deadline, 300 ms ahead, has passed',
+      });
       const { state, payload } = terminalPayload(history);
       expectThat(
         history.at(-1)?.stanza.xml ?? '',
@@ -353,7 +360,11 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
   },
   {
     id: 'cancellation.deadline-instants',
-    requirements: ['cancellation.exact-instant-comparison', 'cancellation.deadline-at-commit'],
+    requirements: [
+      'cancellation.exact-instant-comparison',
+      'cancellation.deadline-at-commit',
+      'cancellation.deadline-expiry',
+    ],
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-30', 'interp-31'],

@@ -9,7 +9,13 @@
  * (administrator access).
  */
 import { xml, type Element } from '@xmpp/xml';
-import type { Caller, IqExchange, ReceivedTaskEvent, ValidTaskEvent } from '../../../harness/driver/index.ts';
+import {
+  WaitTimeout,
+  type Caller,
+  type IqExchange,
+  type ReceivedTaskEvent,
+  type ValidTaskEvent,
+} from '../../../harness/driver/index.ts';
 import {
   dateTimeFromMillis,
   parseDateTime,
@@ -330,21 +336,44 @@ function isTerminalEvent(received: ReceivedTaskEvent): boolean {
   return received.valid && (TERMINAL_STATES as readonly string[]).includes(received.event.type);
 }
 
+/**
+ * What a case whose task must settle on its own (a deadline passing) holds against a task that
+ * does not: a wait that outlives the SUT file's task time is then that requirement's violation,
+ * not a harness timeout.
+ */
+export interface OverdueSettlement {
+  readonly requirement: RequirementId;
+  /** What should have come, in words. */
+  readonly expected: string;
+}
+
 /** Waits for the task's terminal event, then returns the whole checked history. */
 export async function awaitSettled(
   context: CaseContext,
   caller: Caller,
   taskId: string,
+  overdue?: OverdueSettlement,
 ): Promise<ValidTaskEvent[]> {
   // A replayed invocation (a re-run attempt replays its seeded request ID) may find the task
   // settled and its events consumed already: look at everything received first.
   if (!caller.events.all(taskId).some(isTerminalEvent)) {
-    await caller.events.waitFor(
-      taskId,
-      isTerminalEvent,
-      { timeoutMs: context.sut.taskTimeoutMs },
-      'terminal event',
-    );
+    try {
+      await caller.events.waitFor(
+        taskId,
+        isTerminalEvent,
+        { timeoutMs: context.sut.taskTimeoutMs },
+        'terminal event',
+      );
+    } catch (error) {
+      if (overdue === undefined || !(error instanceof WaitTimeout)) throw error;
+      const seen = caller.events.all(taskId).map(describe);
+      expectThat(
+        `no terminal event within ${String(context.sut.taskTimeoutMs)} ms (timeouts.taskSeconds); events seen: ${seen.length === 0 ? 'none' : seen.join(', ')}`,
+        overdue.requirement,
+        overdue.expected,
+        false,
+      );
+    }
   }
   const history = checkedHistory(caller, taskId);
   const last = history.at(-1);
