@@ -45,4 +45,15 @@ export const RAW_INPUT_MUTANTS: readonly Mutant[] = [
       ),
     ],
   },
+  {
+    name: 'utf8-decoded-per-read',
+    change:
+      "the component stream is decoded one socket read at a time (the XML library's own reading): a character whose bytes straddle two reads becomes U+FFFD",
+    bugClass: 'input-validation',
+    requirements: ['json-encoding.utf8-xml-legal'],
+    profile: 'task-execution',
+    scenario: 'bad-input',
+    grep: ['json-encoding.multibyte-across-reads'],
+    patches: [patch('    decodeUtf8AcrossChunks(this.#connection);\n', '    void decodeUtf8AcrossChunks;\n')],
+  },
 ];

@@ -20,6 +20,7 @@ import type { Element } from '@xmpp/xml';
 import type { Account } from '../federation/server-provider.ts';
 import { LoginFailed } from './errors.ts';
 import { useNativeScramSha1 } from './scram-sha-1.ts';
+import { decodeUtf8AcrossChunks } from '../../protocol/stanza/chunk-decoding.ts';
 
 const NS_STREAM_MANAGEMENT = 'urn:xmpp:sm:3';
 const NS_STREAMS = 'http://etherx.jabber.org/streams';
@@ -184,6 +185,7 @@ export async function openClientConnection(options: ClientConnectionOptions): Pr
   });
   // A lost connection stays lost: the test decides what happens next.
   connection.reconnect.stop();
+  decodeUtf8AcrossChunks(connection);
   // Standard SCRAM iteration counts cost milliseconds with native PBKDF2 (scram-sha-1.ts).
   useNativeScramSha1(connection.saslFactory);
   // Errors also surface as rejections of the login and of requests; the event must not crash the process.

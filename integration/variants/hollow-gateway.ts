@@ -7,6 +7,7 @@
 import componentPackage from '@xmpp/component';
 import { xml, type Element } from '@xmpp/xml';
 import { restrictedParserClass } from '../../reference-gateway/component/restricted-stream.ts';
+import { decodeUtf8AcrossChunks } from '../../protocol/stanza/chunk-decoding.ts';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -28,6 +29,7 @@ const connection = componentPackage.component({
 (connection as unknown as { Parser: unknown }).Parser = restrictedParserClass(() => {
   (connection as unknown as { socket: { destroy(): void } | null }).socket?.destroy();
 });
+decodeUtf8AcrossChunks(connection);
 // Answer every IQ here, once: the library's own responder (its middleware chain) is detached.
 for (const listener of connection.listeners('element')) {
   connection.removeListener('element', listener as (...args: unknown[]) => void);

@@ -44,6 +44,7 @@ import { Keepalive, type KeepalivePolicy } from './keepalive.ts';
 import { restrictedParserClass, type RestrictedFeature } from './restricted-stream.ts';
 import { OutboundIqError, OutboundIqTracker, type OutboundIqReply } from './outbound-iq.ts';
 import { TaskWiring, type TaskWiringOptions } from './task-wiring.ts';
+import { decodeUtf8AcrossChunks } from '../../protocol/stanza/chunk-decoding.ts';
 
 export interface GatewayTiming {
   readonly setTimeout: (callback: () => void, ms: number) => unknown;
@@ -235,6 +236,7 @@ export class GatewayComponent {
       this.#refuseRestricted(feature);
     });
     this.#connection.reconnect.stop();
+    decodeUtf8AcrossChunks(this.#connection);
     // Detach the library's middleware chain (and with it the IQ callee): at construction its
     // listener is the only 'element' listener, so nothing but this module answers stanzas.
     for (const listener of this.#connection.listeners('element')) {

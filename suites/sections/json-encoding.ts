@@ -291,6 +291,37 @@ function ijsonViolations(wrap: (value: string) => string): readonly { what: stri
  */
 const SPACED = '  two  spaces,\u00a0no-break,\u2003em,\u3000ideographic,\ttab,\nLF,\r\nCRLF  ';
 
+/** Two bytes, three bytes, four bytes (a surrogate pair in UTF-16), and one ASCII byte. */
+const MULTIBYTE_UNIT = '\u00e9\u65e5\u{1f99c}\u00e9\u65e5\u{1f99c}\u00e9\u65e5\u{1f99c}a';
+
+/**
+ * Strings of MULTIBYTE_UNIT summing to about 100 KB of UTF-8 (or to a documented jsonMaxBytes
+ * less room for the rest of the arguments), each within a documented jsonMaxStringLength.
+ */
+function multibyteStrings(maxBytes: number | undefined, maxStringLength: number | undefined): string[] {
+  const unitBytes = Buffer.byteLength(MULTIBYTE_UNIT);
+  const totalBytes = Math.min(100_000, (maxBytes ?? Infinity) - 4_096);
+  const perString = Math.max(
+    1,
+    Math.floor(Math.min(16_384, maxStringLength ?? Infinity) / MULTIBYTE_UNIT.length),
+  );
+  const units = Math.max(1, Math.floor(totalBytes / unitBytes));
+  const strings: string[] = [];
+  for (let left = units; left > 0; left -= perString)
+    strings.push(MULTIBYTE_UNIT.repeat(Math.min(left, perString)));
+  return strings;
+}
+
+/** Where two long texts first differ, with a little of each around it. */
+function differenceAt(got: string, expected: string): string {
+  let index = 0;
+  while (index < got.length && got[index] === expected[index]) index += 1;
+  if (index === got.length && got.length === expected.length)
+    return `${String(got.length)} characters, identical`;
+  const around = (text: string): string => JSON.stringify(text.slice(Math.max(0, index - 12), index + 12));
+  return `first difference at character ${String(index)} of ${String(got.length)}: got ${around(got)}, expected ${around(expected)}`;
+}
+
 export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Encoding', [
   {
     id: 'json-encoding.served-json',
@@ -665,6 +696,51 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         'json-encoding.string-whitespace-preserved',
         `<task-result/> carrying the strings unchanged: ${expected}`,
         canonicalJson(parseStrictJson(stored.json)) === expected,
+      );
+    },
+  },
+  {
+    id: 'json-encoding.multibyte-across-reads',
+    requirements: ['json-encoding.utf8-xml-legal'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    statement:
+      'Arguments of about 100 KB made almost only of 2-, 3- and 4-byte UTF-8 characters (less when the SUT file documents a lower jsonMaxBytes) come back unchanged in the completed event and in <task-result/>: a stanza that large arrives in several socket reads on every link, and a reader that decodes each read on its own turns the characters cut at their ends into U+FFFD.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const values = multibyteStrings(
+        context.sut.limits?.jsonMaxBytes,
+        context.sut.limits?.jsonMaxStringLength,
+      );
+      // The result spelled out whole: the comparison then leaves nothing to the gateway's defaults.
+      const result = { content: [{ type: 'text', text: 'multi-byte' }], structuredContent: { values } };
+      const steps = [{ complete: result }];
+      const started = await sendInvoke(context, caller, target, 'script', { steps });
+      if (started.exchange.parsed.type === 'error' && context.sut.limits?.jsonMaxBytes === undefined) {
+        throw new CannotTell(
+          `the gateway refused ${String(Buffer.byteLength(started.invoke.argumentsJson))} bytes of arguments (${started.exchange.parsed.error.condition}) and the SUT config documents no jsonMaxBytes`,
+        );
+      }
+      const accepted = expectAccepted(started.exchange, 'json-encoding.utf8-xml-legal', started.invoke);
+      const history = await awaitSettled(context, caller, accepted.taskId);
+      const expected = canonicalJson({ result });
+      const event = canonicalJson(terminalPayload(history).payload);
+      expectThat(
+        differenceAt(event, expected),
+        'json-encoding.utf8-xml-legal',
+        'a completed event carrying the multi-byte strings unchanged',
+        event === expected,
+      );
+      const exchange = await taskResultRequest(caller, target, accepted.taskId);
+      const stored = canonicalJson(
+        parseStrictJson(expectTaskResult(exchange, 'json-encoding.utf8-xml-legal').json),
+      );
+      expectThat(
+        differenceAt(stored, expected),
+        'json-encoding.utf8-xml-legal',
+        '<task-result/> carrying the multi-byte strings unchanged',
+        stored === expected,
       );
     },
   },

@@ -10,6 +10,7 @@
 // first lifecycle event), bench/admission's second baseline.
 import componentPackage, { type XmppComponent } from '@xmpp/component';
 import xml from '@xmpp/xml';
+import { decodeUtf8AcrossChunks } from '../../../protocol/stanza/chunk-decoding.ts';
 
 export const ECHO_NS = 'urn:agentconf:test:echo';
 const NS_STANZAS = 'urn:ietf:params:xml:ns:xmpp-stanzas';
@@ -39,6 +40,7 @@ export async function startEchoComponent(options: EchoComponentOptions): Promise
   });
   // The harness decides when the component comes back; the library must not reconnect on its own.
   connection.reconnect.stop();
+  decodeUtf8AcrossChunks(connection);
   connection.on('error', () => undefined);
   let answered = 0;
   connection.middleware.use((context, next) => {
