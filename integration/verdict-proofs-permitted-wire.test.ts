@@ -2,14 +2,17 @@
 // spec allows passes every claimed profile. Wire-level variants here (the clock and progress
 // variants are in verdict-proofs-permitted-time.test.ts, so that the two files run in parallel).
 // What each variant changes and which text allows it: integration/variants/README.md.
-import { describe } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ECHO_IN_ERRORS,
+  LINK_AND_LIMIT_ALTERNATIVES,
   PAGE_MAX_2,
   PREFIXED_IDS,
+  RETRY_HINT_NS,
   TRANSIENT_OUTAGE_WAIT,
 } from './variants/gateway-variants.ts';
 import { itPassesEveryClaimedProfile } from './variants/permitted-proofs.ts';
+import { caseOf, type AgentconfRun } from './variants/run-agentconf.ts';
 import { useVariantRun } from './variants/use-variant-run.ts';
 
 describe('a. the request payload echoed in IQ errors (#errors: MAY be included)', () => {
@@ -36,3 +39,57 @@ describe("e. service-unavailable typed 'wait' for transient outages (interp-42)"
   // changes nothing else, not that the suites accept 'wait' on that path.
   itPassesEveryClaimedProfile(useVariantRun(TRANSIENT_OUTAGE_WAIT));
 });
+
+describe('g. the other paths four cases accept, in one gateway (RFC 6120 §11.1, §8.3.2; #events; #security)', () => {
+  // - <bad-format/> for restricted XML: RFC 6120 §11.1 has the stream closed with a stream
+  //   error that SHOULD be <restricted-xml/>; some existing implementations send <bad-format/>.
+  // - Events the link did not take while the stream was down are dropped at the reconnection:
+  //   #events sends best-effort notifications ("Delivery can lose an event") and
+  //   #task-message-routing says correctness MUST NOT depend on their delivery.
+  // - resource-constraint with a fixed <text/> and a retry hint (an application-specific
+  //   condition, RFC 6120 §8.3.2): #errors wants any diagnostic bounded and safe.
+  // - The prober's discovery bucket stricter than the SUT file's limits.rateLimits, a ceiling:
+  //   #security only says gateways MUST rate-limit.
+  const run = useVariantRun(LINK_AND_LIMIT_ALTERNATIVES);
+  itPassesEveryClaimedProfile(run);
+
+  it('takes each alternative path in the case that accepts it', () => {
+    expect(transcriptOf(run(), 'security.restricted-xml-on-component-link')).toMatch(
+      /closed its stream \(<bad-format\/>\)/,
+    );
+    // Events committed while the server was down were dropped, never sent: some revision up to
+    // the settled one never crossed the link, and task-state and task-result recovered the task.
+    const restart = transcriptOf(run(), 'task-recovery.server-restart');
+    const settled =
+      /settled completed at revision (\d+); revisions its events carried on the component link: (.*)$/m.exec(
+        restart,
+      );
+    expect(settled, restart).not.toBeNull();
+    const carried = new Set((settled?.[2] ?? '').split(', ').map((entry) => Number(entry.split(' ')[0])));
+    const revisions = Array.from({ length: Number(settled?.[1] ?? 0) }, (_, index) => index + 1);
+    expect(
+      revisions.filter((revision) => !carried.has(revision)),
+      restart,
+    ).not.toEqual([]);
+    const capacity = transcriptOf(run(), 'rules.task-capacity');
+    expect(capacity).toMatch(/resource-constraint/);
+    expect(capacity).toContain(RETRY_HINT_NS);
+    const rate = transcriptOf(run(), 'security.rate-limit-enforced');
+    expect(rate).toContain(RETRY_HINT_NS);
+    // Refused sooner than the documented burst of 10 allows (the gateway's is 4).
+    expect(discoResultsBeforeRefusal(rate), rate).toBeLessThan(10);
+  });
+});
+
+function transcriptOf(run: AgentconfRun, id: string): string {
+  return caseOf(run, id).attempts.at(-1)?.transcriptText ?? '';
+}
+
+/** The disco#info results the caller received before its first resource-constraint. */
+function discoResultsBeforeRefusal(transcript: string): number {
+  const received = transcript.split('\n').filter((line) => line.includes(' RECV '));
+  const refused = received.findIndex((line) => line.includes('resource-constraint'));
+  return received
+    .slice(0, refused === -1 ? received.length : refused)
+    .filter((line) => line.includes("type='result'") && line.includes('disco#info')).length;
+}

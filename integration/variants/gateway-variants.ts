@@ -265,6 +265,80 @@ export const PROGRESS_COALESCING: GatewayVariant = {
   ],
 };
 
+/** The namespace of variant g's retry hint, an application-specific condition of a deployment's own. */
+export const RETRY_HINT_NS = 'urn:example:agent-gateway:limits:0';
+
+/**
+ * g. The other paths four cases accept, in one gateway (one full run):
+ * - restricted XML on the component stream closed with <bad-format/> instead of <restricted-xml/>
+ *   (RFC 6120 §11.1: a stream error that SHOULD be <restricted-xml/>; some existing
+ *   implementations send <bad-format/> instead): security.restricted-xml-on-component-link;
+ * - events the link did not take while its stream was down are dropped, not re-sent after the
+ *   reconnection (#events: best-effort notifications, "Delivery can lose an event";
+ *   #task-message-routing: correctness MUST NOT depend on notification delivery): task-state
+ *   and task-result recover them, as task-recovery.server-restart asks;
+ * - every resource-constraint carries a bounded, fixed <text/> and a retry hint as an
+ *   application-specific condition (RFC 6120 §8.3.2; #errors: any diagnostic bounded and safe,
+ *   no rejected JSON reflected): rules.task-capacity, security.rate-limit-enforced;
+ * - the prober's discovery bucket stricter than the SUT file documents (burst 4 at 10/s against
+ *   10 at 20/s: limits.rateLimits is a ceiling, #security only says MUST rate-limit):
+ *   security.rate-limit-enforced.
+ */
+export const LINK_AND_LIMIT_ALTERNATIVES: GatewayVariant = {
+  name: 'link-and-limit-alternatives',
+  change:
+    'bad-format for restricted XML, undelivered events dropped at reconnection, resource-constraint with text and retry hint, a stricter prober discovery limit',
+  patches: [
+    {
+      file: 'reference-gateway/component/gateway-component.ts',
+      find: "<stream:error><restricted-xml xmlns='${NS_STREAMS}'/></stream:error>",
+      replace: "<stream:error><bad-format xmlns='${NS_STREAMS}'/></stream:error>",
+    },
+    {
+      file: 'reference-gateway/component/task-wiring.ts',
+      find: `    const tasks = this.#outbox.flush((taskId, fromRevision) => {
+      this.engine.resendEvents(taskId, fromRevision);
+    });
+    if (tasks > 0) this.#log(\`gateway: re-sent the undelivered events of \${String(tasks)} task(s)\`);`,
+      replace: `    // Variant link-and-limit-alternatives: what the link did not take is dropped (events are best effort).
+    const tasks = this.#outbox.flush(() => undefined);
+    if (tasks > 0) this.#log(\`gateway: dropped the undelivered events of \${String(tasks)} task(s)\`);`,
+    },
+    {
+      file: 'reference-gateway/component/iq-router.ts',
+      find: "import type { Element } from '@xmpp/xml';",
+      replace: "import { xml, type Element } from '@xmpp/xml';",
+    },
+    {
+      file: 'reference-gateway/component/iq-router.ts',
+      find: `function errorReply(request: IqEnvelope, fault: StanzaFault): Element {
+  return buildIqError(request, { condition: fault.condition, type: fault.type });
+}`,
+      replace: `function errorReply(request: IqEnvelope, fault: StanzaFault): Element {
+  // Variant link-and-limit-alternatives: a limit's refusal says so, with a retry hint.
+  if (fault.condition === 'resource-constraint') {
+    return buildIqError(request, {
+      condition: fault.condition,
+      type: fault.type,
+      text: { text: 'A rate or capacity limit was reached; retry later.', lang: 'en' },
+      applicationCondition: xml('retry-after', { xmlns: '${RETRY_HINT_NS}', seconds: '1' }),
+    });
+  }
+  return buildIqError(request, { condition: fault.condition, type: fault.type });
+}`,
+    },
+  ],
+  sut: (sut) => {
+    const limits = sut.launch.files['gateway.json'].limits as {
+      principalRateLimits: Record<string, Record<string, unknown>>;
+    };
+    const prober = limits.principalRateLimits['prober@server.example'];
+    if (prober?.['discovery'] === undefined)
+      throw new Error("the reference SUT no longer limits the prober's discovery");
+    prober['discovery'] = { burst: 4, perSecond: 10 };
+  },
+};
+
 export const PERMITTED_VARIANTS: readonly GatewayVariant[] = [
   ECHO_IN_ERRORS,
   PREFIXED_IDS,
@@ -273,6 +347,7 @@ export const PERMITTED_VARIANTS: readonly GatewayVariant[] = [
   PAGE_MAX_2,
   TRANSIENT_OUTAGE_WAIT,
   PROGRESS_COALESCING,
+  LINK_AND_LIMIT_ALTERNATIVES,
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -201,7 +201,10 @@ async function restrictedXml(context: CaseContext): Promise<void> {
         `raw-ping-${String(index)}-${context.random.string(LOWER, 6)}`,
         sent,
       );
-      const outcome = `${effect}${reconnected ? ', reconnected' : ''}`;
+      // Which stream error, if any: RFC 6120 §11.1 allows <restricted-xml/> or <bad-format/>.
+      const streamError = sent.find((stanza) => stanza.name === 'stream:error' || stanza.name === 'error');
+      const condition = streamError?.children.find((child) => typeof child !== 'string')?.name;
+      const outcome = `${effect}${condition === undefined ? '' : ` (<${condition}/>)`}${reconnected ? ', reconnected' : ''}`;
       caller.transcript.note(`raw ${vector.name}: the gateway ${outcome}`);
       counts.set(`${vector.name}: ${outcome}`, (counts.get(`${vector.name}: ${outcome}`) ?? 0) + 1);
       expectThat(

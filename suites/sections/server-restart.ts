@@ -82,7 +82,7 @@ async function restartWhileRunning(
   caller.transcript.note(
     `server restarted in ${String(Math.round(serverMs))} ms while task ${accepted.taskId} ran; the gateway answered again ${String(Math.round(performance.now() - started))} ms after the kill over ${String(link.connections - connectionsBefore)} new component connection(s)`,
   );
-  await expectRecoveredCompletion(
+  const settled = await expectRecoveredCompletion(
     context,
     caller,
     target,
@@ -93,6 +93,14 @@ async function restartWhileRunning(
       recovered: 'recovered through task-result across the server restart',
     },
     [before, caller],
+  );
+  // Events are best effort (#events): a revision the link never carried, re-sent or not, was
+  // recovered through task-state and task-result alone.
+  const onLink = wire
+    .sends(accepted.taskId)
+    .map(({ revision, count }) => `${String(revision)} ×${String(count)}`);
+  caller.transcript.note(
+    `task ${accepted.taskId} settled ${settled.state} at revision ${String(settled.revision)}; revisions its events carried on the component link: ${onLink.join(', ') || 'none'}`,
   );
   wire.expectIdenticalRepeats(accepted.taskId);
   const retry = expectAccepted(
