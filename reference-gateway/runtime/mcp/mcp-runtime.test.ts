@@ -16,6 +16,7 @@ import { FakeEngine } from '../../../protocol/conformance-script/test-support/fa
 import type { JsonValue } from '../../../protocol/json/json-value.ts';
 import { REPO_ROOT } from '../../../protocol/test-support/shared-paths.ts';
 import type { McpServerSpec } from '../../config/mcp-endpoints.ts';
+import { TASK_BRIDGE, TASK_BRIDGE_CAPABILITY } from '../../../protocol/mcp-task-bridge.ts';
 import { McpRuntime, SERVER_GONE } from './mcp-runtime.ts';
 import { McpSessionPool } from './mcp-session-pool.ts';
 import { plainServer, type PlainServerFactory } from './test-support/plain-server.ts';
@@ -318,6 +319,41 @@ describe('with a plain MCP server', () => {
       for (const engine of engines) engine.cancel();
       await Promise.all(running);
       expect(engines.map((engine) => engine.calls)).toEqual([[], []]);
+    });
+  });
+
+  it('a bridge server that answered before it saw the cancellation: its response is the outcome, though the SDK stopped waiting', async () => {
+    // The response is held on its way until the engine has cancelled (the SDK has then dropped
+    // the request and sent notifications/cancelled, which the server, done with the call, ignores).
+    let held: (() => void) | undefined;
+    const heldResponse = new Promise<void>((resolve) => {
+      held = resolve;
+    });
+    let responseWritten: () => void = () => undefined;
+    const written = new Promise<void>((resolve) => {
+      responseWritten = resolve;
+    });
+    const server = plainServer({
+      tools,
+      experimental: { [TASK_BRIDGE]: TASK_BRIDGE_CAPABILITY },
+      handlers: { quick: () => Promise.resolve({ content: [{ type: 'text', text: 'done first' }] }) },
+      beforeDelivery: async (message) => {
+        if (!('result' in message) || !('content' in message.result)) return;
+        responseWritten();
+        await heldResponse;
+      },
+    });
+    await withRuntime(server, async (runtime) => {
+      const engine = new FakeEngine();
+      const running = execute(runtime, engine, 'quick', {});
+      await written;
+      engine.cancel();
+      await pause(20);
+      held?.();
+      await running;
+      expect(engine.calls).toEqual([
+        { kind: 'complete', result: { content: [{ type: 'text', text: 'done first' }] } },
+      ]);
     });
   });
 

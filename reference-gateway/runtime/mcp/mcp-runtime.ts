@@ -38,7 +38,7 @@ import {
   type BridgeOutcome,
 } from '../../../protocol/mcp-task-bridge.ts';
 import type { ActionResult, TaskActions, ToolInvocation, ToolRuntime } from '../tool-runtime.ts';
-import type { McpSession } from './mcp-session.ts';
+import type { McpSession, ResponseAnswer } from './mcp-session.ts';
 import type { McpSessionPool } from './mcp-session-pool.ts';
 
 export const MCP_RUNTIME_NAME = 'mcp';
@@ -58,8 +58,6 @@ export const SERVER_UNREACHABLE: TaskFailure = Object.freeze({
 });
 
 const CANCEL_REASON = 'the caller cancelled the task';
-/** How long a cancelled call may still report its own outcome before the task settles cancelled. */
-const CANCEL_GRACE_MS = 10_000;
 
 /** A plain MCP progress notification as a progress payload (undefined: nothing to report). */
 function plainProgress(params: ProgressNotification['params']): ProgressPayload | undefined {
@@ -94,6 +92,11 @@ function completedOf(raw: JsonObject): BridgeOutcome | undefined {
     result: meta === undefined ? rest : { ...rest, _meta: meta },
     ...(typeof summary === 'string' ? { summary } : {}),
   };
+}
+
+/** The outcome a tools/call response stands for (undefined: an error that is not the tool's outcome). */
+function outcomeOfAnswer(answer: ResponseAnswer): BridgeOutcome | undefined {
+  return answer.kind === 'result' ? completedOf(answer.result) : outcomeFromWire(bridgePart(answer.data));
 }
 
 /** Commits an outcome; a refusal as invalid becomes the fallback failure. */
@@ -172,6 +175,9 @@ class McpCall {
           outcome: (outcome) => {
             this.#lateOutcome(outcome);
           },
+          lateAnswer: (late) => {
+            this.#lateOutcome(outcomeOfAnswer(late));
+          },
           closed: () => {
             this.#lateOutcome(undefined);
           },
@@ -183,7 +189,7 @@ class McpCall {
           await settleWith(actions, completedOf(answer.result));
           return;
         case 'error': {
-          const outcome = outcomeFromWire(bridgePart(answer.data));
+          const outcome = outcomeOfAnswer(answer);
           if (outcome !== undefined) {
             await settleWith(actions, outcome);
             return;
@@ -197,23 +203,14 @@ class McpCall {
           return;
         case 'aborted': {
           if (actions.settled.aborted || !this.#session.bridge) return;
-          // Cancellation is advisory: the tool's own outcome follows as a notification. When
-          // none comes (settled, the session closed), returning lets the engine settle a task
-          // that is still cancelling as cancelled.
-          // Nor when the server answered the call before it saw the cancellation: the SDK drops a
-          // response to a request it stopped waiting for, so after a grace period the task
-          // settles cancelled, as the caller asked (#cancellation).
-          let grace: NodeJS.Timeout | undefined;
+          // Cancellation is advisory: the tool's own outcome follows, as the outcome notification,
+          // or as the response the server sent before it saw the cancellation (the session hands
+          // it over although the SDK stopped waiting). When none can come (settled, the session
+          // closed), returning lets the engine settle a task that is still cancelling as cancelled.
           const outcome = await Promise.race([
             this.#afterCancel,
             untilAborted(actions.settled).then(() => undefined),
-            new Promise<undefined>((resolve) => {
-              grace = setTimeout(() => {
-                resolve(undefined);
-              }, CANCEL_GRACE_MS);
-            }),
           ]);
-          clearTimeout(grace);
           if (outcome !== undefined) await settleWith(actions, outcome);
           return;
         }

@@ -22,9 +22,14 @@ import {
   McpError,
   ProgressNotificationSchema,
   ResultSchema,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
   type ElicitRequest,
   type ElicitResult,
+  type JSONRPCMessage,
   type ProgressNotification,
+  type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
 import {
@@ -43,14 +48,23 @@ export interface CallRoute {
   progress(params: ProgressNotification['params']): void;
   elicit(params: ElicitRequest['params']): Promise<ElicitResult>;
   outcome(outcome: BridgeOutcome): void;
+  /**
+   * The response to a call whose signal had aborted: the server answered before it saw the
+   * cancellation, and the SDK, which stopped waiting, would drop it.
+   */
+  lateAnswer(answer: ResponseAnswer): void;
   /** The session closed under the call. */
   closed(): void;
 }
 
+/** A JSON-RPC response to a tools/call. */
+export type ResponseAnswer =
+  | { readonly kind: 'result'; readonly result: JsonObject }
+  | { readonly kind: 'error'; readonly code: number; readonly data: unknown };
+
 /** How a tools/call ended, as the session saw it. */
 export type CallAnswer =
-  | { readonly kind: 'result'; readonly result: JsonObject }
-  | { readonly kind: 'error'; readonly code: number; readonly data: unknown }
+  | ResponseAnswer
   /** The call's signal aborted: the SDK sent notifications/cancelled and stopped waiting. */
   | { readonly kind: 'aborted' }
   | { readonly kind: 'closed' };
@@ -97,6 +111,10 @@ async function withTimeout<T>(work: Promise<T>, ms: number, what: string, onTime
 export class McpSession {
   readonly client: Client;
   readonly #routes = new Map<string, CallRoute>();
+  /** The JSON-RPC ID each running call's tools/call went out under, by progressToken. */
+  readonly #requestIds = new Map<string, RequestId>();
+  /** Calls whose signal aborted before their response came, by JSON-RPC ID. */
+  readonly #abandoned = new Map<RequestId, string>();
   #protocolVersion: string | undefined;
   #closed = false;
   readonly #onClose: (() => void)[] = [];
@@ -119,10 +137,43 @@ export class McpSession {
       forward?.(version);
     };
     session.#listen();
+    const send = transport.send.bind(transport);
+    transport.send = (message, sendOptions) => {
+      session.#sending(message);
+      return send(message, sendOptions);
+    };
     await withTimeout(client.connect(transport), options.timeoutMs, 'connecting to the MCP server', () => {
       void client.close();
     });
+    // Set by connect: the Client's own reader, which drops a response it stopped waiting for.
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if (!session.#tookLateAnswer(message)) deliver?.(message, extra);
+    };
     return session;
+  }
+
+  /** Notes the JSON-RPC ID of each tools/call as it goes out (the SDK does not expose it). */
+  #sending(message: JSONRPCMessage): void {
+    if (!isJSONRPCRequest(message) || message.method !== 'tools/call') return;
+    const token = message.params?._meta?.progressToken;
+    if (typeof token === 'string' && this.#routes.has(token)) this.#requestIds.set(token, message.id);
+  }
+
+  /** Routes the response of a call abandoned by the SDK to its call; false for anything else. */
+  #tookLateAnswer(message: JSONRPCMessage): boolean {
+    let answer: ResponseAnswer;
+    if (isJSONRPCResultResponse(message)) answer = { kind: 'result', result: message.result as JsonObject };
+    else if (isJSONRPCErrorResponse(message))
+      answer = { kind: 'error', code: message.error.code, data: message.error.data };
+    else return false;
+    const token = message.id === undefined ? undefined : this.#abandoned.get(message.id);
+    if (token === undefined || message.id === undefined) return false;
+    this.#abandoned.delete(message.id);
+    const route = this.#routes.get(token);
+    this.#routes.delete(token);
+    route?.lateAnswer(answer);
+    return true;
   }
 
   #listen(): void {
@@ -218,6 +269,13 @@ export class McpSession {
   ): Promise<CallAnswer> {
     if (this.#closed) return { kind: 'closed' };
     this.#routes.set(token, route);
+    // The SDK forgets the request when the signal aborts: a response already on its way is then
+    // the call's outcome, and only this session can still take it (#tookLateAnswer).
+    const onAbort = (): void => {
+      const id = this.#requestIds.get(token);
+      if (id !== undefined) this.#abandoned.set(id, token);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
     try {
       // The route goes as soon as the answer is in (the first job after the SDK resolves, before
       // the handlers of any later message): what the server sends for the call afterwards is
@@ -243,12 +301,16 @@ export class McpSession {
       }
       if (error instanceof McpError) return { kind: 'error', code: error.code, data: error.data };
       return { kind: 'error', code: ErrorCode.InternalError, data: undefined };
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      this.#requestIds.delete(token);
     }
   }
 
   /** Stops routing a call: what the server sends for it from now on is discarded. */
   forget(token: string): void {
     this.#routes.delete(token);
+    for (const [id, abandoned] of this.#abandoned) if (abandoned === token) this.#abandoned.delete(id);
   }
 
   async close(): Promise<void> {
