@@ -11,7 +11,7 @@
  *   carries the entity or the canary text. RFC 6120 §11.1 has the receiver close the stream with
  *   a stream error (<restricted-xml/>, §4.9.3.18; <bad-format/> is allowed instead, §4.9.3.1);
  *   RFC 3920 let it ignore the feature. Either passes: a stream error, a plain close, or an
- *   answer that ignored the comment or instruction. What fails: the external entity fetched
+ *   answer that ignored the comment or instruction (warned: RFC 6120 no longer allows it). What fails: the external entity fetched
  *   (`security.no-xxe`: XML parsers must not resolve external entities), an entity's
  *   replacement text or the canary in anything the gateway sends (an entity was expanded, or the
  *   restricted input reflected), and a gateway that neither answers the stanza following the
@@ -230,6 +230,14 @@ async function restrictedXml(context: CaseContext): Promise<void> {
         'a stream error or a close (RFC 6120 §11.1), or the restricted feature ignored and the next stanza answered',
         effect !== 'neither',
       );
+      if (effect === 'answered the next stanza') {
+        // Allowed (nothing unsafe happened, which is what the ProtoXEP's requirements ask), but
+        // RFC 6120 §11.1 replaced RFC 3920's "ignore" with closing the stream.
+        context.warn(
+          'security.authorize-and-validate',
+          `the injected ${vector.name} was ignored and the next stanza answered: RFC 6120 §11.1 has the stream closed with a stream error (<restricted-xml/>, or <bad-format/>), RFC 3920 let it be ignored`,
+        );
+      }
     }
     caller.transcript.note(
       `raw restricted XML, ${String(chosen.length)} injections: ${[...counts].map(([what, count]) => `${what} ×${String(count)}`).join('; ')}`,
