@@ -296,15 +296,14 @@ const MULTIBYTE_UNIT = '\u00e9\u65e5\u{1f99c}\u00e9\u65e5\u{1f99c}\u00e9\u65e5\u
 
 /**
  * Strings of MULTIBYTE_UNIT summing to about 100 KB of UTF-8 (or to a documented jsonMaxBytes
- * less room for the rest of the arguments), each within a documented jsonMaxStringLength.
+ * less room for the rest of the arguments), each within a documented jsonMaxStringLength in
+ * whatever unit the gateway counts (the spec names none): a string's UTF-8 bytes, the largest
+ * count, stay within it.
  */
 function multibyteStrings(maxBytes: number | undefined, maxStringLength: number | undefined): string[] {
   const unitBytes = Buffer.byteLength(MULTIBYTE_UNIT);
   const totalBytes = Math.min(100_000, (maxBytes ?? Infinity) - 4_096);
-  const perString = Math.max(
-    1,
-    Math.floor(Math.min(16_384, maxStringLength ?? Infinity) / MULTIBYTE_UNIT.length),
-  );
+  const perString = Math.max(1, Math.floor(Math.min(16_384, maxStringLength ?? Infinity) / unitBytes));
   const units = Math.max(1, Math.floor(totalBytes / unitBytes));
   const strings: string[] = [];
   for (let left = units; left > 0; left -= perString)
