@@ -155,21 +155,24 @@ export class McpSession {
 
   /** Notes the JSON-RPC ID of each tools/call as it goes out (the SDK does not expose it). */
   #sending(message: JSONRPCMessage): void {
-    if (!isJSONRPCRequest(message) || message.method !== 'tools/call') return;
+    // The method first: the schema check runs only for the calls themselves.
+    if (!('method' in message) || message.method !== 'tools/call' || !isJSONRPCRequest(message)) return;
     const token = message.params?._meta?.progressToken;
     if (typeof token === 'string' && this.#routes.has(token)) this.#requestIds.set(token, message.id);
   }
 
   /** Routes the response of a call abandoned by the SDK to its call; false for anything else. */
   #tookLateAnswer(message: JSONRPCMessage): boolean {
+    // Every inbound message passes here: the ID lookup first, the schema checks only for a hit.
+    const id = 'id' in message ? message.id : undefined;
+    const token = id === undefined ? undefined : this.#abandoned.get(id);
+    if (id === undefined || token === undefined) return false;
     let answer: ResponseAnswer;
     if (isJSONRPCResultResponse(message)) answer = { kind: 'result', result: message.result as JsonObject };
     else if (isJSONRPCErrorResponse(message))
       answer = { kind: 'error', code: message.error.code, data: message.error.data };
     else return false;
-    const token = message.id === undefined ? undefined : this.#abandoned.get(message.id);
-    if (token === undefined || message.id === undefined) return false;
-    this.#abandoned.delete(message.id);
+    this.#abandoned.delete(id);
     const route = this.#routes.get(token);
     this.#routes.delete(token);
     route?.lateAnswer(answer);
