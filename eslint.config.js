@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import { boundariesConfig } from './eslint.boundaries.js';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'coverage/', 'reports/', 'fixtures/', 'xsd/', '**/*.d.ts'] },
+  { ignores: ['node_modules/', 'coverage/', 'reports/', 'fixtures/', 'xsd/', 'dist/', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   ...tseslint.configs.stylisticTypeChecked,

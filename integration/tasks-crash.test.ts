@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDriver, type Caller, type Driver } from '../harness/driver/index.ts';
-import { transcriptPerTest } from '../harness/driver/vitest-transcripts.ts';
+import { transcriptPerTest } from '../harness/driver/test-support/vitest-transcripts.ts';
 import { ManagedProcess } from '../harness/faults/managed-process.ts';
 import { nativeProvider } from '../harness/federation/native-provider.ts';
 import type { Federation } from '../harness/federation/server-provider.ts';

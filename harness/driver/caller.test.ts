@@ -26,7 +26,7 @@ import { Caller } from './caller.ts';
 import { createDriver, type Driver } from './driver.ts';
 import { CallerDisconnected, IqTimeout, LoginFailed, StanzaErrorReply } from './errors.ts';
 import { Transcript } from './transcript.ts';
-import { transcriptPerTest } from './vitest-transcripts.ts';
+import { transcriptPerTest } from './test-support/vitest-transcripts.ts';
 
 const ECHO = 'echo@agents.example';
 const APP_NS = 'urn:agentconf:test:app';

@@ -2,6 +2,12 @@
  * The subset of @xmpp/client 0.14 and @xmpp/component 0.13 that the harness uses; neither
  * package ships types. Elements are @xmpp/xml (ltx) elements; @xmpp/component brings its own
  * copy of @xmpp/xml, with the same shape.
+ *
+ * Why not DefinitelyTyped: no @types/xmpp__component exists, and @types/xmpp__client 0.14.1
+ * declares the public client only. The harness reaches into the connection's transport list
+ * (a direct-TLS transport with the run's CA goes first) and its SASL factory (native SCRAM),
+ * which it leaves out, and it depends on @types/xmpp__xml, which does not fit (see
+ * protocol/stanza/types/xmpp-xml.d.ts). Checked against the installed 0.14.0.
  */
 declare module '@xmpp/client' {
   import type { Element } from '@xmpp/xml';

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createDriver, type Caller, type Driver } from '../../harness/driver/index.ts';
-import { transcriptPerTest } from '../../harness/driver/vitest-transcripts.ts';
+import { transcriptPerTest } from '../../harness/driver/test-support/vitest-transcripts.ts';
 import { nativeProvider } from '../../harness/federation/native-provider.ts';
 import type { AccountRequest, Federation } from '../../harness/federation/server-provider.ts';
 import { isJsonObject, type JsonObject } from '../../protocol/json/json-value.ts';

@@ -4,7 +4,7 @@
  * lone surrogates and non-finite numbers and we surface those as errors, never as output.
  */
 import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import canonicalize from './vendor/canonicalize/canonicalize.js';
 import { HASH_ALGO_SHA256 } from '../namespaces.ts';
 import type { JsonValue } from './json-value.ts';
 

@@ -1,31 +1,46 @@
-// Imports a TypeScript entry point as one esbuild bundle kept in node_modules/.cache/agentconf,
-// rebuilt whenever one of the files it was built from changed. Loading a few hundred TypeScript
-// modules through tsx's loader hooks costs about a second per process or worker thread (each
-// module is a round trip to the hooks thread); a run starts the reference gateway and its two
-// schema-validation workers several times, and the tests spawn the CLI often, so that second
-// adds up. A bundle loads in a fraction of it. tsx stays the fallback: when the cache cannot be
-// written, when esbuild fails, or with AGENTCONF_NO_BUNDLE=1.
+// Imports a TypeScript entry point as one esbuild bundle. An installed package runs the bundles
+// that `npm pack` built into dist/ (prebuilt.js); a checkout bundles on first use into
+// node_modules/.cache/agentconf, rebuilt whenever one of the files it was built from changed.
+// Loading a few hundred TypeScript modules through tsx's loader hooks costs about a second per
+// process or worker thread (each module is a round trip to the hooks thread); a run starts the
+// reference gateway and its two schema-validation workers several times, and the tests spawn
+// the CLI often, so that second adds up. A bundle loads in a fraction of it. tsx stays the
+// fallback: when the cache cannot be written, when esbuild fails, or with AGENTCONF_NO_BUNDLE=1.
 //
 // Plain JavaScript, so that it runs before any TypeScript loader is in place.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { basename, dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { esbuildBundle, sizeAndTime } from './esbuild-bundle.js';
+import { PACKAGE_ROOT, prebuiltBundleOf } from './prebuilt.js';
 
-const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // Inside the package, so that the bundle's bare imports resolve to the package's dependencies.
 const CACHE_DIR = join(PACKAGE_ROOT, 'node_modules', '.cache', 'agentconf');
-const IMPORT_META_PATHS = /\bimport\.meta\.(url|dirname|filename)\b/g;
 
 /** The module namespace of `entry` (an absolute path to a .ts file), from its bundle when possible. */
 export async function importTypeScript(entry) {
   if (process.env.AGENTCONF_NO_BUNDLE !== '1') {
+    const prebuilt = prebuiltBundleOf(entry);
+    if (prebuilt !== undefined) {
+      try {
+        return await import(pathToFileURL(prebuilt).href);
+      } catch (error) {
+        // In a checkout, `npm pack`'s postpack step may have removed dist/ since it was checked.
+        if (!isMissing(error, prebuilt)) throw error;
+      }
+    }
     const bundle = await bundleOf(entry).catch(() => undefined);
     if (bundle !== undefined) return import(pathToFileURL(bundle).href);
   }
   const { register } = await import('tsx/esm/api');
   register();
   return import(pathToFileURL(entry).href);
+}
+
+/** Whether `error` says that `file` itself does not exist (then it was never evaluated). */
+function isMissing(error, file) {
+  return error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes(file);
 }
 
 /** The path of `entry`'s bundle in `cacheDir`, built first unless it is fresh. */
@@ -60,75 +75,33 @@ function isFresh(inputsFile, bundle) {
   return true;
 }
 
+/** The cached bundle is only ever read on this machine: each module keeps its absolute location. */
+function absoluteLocations(file) {
+  return {
+    url: JSON.stringify(pathToFileURL(file).href),
+    dirname: JSON.stringify(dirname(file)),
+    filename: JSON.stringify(file),
+  };
+}
+
 async function build(entry, bundle, inputsFile) {
-  const esbuild = await import('esbuild');
   const inputs = {};
-  const result = await esbuild.build({
-    entryPoints: [entry],
-    absWorkingDir: PACKAGE_ROOT,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    // Beside the bundle, read only under NODE_OPTIONS=--enable-source-maps (stack traces then
-    // name the TypeScript files); parsing it at every start would cost more than it saves.
-    sourcemap: 'linked',
+  const { outputFiles, inputFiles } = await esbuildBundle({
+    entry,
     outfile: bundle,
-    metafile: true,
-    write: false,
-    logLevel: 'silent',
-    plugins: [sourceLocationsKept(inputs)],
+    root: PACKAGE_ROOT,
+    locate: absoluteLocations,
+    inputs,
   });
-  // Its service process would otherwise live as long as this one (a gateway runs for hours).
-  await esbuild.stop();
-  for (const input of Object.keys(result.metafile.inputs)) {
-    const file = resolve(PACKAGE_ROOT, input);
-    inputs[file] ??= sizeAndTime(file);
-  }
+  for (const file of inputFiles) inputs[file] ??= sizeAndTime(file);
   mkdirSync(dirname(bundle), { recursive: true });
   // Written aside and renamed: processes starting together never read half a file.
   const partial = `.${String(process.pid)}.${String(Math.random()).slice(2)}.partial`;
-  for (const output of result.outputFiles) {
+  for (const output of outputFiles) {
     writeFileSync(output.path + partial, output.contents);
     renameSync(output.path + partial, output.path);
   }
   writeFileSync(inputsFile + partial, JSON.stringify({ inputs }));
   renameSync(inputsFile + partial, inputsFile);
   return bundle;
-}
-
-function sizeAndTime(file) {
-  const seen = statSync(file);
-  return { size: seen.size, mtimeMs: seen.mtimeMs };
-}
-
-/**
- * Each module keeps its own location: import.meta.url, dirname and filename are replaced by the
- * source file's values, so paths computed from them (the repository root, committed XSDs, the
- * validation worker's entry) point where they did before bundling. Each file's size and time are
- * taken into `inputs` before it is read: an edit made during the build makes the next start
- * rebuild.
- */
-function sourceLocationsKept(inputs) {
-  return {
-    name: 'agentconf-source-locations',
-    setup(plugin) {
-      plugin.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
-        inputs[args.path] = sizeAndTime(args.path);
-        const source = readFileSync(args.path, 'utf8');
-        const loader = /\.[cm]?ts$/.test(args.path) ? 'ts' : 'js';
-        if (!source.includes('import.meta.')) return { contents: source, loader };
-        const values = {
-          url: pathToFileURL(args.path).href,
-          dirname: dirname(args.path),
-          filename: args.path,
-        };
-        return {
-          contents: source.replace(IMPORT_META_PATHS, (_, key) => JSON.stringify(values[key])),
-          loader,
-        };
-      });
-    },
-  };
 }

@@ -1,4 +1,8 @@
-/** The subset of jsonld 9 (which ships no types) that the EARL report test uses. */
+/**
+ * The subset of jsonld 9 (which ships no types) that the EARL report test uses. Not
+ * @types/jsonld 1.5.15: it describes jsonld 1.5, whose options have no `safe` (jsonld 6+) and
+ * whose document loader is callback-style.
+ */
 declare module 'jsonld' {
   export interface RemoteDocument {
     contextUrl: string | null;

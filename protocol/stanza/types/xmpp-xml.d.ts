@@ -2,6 +2,12 @@
  * The subset of @xmpp/xml 0.14 (ltx 3 Element) that this project uses. The package ships no
  * types. `attrs` is a plain object: read it with an own-property check (see element-access.ts)
  * so that names such as "constructor" never resolve through the prototype.
+ *
+ * Why not @types/xmpp__xml 0.14.0: it has no named `xml` export, which @xmpp/xml 0.14.0 has and
+ * every stanza builder imports; its xml() takes only Element or string children, while ltx
+ * flattens arrays and drops null, undefined and booleans (conditional children); and it types
+ * `attrs` and getAttr() as `any`, which the type-checked lint rejects at each attribute read and
+ * which would lose the check that an attribute is a string.
  */
 declare module '@xmpp/xml' {
   export type Node = Element | string;

@@ -2,8 +2,8 @@
 // test prints it (what was sent and received, in order, with the exact XML).
 import { beforeEach } from 'vitest';
 
-import type { Driver } from './driver.ts';
-import { Transcript } from './transcript.ts';
+import type { Driver } from '../driver.ts';
+import { Transcript } from '../transcript.ts';
 
 /** Call inside a describe block; `driver` is read at each test (drivers are usually made in beforeAll). */
 export function transcriptPerTest(driver: () => Driver): void {
