@@ -73,6 +73,8 @@ describe('examples/external-gateway/run.sh', () => {
     expect(report.fixtures).toBe('admin-iq');
     expect(example.output).toContain('conformance tools: served by the harness at http://127.0.0.1:');
     expect(example.output).toContain('external gateway: started');
+    // The operator checklist is printed once; cases waiting for an item name only its ID.
+    expect(example.output.split('fixtures: operator checklist').length - 1).toBe(1);
     expect(readFileSync(join(out, 'logs', 'external-gateway.log'), 'utf8')).toContain(
       'agents.example online via',
     );

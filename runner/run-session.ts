@@ -14,9 +14,21 @@ import type { OutOfBandLedger, SutControl, SutFacts } from '../suites/framework/
 import { referenceWorldOf, type ReferenceWorld } from '../suites/fixtures/reference-world.ts';
 import { createDriver, StanzaErrorReply, type Caller, type Driver } from '../harness/driver/index.ts';
 import type { Federation, ServerProvider } from '../harness/federation/server-provider.ts';
-import { launchSut, type SutInstance } from '../harness/sut/launch.ts';
+import { ProcessExitedError } from '../harness/faults/managed-process.ts';
+import { componentFor, launchSut, type SutInstance } from '../harness/sut/launch.ts';
 import { withImpliedProfiles } from '../protocol/profiles.ts';
-import { discoInfoProbe, waitForSutReady } from '../harness/sut/readiness.ts';
+import { ensureToolsFor } from '../harness/system-tools-ensure.ts';
+import type { SystemToolId } from '../harness/system-tools.ts';
+import type { ConformanceCase } from '../suites/framework/case.ts';
+import { ALL_SUITES } from '../suites/index.ts';
+import { discoInfoProbe, SutNotReadyError, waitForSutReady } from '../harness/sut/readiness.ts';
+import {
+  refuseForeignComponent,
+  refuseStaleGateway,
+  showsConflict,
+  startupConflict,
+  type ComponentLink,
+} from '../harness/sut/stale-gateway.ts';
 import { startFailureMessage } from '../harness/sut/start-failure.ts';
 import { launchLocale } from '../harness/sut/sut-locale.ts';
 import { conformanceLedgerFile, outOfBandLedger } from '../harness/sut/conformance-ledger.ts';
@@ -90,6 +102,19 @@ export interface RunSession {
 /** The gateway could not be brought up or reached; the message is for the person running the suite. */
 export class SessionStartFailure extends Error {
   override readonly name = 'SessionStartFailure';
+  /**
+   * The logs kept in `logsDirOnFailure` before the teardown removed them (gateway.log,
+   * server-a.log, …); empty when none was asked for, none existed yet, or they could not be written.
+   */
+  readonly logs: readonly string[];
+
+  constructor(
+    message: string,
+    options: { readonly cause?: unknown; readonly logs?: readonly string[] } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.logs = options.logs ?? [];
+  }
 }
 
 export interface StartSessionOptions {
@@ -105,6 +130,17 @@ export interface StartSessionOptions {
   readonly onServersUp?: (federation: Federation, sut: SutInstance) => Promise<void>;
   /** Paces every stanza the run sends to the gateway (request-pacing.ts). */
   readonly pace?: Pace;
+  /**
+   * The cases the run will start: the system tools they declare are installed (when allowed)
+   * before the gateway launches. Default: every case of the claimed profiles.
+   */
+  readonly cases?: readonly ConformanceCase[];
+  /**
+   * When the start fails once the federation is up: the directory that gets the gateway's output
+   * and the servers' logs (as keepLogs writes them) before the teardown removes them; the files
+   * written are the SessionStartFailure's `logs`.
+   */
+  readonly logsDirOnFailure?: string;
 }
 
 /**
@@ -154,10 +190,29 @@ async function startFederation(provider: ServerProvider, config: SutConfig): Pro
   }
 }
 
-/** The gateway's output and the servers' logs, as text files in `dir`. */
-async function keepLogs(dir: string, federation: Federation, sut: SutInstance): Promise<string[]> {
+/**
+ * The system tools the run's cases declare (harness/system-tools.ts), ensured for a gateway the
+ * harness launches; none for one someone else starts (the tools act inside the launched process).
+ */
+function ensureCaseTools(options: StartSessionOptions): Promise<ReadonlySet<SystemToolId>> {
+  if (options.config.launch === 'external') return Promise.resolve(new Set());
+  const claimed = new Set(withImpliedProfiles(options.config.profiles));
+  const cases =
+    options.cases ??
+    ALL_SUITES.flatMap((suite) => suite.cases).filter((testCase) =>
+      testCase.profiles.some((profile) => claimed.has(profile)),
+    );
+  return ensureToolsFor(cases, options.log);
+}
+
+/** The gateway's output (once launched) and the servers' logs, as text files in `dir`. */
+async function keepLogs(
+  dir: string,
+  federation: Federation,
+  sut: SutInstance | undefined,
+): Promise<string[]> {
   const files: [string, string][] = [];
-  if (sut.process !== undefined) files.push(['gateway.log', sut.process.output]);
+  if (sut?.process !== undefined) files.push(['gateway.log', sut.process.output]);
   for (const server of Object.values(federation.servers)) {
     const text = await server.readLog().catch(() => '');
     if (text !== '') files.push([`server-${server.role}.log`, text]);
@@ -204,7 +259,10 @@ function ledgerOf(
 export async function startSession(options: StartSessionOptions): Promise<RunSession> {
   const { config, log } = options;
   const started = performance.now();
+  // Alongside the federation's start; it never rejects (a missing tool only makes cases undecided).
+  const toolsEnsured = ensureCaseTools(options);
   const federation = await startFederation(options.provider, config);
+  const missingTools = await toolsEnsured;
   log(
     `federation: ${federation.provider}, servers ready in ${String(Math.round(federation.timings.bootMs))} ms`,
   );
@@ -214,16 +272,34 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       ? {}
       : { beforeSend: gatewayPacer(new TokenBucket(options.pace), config.component.domain) }),
   });
+  const link: ComponentLink = {
+    domain: federation.component.domain,
+    host: federation.component.host,
+    port: federation.component.port,
+  };
   let sut: SutInstance | undefined;
   let servedTools: ServedConformanceTools | undefined;
   let provisioned: ProvisionedWorld | undefined;
-  /** Removes what admin-iq provisioning created, saying what it could not. */
-  const unprovision = async (): Promise<void> => {
-    const created = provisioned;
-    provisioned = undefined;
-    if (created === undefined) return;
-    const failures = await created.cleanup().catch((error: unknown) => [String(error)]);
-    for (const failure of failures) log(`fixtures: cleanup: ${failure}`);
+  // Set by the teardown, so that the gateway's exit it causes is not reported as a crash.
+  let expectingExit = false;
+  let stopping: Promise<void> | undefined;
+  /** Stops what has started, in reverse order: the end of a run and of a failed start alike. */
+  const teardown = (): Promise<void> => {
+    stopping ??= (async () => {
+      const created = provisioned;
+      provisioned = undefined;
+      if (created !== undefined) {
+        const failures = await created.cleanup().catch((error: unknown) => [String(error)]);
+        for (const failure of failures) log(`fixtures: cleanup: ${failure}`);
+      }
+      expectingExit = true;
+      // The local caller may be connected already (the features query failed after its login).
+      await driver.closeAll();
+      await sut?.stop().catch(() => undefined);
+      await servedTools?.close().catch(() => undefined);
+      await federation.stop();
+    })();
+    return stopping;
   };
   try {
     if (config.conformanceTools === 'mcp-http') {
@@ -232,16 +308,31 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
         `conformance tools: served by the harness at ${servedTools.url} (MCP Streamable HTTP; ledger read here)`,
       );
     }
-    sut = await launchSut({
-      config,
-      federation,
-      ...(options.world === undefined ? {} : { world: options.world }),
-      ...(servedTools === undefined ? {} : { conformanceToolsUrl: servedTools.url }),
-    });
-    await options.onServersUp?.(federation, sut);
-    const probe = await discoInfoProbe(federation, sut.facts.componentDomain);
+    componentFor(config, federation);
+    const probe = await discoInfoProbe(federation, link.domain);
     try {
+      // Only a gateway the harness launches must find the domain unanswered: one the user starts
+      // may rightly be connected already (docs/sut.md: fix the port and secret, configure it
+      // before the run), and then it is the gateway under test.
+      if (config.launch !== 'external') await refuseStaleGateway(link, () => probe.probe());
+      // Printed once, before the gateway starts: what the protocol cannot provision must be set
+      // up by then; cases that need an unconfirmed item point back here by its ID.
+      if (config.fixtures === 'admin-iq' && options.world !== undefined) {
+        const items = operatorChecklist(options.world);
+        for (const line of checklistLines(items, unconfirmedItems(items, config.fixturesConfirmed)))
+          log(line);
+      }
+      sut = await launchSut({
+        config,
+        federation,
+        ...(options.world === undefined ? {} : { world: options.world }),
+        ...(servedTools === undefined ? {} : { conformanceToolsUrl: servedTools.url }),
+      });
+      await options.onServersUp?.(federation, sut);
       await waitForSutReady(sut, () => probe.probe());
+      // What answered may be a leftover that connected after the probe above: the launched
+      // gateway, refused with conflict, may not have exited yet.
+      if (sut.process?.pid !== undefined) await refuseForeignComponent(link, sut.process.pid);
     } finally {
       await probe.close().catch(() => undefined);
     }
@@ -274,12 +365,11 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       const items = operatorChecklist(provisioned.world);
       const unconfirmed = unconfirmedItems(items, config.fixturesConfirmed);
       fixtureChecklist = { items, unconfirmed };
-      for (const line of checklistLines(items, unconfirmed)) log(line);
       world = referenceWorldOf(
         provisioned.world,
         roles,
         'the fixture world provisioned over admin-iq',
-        new Map(unconfirmed.map((item) => [item.id, item.text])),
+        new Set(unconfirmed.map((item) => item.id)),
       );
     }
     const features = await advertisedFeatures(await callers.callerOf('local'), gatewayJid, log);
@@ -293,18 +383,22 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       taskTimeoutMs: config.timeouts.taskSeconds * 1_000,
       limits: config.limits,
       ...(locale === undefined ? {} : { locale }),
+      ...(missingTools.size === 0 ? {} : { missingTools }),
     };
     const launched = sut;
     const managed = launched.process;
     // A launched gateway that exits on its own mid-run: every later case would fail for that one
     // reason, so the run names it once and stops judging (exit 3).
-    let expectingExit = false;
     let unexpectedExit: string | undefined;
     managed?.on('exit', (status) => {
       if (expectingExit || unexpectedExit !== undefined) return;
       const how =
         status.signal === null ? `with exit code ${String(status.code)}` : `on signal ${status.signal}`;
-      unexpectedExit = `the gateway exited ${how} during the run; its last output:\n${outputTail(managed.runOutput)}`;
+      // A restart by a case leaves the domain free for a moment: a leftover gateway can take it.
+      const cause = showsConflict(managed.runOutput)
+        ? ' (its output shows a conflict stream error: while it was disconnected, another component took the domain, most likely a gateway left over from an earlier run with the same fixed port and secret)'
+        : '';
+      unexpectedExit = `the gateway exited ${how} during the run${cause}; its last output:\n${outputTail(managed.runOutput)}`;
     });
     const sutControl: SutControl | undefined =
       managed === undefined
@@ -324,8 +418,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
               expectingExit = expecting;
             },
           });
-    const tools = servedTools;
-    const ledger = ledgerOf(tools, outOfBandLedger(config, launched.facts), launched.facts);
+    const ledger = ledgerOf(servedTools, outOfBandLedger(config, launched.facts), launched.facts);
     const setupMs = performance.now() - started;
     log(`gateway under test: ${config.name} at ${gatewayJid}, ready after ${String(Math.round(setupMs))} ms`);
     return {
@@ -341,23 +434,34 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       setupMs,
       gatewayExit: () => unexpectedExit,
       keepLogs: (dir) => keepLogs(dir, federation, launched),
-      async stop() {
-        await unprovision();
-        expectingExit = true;
-        await driver.closeAll();
-        await launched.stop().catch(() => undefined);
-        await tools?.close().catch(() => undefined);
-        await federation.stop();
-      },
+      stop: teardown,
     };
   } catch (error) {
-    await unprovision().catch(() => undefined);
-    // The local caller may be connected already (the features query failed after its login).
-    await driver.closeAll();
-    await sut?.stop().catch(() => undefined);
-    await servedTools?.close().catch(() => undefined);
-    await federation.stop();
-    const message = startFailureMessage(error, [federation.component.secret]);
-    throw message === undefined ? error : new SessionStartFailure(message);
+    // Read while the other component is still connected: the teardown ends its connection.
+    const conflict =
+      sut?.process !== undefined && (error instanceof ProcessExitedError || error instanceof SutNotReadyError)
+        ? await startupConflict(link, sut.process.runOutput)
+        : undefined;
+    const failure: unknown = conflict ?? error;
+    const logs = await logsOnFailure(options, federation, sut);
+    await teardown();
+    const message = startFailureMessage(failure, [federation.component.secret]);
+    if (message === undefined) throw failure;
+    throw new SessionStartFailure(message, { cause: failure, logs });
+  }
+}
+
+/** The logs of a start that failed, kept where the caller asked, before the teardown removes them. */
+async function logsOnFailure(
+  options: StartSessionOptions,
+  federation: Federation,
+  sut: SutInstance | undefined,
+): Promise<string[]> {
+  if (options.logsDirOnFailure === undefined) return [];
+  try {
+    return await keepLogs(options.logsDirOnFailure, federation, sut);
+  } catch (error) {
+    options.log(`the logs could not be kept: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
   }
 }

@@ -10,6 +10,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 
 import { descendantsOf } from '../faults/process-tree.ts';
 import { findOnPath, installDebianPackages } from '../federation/debian-packages.ts';
+import { systemTool } from '../system-tools.ts';
 import {
   DEFAULT_DOCKER_SOCKET,
   describeEndpoint,
@@ -21,7 +22,7 @@ import {
 
 /** Flags for dockerd on machines where it may not (or cannot) program netfilter. */
 export const DOCKERD_FLAGS: readonly string[] = ['--iptables=false', '--ip-forward=false'];
-export const DOCKER_PACKAGES: readonly string[] = ['docker.io'];
+export const DOCKER_PACKAGES: readonly string[] = systemTool('docker').packages;
 
 /** Where the pid of a dockerd started by agentconf is kept (so that `stop` ends that one only). */
 export const DOCKERD_STATE_FILE = '/run/agentconf-dockerd.pid';
@@ -211,9 +212,12 @@ export async function ensureDockerEngine(options: EnsureDockerEngineOptions = {}
     try {
       await installDebianPackages(DOCKER_PACKAGES);
     } catch (error) {
-      throw new Error(`Installing ${DOCKER_PACKAGES.join(' ')} failed; run: apt-get install -y docker.io`, {
-        cause: error,
-      });
+      throw new Error(
+        `Installing ${DOCKER_PACKAGES.join(' ')} failed; run: apt-get install -y ${DOCKER_PACKAGES.join(' ')}`,
+        {
+          cause: error,
+        },
+      );
     }
     dockerd = await findOnPath('dockerd');
     if (dockerd === undefined) throw new Error('docker.io was installed but dockerd is not on PATH');

@@ -5,6 +5,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { ensureSoftware, OPENSSL } from './debian-packages.ts';
 
 const run = promisify(execFile);
 
@@ -36,6 +37,9 @@ export async function createRunCertificates(
   dir: string,
   requests: readonly LeafRequest[],
 ): Promise<RunCertificates> {
+  // Not part of a Debian base system: a fresh machine gets it with Prosody (ssl-cert), but the
+  // certificates are issued while Prosody is still being ensured.
+  await ensureSoftware(OPENSSL);
   const key = '-newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2';
   const ca = { certPath: join(dir, 'ca.crt'), keyPath: join(dir, 'ca.key') };
   const leaves = new Map<string, KeyPair>();

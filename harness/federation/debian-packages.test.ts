@@ -7,6 +7,7 @@ import {
   ensureProsody,
   type SetupFacts,
 } from './debian-packages.ts';
+import { systemTool } from '../system-tools.ts';
 
 const decideProsodySetup = (facts: SetupFacts) => decideSetup(PROSODY, facts);
 
@@ -38,6 +39,30 @@ describe('decideSetup for Prosody', () => {
       if (setup.action === 'refuse') expect(setup.message).toContain(PROSODY_INSTALL_COMMAND);
     }
     expect(PROSODY_INSTALL_COMMAND).toBe('sudo apt-get install -y prosody lua-unbound lua-sec');
+  });
+});
+
+describe('decideSetup for libfiu', () => {
+  const libfiu = systemTool('libfiu');
+  const absent = { programPath: undefined, missingPackages: ['fiu-utils'], isRoot: true, hasApt: true };
+
+  it('installs fiu-utils as root with apt-get', () => {
+    expect(decideSetup(libfiu, absent)).toEqual({ action: 'install', packages: ['fiu-utils'] });
+  });
+
+  it('refuses without root or without apt-get, saying which and naming the command', () => {
+    const message =
+      'libfiu (fiu-utils) is required by the storage-fault case. Install it with:\n  sudo apt-get install -y fiu-utils';
+    expect(decideSetup(libfiu, { ...absent, isRoot: false })).toEqual({
+      action: 'refuse',
+      reason: 'not root',
+      message,
+    });
+    expect(decideSetup(libfiu, { ...absent, hasApt: false })).toEqual({
+      action: 'refuse',
+      reason: 'no apt-get',
+      message,
+    });
   });
 });
 

@@ -1,11 +1,12 @@
-// Makes sure the Debian packages a server needs are present (Prosody with the resolver and TLS
-// bindings the harness depends on; ejabberd with its Erlang runtime). Installing is only attempted
-// where it cannot surprise anyone: as root, with apt-get available; otherwise the error names the
-// exact command to run.
+// Makes sure the Debian packages of a system tool (../system-tools.ts: Prosody with the resolver
+// and TLS bindings the harness depends on, ejabberd with its Erlang runtime, libfiu…) are present.
+// Installing is only attempted where it cannot surprise anyone: as root, with apt-get available;
+// otherwise the error names the exact command to run.
 import { execFile } from 'node:child_process';
 import { access, constants, readFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
+import { systemTool } from '../system-tools.ts';
 
 const run = promisify(execFile);
 
@@ -19,34 +20,11 @@ export interface SoftwareRequirement {
   readonly neededBy?: string;
 }
 
-export const PROSODY: SoftwareRequirement = {
-  name: 'Prosody (with lua-unbound and lua-sec)',
-  program: 'prosody',
-  packages: ['prosody', 'lua-unbound', 'lua-sec'],
-};
-
-export const EJABBERD: SoftwareRequirement = {
-  name: 'ejabberd',
-  // Run as a plain Erlang node (see ejabberd-server.ts), so the Erlang runtime is what we start.
-  program: 'erl',
-  packages: ['ejabberd'],
-};
-
-export const CHROMIUM: SoftwareRequirement = {
-  name: 'Chromium',
-  // Headless screenshots prove the interop matrix and the Allure report render (runner/reports/).
-  program: 'chromium',
-  packages: ['chromium'],
-  neededBy: 'the report rendering tests',
-};
-
-export const FIU: SoftwareRequirement = {
-  name: 'libfiu (fiu-run, fiu-ctrl)',
-  // Fault injection inside the launched gateway's process: fsync and write fail on demand.
-  program: 'fiu-run',
-  packages: ['fiu-utils'],
-  neededBy: 'the storage-fault case (invocation.storage-fault-no-accepted)',
-};
+// The table's entries under the names the providers and the tests import.
+export const PROSODY: SoftwareRequirement = systemTool('prosody');
+export const EJABBERD: SoftwareRequirement = systemTool('ejabberd');
+export const CHROMIUM: SoftwareRequirement = systemTool('chromium');
+export const OPENSSL: SoftwareRequirement = systemTool('openssl');
 
 /** The command a person has to run when the harness may not install the packages itself. */
 export function installCommand(requirement: SoftwareRequirement): string {
@@ -124,10 +102,27 @@ export interface SetupFacts {
   readonly hasApt: boolean;
 }
 
+/** Why the harness leaves an install to a person. */
+export type RefusalReason = 'not root' | 'no apt-get';
+
 export type Setup =
   | { readonly action: 'use'; readonly path: string }
   | { readonly action: 'install'; readonly packages: readonly string[] }
-  | { readonly action: 'refuse'; readonly message: string };
+  | { readonly action: 'refuse'; readonly reason: RefusalReason; readonly message: string };
+
+/** A requirement that is missing and was not (or could not be) installed. */
+export class MissingSoftware extends Error {
+  override readonly name = 'MissingSoftware';
+  readonly requirement: SoftwareRequirement;
+  /** Short, for one log line: why it is still missing ('not root', 'apt-get failed: …'). */
+  readonly reason: string;
+
+  constructor(requirement: SoftwareRequirement, reason: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.requirement = requirement;
+    this.reason = reason;
+  }
+}
 
 /** What to do on this machine; installing is only ever done as root with apt-get. */
 export function decideSetup(requirement: SoftwareRequirement, facts: SetupFacts): Setup {
@@ -137,6 +132,7 @@ export function decideSetup(requirement: SoftwareRequirement, facts: SetupFacts)
   if (!facts.isRoot || !facts.hasApt) {
     return {
       action: 'refuse',
+      reason: facts.isRoot ? 'no apt-get' : 'not root',
       message: `${requirement.name} is required by ${requirement.neededBy ?? 'the native federation provider'}. Install it with:\n  ${installCommand(requirement)}`,
     };
   }
@@ -146,7 +142,23 @@ export function decideSetup(requirement: SoftwareRequirement, facts: SetupFacts)
   };
 }
 
-async function locateOrInstall(requirement: SoftwareRequirement): Promise<string> {
+/** The last line apt-get wrote to stderr (its "E: …" line), for a one-line reason. */
+function aptComplaint(error: unknown): string | undefined {
+  const stderr = (error as { stderr?: unknown } | undefined)?.stderr;
+  if (typeof stderr !== 'string') return undefined;
+  return stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .at(-1);
+}
+
+export interface EnsureOptions {
+  /** Called once, before apt-get starts, when this call installs packages. */
+  readonly onInstall?: (packages: readonly string[]) => void;
+}
+
+async function locateOrInstall(requirement: SoftwareRequirement, options: EnsureOptions): Promise<string> {
   const setup = decideSetup(requirement, {
     programPath: await findOnPath(requirement.program),
     // Without dpkg we cannot tell whether the libraries are there: the program must do.
@@ -155,27 +167,45 @@ async function locateOrInstall(requirement: SoftwareRequirement): Promise<string
     hasApt: (await findOnPath('apt-get')) !== undefined,
   });
   if (setup.action === 'use') return setup.path;
-  if (setup.action === 'refuse') throw new Error(setup.message);
+  if (setup.action === 'refuse') throw new MissingSoftware(requirement, setup.reason, setup.message);
   const retry = `run:\n  ${installCommand(requirement)}`;
+  options.onInstall?.(setup.packages);
   try {
     await installDebianPackages(setup.packages);
   } catch (error) {
-    throw new Error(`Installing ${setup.packages.join(' ')} failed; ${retry}`, { cause: error });
+    const complaint = aptComplaint(error);
+    throw new MissingSoftware(
+      requirement,
+      `apt-get failed${complaint === undefined ? '' : `: ${complaint}`}`,
+      `Installing ${setup.packages.join(' ')} failed; ${retry}`,
+      { cause: error },
+    );
   }
   const installed = await findOnPath(requirement.program);
   if (installed === undefined) {
-    throw new Error(`apt-get reported success but ${requirement.program} is not on PATH; ${retry}`);
+    throw new MissingSoftware(
+      requirement,
+      `apt-get installed it but ${requirement.program} is not on PATH`,
+      `apt-get reported success but ${requirement.program} is not on PATH; ${retry}`,
+    );
   }
   return installed;
 }
 
 const ensured = new Map<SoftwareRequirement, Promise<string>>();
 
-/** Resolves with the path of the requirement's program, installing its packages first when allowed. */
-export function ensureSoftware(requirement: SoftwareRequirement): Promise<string> {
+/**
+ * Resolves with the path of the requirement's program, installing its packages first when
+ * allowed; rejects with MissingSoftware otherwise. Concurrent callers share one attempt (only
+ * the first one's onInstall is called).
+ */
+export function ensureSoftware(
+  requirement: SoftwareRequirement,
+  options: EnsureOptions = {},
+): Promise<string> {
   let found = ensured.get(requirement);
   if (found === undefined) {
-    found = locateOrInstall(requirement);
+    found = locateOrInstall(requirement, options);
     ensured.set(requirement, found);
     // A failed attempt must not poison the next caller (a person may install by hand in between).
     found.catch(() => ensured.delete(requirement));

@@ -1,25 +1,20 @@
 /**
- * Installs the Debian packages the native federation needs (Prosody, and ejabberd for the
- * cross-implementation tests) before a test run, so that the install does not land inside a
- * timed test. The same code path the provider uses on demand; exits 1 with the manual command
- * when it may not install (not root, no apt).
- *
- * Chromium (headless screenshots of the report pages, runner/reports/) is optional: without
- * it those tests announce "NOT RUN" instead of failing, so its absence does not fail the run.
- * libfiu (fiu-utils) is optional too: the storage-fault case says it cannot tell without it.
+ * Installs the system tools (../system-tools.ts) before a test run, so that no install lands
+ * inside a timed test: every entry a default run or `npm test` uses, by the same code path the
+ * providers and the run take on demand. Exits 1 when one they require is missing and may not be
+ * installed here (not root, no apt-get); one the tests skip without is only reported. The
+ * container tooling's entries are left to docker-engine-cli.ts and build-image, CI's later step.
  */
-import { CHROMIUM, EJABBERD, ensureSoftware, FIU, PROSODY } from './debian-packages.ts';
+import { SYSTEM_TOOLS } from '../system-tools.ts';
+import { ensureSoftware } from './debian-packages.ts';
 
-for (const requirement of [PROSODY, EJABBERD, CHROMIUM, FIU]) {
+for (const tool of SYSTEM_TOOLS.values()) {
+  if (tool.ensuredBy === 'containers') continue;
   try {
-    const path = await ensureSoftware(requirement);
-    process.stdout.write(`${requirement.name}: ${path}\n`);
+    process.stdout.write(`${tool.name}: ${await ensureSoftware(tool)}\n`);
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    if (requirement === CHROMIUM)
-      process.stderr.write('NOT INSTALLED: Chromium; the report rendering tests will not run\n');
-    else if (requirement === FIU)
-      process.stderr.write('NOT INSTALLED: libfiu; the storage-fault case cannot tell\n');
-    else process.exitCode = 1;
+    if (tool.defaultRun === 'required' || tool.npmTest === 'required') process.exitCode = 1;
+    else process.stderr.write(`NOT INSTALLED: ${tool.name}; ${tool.neededBy ?? 'its tests'} will not run\n`);
   }
 }

@@ -10,6 +10,7 @@ import { ExternalConfigError } from '../federation/external-provider.ts';
 import { FederationStartError } from '../federation/server-provider.ts';
 import { SutMismatchError } from './launch.ts';
 import { SutNotReadyError } from './readiness.ts';
+import { StaleGatewayError } from './stale-gateway.ts';
 import { outputTail, stripTerminalEscapes } from './process-output.ts';
 
 function redact(text: string, secrets: readonly string[]): string {
@@ -37,6 +38,7 @@ export function startFailureMessage(error: unknown, secrets: readonly string[] =
         'start it with the component host, port, domain and secret printed above (or in --connection-file)';
   } else if (
     error instanceof SutMismatchError ||
+    error instanceof StaleGatewayError ||
     error instanceof ExternalConfigError ||
     error instanceof ConfigError ||
     error instanceof FederationStartError

@@ -17,6 +17,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findOnPath } from '../federation/debian-packages.ts';
+import { systemTool } from '../system-tools.ts';
 import type { ManagedProcess } from '../faults/managed-process.ts';
 
 export type StorageFault = 'sync' | 'write';
@@ -44,14 +45,15 @@ async function preloadDirectory(fiuRun: string): Promise<string> {
 }
 
 /**
- * libfiu's preloads for a launch, when fiu-utils is installed; undefined otherwise. Set directly
+ * libfiu's preloads for a launch, when fiu-utils is installed (a run installs it before the
+ * launch when a selected case needs it: system-tools-ensure.ts); undefined otherwise. Set directly
  * rather than through the fiu-run script, so that the process started is the gateway itself.
  */
 export async function fiuWrapper(
   runDir: string,
   inherited: string | undefined = process.env['LD_PRELOAD'],
 ): Promise<FiuWrapper | undefined> {
-  const fiuRun = await findOnPath('fiu-run');
+  const fiuRun = await findOnPath(systemTool('libfiu').program);
   if (fiuRun === undefined || (await findOnPath('fiu-ctrl')) === undefined) return undefined;
   const dir = await preloadDirectory(fiuRun);
   const libraries = [join(dir, 'fiu_run_preload.so'), join(dir, 'fiu_posix_preload.so')];

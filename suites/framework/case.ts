@@ -4,6 +4,7 @@
  * through the context and throws a verdict (verdicts.ts) unless the SUT conforms.
  */
 import type { ProfileId } from '../../protocol/profiles.ts';
+import { systemTool, type SystemToolId } from '../../harness/system-tools.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 import type { CaseContext } from './context.ts';
 import type { Scenario } from './budget.ts';
@@ -32,6 +33,12 @@ export interface ConformanceCase {
   readonly scenario?: Scenario;
   /** Per-case time limit; the runner's default applies when absent. */
   readonly timeoutMs?: number;
+  /**
+   * System tools (harness/system-tools.ts) the case needs: the run installs them before the
+   * gateway starts, and only a case that names one gets the capability it backs (libfiu: the
+   * storage faults); without the tool the case cannot tell.
+   */
+  readonly needs?: readonly SystemToolId[];
   readonly run: (context: CaseContext) => Promise<void>;
 }
 
@@ -71,6 +78,7 @@ export function defineSuite<const Section extends string>(
     }
     if (seen.has(id)) throw new Error(`case ID ${id} is declared twice in #${section}`);
     seen.add(id);
+    for (const tool of declaration.needs ?? []) systemTool(tool);
     return { ...declaration, section };
   });
   return { section, title, cases };

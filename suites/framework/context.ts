@@ -7,6 +7,7 @@ import type { Element } from '@xmpp/xml';
 import type { Caller } from '../../harness/driver/index.ts';
 import type { ProfileId } from '../../protocol/profiles.ts';
 import type { SutLimits } from '../../harness/sut/sut-config.ts';
+import type { SystemToolId } from '../../harness/system-tools.ts';
 import type { ReferenceWorld } from '../fixtures/reference-world.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 import type { Budget } from './budget.ts';
@@ -70,6 +71,11 @@ export interface SutFacts {
    * or in the C locale. What i18n.locale-independent-matching needs to mean anything.
    */
   readonly locale?: string;
+  /**
+   * System tools the selected cases declare that this machine lacks (harness/system-tools.ts):
+   * the cases needing one cannot tell.
+   */
+  readonly missingTools?: ReadonlySet<SystemToolId>;
 }
 
 export interface SutControl {
@@ -96,7 +102,10 @@ export interface SutControl {
    * harness's fault proxies; absent when the federation's links are not the harness's.
    */
   readonly s2s?: S2sLinkControl;
-  /** Storage faults inside the launched gateway (libfiu); absent where fiu-utils is not installed. */
+  /**
+   * Storage faults inside the launched gateway (libfiu): absent where fiu-utils is not installed,
+   * and for a case that does not declare `needs: ['libfiu']`.
+   */
   readonly storage?: StorageFaultControl;
   /**
    * The XMPP server that serves the gateway's component, when the harness runs it: absent for

@@ -1,6 +1,6 @@
 /**
  * Runs one case to a result. Decides applicability first (unclaimed profile → untested,
- * unadvertised feature → inapplicable), then runs attempts: a failed first attempt is re-run
+ * unadvertised feature → inapplicable, a declared system tool missing → cantTell), then runs attempts: a failed first attempt is re-run
  * alone once, and a case that fails and then passes is reported as flaky with outcome
  * cantTell — never as a silent pass (a correct gateway passes every time). An adversarial case
  * (one with a scenario, timing aside) that found a violation is not re-run: its counterexample
@@ -9,6 +9,7 @@
 import type { Transcript, TranscriptJson } from '../../harness/driver/index.ts';
 import type { AttemptBudget } from './budget.ts';
 import type { ConformanceCase } from './case.ts';
+import { missingTool, withDeclaredTools } from './case-tools.ts';
 import type { CaseContext, SutFacts } from './context.ts';
 import type { Outcome } from './outcome.ts';
 import { PROFILE_REQUIRED_FEATURES } from './preflight.ts';
@@ -101,7 +102,7 @@ export function applicability(
     : undefined;
   if (blocker !== undefined) return { outcome: 'cantTell', reason: `blocked by the preflight: ${blocker}` };
   const missing = (testCase.features ?? []).filter((feature) => !sut.features.has(feature));
-  if (missing.length === 0) return undefined;
+  if (missing.length === 0) return missingTool(testCase, sut);
   const required = missing.filter((feature) =>
     claimed.some((profile) => PROFILE_REQUIRED_FEATURES[profile].gateway?.includes(feature) === true),
   );
@@ -156,7 +157,7 @@ async function runAttempt(
   let reason: string | undefined;
   try {
     await withTimeout(
-      testCase.run(attempt.context),
+      testCase.run(withDeclaredTools(testCase, attempt.context)),
       testCase.timeoutMs ?? options.defaultTimeoutMs,
       testCase.id,
     );

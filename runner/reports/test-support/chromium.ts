@@ -1,7 +1,8 @@
 /**
  * Headless Chromium screenshots for the report rendering tests. Chromium comes from the
- * harness's own Debian installer (CHROMIUM in debian-packages.ts; .ci/run installs it first);
- * where it cannot be installed the tests say NOT RUN instead of passing.
+ * harness's own Debian installer (CHROMIUM in debian-packages.ts, the chromium entry of system-tools.ts),
+ * which installs it on first use as root; where it cannot be installed the tests say NOT RUN instead
+ * of passing.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
