@@ -55,7 +55,7 @@ describe('agentconf hash', () => {
   it('exits 2 for a missing file or wrong arguments', async () => {
     const absent = await run(['hash', 'absent.json']);
     expect(absent.code).toBe(2);
-    expect(absent.stderr).toMatch(/ENOENT/);
+    expect(absent.stderr).toMatch(/absent\.json does not exist/);
     expect((await run(['hash'])).code).toBe(2);
     expect((await run(['hash', 'a', 'b'])).code).toBe(2);
     expect((await run(['hash', '--nope', 'a'])).code).toBe(2);

@@ -1,13 +1,15 @@
 /**
- * The agentconf command line. Each command is a small module; this file only dispatches and
- * maps errors to the shared exit codes (0 ok, 1 invalid input, 2 usage).
+ * The agentconf command line. Each command is a small module with its option table
+ * (cli/options.ts); this file dispatches, prints help generated from the tables, and maps errors
+ * to the shared exit codes (cli/io.ts EXIT): a usage mistake is one sentence and exit 2, and an
+ * error nobody expected is one line and exit 3 (never 1, which CI reads as "not conformant").
  */
+import { commandHelp, overviewHelp } from './help.ts';
 import { EXIT, processIo, UsageError, type CliIo, type ExitCode } from './io.ts';
+import type { CommandSpec } from './options.ts';
 
 export interface Command {
-  readonly name: string;
-  readonly usage: string;
-  readonly summary: string;
+  readonly spec: CommandSpec;
   readonly run: (args: readonly string[], io: CliIo) => Promise<ExitCode>;
 }
 
@@ -41,43 +43,76 @@ const COMMANDS: readonly CommandEntry[] = [
   },
 ];
 
-async function helpText(): Promise<string> {
+const HELP_FLAGS: ReadonlySet<string> = new Set(['--help', '-h']);
+
+async function overview(): Promise<string> {
   const commands = await Promise.all(COMMANDS.map((entry) => entry.load()));
-  const width = Math.max(...commands.map((c) => c.usage.length));
-  return [
-    'usage: agentconf COMMAND [ARGS]',
-    '',
-    ...commands.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
-    '',
-    'exit codes: 0 ok, 1 invalid input, 2 usage error',
-    '',
-  ].join('\n');
+  return overviewHelp(commands.map((command) => command.spec));
 }
 
-/** node:util parseArgs reports unknown or malformed options with ERR_PARSE_ARGS_* codes. */
-function isParseArgsError(error: unknown): error is Error {
-  return error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS');
+function unknownCommand(name: string): string {
+  return `agentconf: unknown command ${JSON.stringify(name)} (the commands: ${COMMANDS.map((c) => c.name).join(', ')})\n`;
 }
 
-export async function main(argv: readonly string[], io: CliIo = processIo): Promise<ExitCode> {
+/** --help or -h among the options (not after "--", where it would be an operand). */
+function asksForHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => HELP_FLAGS.has(arg));
+}
+
+function wantsStack(args: readonly string[], env: NodeJS.ProcessEnv): boolean {
+  return env['AGENTCONF_DEBUG'] === '1' || args.includes('--debug');
+}
+
+export async function main(
+  argv: readonly string[],
+  io: CliIo = processIo,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ExitCode> {
   const [name, ...args] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    (name === undefined ? io.err : io.out)(await helpText());
-    return name === undefined ? EXIT.usage : EXIT.ok;
+  if (name === undefined) {
+    io.err(await overview());
+    return EXIT.usage;
+  }
+  if (name === 'help' || HELP_FLAGS.has(name)) {
+    const topic = name === 'help' ? args[0] : undefined;
+    if (topic === undefined) {
+      io.out(await overview());
+      return EXIT.ok;
+    }
+    const entry = COMMANDS.find((c) => c.name === topic);
+    if (entry === undefined) {
+      io.err(unknownCommand(topic));
+      return EXIT.usage;
+    }
+    io.out(commandHelp((await entry.load()).spec));
+    return EXIT.ok;
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (entry === undefined) {
-    io.err(`agentconf: unknown command ${JSON.stringify(name)}\n\n${await helpText()}`);
+    io.err(unknownCommand(name));
     return EXIT.usage;
   }
-  const command = await entry.load();
   try {
+    const command = await entry.load();
+    if (asksForHelp(args)) {
+      io.out(commandHelp(command.spec));
+      return EXIT.ok;
+    }
     return await command.run(args, io);
   } catch (error) {
-    if (error instanceof UsageError || isParseArgsError(error)) {
-      io.err(`agentconf ${command.name}: ${error.message}\nusage: agentconf ${command.usage}\n`);
+    if (error instanceof UsageError) {
+      io.err(`agentconf ${name}: ${error.message}\n`);
       return EXIT.usage;
     }
-    throw error;
+    // The last resort: whatever escaped a command is a defect of agentconf, not a verdict.
+    const message = error instanceof Error ? error.message : String(error);
+    const stack = wantsStack(args, env);
+    io.err(
+      `agentconf ${name}: unexpected error: ${message.split('\n')[0] ?? ''}` +
+        `${stack ? '' : ' (AGENTCONF_DEBUG=1 or --debug prints the stack)'}\n`,
+    );
+    if (stack && error instanceof Error && error.stack !== undefined) io.err(`${error.stack}\n`);
+    return EXIT.couldNotRun;
   }
 }

@@ -2,7 +2,7 @@
 // claims; a gateway that claims a profile it does not implement (the harness's echo component
 // claims Core Directory) fails on the preflight, once; a gateway whose state does not survive a
 // crash fails the crash case with the requirement, expected vs received and the transcript.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -69,7 +69,8 @@ describe('agentconf run', () => {
     // The root cause is reported once; the cases it blocks are not separate findings.
     expect(run.stdout).not.toContain('FAILED gateway-info.identity-local');
     expect(run.stdout).toMatch(/Core Directory\s+yes\s+- \?\d+.*FAIL/);
-    expect(run.stdout).toContain('FAILED (PARTIAL: 5 of');
+    // The headline uses the table's words: FAIL here, never INCOMPLETE's cause called FAILED.
+    expect(run.stdout).toContain('harness echo component: FAIL: Core Directory (PARTIAL: 5 of');
     const result = readResult(out);
     expect(result.passed).toBe(false);
     expect(result.preflight).toEqual([
@@ -142,7 +143,7 @@ describe('agentconf run', () => {
     expect(unknown.stdout).toBe('');
   });
 
-  it('names a gateway that exits at start once, with its exit code and last output, secret-free, exit 3', async () => {
+  it('names a gateway that exits at start once, with its exit code and last output, secret-free, exit 3, keeping a not-run statement and the logs', async () => {
     const dir = outDir();
     const sut = (command: string[]): string => {
       const file = join(dir, `${String(command.length)}-sut.json`);
@@ -157,6 +158,7 @@ describe('agentconf run', () => {
       writeFileSync(file, JSON.stringify(config));
       return file;
     };
+    const exitingOut = outDir();
     const exiting = await runCli([
       'run',
       '--provider',
@@ -169,12 +171,24 @@ describe('agentconf run', () => {
         '{componentSecret}',
       ]),
       '--out',
-      outDir(),
+      exitingOut,
     ]);
     expect(exiting.code).toBe(3);
     expect(exiting.stderr).toBe(
-      'agentconf run: the gateway exited with exit code 7 before it answered; its last output:\n    starting\n    fatal: no config\n',
+      'agentconf run: the gateway exited with exit code 7 before it answered; its last output:\n    starting\n    fatal: no config\n' +
+        `agentconf run: nothing was judged; conformance.md and the logs are in ${exitingOut}\n`,
     );
+    const statement = readFileSync(join(exitingOut, 'conformance.md'), 'utf8');
+    expect(statement).toContain('**NOT RUN**: the run could not start; no case was judged');
+    expect(statement).toContain('the gateway exited with exit code 7 before it answered');
+    expect(statement).toContain('- [logs/gateway.log](logs/gateway.log)');
+    expect(JSON.parse(readFileSync(join(exitingOut, 'not-run.json'), 'utf8'))).toMatchObject({
+      gateway: 'short-lived gateway',
+      outcome: 'could-not-start',
+      logs: expect.arrayContaining(['logs/gateway.log', 'logs/server-a.log']) as unknown,
+    });
+    expect(readFileSync(join(exitingOut, 'logs', 'gateway.log'), 'utf8')).toContain('fatal: no config');
+    expect(existsSync(join(exitingOut, 'conformance.json'))).toBe(false);
     const missing = await runCli([
       'run',
       '--provider',

@@ -60,7 +60,8 @@ describe('agentconf run: a gateway the harness does not start', () => {
     for (const rate of ['0', '-1', 'fast']) {
       const run = await runCli(['run', `--rate=${rate}`, '--out', tempDir()]);
       expect(run.code).toBe(2);
-      expect(run.stderr).toContain('--rate is a number of requests per second greater than 0');
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe(`agentconf run: --rate takes a number greater than 0, not "${rate}"\n`);
     }
     const unwritable = await runCli([
       'run',
@@ -111,6 +112,7 @@ describe('agentconf run: a gateway the harness does not start', () => {
       }),
     );
     const example = join(REPO_ROOT, 'fixtures', 'federation', 'external.example.json');
+    const out = tempDir();
     const run = await runCli([
       'run',
       '--provider',
@@ -120,11 +122,15 @@ describe('agentconf run: a gateway the harness does not start', () => {
       '--sut',
       sut,
       '--out',
-      tempDir(),
+      out,
     ]);
     expect(run.code).toBe(3);
     expect(run.stderr).toBe(
-      "agentconf run: the SUT config fixes the component port 15347, but the external federation's component link is at 192.0.2.20:5347\n",
+      "agentconf run: the SUT config fixes the component port 15347, but the external federation's component link is at 192.0.2.20:5347\n" +
+        `agentconf run: nothing was judged; conformance.md and the logs are in ${out}\n`,
+    );
+    expect(readFileSync(join(out, 'conformance.md'), 'utf8')).toContain(
+      "the SUT config fixes the component port 15347, but the external federation's component link",
     );
   });
 
@@ -132,22 +138,29 @@ describe('agentconf run: a gateway the harness does not start', () => {
     const dir = tempDir();
     const silent = join(dir, 'silent.json');
     writeFileSync(silent, JSON.stringify(EXTERNAL));
-    const never = await runCli(['run', '--provider', 'native', '--sut', silent, '--out', tempDir()]);
+    const neverOut = tempDir();
+    const never = await runCli(['run', '--provider', 'native', '--sut', silent, '--out', neverOut]);
     expect(never.code).toBe(3);
     expect(never.stdout).toMatch(/^waiting up to 1 s for it to answer…$/m);
     expect(never.stderr).toMatch(
-      /^agentconf run: the gateway \(not started by the harness\) never connected and answered: a gateway nobody starts did not answer within 1000 ms \(last: disco#info to agents\.example answered \S+\); start it with the component host, port, domain and secret printed above \(or in --connection-file\)\n$/,
+      /^agentconf run: the gateway \(not started by the harness\) never connected and answered: a gateway nobody starts did not answer within 1000 ms \(last: disco#info to agents\.example answered \S+\); start it with the component host, port, domain and secret printed above \(or in --connection-file\)\nagentconf run: nothing was judged; conformance.md and the logs are in \S+\n$/,
     );
+    expect(JSON.parse(readFileSync(join(neverOut, 'not-run.json'), 'utf8'))).toMatchObject({
+      outcome: 'could-not-start',
+      logs: expect.arrayContaining(['logs/server-b.log']) as unknown,
+    });
 
     const taken = await listening();
     try {
       const port = (taken.address() as { port: number }).port;
       const fixed = join(dir, 'fixed.json');
       writeFileSync(fixed, JSON.stringify({ ...EXTERNAL, component: { port, secret: 'fixed-secret' } }));
-      const busy = await runCli(['run', '--provider', 'native', '--sut', fixed, '--out', tempDir()]);
+      const busyOut = tempDir();
+      const busy = await runCli(['run', '--provider', 'native', '--sut', fixed, '--out', busyOut]);
       expect(busy.code).toBe(3);
       expect(busy.stderr).toBe(
-        `agentconf run: the native federation could not be started: the component port 127.0.0.1:${String(port)} that the SUT config fixes cannot be listened on (EADDRINUSE: another run or another server has it)\n`,
+        `agentconf run: the native federation could not be started: the component port 127.0.0.1:${String(port)} that the SUT config fixes cannot be listened on (EADDRINUSE: another run or another server has it)\n` +
+          `agentconf run: nothing was judged; conformance.md and the logs are in ${busyOut}\n`,
       );
       expect(busy.stderr + busy.stdout).not.toContain('fixed-secret');
     } finally {
@@ -275,6 +288,79 @@ describe('agentconf run: Ctrl-C', () => {
     }
     expect(existsSync(join(out, 'junit.xml'))).toBe(true);
   }, 180_000);
+});
+
+describe('agentconf run: --timeout and Ctrl-C during start-up', () => {
+  it('stops at the time limit like an interrupt, names where, writes the partial report and exits 3', async () => {
+    const out = join(tempDir(), 'out');
+    const run = await runCli([
+      'run',
+      '--provider',
+      'native',
+      '--grep',
+      'list-agents',
+      '--timeout',
+      '2s',
+      '--out',
+      out,
+    ]);
+    expect(run.code, run.stdout + run.stderr).toBe(3);
+    // Where it fired depends on the machine's speed: during the start or in a case.
+    const where =
+      /^agentconf run: the 2 s time limit \(--timeout\) was reached (in case (\S+)|during start-up, before any case); the partial report is in \S+\n$/m.exec(
+        run.stderr,
+      );
+    expect(where, run.stderr).not.toBeNull();
+    const result = readResult(out);
+    expect(result.interrupted).toBe(`stopped at the 2 s time limit (${where?.[1] ?? ''})`);
+    expect(result.passed).toBe(false);
+    const notRun = result.cases.filter((c) => c.reason === 'not run: stopped at the 2 s time limit');
+    expect(notRun.length).toBeGreaterThan(0);
+    if (where?.[2] !== undefined) expect(notRun[0]?.case.id).toBe(where[2]);
+    expect(run.stdout).toContain('STOPPED AT THE 2 S TIME LIMIT (');
+    expect(readFileSync(join(out, 'conformance.md'), 'utf8')).toContain('stopped at the 2 s time limit');
+    expect(existsSync(join(out, 'logs', 'gateway.log'))).toBe(true);
+  }, 120_000);
+
+  it('Ctrl-C while waiting for a gateway to connect says what it stopped and where the statement is, exit 130', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'out');
+    const silent = join(dir, 'silent.json');
+    writeFileSync(silent, JSON.stringify({ ...EXTERNAL, timeouts: { startupSeconds: 120 } }));
+    const child = spawn(
+      process.execPath,
+      ['bin/agentconf.js', 'run', '--provider', 'native', '--sut', silent, '--out', out],
+      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => {
+      child.once('exit', (code) => {
+        resolve(code);
+      });
+    });
+    const waiting = new Promise<void>((resolve) => {
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+        if (stdout.includes('waiting up to 120 s for it to answer')) resolve();
+      });
+    });
+    await Promise.race([waiting, exited]);
+    child.kill('SIGINT');
+    expect(await exited, stdout + stderr).toBe(130);
+    expect(stderr).toBe(
+      'agentconf run: interrupted by SIGINT during start-up: stopping the servers and the gateway\n' +
+        `agentconf run: nothing was judged; ${out} says so (conformance.md)\n`,
+    );
+    expect(readFileSync(join(out, 'conformance.md'), 'utf8')).toContain(
+      '**NOT RUN**: the run was interrupted during start-up',
+    );
+    expect(JSON.parse(readFileSync(join(out, 'not-run.json'), 'utf8'))).toMatchObject({
+      outcome: 'interrupted-during-start-up',
+      reason: 'interrupted by SIGINT during start-up',
+    });
+  }, 120_000);
 });
 
 async function listening(): Promise<Server> {

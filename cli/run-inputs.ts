@@ -1,9 +1,11 @@
 /**
  * The input files `federation up` and `run` share — the SUT config, the fixture world and the
- * external federation — read and checked before anything starts. Each reader prints every
- * problem of its file and returns EXIT.invalid instead of a value, so a bad file stops a run
- * with a readable message and no half-started servers.
+ * external federation — read and checked before anything starts, and their defaults. A file that
+ * cannot be read is a UsageError; one that is invalid has every problem printed and the reader
+ * returns EXIT.usage instead of a value, so a bad file stops the command with a readable message
+ * and no half-started servers.
  */
+import { join } from 'node:path';
 import type { JsonValue } from '../protocol/json/json-value.ts';
 import { ConfigError } from '../protocol/json/config-file.ts';
 import { inlineWorldFile } from '../protocol/fixture-world-file.ts';
@@ -15,18 +17,24 @@ import {
   SutConfigError,
   type SutConfig,
 } from '../harness/sut/sut-config.ts';
-import { EXIT, readInput, type CliIo } from './io.ts';
+import { REPO_ROOT } from '../harness/repo-root.ts';
+import { checkReadableFile, EXIT, readInput, type CliIo } from './io.ts';
 
-type Invalid = typeof EXIT.invalid;
+type Invalid = typeof EXIT.usage;
+
+/** The gateway `run` judges when no --sut names one. */
+export const DEFAULT_SUT = join(REPO_ROOT, 'fixtures', 'sut', 'reference-gateway.json');
+/** The fixture world of a world-file or admin-iq gateway when no --world names one. */
+export const DEFAULT_WORLD = join(REPO_ROOT, 'fixtures', 'worlds', 'reference.json');
 
 export function readSutConfigFile(io: CliIo, path: string): SutConfig | Invalid {
   try {
-    return parseSutConfig(readInput(io, path), path);
+    return parseSutConfig(readInput(io, path, '--sut'), path);
   } catch (error) {
     if (!(error instanceof SutConfigError)) throw error;
     io.err(`invalid: ${error.source}: ${String(error.violations.length)} problem(s) in the SUT config\n`);
     for (const violation of error.violations) io.err(`  ${formatViolation(violation)}\n`);
-    return EXIT.invalid;
+    return EXIT.usage;
   }
 }
 
@@ -35,12 +43,13 @@ export function readSutConfigFile(io: CliIo, path: string): SutConfig | Invalid 
  * manifest paths relative to the world file would name nothing.
  */
 export function readWorldFile(io: CliIo, path: string): { readonly world: JsonValue } | Invalid {
+  checkReadableFile(path, '--world');
   try {
     return { world: inlineWorldFile(path) };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     io.err(`invalid: ${error.message}\n`);
-    return EXIT.invalid;
+    return EXIT.usage;
   }
 }
 
@@ -51,13 +60,13 @@ export function readWorldFile(io: CliIo, path: string): { readonly world: JsonVa
  */
 export function readExternalFederationFile(io: CliIo, path: string): ExternalFederationConfig | Invalid {
   try {
-    return parseConnectionFile(readInput(io, path), path);
+    return parseConnectionFile(readInput(io, path, '--external'), path);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     io.err(
       `invalid: ${error.source}: ${String(error.violations.length)} problem(s) in the external federation file\n`,
     );
     for (const violation of error.violations) io.err(`  ${formatViolation(violation)}\n`);
-    return EXIT.invalid;
+    return EXIT.usage;
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { CaseResult } from '../suites/framework/run-case.ts';
 import { mustFirst, type Outcome } from '../suites/framework/outcome.ts';
+import { unconfirmedItemOf } from '../suites/fixtures/reference-world.ts';
 import { textTable } from './text-table.ts';
 import type { RunProgress } from './run-conformance.ts';
 import type { RunResult } from './run-result.ts';
@@ -110,10 +111,14 @@ export function terminalProgress(write: (text: string) => void, verbose = false)
       if (count('inapplicable') > 0) parts.push(`${String(count('inapplicable'))} inapplicable`);
       if (count('untested') > 0) parts.push(`${String(count('untested'))} not claimed`);
       write(`  ${parts.join(', ')}\n`);
+      for (const line of awaitingChecklistLines(results)) write(`${line}\n`);
       for (const result of mustFirst(results)) {
         const shown =
           result.outcome === 'failed' ||
-          (result.outcome === 'cantTell' && !isBlocked(result) && !isNotRun(result));
+          (result.outcome === 'cantTell' &&
+            !isBlocked(result) &&
+            !isNotRun(result) &&
+            checklistItemAwaited(result) === undefined);
         if (shown || (verbose && result.outcome !== 'passed'))
           write(`${describeFailure(result, !verbose)}\n`);
       }
@@ -140,6 +145,27 @@ export function terminalProgress(write: (text: string) => void, verbose = false)
 /** Not run (the gateway exited, the run was interrupted): said once for all of them. */
 function isNotRun(result: CaseResult): boolean {
   return result.reason?.startsWith('not run: ') === true;
+}
+
+/**
+ * The operator checklist item an undecided case waits for (admin-iq, suites/fixtures/reference-world.ts
+ * requireConfirmed): the checklist was printed once at the start; the case adds only its ID.
+ */
+function checklistItemAwaited(result: CaseResult): string | undefined {
+  return result.outcome === 'cantTell' ? unconfirmedItemOf(result.reason) : undefined;
+}
+
+/** One line per unconfirmed checklist item, naming the section's cases that wait for it. */
+function awaitingChecklistLines(results: readonly CaseResult[]): string[] {
+  const byItem = new Map<string, string[]>();
+  for (const result of results) {
+    const item = checklistItemAwaited(result);
+    if (item !== undefined) byItem.set(item, [...(byItem.get(item) ?? []), result.case.id]);
+  }
+  return [...byItem].map(
+    ([item, ids]) =>
+      `  undecided until operator checklist item ${item} is confirmed (the checklist above; "fixturesConfirmed"): ${ids.join(', ')}`,
+  );
 }
 
 /** Blocked by a preflight finding: the finding was printed once; the case adds nothing. */
@@ -222,15 +248,47 @@ export function summaryTable(run: RunResult): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The run's verdict in words; a partial run never says plainly PASSED. */
+/**
+ * The claimed profiles that keep the run from passing, in the profile table's words: "FAIL: Core
+ * Directory; INCOMPLETE: Task Execution". A partial run's profiles the selection never reached are
+ * left out (they are NOT ASSESSED by design); a run that fails on its baseline alone says so.
+ */
+function notPassedText(run: RunResult): string {
+  const unreached = (verdict: ProfileVerdict): boolean =>
+    run.partial &&
+    verdict.verdict === 'not-assessed' &&
+    Object.values(verdict.counts.MUST).every((count) => count === 0);
+  const groups = (['failed', 'incomplete', 'not-assessed'] as const).flatMap((name) => {
+    const titles = run.profiles
+      .filter((verdict) => verdict.claimed && verdict.verdict === name && !unreached(verdict))
+      .map((verdict) => verdict.title);
+    return titles.length === 0 ? [] : [`${VERDICT_WORDS[name]}: ${titles.join(', ')}`];
+  });
+  if (groups.length > 0) return groups.join('; ');
+  return run.staleBaseline.length > 0 || run.unknownBaseline.length > 0
+    ? 'FAIL: the baseline is not current'
+    : 'FAIL';
+}
+
+/** Upper case outside parentheses: "STOPPED AT THE 15 MIN TIME LIMIT (in case list-agents.x)". */
+function shout(text: string): string {
+  return text.replace(/([^()]+)|(\([^()]*\))/g, (_, plain: string | undefined, quoted: string | undefined) =>
+    plain === undefined ? (quoted ?? '') : plain.toUpperCase(),
+  );
+}
+
+/**
+ * The run's verdict in words, those of the profile table (INCOMPLETE is not FAIL); a partial run
+ * never says plainly PASS.
+ */
 export function runVerdictLine(run: RunResult): string {
-  if (run.interrupted !== undefined) return `${run.interrupted.toUpperCase()}: not a conformance verdict`;
+  if (run.interrupted !== undefined) return `${shout(run.interrupted)}: not a conformance verdict`;
   if (run.abortedBy !== undefined) return 'COULD NOT FINISH (the gateway exited)';
   if (run.partial) {
     const scope = `${String(run.selection.selectedCases)} of ${String(run.selection.totalCases)} cases selected`;
     return run.passed
       ? `PARTIAL: ${scope}; every claimed profile they reach passed them (not a conformance verdict)`
-      : `FAILED (PARTIAL: ${scope})`;
+      : `${notPassedText(run)} (PARTIAL: ${scope})`;
   }
-  return run.passed ? 'every claimed profile PASSED' : 'FAILED';
+  return run.passed ? 'PASS: every claimed profile' : notPassedText(run);
 }

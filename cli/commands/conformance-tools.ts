@@ -14,40 +14,58 @@
  * the ledger file cannot be opened; 2 for usage errors.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ConformanceLedger } from '../../harness/conformance-tools/ledger.ts';
 import {
   serveConformanceToolsHttp,
   serveConformanceToolsStdio,
 } from '../../harness/conformance-tools/transports.ts';
-import { EXIT, UsageError } from '../io.ts';
+import { checkWritableFile, EXIT, UsageError } from '../io.ts';
 import type { Command } from '../main.ts';
+import { expectPositionals, parseCommandArgs, type CommandSpec } from '../options.ts';
 import { listenForStopSignal } from '../stop-signal.ts';
 
-function portOf(text: string): number {
-  if (!/^[0-9]{1,5}$/.test(text) || Number(text) > 65_535) {
-    throw new UsageError(`--http needs a port from 0 to 65535, not ${JSON.stringify(text)}`);
-  }
-  return Number(text);
-}
+const SPEC = {
+  name: 'conformance-tools',
+  summary: 'serve the conformance tools as an MCP server (stdio, or Streamable HTTP with --http)',
+  usage: ['conformance-tools'],
+  options: {
+    http: {
+      type: 'integer',
+      valueName: 'PORT',
+      min: 0,
+      max: 65_535,
+      description: 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (0: any free port)',
+    },
+    host: {
+      type: 'string',
+      valueName: 'HOST',
+      description: 'the address --http listens on',
+      defaultText: '127.0.0.1',
+    },
+    ledger: {
+      type: 'string',
+      valueName: 'FILE',
+      description: 'keep the ledger in FILE (JSON lines, fsynced) so it survives a restart',
+      defaultText: 'in memory',
+    },
+  },
+  example: 'conformance-tools --http 0 --ledger ledger.jsonl',
+  notes:
+    'Runs until stdin closes (stdio) or SIGTERM/SIGINT (--http). Exit 1 when the port cannot be bound or the ledger cannot be opened.',
+} as const satisfies CommandSpec;
 
 function reasonOf(error: unknown): string {
   return error instanceof Error && 'code' in error ? String(error.code) : String(error);
 }
 
 export const conformanceToolsCommand: Command = {
-  name: 'conformance-tools',
-  usage: 'conformance-tools [--http PORT] [--host HOST] [--ledger FILE]',
-  summary: 'serve the conformance tools as an MCP server (stdio, or Streamable HTTP with --http)',
+  spec: SPEC,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args: [...args],
-      options: { http: { type: 'string' }, host: { type: 'string' }, ledger: { type: 'string' } },
-      allowPositionals: true,
-    });
-    if (positionals.length > 0) throw new UsageError('unexpected arguments');
+    const { values, positionals } = parseCommandArgs(SPEC, args);
+    expectPositionals(positionals, 0, '');
     if (values.host !== undefined && values.http === undefined) throw new UsageError('--host needs --http');
-    const port = values.http === undefined ? undefined : portOf(values.http);
+    const port = values.http;
+    if (values.ledger !== undefined) checkWritableFile(resolve(values.ledger), '--ledger');
     let ledger: ConformanceLedger;
     try {
       ledger =

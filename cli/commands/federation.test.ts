@@ -177,7 +177,9 @@ describe('agentconf federation up (fake provider)', () => {
     for (const bad of ['two', '1.5', '1001']) {
       const { io, output } = memoryIo();
       expect(await main(['federation', 'up', '--accounts', bad], io)).toBe(2);
-      expect(output.stderr).toContain('--accounts is a number of extra accounts per domain, 0 to 1000');
+      expect(output.stderr).toBe(
+        `agentconf federation: --accounts takes an integer from 0 to 1000, not ${JSON.stringify(bad)}\n`,
+      );
     }
   });
 
@@ -258,7 +260,7 @@ describe('agentconf federation up (fake provider)', () => {
     const bad = await up(['--provider', 'external', '--external', 'ext.json'], h.deps, {
       'ext.json': JSON.stringify({ ...external, component: { host: 'b.internal', prot: 5347 } }),
     });
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toBe(
       [
         'invalid: ext.json: 2 problem(s) in the external federation file',
@@ -355,7 +357,43 @@ describe('agentconf federation up (fake provider)', () => {
     expect(given?.worldFile).toBeUndefined();
   });
 
-  it('exits 1 for a --world file with problems, naming each, before starting anything', async () => {
+  it('hands a world-file gateway the reference world when no --world names one, as run does', async () => {
+    let given: SutLaunchOptions | undefined;
+    const h = harness({
+      launchSut: (options) => {
+        given = options;
+        return launchSut(options);
+      },
+      waitUntilAnswering: async (sut) => {
+        await sut.process?.waitForOutput('up');
+      },
+    });
+    const sut = JSON.stringify({
+      name: 'world reader',
+      component: { secret: 'generate' },
+      launch: {
+        command: [
+          process.execPath,
+          '-e',
+          'console.log("up"); setInterval(() => 0, 1e5)',
+          '{worldFile}',
+          '{componentSecret}',
+        ],
+      },
+      profiles: ['core-directory'],
+      fixtures: 'world-file',
+    });
+    const result = await up(['--sut', 'sut.json'], h.deps, { 'sut.json': sut });
+    expect(result.stderr).toBe('[gateway] up\n');
+    expect(result.code).toBe(0);
+    const inlined = JSON.stringify(given?.world);
+    expect(inlined).not.toContain('"file"');
+    expect(inlined).toContain('"manifestSpecVersion"');
+    expect(inlined).toContain('weather@agents.example');
+    expect(given?.worldFile).toBeUndefined();
+  });
+
+  it('exits 2 for a --world file with problems, naming each, before starting anything', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'agentconf-world-'));
     try {
       const world = join(dir, 'world.json');
@@ -373,7 +411,7 @@ describe('agentconf federation up (fake provider)', () => {
       });
       const result = await up(['--sut', 'sut.json', '--world', world], h.deps, { 'sut.json': sut });
       expect(result).toEqual({
-        code: 1,
+        code: 2,
         stdout: '',
         stderr:
           `invalid: ${world}: 1 problem(s)\n` +
@@ -401,7 +439,7 @@ describe('agentconf federation up (fake provider)', () => {
     expect(result.stdout).not.toContain('ready');
   });
 
-  it('exits 1 for an invalid SUT config, naming every problem, before starting anything', async () => {
+  it('exits 2 for an invalid SUT config, naming every problem, before starting anything', async () => {
     const h = harness();
     const result = await up(['--sut', 'sut.json'], h.deps, {
       'sut.json': JSON.stringify({
@@ -412,7 +450,7 @@ describe('agentconf federation up (fake provider)', () => {
       }),
     });
     expect(result).toEqual({
-      code: 1,
+      code: 2,
       stdout: '',
       stderr: [
         'invalid: sut.json: 2 problem(s) in the SUT config',
@@ -470,37 +508,31 @@ describe('agentconf federation: usage', () => {
   }
 
   it.each([
-    [['federation'], /expected the subcommand "up"/],
-    [['federation', 'down'], /expected the subcommand "up"/],
+    [['federation'], /the subcommand is up \(agentconf federation up\), no subcommand/],
+    [['federation', 'down'], /the subcommand is up \(agentconf federation up\), not "down"/],
     [['federation', 'up', 'now'], /unexpected argument "now"/],
-    [['federation', 'up', '--provider', 'docker'], /--provider is one of auto, native, container, external/],
+    [
+      ['federation', 'up', '--provider', 'docker'],
+      /--provider takes one of auto, native, container, external, not "docker"/,
+    ],
     [['federation', 'up', '--provider', 'external'], /--provider external and --external FILE go together/],
     [['federation', 'up', '--external', 'x.json'], /--provider external and --external FILE go together/],
     [['federation', 'up', '--world', 'w.json'], /--world needs --sut/],
-    [['federation', 'up', '--sut', 'absent.json'], /cannot read absent\.json: ENOENT/],
-    [['federation', 'up', '--verbose'], /Unknown option '--verbose'/],
-  ])('%j exits 2', async (argv, message) => {
+    [['federation', 'up', '--sut', 'absent.json'], /--sut absent\.json does not exist/],
+    [['federation', 'up', '--verbose'], /unknown option "--verbose" \(agentconf federation --help lists/],
+  ])('%j exits 2 with one line', async (argv, message) => {
     const result = await usage(argv);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
-    expect(result.stderr).toMatch(/usage: agentconf federation up \[--provider P\] \[--sut FILE\]/);
+    expect(result.stderr).toMatch(/^agentconf federation: [^\n]+\n$/);
   });
 
-  it('asks for --world when the gateway takes its fixtures from a world file', async () => {
-    const reference = await readFile(resolve(REPO_ROOT, 'fixtures/sut/reference-gateway.json'), 'utf8');
-    const result = await usage(['federation', 'up', '--sut', resolve(REPO_ROOT, 'fixtures/sut/x.json')], {
-      [resolve(REPO_ROOT, 'fixtures/sut/x.json')]: reference,
-    });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(
-      /agentconf reference gateway takes its fixtures from a world file: give it with --world FILE/,
-    );
-  });
-
-  it('is listed in the help', async () => {
-    expect((await usage(['--help'])).stdout).toMatch(
-      /federation up \[--provider P\].*auto, native, container, external/,
-    );
+  it('is listed in the help, and its own help names every option with its default', async () => {
+    expect((await usage(['--help'])).stdout).toMatch(/^ {2}federation +run the federation/m);
+    const help = (await usage(['federation', 'up', '--help'])).stdout;
+    expect(help).toMatch(/^usage: agentconf federation up \[OPTIONS\]$/m);
+    expect(help).toMatch(/--provider P +how the servers run .*\(one of auto, native, container,/);
+    expect(help).toMatch(/--world FILE [\s\S]*?\(default:\s+fixtures\/worlds\/reference\.json\)/);
   });
 });
 

@@ -4,12 +4,10 @@
  * XMPP client or to connect a gateway by hand, then runs until SIGINT/SIGTERM and tears down.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 
 import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { ProcessExitedError } from '../../harness/faults/managed-process.ts';
 import {
-  isProviderChoice,
   PROVIDER_CHOICES,
   selectProvider,
   type ProviderChoice,
@@ -33,7 +31,13 @@ import { GENERATED_SECRET, SutConfigError, type SutConfig } from '../../harness/
 import { checkWritableFile, EXIT, UsageError, type CliIo, type ExitCode } from '../io.ts';
 import type { Command } from '../main.ts';
 import { textTable } from '../../runner/text-table.ts';
-import { readExternalFederationFile, readSutConfigFile, readWorldFile } from '../run-inputs.ts';
+import { parseCommandArgs, type CommandSpec } from '../options.ts';
+import {
+  DEFAULT_WORLD,
+  readExternalFederationFile,
+  readSutConfigFile,
+  readWorldFile,
+} from '../run-inputs.ts';
 
 /** A request to stop (SIGINT, SIGTERM) while the federation runs. */
 export interface StopRequest {
@@ -54,14 +58,61 @@ export interface FederationUpDeps {
   readonly waitUntilAnswering: (sut: SutInstance, federation: Federation) => Promise<void>;
 }
 
-const USAGE =
-  'federation up [--provider P] [--sut FILE] [--world FILE] [--external FILE] [--accounts N] [--connection-file PATH] [--json]';
-
 /** The admin account created when no --sut names one: the adminJid of the SUT examples. */
 const DEFAULT_ADMIN = { username: 'admin', domain: FEDERATION_DOMAINS.local };
 
-/** Most extra accounts per domain --accounts may ask for. */
-const MAX_EXTRA_ACCOUNTS = 1_000;
+const SPEC = {
+  name: 'federation',
+  summary: 'run the federation (and a gateway under test) until Ctrl-C, to log in or connect by hand',
+  usage: ['federation up'],
+  options: {
+    provider: {
+      type: 'choice',
+      valueName: 'P',
+      choices: PROVIDER_CHOICES,
+      default: 'auto',
+      description: 'how the servers run (docs/federation.md)',
+    },
+    sut: {
+      type: 'string',
+      valueName: 'FILE',
+      description: 'also start this gateway under test (docs/sut.md), as agentconf run would',
+      defaultText: 'no gateway',
+    },
+    world: {
+      type: 'string',
+      valueName: 'FILE',
+      description: "with --sut: the fixture world of a world-file gateway, as agentconf run's",
+      defaultText: 'fixtures/worlds/reference.json',
+    },
+    external: {
+      type: 'string',
+      valueName: 'FILE',
+      description: 'with --provider external: the servers you run, as a connection file',
+    },
+    accounts: {
+      type: 'integer',
+      valueName: 'N',
+      min: 0,
+      max: 1_000,
+      default: 0,
+      description: 'also create user1 … userN on each domain, for people and their clients',
+    },
+    'connection-file': {
+      type: 'string',
+      valueName: 'PATH',
+      description: 'write the servers, accounts and component link there as JSON once up',
+    },
+    json: {
+      type: 'boolean',
+      description: 'print the connection details as one JSON line on stdout; the rest goes to stderr',
+    },
+    // Accepted for older scripts: the hostile third server always runs now (a run needs it).
+    hostile: { type: 'boolean', description: 'accepted for older scripts: the hostile server always runs' },
+  },
+  example: 'federation up --sut fixtures/sut/reference-gateway.json --accounts 2',
+  notes: 'Ctrl-C or SIGTERM stops the gateway and the servers (exit 0). Exit 1 when they cannot start.',
+} as const satisfies CommandSpec;
 
 /** SIGINT and SIGTERM ask to stop; a second one while stopping ends the process at once. */
 function listenForProcessSignals(): StopRequest {
@@ -275,54 +326,31 @@ export function accountsToCreate(sut: SutConfig | undefined, extra: number): Acc
 }
 
 function parseUpArgs(args: readonly string[], io: CliIo): UpOptions | ExitCode {
-  const { values, positionals } = parseArgs({
-    args: [...args],
-    options: {
-      provider: { type: 'string', default: 'auto' },
-      external: { type: 'string' },
-      sut: { type: 'string' },
-      world: { type: 'string' },
-      // Accepted for older scripts: the hostile third server always runs now (a run needs it).
-      hostile: { type: 'boolean', default: false },
-      accounts: { type: 'string', default: '0' },
-      'connection-file': { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseCommandArgs(SPEC, args);
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
   const provider = values.provider;
-  if (!isProviderChoice(provider))
-    throw new UsageError(`--provider is one of ${PROVIDER_CHOICES.join(', ')}`);
   if ((provider === 'external') !== (values.external !== undefined)) {
     throw new UsageError('--provider external and --external FILE go together');
   }
   if (values.world !== undefined && values.sut === undefined) throw new UsageError('--world needs --sut');
-  const extraAccounts = Number(values.accounts);
-  if (!/^\d+$/.test(values.accounts) || extraAccounts > MAX_EXTRA_ACCOUNTS) {
-    throw new UsageError(
-      `--accounts is a number of extra accounts per domain, 0 to ${String(MAX_EXTRA_ACCOUNTS)}`,
-    );
-  }
   let sut: SutConfig | undefined;
   if (values.sut !== undefined) {
     const read = readSutConfigFile(io, values.sut);
-    if (read === EXIT.invalid) return read;
+    if (read === EXIT.usage) return read;
     sut = read;
   }
-  if (sut?.fixtures === 'world-file' && values.world === undefined) {
-    throw new UsageError(`${sut.name} takes its fixtures from a world file: give it with --world FILE`);
-  }
+  // As agentconf run: a gateway that loads a world file gets the reference world unless told.
+  const worldPath = values.world ?? (sut?.fixtures === 'world-file' ? DEFAULT_WORLD : undefined);
   let world: JsonValue | undefined;
-  if (values.world !== undefined) {
-    const read = readWorldFile(io, values.world);
-    if (read === EXIT.invalid) return read;
+  if (worldPath !== undefined) {
+    const read = readWorldFile(io, worldPath);
+    if (read === EXIT.usage) return read;
     world = read.world;
   }
   let external: ExternalFederationConfig | undefined;
   if (values.external !== undefined) {
     const read = readExternalFederationFile(io, values.external);
-    if (read === EXIT.invalid) return read;
+    if (read === EXIT.usage) return read;
     external = read;
   }
   const connectionFile =
@@ -333,8 +361,8 @@ function parseUpArgs(args: readonly string[], io: CliIo): UpOptions | ExitCode {
     external,
     sut,
     world,
-    worldPath: values.world === undefined ? undefined : resolve(values.world),
-    extraAccounts,
+    worldPath: worldPath === undefined ? undefined : resolve(worldPath),
+    extraAccounts: values.accounts,
     connectionFile,
     json: values.json,
   };
@@ -480,12 +508,13 @@ async function up(args: readonly string[], io: CliIo, deps: FederationUpDeps): P
 
 export function createFederationCommand(deps: FederationUpDeps = defaultDeps): Command {
   return {
-    name: 'federation',
-    usage: USAGE,
-    summary: 'run the federation (P: auto, native, container, external) and the SUT until Ctrl-C',
+    spec: SPEC,
     async run(args, io) {
       const [subcommand, ...rest] = args;
-      if (subcommand !== 'up') throw new UsageError('expected the subcommand "up"');
+      if (subcommand !== 'up') {
+        const given = subcommand === undefined ? 'no subcommand' : `not ${JSON.stringify(subcommand)}`;
+        throw new UsageError(`the subcommand is up (agentconf federation up), ${given}`);
+      }
       return up(rest, io, deps);
     },
   };

@@ -11,26 +11,36 @@
  * Output: stdout carries the one "online via" line and the "stopped" line; every log line (the
  * health listener's address, reconnects, dead streams) goes to stderr.
  */
-import { parseArgs } from 'node:util';
 import { GatewayStartError, startGatewayRuntime } from '../../reference-gateway/component/index.ts';
 import { loadGatewayConfig } from '../../reference-gateway/config/gateway-config.ts';
 import { ConfigError } from '../../protocol/json/config-file.ts';
-import { EXIT, UsageError } from '../io.ts';
+import { checkReadableFile, EXIT, UsageError } from '../io.ts';
 import type { Command } from '../main.ts';
+import { expectPositionals, parseCommandArgs, type CommandSpec } from '../options.ts';
 import { listenForStopSignal } from '../stop-signal.ts';
 
-export const gatewayCommand: Command = {
+const SPEC = {
   name: 'gateway',
-  usage: 'gateway --config FILE',
   summary: 'run the reference gateway as a XEP-0114 component until SIGTERM/SIGINT',
+  usage: ['gateway --config FILE'],
+  options: {
+    config: {
+      type: 'string',
+      valueName: 'FILE',
+      description: "the gateway's config (docs/gateway-config.md); required",
+    },
+  },
+  example: 'gateway --config gateway.json',
+  notes: 'Exit 1 when the config is invalid (every problem listed) or a start stage fails, in one line.',
+} as const satisfies CommandSpec;
+
+export const gatewayCommand: Command = {
+  spec: SPEC,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args: [...args],
-      options: { config: { type: 'string' } },
-      allowPositionals: true,
-    });
-    if (positionals.length > 0) throw new UsageError('unexpected arguments');
+    const { values, positionals } = parseCommandArgs(SPEC, args);
+    expectPositionals(positionals, 0, '');
     if (values.config === undefined) throw new UsageError('missing --config FILE');
+    checkReadableFile(values.config, '--config');
     let config;
     try {
       config = loadGatewayConfig(values.config);

@@ -3,26 +3,32 @@
  * SHA-256, printed as the XEP-0300 <hash/> a gateway would advertise. Any I-JSON violation
  * exits 1 naming the rule and its position, because hashing invalid input is forbidden.
  */
-import { parseArgs } from 'node:util';
 import { canonicalDocument } from '../../protocol/json/canonical.ts';
 import { JsonRejection } from '../../protocol/json/json-rejection.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import { buildHash } from '../../protocol/stanza/hash.ts';
 import { serialize } from '../../protocol/stanza/xml-serialize.ts';
-import { EXIT, readInput, UsageError } from '../io.ts';
+import { EXIT, readInput } from '../io.ts';
 import type { Command } from '../main.ts';
+import { expectPositionals, parseCommandArgs, type CommandSpec } from '../options.ts';
+
+const SPEC = {
+  name: 'hash',
+  summary: 'canonical SHA-256 of a JSON document as an XEP-0300 <hash/> (--value: Base64 only)',
+  usage: ['hash FILE'],
+  options: {
+    value: { type: 'boolean', description: 'print only the Base64 hash value, not the <hash/> element' },
+  },
+  example: 'hash fixtures/manifests/weather-minimal.json --value',
+  notes:
+    'Exit 1 names the I-JSON rule a document breaks (#registration-flow): invalid input is never hashed.',
+} as const satisfies CommandSpec;
 
 export const hashCommand: Command = {
-  name: 'hash',
-  usage: 'hash FILE [--value]',
-  summary: 'canonical SHA-256 of a JSON document as an XEP-0300 <hash/> (--value: Base64 only)',
+  spec: SPEC,
   run(args, io) {
-    const { values, positionals } = parseArgs({
-      args: [...args],
-      options: { value: { type: 'boolean', default: false } },
-      allowPositionals: true,
-    });
-    if (positionals.length !== 1) throw new UsageError('expected exactly one FILE');
+    const { values, positionals } = parseCommandArgs(SPEC, args);
+    expectPositionals(positionals, 1, 'the FILE to hash');
     const bytes = readInput(io, positionals[0]);
     let document;
     try {

@@ -5,13 +5,31 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { parseArgs } from 'node:util';
 import { REPORT_FILES } from '../../runner/reports/conformance-report.ts';
 import { matrixHtml, type MatrixRun } from '../../runner/reports/matrix-html.ts';
 import { ConformanceReportError, parseConformanceReport } from '../../runner/reports/read-conformance.ts';
 import { formatViolation } from '../../protocol/json/config-problems.ts';
-import { EXIT, readInput, UsageError } from '../io.ts';
+import { checkWritableFile, EXIT, readInput, UsageError } from '../io.ts';
 import type { Command } from '../main.ts';
+import { parseCommandArgs, type CommandSpec } from '../options.ts';
+
+const SPEC = {
+  name: 'matrix',
+  summary: 'an HTML interop matrix (gateways × profiles) from the conformance.json of several runs',
+  usage: ['matrix RUN_DIR...'],
+  options: {
+    out: {
+      type: 'string',
+      valueName: 'FILE',
+      description: 'where the page goes (its folders are made)',
+      defaultText: 'reports/matrix.html under the current directory',
+    },
+    title: { type: 'string', valueName: 'TEXT', description: "the page's title" },
+  },
+  example: 'matrix reports/gateway-a reports/gateway-b --out reports/matrix.html',
+  notes:
+    'Each RUN_DIR is the --out folder of an agentconf run. Exit 1 lists the problems of an invalid conformance.json.',
+} as const satisfies CommandSpec;
 
 /** A URL path from the page's directory to a file, each segment escaped. */
 function href(fromDir: string, to: string): string {
@@ -19,18 +37,13 @@ function href(fromDir: string, to: string): string {
 }
 
 export const matrixCommand: Command = {
-  name: 'matrix',
-  usage: 'matrix RUN_DIR... [--out FILE] [--title TEXT]',
-  summary: 'an HTML interop matrix (gateways × profiles) from the conformance.json of several runs',
+  spec: SPEC,
   run(args, io) {
-    const { values, positionals } = parseArgs({
-      args: [...args],
-      options: { out: { type: 'string' }, title: { type: 'string' } },
-      allowPositionals: true,
-    });
+    const { values, positionals } = parseCommandArgs(SPEC, args);
     if (positionals.length === 0) throw new UsageError('name at least one run directory (reports/<run-id>/)');
     // Relative to where the command runs: an installed package must not write into itself.
     const out = resolve(values.out ?? join('reports', 'matrix.html'));
+    checkWritableFile(out, '--out', true);
     const pageDir = dirname(out);
     const runs: MatrixRun[] = [];
     let invalid = false;

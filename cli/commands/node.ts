@@ -1,5 +1,4 @@
 /** agentconf node VERSION TOOL | node --decode NODE: the tool-node codec (#namespaces). */
-import { parseArgs } from 'node:util';
 import {
   decodeCollectionNode,
   decodeToolNode,
@@ -9,17 +8,23 @@ import {
 import { NODE_BASE_TOOL_COLLECTION } from '../../protocol/namespaces.ts';
 import { EXIT, UsageError } from '../io.ts';
 import type { Command } from '../main.ts';
+import { expectPositionals, parseCommandArgs, type CommandSpec } from '../options.ts';
+
+const SPEC = {
+  name: 'node',
+  summary: 'encode a tool node, or decode a tool or collection node (#namespaces)',
+  usage: ['node VERSION TOOL', 'node --decode NODE'],
+  options: {
+    decode: { type: 'string', valueName: 'NODE', description: 'decode this tool or collection node' },
+  },
+  example: 'node 1.0.0 get_forecast',
+  notes: 'Exit 1 says why a VERSION, TOOL or NODE is not valid.',
+} as const satisfies CommandSpec;
 
 export const nodeCommand: Command = {
-  name: 'node',
-  usage: 'node VERSION TOOL | node --decode NODE',
-  summary: 'encode a tool node, or decode a tool or collection node',
+  spec: SPEC,
   run(args, io) {
-    const { values, positionals } = parseArgs({
-      args: [...args],
-      options: { decode: { type: 'string' } },
-      allowPositionals: true,
-    });
+    const { values, positionals } = parseCommandArgs(SPEC, args);
     try {
       if (values.decode !== undefined) {
         if (positionals.length > 0) throw new UsageError('--decode takes exactly one NODE');
@@ -31,10 +36,8 @@ export const nodeCommand: Command = {
         }
         return Promise.resolve(EXIT.ok);
       }
-      const [version, tool, ...extra] = positionals;
-      if (version === undefined || tool === undefined || extra.length > 0) {
-        throw new UsageError('expected VERSION and TOOL');
-      }
+      expectPositionals(positionals, 2, 'VERSION and TOOL (or --decode NODE)');
+      const [version = '', tool = ''] = positionals;
       io.out(`${encodeToolNode(version, tool)}\n`);
       return Promise.resolve(EXIT.ok);
     } catch (error) {

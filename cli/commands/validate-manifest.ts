@@ -4,19 +4,28 @@
  */
 import { validateManifestBytes } from '../../protocol/manifest/index.ts';
 import { closeSharedValidator } from '../../protocol/tool-schema/index.ts';
-import { EXIT, readInput, UsageError } from '../io.ts';
+import { EXIT, readInput } from '../io.ts';
 import type { Command } from '../main.ts';
+import { expectPositionals, parseCommandArgs, type CommandSpec } from '../options.ts';
+
+const SPEC = {
+  name: 'validate-manifest',
+  summary: 'check a manifest against every #manifest rule',
+  usage: ['validate-manifest FILE'],
+  options: {},
+  example: 'validate-manifest fixtures/manifests/weather-minimal.json',
+  notes: 'Exit 1 lists every violation with its rule, JSON path and line.',
+} as const satisfies CommandSpec;
 
 export const validateManifestCommand: Command = {
-  name: 'validate-manifest',
-  usage: 'validate-manifest FILE',
-  summary: 'check a manifest against every #manifest rule',
+  spec: SPEC,
   async run(args, io) {
-    if (args.length !== 1 || args[0]?.startsWith('-') === true)
-      throw new UsageError('expected exactly one FILE');
-    const path = args[0] ?? '';
+    const { positionals } = parseCommandArgs(SPEC, args);
+    expectPositionals(positionals, 1, 'the manifest FILE');
+    const path = positionals[0] ?? '';
+    const bytes = readInput(io, path);
     try {
-      const validation = await validateManifestBytes(readInput(io, path));
+      const validation = await validateManifestBytes(bytes);
       if (validation.ok) {
         const { agent, tools } = validation.manifest;
         io.out(`valid: ${validation.endpointJid} version ${agent.version}, ${tools.length} tool(s)\n`);

@@ -1,5 +1,4 @@
 /** agentconf validate-schema FILE [--direction input|output]: compile a tool schema under #schemas. */
-import { parseArgs } from 'node:util';
 import { JsonRejection } from '../../protocol/json/json-rejection.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import {
@@ -7,23 +6,33 @@ import {
   compileToolSchema,
   ToolSchemaRejection,
 } from '../../protocol/tool-schema/index.ts';
-import { EXIT, readInput, UsageError } from '../io.ts';
+import { EXIT, readInput } from '../io.ts';
 import type { Command } from '../main.ts';
+import { expectPositionals, parseCommandArgs, type CommandSpec } from '../options.ts';
+
+const SPEC = {
+  name: 'validate-schema',
+  summary: 'check a tool input (default) or output schema against the #schemas rules',
+  usage: ['validate-schema FILE'],
+  options: {
+    direction: {
+      type: 'choice',
+      valueName: 'D',
+      choices: ['input', 'output'],
+      default: 'input',
+      description: "which of a tool's schemas FILE is",
+    },
+  },
+  example: 'validate-schema output-schema.json --direction output',
+  notes: 'Exit 1 names the #schemas or I-JSON rule the schema breaks.',
+} as const satisfies CommandSpec;
 
 export const validateSchemaCommand: Command = {
-  name: 'validate-schema',
-  usage: 'validate-schema FILE [--direction input|output]',
-  summary: 'check a tool input (default) or output schema against the #schemas rules',
+  spec: SPEC,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args: [...args],
-      options: { direction: { type: 'string', default: 'input' } },
-      allowPositionals: true,
-    });
+    const { values, positionals } = parseCommandArgs(SPEC, args);
     const direction = values.direction;
-    if (direction !== 'input' && direction !== 'output')
-      throw new UsageError('--direction is input or output');
-    if (positionals.length !== 1) throw new UsageError('expected exactly one FILE');
+    expectPositionals(positionals, 1, 'the schema FILE');
     const path = positionals[0] ?? '';
     const bytes = readInput(io, path);
     try {
