@@ -22,6 +22,10 @@ export default defineConfig({
       'harness/**/*.containers.test.ts',
       'integration/verdict-proofs-*.test.ts',
       'integration/external-gateway-example.test.ts',
+      // Clean Debian roots running whole installs as root: npm run test:fresh-machine.
+      'integration/clean-root/in-root.test.ts',
+      'integration/clean-root/fresh-machine.test.ts',
+      'integration/ci-recipes/**',
     ],
     // The JSON-Schema suite and XSD batches are CPU-heavy; two workers match the CI machine.
     maxWorkers: 2,
