@@ -138,7 +138,8 @@ function readRunInputs(values: RunValues, io: CliIo): RunInputs | ExitCode {
 /** Where a stopped run stopped: the first case it did not run for that reason. */
 function stoppedWhere(result: RunResult, stopper: RunStopper): string {
   if (stopper.stoppedDuring === 'start-up') return 'during start-up, before any case';
-  const first = result.cases.find((c) => c.reason === `not run: ${result.interrupted ?? ''}`);
+  // The stop's own reason, not result.interrupted: located() appends this very place to that.
+  const first = result.cases.find((c) => c.reason === `not run: ${stopper.reason ?? ''}`);
   return first === undefined ? 'after the last case' : `in case ${first.case.id}`;
 }
 
