@@ -55,6 +55,40 @@ const EXTERNAL = {
   timeouts: { startupSeconds: 1 },
 };
 
+/**
+ * `agentconf run --sut SUT --out OUT` as a process, sent SIGINT once its output so far satisfies
+ * `ready` (or at once if it exits before): Ctrl-C at a chosen moment of the run.
+ */
+async function interruptedRun(
+  sut: string,
+  out: string,
+  ready: (stdout: string) => boolean,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    ['bin/agentconf.js', 'run', '--provider', 'native', '--sut', sut, '--out', out],
+    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => {
+      resolve(code);
+    });
+  });
+  const reached = new Promise<void>((resolve) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      if (ready(stdout)) resolve();
+    });
+  });
+  await Promise.race([reached, exited]);
+  child.kill('SIGINT');
+  const code = await exited;
+  return { code, stdout, stderr };
+}
+
 describe('agentconf run: a gateway the harness does not start', () => {
   it('refuses a bad --rate and an unwritable --connection-file before anything starts (exit 2)', async () => {
     for (const rate of ['0', '-1', 'fast']) {
@@ -241,29 +275,11 @@ describe('agentconf run: Ctrl-C', () => {
         ],
       };
     });
-    const child = spawn(
-      process.execPath,
-      ['bin/agentconf.js', 'run', '--provider', 'native', '--sut', sut, '--out', out],
-      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const exited = new Promise<number | null>((resolve) => {
-      child.once('exit', (code) => {
-        resolve(code);
-      });
-    });
     // Interrupted while the cases of the second section run.
-    const running = new Promise<void>((resolve) => {
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        stdout += chunk;
-        if (/passed\n#\S+ +\S/.test(stdout)) resolve();
-      });
-    });
-    await Promise.race([running, exited]);
-    child.kill('SIGINT');
-    expect(await exited, stdout + stderr).toBe(130);
+    const { code, stdout, stderr } = await interruptedRun(sut, out, (sofar) =>
+      /passed\n#\S+ +\S/.test(sofar),
+    );
+    expect(code, stdout + stderr).toBe(130);
     expect(stderr).toContain(
       'agentconf run: interrupted by SIGINT: stopping and writing the partial report (Ctrl-C again stops at once)',
     );
@@ -327,28 +343,10 @@ describe('agentconf run: --timeout and Ctrl-C during start-up', () => {
     const out = join(dir, 'out');
     const silent = join(dir, 'silent.json');
     writeFileSync(silent, JSON.stringify({ ...EXTERNAL, timeouts: { startupSeconds: 120 } }));
-    const child = spawn(
-      process.execPath,
-      ['bin/agentconf.js', 'run', '--provider', 'native', '--sut', silent, '--out', out],
-      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    const { code, stdout, stderr } = await interruptedRun(silent, out, (sofar) =>
+      sofar.includes('waiting up to 120 s for it to answer'),
     );
-    let stdout = '';
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const exited = new Promise<number | null>((resolve) => {
-      child.once('exit', (code) => {
-        resolve(code);
-      });
-    });
-    const waiting = new Promise<void>((resolve) => {
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        stdout += chunk;
-        if (stdout.includes('waiting up to 120 s for it to answer')) resolve();
-      });
-    });
-    await Promise.race([waiting, exited]);
-    child.kill('SIGINT');
-    expect(await exited, stdout + stderr).toBe(130);
+    expect(code, stdout + stderr).toBe(130);
     expect(stderr).toBe(
       'agentconf run: interrupted by SIGINT during start-up: stopping the servers and the gateway\n' +
         `agentconf run: nothing was judged; ${out} says so (conformance.md)\n`,

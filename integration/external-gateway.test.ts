@@ -7,88 +7,24 @@
 //      run --provider external --external conn.json --sut external.json
 //   3. a fixed component port and secret in the SUT file: the gateway configured before the run
 // (The flows where the harness starts the gateway are cli/run-command.test.ts's.)
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createConfigAjv } from '../protocol/json/config-problems.ts';
 import { REPO_ROOT } from '../protocol/test-support/shared-paths.ts';
 import type { ConnectionFile } from '../harness/federation/connection-file.ts';
 import type { RunResult } from '../runner/run-result.ts';
 import connectionSchema from '../fixtures/schemas/federation-connection.schema.json' with { type: 'json' };
+import { agentconfProcesses, type AgentconfProcess } from './test-support/agentconf-process.ts';
 
 const WORLD = join(REPO_ROOT, 'fixtures', 'worlds', 'reference.json');
 const SUBSET = ['--grep', 'gateway-info', '--grep', 'list-agents'];
 const validateConnection = createConfigAjv().compile(connectionSchema);
 
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of children)
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'agentconf-external-'));
-  dirs.push(dir);
-  return dir;
-}
-
-interface Started {
-  readonly child: ChildProcess;
-  output(): string;
-  /** Resolves when a line matches; rejects when the process exits first. */
-  line(pattern: RegExp): Promise<void>;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** `node bin/agentconf.js ARGS` in the repository, its stdout and stderr kept together. */
-function agentconf(args: readonly string[]): Started {
-  const child = spawn(process.execPath, ['bin/agentconf.js', ...args], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
-  const take = (chunk: string): void => {
-    output += chunk;
-    for (const waiter of [...waiters]) {
-      if (waiter.pattern.test(output)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve();
-      }
-    }
-  };
-  child.stdout.setEncoding('utf8').on('data', take);
-  child.stderr.setEncoding('utf8').on('data', take);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => {
-      resolve({ code, signal });
-    });
-  });
-  return {
-    child,
-    output: () => output,
-    exited,
-    line: (pattern) =>
-      new Promise<void>((resolve, reject) => {
-        if (pattern.test(output)) {
-          resolve();
-          return;
-        }
-        waiters.push({ pattern, resolve });
-        void exited.then((status) => {
-          reject(new Error(`exited (${JSON.stringify(status)}) before ${String(pattern)}:\n${output}`));
-        });
-      }),
-  };
-}
+const { agentconf, tempDir } = agentconfProcesses('agentconf-external-');
 
 /** The SUT file of the reference gateway run as an external gateway. */
 function externalSut(dir: string, component: Record<string, unknown> = { secret: 'generate' }): string {
@@ -188,7 +124,7 @@ function expectSubsetPassed(out: string): void {
 }
 
 /** Starts the gateway by hand while `run` waits for it; the run passes the subset. */
-async function passesWithGateway(run: Started, gatewayConfig: string, out: string): Promise<void> {
+async function passesWithGateway(run: AgentconfProcess, gatewayConfig: string, out: string): Promise<void> {
   const gateway = agentconf(['gateway', '--config', gatewayConfig]);
   try {
     const status = await run.exited;
@@ -217,7 +153,7 @@ describe('a gateway the harness does not start (docs/sut.md)', () => {
       '--out',
       out,
     ]);
-    await run.line(/^waiting up to 90 s for it to answer…$/m);
+    await run.shows(/^waiting up to 90 s for it to answer…$/m);
     const details = readConnectionFile(connection);
     expect(details.worldFile).toBe(WORLD);
     expect(run.output()).toContain(`  secret   ${details.secret}\n`);
@@ -242,13 +178,13 @@ describe('a gateway the harness does not start (docs/sut.md)', () => {
       '--connection-file',
       connection,
     ]);
-    let gateway: Started | undefined;
+    let gateway: AgentconfProcess | undefined;
     try {
-      await up.line(/^ready: /m);
+      await up.shows(/^ready: /m);
       const details = readConnectionFile(connection);
       expect(details.worldFile).toBe(WORLD);
       gateway = agentconf(['gateway', '--config', writeGatewayConfig(dir, details)]);
-      await up.line(/^component link: a connection arrived/m);
+      await up.shows(/^component link: a connection arrived/m);
       const out = join(dir, 'out');
       const run = agentconf([
         'run',
@@ -290,7 +226,7 @@ describe('a gateway the harness does not start (docs/sut.md)', () => {
     });
     const out = join(dir, 'out');
     const run = agentconf(['run', '--provider', 'native', '--sut', sut, ...SUBSET, '--out', out]);
-    await run.line(/^waiting up to 90 s for it to answer…$/m);
+    await run.shows(/^waiting up to 90 s for it to answer…$/m);
     expect(run.output()).toContain(`  host     127.0.0.1\n  port     ${String(port)}\n`);
     await passesWithGateway(run, config, out);
   }, 180_000);

@@ -9,29 +9,22 @@
 // the launched gateway's handshake, the run names it (the probe, or the launched gateway's
 // `conflict`); the launched gateway needs a node start-up and a database after the probe, the
 // leftover one retry, so it is never last.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { nativeProvider } from '../harness/federation/native-provider.ts';
 import { FIXED_COMPONENT_HOST } from '../harness/federation/server-provider.ts';
 import { REPO_ROOT } from '../protocol/test-support/shared-paths.ts';
+import { agentconfProcesses } from './test-support/agentconf-process.ts';
 
 const WORLD = join(REPO_ROOT, 'fixtures', 'worlds', 'reference.json');
 const DOMAIN = 'agents.example';
 
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of children)
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const { agentconf, tempDir } = agentconfProcesses('agentconf-stale-');
 
 /** A port on 127.0.0.1 that was free a moment ago. */
 async function freePort(): Promise<number> {
@@ -44,51 +37,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** `node bin/agentconf.js ARGS` in the repository; resolves with its output once `until` shows in it. */
-function agentconf(args: readonly string[]): {
-  readonly child: ChildProcess;
-  output(): string;
-  shows(pattern: RegExp): Promise<void>;
-  readonly exited: Promise<number | null>;
-} {
-  const child = spawn(process.execPath, ['bin/agentconf.js', ...args], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  const seen = new Set<() => void>();
-  const take = (chunk: string): void => {
-    output += chunk;
-    for (const check of [...seen]) check();
-  };
-  child.stdout.setEncoding('utf8').on('data', take);
-  child.stderr.setEncoding('utf8').on('data', take);
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
-  return {
-    child,
-    output: () => output,
-    exited,
-    shows: (pattern) =>
-      new Promise<void>((resolve, reject) => {
-        const check = (): void => {
-          if (!pattern.test(output)) return;
-          seen.delete(check);
-          resolve();
-        };
-        seen.add(check);
-        check();
-        void exited.then((code) => {
-          reject(new Error(`exited with ${String(code)} before ${String(pattern)}:\n${output}`));
-        });
-      }),
-  };
-}
-
 describe('a gateway left over from an earlier run', () => {
   it('stops the run with exit 3, naming the domain, the address and the process that holds the component connection', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'agentconf-stale-'));
-    dirs.push(dir);
+    const dir = tempDir();
     const port = await freePort();
     const secret = 'a-secret-fixed-in-the-sut-file';
 
@@ -130,7 +81,7 @@ describe('a gateway left over from an earlier run', () => {
     );
     const out = join(dir, 'out');
     const run = agentconf(['run', '--provider', 'native', '--sut', sut, '--out', out]);
-    const code = await run.exited;
+    const { code } = await run.exited;
     const output = run.output();
     expect(code, output).toBe(3);
     expect(output).toMatch(

@@ -89,6 +89,46 @@ async function up(args: string[], deps: FederationUpDeps, files: Record<string, 
   return { code, ...output };
 }
 
+/**
+ * `federation up` of a world-file gateway started for real, with ARGS after its --sut: it must be
+ * handed the world inline, manifests and all, never a file to read. Returns that world as JSON.
+ */
+async function upWorldReader(args: string[]): Promise<string> {
+  let given: SutLaunchOptions | undefined;
+  const h = harness({
+    launchSut: (options) => {
+      given = options;
+      return launchSut(options);
+    },
+    waitUntilAnswering: async (sut) => {
+      await sut.process?.waitForOutput('up');
+    },
+  });
+  const sut = JSON.stringify({
+    name: 'world reader',
+    component: { secret: 'generate' },
+    launch: {
+      command: [
+        process.execPath,
+        '-e',
+        'console.log("up"); setInterval(() => 0, 1e5)',
+        '{worldFile}',
+        '{componentSecret}',
+      ],
+    },
+    profiles: ['core-directory'],
+    fixtures: 'world-file',
+  });
+  const result = await up(['--sut', 'sut.json', ...args], h.deps, { 'sut.json': sut });
+  expect(result.stderr).toBe('[gateway] up\n');
+  expect(result.code).toBe(0);
+  const inlined = JSON.stringify(given?.world);
+  expect(inlined).not.toContain('"file"');
+  expect(inlined).toContain('"manifestSpecVersion"');
+  expect(given?.worldFile).toBeUndefined();
+  return inlined;
+}
+
 const EXTERNAL_SUT = JSON.stringify({
   name: 'their gateway',
   version: '2.0',
@@ -322,75 +362,11 @@ describe('agentconf federation up (fake provider)', () => {
   });
 
   it('hands the gateway the --world file with its manifests inlined', async () => {
-    let given: SutLaunchOptions | undefined;
-    const h = harness({
-      launchSut: (options) => {
-        given = options;
-        return launchSut(options);
-      },
-      waitUntilAnswering: async (sut) => {
-        await sut.process?.waitForOutput('up');
-      },
-    });
-    const sut = JSON.stringify({
-      name: 'world reader',
-      component: { secret: 'generate' },
-      launch: {
-        command: [
-          process.execPath,
-          '-e',
-          'console.log("up"); setInterval(() => 0, 1e5)',
-          '{worldFile}',
-          '{componentSecret}',
-        ],
-      },
-      profiles: ['core-directory'],
-      fixtures: 'world-file',
-    });
-    const world = resolve(REPO_ROOT, 'fixtures/worlds/reference.json');
-    const result = await up(['--sut', 'sut.json', '--world', world], h.deps, { 'sut.json': sut });
-    expect(result.stderr).toBe('[gateway] up\n');
-    expect(result.code).toBe(0);
-    const inlined = JSON.stringify(given?.world);
-    expect(inlined).not.toContain('"file"');
-    expect(inlined).toContain('"manifestSpecVersion"');
-    expect(given?.worldFile).toBeUndefined();
+    await upWorldReader(['--world', resolve(REPO_ROOT, 'fixtures/worlds/reference.json')]);
   });
 
   it('hands a world-file gateway the reference world when no --world names one, as run does', async () => {
-    let given: SutLaunchOptions | undefined;
-    const h = harness({
-      launchSut: (options) => {
-        given = options;
-        return launchSut(options);
-      },
-      waitUntilAnswering: async (sut) => {
-        await sut.process?.waitForOutput('up');
-      },
-    });
-    const sut = JSON.stringify({
-      name: 'world reader',
-      component: { secret: 'generate' },
-      launch: {
-        command: [
-          process.execPath,
-          '-e',
-          'console.log("up"); setInterval(() => 0, 1e5)',
-          '{worldFile}',
-          '{componentSecret}',
-        ],
-      },
-      profiles: ['core-directory'],
-      fixtures: 'world-file',
-    });
-    const result = await up(['--sut', 'sut.json'], h.deps, { 'sut.json': sut });
-    expect(result.stderr).toBe('[gateway] up\n');
-    expect(result.code).toBe(0);
-    const inlined = JSON.stringify(given?.world);
-    expect(inlined).not.toContain('"file"');
-    expect(inlined).toContain('"manifestSpecVersion"');
-    expect(inlined).toContain('weather@agents.example');
-    expect(given?.worldFile).toBeUndefined();
+    expect(await upWorldReader([])).toContain('weather@agents.example');
   });
 
   it('exits 2 for a --world file with problems, naming each, before starting anything', async () => {
