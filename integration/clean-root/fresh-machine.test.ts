@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { REPO_ROOT } from '../../harness/repo-root.ts';
+import { SHARED_DIR } from '../../protocol/test-support/shared-paths.ts';
 import { createCleanRoot, type CleanRoot } from './clean-root.ts';
 import { requireFreshProofRun } from './fresh-proof-guard.ts';
 import { readmeCommands } from './readme-commands.ts';
@@ -35,6 +36,13 @@ beforeAll(async () => {
   began = Date.now();
   await run('git', ['clone', '--quiet', `file://${REPO_ROOT}`, join(root.dir, CLONE)]);
   timings['git clone ms'] = Date.now() - began;
+  // The spec and the external test vectors sit beside the checkout, as they do beside CI's; they
+  // are data the tests read, not tools a machine installs. Without them about 450 tests of
+  // `npm test` say NOT RUN, and this is the only `npm test` CI runs.
+  for (const part of ['spec', 'vectors']) {
+    const source = join(SHARED_DIR, part);
+    if (existsSync(source)) await root.copyIn(source, join('/root/shared', part));
+  }
 });
 
 afterAll(async () => {
