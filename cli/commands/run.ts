@@ -37,6 +37,7 @@ import {
   readWorldFile,
 } from '../run-inputs.ts';
 import type { ExternalFederationConfig } from '../../harness/federation/external-provider.ts';
+import { committedRegistry } from '../../suites/registry/registry.ts';
 import { REPO_ROOT } from '../../harness/repo-root.ts';
 import { connectionFileOf, writeConnectionFile } from '../../harness/federation/connection-file.ts';
 import type { Federation } from '../../harness/federation/server-provider.ts';
@@ -49,7 +50,10 @@ import { prepareOutDir } from '../out-dir.ts';
 import { externalGatewayText } from '../external-gateway-text.ts';
 import { writeNotRunStatement, type NotRunStatement } from '../not-run-statement.ts';
 
-const SPEC_REVISION = '0.0.5';
+/** The spec revision the suites judge against: the registry's, which registry:check ties to the spec. */
+function specRevision(): string {
+  return committedRegistry().specVersion;
+}
 
 /** The suite's version, from package.json: reports name the suite that judged. */
 function suiteVersion(): string {
@@ -185,7 +189,7 @@ export const runCommand: Command = {
         runId,
         startedAt,
         suiteVersion: suiteVersion(),
-        specRevision: SPEC_REVISION,
+        specRevision: specRevision(),
         gateway: config.name,
         outcome,
         reason,
@@ -203,7 +207,7 @@ export const runCommand: Command = {
 
     const providerChoice = await selectProvider(values.provider, external === undefined ? {} : { external });
     log(
-      `agentconf ${suiteVersion()} for XMPP Agent Gateway ${SPEC_REVISION}; seed ${String(seed)} (replay with --seed ${String(seed)})`,
+      `agentconf ${suiteVersion()} for XMPP Agent Gateway ${specRevision()}; seed ${String(seed)} (replay with --seed ${String(seed)})`,
     );
     log(providerChoice.reason);
     const pace = paceOf(config.limits, values.rate);
@@ -263,7 +267,7 @@ export const runCommand: Command = {
           deep: values.deep,
           ...(baseline === undefined ? {} : { baseline }),
           suiteVersion: suiteVersion(),
-          specRevision: SPEC_REVISION,
+          specRevision: specRevision(),
           progress: quiet
             ? silentProgress
             : terminalProgress((text) => {
