@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_JSON_LIMITS } from '../../protocol/json/json-limits.ts';
 import { REPO_ROOT } from '../../protocol/test-support/shared-paths.ts';
 import { PROFILE_IDS, withImpliedProfiles } from '../../protocol/profiles.ts';
+import { RATE_LIMITED_REQUESTS } from '../../protocol/rate-limits.ts';
 import {
   DEFAULT_TIMEOUTS,
   loadSutConfig,
@@ -150,6 +151,15 @@ describe('SUT config', () => {
       readFileSync(resolve(REPO_ROOT, 'fixtures/schemas/sut-config.schema.json'), 'utf8'),
     ) as { $defs: { profile: { enum: string[] } } };
     expect(schema.$defs.profile.enum).toEqual([...PROFILE_IDS]);
+  });
+
+  it('names the rate-limited request classes of #security, as protocol/rate-limits.ts spells them', () => {
+    const schema = JSON.parse(
+      readFileSync(resolve(REPO_ROOT, 'fixtures/schemas/sut-config.schema.json'), 'utf8'),
+    ) as { properties: { limits: { properties: { rateLimits: { properties: object } } } } };
+    expect(Object.keys(schema.properties.limits.properties.rateLimits.properties)).toEqual([
+      ...RATE_LIMITED_REQUESTS,
+    ]);
   });
 
   it('reports every schema violation at once, with its path', () => {

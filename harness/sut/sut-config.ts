@@ -24,6 +24,7 @@ import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import { JidError, parseBareJid, parseJid } from '../../protocol/jid/index.ts';
 import { checkTemplate, jsonStrings, placeholdersIn, type PlaceholderProblem } from './placeholders.ts';
 import { withImpliedProfiles, type ProfileId } from '../../protocol/profiles.ts';
+import type { RateLimitedRequest } from '../../protocol/rate-limits.ts';
 
 export type FixtureProvisioning = 'world-file' | 'admin-iq' | 'manual';
 
@@ -84,18 +85,8 @@ export interface SutLimits {
    * requestsPerSecond, and the run does not pace to it. security.rate-limit-enforced sends past
    * the ones it can drive from its own account (the prober).
    */
-  readonly rateLimits?: Readonly<Partial<Record<RateLimitedOperation, RateLimitRule>>>;
+  readonly rateLimits?: Readonly<Partial<Record<RateLimitedRequest, RateLimitRule>>>;
 }
-
-/** The operations #security says a gateway rate-limits, as the SUT file names them. */
-export const RATE_LIMITED_OPERATIONS = [
-  'registration',
-  'discovery',
-  'search',
-  'metadata',
-  'invocation',
-] as const;
-export type RateLimitedOperation = (typeof RATE_LIMITED_OPERATIONS)[number];
 
 /** A token bucket: `burst` requests at once, refilled at `perSecond`. */
 export interface RateLimitRule {

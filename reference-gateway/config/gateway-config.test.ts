@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { inspect } from 'node:util';
@@ -13,7 +13,7 @@ import {
   type GatewayConfig,
 } from './gateway-config.ts';
 import { DEFAULT_TASK_LIMITS } from '../tasks/task-limits.ts';
-import { DEFAULT_LIMITS } from './limits.ts';
+import { DEFAULT_LIMITS, RATE_LIMITED_OPERATIONS } from './limits.ts';
 import { taskEngineSettingsOf } from './task-settings.ts';
 import { docsExample, DOCS_DIR } from './test-support/docs-examples.ts';
 
@@ -183,6 +183,26 @@ describe('readable problems', () => {
 });
 
 describe('policy and limits', () => {
+  it('meters every operation the schema lets a config name, with a default bucket for each', () => {
+    const schema = JSON.parse(
+      readFileSync(resolve(REPO_ROOT, 'fixtures/schemas/gateway-config.schema.json'), 'utf8'),
+    ) as {
+      $defs: {
+        limits: {
+          properties: {
+            rateLimits: { properties: object };
+            principalRateLimits: { additionalProperties: { properties: object } };
+          };
+        };
+      };
+    };
+    const { rateLimits, principalRateLimits } = schema.$defs.limits.properties;
+    const operations = [...RATE_LIMITED_OPERATIONS].sort();
+    expect(Object.keys(rateLimits.properties).sort()).toEqual(operations);
+    expect(Object.keys(principalRateLimits.additionalProperties.properties).sort()).toEqual(operations);
+    expect(Object.keys(DEFAULT_LIMITS.rateLimits).sort()).toEqual(operations);
+  });
+
   it('normalizes grants into records: "*" is every endpoint, tool grants are per tool', () => {
     const config = parse(
       minimal({

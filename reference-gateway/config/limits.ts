@@ -8,18 +8,17 @@
  * json-encoding.documented-limits, rules.resource-bounds, security.rate-limits: the defaults
  * below, enforced where each is cited.
  */
+import { RATE_LIMITED_REQUESTS } from '../../protocol/rate-limits.ts';
 import type { TokenBucketRule } from '../policy/rate-limiter.ts';
 import type { ManifestLimits } from '../registration/manifest-intake.ts';
 
-/** The operations rate-limited per principal (#security lists them). */
-export const RATE_LIMITED_OPERATIONS = [
-  'registration',
-  'administration',
-  'discovery',
-  'search',
-  'metadata',
-  'invocation',
-] as const;
+/**
+ * The operations rate-limited per principal: the request classes #security lists, plus
+ * `administration`, the Administrative Provisioning IQs other than <register/> (activate …
+ * remove-endpoint), metered in a bucket of their own so that sending them, by an administrator
+ * or anyone probing them, is bounded like every other request.
+ */
+export const RATE_LIMITED_OPERATIONS = [...RATE_LIMITED_REQUESTS, 'administration'] as const;
 export type RateLimitedOperation = (typeof RATE_LIMITED_OPERATIONS)[number];
 
 export interface GatewayLimits extends ManifestLimits {
