@@ -11,6 +11,7 @@ export * from './errors.ts';
 export * from './element-access.ts';
 export * from './hash.ts';
 export * from './agent-admin.ts';
+export * from './provisioning-requests.ts';
 export * from './agent-manifest.ts';
 export * from './agent-schema.ts';
 export * from './task-invoke.ts';
