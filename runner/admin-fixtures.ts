@@ -10,21 +10,18 @@
  * the SUT file confirms an item (`fixturesConfirmed`), the cases that depend on it cannot tell
  * (ReferenceWorld, suites/fixtures/reference-world.ts).
  */
-import type { Element } from '@xmpp/xml';
 import type { Caller } from '../harness/driver/index.ts';
 import { StanzaErrorReply } from '../harness/driver/index.ts';
+import { ProvisioningClient } from '../harness/provisioning/provisioning-client.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../protocol/json/json-value.ts';
 import { normalizeBareJid } from '../protocol/jid/index.ts';
 import {
-  buildActivate,
-  buildDeactivate,
-  buildRegister,
-  buildRegistrationStatus,
-  buildRemoveEndpoint,
-  buildRemoveVersion,
   parseRegistered,
   parseRegistration,
+  provisioningRequest,
   StanzaParseError,
+  type Hash,
+  type ProvisioningRequest,
 } from '../protocol/stanza/index.ts';
 
 /** One thing the operator must set up by hand, with the stable ID the SUT file confirms it by. */
@@ -124,9 +121,9 @@ function reason(error: unknown): string {
 }
 
 /** The versions the endpoint has now, or undefined when it is not registered. */
-async function versionsOf(admin: Caller, gateway: string, jid: string): Promise<Set<string> | undefined> {
+async function versionsOf(admin: ProvisioningClient, jid: string): Promise<Set<string> | undefined> {
   try {
-    const payload = await admin.iq(gateway, 'get', buildRegistrationStatus({ jid }));
+    const payload = await admin.call(provisioningRequest.registrationStatus(jid));
     if (payload === undefined) return new Set();
     return new Set(parseRegistration(payload).versions.map((version) => version.id));
   } catch (error) {
@@ -135,19 +132,16 @@ async function versionsOf(admin: Caller, gateway: string, jid: string): Promise<
   }
 }
 
-async function set(admin: Caller, gateway: string, payload: Element): Promise<Element | undefined> {
-  return admin.iq(gateway, 'set', payload);
-}
-
 /**
  * Registers every version of every endpoint of `world` (manifests inlined, as
- * inlineWorldFile gives them) and activates each endpoint's active version, as `admin`.
+ * inlineWorldFile gives them) and activates each endpoint's active version, as `adminCaller`.
  */
 export async function provisionWorld(
-  admin: Caller,
+  adminCaller: Caller,
   gateway: string,
   world: JsonValue,
 ): Promise<ProvisionedWorld> {
+  const admin = new ProvisioningClient(adminCaller, gateway);
   const problems: string[] = [];
   const kept: JsonObject[] = [];
   let registered = 0;
@@ -158,14 +152,14 @@ export async function provisionWorld(
   const activatedOnExisting: string[] = [];
   for (const endpoint of endpointsOf(world)) {
     const jid = normalizeBareJid(endpoint.jid);
-    const before = await versionsOf(admin, gateway, jid);
+    const before = await versionsOf(admin, jid);
     const versions: { manifest: JsonObject }[] = [];
-    const hashes = new Map<string, ReturnType<typeof parseRegistered>['hash']>();
+    const hashes = new Map<string, Hash>();
     for (const { manifest } of endpoint.versions) {
       const agent = isJsonObject(manifest['agent']) ? manifest['agent'] : {};
       const label = `${jid} ${typeof agent['version'] === 'string' ? agent['version'] : '(no version)'}`;
       try {
-        const payload = await set(admin, gateway, buildRegister({ manifestJson: JSON.stringify(manifest) }));
+        const payload = await admin.call(provisioningRequest.register(JSON.stringify(manifest)));
         if (payload === undefined) throw new Error('an empty result instead of <registered/>');
         const answer = parseRegistered(payload);
         hashes.set(answer.version, answer.hash);
@@ -184,7 +178,7 @@ export async function provisionWorld(
     const hash = wanted === null ? undefined : hashes.get(wanted);
     if (wanted !== null && hash !== undefined) {
       try {
-        await set(admin, gateway, buildActivate({ jid, version: wanted, hash }));
+        await admin.call(provisioningRequest.activate(jid, wanted, hash));
         active = wanted;
         activated += 1;
         if (before !== undefined) activatedOnExisting.push(jid);
@@ -204,22 +198,23 @@ export async function provisionWorld(
     activated,
     async cleanup() {
       const failures: string[] = [];
-      const attempt = async (what: string, payload: Element): Promise<unknown> => {
+      const attempt = async (what: string, request: ProvisioningRequest): Promise<unknown> => {
         try {
-          await set(admin, gateway, payload);
+          await admin.call(request);
           return undefined;
         } catch (error) {
           failures.push(`${what}: ${reason(error)}`);
           return error;
         }
       };
-      for (const jid of activatedOnExisting) await attempt(`deactivate ${jid}`, buildDeactivate({ jid }));
+      for (const jid of activatedOnExisting)
+        await attempt(`deactivate ${jid}`, provisioningRequest.deactivate(jid));
       for (const { jid, version } of addedVersions) {
-        await attempt(`remove-version ${jid} ${version}`, buildRemoveVersion({ jid, version }));
+        await attempt(`remove-version ${jid} ${version}`, provisioningRequest.removeVersion(jid, version));
       }
       for (const jid of createdEndpoints) {
         try {
-          await set(admin, gateway, buildRemoveEndpoint({ jid }));
+          await admin.call(provisioningRequest.removeEndpoint(jid));
         } catch (error) {
           // #registration-flow: removal must fail while a retained task depends on a version, and
           // the run's own tasks are retained for a while; hiding the endpoint is what is left.
@@ -227,7 +222,7 @@ export async function provisionWorld(
             failures.push(`remove-endpoint ${jid}: ${reason(error)}`);
             continue;
           }
-          const refused = await attempt(`deactivate ${jid}`, buildDeactivate({ jid }));
+          const refused = await attempt(`deactivate ${jid}`, provisioningRequest.deactivate(jid));
           if (refused === undefined)
             failures.push(
               `remove-endpoint ${jid}: refused with not-allowed (the gateway keeps an endpoint while it retains tasks of it, #registration-flow): deactivated instead; remove it once its tasks expire`,
