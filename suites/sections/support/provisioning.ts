@@ -1,6 +1,6 @@
 /**
- * Registration and Administrative Provisioning as the suites drive them (#registration-flow):
- * each operation as an exchange, fresh endpoint identities, who registers for a case, and the
+ * Registration and Administrative Provisioning as the suites drive them (#registration-flow),
+ * over the one ProvisioningClient: fresh endpoint identities, who registers for a case, and the
  * bookkeeping that leaves the gateway as the case found it.
  *
  * One gateway serves the whole run, and other sections count directory entries: whatever a
@@ -10,19 +10,13 @@
  * meet the versions or tombstones of its first attempt: a removed version's tombstone refuses
  * other content under that version forever.
  */
-import type { Element } from '@xmpp/xml';
-import type { Caller, IqExchange } from '../../../harness/driver/index.ts';
+import type { IqExchange } from '../../../harness/driver/index.ts';
+import { ProvisioningClient } from '../../../harness/provisioning/provisioning-client.ts';
 import { canonicalDocument } from '../../../protocol/json/canonical.ts';
 import { isJsonObject, type JsonObject } from '../../../protocol/json/json-value.ts';
 import { normalizeBareJid } from '../../../protocol/jid/index.ts';
 import { FEATURE, NS_AGENT_API } from '../../../protocol/namespaces.ts';
 import {
-  buildActivate,
-  buildDeactivate,
-  buildRegister,
-  buildRegistrationStatus,
-  buildRemoveEndpoint,
-  buildRemoveVersion,
   parseRegistered,
   parseRegistration,
   type DefinedCondition,
@@ -78,44 +72,12 @@ export function freshVersion(context: CaseContext, prefix = '1.0.0'): string {
   return `${prefix}-${freshToken(context)}`;
 }
 
-function send(caller: Caller, gateway: string, type: 'get' | 'set', payload: Element): Promise<IqExchange> {
-  return caller.exchangeIq(gateway, type, payload);
-}
-
-/** The registration IQs, sent by one caller to the gateway. */
-export class Provisioning {
-  readonly caller: Caller;
-  readonly gateway: string;
-
-  constructor(caller: Caller, gateway: string) {
-    this.caller = caller;
-    this.gateway = gateway;
-  }
-
-  register(manifestJson: string): Promise<IqExchange> {
-    return send(this.caller, this.gateway, 'set', buildRegister({ manifestJson }));
-  }
-
-  activate(jid: string, version: string, hash: Hash): Promise<IqExchange> {
-    return send(this.caller, this.gateway, 'set', buildActivate({ jid, version, hash }));
-  }
-
-  deactivate(jid: string): Promise<IqExchange> {
-    return send(this.caller, this.gateway, 'set', buildDeactivate({ jid }));
-  }
-
-  status(jid: string): Promise<IqExchange> {
-    return send(this.caller, this.gateway, 'get', buildRegistrationStatus({ jid }));
-  }
-
-  removeVersion(jid: string, version: string): Promise<IqExchange> {
-    return send(this.caller, this.gateway, 'set', buildRemoveVersion({ jid, version }));
-  }
-
-  removeEndpoint(jid: string): Promise<IqExchange> {
-    return send(this.caller, this.gateway, 'set', buildRemoveEndpoint({ jid }));
-  }
-}
+/**
+ * The section files still construct and type the one provisioning client (harness/provisioning)
+ * by this name: kept so that they need no edit while issue 21 moves each section into its own
+ * folder; drop it once they import ProvisioningClient themselves.
+ */
+export { ProvisioningClient as Provisioning };
 
 /** Whether the SUT offers Administrative Provisioning over IQ: claimed, advertised and with an admin account. */
 export function hasAdmin(context: CaseContext): boolean {
@@ -144,7 +106,7 @@ export function hasSelfRegistration(context: CaseContext): boolean {
  * MissingFixture when it claims the profile or advertises the feature but the suite cannot act
  * as its administrator (no #admin, or no adminJid in the SUT config).
  */
-export async function adminFor(context: CaseContext): Promise<Provisioning> {
+export async function adminFor(context: CaseContext): Promise<ProvisioningClient> {
   if (!hasAdmin(context)) {
     const claimed = context.sut.profiles.has('admin-provisioning');
     const advertised = context.sut.features.has(FEATURE.admin);
@@ -157,7 +119,7 @@ export async function adminFor(context: CaseContext): Promise<Provisioning> {
         : `the SUT advertises ${FEATURE.admin} without claiming Administrative Provisioning, so its SUT config names no administrator: claim the profile and give adminJid (docs/sut.md)`,
     );
   }
-  return new Provisioning(await context.callers.admin(), context.sut.gatewayJid);
+  return new ProvisioningClient(await context.callers.admin(), context.sut.gatewayJid);
 }
 
 /**
@@ -166,7 +128,7 @@ export async function adminFor(context: CaseContext): Promise<Provisioning> {
  */
 export async function registeredVersions(
   context: CaseContext,
-  admin: Provisioning,
+  admin: ProvisioningClient,
   jid: string,
   requirement: RequirementId,
 ): Promise<readonly RegistrationVersion[]> {
@@ -234,7 +196,7 @@ export function expectRefused(
  */
 export interface Registrant {
   readonly kind: 'self' | 'admin';
-  readonly provisioning: Provisioning;
+  readonly provisioning: ProvisioningClient;
   /** The agent JID the registrant's manifests claim. */
   readonly jid: string;
 }
@@ -244,7 +206,7 @@ export async function registrantFor(context: CaseContext, purpose: string): Prom
     const caller = await context.callers.registrant();
     return {
       kind: 'self',
-      provisioning: new Provisioning(caller, context.sut.gatewayJid),
+      provisioning: new ProvisioningClient(caller, context.sut.gatewayJid),
       jid: normalizeBareJid(caller.bareJid),
     };
   }
@@ -342,7 +304,7 @@ export class Restorer {
    * Sends a registration, tracking its endpoint unless the gateway refused it (a lost reply
    * counts as registered).
    */
-  async register(provisioning: Provisioning, jid: string, manifestJson: string): Promise<IqExchange> {
+  async register(provisioning: ProvisioningClient, jid: string, manifestJson: string): Promise<IqExchange> {
     let refused = false;
     try {
       const exchange = await provisioning.register(manifestJson);
@@ -360,7 +322,7 @@ export class Restorer {
     // Without an administrator a self-registrant's versions stay; never activated, they change
     // no directory.
     if (!hasAdmin(this.#context)) return [];
-    const admin = new Provisioning(await this.#context.callers.admin(), this.#context.sut.gatewayJid);
+    const admin = new ProvisioningClient(await this.#context.callers.admin(), this.#context.sut.gatewayJid);
     const problems: string[] = [];
     const condition = (exchange: IqExchange): string =>
       exchange.parsed.type === 'error' ? exchange.parsed.error.condition : 'result';
@@ -417,7 +379,7 @@ export async function withRestore<T>(
  */
 export async function provisionActive(
   restorer: Restorer,
-  admin: Provisioning,
+  admin: ProvisioningClient,
   jid: string,
   version: string,
   manifest: JsonObject,
