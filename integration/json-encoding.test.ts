@@ -16,7 +16,7 @@ import {
   parseSearchResults,
 } from '../protocol/stanza/index.ts';
 import { encodeCollectionNode } from '../protocol/tool-node.ts';
-import { register, registrationStatus } from './test-support/admin.ts';
+import { provisioningOf } from './test-support/admin.ts';
 import { JID } from './test-support/fixtures.ts';
 import { ALICE, BOB, CAROL, GATEWAY, useGatewayFederation } from './test-support/gateway-federation.ts';
 import { expectIdenticalErrors, expectStanzaError, outcomeOf, resultPayload } from './test-support/wire.ts';
@@ -87,14 +87,15 @@ function overLimit(jid: string): Record<string, string> {
 describe('#json-encoding manifest limits', () => {
   it('#json-encoding an admin past each documented manifest limit gets resource-constraint; nothing is registered', async () => {
     const bob = await world().caller(BOB);
+    const admin = provisioningOf(bob);
     const jid = 'limits@agents.example';
     for (const [limit, text] of Object.entries(overLimit(jid))) {
-      expect(outcomeOf(await register(bob, text)), limit).toBe('resource-constraint/wait');
+      expect(outcomeOf(await admin.register(text)), limit).toBe('resource-constraint/wait');
     }
-    expectStanzaError(await registrationStatus(bob, jid), 'item-not-found', 'cancel');
+    expectStanzaError(await admin.status(jid), 'item-not-found', 'cancel');
     // Within every limit the same manifest shape registers.
     const fits = JSON.stringify(manifest(jid, [tool('echo')]));
-    expect(outcomeOf(await register(bob, fits))).toBe('result');
+    expect(outcomeOf(await admin.register(fits))).toBe('result');
   });
 
   it('#json-encoding an unauthorized sender gets forbidden for the same manifests, never resource-constraint', async () => {
@@ -107,7 +108,7 @@ describe('#json-encoding manifest limits', () => {
     for (const [sender, claimed] of cases) {
       const caller = await world().caller(sender);
       for (const [limit, text] of Object.entries(overLimit(claimed))) {
-        expect(outcomeOf(await register(caller, text)), `${sender} ${claimed} ${limit}`).toBe(
+        expect(outcomeOf(await provisioningOf(caller).register(text)), `${sender} ${claimed} ${limit}`).toBe(
           'forbidden/auth',
         );
       }
@@ -118,11 +119,17 @@ describe('#json-encoding manifest limits', () => {
     const dave = await world().caller(DAVE);
     const own = overLimit(DAVE);
     // Too large or too deep to parse: agent.jid was never read, so the sender is not authorized.
-    expect(outcomeOf(await register(dave, own['manifestMaxBytes'] ?? ''))).toBe('forbidden/auth');
-    expect(outcomeOf(await register(dave, own['jsonMaxDepth'] ?? ''))).toBe('forbidden/auth');
+    expect(outcomeOf(await provisioningOf(dave).register(own['manifestMaxBytes'] ?? ''))).toBe(
+      'forbidden/auth',
+    );
+    expect(outcomeOf(await provisioningOf(dave).register(own['jsonMaxDepth'] ?? ''))).toBe('forbidden/auth');
     // Parsed, claim checked (its own JID), then the manifest limits apply.
-    expect(outcomeOf(await register(dave, own['toolsPerManifest'] ?? ''))).toBe('resource-constraint/wait');
-    expect(outcomeOf(await register(dave, own['schemaMaxBytes'] ?? ''))).toBe('resource-constraint/wait');
+    expect(outcomeOf(await provisioningOf(dave).register(own['toolsPerManifest'] ?? ''))).toBe(
+      'resource-constraint/wait',
+    );
+    expect(outcomeOf(await provisioningOf(dave).register(own['schemaMaxBytes'] ?? ''))).toBe(
+      'resource-constraint/wait',
+    );
   });
 });
 

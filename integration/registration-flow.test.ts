@@ -3,7 +3,7 @@
 // and conflicting re-registration, tombstones, and forbidden for every non-admin (local,
 // remote, and remote with the admin's localpart), whether or not the target exists.
 import { describe, expect, it } from 'vitest';
-import type { Caller } from '../harness/driver/index.ts';
+import type { Caller, IqExchange } from '../harness/driver/index.ts';
 import { canonicalDocument } from '../protocol/json/canonical.ts';
 import type { JsonObject } from '../protocol/json/json-value.ts';
 import { NS_AGENT_API } from '../protocol/namespaces.ts';
@@ -21,15 +21,7 @@ import {
   type Hash,
 } from '../protocol/stanza/index.ts';
 import { xml } from '@xmpp/xml';
-import {
-  activate,
-  deactivate,
-  register,
-  registrationStatus,
-  removeEndpoint,
-  removeVersion,
-  statusOf,
-} from './test-support/admin.ts';
+import { provisioningOf, statusOf } from './test-support/admin.ts';
 import { JID, MANIFEST, fieldsOf } from './test-support/fixtures.ts';
 import { ALICE, BOB, GATEWAY, useGatewayFederation } from './test-support/gateway-federation.ts';
 import { expectIdenticalErrors, expectStanzaError, resultPayload } from './test-support/wire.ts';
@@ -80,10 +72,12 @@ describe('#registration-flow self-registration', () => {
   it('#registration-flow a local C2S account registers the manifest whose agent.jid is its own bare JID', async () => {
     const self = await world().caller(SELF);
     const own = manifest(SELF, '1.0.0');
-    const registered = parseRegistered(resultPayload(await register(self, JSON.stringify(own))));
+    const registered = parseRegistered(
+      resultPayload(await provisioningOf(self).register(JSON.stringify(own))),
+    );
     expect(registered).toEqual({ jid: SELF, version: '1.0.0', hash: hashOf(own) });
     // Idempotent for the self-registrant too.
-    const again = parseRegistered(resultPayload(await register(self, JSON.stringify(own))));
+    const again = parseRegistered(resultPayload(await provisioningOf(self).register(JSON.stringify(own))));
     expect(again).toEqual(registered);
     // Registered, not activated: activation is an administrative operation.
     const status = await statusOf(await world().caller(BOB), SELF);
@@ -102,15 +96,14 @@ describe('#registration-flow self-registration', () => {
       [REMOTE_BOB, 'fresh@agents.example'],
     ];
     for (const [sender, claimed] of attempts) {
-      const exchange = await register(
-        await world().caller(sender),
+      const exchange = await provisioningOf(await world().caller(sender)).register(
         JSON.stringify(manifest(claimed, '1.0.0')),
       );
       expectStanzaError(exchange, 'forbidden', 'auth');
     }
     const bob = await world().caller(BOB);
     for (const jid of [DAVE, ALICE, REMOTE_BOB, 'fresh@agents.example']) {
-      expectStanzaError(await registrationStatus(bob, jid), 'item-not-found', 'cancel');
+      expectStanzaError(await provisioningOf(bob).status(jid), 'item-not-found', 'cancel');
     }
   });
 });
@@ -118,12 +111,13 @@ describe('#registration-flow self-registration', () => {
 describe('#registration-flow administrative provisioning', () => {
   it('#registration-flow register, activate (hash checked), deactivate, status, remove-version, remove-endpoint; the directory follows', async () => {
     const bob = await world().caller(BOB);
+    const admin = provisioningOf(bob);
     const alice = await world().caller(ALICE);
     const jid = 'lifecycle@agents.example';
     const v1 = manifest(jid, '1.0.0');
     const v2 = manifest(jid, '2.0.0', 'The second version.');
 
-    const registered = parseRegistered(resultPayload(await register(bob, JSON.stringify(v1))));
+    const registered = parseRegistered(resultPayload(await admin.register(JSON.stringify(v1))));
     expect(registered).toEqual({ jid, version: '1.0.0', hash: hashOf(v1) });
     expect(await directory(bob)).not.toContain(jid);
     expect((await statusOf(bob, jid)).versions).toEqual([
@@ -131,10 +125,10 @@ describe('#registration-flow administrative provisioning', () => {
     ]);
 
     // The hash must name the registered object; an unknown version is not found.
-    expectStanzaError(await activate(bob, jid, '1.0.0', hashOf(v2)), 'conflict', 'cancel');
-    expectStanzaError(await activate(bob, jid, '9.9.9', hashOf(v1)), 'item-not-found', 'cancel');
+    expectStanzaError(await admin.activate(jid, '1.0.0', hashOf(v2)), 'conflict', 'cancel');
+    expectStanzaError(await admin.activate(jid, '9.9.9', hashOf(v1)), 'item-not-found', 'cancel');
     expect(await directory(bob)).not.toContain(jid);
-    expect(parseActive(resultPayload(await activate(bob, jid, '1.0.0', hashOf(v1))))).toEqual({
+    expect(parseActive(resultPayload(await admin.activate(jid, '1.0.0', hashOf(v1))))).toEqual({
       jid,
       version: '1.0.0',
     });
@@ -143,8 +137,8 @@ describe('#registration-flow administrative provisioning', () => {
     // Only local callers see it: the remote grants do not name it.
     expect(await directory(alice)).not.toContain(jid);
 
-    resultPayload(await register(bob, JSON.stringify(v2)));
-    resultPayload(await activate(bob, jid, '2.0.0', hashOf(v2)));
+    resultPayload(await admin.register(JSON.stringify(v2)));
+    resultPayload(await admin.activate(jid, '2.0.0', hashOf(v2)));
     expect(await activeVersionOf(bob, jid)).toBe('2.0.0');
     expect((await statusOf(bob, jid)).versions).toEqual([
       { id: '1.0.0', active: false, removable: true, hash: hashOf(v1) },
@@ -152,8 +146,8 @@ describe('#registration-flow administrative provisioning', () => {
     ]);
 
     // The active version cannot be removed (interp-24: not-allowed); another can.
-    expectStanzaError(await removeVersion(bob, jid, '2.0.0'), 'not-allowed', 'cancel');
-    expect(parseRemoved(resultPayload(await removeVersion(bob, jid, '1.0.0')))).toEqual({
+    expectStanzaError(await admin.removeVersion(jid, '2.0.0'), 'not-allowed', 'cancel');
+    expect(parseRemoved(resultPayload(await admin.removeVersion(jid, '1.0.0')))).toEqual({
       jid,
       version: '1.0.0',
     });
@@ -161,7 +155,7 @@ describe('#registration-flow administrative provisioning', () => {
     const removedExact = await bob.exchangeIq(jid, 'get', buildManifestRequest({ version: '1.0.0' }));
     expectStanzaError(removedExact, 'item-not-found', 'cancel');
 
-    expect(parseDeactivated(resultPayload(await deactivate(bob, jid)))).toEqual({ jid });
+    expect(parseDeactivated(resultPayload(await admin.deactivate(jid)))).toEqual({ jid });
     expect(await directory(bob)).not.toContain(jid);
     expect(await activeVersionOf(bob, jid)).toBeUndefined();
     expect((await statusOf(bob, jid)).versions).toEqual([
@@ -173,8 +167,8 @@ describe('#registration-flow administrative provisioning', () => {
     );
     expect(exact.hash).toEqual(hashOf(v2));
 
-    expect(parseRemoved(resultPayload(await removeEndpoint(bob, jid)))).toEqual({ jid });
-    expectStanzaError(await registrationStatus(bob, jid), 'item-not-found', 'cancel');
+    expect(parseRemoved(resultPayload(await admin.removeEndpoint(jid)))).toEqual({ jid });
+    expectStanzaError(await admin.status(jid), 'item-not-found', 'cancel');
     const gone = await bob.exchangeIq(jid, 'get', buildManifestRequest({ version: '2.0.0' }));
     expectStanzaError(gone, 'item-not-found', 'cancel');
     expect(await directory(bob)).not.toContain(jid);
@@ -182,23 +176,25 @@ describe('#registration-flow administrative provisioning', () => {
 
   it('#registration-flow identical re-registration is idempotent, whatever the JSON formatting', async () => {
     const bob = await world().caller(BOB);
+    const admin = provisioningOf(bob);
     const jid = 'idempotent@agents.example';
     const value = manifest(jid, '1.0.0');
-    const first = parseRegistered(resultPayload(await register(bob, JSON.stringify(value))));
-    const same = parseRegistered(resultPayload(await register(bob, JSON.stringify(value))));
+    const first = parseRegistered(resultPayload(await admin.register(JSON.stringify(value))));
+    const same = parseRegistered(resultPayload(await admin.register(JSON.stringify(value))));
     // Other member order and white space: the same RFC 8785 bytes, the same object.
     const reformatted = `{ "tools": ${JSON.stringify(value['tools'], null, 2)},\n "agent": ${JSON.stringify(value['agent'])}, "manifestSpecVersion": "0" }`;
-    const again = parseRegistered(resultPayload(await register(bob, reformatted)));
+    const again = parseRegistered(resultPayload(await admin.register(reformatted)));
     expect([same, again]).toEqual([first, first]);
     expect((await statusOf(bob, jid)).versions).toHaveLength(1);
   });
 
   it('#registration-flow different content under a registered (jid, version) is a conflict', async () => {
     const bob = await world().caller(BOB);
+    const admin = provisioningOf(bob);
     const jid = 'immutable@agents.example';
-    resultPayload(await register(bob, JSON.stringify(manifest(jid, '1.0.0'))));
+    resultPayload(await admin.register(JSON.stringify(manifest(jid, '1.0.0'))));
     const changed = manifest(jid, '1.0.0', 'Changed content under the same version.');
-    expectStanzaError(await register(bob, JSON.stringify(changed)), 'conflict', 'cancel');
+    expectStanzaError(await admin.register(JSON.stringify(changed)), 'conflict', 'cancel');
     expect((await statusOf(bob, jid)).versions.map((version) => version.hash)).toEqual([
       hashOf(manifest(jid, '1.0.0')),
     ]);
@@ -206,27 +202,27 @@ describe('#registration-flow administrative provisioning', () => {
 
   it('#registration-flow tombstones: a removed version never returns with other content, also after remove-endpoint', async () => {
     const bob = await world().caller(BOB);
+    const admin = provisioningOf(bob);
     const jid = 'tombstone@agents.example';
     const v1 = manifest(jid, '1.0.0');
     const v2 = manifest(jid, '2.0.0');
-    resultPayload(await register(bob, JSON.stringify(v1)));
-    resultPayload(await register(bob, JSON.stringify(v2)));
-    resultPayload(await activate(bob, jid, '2.0.0', hashOf(v2)));
-    resultPayload(await removeVersion(bob, jid, '1.0.0'));
+    resultPayload(await admin.register(JSON.stringify(v1)));
+    resultPayload(await admin.register(JSON.stringify(v2)));
+    resultPayload(await admin.activate(jid, '2.0.0', hashOf(v2)));
+    resultPayload(await admin.removeVersion(jid, '1.0.0'));
     const otherV1 = manifest(jid, '1.0.0', 'Other content for a removed version.');
-    expectStanzaError(await register(bob, JSON.stringify(otherV1)), 'conflict', 'cancel');
+    expectStanzaError(await admin.register(JSON.stringify(otherV1)), 'conflict', 'cancel');
     // The identical content may come back (interp-24 accepts registered).
-    expect(parseRegistered(resultPayload(await register(bob, JSON.stringify(v1)))).hash).toEqual(hashOf(v1));
+    expect(parseRegistered(resultPayload(await admin.register(JSON.stringify(v1)))).hash).toEqual(hashOf(v1));
 
-    resultPayload(await removeEndpoint(bob, jid));
+    resultPayload(await admin.removeEndpoint(jid));
     const otherV2 = manifest(jid, '2.0.0', 'Other content after remove-endpoint.');
-    expectStanzaError(await register(bob, JSON.stringify(otherV2)), 'conflict', 'cancel');
-    expectStanzaError(await register(bob, JSON.stringify(otherV1)), 'conflict', 'cancel');
+    expectStanzaError(await admin.register(JSON.stringify(otherV2)), 'conflict', 'cancel');
+    expectStanzaError(await admin.register(JSON.stringify(otherV1)), 'conflict', 'cancel');
   });
 
   it('#registration-flow an administrator provisions virtual endpoints on the gateway domain only', async () => {
-    const exchange = await register(
-      await world().caller(BOB),
+    const exchange = await provisioningOf(await world().caller(BOB)).register(
       JSON.stringify(manifest('someone@elsewhere.example', '1.0.0')),
     );
     expectStanzaError(exchange, 'not-allowed', 'cancel');
@@ -234,31 +230,29 @@ describe('#registration-flow administrative provisioning', () => {
 
   it('#registration-flow an admin operation on an endpoint that does not exist is item-not-found; a target that is no JID, bad-request', async () => {
     const bob = await world().caller(BOB);
+    const admin = provisioningOf(bob);
     const missing = 'nobody@agents.example';
     expectStanzaError(
-      await activate(bob, missing, '1.0.0', MANIFEST.weather.document.hash),
+      await admin.activate(missing, '1.0.0', MANIFEST.weather.document.hash),
       'item-not-found',
       'cancel',
     );
-    expectStanzaError(await deactivate(bob, missing), 'item-not-found', 'cancel');
-    expectStanzaError(await registrationStatus(bob, missing), 'item-not-found', 'cancel');
-    expectStanzaError(await removeVersion(bob, missing, '1.0.0'), 'item-not-found', 'cancel');
-    expectStanzaError(await removeEndpoint(bob, missing), 'item-not-found', 'cancel');
-    expectStanzaError(await removeVersion(bob, JID.weather, '9.9.9'), 'item-not-found', 'cancel');
-    expectStanzaError(
-      await registrationStatus(bob, 'weather@agents.example/runtime'),
-      'bad-request',
-      'modify',
-    );
+    expectStanzaError(await admin.deactivate(missing), 'item-not-found', 'cancel');
+    expectStanzaError(await admin.status(missing), 'item-not-found', 'cancel');
+    expectStanzaError(await admin.removeVersion(missing, '1.0.0'), 'item-not-found', 'cancel');
+    expectStanzaError(await admin.removeEndpoint(missing), 'item-not-found', 'cancel');
+    expectStanzaError(await admin.removeVersion(JID.weather, '9.9.9'), 'item-not-found', 'cancel');
+    expectStanzaError(await admin.status('weather@agents.example/runtime'), 'bad-request', 'modify');
   });
 
   it('#registration-flow agent.jid is normalized: manifests differing only in JID case conflict (interp-25)', async () => {
     const bob = await world().caller(BOB);
+    const admin = provisioningOf(bob);
     const mixed = manifest('CaseTest@agents.example', '1.0.0');
-    const registered = parseRegistered(resultPayload(await register(bob, JSON.stringify(mixed))));
+    const registered = parseRegistered(resultPayload(await admin.register(JSON.stringify(mixed))));
     expect(registered).toMatchObject({ jid: 'casetest@agents.example', version: '1.0.0' });
     const lower = manifest('casetest@agents.example', '1.0.0');
-    expectStanzaError(await register(bob, JSON.stringify(lower)), 'conflict', 'cancel');
+    expectStanzaError(await admin.register(JSON.stringify(lower)), 'conflict', 'cancel');
     expect((await statusOf(bob, 'casetest@agents.example')).versions).toHaveLength(1);
   });
 });
@@ -266,14 +260,17 @@ describe('#registration-flow administrative provisioning', () => {
 describe('#registration-flow authority', () => {
   const NONEXISTENT = 'nobody@agents.example';
 
-  function operations(target: string): [string, (caller: Caller) => ReturnType<typeof register>][] {
+  function operations(target: string): [string, (caller: Caller) => Promise<IqExchange>][] {
     return [
-      ['register', (caller) => register(caller, JSON.stringify(manifest(target, '9.0.0')))],
-      ['activate', (caller) => activate(caller, target, '1.4.0', MANIFEST.weather.document.hash)],
-      ['deactivate', (caller) => deactivate(caller, target)],
-      ['registration-status', (caller) => registrationStatus(caller, target)],
-      ['remove-version', (caller) => removeVersion(caller, target, '2.0.0')],
-      ['remove-endpoint', (caller) => removeEndpoint(caller, target)],
+      ['register', (caller) => provisioningOf(caller).register(JSON.stringify(manifest(target, '9.0.0')))],
+      [
+        'activate',
+        (caller) => provisioningOf(caller).activate(target, '1.4.0', MANIFEST.weather.document.hash),
+      ],
+      ['deactivate', (caller) => provisioningOf(caller).deactivate(target)],
+      ['registration-status', (caller) => provisioningOf(caller).status(target)],
+      ['remove-version', (caller) => provisioningOf(caller).removeVersion(target, '2.0.0')],
+      ['remove-endpoint', (caller) => provisioningOf(caller).removeEndpoint(target)],
       // A malformed request: a non-admin still learns only forbidden (interp-24).
       [
         'malformed activate',

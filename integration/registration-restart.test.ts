@@ -15,7 +15,7 @@ import {
   parseManifest,
   parseRegistration,
 } from '../protocol/stanza/index.ts';
-import { deactivate, provision, register, registrationStatus, removeVersion } from './test-support/admin.ts';
+import { provision, provisioningOf } from './test-support/admin.ts';
 import { JID, MANIFEST } from './test-support/fixtures.ts';
 import { ALICE, BOB, GATEWAY, useGatewayFederation } from './test-support/gateway-federation.ts';
 import { expectStanzaError, normalizedReply, resultPayload } from './test-support/wire.ts';
@@ -55,7 +55,7 @@ async function snapshot(bob: Caller, alice: Caller): Promise<Record<string, stri
     replies[name] = normalizedReply(await caller.exchangeIq(to, type, payload), to);
   }
   for (const jid of [JID.weather, FRESH, JID.calendar]) {
-    replies[`registration-status ${jid}`] = normalizedReply(await registrationStatus(bob, jid), GATEWAY);
+    replies[`registration-status ${jid}`] = normalizedReply(await provisioningOf(bob).status(jid), GATEWAY);
   }
   return replies;
 }
@@ -63,11 +63,12 @@ async function snapshot(bob: Caller, alice: Caller): Promise<Record<string, stri
 describe('#registration-flow persistence', () => {
   it('#registration-flow a restart from the same database keeps every registration, activation, deactivation and removal', async () => {
     const bob = await world().caller(BOB);
+    const admin = provisioningOf(bob);
     const alice = await world().caller(ALICE);
     await provision(bob, WEATHER_3);
     await provision(bob, FRESH_1);
-    resultPayload(await deactivate(bob, JID.calendar));
-    resultPayload(await removeVersion(bob, JID.weather, '2.0.0'));
+    resultPayload(await admin.deactivate(JID.calendar));
+    resultPayload(await admin.removeVersion(JID.weather, '2.0.0'));
     const before = await snapshot(bob, alice);
 
     const database = world().config.database;
@@ -99,7 +100,7 @@ describe('#registration-flow persistence', () => {
       ).toBe(true);
       expect(manifestServed.hash).toEqual(expected.hash);
     }
-    const status = parseRegistration(resultPayload(await registrationStatus(bob, JID.weather)));
+    const status = parseRegistration(resultPayload(await provisioningOf(bob).status(JID.weather)));
     expect(status.versions.map((version) => [version.id, version.active, version.hash.value])).toEqual([
       ['1.4.0', false, MANIFEST.weather.document.hash.value],
       ['3.0.0', true, canonicalDocument(WEATHER_3).hash.value],
@@ -109,6 +110,6 @@ describe('#registration-flow persistence', () => {
   it('#registration-flow after the restart the tombstone of the removed version still refuses other content', async () => {
     const bob = await world().caller(BOB);
     const other = manifest(JID.weather, '2.0.0', 'Other content for the removed 2.0.0.');
-    expectStanzaError(await register(bob, JSON.stringify(other)), 'conflict', 'cancel');
+    expectStanzaError(await provisioningOf(bob).register(JSON.stringify(other)), 'conflict', 'cancel');
   });
 });

@@ -11,7 +11,7 @@ import {
   buildSchemaRequest,
   buildSearchRequest,
 } from '../protocol/stanza/index.ts';
-import { register, registrationStatus } from './test-support/admin.ts';
+import { provisioningOf } from './test-support/admin.ts';
 import { JID, MANIFEST } from './test-support/fixtures.ts';
 import { ALICE, BOB, CAROL, GATEWAY, useGatewayFederation } from './test-support/gateway-federation.ts';
 import { expectIdenticalErrors, expectStanzaError, outcomeOf } from './test-support/wire.ts';
@@ -54,17 +54,17 @@ const LIMITED = 'resource-constraint/wait';
 describe('#security rate limits', () => {
   it('#security administration: past its bucket an admin gets resource-constraint; a non-admin only ever forbidden', async () => {
     const ops = await world().caller(OPS);
-    expect(await repeat(BURST + 2, () => registrationStatus(ops, JID.weather))).toEqual([
+    expect(await repeat(BURST + 2, () => provisioningOf(ops).status(JID.weather))).toEqual([
       ...Array<string>(BURST).fill('result'),
       LIMITED,
       LIMITED,
     ]);
     const dave = await world().caller(DAVE);
-    expect(await repeat(BURST + 3, () => registrationStatus(dave, JID.weather))).toEqual(
+    expect(await repeat(BURST + 3, () => provisioningOf(dave).status(JID.weather))).toEqual(
       Array<string>(BURST + 3).fill('forbidden/auth'),
     );
     // bob's own buckets are untouched by ops and dave.
-    expect(outcomeOf(await registrationStatus(await world().caller(BOB), JID.weather))).toBe('result');
+    expect(outcomeOf(await provisioningOf(await world().caller(BOB)).status(JID.weather))).toBe('result');
   });
 
   it('#security registration: past its bucket an admin gets resource-constraint; remote senders only ever forbidden', async () => {
@@ -74,13 +74,13 @@ describe('#security rate limits', () => {
       agent: { jid: 'limited@agents.example', name: 'limited', version: '1.0.0' },
       tools: [],
     });
-    expect(await repeat(BURST + 1, () => register(ops, manifest))).toEqual([
+    expect(await repeat(BURST + 1, () => provisioningOf(ops).register(manifest))).toEqual([
       ...Array<string>(BURST).fill('result'),
       LIMITED,
     ]);
     for (const sender of [ALICE, CAROL]) {
       const caller = await world().caller(sender);
-      expect(await repeat(BURST + 2, () => register(caller, manifest)), sender).toEqual(
+      expect(await repeat(BURST + 2, () => provisioningOf(caller).register(manifest)), sender).toEqual(
         Array<string>(BURST + 2).fill('forbidden/auth'),
       );
     }

@@ -22,7 +22,7 @@ import {
   type Hash,
 } from '../protocol/stanza/index.ts';
 import { encodeCollectionNode, encodeToolNode } from '../protocol/tool-node.ts';
-import { register } from './test-support/admin.ts';
+import { provisioningOf } from './test-support/admin.ts';
 import { JID, MANIFEST, VISIBLE, type FixtureManifest } from './test-support/fixtures.ts';
 import { ALICE, BOB, CAROL, GATEWAY, useGatewayFederation } from './test-support/gateway-federation.ts';
 import {
@@ -265,16 +265,17 @@ describe('#errors no reflection of request JSON', () => {
 
   it('#errors refused registrations never echo the submitted JSON, whatever the refusal', async () => {
     const bob = await world().caller(BOB);
+    const admin = provisioningOf(bob);
     const invalid = JSON.stringify({
       manifestSpecVersion: '0',
       agent: { jid: 'echo@agents.example', name: CANARY, version: '1.0.0' },
       tools: [{ name: 'echo', inputSchema: { type: CANARY } }],
     });
-    expectNoEcho(await register(bob, invalid), 'not-acceptable/modify');
-    expectNoEcho(await register(bob, `{"agent": "${CANARY}`), 'bad-request/modify');
-    expectNoEcho(await register(bob, `{"a": "${CANARY}", "a": "${CANARY}"}`), 'not-acceptable/modify');
+    expectNoEcho(await admin.register(invalid), 'not-acceptable/modify');
+    expectNoEcho(await admin.register(`{"agent": "${CANARY}`), 'bad-request/modify');
+    expectNoEcho(await admin.register(`{"a": "${CANARY}", "a": "${CANARY}"}`), 'not-acceptable/modify');
     for (const sender of [DAVE, ALICE, CAROL]) {
-      expectNoEcho(await register(await world().caller(sender), invalid), 'forbidden/auth');
+      expectNoEcho(await provisioningOf(await world().caller(sender)).register(invalid), 'forbidden/auth');
     }
   });
 

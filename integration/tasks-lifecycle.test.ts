@@ -17,7 +17,7 @@ import {
   parseCancelAccepted,
   type Accepted,
 } from '../protocol/stanza/index.ts';
-import { activate, removeVersion, statusOf } from './test-support/admin.ts';
+import { provisioningOf, statusOf } from './test-support/admin.ts';
 import { JID } from './test-support/fixtures.ts';
 import { ALICE, BOB, useGatewayFederation } from './test-support/gateway-federation.ts';
 import {
@@ -360,14 +360,15 @@ describe('recovery (#task-recovery)', () => {
 describe('retention (#events, #registration-flow)', () => {
   it('refuses to remove a version a retained task pins, and keeps the task answerable after a version change', async () => {
     const bob = await world().caller(BOB);
+    const admin = provisioningOf(bob);
     const run = await runToEnd(bob, { steps: [{ complete: {} }] });
     const next = resultPayload(
-      await activate(bob, CONFORMANCE, CONFORMANCE_NEXT_VERSION, CONFORMANCE_NEXT_HASH),
+      await admin.activate(CONFORMANCE, CONFORMANCE_NEXT_VERSION, CONFORMANCE_NEXT_HASH),
     );
     expect(next.name).toBe('active');
     try {
       // interp-24: conflict or not-allowed, never success.
-      const removal = await removeVersion(bob, CONFORMANCE, CONFORMANCE_VERSION);
+      const removal = await admin.removeVersion(CONFORMANCE, CONFORMANCE_VERSION);
       expect(['conflict/cancel', 'not-allowed/cancel']).toContain(outcomeOf(removal));
       const status = await statusOf(bob, CONFORMANCE);
       expect(status.versions.find((version) => version.id === CONFORMANCE_VERSION)?.removable).toBe(false);
@@ -381,7 +382,7 @@ describe('retention (#events, #registration-flow)', () => {
       // A replay of the admitted request still names it, though its version is no longer active.
       expect((await invokeAccepted(bob, run.invoke)).taskId).toBe(run.accepted.taskId);
     } finally {
-      resultPayload(await activate(bob, CONFORMANCE, CONFORMANCE_VERSION, CONFORMANCE_HASH));
+      resultPayload(await admin.activate(CONFORMANCE, CONFORMANCE_VERSION, CONFORMANCE_HASH));
     }
   });
 });

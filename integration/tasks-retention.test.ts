@@ -24,7 +24,7 @@ import {
 } from '../protocol/stanza/index.ts';
 import { GatewayComponent } from '../reference-gateway/component/gateway-component.ts';
 import { openGatewayState, type GatewayState } from '../reference-gateway/config/gateway-state.ts';
-import { activate, removeVersion } from './test-support/admin.ts';
+import { provisioningOf } from './test-support/admin.ts';
 import type { CaseContext } from '../suites/framework/context.ts';
 import { freshSeed } from '../suites/framework/seeded-random.ts';
 import { taskRecoverySuite } from '../suites/sections/task-recovery.ts';
@@ -226,7 +226,9 @@ describe('retention and purge (#invocation, #task-recovery)', () => {
 
   it('releases the version a purged task pinned, so it can then be removed (#manifest-retrieval)', async () => {
     const bob = await world().caller(BOB);
-    resultPayload(await activate(bob, CONFORMANCE, CONFORMANCE_NEXT_VERSION, CONFORMANCE_NEXT_HASH));
+    resultPayload(
+      await provisioningOf(bob).activate(CONFORMANCE, CONFORMANCE_NEXT_VERSION, CONFORMANCE_NEXT_HASH),
+    );
     const pinned = await invokeAccepted(
       bob,
       invokeOf({
@@ -236,10 +238,10 @@ describe('retention and purge (#invocation, #task-recovery)', () => {
       }),
     );
     await eventsUntilTerminal(bob, pinned.taskId);
-    resultPayload(await activate(bob, CONFORMANCE, CONFORMANCE_VERSION, CONFORMANCE_HASH));
+    resultPayload(await provisioningOf(bob).activate(CONFORMANCE, CONFORMANCE_VERSION, CONFORMANCE_HASH));
     // Inactive now, but a retained task depends on it: removal must fail.
     expectStanzaError(
-      await removeVersion(bob, CONFORMANCE, CONFORMANCE_NEXT_VERSION),
+      await provisioningOf(bob).removeVersion(CONFORMANCE, CONFORMANCE_NEXT_VERSION),
       'not-allowed',
       'cancel',
     );
@@ -247,7 +249,7 @@ describe('retention and purge (#invocation, #task-recovery)', () => {
 
     // Refusing has no effect, so the removal is retried once per purge until one released it.
     const removed = await afterPurges(async () => {
-      const exchange = await removeVersion(bob, CONFORMANCE, CONFORMANCE_NEXT_VERSION);
+      const exchange = await provisioningOf(bob).removeVersion(CONFORMANCE, CONFORMANCE_NEXT_VERSION);
       return exchange.parsed.type === 'result' ? parseRemoved(resultPayload(exchange)) : undefined;
     });
     expect(Date.now()).toBeGreaterThanOrEqual(toEpochMillis(pinned.retainUntil));
