@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyPatch, buildSourceVariant, PatchDoesNotApply } from './source-variant.ts';
+import { applyPatch, buildSourceVariant, PatchDoesNotApply, type DiffPatch } from './source-variant.ts';
+import { parseUnifiedDiff } from './unified-diff.ts';
 
 const source = mkdtempSync(join(tmpdir(), 'agentconf-variant-source-'));
 mkdirSync(join(source, 'src'));
@@ -50,5 +51,27 @@ describe('source variants', () => {
         patches: [{ file: 'src/b.ts', find: 'x', replace: '' }],
       }),
     ).toThrow(/src\/b.ts does not exist/);
+  });
+
+  it('apply a diff patch with tolerance, and name its file and hunk when it no longer applies', () => {
+    const [diff] = parseUnifiedDiff(
+      '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n-export const limit = 100;\n+export const limit = 5;\n export const name = "a";\n',
+    );
+    if (diff === undefined) throw new Error('no diff');
+    const patch: DiffPatch = { ...diff, source: 'patches/small-limit.patch' };
+    const variant = buildSourceVariant(source, { name: 'small-limit', patches: [patch] });
+    try {
+      expect(readFileSync(join(variant.root, 'src', 'a.ts'), 'utf8')).toBe(
+        'export const limit = 5;\nexport const name = "a";\n',
+      );
+    } finally {
+      variant.remove();
+    }
+    expect(applyPatch('export   const limit =\n  100;\nexport const name = "a";', patch, 'v')).toContain(
+      'limit = 5;',
+    );
+    expect(() => applyPatch('export const limit = 7;\nexport const name = "a";\n', patch, 'v')).toThrow(
+      'variant v: patches/small-limit.patch, hunk 1 of src/a.ts (@@ -1,2 +1,2 @@): its text no longer occurs (whitespace aside): "export const limit = 100;"',
+    );
   });
 });
