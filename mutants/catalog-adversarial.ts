@@ -5,16 +5,9 @@
  * catalog.ts (which spreads this list into MUTANTS); each names the case that must kill it in
  * its `grep`.
  */
-import type { SourcePatch } from '../harness/sut/source-variant.ts';
-import type { Mutant } from './mutant.ts';
+import type { MutantRecord } from './mutant.ts';
 
-const RG = 'reference-gateway/';
-
-function patch(file: string, find: string, replace: string): SourcePatch {
-  return { file: file.startsWith('protocol/') ? file : RG + file, find, replace };
-}
-
-export const ADVERSARIAL: Mutant[] = [
+export const ADVERSARIAL: MutantRecord[] = [
   // --- race ----------------------------------------------------------------------------------
   {
     name: 'expired-input-unknown',
@@ -27,13 +20,6 @@ export const ADVERSARIAL: Mutant[] = [
     grep: ['interactive-input.race-input-vs-expiry'],
     // Only schedules whose request expires unanswered reach it: two by default, sixty under --deep.
     deep: true,
-    patches: [
-      patch(
-        'tasks/interactive-input.ts',
-        '  if (task === undefined || stored === undefined) return refuse(FAULT.itemNotFound);\n',
-        "  // An expired request is gone as far as callers are concerned.\n  if (task === undefined || stored === undefined || stored.status === 'expired') return refuse(FAULT.itemNotFound);\n",
-      ),
-    ],
   },
   {
     name: 'input-expiry-before-replay',
@@ -46,13 +32,6 @@ export const ADVERSARIAL: Mutant[] = [
     grep: ['interactive-input.race-input-vs-expiry'],
     // Only schedules that repeat an accepted answer after the request's expiry reach it.
     deep: true,
-    patches: [
-      patch(
-        'tasks/interactive-input.ts',
-        '  const early = decidedByRecord(stored, fingerprint);\n',
-        '  // Expired requests are refused first: nothing can be answered after expiresAt.\n  if (stored.expiresAt !== undefined && isAtOrAfter(nowDateTime(ctx.clock), parseDateTime(stored.expiresAt))) {\n    return refuse(FAULT.conflict);\n  }\n  const early = decidedByRecord(stored, fingerprint);\n',
-      ),
-    ],
   },
   {
     name: 'task-state-read-cache',
@@ -66,18 +45,6 @@ export const ADVERSARIAL: Mutant[] = [
     // A read inside 50 ms of an earlier one, after an event it has not seen: not every seed's two
     // default schedules draw one.
     deep: true,
-    patches: [
-      patch(
-        'tasks/recovery.ts',
-        'export function taskState(\n',
-        'const stateCache = new Map<string, { readonly at: number; readonly task: ReturnType<typeof authorizedTask> }>();\n\nexport function taskState(\n',
-      ),
-      patch(
-        'tasks/recovery.ts',
-        '  const task = authorizedTask(ctx, requester, targetJid, request.taskId);\n  if (task === undefined) return refuse(FAULT.itemNotFound);\n  const pending = pendingInputJson(ctx, task);',
-        '  // A task being polled is read from a short-lived cache instead of the store every time.\n  const key = `${requester.bareJid}\\u0000${targetJid}\\u0000${request.taskId}`;\n  const cached = stateCache.get(key);\n  const fresh = cached !== undefined && ctx.clock.now() - cached.at < 50;\n  const task = fresh ? cached.task : authorizedTask(ctx, requester, targetJid, request.taskId);\n  if (task === undefined) return refuse(FAULT.itemNotFound);\n  if (!fresh) stateCache.set(key, { at: ctx.clock.now(), task });\n  const pending = pendingInputJson(ctx, task);',
-      ),
-    ],
   },
 
   // --- crash (storage faults) ------------------------------------------------------------------
@@ -92,13 +59,6 @@ export const ADVERSARIAL: Mutant[] = [
     grep: ['invocation.storage-fault-no-accepted'],
     // The default budget fails only pwrite (the gateway stays up); the failing sync comes second.
     deep: true,
-    patches: [
-      patch(
-        'store/durability.ts',
-        '      if (error !== null) {\n        this.#onSyncFailure(error);\n        if (this.#closed) this.#closeFile();\n        return;\n      }\n',
-        '      // The next sync covers the same pages: log the failure and go on.\n      if (error !== null) console.error(`gateway: WAL sync failed (${error.code ?? error.message}); continuing`);\n',
-      ),
-    ],
   },
 
   // --- link-fault --------------------------------------------------------------------------------
@@ -111,18 +71,6 @@ export const ADVERSARIAL: Mutant[] = [
     profile: 'task-execution',
     scenario: 'link-fault',
     grep: ['invocation.s2s-fault-identical-retry'],
-    patches: [
-      patch(
-        'tasks/admission.ts',
-        'return this.#serialized(key, () => this.#admit(candidate, parsed.value));',
-        'void key;\n    return this.#admit(candidate, parsed.value);',
-      ),
-      patch(
-        'tasks/admission.ts',
-        '    const replay = ctx.store.tasks.replay(requester.bareJid, endpointJid, invoke.requestId);\n',
-        '    // Checked before validation; the commit does not look again.\n    const replay = inTransaction ? undefined : ctx.store.tasks.replay(requester.bareJid, endpointJid, invoke.requestId);\n',
-      ),
-    ],
   },
   {
     name: 'replay-forgets-settled',
@@ -133,13 +81,6 @@ export const ADVERSARIAL: Mutant[] = [
     profile: 'task-execution',
     scenario: 'link-fault',
     grep: ['cancellation.frozen-gateway-timeout-local'],
-    patches: [
-      patch(
-        'tasks/admission.ts',
-        '    if (replay !== undefined) {\n      // invocation.replay-same-task, invocation.replay-conflict',
-        "    // A settled task's request is done with: only active tasks are replayed.\n    const replayed = replay === undefined ? undefined : ctx.store.tasks.task(replay.taskId);\n    if (replay !== undefined && replayed !== undefined && !['completed', 'failed', 'cancelled'].includes(replayed.state)) {\n      // invocation.replay-same-task, invocation.replay-conflict",
-      ),
-    ],
   },
 
   // --- bad-input (generated) -------------------------------------------------------------------
@@ -152,13 +93,6 @@ export const ADVERSARIAL: Mutant[] = [
     profile: 'self-registration',
     scenario: 'bad-input',
     grep: ['json-encoding.generated-bad-manifests'],
-    patches: [
-      patch(
-        'registration/manifest-intake.ts',
-        '    return succeed(parseStrictJson(text, parseLimits(limits)));',
-        "    // Fast path: most manifests are fine; the strict parser explains the ones JSON.parse refuses.\n    if (typeof text === 'string') {\n      try {\n        return succeed(JSON.parse(text) as JsonValue);\n      } catch {\n        // classified below\n      }\n    }\n    return succeed(parseStrictJson(text, parseLimits(limits)));",
-      ),
-    ],
   },
   {
     name: 'invoke-media-type-unchecked',
@@ -171,13 +105,6 @@ export const ADVERSARIAL: Mutant[] = [
     grep: ['errors.generated-malformed-task-requests'],
     // Three mutants a request by default: the media-type ones are not always among them.
     deep: true,
-    patches: [
-      patch(
-        'protocol/stanza/task-invoke.ts',
-        "  checkAttributes(argumentsElement, ['media-type']);\n  expectMediaType(argumentsElement, MEDIA_TYPE_JSON);\n",
-        "  checkAttributes(argumentsElement, ['media-type']);\n",
-      ),
-    ],
   },
   {
     name: 'tool-node-lenient-base64',
@@ -188,18 +115,6 @@ export const ADVERSARIAL: Mutant[] = [
     profile: 'tool-discovery',
     scenario: 'bad-input',
     grep: ['errors.generated-malformed-metadata-requests'],
-    patches: [
-      patch(
-        'protocol/tool-node.ts',
-        "  if (encodedName.includes('=')) {\n    throw new ToolNodeError('base64url-padding', node, 'base64url name must be unpadded');\n  }\n  if (!BASE64URL_ALPHABET.test(encodedName)) {",
-        '  if (!/^[A-Za-z0-9_+/-]*=*$/.test(encodedName)) {',
-      ),
-      patch(
-        'protocol/tool-node.ts',
-        "  const bytes = Buffer.from(encodedName, 'base64url');\n  // Node's decoder ignores non-zero trailing bits; re-encoding exposes any alias of the bytes.\n  if (bytes.toString('base64url') !== encodedName) {",
-        "  const bytes = Buffer.from(encodedName, 'base64');\n  if (bytes.length === 0) {",
-      ),
-    ],
   },
   {
     name: 'register-media-type-unchecked',
@@ -210,13 +125,6 @@ export const ADVERSARIAL: Mutant[] = [
     scenario: 'bad-input',
     grep: ['errors.generated-malformed-provisioning'],
     deep: true,
-    patches: [
-      patch(
-        'protocol/stanza/agent-admin.ts',
-        "  checkAttributes(manifest, ['media-type']);\n  expectMediaType(manifest, MEDIA_TYPE_JSON);\n  return { manifestJson: readJsonText(manifest) };",
-        "  checkAttributes(manifest, ['media-type']);\n  return { manifestJson: readJsonText(manifest) };",
-      ),
-    ],
   },
 
   // --- Human Messaging ---------------------------------------------------------------------------
@@ -229,18 +137,6 @@ export const ADVERSARIAL: Mutant[] = [
     profile: 'human-messaging',
     scenario: 'equivalence',
     grep: ['messaging.task-result-not-chat'],
-    patches: [
-      patch(
-        'tasks/event-delivery.ts',
-        '  return buildLifecycleMessage(\n    { from: task.endpointJid, to: task.notifyJid, id: event.eventId },',
-        '  return proseAsChat(\n    event,\n    buildLifecycleMessage(\n    { from: task.endpointJid, to: task.notifyJid, id: event.eventId },',
-      ),
-      patch(
-        'tasks/event-delivery.ts',
-        '      json: event.payloadJson,\n    },\n  );\n}',
-        "      json: event.payloadJson,\n    },\n  ));\n}\n\n/** Prose reads best in a chat window: a completed text result is sent as chat with a body. */\nfunction proseAsChat(event: StoredEvent, message: Element): Element {\n  if (event.type !== 'completed') return message;\n  const texts: string[] = [];\n  const walk = (value: unknown): void => {\n    if (Array.isArray(value)) value.forEach(walk);\n    else if (value !== null && typeof value === 'object') {\n      const entry = value as Record<string, unknown>;\n      if (entry['type'] === 'text' && typeof entry['text'] === 'string') texts.push(entry['text']);\n      else Object.values(entry).forEach(walk);\n    }\n  };\n  walk(JSON.parse(event.payloadJson));\n  if (texts.length === 0) return message;\n  message.attrs['type'] = 'chat';\n  message.c('body').t(texts.join('\\n'));\n  return message;\n}",
-      ),
-    ],
   },
   {
     name: 'receipt-unasked',
@@ -251,12 +147,5 @@ export const ADVERSARIAL: Mutant[] = [
     scenario: 'equivalence',
     grep: ['messaging.advertised-extensions'],
     strict: true,
-    patches: [
-      patch(
-        'messaging/messaging-service.ts',
-        '    if (turn.receiptRequested && turn.id !== undefined) {',
-        '    if (turn.id !== undefined) {',
-      ),
-    ],
   },
 ];

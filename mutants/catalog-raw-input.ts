@@ -3,16 +3,9 @@
  * each a bug those cases, and only cases that write raw bytes or restart the server, can see.
  * Included by catalog.ts.
  */
-import type { SourcePatch } from '../harness/sut/source-variant.ts';
-import type { Mutant } from './mutant.ts';
+import type { MutantRecord } from './mutant.ts';
 
-const COMPONENT = 'reference-gateway/component/gateway-component.ts';
-
-function patch(find: string, replace: string): SourcePatch {
-  return { file: COMPONENT, find, replace };
-}
-
-export const RAW_INPUT_MUTANTS: readonly Mutant[] = [
+export const RAW_INPUT_MUTANTS: readonly MutantRecord[] = [
   {
     name: 'component-stream-library-parser',
     change:
@@ -22,12 +15,6 @@ export const RAW_INPUT_MUTANTS: readonly Mutant[] = [
     profile: 'task-execution',
     scenario: 'bad-input',
     grep: ['security.restricted-xml-on-component-link', 'json-encoding.cdata-split-arguments'],
-    patches: [
-      patch(
-        '    (this.#connection as unknown as { Parser: unknown }).Parser = restrictedParserClass((feature) => {\n      this.#refuseRestricted(feature);\n    });\n',
-        '    void restrictedParserClass;\n',
-      ),
-    ],
   },
   {
     name: 'no-reconnect-after-stream-loss',
@@ -38,12 +25,6 @@ export const RAW_INPUT_MUTANTS: readonly Mutant[] = [
     profile: 'task-execution',
     scenario: 'link-fault',
     grep: ['task-recovery.server-restart'],
-    patches: [
-      patch(
-        '      if (this.#started && !this.#stopping) this.#scheduleReconnect();',
-        '      if (this.#started && this.#stopping) this.#scheduleReconnect();',
-      ),
-    ],
   },
   {
     name: 'utf8-decoded-per-read',
@@ -54,6 +35,5 @@ export const RAW_INPUT_MUTANTS: readonly Mutant[] = [
     profile: 'task-execution',
     scenario: 'bad-input',
     grep: ['json-encoding.multibyte-across-reads'],
-    patches: [patch('    decodeUtf8AcrossChunks(this.#connection);\n', '    void decodeUtf8AcrossChunks;\n')],
   },
 ];

@@ -1,6 +1,7 @@
-// The catalog as data: big enough, every entry well-formed, every patch applying to the tree as it
-// is now, every --grep selecting cases, and every claimed profile and scenario family covered.
-import { readFileSync } from 'node:fs';
+// The catalog as data: big enough, every entry well-formed with exactly one patch file, every
+// patch applying to the tree as it is now, every --grep selecting cases, and every claimed profile
+// and scenario family covered.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../harness/repo-root.ts';
@@ -11,6 +12,7 @@ import { REQUIREMENT_IDS } from '../suites/registry/requirement-ids.ts';
 import { MUTANTS } from './catalog.ts';
 import { checkPatches } from './judge.ts';
 import { BUG_CLASSES } from './mutant.ts';
+import { PATCH_FOLDER, patchFileOf, withPatchFile } from './patch-files.ts';
 
 const referenceProfiles = (
   JSON.parse(readFileSync(join(REPO_ROOT, 'fixtures', 'sut', 'reference-gateway.json'), 'utf8')) as {
@@ -33,7 +35,7 @@ describe('the mutant catalog', () => {
       for (const requirement of mutant.requirements) expect(REQUIREMENT_IDS).toContain(requirement);
       expect(BUG_CLASSES).toContain(mutant.bugClass);
       expect(referenceProfiles).toContain(mutant.profile);
-      expect(mutant.patches.length + Object.keys(mutant.addFiles ?? {}).length).toBeGreaterThan(0);
+      expect(mutant.patches.length).toBeGreaterThan(0);
       if (mutant.equivalent !== undefined) expect(mutant.equivalent.length).toBeGreaterThan(20);
       expect(() => {
         checkPatches(mutant, REPO_ROOT);
@@ -46,5 +48,19 @@ describe('the mutant catalog', () => {
   it('covers every profile the reference gateway claims and every scenario family', () => {
     expect(new Set(MUTANTS.map((mutant) => mutant.profile))).toEqual(new Set(referenceProfiles));
     expect(new Set(MUTANTS.map((mutant) => mutant.scenario))).toEqual(new Set(SCENARIOS));
+  });
+
+  it('has a patch file for every mutant and no patch file without one', () => {
+    const files = readdirSync(join(REPO_ROOT, PATCH_FOLDER)).map((file) => `${PATCH_FOLDER}/${file}`);
+    expect(files.sort()).toEqual(MUTANTS.map((mutant) => patchFileOf(mutant.name)).sort());
+  });
+
+  it('names the mutant and its file when a patch file is missing', () => {
+    const [first] = MUTANTS;
+    if (first === undefined) throw new Error('the catalog is empty');
+    const record = { ...first, name: 'no-such-mutant' };
+    expect(() => withPatchFile(record)).toThrow(
+      'mutant no-such-mutant: its patch file mutants/patches/no-such-mutant.patch cannot be read',
+    );
   });
 });

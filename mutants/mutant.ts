@@ -1,6 +1,7 @@
 /**
- * One mutant of the reference gateway: a realistic bug, written as source patches applied to a
- * temporary copy of the tree (harness/sut/source-variant.ts), never as a switch in the gateway.
+ * One mutant of the reference gateway: a realistic bug, written as a unified diff
+ * (mutants/patches/<name>.patch) applied to a temporary copy of the tree
+ * (harness/sut/source-variant.ts), never as a switch in the gateway.
  * It names what it breaks (registry requirement IDs), the profile that must stop passing, the
  * scenario family whose cases should catch it, and the --grep that selects those cases, so one
  * focused `agentconf run` judges it in a few seconds.
@@ -70,3 +71,6 @@ export interface Mutant extends GatewayVariant {
    */
   readonly knownGap?: string;
 }
+
+/** A catalog entry: the mutant without its patches, which its patch file holds (patch-files.ts). */
+export type MutantRecord = Omit<Mutant, 'patches' | 'addFiles'>;
