@@ -93,6 +93,14 @@ export const LIMIT = 100;
     expect(applied(edited)).toBe(MUTATED.replace('function reached(', 'function isReached('));
   });
 
+  it('drop context only where the hunk has it, as at the top of a file', () => {
+    const diff =
+      '--- a/f.ts\n+++ b/f.ts\n@@ -1,3 +1,3 @@\n-const a = 1;\n+const a = 2;\n const b = 1;\n const c = 1;\n';
+    expect(applied('const a = 1;\nconst b = 1;\nconst c = 9;\n', diff)).toBe(
+      'const a = 2;\nconst b = 1;\nconst c = 9;\n',
+    );
+  });
+
   it('keep the file’s own comma where a hunk ends inside a list that a reformat joined', () => {
     const call = 'const value = pick(\n  first,\n  second,\n);\n';
     const diff =

@@ -98,7 +98,7 @@ function applyHunk(text: string, lines: readonly string[]): string | { reason: s
   let found = 0;
   for (let fuzz = 0; fuzz <= MAX_FUZZ; fuzz += 1) {
     const trimmed = trimContext(lines, fuzz);
-    if (trimmed === undefined) break;
+    if (trimmed === undefined) return { reason: 'the hunk changes nothing' };
     const [expected, replacement] = withoutSharedTrailingComma(oldSide(trimmed), newSide(trimmed).trim());
     const needle = normalized(expected);
     if (needle.text === '') return { reason: 'the hunk has nothing to anchor it (only blank lines)' };
@@ -118,13 +118,17 @@ function applyHunk(text: string, lines: readonly string[]): string | { reason: s
   };
 }
 
-/** The hunk without `fuzz` context lines at each end; undefined when it has not that many. */
+/**
+ * The hunk without up to `fuzz` context lines at each end (fewer where it has fewer, as at the
+ * top of a file); undefined when that would leave only context.
+ */
 function trimContext(lines: readonly string[], fuzz: number): readonly string[] | undefined {
-  if (fuzz === 0) return lines;
-  const isContext = (line: string | undefined) => line?.startsWith(' ') === true;
-  if (!lines.slice(0, fuzz).every(isContext) || !lines.slice(-fuzz).every(isContext)) return undefined;
-  if (lines.length <= 2 * fuzz) return undefined;
-  return lines.slice(fuzz, -fuzz);
+  const isChange = (line: string) => !line.startsWith(' ');
+  const firstChange = lines.findIndex(isChange);
+  if (firstChange === -1) return undefined;
+  const leading = Math.min(fuzz, firstChange);
+  const trailing = Math.min(fuzz, lines.length - 1 - lines.findLastIndex(isChange));
+  return lines.slice(leading, lines.length - trailing);
 }
 
 /** What the hunk expects to find: its context and removed lines. */
