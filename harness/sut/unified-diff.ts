@@ -1,12 +1,13 @@
 /**
  * Unified diffs (the `git diff` / `diff -u` format) read and applied with tolerance, so that a
  * patch written against the gateway survives a reformat of the code it changes. A hunk is found
- * by its old side (context and removed lines) compared without any whitespace, line breaks
- * included: prettier rewrapping a call or re-indenting a block leaves it findable. When the
- * whole old side is not there, up to two context lines are dropped from each end (like
+ * by its old side (context and removed lines) anywhere in the file (its line numbers are only
+ * for people), compared without what prettier changes when it rewraps code: whitespace and line
+ * breaks, a trailing comma before a closing bracket, the parentheses around a broken expression.
+ * When the whole old side is not there, up to two context lines are dropped from each end (like
  * `patch --fuzz 2` or `git apply -C1`), so an edit next to the hunk does not break it either.
- * What is found must occur exactly once: an ambiguous hunk fails like a missing one, never
- * lands on the wrong line.
+ * What is found must occur exactly once and not straddle a bracket: an ambiguous hunk fails like
+ * a missing one, and never lands on the wrong code.
  */
 
 export interface Hunk {
