@@ -308,6 +308,8 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
         `conformance tools: served by the harness at ${servedTools.url} (MCP Streamable HTTP; ledger read here)`,
       );
     }
+    // A SUT file that does not fit the federation is refused before anything probes the domain
+    // (launchSut checks the same again when it starts the gateway).
     componentFor(config, federation);
     const probe = await discoInfoProbe(federation, link.domain);
     try {

@@ -4,9 +4,15 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer, Socket, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { connectionInodes, parentOf, processesConnectedTo, processGroupOf } from './socket-owners.ts';
+import {
+  connectionInodes,
+  connectionsHeldOnlyBy,
+  parentOf,
+  processesConnectedTo,
+  processGroupOf,
+} from './socket-owners.ts';
 
 // Captured from a Linux machine: a listener on 127.0.0.1:5347 (0x14E3), a client of it (inode
 // 51234), the server's end of that connection, a client of another port, a v4-mapped client in tcp6.
@@ -66,6 +72,15 @@ describe.runIf(process.platform === 'linux')('the process holding a connection',
           command: `${process.execPath} -e ${script}`,
         },
       ]);
+      // The quick answer from the child's own descriptors agrees; a connection of this process
+      // to the same port is one the child does not hold, and nothing is decided for another port.
+      expect(await connectionsHeldOnlyBy('127.0.0.1', port, child.pid ?? 0)).toBe(true);
+      const accepting = once(server, 'connection');
+      const ours = new Socket().connect(port, '127.0.0.1');
+      await Promise.all([once(ours, 'connect'), accepting]);
+      expect(await connectionsHeldOnlyBy('127.0.0.1', port, child.pid ?? 0)).toBe(false);
+      ours.destroy();
+      expect(await connectionsHeldOnlyBy('127.0.0.1', port + 1, child.pid ?? 0)).toBe(false);
     } finally {
       child.kill('SIGKILL');
       for (const socket of accepted) socket.destroy();

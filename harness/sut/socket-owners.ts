@@ -118,26 +118,32 @@ async function ancestorsOf(stat: string): Promise<number[]> {
   return ancestors;
 }
 
+/** The socket inodes among a process's descriptors (empty when it cannot be read). */
+async function socketInodesOf(pid: string): Promise<Set<string>> {
+  const inodes = new Set<string>();
+  for (const fd of await readdir(`/proc/${pid}/fd`).catch(() => [])) {
+    const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
+    const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+    if (inode !== undefined) inodes.add(inode);
+  }
+  return inodes;
+}
+
 /** The processes whose descriptors include one of `inodes`, in PID order. */
 async function ownersOf(inodes: ReadonlySet<string>): Promise<SocketOwner[]> {
   const pids = (await readdir('/proc').catch(() => [])).filter((name) => /^\d+$/.test(name));
   const owners: SocketOwner[] = [];
   for (const pid of pids) {
-    const fds = await readdir(`/proc/${pid}/fd`).catch(() => []);
-    for (const fd of fds) {
-      const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
-      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
-      if (inode === undefined || !inodes.has(inode)) continue;
-      const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-      const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-      owners.push({
-        pid: Number(pid),
-        pgid: processGroupOf(stat),
-        ancestors: await ancestorsOf(stat),
-        command: cmdline.replace(/\0+$/, '').replaceAll('\0', ' '),
-      });
-      break;
-    }
+    const held = await socketInodesOf(pid);
+    if (![...inodes].some((inode) => held.has(inode))) continue;
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    owners.push({
+      pid: Number(pid),
+      pgid: processGroupOf(stat),
+      ancestors: await ancestorsOf(stat),
+      command: cmdline.replace(/\0+$/, '').replaceAll('\0', ' '),
+    });
   }
   return owners.sort((a, b) => a.pid - b.pid);
 }
@@ -147,4 +153,17 @@ export async function processesConnectedTo(host: string, port: number): Promise<
   const inodes = new Set(connectionInodes(await readTables(), host, port));
   if (inodes.size === 0) return [];
   return (await ownersOf(inodes)).filter((owner) => owner.pid !== process.pid);
+}
+
+/**
+ * Whether `pid` itself holds every established connection to host:port: the usual answer right
+ * after a launch, read from one process's descriptors instead of every process's (a full scan
+ * costs tens of milliseconds at each run's start, more on a busy machine). False when no
+ * connection is found, which decides nothing.
+ */
+export async function connectionsHeldOnlyBy(host: string, port: number, pid: number): Promise<boolean> {
+  const inodes = connectionInodes(await readTables(), host, port);
+  if (inodes.length === 0) return false;
+  const held = await socketInodesOf(String(pid));
+  return inodes.every((inode) => held.has(inode));
 }

@@ -96,12 +96,25 @@ describe('the check once the domain answers', () => {
     );
     expect(message).toContain('PID 4242');
     expect(message).not.toContain(`PID ${String(LAUNCHED)}`);
+    const notOnlyLaunched = (): Promise<boolean> => Promise.resolve(false);
     await expect(
-      refuseForeignComponent(LINK, LAUNCHED, () => Promise.resolve([STALE, ours(LAUNCHED)])),
+      refuseForeignComponent(LINK, LAUNCHED, () => Promise.resolve([STALE, ours(LAUNCHED)]), notOnlyLaunched),
     ).rejects.toThrow(StaleGatewayError);
     await expect(
-      refuseForeignComponent(LINK, LAUNCHED, () => Promise.resolve([ours(LAUNCHED)])),
+      refuseForeignComponent(LINK, LAUNCHED, () => Promise.resolve([ours(LAUNCHED)]), notOnlyLaunched),
     ).resolves.toBeUndefined();
+  });
+
+  it('scans no other process when the launched gateway holds every connection itself', async () => {
+    let scanned = false;
+    const lookup = (): Promise<never[]> => {
+      scanned = true;
+      return Promise.resolve([]);
+    };
+    await refuseForeignComponent(LINK, 5000, lookup, () => Promise.resolve(true));
+    expect(scanned).toBe(false);
+    await refuseForeignComponent(LINK, 5000, lookup, () => Promise.resolve(false));
+    expect(scanned).toBe(true);
   });
 });
 

@@ -15,7 +15,7 @@
  * component connection (socket-owners.ts).
  */
 import type { ProbeAnswer, SutProbe } from './readiness.ts';
-import { processesConnectedTo, type SocketOwner } from './socket-owners.ts';
+import { connectionsHeldOnlyBy, processesConnectedTo, type SocketOwner } from './socket-owners.ts';
 
 /** Where the component connects, as the federation routes it. */
 export interface ComponentLink {
@@ -123,7 +123,12 @@ export async function refuseForeignComponent(
   link: ComponentLink,
   launchedGroup: number,
   lookup: OwnerLookup = processesConnectedTo,
+  heldOnlyByLaunched: (link: ComponentLink, pid: number) => Promise<boolean> = (held, pid) =>
+    connectionsHeldOnlyBy(held.host, held.port, pid),
 ): Promise<void> {
+  // The launched process is its own group leader (ManagedProcess starts it detached), so the
+  // usual case, every connection its own, needs no scan of every process.
+  if (await heldOnlyByLaunched(link, launchedGroup)) return;
   const message = foreignComponentMessage(link, launchedGroup, await lookup(link.host, link.port));
   if (message !== undefined) throw new StaleGatewayError(message);
 }
