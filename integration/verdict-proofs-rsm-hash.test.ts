@@ -2,52 +2,22 @@
 // variant of the reference gateway (harness/sut/source-variant.ts), each run on a --grep subset
 // (a subset can prove a failure, never a pass).
 import { describe, expect, it } from 'vitest';
-import type { GatewayVariant } from './variants/gateway-variants.ts';
+import { variantPatches, type GatewayVariant } from './variants/gateway-variants.ts';
 import { caseOf, describeRun, verdictOf } from './variants/run-agentconf.ts';
 import { useVariantRun } from './variants/use-variant-run.ts';
-
-const UTF16 = '((a, b) => (a < b ? -1 : a > b ? 1 : 0))';
 
 /** Directory and tool collections ordered by UTF-16 code units (JavaScript string order), not octets. */
 const UTF16_ORDER: GatewayVariant = {
   name: 'utf16-order',
   change: 'directory, search and tool collections sorted and positioned by UTF-16 code units',
-  patches: [
-    {
-      file: 'reference-gateway/discovery/endpoint-order.ts',
-      find: 'return endpoints.toSorted((a, b) => compareUtf8(a.jid, b.jid));',
-      replace: `return endpoints.toSorted((a, b) => ${UTF16}(a.jid, b.jid));`,
-    },
-    {
-      file: 'reference-gateway/discovery/endpoint-order.ts',
-      find: 'return (endpoint) => compareUtf8(endpoint.jid, key);',
-      replace: `return (endpoint) => ${UTF16}(endpoint.jid, key);`,
-    },
-    {
-      file: 'reference-gateway/discovery/tool-collection.ts',
-      find: 'items: tools.toSorted((a, b) => compareUtf8(a.name, b.name)),',
-      replace: `items: tools.toSorted((a, b) => ${UTF16}(a.name, b.name)),`,
-    },
-    {
-      file: 'reference-gateway/discovery/tool-collection.ts',
-      find: 'return (tool) => compareUtf8(tool.name, toolName);',
-      replace: `return (tool) => ${UTF16}(tool.name, toolName);`,
-    },
-  ],
+  patches: variantPatches('utf16-order'),
 };
 
 /** Serves canonical bytes but hashes the document as JSON.stringify indents it (member order as parsed). */
 const NONCANONICAL_HASH: GatewayVariant = {
   name: 'noncanonical-hash',
   change: 'manifest and schema hashes computed over indented JSON.stringify bytes instead of RFC 8785 bytes',
-  patches: [
-    {
-      file: 'protocol/json/canonical.ts',
-      find: 'return { bytes, hash: { algo: HASH_ALGO_SHA256, value: sha256Base64(bytes) } };',
-      replace:
-        "return { bytes, hash: { algo: HASH_ALGO_SHA256, value: sha256Base64(Buffer.from(JSON.stringify(value, null, 1), 'utf8')) } };",
-    },
-  ],
+  patches: variantPatches('noncanonical-hash'),
 };
 
 describe('a directory and tool collections ordered by UTF-16 code units', () => {

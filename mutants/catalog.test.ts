@@ -60,7 +60,7 @@ describe('the mutant catalog', () => {
     if (first === undefined) throw new Error('the catalog is empty');
     const record = { ...first, name: 'no-such-mutant' };
     expect(() => withPatchFile(record)).toThrow(
-      'mutant no-such-mutant: its patch file mutants/patches/no-such-mutant.patch cannot be read',
+      'mutant no-such-mutant: the patch file mutants/patches/no-such-mutant.patch cannot be read',
     );
   });
 });

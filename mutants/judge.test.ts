@@ -2,16 +2,26 @@
 // code, equivalent mutants, stale patches and the budget.
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../harness/repo-root.ts';
+import type { DiffPatch } from '../harness/sut/source-variant.ts';
+import { parseUnifiedDiff } from '../harness/sut/unified-diff.ts';
 import type { Outcome } from '../suites/framework/outcome.ts';
 import { exitCodeOf, formatTable, judgeRun, selectMutants, summaryOf, type JudgedRun } from './judge.ts';
 import type { Mutant } from './mutant.ts';
 import { runMutants } from './runner.ts';
 
-const APPLIES = {
-  file: 'reference-gateway/iq/faults.ts',
-  find: "badRequest: Object.freeze({ condition: 'bad-request', type: 'modify' }),",
-  replace: "badRequest: Object.freeze({ condition: 'bad-request', type: 'cancel' }),",
-};
+/** A one-line change of `file` as a patch file holds it. */
+function lineChange(file: string, from: string, to: string): DiffPatch {
+  const [diff] = parseUnifiedDiff(`--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n-${from}\n+${to}\n`);
+  if (diff === undefined) throw new Error('no diff');
+  return { ...diff, source: `mutants/patches/${file}.patch` };
+}
+
+const FAULTS = 'reference-gateway/iq/faults.ts';
+const APPLIES = lineChange(
+  FAULTS,
+  "  badRequest: Object.freeze({ condition: 'bad-request', type: 'modify' }),",
+  "  badRequest: Object.freeze({ condition: 'bad-request', type: 'cancel' }),",
+);
 
 function mutant(name: string, extra: Partial<Mutant> = {}): Mutant {
   return {
@@ -189,7 +199,7 @@ describe('runMutants, the table and the exit code', () => {
 
   it('runs each mutant once, in order, and judges each row', async () => {
     const stale = mutant('stale', {
-      patches: [{ file: 'reference-gateway/iq/faults.ts', find: 'text that is not there', replace: '' }],
+      patches: [lineChange(FAULTS, 'text that is not there', '')],
     });
     const { rows, skipped } = await runMutants(
       [
@@ -241,7 +251,7 @@ describe('runMutants, the table and the exit code', () => {
       mutant('undecided'),
       mutant('equivalent-killed', { equivalent: 'x' }),
       mutant('crashed'),
-      mutant('stale', { patches: [{ ...APPLIES, find: 'nowhere to be found' }] }),
+      mutant('stale', { patches: [lineChange(FAULTS, 'nowhere to be found', '')] }),
     ]) {
       const { rows } = await runMutants([mutant('killed'), bad], { root: REPO_ROOT, judge });
       expect(exitCodeOf(rows), bad.name).toBe(1);

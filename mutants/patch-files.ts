@@ -1,14 +1,9 @@
 /**
- * Where each mutant's change lives: mutants/patches/<name>.patch, a unified diff against the
- * tree (as `git diff` writes it, so `git apply` takes it too), read into the tolerant diff
- * patches of harness/sut/source-variant.ts. Diffs instead of exact source strings, so that a
- * reformat of the gateway does not break the catalog.
+ * Where each mutant's change lives: mutants/patches/<name>.patch, a patch file
+ * (harness/sut/patch-file.ts).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { REPO_ROOT } from '../harness/repo-root.ts';
-import type { DiffPatch } from '../harness/sut/source-variant.ts';
-import { parseUnifiedDiff } from '../harness/sut/unified-diff.ts';
+import { readPatchFile } from '../harness/sut/patch-file.ts';
 import type { Mutant, MutantRecord } from './mutant.ts';
 
 /** The folder of the patch files, relative to the repository root. */
@@ -19,22 +14,12 @@ export function patchFileOf(name: string): string {
   return `${PATCH_FOLDER}/${name}.patch`;
 }
 
-/** The mutant `record` describes, with the patches its file holds; throws naming a missing or malformed file. */
+/** The mutant `record` describes, with the patches its file holds; throws naming the mutant and the file. */
 export function withPatchFile(record: MutantRecord, root: string = REPO_ROOT): Mutant {
-  const source = patchFileOf(record.name);
-  let text: string;
   try {
-    text = readFileSync(join(root, source), 'utf8');
-  } catch (error) {
-    throw new Error(`mutant ${record.name}: its patch file ${source} cannot be read`, { cause: error });
-  }
-  let patches: DiffPatch[];
-  try {
-    patches = parseUnifiedDiff(text).map((diff) => ({ ...diff, source }));
+    return { ...record, patches: readPatchFile(patchFileOf(record.name), root) };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new Error(`mutant ${record.name}: ${source}: ${why}`, { cause: error });
+    throw new Error(`mutant ${record.name}: ${why}`, { cause: error });
   }
-  if (patches.length === 0) throw new Error(`mutant ${record.name}: ${source} holds no diff`);
-  return { ...record, patches };
 }

@@ -1,19 +1,32 @@
-// Issue 21's "reformatting the gateway (prettier) leaves npm test green": every file a mutant
-// patches is reformatted in a copy, narrower and wider than the project's printWidth, and every
-// patch must still apply there and leave code that parses. Only the patched files are copied:
-// no other file can make a patch stale, and formatting the whole gateway would only be slower.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Issue 21's "reformatting the gateway (prettier) leaves npm test green": every file a patch file
+// changes (the mutants', the gateway variants', the planted timing leak's) is reformatted in a
+// copy, narrower and wider than the project's printWidth, and every patch must still apply there
+// and leave code that parses. Only the patched files are copied: no other file can make a patch
+// stale, and formatting the whole gateway would only be slower.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { transformSync } from 'esbuild';
 import * as prettier from 'prettier';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../harness/repo-root.ts';
-import { applyPatch } from '../harness/sut/source-variant.ts';
-import { MUTANTS } from './catalog.ts';
-import { checkPatches } from './judge.ts';
+import { readPatchFile } from '../harness/sut/patch-file.ts';
+import { applyPatch, type DiffPatch } from '../harness/sut/source-variant.ts';
 
-const patchedFiles = [...new Set(MUTANTS.flatMap((mutant) => mutant.patches.map((patch) => patch.file)))];
+/** Every folder of patch files in the tree. */
+const PATCH_FOLDERS = ['mutants/patches', 'integration/variants/patches', 'harness/sut/test-support/patches'];
+
+const patchFiles = new Map<string, readonly DiffPatch[]>(
+  PATCH_FOLDERS.flatMap((folder) =>
+    readdirSync(join(REPO_ROOT, folder))
+      .filter((name) => name.endsWith('.patch'))
+      .map((name): [string, readonly DiffPatch[]] => [
+        `${folder}/${name}`,
+        readPatchFile(`${folder}/${name}`),
+      ]),
+  ),
+);
+const patchedFiles = [...new Set([...patchFiles.values()].flat().map((patch) => patch.file))];
 const copies: string[] = [];
 
 afterAll(() => {
@@ -41,24 +54,30 @@ function parses(file: string, text: string): void {
   transformSync(text, { loader: 'ts', sourcefile: file });
 }
 
-describe('the mutant patches after a reformat of the gateway', () => {
+describe('the patch files after a reformat of the gateway', () => {
+  it('are found in every folder', () => {
+    for (const folder of PATCH_FOLDERS) {
+      expect(
+        [...patchFiles.keys()].some((file) => file.startsWith(`${folder}/`)),
+        folder,
+      ).toBe(true);
+    }
+  });
+
   it.each([80, 140])('apply to the patched files formatted at printWidth %i', async (printWidth) => {
     const { root, changed } = await reformattedCopy(printWidth);
     // The reformat must really move lines, or this would prove nothing.
     expect(changed).toBeGreaterThan(patchedFiles.length / 4);
-    for (const mutant of MUTANTS) {
-      expect(() => {
-        checkPatches(mutant, root);
-      }, mutant.name).not.toThrow();
+    for (const [source, patches] of patchFiles) {
       const texts = new Map<string, string>();
-      for (const patch of mutant.patches) {
+      for (const patch of patches) {
         const text = texts.get(patch.file) ?? readFileSync(join(root, patch.file), 'utf8');
-        texts.set(patch.file, applyPatch(text, patch, mutant.name));
+        expect(() => texts.set(patch.file, applyPatch(text, patch, source)), source).not.toThrow();
       }
       for (const [file, text] of texts) {
         expect(() => {
           parses(file, text);
-        }, `${mutant.name}: ${file}`).not.toThrow();
+        }, `${source}: ${file}`).not.toThrow();
       }
     }
   });

@@ -1,4 +1,13 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, lstatSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+  existsSync,
+  lstatSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +21,13 @@ mkdirSync(join(source, 'reports'));
 writeFileSync(join(source, 'src', 'a.ts'), 'export const limit = 100;\nexport const name = "a";\n');
 writeFileSync(join(source, 'reports', 'old.json'), '{}');
 
+/** A one-line change of `file` as a patch file holds it. */
+function lineChange(file: string, from: string, to: string): DiffPatch {
+  const [diff] = parseUnifiedDiff(`--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n-${from}\n+${to}\n`);
+  if (diff === undefined) throw new Error('no diff');
+  return { ...diff, source: `patches/${file}.patch` };
+}
+
 afterAll(() => {
   rmSync(source, { recursive: true, force: true });
 });
@@ -20,7 +36,7 @@ describe('source variants', () => {
   it('copy the tree without output, link its dependencies, and apply each patch to the copy only', () => {
     const variant = buildSourceVariant(source, {
       name: 'small-limit',
-      patches: [{ file: 'src/a.ts', find: 'limit = 100', replace: 'limit = 5' }],
+      patches: [lineChange('src/a.ts', 'export const limit = 100;', 'export const limit = 5;')],
       addFiles: { 'src/extra.ts': 'export {};\n' },
     });
     try {
@@ -35,20 +51,21 @@ describe('source variants', () => {
     expect(existsSync(variant.root)).toBe(false);
   });
 
-  it('refuse a patch whose text no longer occurs or occurs twice, and leave nothing behind', () => {
-    expect(() => applyPatch('a a', { file: 'f', find: 'a', replace: 'b' }, 'v')).toThrow(
-      /occurs more than once/,
-    );
+  it('refuse a patch that no longer applies or names a missing file, and leave nothing behind', () => {
+    const before = readdirSync(tmpdir()).filter((entry) => entry.startsWith('agentconf-variant-stale-'));
     expect(() =>
       buildSourceVariant(source, {
         name: 'stale',
-        patches: [{ file: 'src/a.ts', find: 'limit = 7', replace: '' }],
+        patches: [lineChange('src/a.ts', 'export const limit = 7;', '')],
       }),
     ).toThrow(PatchDoesNotApply);
+    expect(readdirSync(tmpdir()).filter((entry) => entry.startsWith('agentconf-variant-stale-'))).toEqual(
+      before,
+    );
     expect(() =>
       buildSourceVariant(source, {
         name: 'missing',
-        patches: [{ file: 'src/b.ts', find: 'x', replace: '' }],
+        patches: [lineChange('src/b.ts', 'x', '')],
       }),
     ).toThrow(/src\/b.ts does not exist/);
   });

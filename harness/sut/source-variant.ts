@@ -4,35 +4,24 @@
  * broken in a way it forbids must fail) and for mutation testing. The original tree is never
  * touched and the gateway grows no switch for the change: the variant is different code.
  *
- * A patch is either an exact text that must occur exactly once in a file, with its replacement
- * (the integration variants), or one file's part of a unified diff applied with tolerance for
- * reformatting (the mutant catalog's patch files, unified-diff.ts). A patch that no longer applies
- * (the code moved on) fails loudly instead of silently testing the unchanged gateway.
+ * A patch is one file's part of a unified diff (a patch file, patch-file.ts), applied with
+ * tolerance for reformatting (unified-diff.ts). A patch that no longer applies (the code moved
+ * on) fails loudly instead of silently testing the unchanged gateway.
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { applyFileDiff, type FileDiff } from './unified-diff.ts';
 
-export interface TextPatch {
-  /** Path relative to the tree's root. */
-  readonly file: string;
-  /** Exact text that occurs once in the file. */
-  readonly find: string;
-  readonly replace: string;
-}
-
 /** One file's hunks of a unified diff, with the diff file it came from (named when stale). */
 export interface DiffPatch extends FileDiff {
   readonly source: string;
 }
 
-export type SourcePatch = TextPatch | DiffPatch;
-
 export interface SourceVariantSpec {
   /** Kebab-case; used in directory and report names. */
   readonly name: string;
-  readonly patches: readonly SourcePatch[];
+  readonly patches: readonly DiffPatch[];
   /** Files to add (path relative to the root → content), e.g. a wrapper entry point. */
   readonly addFiles?: Readonly<Record<string, string>>;
 }
@@ -52,11 +41,7 @@ export interface SourceVariant {
 const SKIPPED = new Set(['node_modules', '.git', 'reports', 'coverage']);
 
 /** Applies `patch` to `text`; throws PatchDoesNotApply, naming the variant, when it no longer applies. */
-export function applyPatch(text: string, patch: SourcePatch, variant: string): string {
-  return 'hunks' in patch ? applyDiffPatch(text, patch, variant) : applyTextPatch(text, patch, variant);
-}
-
-function applyDiffPatch(text: string, patch: DiffPatch, variant: string): string {
+export function applyPatch(text: string, patch: DiffPatch, variant: string): string {
   const result = applyFileDiff(text, patch);
   if (result.ok) return result.text;
   const hunk = patch.hunks[result.hunk];
@@ -64,18 +49,6 @@ function applyDiffPatch(text: string, patch: DiffPatch, variant: string): string
   throw new PatchDoesNotApply(
     `variant ${variant}: ${patch.source}, hunk ${String(result.hunk + 1)} of ${patch.file} (${hunk?.header ?? ''}): ${result.reason}: ${JSON.stringify(expected.slice(1, 121))}`,
   );
-}
-
-/** Throws PatchDoesNotApply unless the patch's `find` occurs exactly once. */
-function applyTextPatch(text: string, patch: TextPatch, variant: string): string {
-  const first = text.indexOf(patch.find);
-  if (first === -1 || text.includes(patch.find, first + 1)) {
-    const count = first === -1 ? 'no longer occurs' : 'occurs more than once';
-    throw new PatchDoesNotApply(
-      `variant ${variant}: the text to replace in ${patch.file} ${count}: ${JSON.stringify(patch.find.slice(0, 120))}`,
-    );
-  }
-  return text.slice(0, first) + patch.replace + text.slice(first + patch.find.length);
 }
 
 /** Copies `sourceRoot` (without dependencies and output) and applies the variant's patches. */

@@ -11,7 +11,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../harness/repo-root.ts';
-import { buildSourceVariant, type SourcePatch } from '../../harness/sut/source-variant.ts';
+import { readPatchFile } from '../../harness/sut/patch-file.ts';
+import { buildSourceVariant, type DiffPatch } from '../../harness/sut/source-variant.ts';
 
 /** The reference gateway's SUT file as JSON, the shape the variants edit. */
 interface SutFile {
@@ -26,7 +27,7 @@ export interface GatewayVariant {
   readonly name: string;
   /** One line: what differs from the reference gateway. */
   readonly change: string;
-  readonly patches: readonly SourcePatch[];
+  readonly patches: readonly DiffPatch[];
   readonly addFiles?: Readonly<Record<string, string>>;
   /** Edits the variant's copy of the reference SUT file (limits, launch command). */
   readonly sut?: (sut: SutFile) => void;
@@ -38,6 +39,11 @@ export interface BuiltVariant {
   /** The variant's SUT file inside its copy. */
   readonly sutFile: string;
   remove(): void;
+}
+
+/** The variant's change: integration/variants/patches/<name>.patch (harness/sut/patch-file.ts). */
+export function variantPatches(name: string): DiffPatch[] {
+  return readPatchFile(`integration/variants/patches/${name}.patch`);
 }
 
 /** Builds the variant's source copy with its SUT file; remove() deletes it. */
@@ -74,21 +80,7 @@ export function buildGatewayVariant(variant: GatewayVariant): BuiltVariant {
 export const ECHO_IN_ERRORS: GatewayVariant = {
   name: 'echo-in-errors',
   change: 'IQ errors include the original request payload (resource-constraint excepted)',
-  patches: [
-    {
-      file: 'reference-gateway/component/iq-router.ts',
-      find: `function errorReply(request: IqEnvelope, fault: StanzaFault): Element {
-  return buildIqError(request, { condition: fault.condition, type: fault.type });
-}`,
-      replace: `function errorReply(request: IqEnvelope, fault: StanzaFault): Element {
-  // Variant echo-in-errors: the original request payload is included (#errors: MAY), but never
-  // the JSON a limit rejected (#json-encoding: MUST NOT reflect).
-  const payload =
-    fault.condition === 'resource-constraint' ? undefined : (request as { payload?: Element }).payload;
-  return buildIqError(request, { condition: fault.condition, type: fault.type }, payload);
-}`,
-    },
-  ],
+  patches: variantPatches('echo-in-errors'),
 };
 
 /**
@@ -99,18 +91,7 @@ export const ECHO_IN_ERRORS: GatewayVariant = {
 export const PREFIXED_IDS: GatewayVariant = {
   name: 'prefixed-ids',
   change: "identifiers are 'gw-node-0001.' + kind prefix + 128 random bits",
-  patches: [
-    {
-      file: 'protocol/identifiers.ts',
-      find: 'const ID_RANDOM_BYTES = 18;',
-      replace: 'const ID_RANDOM_BYTES = 16;',
-    },
-    {
-      file: 'protocol/identifiers.ts',
-      find: "const id = prefix + randomSlice().toString('base64url');",
-      replace: "const id = 'gw-node-0001.' + prefix + randomSlice().toString('base64url');",
-    },
-  ],
+  patches: variantPatches('prefixed-ids'),
 };
 
 /** A preload that runs the gateway process's wall clock `offsetMs` off the harness's. */
@@ -160,18 +141,6 @@ export const PAGE_MAX_2: GatewayVariant = {
   },
 };
 
-/** The patch that types the service-unavailable in `context` (text around it, unique in `file`) 'wait'. */
-function waitInstead(file: string, context: string): SourcePatch {
-  return {
-    file,
-    find: context,
-    replace: context.replace(
-      'FAULT.serviceUnavailable',
-      "{ condition: 'service-unavailable', type: 'wait' } as const",
-    ),
-  };
-}
-
 /**
  * e. service-unavailable typed `wait` where the outage is transient (interp-42): the task engine
  * refusing work while it is closed (shutdown, store closed), and a registered schema that fails
@@ -180,32 +149,7 @@ function waitInstead(file: string, context: string): SourcePatch {
 export const TRANSIENT_OUTAGE_WAIT: GatewayVariant = {
   name: 'transient-outage-wait',
   change: "service-unavailable type 'wait' for the engine's transient outages",
-  patches: [
-    waitInstead(
-      'reference-gateway/tasks/task-engine.ts',
-      `invoke(requester: Requester, targetJid: string, invoke: Invoke): Promise<Outcome> {
-    if (!accepting(this.#ctx)) return Promise.resolve(refuse(FAULT.serviceUnavailable));`,
-    ),
-    waitInstead(
-      'reference-gateway/tasks/task-engine.ts',
-      `cancel(requester: Requester, targetJid: string, cancel: Cancel): Outcome {
-    if (!accepting(this.#ctx)) return refuse(FAULT.serviceUnavailable);`,
-    ),
-    waitInstead(
-      'reference-gateway/tasks/task-engine.ts',
-      `provideInput(requester: Requester, targetJid: string, request: ProvideInput): Promise<Outcome> {
-    if (!accepting(this.#ctx)) return Promise.resolve(refuse(FAULT.serviceUnavailable));`,
-    ),
-    waitInstead(
-      'reference-gateway/tasks/admission.ts',
-      'if (schema === undefined) return refuse(FAULT.serviceUnavailable);',
-    ),
-    waitInstead(
-      'reference-gateway/tasks/admission.ts',
-      `      // The registered schema compiled at registration; failing now is a local fault.
-      return refuse(FAULT.serviceUnavailable);`,
-    ),
-  ],
+  patches: variantPatches('transient-outage-wait'),
 };
 
 /**
@@ -218,51 +162,7 @@ export const TRANSIENT_OUTAGE_WAIT: GatewayVariant = {
 export const PROGRESS_COALESCING: GatewayVariant = {
   name: 'progress-coalescing',
   change: 'progress rate-limited: held updates coalesce, and are dropped when a transition comes first',
-  patches: [
-    {
-      file: 'reference-gateway/tasks/task-actions.ts',
-      find: `  const taskId = task.taskId;
-`,
-      replace: `  const taskId = task.taskId;
-  // Variant progress-coalescing: the last committed progress and the update held back.
-  const PROGRESS_INTERVAL_MS = 250;
-  let lastProgressAt = Number.NEGATIVE_INFINITY;
-  let held: { readonly payload: JsonValue; readonly revision: number | undefined } | undefined;
-`,
-    },
-    {
-      file: 'reference-gateway/tasks/task-actions.ts',
-      find: `      return Promise.resolve(
-        commitAction(ctx, taskId, (current, effects) => {
-          appendEvent(ctx, effects, current, { to: current.state, type: 'progress', payload });
-        }),
-      );`,
-      replace: `      const now = ctx.clock.now();
-      if (held === undefined && now - lastProgressAt >= PROGRESS_INTERVAL_MS) {
-        const result = commitAction(ctx, taskId, (current, effects) => {
-          appendEvent(ctx, effects, current, { to: current.state, type: 'progress', payload });
-        });
-        if (result.ok) lastProgressAt = now;
-        return Promise.resolve(result);
-      }
-      const first = held === undefined;
-      held = { payload, revision: reload(ctx, taskId)?.revision };
-      if (first) {
-        ctx.clock.setTimer(lastProgressAt + PROGRESS_INTERVAL_MS - now, () => {
-          const pending = held;
-          held = undefined;
-          if (pending === undefined || !accepting(ctx)) return;
-          commitAction(ctx, taskId, (current, effects) => {
-            // Something was committed since the update was held: it is dropped.
-            if (current.revision !== pending.revision) return;
-            appendEvent(ctx, effects, current, { to: current.state, type: 'progress', payload: pending.payload });
-            lastProgressAt = ctx.clock.now();
-          });
-        });
-      }
-      return Promise.resolve(OK);`,
-    },
-  ],
+  patches: variantPatches('progress-coalescing'),
 };
 
 /** The namespace of variant g's retry hint, an application-specific condition of a deployment's own. */
@@ -288,46 +188,7 @@ export const LINK_AND_LIMIT_ALTERNATIVES: GatewayVariant = {
   name: 'link-and-limit-alternatives',
   change:
     'bad-format for restricted XML, undelivered events dropped at reconnection, resource-constraint with text and retry hint, a stricter prober discovery limit',
-  patches: [
-    {
-      file: 'reference-gateway/component/gateway-component.ts',
-      find: "<stream:error><restricted-xml xmlns='${NS_STREAMS}'/></stream:error>",
-      replace: "<stream:error><bad-format xmlns='${NS_STREAMS}'/></stream:error>",
-    },
-    {
-      file: 'reference-gateway/component/task-wiring.ts',
-      find: `    const tasks = this.#outbox.flush((taskId, fromRevision) => {
-      this.engine.resendEvents(taskId, fromRevision);
-    });
-    if (tasks > 0) this.#log(\`gateway: re-sent the undelivered events of \${String(tasks)} task(s)\`);`,
-      replace: `    // Variant link-and-limit-alternatives: what the link did not take is dropped (events are best effort).
-    const tasks = this.#outbox.flush(() => undefined);
-    if (tasks > 0) this.#log(\`gateway: dropped the undelivered events of \${String(tasks)} task(s)\`);`,
-    },
-    {
-      file: 'reference-gateway/component/iq-router.ts',
-      find: "import type { Element } from '@xmpp/xml';",
-      replace: "import { xml, type Element } from '@xmpp/xml';",
-    },
-    {
-      file: 'reference-gateway/component/iq-router.ts',
-      find: `function errorReply(request: IqEnvelope, fault: StanzaFault): Element {
-  return buildIqError(request, { condition: fault.condition, type: fault.type });
-}`,
-      replace: `function errorReply(request: IqEnvelope, fault: StanzaFault): Element {
-  // Variant link-and-limit-alternatives: a limit's refusal says so, with a retry hint.
-  if (fault.condition === 'resource-constraint') {
-    return buildIqError(request, {
-      condition: fault.condition,
-      type: fault.type,
-      text: { text: 'A rate or capacity limit was reached; retry later.', lang: 'en' },
-      applicationCondition: xml('retry-after', { xmlns: '${RETRY_HINT_NS}', seconds: '1' }),
-    });
-  }
-  return buildIqError(request, { condition: fault.condition, type: fault.type });
-}`,
-    },
-  ],
+  patches: variantPatches('link-and-limit-alternatives'),
   sut: (sut) => {
     const limits = sut.launch.files['gateway.json'].limits as {
       principalRateLimits: Record<string, Record<string, unknown>>;
@@ -357,13 +218,7 @@ export const PERMITTED_VARIANTS: readonly GatewayVariant[] = [
 export const NO_INTERACTIVE_FEATURES: GatewayVariant = {
   name: 'no-interactive-features',
   change: 'the task engine implements and advertises none of #progress, #cancel, #input',
-  patches: [
-    {
-      file: 'reference-gateway/component/task-wiring.ts',
-      find: 'Object.freeze({ progress: true, cancel: true, input: true })',
-      replace: 'Object.freeze({ progress: false, cancel: false, input: false })',
-    },
-  ],
+  patches: variantPatches('no-interactive-features'),
 };
 
 /**
@@ -373,24 +228,7 @@ export const NO_INTERACTIVE_FEATURES: GatewayVariant = {
 export const ANSWERS_TWICE: GatewayVariant = {
   name: 'answers-twice',
   change: 'every IQ reply is followed by a second reply, a service-unavailable error',
-  patches: [
-    {
-      file: 'reference-gateway/component/gateway-component.ts',
-      find: "import { iqRouterOf } from './gateway-routes.ts';",
-      replace: `import { iqRouterOf } from './gateway-routes.ts';
-import { FAULT, faultElement } from '../iq/faults.ts';`,
-    },
-    {
-      file: 'reference-gateway/component/gateway-component.ts',
-      find: `    await this.#write(serialize(reply));
-    this.#emit('reply');`,
-      replace: `    await this.#write(serialize(reply));
-    // Variant answers-twice: a fallback responder answers the same IQ again.
-    const { from, to, id } = reply.attrs as Record<string, string>;
-    await this.#write(serialize(xml('iq', { type: 'error', from, to, id }, faultElement(FAULT.serviceUnavailable))));
-    this.#emit('reply');`,
-    },
-  ],
+  patches: variantPatches('answers-twice'),
 };
 
 /**
@@ -401,18 +239,7 @@ import { FAULT, faultElement } from '../iq/faults.ts';`,
 export const REFUSES_REGISTRATION: GatewayVariant = {
   name: 'refuses-registration',
   change: 'every registration/administration IQ is answered service-unavailable',
-  patches: [
-    {
-      file: 'reference-gateway/registration/admin-routes.ts',
-      find: `export function adminRoutes({ provisioning, selfRegistration }: AdminRouteContext): IqRoute[] {`,
-      replace: `// Variant refuses-registration: no provisioning row, so the router answers service-unavailable.
-export function adminRoutes(_context: AdminRouteContext): IqRoute[] {
-  return [];
-}
-
-export function originalAdminRoutes({ provisioning, selfRegistration }: AdminRouteContext): IqRoute[] {`,
-    },
-  ],
+  patches: variantPatches('refuses-registration'),
 };
 
 /**
@@ -422,27 +249,14 @@ export function originalAdminRoutes({ provisioning, selfRegistration }: AdminRou
 export const BAD_REQUEST_CANCEL: GatewayVariant = {
   name: 'bad-request-cancel',
   change: "bad-request errors carry type 'cancel' instead of 'modify'",
-  patches: [
-    {
-      file: 'reference-gateway/iq/faults.ts',
-      find: "badRequest: Object.freeze({ condition: 'bad-request', type: 'modify' }),",
-      replace: "badRequest: Object.freeze({ condition: 'bad-request', type: 'cancel' }),",
-    },
-  ],
+  patches: variantPatches('bad-request-cancel'),
 };
 
 /** Before issue 13 item 8: a search form with a field the gateway does not know is refused. */
 export const REFUSES_UNKNOWN_FORM_FIELDS: GatewayVariant = {
   name: 'refuses-unknown-form-fields',
   change: 'a search form submission carrying a field the gateway does not understand gets bad-request',
-  patches: [
-    {
-      file: 'reference-gateway/discovery/search.ts',
-      find: '    if (field.var !== NICK_FIELD && field.var !== TAG_FIELD) continue;',
-      replace:
-        "    if (field.var !== NICK_FIELD && field.var !== TAG_FIELD) {\n      if (field.var !== 'FORM_TYPE' && field.values.some((text) => text !== '')) return undefined;\n      continue;\n    }",
-    },
-  ],
+  patches: variantPatches('refuses-unknown-form-fields'),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -458,80 +272,7 @@ export const ACCEPTED_BEFORE_COMMIT: GatewayVariant = {
   name: 'accepted-before-commit',
   change:
     '<accepted/> is written before the admission transaction commits (the COMMIT follows in the next event-loop turn)',
-  patches: [
-    {
-      file: 'reference-gateway/store/gateway-store.ts',
-      find: `  transactionDeferred<T>(work: () => T): T {`,
-      replace: `  /** The variant's open transaction: the caller commits it later. */
-  transactionLeftOpen<T>(work: () => T): { value: T; commit: () => void } {
-    this.#db.exec('PRAGMA synchronous = NORMAL');
-    this.#db.exec('BEGIN IMMEDIATE');
-    let value: T;
-    try {
-      value = work();
-    } catch (error) {
-      this.#db.exec('ROLLBACK');
-      this.#db.exec('PRAGMA synchronous = FULL');
-      throw error;
-    }
-    return {
-      value,
-      commit: () => {
-        this.#db.exec('COMMIT');
-        this.#db.exec('PRAGMA synchronous = FULL');
-        this.#durability.committedDeferred();
-      },
-    };
-  }
-
-  transactionDeferred<T>(work: () => T): T {`,
-    },
-    {
-      file: 'reference-gateway/tasks/group-commit.ts',
-      find: `    let results: Settled<unknown>[];
-    try {
-      results = this.#store.transactionDeferred(() => {`,
-      replace: `    let results: Settled<unknown>[];
-    let open: { commit: () => void };
-    try {
-      const left = this.#store.transactionLeftOpen(() => {`,
-    },
-    {
-      file: 'reference-gateway/tasks/group-commit.ts',
-      find: `      });
-      this.commits += 1;
-    } catch (error) {`,
-      replace: `      });
-      results = left.value;
-      open = left;
-      this.commits += 1;
-    } catch (error) {`,
-    },
-    {
-      file: 'reference-gateway/tasks/group-commit.ts',
-      find: `    // invocation.durable-before-accepted: nobody hears of a commit (no <accepted/>, no event)
-    // before the WAL sync covering it.
-    this.#store.afterDurable(() => {
-      for (const rider of riders) rider.committed();
-      results.forEach((result, index) => {
-        const pending = batch[index];
-        if (pending === undefined) return;
-        if (result.ok) pending.resolve(result.value);
-        else pending.reject(result.error);
-      });
-    });`,
-      replace: `    results.forEach((result, index) => {
-      const pending = batch[index];
-      if (pending === undefined) return;
-      if (result.ok) pending.resolve(result.value);
-      else pending.reject(result.error);
-    });
-    setImmediate(() => {
-      open.commit();
-      for (const rider of riders) rider.committed();
-    });`,
-    },
-  ],
+  patches: variantPatches('accepted-before-commit'),
 };
 
 /**
@@ -542,26 +283,7 @@ export const ACCEPTED_BEFORE_COMMIT: GatewayVariant = {
 export const RESENT_EVENT_NEW_ID: GatewayVariant = {
   name: 'resent-event-new-id',
   change: 'events sent again (after a reconnection or a bounce) carry a fresh event ID',
-  patches: [
-    {
-      file: 'reference-gateway/tasks/task-engine.ts',
-      find: `import { eventMessage } from './event-delivery.ts';`,
-      replace: `import { eventMessage } from './event-delivery.ts';
-import { generateIdentifier } from '../../protocol/identifiers.ts';`,
-    },
-    {
-      file: 'reference-gateway/tasks/task-engine.ts',
-      find: `    for (const event of events) this.#ctx.deliver(eventMessage(task, event));`,
-      replace: `    for (const event of events)
-      this.#ctx.deliver(eventMessage(task, { ...event, eventId: generateIdentifier('evt-') }));`,
-    },
-    {
-      file: 'reference-gateway/tasks/task-engine.ts',
-      find: `    for (const event of events) this.#ctx.deliver(eventMessage(route, event));`,
-      replace: `    for (const event of events)
-      this.#ctx.deliver(eventMessage(route, { ...event, eventId: generateIdentifier('evt-') }));`,
-    },
-  ],
+  patches: variantPatches('resent-event-new-id'),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -575,18 +297,7 @@ import { generateIdentifier } from '../../protocol/identifiers.ts';`,
 export const ECHO_IN_LIMIT_ERRORS: GatewayVariant = {
   name: 'echo-in-limit-errors',
   change: 'IQ errors include the original request payload, resource-constraint included',
-  patches: [
-    {
-      file: 'reference-gateway/component/iq-router.ts',
-      find: `function errorReply(request: IqEnvelope, fault: StanzaFault): Element {
-  return buildIqError(request, { condition: fault.condition, type: fault.type });
-}`,
-      replace: `function errorReply(request: IqEnvelope, fault: StanzaFault): Element {
-  // Variant echo-in-limit-errors: the request payload in every error, a limit rejection's too.
-  return buildIqError(request, { condition: fault.condition, type: fault.type }, (request as { payload?: Element }).payload);
-}`,
-    },
-  ],
+  patches: variantPatches('echo-in-limit-errors'),
 };
 
 /**
@@ -597,13 +308,7 @@ export const ECHO_IN_LIMIT_ERRORS: GatewayVariant = {
 export const UNBOUNDED_SCHEMA_EVALUATION: GatewayVariant = {
   name: 'unbounded-schema-evaluation',
   change: 'arguments and input validated in-thread with no time budget',
-  patches: [
-    {
-      file: 'reference-gateway/tasks/schema-check.ts',
-      find: 'const outcome = await ctx.validator.validate(schema, value, { timeoutMs: ctx.limits.validationTimeoutMs });',
-      replace: 'const outcome = await Promise.resolve(schema.validate(value));',
-    },
-  ],
+  patches: variantPatches('unbounded-schema-evaluation'),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -619,26 +324,7 @@ export const UNBOUNDED_SCHEMA_EVALUATION: GatewayVariant = {
 export const DOUBLE_EXECUTION: GatewayVariant = {
   name: 'double-execution',
   change: 'an identical invocation answered from the replay record while its task runs starts the tool again',
-  patches: [
-    {
-      file: 'reference-gateway/tasks/admission.ts',
-      find: `    const refused = this.#precheck(candidate);
-    if (refused !== undefined) return refused;`,
-      replace: `    const refused = this.#precheck(candidate);
-    if (refused !== undefined) {
-      const { requester, endpointJid, invoke } = candidate;
-      const replay = ctx.store.tasks.replay(requester.bareJid, endpointJid, invoke.requestId);
-      if (replay?.fingerprint === candidate.fingerprint) ctx.dispatch(replay.taskId);
-      return refused;
-    }`,
-    },
-    {
-      file: 'reference-gateway/tasks/execution.ts',
-      find: `  if (task === undefined || isTerminal(task.state) || task.dispatchedAt !== undefined) return undefined;`,
-      replace: `  if (task === undefined || isTerminal(task.state)) return undefined;
-  if (task.dispatchedAt !== undefined) return task;`,
-    },
-  ],
+  patches: variantPatches('double-execution'),
 };
 
 /**
@@ -650,34 +336,5 @@ export const DOUBLE_EXECUTION: GatewayVariant = {
 export const LATE_CANCEL_OVERWRITES: GatewayVariant = {
   name: 'late-cancel-overwrites',
   change: 'a cancellation of a settled task (none accepted before) commits cancelled over the terminal state',
-  patches: [
-    {
-      // The store's own guard (a trigger refusing any change to a terminal row) goes too.
-      file: 'reference-gateway/store/migrations.ts',
-      find: `WHEN OLD.state IN ('cancelled', 'failed', 'completed')
-  AND (NEW.state IS NOT OLD.state`,
-      replace: `WHEN 0 AND OLD.state IN ('cancelled', 'failed', 'completed')
-  AND (NEW.state IS NOT OLD.state`,
-    },
-    {
-      file: 'reference-gateway/tasks/cancellation.ts',
-      find: `    if (isTerminal(current.state)) return refuse(FAULT.conflict);`,
-      replace: `    if (isTerminal(current.state)) {
-      const overwritten = appendEvent(
-        ctx,
-        effects,
-        { ...current, state: 'running' },
-        { to: 'cancelled', type: 'cancelled', payload: {} },
-      );
-      ctx.store.tasks.insertCancellation({
-        taskId: current.taskId,
-        fingerprint,
-        revision: overwritten.revision,
-        reason: cancel.reason,
-        acceptedAt: nowText(ctx),
-      });
-      return answer(buildCancelAccepted({ taskId: current.taskId, revision: overwritten.revision }));
-    }`,
-    },
-  ],
+  patches: variantPatches('late-cancel-overwrites'),
 };
