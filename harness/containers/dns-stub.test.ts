@@ -1,6 +1,7 @@
 // The containers' resolver, asked by a real DNS client (Node's c-ares) over UDP on loopback.
 import { Resolver } from 'node:dns/promises';
 
+import * as dnsPacket from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { answerQuery, DnsStub, s2sRecords } from './dns-stub.ts';
@@ -57,5 +58,41 @@ describe('DNS stub', () => {
     const answer = answerQuery(truncated, lookup);
     expect(answer?.readUInt16BE(0)).toBe(7);
     expect((answer?.readUInt16BE(2) ?? 0) & 0x0f).toBe(1);
+  });
+
+  it('carries EDNS back, refuses other classes and does not implement other opcodes', () => {
+    const lookup = (name: string) => (name === 'server.example' ? { a: ['172.30.0.1'] } : undefined);
+    const ask = (packet: dnsPacket.Packet, opcode = 0): dnsPacket.DecodedPacket => {
+      const query = dnsPacket.encode({ type: 'query', id: 11, ...packet });
+      query.writeUInt16BE(query.readUInt16BE(2) | (opcode << 11), 2);
+      const answer = answerQuery(query, lookup);
+      if (answer === undefined) throw new Error('no answer');
+      return dnsPacket.decode(answer);
+    };
+    const question: dnsPacket.Question = { name: 'server.example', type: 'A' };
+    const withEdns = ask({
+      questions: [question],
+      additionals: [
+        {
+          type: 'OPT',
+          name: '.',
+          udpPayloadSize: 4096,
+          extendedRcode: 0,
+          ednsVersion: 0,
+          flags: 0,
+          flag_do: false,
+          options: [],
+        },
+      ],
+    });
+    expect(withEdns).toMatchObject({ id: 11, rcode: 'NOERROR', flag_aa: true });
+    expect(withEdns.answers).toEqual([
+      { name: 'server.example', type: 'A', class: 'IN', ttl: 0, flush: false, data: '172.30.0.1' },
+    ]);
+    expect(withEdns.additionals).toMatchObject([{ type: 'OPT', udpPayloadSize: 1232 }]);
+    expect(ask({ questions: [{ ...question, class: 'CH' }] })).toMatchObject({ rcode: 'REFUSED' });
+    expect(ask({ questions: [question] }, 2)).toMatchObject({ rcode: 'NOTIMP', opcode: 'STATUS' });
+    const twoQuestions = ask({ questions: [question, question] });
+    expect(twoQuestions).toMatchObject({ rcode: 'FORMERR', questions: [] });
   });
 });
