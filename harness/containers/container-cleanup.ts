@@ -4,42 +4,42 @@
 //     Node child, run with spawnSync, removes what is still registered;
 //   - a watchdog for the case where no JavaScript runs (SIGKILL): a detached Node process holding
 //     a pipe from this one, which removes everything still registered when the pipe closes.
-// testcontainers' own reaper (Ryuk) needs an image from a registry, so it is off here.
+// testcontainers' own reaper (Ryuk) needs an image from a registry, so it is off here. Both run
+// dockerode — the copy testcontainers itself loads — with the connection of the engine it found.
 import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
 
 import { registerExitCleanup } from '../federation/exit-cleanup.ts';
-import type { DockerEndpoint } from './docker-api.ts';
+import type { DockerConnection } from './docker-engine.ts';
+
+/** The dockerode module testcontainers requires (a remover has no TypeScript and no testcontainers). */
+const DOCKERODE_PATH = createRequire(createRequire(import.meta.url).resolve('testcontainers')).resolve(
+  'dockerode',
+);
 
 /**
  * Plain JavaScript run by `node -e`: removes containers (forced, with anonymous volumes), then
- * networks. argv (after `--`): endpoint JSON, then items `c:<id>` / `n:<id>`. With `--watch`, items arrive as
- * `+c id`, `-c id`, `+n id`, `-n id` lines on stdin and the removal runs when stdin closes.
+ * networks. argv (after `--`): the remover's JSON (dockerode's path, the connection), then items
+ * `c:<id>` / `n:<id>`. With `--watch`, items arrive as `+c id`, `-c id`, `+n id`, `-n id` lines on
+ * stdin and the removal runs when stdin closes. Buffers (TLS material) travel as JSON's
+ * `{type: 'Buffer', data}` and are revived.
  */
 const REMOVER_SCRIPT = String.raw`
-const http = require('node:http');
 const args = process.argv.slice(1);
 const watch = args[0] === '--watch';
 if (watch) args.shift();
-const endpoint = JSON.parse(args.shift());
-const target = endpoint.kind === 'unix' ? { socketPath: endpoint.socketPath } : { host: endpoint.host, port: endpoint.port };
+const revive = (key, value) =>
+  value !== null && typeof value === 'object' && value.type === 'Buffer' && Array.isArray(value.data) ? Buffer.from(value.data) : value;
+const { dockerode, connection } = JSON.parse(args.shift(), revive);
+const Docker = require(dockerode);
+const docker = new Docker({ ...connection, timeout: 30000 });
 const containers = new Set(), networks = new Set();
 for (const item of args) (item.startsWith('c:') ? containers : networks).add(item.slice(2));
-function call(method, path) {
-  return new Promise((resolve) => {
-    const req = http.request({ ...target, method, path, headers: { host: 'docker' }, timeout: 30000 }, (res) => {
-      res.resume();
-      res.on('end', resolve);
-    });
-    req.on('error', resolve);
-    req.on('timeout', () => req.destroy());
-    req.end();
-  });
-}
 async function removeAll() {
-  await Promise.all([...containers].map((id) => call('DELETE', '/containers/' + encodeURIComponent(id) + '?force=true&v=true')));
-  await Promise.all([...networks].map((id) => call('DELETE', '/networks/' + encodeURIComponent(id))));
+  await Promise.allSettled([...containers].map((id) => docker.getContainer(id).remove({ force: true, v: true })));
+  await Promise.allSettled([...networks].map((id) => docker.getNetwork(id).remove()));
 }
 if (!watch) {
   removeAll();
@@ -62,10 +62,15 @@ if (!watch) {
 }
 `;
 
+/** The remover's first argument: which dockerode, and how it reaches the engine. */
+function removerTarget(connection: DockerConnection): string {
+  return JSON.stringify({ dockerode: DOCKERODE_PATH, connection });
+}
+
 const watchdogs = new Map<string, ChildProcessByStdio<Writable, null, null>>();
 
-function watchdogInput(endpoint: DockerEndpoint): Writable | undefined {
-  const key = JSON.stringify(endpoint);
+function watchdogInput(connection: DockerConnection): Writable | undefined {
+  const key = removerTarget(connection);
   const existing = watchdogs.get(key);
   if (existing?.exitCode === null && existing.signalCode === null) return existing.stdin;
   try {
@@ -88,7 +93,7 @@ function watchdogInput(endpoint: DockerEndpoint): Writable | undefined {
 
 /** Removes containers and networks now, synchronously (for exit paths, where nothing can be awaited). */
 export function removeDockerResourcesSync(
-  endpoint: DockerEndpoint,
+  connection: DockerConnection,
   containers: readonly string[],
   networks: readonly string[],
 ): void {
@@ -99,7 +104,7 @@ export function removeDockerResourcesSync(
       '-e',
       REMOVER_SCRIPT,
       '--',
-      JSON.stringify(endpoint),
+      removerTarget(connection),
       ...containers.map((id) => `c:${id}`),
       ...networks.map((id) => `n:${id}`),
     ],
@@ -112,32 +117,32 @@ export function removeDockerResourcesSync(
  * unless `release()` was called first (after the run removed it itself).
  */
 export class DockerResourceGuard {
-  readonly #endpoint: DockerEndpoint;
+  readonly #connection: DockerConnection;
   readonly #containers = new Set<string>();
   readonly #networks = new Set<string>();
   readonly #forget: () => void;
 
-  constructor(endpoint: DockerEndpoint) {
-    this.#endpoint = endpoint;
+  constructor(connection: DockerConnection) {
+    this.#connection = connection;
     this.#forget = registerExitCleanup(() => {
-      removeDockerResourcesSync(endpoint, [...this.#containers], [...this.#networks]);
+      removeDockerResourcesSync(connection, [...this.#containers], [...this.#networks]);
     });
   }
 
   addContainer(id: string): void {
     this.#containers.add(id);
-    watchdogInput(this.#endpoint)?.write(`+c ${id}\n`);
+    watchdogInput(this.#connection)?.write(`+c ${id}\n`);
   }
 
   addNetwork(id: string): void {
     this.#networks.add(id);
-    watchdogInput(this.#endpoint)?.write(`+n ${id}\n`);
+    watchdogInput(this.#connection)?.write(`+n ${id}\n`);
   }
 
   /** The run removed its resources itself: nobody else must try. */
   release(): void {
     if (this.#containers.size > 0 || this.#networks.size > 0) {
-      const input = watchdogInput(this.#endpoint);
+      const input = watchdogInput(this.#connection);
       for (const id of this.#containers) input?.write(`-c ${id}\n`);
       for (const id of this.#networks) input?.write(`-n ${id}\n`);
     }

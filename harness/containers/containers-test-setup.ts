@@ -27,7 +27,7 @@ export async function setup(): Promise<void> {
     `Docker ${engine.version}${startedHere ? `, dockerd started in ${Math.round(performance.now() - began)} ms` : ''}`,
   );
 
-  const image = await resolveProsodyImage(engine.endpoint, undefined);
+  const image = await resolveProsodyImage(undefined);
   const named = (process.env[PROSODY_IMAGE_ENV] ?? '') !== '';
   if (!image.present && !named) {
     const building = performance.now();

@@ -5,7 +5,6 @@
  *           dockerd with --iptables=false --ip-forward=false; exit 1 with the reason otherwise
  *   stop    stop the dockerd that `start` started (never another one)
  */
-import { describeEndpoint } from './docker-api.ts';
 import {
   ensureDockerEngine,
   findDockerEngine,
@@ -15,7 +14,7 @@ import {
 
 function describe(engine: DockerEngine): string {
   const origin = engine.startedByAgentconf ? 'started by agentconf' : 'not started by agentconf';
-  return `Docker engine ${engine.version} (API ${engine.apiVersion}) at ${describeEndpoint(engine.endpoint)}, ${origin}`;
+  return `Docker engine ${engine.version} (API ${engine.apiVersion}) at ${engine.where}, ${origin}`;
 }
 
 const command = process.argv[2] ?? 'status';

@@ -1,120 +1,97 @@
 // Engine discovery and the decisions around it, without Docker: a fake engine answers on a unix
-// socket of the test's own.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
+// socket of the test's own, and DOCKER_HOST points testcontainers' client at it (each test file
+// runs in a process of its own, and the client is found once per process).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { decideSetup } from '../federation/debian-packages.ts';
+import { systemTool } from '../system-tools.ts';
 import {
-  demultiplexLogs,
-  dockerEndpointCandidates,
-  imageExists,
-  parseDockerHost,
-  pingDockerEngine,
-  type DockerEndpoint,
-} from './docker-api.ts';
-import { decideDockerSetup, findDockerEngine, type DockerSetupFacts } from './docker-engine.ts';
+  decideDockerSetup,
+  describeConnection,
+  ensureDockerEngine,
+  findDockerEngine,
+  type DockerSetupFacts,
+} from './docker-engine.ts';
+import { resolveProsodyImage } from './prosody-image.ts';
+import { startFakeDockerEngine, type FakeDockerEngine } from './test-support/fake-docker-engine.ts';
 
-describe('Docker endpoints', () => {
-  it('parses DOCKER_HOST', () => {
-    expect(parseDockerHost('unix:///run/user/1000/docker.sock')).toEqual({
-      kind: 'unix',
-      socketPath: '/run/user/1000/docker.sock',
-    });
-    expect(parseDockerHost('tcp://10.0.0.5:2375')).toEqual({ kind: 'tcp', host: '10.0.0.5', port: 2375 });
-    expect(parseDockerHost('tcp://[::1]:2375')).toEqual({ kind: 'tcp', host: '::1', port: 2375 });
-    expect(parseDockerHost('ssh://user@host')).toBeUndefined();
-  });
-
-  it('looks where testcontainers looks: DOCKER_HOST alone, else the system socket, then rootless ones', () => {
-    expect(dockerEndpointCandidates({ DOCKER_HOST: 'tcp://h:1' }, '/home/u')).toEqual([
-      { kind: 'tcp', host: 'h', port: 1 },
-    ]);
-    expect(dockerEndpointCandidates({ XDG_RUNTIME_DIR: '/run/user/1000' }, '/home/u')).toEqual([
-      { kind: 'unix', socketPath: '/var/run/docker.sock' },
-      { kind: 'unix', socketPath: '/run/user/1000/docker.sock' },
-      { kind: 'unix', socketPath: '/home/u/.docker/run/docker.sock' },
-    ]);
-  });
-
-  it('splits the multiplexed log stream of a container', () => {
-    const frame = (type: number, text: string): Buffer => {
-      const head = Buffer.alloc(8);
-      head[0] = type;
-      head.writeUInt32BE(Buffer.byteLength(text), 4);
-      return Buffer.concat([head, Buffer.from(text)]);
-    };
-    expect(demultiplexLogs(Buffer.concat([frame(1, 'startup info\n'), frame(2, 'oops\n')]))).toBe(
-      'startup info\noops\n',
-    );
-    expect(demultiplexLogs(Buffer.from('plain tty output\n'))).toBe('plain tty output\n');
-  });
-});
-
-describe('a fake engine on a unix socket', () => {
-  let dir: string;
-  let server: Server;
-  let endpoint: DockerEndpoint;
+describe('the engine testcontainers finds', () => {
+  let engine: FakeDockerEngine;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'agentconf-fake-docker-'));
-    endpoint = { kind: 'unix', socketPath: join(dir, 'docker.sock') };
-    server = createServer((request, response) => {
-      if (request.url === '/version') {
-        response.setHeader('content-type', 'application/json');
-        response.end(JSON.stringify({ Version: '99.0.0', ApiVersion: '1.99' }));
-      } else if (request.url === `/images/${encodeURIComponent('local/prosody:0.12')}/json`) {
-        response.end('{}');
-      } else {
-        response.statusCode = 404;
-        response.end('{"message":"No such image"}');
-      }
+    engine = await startFakeDockerEngine({
+      version: '99.0.0',
+      apiVersion: '1.99',
+      images: ['local/prosody:0.12'],
+      logs: new Map(),
     });
-    await new Promise<void>((resolve) =>
-      server.listen(endpoint.kind === 'unix' ? endpoint.socketPath : '', resolve),
-    );
+    process.env['DOCKER_HOST'] = engine.dockerHost;
   });
 
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-    await rm(dir, { recursive: true, force: true });
+    delete process.env['DOCKER_HOST'];
+    await engine.close();
   });
 
-  it('is found and asked for its version; a socket nobody listens on is skipped', async () => {
-    const nobody: DockerEndpoint = { kind: 'unix', socketPath: join(dir, 'nobody.sock') };
-    expect(await pingDockerEngine(nobody)).toBeUndefined();
-    const engine = await findDockerEngine([nobody, endpoint]);
-    expect(engine).toMatchObject({ endpoint, version: '99.0.0', apiVersion: '1.99' });
-    expect(await findDockerEngine([nobody])).toBeUndefined();
+  it('is asked for its version and said where it answers', async () => {
+    const found = await findDockerEngine();
+    expect(found).toEqual({
+      version: '99.0.0',
+      apiVersion: '1.99',
+      where: engine.dockerHost,
+      connection: { socketPath: engine.socketPath, protocol: 'http' },
+      startedByAgentconf: false,
+    });
+    await expect(ensureDockerEngine()).resolves.toEqual(found);
+    expect(engine.calls).toContain('GET /info');
   });
 
-  it('tells which images it has', async () => {
-    expect(await imageExists(endpoint, 'local/prosody:0.12')).toBe(true);
-    expect(await imageExists(endpoint, 'prosody/prosody:0.12')).toBe(false);
+  it('tells which Prosody image it has', async () => {
+    await expect(resolveProsodyImage(undefined, {})).resolves.toEqual({
+      image: 'local/prosody:0.12',
+      reason: 'locally built image, present',
+      present: true,
+    });
+    expect(engine.calls).toContain('GET /images/prosody/prosody:0.12/json');
+  });
+});
+
+describe('no engine', () => {
+  it('is undefined when no engine is found or it does not answer in time', async () => {
+    const none = (): Promise<never> =>
+      Promise.reject(new Error('Could not find a working container runtime strategy'));
+    expect(await findDockerEngine({ connect: none })).toBeUndefined();
+    const began = performance.now();
+    const silent = (): Promise<never> => new Promise(() => undefined);
+    expect(await findDockerEngine({ connect: silent, timeoutMs: 50 })).toBeUndefined();
+    expect(performance.now() - began).toBeLessThan(1_000);
+  });
+
+  it('is described by its connection', () => {
+    expect(describeConnection({ socketPath: '/run/user/1000/docker.sock' })).toBe(
+      'unix:///run/user/1000/docker.sock',
+    );
+    expect(describeConnection({ host: '10.0.0.5', port: '2375', protocol: 'http' })).toBe(
+      'tcp://10.0.0.5:2375',
+    );
+    expect(describeConnection({ host: '10.0.0.5', port: 2376, protocol: 'https' })).toBe(
+      'https://10.0.0.5:2376',
+    );
   });
 });
 
 describe('getting an engine', () => {
-  const facts: DockerSetupFacts = {
-    answers: false,
-    dockerHostSet: false,
-    dockerdPath: '/usr/sbin/dockerd',
-    isRoot: true,
-    hasApt: true,
-  };
+  const facts: DockerSetupFacts = { answers: false, dockerHostSet: false, isRoot: true };
 
   it('uses an engine that answers, whatever else is true', () => {
     expect(decideDockerSetup({ ...facts, answers: true, isRoot: false })).toEqual({ action: 'use' });
   });
 
-  it('starts dockerd as root, installing docker.io first when dockerd is missing', () => {
-    expect(decideDockerSetup(facts)).toEqual({ action: 'start', install: false });
-    expect(decideDockerSetup({ ...facts, dockerdPath: undefined })).toEqual({
-      action: 'start',
-      install: true,
-    });
+  it('starts dockerd as root; docker.io is installed first, by the system-tools installer, when dockerd is missing', () => {
+    expect(decideDockerSetup(facts)).toEqual({ action: 'start' });
+    const docker = systemTool('docker');
+    const missing = { programPath: undefined, missingPackages: ['docker.io'], isRoot: true, hasApt: true };
+    expect(decideSetup(docker, missing)).toEqual({ action: 'install', packages: ['docker.io'] });
   });
 
   it('refuses with the reason and what to do otherwise', () => {
@@ -125,7 +102,13 @@ describe('getting an engine', () => {
     );
     const remote = decideDockerSetup({ ...facts, dockerHostSet: true });
     expect(remote.action === 'refuse' && remote.message).toMatch(/DOCKER_HOST/);
-    const noApt = decideDockerSetup({ ...facts, dockerdPath: undefined, hasApt: false });
-    expect(noApt.action === 'refuse' && noApt.message).toMatch(/no apt-get/);
+    const noApt = decideSetup(systemTool('docker'), {
+      programPath: undefined,
+      missingPackages: ['docker.io'],
+      isRoot: true,
+      hasApt: false,
+    });
+    expect(noApt).toMatchObject({ action: 'refuse', reason: 'no apt-get' });
+    expect(noApt.action === 'refuse' && noApt.message).toMatch(/apt-get install -y docker\.io/);
   });
 });

@@ -1,56 +1,119 @@
 // Finding a Docker engine that answers, and — only when asked to, as root — starting one.
 //
-// A machine without a running engine but with Debian's apt can get one: `docker.io` installs
-// dockerd (and containerd, runc), and dockerd starts with `--iptables=false --ip-forward=false` on
-// machines whose kernel (or sandbox) has no netfilter for it. Nothing else is ever touched: the
-// dockerd started here is recorded by pid in a state file, and only that pid is ever stopped.
+// The engine is the one testcontainers finds (its strategies: DOCKER_HOST or
+// ~/.testcontainers.properties, the system socket, the rootless sockets), through its
+// container-runtime client: the engine agentconf inspects is always the one its containers run on.
+// A machine without a running engine but with Debian's apt can get one: the system-tools table's
+// `docker` entry (docker.io: dockerd, containerd, runc) is installed by the shared installer, and
+// dockerd starts with `--iptables=false --ip-forward=false` on machines whose kernel (or sandbox)
+// has no netfilter for it. Nothing else is ever touched: the dockerd started here is recorded by
+// pid in a state file, and only that pid is ever stopped.
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 
+import type { ContainerRuntimeClient } from 'testcontainers';
+
 import { descendantsOf } from '../faults/process-tree.ts';
-import { findOnPath, installDebianPackages } from '../federation/debian-packages.ts';
+import { ensureSoftware, findOnPath } from '../federation/debian-packages.ts';
 import { systemTool } from '../system-tools.ts';
-import {
-  DEFAULT_DOCKER_SOCKET,
-  describeEndpoint,
-  dockerEndpointCandidates,
-  pingDockerEngine,
-  type DockerEndpoint,
-  type EngineVersion,
-} from './docker-api.ts';
+import { dockerClient, loadTestcontainers } from './testcontainers-loader.ts';
 
 /** Flags for dockerd on machines where it may not (or cannot) program netfilter. */
 export const DOCKERD_FLAGS: readonly string[] = ['--iptables=false', '--ip-forward=false'];
-export const DOCKER_PACKAGES: readonly string[] = systemTool('docker').packages;
+/** Where a dockerd started here listens (dockerd's default). */
+export const DEFAULT_DOCKER_SOCKET = '/var/run/docker.sock';
 
 /** Where the pid of a dockerd started by agentconf is kept (so that `stop` ends that one only). */
 export const DOCKERD_STATE_FILE = '/run/agentconf-dockerd.pid';
 export const DOCKERD_LOG_FILE = '/var/log/agentconf-dockerd.log';
 
-export interface DockerEngine extends EngineVersion {
-  readonly endpoint: DockerEndpoint;
+/**
+ * How another process reaches the engine: dockerode's connection options, as plain data (the
+ * exit-time remover in container-cleanup.ts runs in a process of its own).
+ */
+export interface DockerConnection {
+  readonly socketPath?: string;
+  readonly host?: string;
+  readonly port?: string | number;
+  readonly protocol?: string;
+  readonly ca?: unknown;
+  readonly cert?: unknown;
+  readonly key?: unknown;
+}
+
+export interface DockerEngine {
+  readonly version: string;
+  readonly apiVersion: string;
+  /** Where it answers, as a URL (unix:///var/run/docker.sock, tcp://10.0.0.5:2375). */
+  readonly where: string;
+  readonly connection: DockerConnection;
   /** True when this process (or an earlier agentconf command) started the engine. */
   readonly startedByAgentconf: boolean;
 }
 
-/** The first engine that answers, in the order testcontainers looks for one. */
-export async function findDockerEngine(
-  candidates: readonly DockerEndpoint[] = dockerEndpointCandidates(),
-  timeoutMs = 3_000,
-): Promise<DockerEngine | undefined> {
-  for (const endpoint of candidates) {
-    const version = await pingDockerEngine(endpoint, timeoutMs);
-    if (version !== undefined) {
-      const systemSocket = endpoint.kind === 'unix' && endpoint.socketPath === DEFAULT_DOCKER_SOCKET;
-      return {
-        endpoint,
-        ...version,
-        startedByAgentconf: systemSocket && (await startedDockerdPid()) !== undefined,
-      };
-    }
+const CONNECTION_KEYS = ['socketPath', 'host', 'port', 'protocol', 'ca', 'cert', 'key'] as const;
+
+/** The connection the client's dockerode uses (its modem keeps the options it was given). */
+export function connectionOf(client: ContainerRuntimeClient): DockerConnection {
+  const modem = new Map<string, unknown>(Object.entries(client.container.dockerode.modem));
+  const connection: Record<string, unknown> = {};
+  for (const key of CONNECTION_KEYS) {
+    const value = modem.get(key);
+    if (value !== undefined && value !== null) connection[key] = value;
   }
-  return undefined;
+  return connection;
+}
+
+export function describeConnection(connection: DockerConnection): string {
+  if (connection.socketPath !== undefined) return `unix://${connection.socketPath}`;
+  const scheme = connection.protocol === 'https' ? 'https' : 'tcp';
+  return `${scheme}://${connection.host ?? ''}:${String(connection.port ?? '')}`;
+}
+
+/** `promise`'s value, or undefined when it rejects or takes longer than `timeoutMs`. */
+async function withinDeadline<T>(promise: Promise<T>, timeoutMs: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => {
+      resolve(undefined);
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([promise.catch(() => undefined), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface FindDockerEngineOptions {
+  /** How long the engine may take to answer (default 3 s). */
+  readonly timeoutMs?: number;
+  /** The client to ask (default: testcontainers' client, found once per process). */
+  readonly connect?: () => Promise<ContainerRuntimeClient>;
+}
+
+/** The engine testcontainers finds, if it answers within the time allowed. */
+export async function findDockerEngine(
+  options: FindDockerEngineOptions = {},
+): Promise<DockerEngine | undefined> {
+  const timeoutMs = options.timeoutMs ?? 3_000;
+  // Loading testcontainers is not the engine's time to answer (it takes seconds on a busy machine).
+  if (options.connect === undefined) await loadTestcontainers();
+  const client = await withinDeadline((options.connect ?? dockerClient)(), timeoutMs);
+  if (client === undefined) return undefined;
+  // testcontainers keeps the client it found: an engine gone since then answers no more.
+  const version = await withinDeadline(client.container.dockerode.version(), timeoutMs);
+  if (version === undefined) return undefined;
+  const connection = connectionOf(client);
+  return {
+    version: version.Version,
+    apiVersion: version.ApiVersion,
+    where: describeConnection(connection),
+    connection,
+    startedByAgentconf:
+      connection.socketPath === DEFAULT_DOCKER_SOCKET && (await startedDockerdPid()) !== undefined,
+  };
 }
 
 export interface DockerSetupFacts {
@@ -58,20 +121,21 @@ export interface DockerSetupFacts {
   readonly answers: boolean;
   /** DOCKER_HOST points somewhere else: starting a local dockerd would not help. */
   readonly dockerHostSet: boolean;
-  readonly dockerdPath: string | undefined;
   readonly isRoot: boolean;
-  readonly hasApt: boolean;
 }
 
 export type DockerSetup =
   | { readonly action: 'use' }
-  | { readonly action: 'start'; readonly install: boolean }
+  | { readonly action: 'start' }
   | { readonly action: 'refuse'; readonly message: string };
 
 export const START_ENGINE_HINT =
   'node bin/run-ts.js harness/containers/docker-engine-cli.ts start   # as root: installs docker.io when missing';
 
-/** What to do to get an engine; starting (and installing) is done only as root, never with DOCKER_HOST set. */
+/**
+ * What to do to get an engine; starting is done only as root, never with DOCKER_HOST set.
+ * Installing dockerd, when it is missing, is the system-tools installer's decision (root, apt-get).
+ */
 export function decideDockerSetup(facts: DockerSetupFacts): DockerSetup {
   if (facts.answers) return { action: 'use' };
   if (facts.dockerHostSet) {
@@ -89,13 +153,7 @@ export function decideDockerSetup(facts: DockerSetupFacts): DockerSetup {
         START_ENGINE_HINT,
     };
   }
-  if (facts.dockerdPath === undefined && !facts.hasApt) {
-    return {
-      action: 'refuse',
-      message: 'No Docker engine answers, dockerd is not installed and there is no apt-get to install it.',
-    };
-  }
-  return { action: 'start', install: facts.dockerdPath === undefined };
+  return { action: 'start' };
 }
 
 async function startedDockerdPid(): Promise<number | undefined> {
@@ -143,7 +201,8 @@ async function pollUntil(
 
 /**
  * Starts dockerd detached (it outlives this process: `stopStartedDockerEngine` ends it), logging to
- * DOCKERD_LOG_FILE, and resolves once it answers on the system socket.
+ * DOCKERD_LOG_FILE, and resolves once testcontainers finds it answering (on the system socket:
+ * DOCKER_HOST is unset whenever dockerd is started here).
  */
 async function startDockerd(dockerdPath: string, timeoutMs: number): Promise<DockerEngine> {
   const log = openSync(DOCKERD_LOG_FILE, 'a');
@@ -163,65 +222,53 @@ async function startDockerd(dockerdPath: string, timeoutMs: number): Promise<Doc
     closeSync(log);
   }
   if (pid !== undefined) await writeFile(DOCKERD_STATE_FILE, `${pid}\n`);
-  const endpoint: DockerEndpoint = { kind: 'unix', socketPath: DEFAULT_DOCKER_SOCKET };
-  let version: EngineVersion | undefined;
+  let engine: DockerEngine | undefined;
   await pollUntil(
-    async () => (version = await pingDockerEngine(endpoint, 1_000)) !== undefined,
+    async () => (engine = await findDockerEngine({ timeoutMs: 1_000 })) !== undefined,
     Date.now() + timeoutMs,
     100,
     () => exited !== undefined,
   );
-  if (version === undefined) {
+  if (engine === undefined) {
     const tail = (await readFile(DOCKERD_LOG_FILE, 'utf8').catch(() => '')).slice(-3000);
     if (pid !== undefined && exited === undefined) await stopStartedDockerEngine();
     throw new Error(
       `${exited ?? `dockerd did not answer within ${timeoutMs} ms`}; end of ${DOCKERD_LOG_FILE}:\n${tail}`,
     );
   }
-  return { endpoint, ...version, startedByAgentconf: true };
+  return engine;
 }
 
 export interface EnsureDockerEngineOptions {
-  /** Start (and, as root with apt, install) dockerd when no engine answers (default false). */
+  /** Start (and, as root with apt-get, install) dockerd when no engine answers (default false). */
   readonly start?: boolean;
   /** How long a started dockerd may take to answer (default 60 s). */
   readonly startTimeoutMs?: number;
 }
+
+/** Where testcontainers looks for an engine, in its order (for the message when none answers). */
+const ENGINE_PLACES =
+  'DOCKER_HOST or ~/.testcontainers.properties, /var/run/docker.sock, the rootless sockets';
 
 /** An engine that answers; started (and installed) first only when allowed. Throws a readable message otherwise. */
 export async function ensureDockerEngine(options: EnsureDockerEngineOptions = {}): Promise<DockerEngine> {
   const found = await findDockerEngine();
   if (found !== undefined) return found;
   const dockerHost = process.env['DOCKER_HOST'];
-  const facts: DockerSetupFacts = {
+  const setup = decideDockerSetup({
     answers: false,
     dockerHostSet: dockerHost !== undefined && dockerHost !== '',
-    dockerdPath: await findOnPath('dockerd'),
     isRoot: process.getuid?.() === 0,
-    hasApt: (await findOnPath('apt-get')) !== undefined,
-  };
-  const setup = decideDockerSetup(facts);
+  });
   if (setup.action === 'refuse') throw new Error(setup.message);
   if (setup.action === 'use') throw new Error('unreachable: no engine answered');
   if (options.start !== true) {
-    const where = dockerEndpointCandidates().map(describeEndpoint).join(', ');
-    throw new Error(`No Docker engine answers (tried ${where}). Start one, e.g.:\n  ${START_ENGINE_HINT}`);
+    throw new Error(
+      `No Docker engine answers (testcontainers looked at ${ENGINE_PLACES}). Start one, e.g.:\n  ${START_ENGINE_HINT}`,
+    );
   }
-  let dockerd = facts.dockerdPath;
-  if (dockerd === undefined) {
-    try {
-      await installDebianPackages(DOCKER_PACKAGES);
-    } catch (error) {
-      throw new Error(
-        `Installing ${DOCKER_PACKAGES.join(' ')} failed; run: apt-get install -y ${DOCKER_PACKAGES.join(' ')}`,
-        {
-          cause: error,
-        },
-      );
-    }
-    dockerd = await findOnPath('dockerd');
-    if (dockerd === undefined) throw new Error('docker.io was installed but dockerd is not on PATH');
-  }
+  // Any dockerd will do (docker-ce's too): the table's docker.io is installed only when there is none.
+  const dockerd = (await findOnPath('dockerd')) ?? (await ensureSoftware(systemTool('docker')));
   return startDockerd(dockerd, options.startTimeoutMs ?? 60_000);
 }
 

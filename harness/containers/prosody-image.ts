@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import { findOnPath } from '../federation/debian-packages.ts';
-import { imageExists, type DockerEndpoint } from './docker-api.ts';
+import type { DockerEngine } from './docker-engine.ts';
+import { dockerClient, loadTestcontainers } from './testcontainers-loader.ts';
 
 export const OFFICIAL_PROSODY_IMAGE = 'prosody/prosody:0.12';
 export const LOCAL_PROSODY_IMAGE = 'local/prosody:0.12';
@@ -42,8 +43,14 @@ export function chooseProsodyImage(facts: ImageFacts): ImageChoice {
   return { image: OFFICIAL_PROSODY_IMAGE, reason: 'official image, to be pulled' };
 }
 
+/** Whether the engine has the image (by name:tag) locally. */
+async function imageExists(image: string): Promise<boolean> {
+  const [{ ImageName }, client] = await Promise.all([loadTestcontainers(), dockerClient()]);
+  return client.image.exists(ImageName.fromString(image));
+}
+
+/** The choice on the engine testcontainers found, and whether the engine has that image. */
 export async function resolveProsodyImage(
-  endpoint: DockerEndpoint,
   option: string | undefined,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<ImageChoice & { readonly present: boolean }> {
@@ -51,12 +58,9 @@ export async function resolveProsodyImage(
   const explicit = (option ?? '') !== '' || (envImage ?? '') !== '';
   const [officialPresent, localPresent] = explicit
     ? [false, false]
-    : await Promise.all([
-        imageExists(endpoint, OFFICIAL_PROSODY_IMAGE),
-        imageExists(endpoint, LOCAL_PROSODY_IMAGE),
-      ]);
+    : await Promise.all([imageExists(OFFICIAL_PROSODY_IMAGE), imageExists(LOCAL_PROSODY_IMAGE)]);
   const choice = chooseProsodyImage({ option, env: envImage, officialPresent, localPresent });
-  const present = explicit ? await imageExists(endpoint, choice.image) : officialPresent || localPresent;
+  const present = explicit ? await imageExists(choice.image) : officialPresent || localPresent;
   return { ...choice, present };
 }
 
@@ -102,7 +106,7 @@ export function imageBuildable(facts: BuildFacts): { readonly possible: boolean;
 }
 
 /** The facts of this machine for imageBuildable. */
-export async function buildFactsHere(endpoint: DockerEndpoint): Promise<BuildFacts> {
+export async function buildFactsHere(engine: DockerEngine): Promise<BuildFacts> {
   const [docker, debootstrap, apt] = await Promise.all([
     findOnPath('docker'),
     findOnPath('debootstrap'),
@@ -111,7 +115,7 @@ export async function buildFactsHere(endpoint: DockerEndpoint): Promise<BuildFac
   return {
     linux: process.platform === 'linux',
     root: process.getuid?.() === 0,
-    localEngine: endpoint.kind === 'unix',
+    localEngine: engine.connection.socketPath !== undefined,
     docker: docker !== undefined,
     debootstrapOrApt: debootstrap !== undefined || apt !== undefined,
   };

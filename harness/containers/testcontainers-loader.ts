@@ -1,10 +1,11 @@
 // testcontainers is loaded on first use, never at import time, for two reasons:
-//   - a run that does not use containers (the native provider, unit tests) does not pay for it;
+//   - a run that never asks for an engine (`--provider native`, unit tests) does not pay for it;
 //   - it pulls in signal-exit (through proper-lockfile), whose SIGINT/SIGTERM listener only ends
 //     the process when it is the last listener at the moment it runs. Our exit cleanup
 //     (federation/exit-cleanup.ts) leaves the decision to the other listeners of a signal, so it
 //     must run first: its handlers are installed before testcontainers is loaded.
 import type * as Testcontainers from 'testcontainers';
+import type { ContainerRuntimeClient } from 'testcontainers';
 
 import { registerExitCleanup } from '../federation/exit-cleanup.ts';
 
@@ -27,4 +28,13 @@ export function loadTestcontainers(): Promise<typeof Testcontainers> {
     loading = import('testcontainers');
   }
   return loading;
+}
+
+/**
+ * The one Docker client: testcontainers' container-runtime client (dockerode underneath). It is
+ * found once per process and shared with every GenericContainer; rejects when no engine answers.
+ */
+export async function dockerClient(): Promise<ContainerRuntimeClient> {
+  const { getContainerRuntimeClient } = await loadTestcontainers();
+  return getContainerRuntimeClient();
 }

@@ -6,9 +6,10 @@ import { imageBuildable } from '../containers/prosody-image.ts';
 import { decideAuto, isProviderChoice, PROVIDER_CHOICES, selectProvider } from './auto-provider.ts';
 
 const ENGINE: DockerEngine = {
-  endpoint: { kind: 'unix', socketPath: '/var/run/docker.sock' },
   version: '20.10.24',
   apiVersion: '1.41',
+  where: 'unix:///var/run/docker.sock',
+  connection: { socketPath: '/var/run/docker.sock' },
   startedByAgentconf: false,
 };
 

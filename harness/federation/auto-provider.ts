@@ -1,8 +1,9 @@
 // Which provider runs the federation: `auto` (the default) is `container` only when it can be —
 // a Docker engine answers and has a Prosody image, or one can be built here — else `native`;
 // `native`, `container` and `external` are taken as asked. The selection says what it chose and
-// why, so that a run can print it. Choosing loads nothing heavy: the container provider (and
-// testcontainers with it) is imported only when a federation starts.
+// why, so that a run can print it. `auto` asks testcontainers' client for the engine (loading
+// testcontainers: 0.2–1 s here, by load); `native` and `external` load none of it, and the container
+// provider is imported only when a federation starts.
 import type { DockerEngine } from '../containers/docker-engine.ts';
 import { LOCAL_PROSODY_IMAGE } from '../containers/prosody-image.ts';
 import type { ExternalFederationConfig } from './external-provider.ts';
@@ -23,7 +24,7 @@ export interface ProviderSelection {
 export interface SelectProviderOptions {
   /** Required for `external`. */
   readonly external?: ExternalFederationConfig;
-  /** How `auto` looks for an engine (default: every usual socket, a short timeout each). */
+  /** How `auto` looks for an engine (default: where testcontainers looks, 1.5 s to answer). */
   readonly findEngine?: () => Promise<DockerEngine | undefined>;
   /** How `auto` asks the engine for a Prosody image (default: prosody-image.ts's choice). */
   readonly findImage?: (engine: DockerEngine) => Promise<AutoImage>;
@@ -100,18 +101,18 @@ function lazyContainerProvider(
 
 async function defaultFindEngine(): Promise<DockerEngine | undefined> {
   const { findDockerEngine } = await import('../containers/docker-engine.ts');
-  return findDockerEngine(undefined, 1_500);
+  return findDockerEngine({ timeoutMs: 1_500 });
 }
 
-async function defaultFindImage(engine: DockerEngine): Promise<AutoImage> {
+async function defaultFindImage(): Promise<AutoImage> {
   const { resolveProsodyImage } = await import('../containers/prosody-image.ts');
-  const { image, present } = await resolveProsodyImage(engine.endpoint, undefined);
+  const { image, present } = await resolveProsodyImage(undefined);
   return { image, present };
 }
 
 async function defaultCanBuildImage(engine: DockerEngine): Promise<{ possible: boolean; why: string }> {
   const { buildFactsHere, imageBuildable } = await import('../containers/prosody-image.ts');
-  return imageBuildable(await buildFactsHere(engine.endpoint));
+  return imageBuildable(await buildFactsHere(engine));
 }
 
 export async function selectProvider(
@@ -146,10 +147,9 @@ export async function selectProvider(
       const engine = await (options.findEngine ?? defaultFindEngine)();
       let facts: AutoFacts = {};
       if (engine !== undefined) {
-        const { describeEndpoint } = await import('../containers/docker-api.ts');
         const image = await (options.findImage ?? defaultFindImage)(engine);
         facts = {
-          engine: { version: engine.version, where: describeEndpoint(engine.endpoint) },
+          engine: { version: engine.version, where: engine.where },
           image,
           ...(image.present ? {} : { build: await (options.canBuildImage ?? defaultCanBuildImage)(engine) }),
         };

@@ -4,7 +4,7 @@
 // `npm run test:containers`); the default vitest config never collects this file.
 import { expect } from 'vitest';
 
-import { listContainers } from '../containers/docker-api.ts';
+import { listContainers } from '../containers/test-support/engine-queries.ts';
 import { containerProvider, FEDERATION_LABEL, type ContainerFederation } from './container-provider.ts';
 import { describeFederationProofs } from './test-support/federation-proofs.ts';
 
@@ -23,7 +23,7 @@ describeFederationProofs({
   async topology(federation) {
     const { a, b, hostile } = federation.servers;
     expect(federation.provider).toBe('container');
-    const containers = await listContainers(federation.engine, `${FEDERATION_LABEL}=${federation.runId}`);
+    const containers = await listContainers(`${FEDERATION_LABEL}=${federation.runId}`);
     expect(containers.map((container) => container.state)).toEqual(['running', 'running', 'running']);
     for (const server of [a, b, hostile]) {
       expect(server?.networkAddress).toMatch(/^\d+\.\d+\.\d+\.\d+$/);

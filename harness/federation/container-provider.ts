@@ -19,10 +19,9 @@ import { join } from 'node:path';
 
 import type { Endpoint, FaultProxy } from '../faults/fault-proxy.ts';
 import { DockerResourceGuard } from '../containers/container-cleanup.ts';
-import { dockerCall, dockerRequest, type DockerEndpoint } from '../containers/docker-api.ts';
-import { ensureDockerEngine } from '../containers/docker-engine.ts';
+import { ensureDockerEngine, type DockerConnection, type DockerEngine } from '../containers/docker-engine.ts';
 import { DnsStub, s2sRecords, type DnsRecords } from '../containers/dns-stub.ts';
-import { loadTestcontainers } from '../containers/testcontainers-loader.ts';
+import { dockerClient, loadTestcontainers } from '../containers/testcontainers-loader.ts';
 import {
   buildLocalProsodyImage,
   missingImageMessage,
@@ -91,7 +90,8 @@ export class ContainerFederation extends NativeFederation {
     readonly image: string,
     /** The run's Docker network (the containers' aliases are their domains on it). */
     readonly networkName: string,
-    readonly engine: DockerEndpoint,
+    /** The engine the containers run on (testcontainers' client reaches it). */
+    readonly engine: DockerEngine,
     /** Every container and the network carry the label org.agentconf.federation=<runId>. */
     readonly runId: string,
   ) {
@@ -122,7 +122,7 @@ class ContainerRun {
   constructor(
     readonly dir: string,
     private readonly keepDir: boolean,
-    readonly engine: DockerEndpoint,
+    engine: DockerConnection,
   ) {
     this.guard = new DockerResourceGuard(engine);
     this.#forgetDir = registerExitCleanup(() => {
@@ -142,16 +142,7 @@ class ContainerRun {
     ]);
     // With keepRunDir, the logs are kept next to the configs.
     if (this.keepDir) await Promise.all(this.servers.map((server) => server.readLog()));
-    const removals = this.servers.flatMap((server) => {
-      const id = server.containerId;
-      return id === undefined
-        ? []
-        : [dockerRequest(this.engine, 'DELETE', `/containers/${id}?force=true&v=true`)];
-    });
-    await Promise.allSettled(removals);
-    if (this.networkId !== undefined) {
-      await dockerRequest(this.engine, 'DELETE', `/networks/${this.networkId}`).catch(() => undefined);
-    }
+    await this.#removeFromEngine();
     this.guard.release();
     if (!this.keepDir) {
       await rm(this.dir, { recursive: true, force: true });
@@ -159,6 +150,24 @@ class ContainerRun {
     }
     this.#forgetDir();
     releaseLoopbackAddresses(this.addresses);
+  }
+
+  /** Containers (forced, with their anonymous volumes), then the network; best effort, like the rest of a release. */
+  async #removeFromEngine(): Promise<void> {
+    const containerIds = this.servers.flatMap((server) =>
+      server.containerId === undefined ? [] : [server.containerId],
+    );
+    if (containerIds.length === 0 && this.networkId === undefined) return;
+    const client = await dockerClient();
+    await Promise.allSettled(
+      containerIds.map((id) => client.container.getById(id).remove({ force: true, v: true })),
+    );
+    if (this.networkId !== undefined) {
+      await client.network
+        .getById(this.networkId)
+        .remove()
+        .catch(() => undefined);
+    }
   }
 }
 
@@ -173,8 +182,7 @@ async function createNetwork(
   name: string,
   labels: Record<string, string>,
 ): Promise<NetworkFacts> {
-  const { getContainerRuntimeClient } = await loadTestcontainers();
-  const client = await getContainerRuntimeClient();
+  const client = await dockerClient();
   const network = await client.network.create({
     Name: name,
     CheckDuplicate: true,
@@ -183,8 +191,7 @@ async function createNetwork(
   });
   run.networkId = network.id;
   run.guard.addNetwork(network.id);
-  const body = await dockerCall(run.engine, 'GET', `/networks/${network.id}`);
-  const info = JSON.parse(body.toString('utf8')) as { IPAM?: { Config?: { Gateway?: string }[] } };
+  const info = await network.inspect();
   const gateway = info.IPAM?.Config?.find((config) => config.Gateway !== undefined)?.Gateway;
   if (gateway === undefined) throw new Error(`network ${name} has no IPv4 gateway`);
   return { id: network.id, name, gateway };
@@ -211,8 +218,7 @@ async function ensureImage(image: string, present: boolean): Promise<void> {
   if (present) return;
   if (image === LOCAL_PROSODY_IMAGE) throw new Error(missingImageMessage(image, 'it has not been built'));
   try {
-    const { getContainerRuntimeClient, ImageName } = await loadTestcontainers();
-    const client = await getContainerRuntimeClient();
+    const [{ ImageName }, client] = await Promise.all([loadTestcontainers(), dockerClient()]);
     await client.image.pull(ImageName.fromString(image));
   } catch (error) {
     throw new Error(
@@ -239,7 +245,7 @@ async function startContainerFederation(
   const withHostile = options.hostile ?? false;
   const roles = serverRoles(withHostile);
   const engine = await ensureDockerEngine({ start: options.startEngine ?? false });
-  const resolved = await resolveProsodyImage(engine.endpoint, options.image);
+  const resolved = await resolveProsodyImage(options.image);
   const build =
     options.buildImage === true &&
     !resolved.present &&
@@ -263,7 +269,7 @@ async function startContainerFederation(
   const run = new ContainerRun(
     await mkdtemp(join(tmpdir(), 'agentconf-containers-')),
     options.keepRunDir ?? false,
-    engine.endpoint,
+    engine.connection,
   );
   let federation: ContainerFederation | undefined;
   const release = async (): Promise<void> => {
@@ -383,7 +389,6 @@ async function startContainerFederation(
             iterationCount: options.scramIterations ?? SCRAM_ITERATION_COUNT,
             blockingUnenforcedFor: blockingUnenforcedFor(role),
             readyTimeoutMs: options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
-            engine: engine.endpoint,
             guard: run.guard,
             onStarted: routeHostile,
           });
@@ -409,7 +414,7 @@ async function startContainerFederation(
       release,
       imageChoice.image,
       network.name,
-      engine.endpoint,
+      engine,
       runId,
     );
     return await bootFederation(

@@ -1,6 +1,7 @@
 // What a server container is given, checked without Docker: the generated files in the staging
 // directory use the paths inside the container, listen on every interface, ask the run's DNS stub
-// and log to the console.
+// and log to the console. Its log is read from a fake engine (DOCKER_HOST points testcontainers'
+// client at it; each test file runs in a process of its own).
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,14 +9,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { DockerResourceGuard } from '../containers/container-cleanup.ts';
-import { ContainerServer } from './container-server.ts';
+import {
+  logFrame,
+  startFakeDockerEngine,
+  type FakeDockerEngine,
+} from '../containers/test-support/fake-docker-engine.ts';
+import { ContainerServer, containerLog } from './container-server.ts';
 import { FEDERATION_PORTS } from './federation-topology.ts';
 import { accountFilePath } from './prosody-accounts.ts';
 
 describe('container server files', () => {
   let dir: string;
   let server: ContainerServer;
-  const guard = new DockerResourceGuard({ kind: 'unix', socketPath: '/nonexistent/docker.sock' });
+  const guard = new DockerResourceGuard({ socketPath: '/nonexistent/docker.sock' });
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'agentconf-container-server-'));
@@ -37,7 +43,6 @@ describe('container server files', () => {
       s2sTimeoutSeconds: 10,
       iterationCount: 1,
       readyTimeoutMs: 1_000,
-      engine: { kind: 'unix', socketPath: '/nonexistent/docker.sock' },
       guard,
     });
   });
@@ -71,5 +76,35 @@ describe('container server files', () => {
     const account = await readFile(accountFilePath(join(dir, 'data'), 'server.example', 'bob'), 'utf8');
     expect(account).toMatch(/\["iteration_count"\] = 1;/);
     expect(await server.readLog()).toBe('');
+  });
+});
+
+describe('a container log', () => {
+  let engine: FakeDockerEngine;
+
+  beforeAll(async () => {
+    engine = await startFakeDockerEngine({
+      version: '99.0.0',
+      apiVersion: '1.99',
+      images: [],
+      logs: new Map([
+        ['multiplexed', Buffer.concat([logFrame(1, 'startup info\n'), logFrame(2, 'oops\n')])],
+        ['tty', Buffer.from('plain tty output\n')],
+        ['silent', Buffer.alloc(0)],
+      ]),
+    });
+    process.env['DOCKER_HOST'] = engine.dockerHost;
+  });
+
+  afterAll(async () => {
+    delete process.env['DOCKER_HOST'];
+    await engine.close();
+  });
+
+  it('is stdout and stderr in the order written, split from the engine frames (or as is from a TTY)', async () => {
+    expect(await containerLog('multiplexed')).toBe('startup info\noops\n');
+    expect(await containerLog('tty')).toBe('plain tty output\n');
+    expect(await containerLog('silent')).toBe('');
+    expect(engine.calls).toContain('GET /containers/multiplexed/logs');
   });
 });

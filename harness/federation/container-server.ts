@@ -7,19 +7,14 @@
 // keep them and parallel runs never meet); its resolver is the run's DNS stub for this server.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
 
 import type { StartedTestContainer, WaitStrategy } from 'testcontainers';
 
 import type { Endpoint } from '../faults/fault-proxy.ts';
-import {
-  containerLogs,
-  dockerCall,
-  dockerRequest,
-  waitForContainerExit,
-  type DockerEndpoint,
-} from '../containers/docker-api.ts';
 import type { DockerResourceGuard } from '../containers/container-cleanup.ts';
-import { loadTestcontainers } from '../containers/testcontainers-loader.ts';
+import { dockerClient, loadTestcontainers } from '../containers/testcontainers-loader.ts';
 import type { KeyPair } from './certificates.ts';
 import type { NativeServer } from './native-server.ts';
 import { accountFilePath, writeProsodyAccount } from './prosody-accounts.ts';
@@ -57,7 +52,6 @@ export interface ContainerServerSpec {
   /** prosody-config.ts `blockingUnenforcedFor`. */
   readonly blockingUnenforcedFor?: readonly string[];
   readonly readyTimeoutMs: number;
-  readonly engine: DockerEndpoint;
   readonly guard: DockerResourceGuard;
   /** Called after every start, once the container's network address is known. */
   readonly onStarted?: () => void;
@@ -101,6 +95,33 @@ async function prosodyContainer(image: string, hostAddress: string, created: (id
     }
   }
   return new ProsodyContainer(image);
+}
+
+/** The engine's handle of a container (dockerode's, as testcontainers' client gives it). */
+async function engineContainer(id: string) {
+  return (await dockerClient()).container.getById(id);
+}
+
+/** Resolves with the exit code once the container is not running (at once if it is not). */
+async function waitForExit(id: string, signal?: AbortSignal): Promise<number> {
+  const container = await engineContainer(id);
+  const condition = 'not-running';
+  const result = (await container.wait(
+    signal === undefined ? { condition } : { condition, abortSignal: signal },
+  )) as { StatusCode?: unknown };
+  return typeof result.StatusCode === 'number' ? result.StatusCode : -1;
+}
+
+/** Everything the container wrote to stdout and stderr, of every run (it may be stopped). */
+export async function containerLog(id: string): Promise<string> {
+  const client = await dockerClient();
+  const frames = await client.container.getById(id).logs({ stdout: true, stderr: true, follow: false });
+  // Without a TTY the engine multiplexes both streams into frames; dockerode splits them.
+  const merged = new PassThrough();
+  const source = Readable.from([frames]);
+  client.container.dockerode.modem.demuxStream(source, merged, merged);
+  source.on('end', () => merged.end());
+  return text(merged);
 }
 
 export class ContainerExitedError extends Error {
@@ -238,7 +259,8 @@ export class ContainerServer implements NativeServer {
       this.#container = await container.start();
     } else {
       await this.kill9();
-      await dockerCall(spec.engine, 'POST', `/containers/${this.#container.getId()}/start`);
+      const client = await dockerClient();
+      await client.container.start(client.container.getById(this.#container.getId()));
     }
     await this.#inspect();
     this.#spec.onStarted?.();
@@ -248,13 +270,9 @@ export class ContainerServer implements NativeServer {
   async #inspect(): Promise<void> {
     const id = this.containerId;
     if (id === undefined) return;
-    const body = await dockerCall(this.#spec.engine, 'GET', `/containers/${id}/json`);
-    const info = JSON.parse(body.toString('utf8')) as {
-      State?: { Pid?: number };
-      NetworkSettings?: { Networks?: Record<string, { IPAddress?: string } | undefined> };
-    };
-    this.#pid = info.State?.Pid === 0 ? undefined : info.State?.Pid;
-    this.#networkAddress = info.NetworkSettings?.Networks?.[this.#spec.networkName]?.IPAddress;
+    const info = await (await engineContainer(id)).inspect();
+    this.#pid = info.State.Pid === 0 ? undefined : info.State.Pid;
+    this.#networkAddress = info.NetworkSettings.Networks[this.#spec.networkName]?.IPAddress;
   }
 
   /** Every domain on every port it must answer on; the component port must accept the secret. */
@@ -281,11 +299,9 @@ export class ContainerServer implements NativeServer {
     const id = this.containerId;
     if (id === undefined) throw new Error('no container to wait for');
     const controller = new AbortController();
-    const stopped = waitForContainerExit(this.#spec.engine, id, controller.signal).then(
-      async (code): Promise<never> => {
-        throw new ContainerExitedError(this.containerName, code, await this.readLog());
-      },
-    );
+    const stopped = waitForExit(id, controller.signal).then(async (code): Promise<never> => {
+      throw new ContainerExitedError(this.containerName, code, await this.readLog());
+    });
     stopped.catch(() => undefined);
     try {
       await waitForXmppStreams(this.#probes(), {
@@ -305,7 +321,7 @@ export class ContainerServer implements NativeServer {
     const id = this.containerId;
     if (id === undefined) return '';
     try {
-      const log = await containerLogs(this.#spec.engine, id);
+      const log = await containerLog(id);
       await writeFile(this.logPath, log);
       return log;
     } catch {
@@ -317,12 +333,20 @@ export class ContainerServer implements NativeServer {
   async kill9(): Promise<void> {
     const id = this.containerId;
     if (id === undefined) return;
-    // 409: not running (killed before, or exited by itself).
-    const response = await dockerRequest(this.#spec.engine, 'POST', `/containers/${id}/kill?signal=KILL`);
-    if (response.status !== 204 && response.status !== 409) {
-      throw new Error(`killing ${this.containerName}: ${response.status} ${response.body.toString('utf8')}`);
+    try {
+      await (await engineContainer(id)).kill({ signal: 'KILL' });
+    } catch (error) {
+      // 409: not running (killed before, or exited by itself).
+      if ((error as { statusCode?: unknown }).statusCode !== 409) {
+        throw new Error(
+          `killing ${this.containerName}: ${error instanceof Error ? error.message : String(error)}`,
+          {
+            cause: error,
+          },
+        );
+      }
     }
-    await waitForContainerExit(this.#spec.engine, id);
+    await waitForExit(id);
   }
 
   async restart(): Promise<void> {

@@ -3,7 +3,7 @@ import { access } from 'node:fs/promises';
 
 import { describe, expect, it } from 'vitest';
 
-import { listContainers, networkExists, type DockerEndpoint } from '../containers/docker-api.ts';
+import { listContainers, networkExists } from '../containers/test-support/engine-queries.ts';
 import { containerProvider, FEDERATION_LABEL } from './container-provider.ts';
 import { liveFederations } from './live-federations.ts';
 import { startTsProcess } from './test-support/run-ts-process.ts';
@@ -17,10 +17,10 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-async function leftovers(engine: DockerEndpoint, runId: string, network: string): Promise<string[]> {
-  const containers = await listContainers(engine, `${FEDERATION_LABEL}=${runId}`);
+async function leftovers(runId: string, network: string): Promise<string[]> {
+  const containers = await listContainers(`${FEDERATION_LABEL}=${runId}`);
   const found = containers.map((container) => `container ${container.names.join(',')} (${container.state})`);
-  if (await networkExists(engine, network)) found.push(`network ${network}`);
+  if (await networkExists(network)) found.push(`network ${network}`);
   return found;
 }
 
@@ -28,10 +28,10 @@ async function leftovers(engine: DockerEndpoint, runId: string, network: string)
  * Probes until nothing of the run is left. Only the SIGKILL case needs more than one probe: there
  * the removal is done by the watchdog process, which we cannot wait for directly.
  */
-async function waitUntilCleared(engine: DockerEndpoint, runId: string, network: string): Promise<void> {
+async function waitUntilCleared(runId: string, network: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const left = await leftovers(engine, runId, network);
+    const left = await leftovers(runId, network);
     if (left.length === 0) return;
     if (Date.now() > deadline) throw new Error(`still there after 30 s: ${left.join('; ')}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -42,20 +42,19 @@ interface ChildReport {
   readonly runId: string;
   readonly network: string;
   readonly runDir: string;
-  readonly engine: DockerEndpoint;
 }
 
 describe('container teardown', () => {
   it('stop() removes every container and the network, closes the proxies and removes the run directory', async () => {
     const federation = await containerProvider.start();
     expect(liveFederations()).toContain(federation);
-    const { engine, runId, networkName } = federation;
-    expect(await leftovers(engine, runId, networkName)).toHaveLength(3);
+    const { runId, networkName } = federation;
+    expect(await leftovers(runId, networkName)).toHaveLength(3);
 
     await federation.stop();
     expect(federation.stopped).toBe(true);
     expect(liveFederations()).not.toContain(federation);
-    expect(await leftovers(engine, runId, networkName)).toEqual([]);
+    expect(await leftovers(runId, networkName)).toEqual([]);
     expect(await exists(federation.runDir)).toBe(false);
     await federation.stop();
   });
@@ -69,13 +68,13 @@ describe('container teardown', () => {
     try {
       const line = await child.waitForOutput(/^\{.*\}$/m, 120_000);
       const report = JSON.parse(line) as ChildReport;
-      expect(await leftovers(report.engine, report.runId, report.network)).toHaveLength(3);
+      expect(await leftovers(report.runId, report.network)).toHaveLength(3);
       if (child.pid !== undefined) process.kill(child.pid, signal ?? 'SIGUSR2');
 
       const status = await child.waitForExit();
       if (signal === undefined) expect(status.code).toBe(1);
       else expect(status.signal).toBe(signal);
-      await waitUntilCleared(report.engine, report.runId, report.network);
+      await waitUntilCleared(report.runId, report.network);
       expect(await exists(report.runDir)).toBe(false);
     } finally {
       await child.kill9();

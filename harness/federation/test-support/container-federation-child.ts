@@ -12,7 +12,6 @@ process.stdout.write(
     runId: federation.runId,
     network: federation.networkName,
     runDir: federation.runDir,
-    engine: federation.engine,
   })}\n`,
 );
 
