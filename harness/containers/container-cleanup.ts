@@ -1,7 +1,7 @@
 // Containers and networks must not outlive the process that created them, however it ends.
 // Two layers, like the native provider's:
 //   - a synchronous exit cleanup (normal exit, uncaught error, SIGINT/SIGTERM/SIGHUP): a short
-//     Node child, run with spawnSync, removes what is still registered;
+//     Node child, run with spawnSync and given the list at once, removes what is still registered;
 //   - a watchdog for the case where no JavaScript runs (SIGKILL): a detached Node process holding
 //     a pipe from this one, which removes everything still registered when the pipe closes.
 // testcontainers' own reaper (Ryuk) needs an image from a registry, so it is off here. Both run
@@ -20,71 +20,70 @@ const DOCKERODE_PATH = createRequire(createRequire(import.meta.url).resolve('tes
 );
 
 /**
- * Plain JavaScript run by `node -e`: removes containers (forced, with anonymous volumes), then
- * networks. argv (after `--`): the remover's JSON (dockerode's path, the connection), then items
- * `c:<id>` / `n:<id>`. With `--watch`, items arrive as `+c id`, `-c id`, `+n id`, `-n id` lines on
- * stdin and the removal runs when stdin closes. Buffers (TLS material) travel as JSON's
- * `{type: 'Buffer', data}` and are revived.
+ * Plain JavaScript run by `node -e`, reading lines on stdin: first the remover's target (JSON:
+ * dockerode's path and the connection, TLS material included — stdin, not argv, so that no key
+ * shows in a process list), then `+c id`, `-c id`, `+n id`, `-n id`. When stdin closes it removes
+ * the containers still listed (forced, with anonymous volumes), then the networks. JSON carries
+ * Buffers as `{type: 'Buffer', data}`; they are revived.
  */
 const REMOVER_SCRIPT = String.raw`
-const args = process.argv.slice(1);
-const watch = args[0] === '--watch';
-if (watch) args.shift();
 const revive = (key, value) =>
   value !== null && typeof value === 'object' && value.type === 'Buffer' && Array.isArray(value.data) ? Buffer.from(value.data) : value;
-const { dockerode, connection } = JSON.parse(args.shift(), revive);
-const Docker = require(dockerode);
-const docker = new Docker({ ...connection, timeout: 30000 });
+let target;
 const containers = new Set(), networks = new Set();
-for (const item of args) (item.startsWith('c:') ? containers : networks).add(item.slice(2));
 async function removeAll() {
+  if (target === undefined) return;
+  // Loaded only now: a watchdog waits for hours and usually never removes anything.
+  const Docker = require(target.dockerode);
+  const docker = new Docker({ ...target.connection, timeout: 30000 });
   await Promise.allSettled([...containers].map((id) => docker.getContainer(id).remove({ force: true, v: true })));
   await Promise.allSettled([...networks].map((id) => docker.getNetwork(id).remove()));
 }
-if (!watch) {
-  removeAll();
-} else {
-  let buffered = '';
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (chunk) => {
-    buffered += chunk;
-    let newline;
-    while ((newline = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-      const set = line[1] === 'c' ? containers : networks;
-      if (line[0] === '+') set.add(line.slice(3));
-      else if (line[0] === '-') set.delete(line.slice(3));
+let buffered = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  buffered += chunk;
+  let newline;
+  while ((newline = buffered.indexOf('\n')) >= 0) {
+    const line = buffered.slice(0, newline);
+    buffered = buffered.slice(newline + 1);
+    if (target === undefined) {
+      target = JSON.parse(line, revive);
+      continue;
     }
-  });
-  process.stdin.on('end', removeAll);
-  process.stdin.on('error', removeAll);
-}
+    const set = line[1] === 'c' ? containers : networks;
+    if (line[0] === '+') set.add(line.slice(3));
+    else if (line[0] === '-') set.delete(line.slice(3));
+  }
+});
+process.stdin.on('end', removeAll);
+process.stdin.on('error', removeAll);
 `;
 
-/** The remover's first argument: which dockerode, and how it reaches the engine. */
+/** The remover's first line: which dockerode, and how it reaches the engine. */
 function removerTarget(connection: DockerConnection): string {
-  return JSON.stringify({ dockerode: DOCKERODE_PATH, connection });
+  return `${JSON.stringify({ dockerode: DOCKERODE_PATH, connection })}\n`;
 }
 
 const watchdogs = new Map<string, ChildProcessByStdio<Writable, null, null>>();
 
 function watchdogInput(connection: DockerConnection): Writable | undefined {
-  const key = removerTarget(connection);
-  const existing = watchdogs.get(key);
+  const target = removerTarget(connection);
+  const existing = watchdogs.get(target);
   if (existing?.exitCode === null && existing.signalCode === null) return existing.stdin;
   try {
-    const child = spawn(process.execPath, ['-e', REMOVER_SCRIPT, '--', '--watch', key], {
+    const child = spawn(process.execPath, ['-e', REMOVER_SCRIPT], {
       detached: true,
       stdio: ['pipe', 'ignore', 'ignore'],
     });
-    child.on('error', () => watchdogs.delete(key));
-    child.stdin.on('error', () => watchdogs.delete(key));
+    child.on('error', () => watchdogs.delete(target));
+    child.stdin.on('error', () => watchdogs.delete(target));
+    child.stdin.write(target);
     // Neither the watchdog nor its pipe may keep this process alive.
     child.unref();
     const pipe: unknown = child.stdin;
     if (pipe instanceof Socket) pipe.unref();
-    watchdogs.set(key, child);
+    watchdogs.set(target, child);
     return child.stdin;
   } catch {
     return undefined;
@@ -98,18 +97,12 @@ export function removeDockerResourcesSync(
   networks: readonly string[],
 ): void {
   if (containers.length === 0 && networks.length === 0) return;
-  spawnSync(
-    process.execPath,
-    [
-      '-e',
-      REMOVER_SCRIPT,
-      '--',
-      removerTarget(connection),
-      ...containers.map((id) => `c:${id}`),
-      ...networks.map((id) => `n:${id}`),
-    ],
-    { stdio: 'ignore', timeout: 60_000 },
-  );
+  const items = [...containers.map((id) => `+c ${id}\n`), ...networks.map((id) => `+n ${id}\n`)];
+  spawnSync(process.execPath, ['-e', REMOVER_SCRIPT], {
+    input: removerTarget(connection) + items.join(''),
+    stdio: ['pipe', 'ignore', 'ignore'],
+    timeout: 60_000,
+  });
 }
 
 /**
