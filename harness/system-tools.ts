@@ -109,6 +109,8 @@ const TOOLS: readonly SystemTool[] = [
   {
     id: 'docker',
     name: 'Docker engine',
+    // containers/docker-engine.ts installs it (ensureSoftware) only when no dockerd is on PATH:
+    // docker-ce's dockerd, from Docker's own repository, comes without docker.io.
     program: 'dockerd',
     packages: ['docker.io'],
     neededBy: 'the container federation provider',

@@ -259,8 +259,7 @@ export class ContainerServer implements NativeServer {
       this.#container = await container.start();
     } else {
       await this.kill9();
-      const client = await dockerClient();
-      await client.container.start(client.container.getById(this.#container.getId()));
+      await (await engineContainer(this.#container.getId())).start();
     }
     await this.#inspect();
     this.#spec.onStarted?.();
