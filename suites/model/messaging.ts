@@ -82,16 +82,20 @@ export function humanDelivery(
   if (state === 'not-blocked') {
     return expectation({ operation, requirements: ['security.honor-blocking'], alternatives: either });
   }
+  const delivery =
+    kind === 'requester-delivery' ? ['messaging.blocking-claim', 'messaging.requester-delivery-policy'] : [];
   return expectation({
     operation,
-    requirements:
-      state === 'blocked'
+    requirements: [
+      ...delivery,
+      ...(state === 'blocked'
         ? [
             'security.honor-blocking',
             'security.no-assumed-server-blocking',
             'identity-presence.presence-not-unblock-evidence',
           ]
-        : ['security.no-unfounded-blocking-claim', 'security.honor-blocking'],
+        : ['security.no-unfounded-blocking-claim', 'security.honor-blocking']),
+    ],
     interpretations: ['interp-44'],
     alternatives: [pass({ kind: 'withheld' })],
   });
