@@ -6,7 +6,13 @@
  * all-or-nothing (#manifest), so a visible version lists every tool it has.
  */
 import { compareUtf8 } from '../../protocol/jid/index.ts';
-import { FEATURE, IDENTITY_TYPE, NS } from '../../protocol/namespaces.ts';
+import {
+  FEATURE,
+  IDENTITY_TYPE,
+  NODE_BASE_TOOL,
+  NODE_BASE_TOOL_COLLECTION,
+  NS,
+} from '../../protocol/namespaces.ts';
 import { ToolNodeError, decodeCollectionNode, decodeToolNode } from '../../protocol/tool-node.ts';
 import { maySee } from './access.ts';
 import { hostedEndpoint } from './directory.ts';
@@ -31,13 +37,19 @@ export function seenEndpoint(
   return endpoint !== undefined && maySee(world, principal, endpoint) ? endpoint : undefined;
 }
 
-/** Node-less disco#info of an endpoint, or with the endpoint feature var misused as a node. */
+/**
+ * disco#info of an endpoint: node-less, or on a tool collection or tool node (routed to
+ * toolCollectionInfo and toolInfo), or on any other node such as the endpoint feature var.
+ */
 export function endpointInfo(
   world: ModelWorld,
   principal: Principal,
   jid: string,
   node?: string,
 ): Expectation {
+  if (node?.startsWith(`${NODE_BASE_TOOL_COLLECTION}#`) === true)
+    return toolCollectionInfo(world, principal, jid, node);
+  if (node?.startsWith(`${NODE_BASE_TOOL}#`) === true) return toolInfo(world, principal, jid, node);
   const operation = `disco#info of ${jid}${node === undefined ? '' : ` node ${node}`}`;
   const endpoint = seenEndpoint(world, principal, jid);
   if (endpoint === undefined)

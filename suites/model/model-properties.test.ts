@@ -11,6 +11,7 @@ import { endpointInfo, endpointItems, toolCollectionItems, toolInfo } from './en
 import type { Expectation } from './expectation.ts';
 import { invocation } from './invocation.ts';
 import { bucketDecisions, underLimit } from './limits.ts';
+import { judgePage } from './paging.ts';
 import { manifestRetrieval, schemaRetrieval } from './metadata.ts';
 import { searchBounds, searchPage } from './search.ts';
 import { NONEXISTENT_JID, principalKindArbitrary, worldArbitrary } from './test-support/arbitrary-world.ts';
@@ -97,6 +98,42 @@ describe('the model over generated worlds', () => {
         );
         expect(fullSet).toEqual(visibleActive.map((endpoint) => endpoint.jid));
       }),
+    );
+  });
+
+  it('paging a directory with any page size yields each visible active endpoint exactly once, in order', () => {
+    fc.assert(
+      fc.property(
+        worldArbitrary,
+        principalKindArbitrary,
+        fc.integer({ min: 1, max: 9 }),
+        fc.array(fc.nat(), { minLength: 12, maxLength: 12 }),
+        (world, kind, max, picks) => {
+          const principal = world.principals[kind];
+          const collected: string[] = [];
+          let after: string | undefined;
+          for (const pick of picks) {
+            const expected = directoryItems(world, principal, {
+              rsm: after === undefined ? { max } : { max, after },
+            });
+            const strict = expected.alternatives.find((alternative) => alternative.verdict === 'pass');
+            if (strict?.answer.kind !== 'page') throw new Error('no strict page');
+            const { page } = strict.answer;
+            const size = page.minItems + (pick % (page.maxItems - page.minItems + 1));
+            const items = page.candidates.slice(0, size);
+            const [first] = items;
+            const last = items.at(-1);
+            const bounds = first === undefined || last === undefined ? {} : { first, last };
+            expect(judgePage(page, { items, set: { ...bounds, count: page.fullSet.length } }).verdict).toBe(
+              'pass',
+            );
+            if (items.length === 0) break;
+            collected.push(...items);
+            after = items.at(-1);
+          }
+          expect(collected).toEqual(directorySets(world, principal).listed);
+        },
+      ),
     );
   });
 

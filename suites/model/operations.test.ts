@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { inlineWorldFile } from '../../protocol/fixture-world-file.ts';
-import { endpointItems, toolInfo } from './endpoint-discovery.ts';
+import { endpointInfo, endpointItems, toolInfo } from './endpoint-discovery.ts';
 import { verdictOfError, type Expectation } from './expectation.ts';
 import { invocation, type InvocationRequest } from './invocation.ts';
 import { blockItemCovers, blockStateOf, humanDelivery, MESSAGE_KINDS } from './messaging.ts';
@@ -297,6 +297,19 @@ describe('search bounds and discovery leftovers', () => {
     expect(
       answers(toolInfo(world, local, 'weather@agents.example', 'urn:xmpp:agent-tool:0#1.4.0#Zm9v=')),
     ).toEqual(['bad-request', 'item-not-found']);
+  });
+
+  it('disco#info on a tool or collection node of an endpoint is the tool or collection answer', () => {
+    const node = active?.tools[0]?.node ?? '';
+    expect(endpointInfo(world, local, 'weather@agents.example', node)).toEqual(
+      toolInfo(world, local, 'weather@agents.example', node),
+    );
+    expect(
+      answers(endpointInfo(world, local, 'weather@agents.example', 'urn:xmpp:agent-tools:0#1.4.0')),
+    ).toEqual(['identity']);
+    expect(
+      answers(endpointInfo(world, local, 'weather@agents.example', 'urn:xmpp:agent-endpoint:0')),
+    ).toEqual(['item-not-found']);
   });
 
   it('the reference setting names an account for every principal role', () => {

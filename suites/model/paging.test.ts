@@ -160,6 +160,13 @@ describe('RSM paging model', () => {
     ).toBe('fail');
   });
 
+  it('an empty full set may be answered without a set, or with a zero count (interp-14)', () => {
+    const empty = onlyPage([], { max: 10 });
+    expect(judgePage(empty, { items: [] }).verdict).toBe('pass');
+    expect(judgePage(empty, { items: [], set: { count: 0 } }).verdict).toBe('pass');
+    expect(judgePage(empty, { items: [], set: { count: 1 } }).verdict).toBe('fail');
+  });
+
   it('a documented page maximum fixes the page size', () => {
     const expected = onlyPage(['a', 'b', 'c', 'd'], { max: 10 }, 3);
     expect([expected.minItems, expected.maxItems]).toEqual([3, 3]);

@@ -171,7 +171,10 @@ export function judgePage(expected: PageExpectation, observed: ObservedPage): Pa
   }
   const short = items.length < expected.fullSet.length;
   if (set === undefined) {
-    if (expected.setRequired === 'always' || short) problems.push('no RSM <set/> in the reply');
+    // An empty full set is answered by an empty wrapper, with or without a set (XEP-0059, interp-14).
+    if ((expected.setRequired === 'always' && expected.fullSet.length > 0) || short) {
+      problems.push('no RSM <set/> in the reply');
+    }
   } else {
     if (items.length === 0 && (set.first !== undefined || set.last !== undefined)) {
       problems.push('<first/> or <last/> on an empty page');

@@ -41,8 +41,11 @@ export interface WorldSetting {
 
 /**
  * The default run: the federation's four domains (harness/federation/domains.ts), the runner's
- * accounts for each role (runner/run-session.ts) and the reference SUT file's administrator,
- * chat endpoint and documented per-principal limits (fixtures/sut/reference-gateway.json).
+ * accounts for each role (runner/run-session.ts) and the reference SUT file's administrator and
+ * chat endpoint (fixtures/sut/reference-gateway.json). Its documented limits (5 tasks per
+ * caller, a discovery bucket of 10 at 20/s) are exercised only from the run's `prober` account,
+ * the one the reference gateway applies them to, so they are that account's here; every other
+ * principal meets no documented limit.
  */
 export const REFERENCE_SETTING: WorldSetting = {
   domains: {
