@@ -53,6 +53,8 @@ interface Fault {
   readonly errors: readonly Alternative[];
   /** Admissions this fault still allows (a clamped deadline, a deadline within clock skew). */
   readonly admissions: readonly Alternative[];
+  /** The version or tool does not exist: refused exactly like an unauthorized target. */
+  readonly nonexistent?: boolean;
 }
 
 const ACCEPTED = { kind: 'accepted' } as const;
@@ -108,7 +110,8 @@ function faultsOf(
   }
   const manifest = endpoint === undefined ? undefined : versionOf(endpoint, request.version);
   const tool = manifest?.tools.find((candidate) => candidate.name === request.tool);
-  if (tool === undefined) faults.push({ errors: [pass(error('item-not-found'))], admissions: [] });
+  if (tool === undefined)
+    faults.push({ errors: [pass(error('item-not-found'))], admissions: [], nonexistent: true });
   if ((request.hashAlgo ?? HASH_ALGO_SHA256) !== HASH_ALGO_SHA256) {
     faults.push({
       interpretation: 'interp-27',
@@ -199,5 +202,7 @@ export function invocation(
       ),
     ],
     alternatives: distinct([...faults.flatMap((fault) => fault.errors), ...admissions]),
+    // A nonexistent tool or version gets the unauthorized caller's refusal (invocation.unauthorized-item-not-found).
+    sameAsNonexistent: faults.length === 1 && faults[0]?.nonexistent === true,
   });
 }

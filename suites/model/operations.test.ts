@@ -41,7 +41,10 @@ const pinned: InvocationRequest = {
 describe('invocation faults of an authorized caller (interp-27)', () => {
   it('one fault, one answer: stale hash conflict, unknown tool item-not-found, bad arguments not-acceptable', () => {
     expect(answers(invocation(world, local, { ...pinned, manifestHash: 'c3RhbGU=' }))).toEqual(['conflict']);
-    expect(answers(invocation(world, local, { ...pinned, tool: 'nope' }))).toEqual(['item-not-found']);
+    const unknownTool = invocation(world, local, { ...pinned, tool: 'nope' });
+    expect(answers(unknownTool)).toEqual(['item-not-found']);
+    expect(unknownTool.sameAsNonexistent).toBe(true);
+    expect(invocation(world, local, { ...pinned, manifestHash: 'c3RhbGU=' }).sameAsNonexistent).toBe(false);
     expect(answers(invocation(world, local, { ...pinned, argumentsValid: false }))).toEqual([
       'not-acceptable',
     ]);
@@ -169,6 +172,36 @@ describe('provisioning (interp-24)', () => {
     expect(
       answers(administration(world, admin, { operation: 'deactivate', jid: 'weather@agents.example/r' })),
     ).toEqual(['bad-request', 'jid-malformed', 'not-acceptable']);
+  });
+
+  it('a self-registered endpoint on the server domain may be managed by the administrator or refused', () => {
+    const selfRegistered: ModelWorld = {
+      ...world,
+      endpoints: [
+        ...world.endpoints,
+        {
+          jid: 'registrant@server.example',
+          versions: active === undefined ? [] : [active],
+          active: '1.4.0',
+          hidden: false,
+          restrictedInvocation: false,
+          provisioning: 'self',
+          available: true,
+          chat: false,
+        },
+      ],
+    };
+    const status = administration(selfRegistered, admin, {
+      operation: 'registration-status',
+      jid: 'registrant@server.example',
+    });
+    expect(answers(status)).toContain('provisioned');
+    expect(answers(status)).toContain('forbidden');
+    const stranger = administration(selfRegistered, admin, {
+      operation: 'registration-status',
+      jid: 'other@server.example',
+    });
+    expect(answers(stranger)).not.toContain('provisioned');
   });
 
   it('the registrant and everyone else but the administrator get the same refusal for every target', () => {

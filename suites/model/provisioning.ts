@@ -160,7 +160,7 @@ export function administration(world: ModelWorld, principal: Principal, request:
   const endpoint = hostedEndpoint(world, request.jid);
   if (!hostsDomainOf(world, request.jid)) {
     const refusals = REFUSALS_OUTSIDE.map((condition) => pass(error(condition)));
-    const selfRegistered = endpoint?.provisioning === 'self' && request.operation !== 'register';
+    const selfRegistered = endpoint?.provisioning === 'self';
     return expectation({
       operation,
       requirements,

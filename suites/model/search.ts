@@ -86,7 +86,8 @@ export function judgeMatchedSet(bounds: SearchBounds, matched: readonly string[]
 
 /**
  * The second step: one search page, once the matched set is known (from paging through it, and
- * judged by judgeMatchedSet). For the empty query the set is fixed by the model instead.
+ * judged by judgeMatchedSet). Without `matched` the permitted set is assumed (a gateway that
+ * matches by containment). For the empty query the set is fixed by the model instead.
  */
 export function searchPage(
   world: ModelWorld,
