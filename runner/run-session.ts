@@ -4,14 +4,13 @@
  * its fixtures, the callers for each role of the fixture world, and the facts the gateway
  * advertises about itself.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { xml } from '@xmpp/xml';
 import type { JsonValue } from '../protocol/json/json-value.ts';
 import { NS } from '../protocol/namespaces.ts';
 import { parseDiscoInfo, StanzaParseError } from '../protocol/stanza/index.ts';
 import type { OutOfBandLedger, SutControl, SutFacts } from '../suites/framework/context.ts';
 import { referenceWorldOf, type ReferenceWorld } from '../suites/fixtures/reference-world.ts';
+import { REFERENCE_WORLD_ACCOUNTS, referenceWorldJids } from '../suites/fixtures/world-accounts.ts';
 import { createDriver, StanzaErrorReply, type Caller, type Driver } from '../harness/driver/index.ts';
 import type { Federation, ServerProvider } from '../harness/federation/server-provider.ts';
 import { ProcessExitedError } from '../harness/faults/managed-process.ts';
@@ -20,7 +19,6 @@ import { withImpliedProfiles } from '../protocol/profiles.ts';
 import { ensureToolsFor } from '../harness/system-tools-ensure.ts';
 import type { SystemToolId } from '../harness/system-tools.ts';
 import type { ConformanceCase } from '../suites/framework/case.ts';
-import { ALL_SUITES } from '../suites/index.ts';
 import { discoInfoProbe, SutNotReadyError, waitForSutReady } from '../harness/sut/readiness.ts';
 import {
   refuseForeignComponent,
@@ -36,33 +34,16 @@ import {
   serveConformanceTools,
   type ServedConformanceTools,
 } from '../harness/sut/served-conformance-tools.ts';
-import { outputTail, stripTerminalEscapes } from '../harness/sut/process-output.ts';
-import { GENERATED_SECRET, type SutConfig } from '../harness/sut/sut-config.ts';
+import { outputTail } from '../harness/sut/process-output.ts';
+import type { SutConfig } from '../harness/sut/sut-config.ts';
 import { gatewayPacer, TokenBucket, type Pace } from './request-pacing.ts';
-import {
-  operatorChecklist,
-  provisionWorld,
-  unconfirmedItems,
-  type ChecklistItem,
-  type ProvisionedWorld,
-} from './admin-fixtures.ts';
+import { operatorChecklist, provisionWorld, unconfirmedItems, type ChecklistItem } from './admin-fixtures.ts';
 import { RunCallers, type CallerRoles } from './caller-pool.ts';
 import { externalSutControl } from './external-sut-control.ts';
+import { componentLinkRequest } from './federation-request.ts';
+import { keepLogs, keepLogsOfFailedStart } from './session-logs.ts';
+import { StartedParts } from './started-parts.ts';
 import { launchedSutControl } from './sut-control.ts';
-
-/** The accounts the reference fixture world gives a role (fixtures/worlds/reference.json). */
-export const WORLD_ACCOUNTS = {
-  local: { username: 'bob', domain: 'server.example' },
-  remote: { username: 'alice', domain: 'example.com' },
-  remotePeer: { username: 'carol', domain: 'example.com' },
-  denied: { username: 'mallory', domain: 'hostile.example' },
-  // Not in the world file: a local account that self-registers its own bare JID (#registration-flow).
-  registrant: { username: 'registrant', domain: 'server.example' },
-  // Another local account with only its domain's grants: task access is by bare JID (#task-recovery).
-  localPeer: { username: 'dave', domain: 'server.example' },
-  // A local account only the cases that exhaust a per-sender bound use (task capacity, rate limits).
-  prober: { username: 'prober', domain: 'server.example' },
-} as const;
 
 export interface RunSession {
   readonly federation: Federation;
@@ -79,10 +60,7 @@ export interface RunSession {
    * With "admin-iq": what the protocol cannot express, for the operator to do by hand, and
    * which items the SUT file confirms (`fixturesConfirmed`).
    */
-  readonly fixtureChecklist?: {
-    readonly items: readonly ChecklistItem[];
-    readonly unconfirmed: readonly ChecklistItem[];
-  };
+  readonly fixtureChecklist?: FixtureChecklist;
   /** Milliseconds spent starting the federation and the gateway. */
   readonly setupMs: number;
   /** SIGKILL and restart of the gateway; absent when the harness did not launch it. */
@@ -97,6 +75,11 @@ export interface RunSession {
    */
   keepLogs(dir: string): Promise<string[]>;
   stop(): Promise<void>;
+}
+
+export interface FixtureChecklist {
+  readonly items: readonly ChecklistItem[];
+  readonly unconfirmed: readonly ChecklistItem[];
 }
 
 /** The gateway could not be brought up or reached; the message is for the person running the suite. */
@@ -130,11 +113,8 @@ export interface StartSessionOptions {
   readonly onServersUp?: (federation: Federation, sut: SutInstance) => Promise<void>;
   /** Paces every stanza the run sends to the gateway (request-pacing.ts). */
   readonly pace?: Pace;
-  /**
-   * The cases the run will start: the system tools they declare are installed (when allowed)
-   * before the gateway launches. Default: every case of the claimed profiles.
-   */
-  readonly cases?: readonly ConformanceCase[];
+  /** The cases the run will start: the system tools they declare are installed (when allowed) before the gateway launches. */
+  readonly cases: readonly ConformanceCase[];
   /**
    * When the start fails once the federation is up: the directory that gets the gateway's output
    * and the servers' logs (as keepLogs writes them) before the teardown removes them; the files
@@ -171,18 +151,15 @@ async function advertisedFeatures(
  * the SUT file fixes it. A federation that cannot start is a SessionStartFailure.
  */
 async function startFederation(provider: ServerProvider, config: SutConfig): Promise<Federation> {
-  const { port, secret } = config.component;
+  const component = componentLinkRequest(config);
   try {
     return await provider.start({
       hostile: true,
-      accounts: Object.values(WORLD_ACCOUNTS),
-      component: {
-        ...(port === undefined ? {} : { port }),
-        ...(secret === GENERATED_SECRET ? {} : { secret }),
-      },
+      accounts: Object.values(REFERENCE_WORLD_ACCOUNTS),
+      component,
     });
   } catch (error) {
-    const known = startFailureMessage(error, secret === GENERATED_SECRET ? [] : [secret]);
+    const known = startFailureMessage(error, component.secret === undefined ? [] : [component.secret]);
     const reason = known ?? (error instanceof Error ? error.message : String(error));
     throw new SessionStartFailure(`the ${provider.name} federation could not be started: ${reason}`, {
       cause: error,
@@ -196,37 +173,7 @@ async function startFederation(provider: ServerProvider, config: SutConfig): Pro
  */
 function ensureCaseTools(options: StartSessionOptions): Promise<ReadonlySet<SystemToolId>> {
   if (options.config.launch === 'external') return Promise.resolve(new Set());
-  const claimed = new Set(withImpliedProfiles(options.config.profiles));
-  const cases =
-    options.cases ??
-    ALL_SUITES.flatMap((suite) => suite.cases).filter((testCase) =>
-      testCase.profiles.some((profile) => claimed.has(profile)),
-    );
-  return ensureToolsFor(cases, options.log);
-}
-
-/** The gateway's output (once launched) and the servers' logs, as text files in `dir`. */
-async function keepLogs(
-  dir: string,
-  federation: Federation,
-  sut: SutInstance | undefined,
-): Promise<string[]> {
-  const files: [string, string][] = [];
-  if (sut?.process !== undefined) files.push(['gateway.log', sut.process.output]);
-  for (const server of Object.values(federation.servers)) {
-    const text = await server.readLog().catch(() => '');
-    if (text !== '') files.push([`server-${server.role}.log`, text]);
-  }
-  if (files.length > 0) await mkdir(dir, { recursive: true });
-  const secret = federation.component.secret;
-  const written: string[] = [];
-  for (const [name, text] of files) {
-    const path = join(dir, name);
-    const clean = stripTerminalEscapes(text);
-    await writeFile(path, secret === '' ? clean : clean.replaceAll(secret, '[component secret]'));
-    written.push(path);
-  }
-  return written;
+  return ensureToolsFor(options.cases, options.log);
 }
 
 /** The operator checklist as the run prints it at start. */
@@ -256,6 +203,192 @@ function ledgerOf(
   };
 }
 
+function componentLinkOf(federation: Federation): ComponentLink {
+  const { domain, host, port } = federation.component;
+  return { domain, host, port };
+}
+
+/**
+ * Serves the conformance tools when the SUT file asks the harness to, then launches the gateway
+ * (or waits for one the user starts) until it answers on the component domain — and is the
+ * gateway this run launched, not a leftover.
+ */
+async function bringUpGateway(options: StartSessionOptions, parts: StartedParts): Promise<SutInstance> {
+  const { config, log } = options;
+  const { federation } = parts;
+  if (config.conformanceTools === 'mcp-http') {
+    parts.servedTools = await serveConformanceTools();
+    log(
+      `conformance tools: served by the harness at ${parts.servedTools.url} (MCP Streamable HTTP; ledger read here)`,
+    );
+  }
+  // A SUT file that does not fit the federation is refused before anything probes the domain
+  // (launchSut checks the same again when it starts the gateway).
+  componentFor(config, federation);
+  const link = componentLinkOf(federation);
+  const probe = await discoInfoProbe(federation, link.domain);
+  try {
+    // Only a gateway the harness launches must find the domain unanswered: one the user starts
+    // may rightly be connected already (docs/sut.md: fix the port and secret, configure it
+    // before the run), and then it is the gateway under test.
+    if (config.launch !== 'external') await refuseStaleGateway(link, () => probe.probe());
+    // Printed once, before the gateway starts: what the protocol cannot provision must be set
+    // up by then; cases that need an unconfirmed item point back here by its ID.
+    if (config.fixtures === 'admin-iq' && options.world !== undefined) {
+      const items = operatorChecklist(options.world);
+      for (const line of checklistLines(items, unconfirmedItems(items, config.fixturesConfirmed))) log(line);
+    }
+    const sut = await launchSut({
+      config,
+      federation,
+      ...(options.world === undefined ? {} : { world: options.world }),
+      ...(parts.servedTools === undefined ? {} : { conformanceToolsUrl: parts.servedTools.url }),
+    });
+    parts.sut = sut;
+    await options.onServersUp?.(federation, sut);
+    await waitForSutReady(sut, () => probe.probe());
+    // What answered may be a leftover that connected after the probe above: the launched
+    // gateway, refused with conflict, may not have exited yet.
+    if (sut.process?.pid !== undefined) await refuseForeignComponent(link, sut.process.pid);
+    return sut;
+  } finally {
+    await probe.close().catch(() => undefined);
+  }
+}
+
+/** The role accounts of the reference world, and the admin the SUT file names. */
+function callerRolesOf(sut: SutInstance): CallerRoles {
+  return { ...referenceWorldJids(), admin: sut.adminAccount?.jid };
+}
+
+interface SessionWorld {
+  readonly world?: ReferenceWorld;
+  readonly fixtureChecklist?: FixtureChecklist;
+}
+
+/**
+ * Built from the very value the SUT was given, so cases expect what it actually loaded; with
+ * admin-iq from what provisioning actually registered and activated (undone by the teardown).
+ */
+async function sessionWorldOf(
+  options: StartSessionOptions,
+  parts: StartedParts,
+  callers: RunCallers,
+  roles: CallerRoles,
+  gatewayJid: string,
+): Promise<SessionWorld> {
+  const { config, world: given, log } = options;
+  if (given === undefined) return {};
+  if (config.fixtures === 'world-file') return { world: referenceWorldOf(given, roles) };
+  if (config.fixtures !== 'admin-iq') return {};
+  const provisioned = await provisionWorld(await callers.callerOf('admin'), gatewayJid, given);
+  parts.provisioned = provisioned;
+  log(
+    `fixtures: admin-iq as ${roles.admin ?? '(no admin)'}: ${String(provisioned.registered)} version(s) registered, ${String(provisioned.activated)} activated`,
+  );
+  for (const problem of provisioned.problems) log(`fixtures: not provisioned: ${problem}`);
+  const items = operatorChecklist(provisioned.world);
+  const unconfirmed = unconfirmedItems(items, config.fixturesConfirmed);
+  const world = referenceWorldOf(
+    provisioned.world,
+    roles,
+    'the fixture world provisioned over admin-iq',
+    new Set(unconfirmed.map((item) => item.id)),
+  );
+  return { world, fixtureChecklist: { items, unconfirmed } };
+}
+
+function sutFactsOf(
+  config: SutConfig,
+  gatewayJid: string,
+  features: ReadonlySet<string>,
+  missingTools: ReadonlySet<SystemToolId>,
+): SutFacts {
+  const locale = launchLocale(config.launch, process.env, config.external);
+  return {
+    name: config.name,
+    gatewayJid,
+    profiles: new Set(withImpliedProfiles(config.profiles)),
+    features,
+    replyTimeoutMs: config.timeouts.replySeconds * 1_000,
+    taskTimeoutMs: config.timeouts.taskSeconds * 1_000,
+    limits: config.limits,
+    ...(locale === undefined ? {} : { locale }),
+    ...(missingTools.size === 0 ? {} : { missingTools }),
+  };
+}
+
+/**
+ * A launched gateway that exits on its own mid-run: every later case would fail for that one
+ * reason, so the run names it once and stops judging (exit 3). Returns what gatewayExit reads.
+ */
+function watchForUnexpectedExit(sut: SutInstance, parts: StartedParts): () => string | undefined {
+  let unexpectedExit: string | undefined;
+  const managed = sut.process;
+  managed?.on('exit', (status) => {
+    if (parts.expectingExit || unexpectedExit !== undefined) return;
+    const how =
+      status.signal === null ? `with exit code ${String(status.code)}` : `on signal ${status.signal}`;
+    // A restart by a case leaves the domain free for a moment: a leftover gateway can take it.
+    const cause = showsConflict(managed.runOutput)
+      ? ' (its output shows a conflict stream error: while it was disconnected, another component took the domain, most likely a gateway left over from an earlier run with the same fixed port and secret)'
+      : '';
+    unexpectedExit = `the gateway exited ${how} during the run${cause}; its last output:\n${outputTail(managed.runOutput)}`;
+  });
+  return () => unexpectedExit;
+}
+
+/** Kill and restart for the cases: by signal when the harness launched it, else by the SUT file's commands. */
+function sutControlOf(
+  config: SutConfig,
+  sut: SutInstance,
+  parts: StartedParts,
+  callers: RunCallers,
+): SutControl | undefined {
+  const { federation } = parts;
+  const gatewayJid = sut.facts.componentDomain;
+  if (sut.process === undefined) {
+    return externalSutControl({
+      control: config.external,
+      federation,
+      sut,
+      gatewayJid,
+      pinger: () => callers.callerOf('local'),
+    });
+  }
+  return launchedSutControl({
+    federation,
+    sut,
+    process: sut.process,
+    gatewayJid,
+    expectExit: (expecting) => {
+      parts.expectingExit = expecting;
+    },
+  });
+}
+
+/**
+ * A start that failed once the federation was up, as the SessionStartFailure the CLI reports:
+ * its logs kept first, then everything started stopped. An error no message explains is rethrown.
+ */
+async function failedStart(
+  error: unknown,
+  options: StartSessionOptions,
+  parts: StartedParts,
+): Promise<unknown> {
+  const { federation, sut } = parts;
+  // Read while the other component is still connected: the teardown ends its connection.
+  const conflict =
+    sut?.process !== undefined && (error instanceof ProcessExitedError || error instanceof SutNotReadyError)
+      ? await startupConflict(componentLinkOf(federation), sut.process.runOutput)
+      : undefined;
+  const failure: unknown = conflict ?? error;
+  const logs = await keepLogsOfFailedStart(options.logsDirOnFailure, federation, sut, options.log);
+  await parts.stop();
+  const message = startFailureMessage(failure, [federation.component.secret]);
+  return message === undefined ? failure : new SessionStartFailure(message, { cause: failure, logs });
+}
+
 export async function startSession(options: StartSessionOptions): Promise<RunSession> {
   const { config, log } = options;
   const started = performance.now();
@@ -272,198 +405,35 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
       ? {}
       : { beforeSend: gatewayPacer(new TokenBucket(options.pace), config.component.domain) }),
   });
-  const link: ComponentLink = {
-    domain: federation.component.domain,
-    host: federation.component.host,
-    port: federation.component.port,
-  };
-  let sut: SutInstance | undefined;
-  let servedTools: ServedConformanceTools | undefined;
-  let provisioned: ProvisionedWorld | undefined;
-  // Set by the teardown, so that the gateway's exit it causes is not reported as a crash.
-  let expectingExit = false;
-  let stopping: Promise<void> | undefined;
-  /** Stops what has started, in reverse order: the end of a run and of a failed start alike. */
-  const teardown = (): Promise<void> => {
-    stopping ??= (async () => {
-      const created = provisioned;
-      provisioned = undefined;
-      if (created !== undefined) {
-        const failures = await created.cleanup().catch((error: unknown) => [String(error)]);
-        for (const failure of failures) log(`fixtures: cleanup: ${failure}`);
-      }
-      expectingExit = true;
-      // The local caller may be connected already (the features query failed after its login).
-      await driver.closeAll();
-      await sut?.stop().catch(() => undefined);
-      await servedTools?.close().catch(() => undefined);
-      await federation.stop();
-    })();
-    return stopping;
-  };
+  const parts = new StartedParts(federation, driver, log);
   try {
-    if (config.conformanceTools === 'mcp-http') {
-      servedTools = await serveConformanceTools();
-      log(
-        `conformance tools: served by the harness at ${servedTools.url} (MCP Streamable HTTP; ledger read here)`,
-      );
-    }
-    // A SUT file that does not fit the federation is refused before anything probes the domain
-    // (launchSut checks the same again when it starts the gateway).
-    componentFor(config, federation);
-    const probe = await discoInfoProbe(federation, link.domain);
-    try {
-      // Only a gateway the harness launches must find the domain unanswered: one the user starts
-      // may rightly be connected already (docs/sut.md: fix the port and secret, configure it
-      // before the run), and then it is the gateway under test.
-      if (config.launch !== 'external') await refuseStaleGateway(link, () => probe.probe());
-      // Printed once, before the gateway starts: what the protocol cannot provision must be set
-      // up by then; cases that need an unconfirmed item point back here by its ID.
-      if (config.fixtures === 'admin-iq' && options.world !== undefined) {
-        const items = operatorChecklist(options.world);
-        for (const line of checklistLines(items, unconfirmedItems(items, config.fixturesConfirmed)))
-          log(line);
-      }
-      sut = await launchSut({
-        config,
-        federation,
-        ...(options.world === undefined ? {} : { world: options.world }),
-        ...(servedTools === undefined ? {} : { conformanceToolsUrl: servedTools.url }),
-      });
-      await options.onServersUp?.(federation, sut);
-      await waitForSutReady(sut, () => probe.probe());
-      // What answered may be a leftover that connected after the probe above: the launched
-      // gateway, refused with conflict, may not have exited yet.
-      if (sut.process?.pid !== undefined) await refuseForeignComponent(link, sut.process.pid);
-    } finally {
-      await probe.close().catch(() => undefined);
-    }
+    const sut = await bringUpGateway(options, parts);
     const gatewayJid = sut.facts.componentDomain;
-    const jidOf = ({ username, domain }: { username: string; domain: string }): string =>
-      `${username}@${domain}`;
-    const roles: CallerRoles = {
-      local: jidOf(WORLD_ACCOUNTS.local),
-      remote: jidOf(WORLD_ACCOUNTS.remote),
-      remotePeer: jidOf(WORLD_ACCOUNTS.remotePeer),
-      denied: jidOf(WORLD_ACCOUNTS.denied),
-      admin: sut.adminAccount?.jid,
-      registrant: jidOf(WORLD_ACCOUNTS.registrant),
-      localPeer: jidOf(WORLD_ACCOUNTS.localPeer),
-      prober: jidOf(WORLD_ACCOUNTS.prober),
-    };
+    const roles = callerRolesOf(sut);
     const callers = new RunCallers(driver, roles);
-    // Built from the very value the SUT was given, so cases expect what it actually loaded; with
-    // admin-iq from what provisioning actually registered and activated.
-    let world: ReferenceWorld | undefined;
-    let fixtureChecklist: RunSession['fixtureChecklist'];
-    if (config.fixtures === 'world-file' && options.world !== undefined) {
-      world = referenceWorldOf(options.world, roles);
-    } else if (config.fixtures === 'admin-iq' && options.world !== undefined) {
-      provisioned = await provisionWorld(await callers.callerOf('admin'), gatewayJid, options.world);
-      log(
-        `fixtures: admin-iq as ${roles.admin ?? '(no admin)'}: ${String(provisioned.registered)} version(s) registered, ${String(provisioned.activated)} activated`,
-      );
-      for (const problem of provisioned.problems) log(`fixtures: not provisioned: ${problem}`);
-      const items = operatorChecklist(provisioned.world);
-      const unconfirmed = unconfirmedItems(items, config.fixturesConfirmed);
-      fixtureChecklist = { items, unconfirmed };
-      world = referenceWorldOf(
-        provisioned.world,
-        roles,
-        'the fixture world provisioned over admin-iq',
-        new Set(unconfirmed.map((item) => item.id)),
-      );
-    }
+    const { world, fixtureChecklist } = await sessionWorldOf(options, parts, callers, roles, gatewayJid);
     const features = await advertisedFeatures(await callers.callerOf('local'), gatewayJid, log);
-    const locale = launchLocale(config.launch, process.env, config.external);
-    const facts: SutFacts = {
-      name: config.name,
-      gatewayJid,
-      profiles: new Set(withImpliedProfiles(config.profiles)),
-      features,
-      replyTimeoutMs: config.timeouts.replySeconds * 1_000,
-      taskTimeoutMs: config.timeouts.taskSeconds * 1_000,
-      limits: config.limits,
-      ...(locale === undefined ? {} : { locale }),
-      ...(missingTools.size === 0 ? {} : { missingTools }),
-    };
-    const launched = sut;
-    const managed = launched.process;
-    // A launched gateway that exits on its own mid-run: every later case would fail for that one
-    // reason, so the run names it once and stops judging (exit 3).
-    let unexpectedExit: string | undefined;
-    managed?.on('exit', (status) => {
-      if (expectingExit || unexpectedExit !== undefined) return;
-      const how =
-        status.signal === null ? `with exit code ${String(status.code)}` : `on signal ${status.signal}`;
-      // A restart by a case leaves the domain free for a moment: a leftover gateway can take it.
-      const cause = showsConflict(managed.runOutput)
-        ? ' (its output shows a conflict stream error: while it was disconnected, another component took the domain, most likely a gateway left over from an earlier run with the same fixed port and secret)'
-        : '';
-      unexpectedExit = `the gateway exited ${how} during the run${cause}; its last output:\n${outputTail(managed.runOutput)}`;
-    });
-    const sutControl: SutControl | undefined =
-      managed === undefined
-        ? externalSutControl({
-            control: config.external,
-            federation,
-            sut: launched,
-            gatewayJid,
-            pinger: () => callers.callerOf('local'),
-          })
-        : launchedSutControl({
-            federation,
-            sut: launched,
-            process: managed,
-            gatewayJid,
-            expectExit: (expecting) => {
-              expectingExit = expecting;
-            },
-          });
-    const ledger = ledgerOf(servedTools, outOfBandLedger(config, launched.facts), launched.facts);
+    const gatewayExit = watchForUnexpectedExit(sut, parts);
+    const sutControl = sutControlOf(config, sut, parts, callers);
+    const ledger = ledgerOf(parts.servedTools, outOfBandLedger(config, sut.facts), sut.facts);
     const setupMs = performance.now() - started;
     log(`gateway under test: ${config.name} at ${gatewayJid}, ready after ${String(Math.round(setupMs))} ms`);
     return {
       federation,
-      sut: launched,
+      sut,
       driver,
       callers,
-      facts,
+      facts: sutFactsOf(config, gatewayJid, features, missingTools),
       ...(world === undefined ? {} : { world }),
       ...(fixtureChecklist === undefined ? {} : { fixtureChecklist }),
       ...(sutControl === undefined ? {} : { sutControl }),
       ...(ledger === undefined ? {} : { ledger }),
       setupMs,
-      gatewayExit: () => unexpectedExit,
-      keepLogs: (dir) => keepLogs(dir, federation, launched),
-      stop: teardown,
+      gatewayExit,
+      keepLogs: (dir) => keepLogs(dir, federation, sut),
+      stop: () => parts.stop(),
     };
   } catch (error) {
-    // Read while the other component is still connected: the teardown ends its connection.
-    const conflict =
-      sut?.process !== undefined && (error instanceof ProcessExitedError || error instanceof SutNotReadyError)
-        ? await startupConflict(link, sut.process.runOutput)
-        : undefined;
-    const failure: unknown = conflict ?? error;
-    const logs = await logsOnFailure(options, federation, sut);
-    await teardown();
-    const message = startFailureMessage(failure, [federation.component.secret]);
-    if (message === undefined) throw failure;
-    throw new SessionStartFailure(message, { cause: failure, logs });
-  }
-}
-
-/** The logs of a start that failed, kept where the caller asked, before the teardown removes them. */
-async function logsOnFailure(
-  options: StartSessionOptions,
-  federation: Federation,
-  sut: SutInstance | undefined,
-): Promise<string[]> {
-  if (options.logsDirOnFailure === undefined) return [];
-  try {
-    return await keepLogs(options.logsDirOnFailure, federation, sut);
-  } catch (error) {
-    options.log(`the logs could not be kept: ${error instanceof Error ? error.message : String(error)}`);
-    return [];
+    throw await failedStart(error, options, parts);
   }
 }

@@ -24,10 +24,11 @@ import {
 } from '../../harness/federation/server-provider.ts';
 import { connectionFileOf, writeConnectionFile } from '../../harness/federation/connection-file.ts';
 import { FEDERATION_DOMAINS } from '../../harness/federation/domains.ts';
-import { WORLD_ACCOUNTS } from '../../runner/run-session.ts';
+import { componentLinkRequest } from '../../runner/federation-request.ts';
+import { REFERENCE_WORLD_ACCOUNTS } from '../../suites/fixtures/world-accounts.ts';
 import { launchSut, SutMismatchError, type SutInstance } from '../../harness/sut/launch.ts';
 import { discoInfoProbe, SutNotReadyError, waitForSutReady } from '../../harness/sut/readiness.ts';
-import { GENERATED_SECRET, SutConfigError, type SutConfig } from '../../harness/sut/sut-config.ts';
+import { SutConfigError, type SutConfig } from '../../harness/sut/sut-config.ts';
 import { checkWritableFile, EXIT, UsageError, type CliIo, type ExitCode } from '../io.ts';
 import type { Command } from '../main.ts';
 import { textTable } from '../../runner/text-table.ts';
@@ -307,12 +308,12 @@ interface UpOptions {
 }
 
 /**
- * Every account a run needs (runner/run-session.ts WORLD_ACCOUNTS), the admin (the SUT's adminJid,
+ * Every account a run needs (the reference world's, suites/fixtures/world-accounts.ts), the admin (the SUT's adminJid,
  * else admin@server.example), then `extra` numbered accounts on each domain, for people and their
  * own clients.
  */
 export function accountsToCreate(sut: SutConfig | undefined, extra: number): AccountRequest[] {
-  const accounts: AccountRequest[] = Object.values(WORLD_ACCOUNTS).map(({ username, domain }) => ({
+  const accounts: AccountRequest[] = Object.values(REFERENCE_WORLD_ACCOUNTS).map(({ username, domain }) => ({
     username,
     domain,
   }));
@@ -399,15 +400,11 @@ async function startAndRun(
   const sutName = options.sut === undefined ? '' : ` and ${options.sut.name}`;
   say(`${selection.reason}\nstarting the ${provider.name} federation${sutName}…\n`);
   let federation: Federation;
-  const fixed = options.sut?.component;
   try {
     federation = await provider.start({
       hostile: true,
       accounts: accountsToCreate(options.sut, options.extraAccounts),
-      component: {
-        ...(fixed?.port === undefined ? {} : { port: fixed.port }),
-        ...(fixed === undefined || fixed.secret === GENERATED_SECRET ? {} : { secret: fixed.secret }),
-      },
+      component: options.sut === undefined ? {} : componentLinkRequest(options.sut),
     });
     state.federation = federation;
     if (options.sut !== undefined) {

@@ -12,7 +12,7 @@ import { fakeFederation } from '../sut/test-support/fake-federation.ts';
 import { connectionFileOf, parseConnectionFile, writeConnectionFile } from './connection-file.ts';
 import { externalProvider } from './external-provider.ts';
 
-/** Every account agentconf run logs in as (runner/run-session.ts WORLD_ACCOUNTS and the admin). */
+/** Every account agentconf run logs in as (suites/fixtures/world-accounts.ts and the admin). */
 const RUN_ACCOUNTS = [
   'alice@example.com',
   'carol@example.com',
