@@ -1,0 +1,159 @@
+/**
+ * One whole run: its own federation and gateway, the selected cases against them, then the logs
+ * kept beside the reports and everything stopped. A run that never reached its cases leaves a
+ * not-run statement in its folder instead of results.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Federation } from '../../harness/federation/server-provider.ts';
+import { connectionFileOf, writeConnectionFile } from '../../harness/federation/connection-file.ts';
+import type { SutInstance } from '../../harness/sut/launch.ts';
+import { ALL_SUITES } from '../../suites/index.ts';
+import { runConformance } from '../../runner/run-conformance.ts';
+import type { RunResult } from '../../runner/run-result.ts';
+import { SessionStartFailure, startSession, type RunSession } from '../../runner/run-session.ts';
+import { silentProgress, terminalProgress } from '../../runner/terminal-report.ts';
+import { externalGatewayText } from '../external-gateway-text.ts';
+import { writeNotRunStatement, type NotRunStatement } from '../not-run-statement.ts';
+import type { RunContext } from './context.ts';
+
+/** One repetition of the run (the only one without --repeat). */
+export interface Repetition {
+  readonly seed: number;
+  readonly runId: string;
+  /** Where its results go. */
+  readonly dir: string;
+  /** --repeat prints one line per repetition instead of the live progress. */
+  readonly quiet: boolean;
+}
+
+/** What start-up needs before the servers' provider is chosen. */
+type StartUpContext = Pick<RunContext, 'plan' | 'io' | 'stopper'>;
+
+export function writeNotRun(
+  context: StartUpContext,
+  dir: string,
+  outcome: NotRunStatement['outcome'],
+  reason: string,
+  logs: readonly string[],
+): void {
+  const { plan } = context;
+  writeNotRunStatement(dir, {
+    runId: plan.runId,
+    startedAt: plan.startedAt,
+    suiteVersion: plan.suiteVersion,
+    specRevision: plan.specRevision,
+    gateway: plan.inputs.config.name,
+    outcome,
+    reason,
+    logs,
+  });
+}
+
+/** From here until the cases run, Ctrl-C leaves a statement in `dir` saying nothing was judged. */
+export function startingUp(context: StartUpContext, dir: string): void {
+  const { stopper, io } = context;
+  stopper.startingUp(() => {
+    writeNotRun(
+      context,
+      dir,
+      'interrupted-during-start-up',
+      `${stopper.reason ?? 'interrupted'} during start-up`,
+      [],
+    );
+    io.err(`agentconf run: nothing was judged; ${dir} says so (conformance.md)\n`);
+    return Promise.resolve();
+  });
+}
+
+/** Hands a gateway the harness does not start its connection details, before the run waits for it. */
+async function onServersUp(context: RunContext, federation: Federation, sut: SutInstance): Promise<void> {
+  const { config, worldPath } = context.plan.inputs;
+  const { connectionFile } = context.plan;
+  const external = sut.process === undefined;
+  if (!external && connectionFile === undefined) return;
+  const details = connectionFileOf(federation, {
+    name: config.name,
+    ...(config.adminJid === undefined ? {} : { adminJid: config.adminJid }),
+    ...(config.fixtures === 'world-file' ? { worldFile: worldPath } : {}),
+    startupSeconds: config.timeouts.startupSeconds,
+    ...(sut.facts.conformanceToolsUrl === undefined
+      ? {}
+      : { conformanceToolsUrl: sut.facts.conformanceToolsUrl }),
+  });
+  if (connectionFile !== undefined) await writeConnectionFile(connectionFile, details);
+  if (!external) return;
+  // The operator checklist is already printed: startSession prints it once, before this.
+  context.log(externalGatewayText(details, connectionFile));
+}
+
+async function startRepetitionSession(context: RunContext, repetition: Repetition): Promise<RunSession> {
+  const { plan, log } = context;
+  const { config, world } = plan.inputs;
+  try {
+    return await startSession({
+      provider: context.provider,
+      config,
+      ...(world === undefined ? {} : { world }),
+      log: repetition.quiet ? () => undefined : log,
+      onServersUp: (federation, sut) => onServersUp(context, federation, sut),
+      ...(plan.pace === undefined ? {} : { pace: plan.pace }),
+      logsDirOnFailure: join(repetition.dir, 'logs'),
+      // Only the system tools these cases declare are installed (harness/system-tools.ts).
+      cases: plan.inputs.cases,
+    });
+  } catch (error) {
+    if (error instanceof SessionStartFailure) {
+      writeNotRun(context, repetition.dir, 'could-not-start', error.message, error.logs);
+    }
+    throw error;
+  }
+}
+
+function runCases(context: RunContext, session: RunSession, repetition: Repetition): Promise<RunResult> {
+  const { plan, io } = context;
+  const { config, baseline, selection } = plan.inputs;
+  return runConformance({
+    runId: repetition.runId,
+    session,
+    config,
+    suites: ALL_SUITES,
+    selection,
+    seed: repetition.seed,
+    strict: plan.strict,
+    deep: plan.deep,
+    ...(baseline === undefined ? {} : { baseline }),
+    suiteVersion: plan.suiteVersion,
+    specRevision: plan.specRevision,
+    progress: repetition.quiet
+      ? silentProgress
+      : terminalProgress((text) => {
+          io.out(text);
+        }, plan.verbose),
+    ...(plan.pace === undefined ? {} : { pace: plan.pace }),
+    interrupt: context.stopper,
+  });
+}
+
+/** The gateway's output and the servers' logs go with the reports, before the stop removes them. */
+async function keepSessionLogs(context: RunContext, session: RunSession, dir: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  await session.keepLogs(join(dir, 'logs')).catch((error: unknown) => {
+    context.io.err(
+      `agentconf run: the logs could not be kept: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+  });
+}
+
+export async function runOnce(context: RunContext, repetition: Repetition): Promise<RunResult> {
+  startingUp(context, repetition.dir);
+  const session = await startRepetitionSession(context, repetition);
+  context.stopper.casesRunning();
+  try {
+    return await runCases(context, session, repetition);
+  } finally {
+    context.stopper.writingReports();
+    await keepSessionLogs(context, session, repetition.dir);
+    await session.stop();
+  }
+}
