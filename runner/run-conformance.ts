@@ -11,7 +11,7 @@ import type { SutConfig } from '../harness/sut/sut-config.ts';
 import type { ConformanceCase, Suite } from '../suites/framework/case.ts';
 import { AttemptBudget } from '../suites/framework/budget.ts';
 import { caseSeed, SeededRandom } from '../suites/framework/seeded-random.ts';
-import { runCase, type CaseResult } from '../suites/framework/run-case.ts';
+import { runCase, type CaseResult, type RunCaseOptions } from '../suites/framework/run-case.ts';
 import {
   DeferredWireChecks,
   MIN_CREDENTIAL_LENGTH,
@@ -137,125 +137,182 @@ function selectedAny(results: readonly CaseResult[], profile: ProfileId): boolea
   return results.some((result) => result.case.level === 'MUST' && result.case.profiles.includes(profile));
 }
 
-export async function runConformance(options: RunConformanceOptions): Promise<RunResult> {
-  const { session, config, progress } = options;
-  const startedAt = new Date();
-  const started = performance.now();
-  let results: CaseResult[] = [];
-  // The component secret is the one credential the harness knows the gateway holds: no
-  // transcript records it (so no report carries it), and a stanza that had it fails the run.
-  const secret = session.federation.component.secret;
-  const wireChecks = new DeferredWireChecks(session.facts.gatewayJid, [secret]);
-  const redactions = secret.length >= MIN_CREDENTIAL_LENGTH ? [{ secret, label: REDACTED_SECRET }] : [];
-  const defaultTimeoutMs =
-    options.defaultTimeoutMs ?? session.facts.taskTimeoutMs + session.facts.replyTimeoutMs;
-  const asked = await preflight({
-    caller: await session.callers.callerOf('local'),
-    gatewayJid: session.facts.gatewayJid,
-    claimed: session.facts.profiles,
-    gatewayFeatures: session.facts.features,
-    ...(session.world === undefined ? {} : { world: session.world }),
-  });
-  const findings = recognisePreflightConstraints(asked, options.pace);
-  progress.preflight(findings);
-  const blockers = new Map(findings.map((finding) => [finding.profile, finding.message] as const));
-  const selected = selectCases(options.suites, options.selection);
-  let abortedBy: string | undefined;
-  let interruptedBy: string | undefined;
-  const interruptNow = (reason: string): void => {
-    if (interruptedBy !== undefined) return;
-    interruptedBy = reason;
-    progress.interrupted?.(reason);
-  };
-  for (const { suite, cases } of selected) {
-    progress.sectionStarted(suite.section, suite.title, cases.length);
-    const sectionResults: CaseResult[] = [];
-    for (const testCase of cases) {
-      const gone = session.gatewayExit();
-      if (gone !== undefined && abortedBy === undefined && interruptedBy === undefined) {
-        abortedBy = gone;
-        progress.gatewayExited(gone);
-      }
-      const asked = options.interrupt?.reason;
-      if (asked !== undefined) interruptNow(asked);
-      const stopReason = interruptedBy ?? abortedBy;
-      if (stopReason !== undefined) {
-        const result = notRun(testCase, options.seed, stopReason);
-        results.push(result);
-        sectionResults.push(result);
-        progress.caseFinished(result);
-        continue;
-      }
-      const running = runCase(testCase, {
-        sut: session.facts,
-        runSeed: options.seed,
-        defaultTimeoutMs,
-        blockers,
-        prepare: (_, seed, warn) => {
-          const transcript = new Transcript(testCase.id, { redactions });
-          const pool = session.callers.forAttempt(transcript);
-          const budget = new AttemptBudget(options.deep === true);
-          return {
-            transcript,
-            budget,
-            context: {
-              budget,
-              sut: session.facts,
-              callers: pool,
-              random: new SeededRandom(seed),
-              ...(session.world === undefined ? {} : { world: session.world }),
-              ...(session.sutControl === undefined ? {} : { sutControl: session.sutControl }),
-              ...(session.ledger === undefined ? {} : { ledger: session.ledger }),
-              warn: (requirement, message) => {
-                transcript.note(`warning: ${requirement}: ${message}`);
-                warn({ requirement, message });
-              },
-            },
-            verify: () => {
-              wireChecks.record(testCase.id, transcript.entries);
-              return Promise.resolve();
-            },
-            dispose: () => pool.release(),
-          };
-        },
-      });
-      // An interrupt during the case ends the wait for it: its verdict would come from a run being
-      // torn down, so it counts as not run (the session's stop ends what it still does).
-      running.catch(() => undefined);
-      const interrupted = options.interrupt?.requested.then((reason) => ({ interrupted: reason }));
-      const settled = await (interrupted === undefined ? running : Promise.race([running, interrupted]));
-      if ('interrupted' in settled) {
-        interruptNow(settled.interrupted);
-        const result = notRun(testCase, options.seed, settled.interrupted);
-        results.push(result);
-        sectionResults.push(result);
-        progress.caseFinished(result);
-        continue;
-      }
-      const result = settled;
-      results.push(result);
-      sectionResults.push(result);
-      progress.caseFinished(result);
-    }
-    progress.sectionFinished(suite.section, sectionResults);
+/** Why the run stops judging: the launched gateway gone (abortedBy) or a stop asked (interruptedBy). */
+class RunStops {
+  abortedBy: string | undefined;
+  interruptedBy: string | undefined;
+  readonly #session: RunSession;
+  readonly #progress: RunProgress;
+  readonly #interrupt: RunInterrupt | undefined;
+
+  constructor(session: RunSession, progress: RunProgress, interrupt: RunInterrupt | undefined) {
+    this.#session = session;
+    this.#progress = progress;
+    this.#interrupt = interrupt;
   }
-  if (interruptedBy === undefined) await awaitStragglers(session);
+
+  /** Why the next case must not run, if anything; each reason is said once. */
+  beforeCase(): string | undefined {
+    const gone = this.#session.gatewayExit();
+    if (gone !== undefined && this.abortedBy === undefined && this.interruptedBy === undefined) {
+      this.abortedBy = gone;
+      this.#progress.gatewayExited(gone);
+    }
+    const asked = this.#interrupt?.reason;
+    if (asked !== undefined) this.interrupted(asked);
+    return this.interruptedBy ?? this.abortedBy;
+  }
+
+  interrupted(reason: string): void {
+    if (this.interruptedBy !== undefined) return;
+    this.interruptedBy = reason;
+    this.#progress.interrupted?.(reason);
+  }
+}
+
+/**
+ * Builds each attempt's context: its own transcript (the component secret redacted), the role
+ * callers recording into it, a seeded random source, the world and the gateway's controls; what
+ * the gateway sent is handed to the run's batched wire checks once the case's own checks passed.
+ */
+function attemptPreparer(
+  session: RunSession,
+  deep: boolean,
+  wireChecks: DeferredWireChecks,
+  redactions: readonly { secret: string; label: string }[],
+): RunCaseOptions['prepare'] {
+  return (testCase, seed, warn) => {
+    const transcript = new Transcript(testCase.id, { redactions });
+    const pool = session.callers.forAttempt(transcript);
+    const budget = new AttemptBudget(deep);
+    return {
+      transcript,
+      budget,
+      context: {
+        budget,
+        sut: session.facts,
+        callers: pool,
+        random: new SeededRandom(seed),
+        ...(session.world === undefined ? {} : { world: session.world }),
+        ...(session.sutControl === undefined ? {} : { sutControl: session.sutControl }),
+        ...(session.ledger === undefined ? {} : { ledger: session.ledger }),
+        warn: (requirement, message) => {
+          transcript.note(`warning: ${requirement}: ${message}`);
+          warn({ requirement, message });
+        },
+      },
+      verify: () => {
+        wireChecks.record(testCase.id, transcript.entries);
+        return Promise.resolve();
+      },
+      dispose: () => pool.release(),
+    };
+  };
+}
+
+/**
+ * One case, unless a stop is asked while it runs: its verdict would then come from a run being
+ * torn down, so it counts as not run (the session's stop ends what it still does).
+ */
+async function runOrInterrupt(
+  testCase: ConformanceCase,
+  caseOptions: RunCaseOptions,
+  options: RunConformanceOptions,
+  stops: RunStops,
+): Promise<CaseResult> {
+  const running = runCase(testCase, caseOptions);
+  running.catch(() => undefined);
+  const interrupted = options.interrupt?.requested.then((reason) => ({ interrupted: reason }));
+  const settled = await (interrupted === undefined ? running : Promise.race([running, interrupted]));
+  if (!('interrupted' in settled)) return settled;
+  stops.interrupted(settled.interrupted);
+  return notRun(testCase, options.seed, settled.interrupted);
+}
+
+/**
+ * The batched checks decided after the last case: a passed case during which the gateway sent a
+ * schema-invalid element or a second reply fails with that violation; a failure that was the
+ * gateway's resource-constraint answer is left undecided.
+ */
+async function afterTheLastCase(
+  session: RunSession,
+  caseResults: readonly CaseResult[],
+  wireChecks: DeferredWireChecks,
+  options: RunConformanceOptions,
+): Promise<CaseResult[]> {
+  const { progress } = options;
   const violations = await wireChecks.violations();
-  const caseIds = new Set(results.map((result) => result.case.id));
+  const caseIds = new Set(caseResults.map((result) => result.case.id));
   for (const [caseId, violation] of secondReplyViolations(session.driver.secondReplies(), caseIds)) {
     if (!violations.has(caseId)) violations.set(caseId, violation);
   }
-  results = withWireViolations(results, violations);
+  const results = withWireViolations(caseResults, violations);
   const schemaFailures = results.filter(
     (result) => violations.has(result.case.id) && result.outcome === 'failed',
   );
   if (schemaFailures.length > 0) progress.schemaFailures(schemaFailures);
   const constrained = recogniseResourceConstraints(results, session.facts.gatewayJid, options.pace);
-  results = constrained.results;
   if (constrained.recognised.length > 0) progress.resourceConstraints?.(constrained.recognised);
+  return constrained.results;
+}
+
+/** The operator checklist as the result records it: each item with whether the SUT file confirms it. */
+function confirmedChecklist(session: RunSession): Pick<RunResult, 'fixtureChecklist'> {
+  const checklist = session.fixtureChecklist;
+  if (checklist === undefined) return {};
+  return {
+    fixtureChecklist: checklist.items.map((item) => ({
+      ...item,
+      confirmed: !checklist.unconfirmed.some((open) => open.id === item.id),
+    })),
+  };
+}
+
+/**
+ * A claimed profile must pass; one without a decided case passes the run only when the
+ * selection (--grep, --profile) deliberately left its cases out, and such a run is labelled
+ * PARTIAL wherever it is reported.
+ */
+function runPassed(
+  profiles: RunResult['profiles'],
+  results: readonly CaseResult[],
+  partial: boolean,
+): boolean {
+  return profiles.every(
+    (profile) =>
+      profile.verdict === 'passed' ||
+      profile.verdict === 'not-claimed' ||
+      (profile.verdict === 'not-assessed' && partial && !selectedAny(results, profile.profile)),
+  );
+}
+
+interface JudgedCases {
+  readonly results: readonly CaseResult[];
+  readonly findings: readonly PreflightFinding[];
+  readonly stops: RunStops;
+  readonly startedAt: Date;
+  readonly started: number;
+}
+
+/** The gateway judged, as the reports name it. */
+function subjectOf(config: SutConfig, session: RunSession): RunResult['subject'] {
+  return {
+    name: config.name,
+    ...(config.version === undefined ? {} : { version: config.version }),
+    ...(config.homepage === undefined ? {} : { homepage: config.homepage }),
+    gatewayJid: session.facts.gatewayJid,
+    profiles: [...session.facts.profiles],
+    features: [...session.facts.features].sort(),
+  };
+}
+
+/** The RunResult: the cases, the verdict per profile and of the run, and what it ran against. */
+function runResultOf(options: RunConformanceOptions, judged: JudgedCases): RunResult {
+  const { session, config } = options;
+  const { results, findings, stops } = judged;
   const claimed = session.facts.profiles;
   const totalCases = options.suites.reduce((sum, suite) => sum + suite.cases.length, 0);
-  const partial = results.length < totalCases || interruptedBy !== undefined;
+  const partial = results.length < totalCases || stops.interruptedBy !== undefined;
   const profiles = profileVerdicts(results, {
     claimed,
     strict: options.strict,
@@ -269,8 +326,8 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
   );
   return {
     runId: options.runId,
-    startedAt: startedAt.toISOString(),
-    durationMs: performance.now() - started + session.setupMs,
+    startedAt: judged.startedAt.toISOString(),
+    durationMs: performance.now() - judged.started + session.setupMs,
     setupMs: session.setupMs,
     seed: options.seed,
     strict: options.strict,
@@ -278,17 +335,10 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
     suiteVersion: options.suiteVersion,
     specRevision: options.specRevision,
     provider: session.federation.provider,
-    subject: {
-      name: config.name,
-      ...(config.version === undefined ? {} : { version: config.version }),
-      ...(config.homepage === undefined ? {} : { homepage: config.homepage }),
-      gatewayJid: session.facts.gatewayJid,
-      profiles: [...claimed],
-      features: [...session.facts.features].sort(),
-    },
-    cases: results,
-    ...(abortedBy === undefined ? {} : { abortedBy }),
-    ...(interruptedBy === undefined ? {} : { interrupted: interruptedBy }),
+    subject: subjectOf(config, session),
+    cases: [...results],
+    ...(stops.abortedBy === undefined ? {} : { abortedBy: stops.abortedBy }),
+    ...(stops.interruptedBy === undefined ? {} : { interrupted: stops.interruptedBy }),
     ...(options.pace === undefined ? {} : { pace: options.pace }),
     selection: {
       grep: [...(options.selection.grep ?? [])],
@@ -297,32 +347,71 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
       totalCases,
     },
     partial,
-    preflight: findings,
+    preflight: [...findings],
     fixtures: config.fixtures,
-    ...(session.fixtureChecklist === undefined
-      ? {}
-      : {
-          fixtureChecklist: session.fixtureChecklist.items.map((item) => ({
-            ...item,
-            confirmed: !session.fixtureChecklist?.unconfirmed.some((open) => open.id === item.id),
-          })),
-        }),
+    ...confirmedChecklist(session),
     profiles,
     baseline: Object.fromEntries(options.baseline?.expectedFailures ?? []),
     staleBaseline,
     unknownBaseline,
-    // A claimed profile must pass; one without a decided case passes the run only when the
-    // selection (--grep, --profile) deliberately left its cases out, and such a run is labelled
-    // PARTIAL wherever it is reported.
     passed:
-      interruptedBy === undefined &&
-      profiles.every(
-        (profile) =>
-          profile.verdict === 'passed' ||
-          profile.verdict === 'not-claimed' ||
-          (profile.verdict === 'not-assessed' && partial && !selectedAny(results, profile.profile)),
-      ) &&
+      stops.interruptedBy === undefined &&
+      runPassed(profiles, results, partial) &&
       staleBaseline.length === 0 &&
       unknownBaseline.length === 0,
   };
+}
+
+/** What the gateway lacks for a claimed profile, asked once before any case (suites/framework/preflight.ts). */
+async function preflightFindings(options: RunConformanceOptions): Promise<PreflightFinding[]> {
+  const { session } = options;
+  const asked = await preflight({
+    caller: await session.callers.callerOf('local'),
+    gatewayJid: session.facts.gatewayJid,
+    claimed: session.facts.profiles,
+    gatewayFeatures: session.facts.features,
+    ...(session.world === undefined ? {} : { world: session.world }),
+  });
+  const findings = recognisePreflightConstraints(asked, options.pace);
+  options.progress.preflight(findings);
+  return findings;
+}
+
+export async function runConformance(options: RunConformanceOptions): Promise<RunResult> {
+  const { session, progress } = options;
+  const startedAt = new Date();
+  const started = performance.now();
+  // The component secret is the one credential the harness knows the gateway holds: no
+  // transcript records it (so no report carries it), and a stanza that had it fails the run.
+  const secret = session.federation.component.secret;
+  const wireChecks = new DeferredWireChecks(session.facts.gatewayJid, [secret]);
+  const redactions = secret.length >= MIN_CREDENTIAL_LENGTH ? [{ secret, label: REDACTED_SECRET }] : [];
+  const findings = await preflightFindings(options);
+  const caseOptions: RunCaseOptions = {
+    sut: session.facts,
+    runSeed: options.seed,
+    defaultTimeoutMs: options.defaultTimeoutMs ?? session.facts.taskTimeoutMs + session.facts.replyTimeoutMs,
+    blockers: new Map(findings.map((finding) => [finding.profile, finding.message] as const)),
+    prepare: attemptPreparer(session, options.deep === true, wireChecks, redactions),
+  };
+  const stops = new RunStops(session, progress, options.interrupt);
+  const caseResults: CaseResult[] = [];
+  for (const { suite, cases } of selectCases(options.suites, options.selection)) {
+    progress.sectionStarted(suite.section, suite.title, cases.length);
+    const sectionResults: CaseResult[] = [];
+    for (const testCase of cases) {
+      const stopReason = stops.beforeCase();
+      const result =
+        stopReason === undefined
+          ? await runOrInterrupt(testCase, caseOptions, options, stops)
+          : notRun(testCase, options.seed, stopReason);
+      caseResults.push(result);
+      sectionResults.push(result);
+      progress.caseFinished(result);
+    }
+    progress.sectionFinished(suite.section, sectionResults);
+  }
+  if (stops.interruptedBy === undefined) await awaitStragglers(session);
+  const results = await afterTheLastCase(session, caseResults, wireChecks, options);
+  return runResultOf(options, { results, findings, stops, startedAt, started });
 }
