@@ -25,9 +25,10 @@ import {
 import { connectionFileOf, writeConnectionFile } from '../../harness/federation/connection-file.ts';
 import { FEDERATION_DOMAINS } from '../../harness/federation/domains.ts';
 import { componentLinkRequest } from '../../runner/federation-request.ts';
+import { componentLink, gatewayAnswersAgain } from '../../runner/sut-control.ts';
 import { REFERENCE_WORLD_ACCOUNTS } from '../../suites/fixtures/world-accounts.ts';
 import { launchSut, SutMismatchError, type SutInstance } from '../../harness/sut/launch.ts';
-import { discoInfoProbe, SutNotReadyError, waitForSutReady } from '../../harness/sut/readiness.ts';
+import { SutNotReadyError } from '../../harness/sut/readiness.ts';
 import { SutConfigError, type SutConfig } from '../../harness/sut/sut-config.ts';
 import { checkWritableFile, EXIT, UsageError, type CliIo, type ExitCode } from '../io.ts';
 import type { Command } from '../main.ts';
@@ -141,13 +142,9 @@ function listenForProcessSignals(): StopRequest {
   };
 }
 
-async function waitUntilAnswering(sut: SutInstance, federation: Federation): Promise<void> {
-  const probe = await discoInfoProbe(federation, sut.facts.componentDomain);
-  try {
-    await waitForSutReady(sut, () => probe.probe());
-  } finally {
-    await probe.close();
-  }
+/** Until the launched gateway answers a disco#info on its domain, as a restarted one is waited for. */
+function waitUntilAnswering(sut: SutInstance, federation: Federation): Promise<void> {
+  return gatewayAnswersAgain(federation, sut, sut.facts.componentDomain);
 }
 
 const defaultDeps: FederationUpDeps = {
@@ -278,12 +275,8 @@ function forwardOutput(sut: SutInstance, io: CliIo, stopping: () => boolean): vo
 
 /** For a gateway the harness does not start: say when it connects and disconnects (when the link has a proxy). */
 function reportComponentConnections(federation: Federation, say: (text: string) => void): void {
-  let link: Federation['links']['component'];
-  try {
-    link = federation.links.component;
-  } catch {
-    return; // An external federation's links are not ours to watch.
-  }
+  const link = componentLink(federation);
+  if (link === undefined) return; // An external federation's links are not ours to watch.
   link.on('connection', () => {
     say(`component link: a connection arrived (${link.openConnections} open)\n`);
   });
@@ -386,58 +379,57 @@ interface UpState {
   readonly json: boolean;
 }
 
-async function startAndRun(
+/** Why the start failed, in one line; exit 1. */
+function startProblem(io: CliIo, error: unknown): ExitCode {
+  if (
+    error instanceof SutMismatchError ||
+    error instanceof SutConfigError ||
+    error instanceof FederationStartError
+  )
+    return problem(io, error.message);
+  if (error instanceof SutNotReadyError || error instanceof ProcessExitedError) {
+    // Its output has been forwarded already: the first line says what happened.
+    return problem(io, `the gateway under test did not come up: ${error.message.split('\n')[0] ?? ''}`);
+  }
+  return problem(io, `cannot start: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** Starts the servers and, with --sut, the gateway, recording each in `state` for the teardown. */
+async function startServers(
   options: UpOptions,
-  selection: ProviderSelection,
+  provider: ProviderSelection['provider'],
   state: UpState,
-  stop: StopRequest,
   io: CliIo,
   deps: FederationUpDeps,
-): Promise<ExitCode> {
-  const { provider } = selection;
-  // With --json, stdout carries the connection details only.
-  const say = options.json ? io.err : io.out;
-  const sutName = options.sut === undefined ? '' : ` and ${options.sut.name}`;
-  say(`${selection.reason}\nstarting the ${provider.name} federation${sutName}…\n`);
-  let federation: Federation;
-  try {
-    federation = await provider.start({
-      hostile: true,
-      accounts: accountsToCreate(options.sut, options.extraAccounts),
-      component: options.sut === undefined ? {} : componentLinkRequest(options.sut),
-    });
-    state.federation = federation;
-    if (options.sut !== undefined) {
-      const sut = await deps.launchSut({
-        config: options.sut,
-        federation,
-        ...(options.world === undefined ? {} : { world: options.world }),
-      });
-      state.sut = sut;
-      if (sut.process !== undefined) {
-        forwardOutput(sut, io, () => state.stopping);
-        await deps.waitUntilAnswering(sut, federation);
-      }
-    }
-  } catch (error) {
-    if (state.stopSignal !== undefined) {
-      say(`stopping (${state.stopSignal}) before the start completed\n`);
-      return EXIT.ok;
-    }
-    if (
-      error instanceof SutMismatchError ||
-      error instanceof SutConfigError ||
-      error instanceof FederationStartError
-    )
-      return problem(io, error.message);
-    if (error instanceof SutNotReadyError || error instanceof ProcessExitedError) {
-      // Its output has been forwarded already: the first line says what happened.
-      return problem(io, `the gateway under test did not come up: ${error.message.split('\n')[0] ?? ''}`);
-    }
-    return problem(io, `cannot start: ${error instanceof Error ? error.message : String(error)}`);
+): Promise<Federation> {
+  const federation = await provider.start({
+    hostile: true,
+    accounts: accountsToCreate(options.sut, options.extraAccounts),
+    component: options.sut === undefined ? {} : componentLinkRequest(options.sut),
+  });
+  state.federation = federation;
+  if (options.sut === undefined) return federation;
+  const sut = await deps.launchSut({
+    config: options.sut,
+    federation,
+    ...(options.world === undefined ? {} : { world: options.world }),
+  });
+  state.sut = sut;
+  if (sut.process !== undefined) {
+    forwardOutput(sut, io, () => state.stopping);
+    await deps.waitUntilAnswering(sut, federation);
   }
+  return federation;
+}
 
-  const sut = state.sut;
+/** The connection details, as the summary, the --connection-file and the --json line give them. */
+async function announce(
+  options: UpOptions,
+  federation: Federation,
+  sut: SutInstance | undefined,
+  io: CliIo,
+  say: (text: string) => void,
+): Promise<void> {
   const details = connectionFileOf(federation, {
     ...(sut === undefined ? {} : { name: sut.config.name }),
     adminJid: sut?.adminAccount?.jid ?? `${DEFAULT_ADMIN.username}@${DEFAULT_ADMIN.domain}`,
@@ -454,7 +446,32 @@ async function startAndRun(
     );
   }
   if (options.json) io.out(`${JSON.stringify(details)}\n`);
-  if (options.sut !== undefined && sut?.process === undefined) reportComponentConnections(federation, say);
+}
+
+async function startAndRun(
+  options: UpOptions,
+  selection: ProviderSelection,
+  state: UpState,
+  stop: StopRequest,
+  io: CliIo,
+  deps: FederationUpDeps,
+): Promise<ExitCode> {
+  const { provider } = selection;
+  // With --json, stdout carries the connection details only.
+  const say = options.json ? io.err : io.out;
+  const sutName = options.sut === undefined ? '' : ` and ${options.sut.name}`;
+  say(`${selection.reason}\nstarting the ${provider.name} federation${sutName}…\n`);
+  let federation: Federation;
+  try {
+    federation = await startServers(options, provider, state, io, deps);
+  } catch (error) {
+    if (state.stopSignal === undefined) return startProblem(io, error);
+    say(`stopping (${state.stopSignal}) before the start completed\n`);
+    return EXIT.ok;
+  }
+  await announce(options, federation, state.sut, io, say);
+  if (options.sut !== undefined && state.sut?.process === undefined)
+    reportComponentConnections(federation, say);
   say('\nready: Ctrl-C (SIGINT) or SIGTERM stops everything\n');
   const signal = await stop.requested;
   say(`stopping (${signal})…\n`);
