@@ -18,7 +18,7 @@ import {
   type SutConfig,
 } from '../harness/sut/sut-config.ts';
 import { REPO_ROOT } from '../harness/repo-root.ts';
-import { checkReadableFile, EXIT, readInput, type CliIo } from './io.ts';
+import { checkReadableFile, EXIT, readInput, UsageError, type CliIo } from './io.ts';
 
 type Invalid = typeof EXIT.usage;
 
@@ -26,6 +26,13 @@ type Invalid = typeof EXIT.usage;
 export const DEFAULT_SUT = join(REPO_ROOT, 'fixtures', 'sut', 'reference-gateway.json');
 /** The fixture world of a world-file or admin-iq gateway when no --world names one. */
 export const DEFAULT_WORLD = join(REPO_ROOT, 'fixtures', 'worlds', 'reference.json');
+
+/** --provider external names its servers with --external FILE; neither makes sense alone. */
+export function checkExternalProvider(provider: string, externalFile: string | undefined): void {
+  if ((provider === 'external') !== (externalFile !== undefined)) {
+    throw new UsageError('--provider external and --external FILE go together');
+  }
+}
 
 export function readSutConfigFile(io: CliIo, path: string): SutConfig | Invalid {
   try {

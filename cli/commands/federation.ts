@@ -36,6 +36,7 @@ import { textTable } from '../../runner/text-table.ts';
 import { parseCommandArgs, type CommandSpec } from '../options.ts';
 import {
   DEFAULT_WORLD,
+  checkExternalProvider,
   readExternalFederationFile,
   readSutConfigFile,
   readWorldFile,
@@ -323,9 +324,7 @@ function parseUpArgs(args: readonly string[], io: CliIo): UpOptions | ExitCode {
   const { values, positionals } = parseCommandArgs(SPEC, args);
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
   const provider = values.provider;
-  if ((provider === 'external') !== (values.external !== undefined)) {
-    throw new UsageError('--provider external and --external FILE go together');
-  }
+  checkExternalProvider(provider, values.external);
   if (values.world !== undefined && values.sut === undefined) throw new UsageError('--world needs --sut');
   let sut: SutConfig | undefined;
   if (values.sut !== undefined) {

@@ -18,6 +18,7 @@ import type { OptionValues } from '../options.ts';
 import {
   DEFAULT_SUT,
   DEFAULT_WORLD,
+  checkExternalProvider,
   readExternalFederationFile,
   readSutConfigFile,
   readWorldFile,
@@ -74,9 +75,7 @@ function selectedCases(values: RunValues, selection: CaseSelection): Conformance
 }
 
 export function readRunInputs(values: RunValues, io: CliIo): RunInputs | Invalid {
-  if ((values.provider === 'external') !== (values.external !== undefined)) {
-    throw new UsageError('--provider external and --external FILE go together');
-  }
+  checkExternalProvider(values.provider, values.external);
   const config = readSutConfigFile(io, values.sut ?? DEFAULT_SUT);
   if (config === EXIT.usage) return EXIT.usage;
   const worldPath = resolve(values.world ?? DEFAULT_WORLD);
