@@ -15,6 +15,7 @@ import { discoInfoProbe, waitForSutReady } from '../harness/sut/readiness.ts';
 import type {
   ComponentLinkControl,
   KillPoint,
+  S2sLinkControl,
   StorageFaultControl,
   SutControl,
 } from '../suites/framework/context.ts';
@@ -73,6 +74,60 @@ export async function gatewayAnswersAgain(
   }
 }
 
+/**
+ * Storage faults inside the launched gateway (libfiu): `during` runs while the fault is on; a
+ * gateway that stopped on it (the reference gateway does on a failed sync) is started again.
+ */
+function storageFaultControl(
+  faults: NonNullable<SutInstance['storageFaults']>,
+  managed: ManagedProcess,
+  expectExit: (expecting: boolean) => void,
+  answersAgain: () => Promise<void>,
+): StorageFaultControl {
+  return {
+    async failWhile<T>(
+      fault: 'sync' | 'write',
+      during: (exited: Promise<void>) => Promise<T>,
+    ): Promise<{ value: T; exited: boolean }> {
+      expectExit(true);
+      // Set by the exit, outside this function's control flow.
+      const state = { exited: false };
+      const gone = managed.waitForExit().then(() => {
+        state.exited = true;
+      });
+      let value: T;
+      try {
+        await faults.enable(fault);
+        value = await during(gone);
+      } finally {
+        await faults.disable().catch(() => undefined);
+        if (state.exited || !managed.running) {
+          state.exited = true;
+          await managed.restart();
+        }
+        expectExit(false);
+        if (state.exited) await answersAgain();
+      }
+      return { value, exited: state.exited };
+    },
+  };
+}
+
+/** Both s2s directions at once. */
+function s2sControl(proxies: readonly FaultProxy[]): S2sLinkControl {
+  return {
+    cut: () => {
+      for (const proxy of proxies) proxy.cut();
+    },
+    delay: (ms: number) => {
+      for (const proxy of proxies) proxy.delay(ms);
+    },
+    restore: () => {
+      for (const proxy of proxies) proxy.restore();
+    },
+  };
+}
+
 export function launchedSutControl(options: LaunchedSutControlOptions): SutControl {
   const { federation, sut, process: managed, gatewayJid, expectExit } = options;
   const answersAgain = (): Promise<void> => gatewayAnswersAgain(federation, sut, gatewayJid);
@@ -90,58 +145,15 @@ export function launchedSutControl(options: LaunchedSutControlOptions): SutContr
     proxy === undefined ? undefined : componentLinkControl(proxy, managed, expectExit, answersAgain);
   const s2s = s2sProxies(federation);
   const faults = sut.storageFaults;
-  const storage: StorageFaultControl | undefined =
-    faults === undefined
-      ? undefined
-      : {
-          async failWhile<T>(
-            fault: 'sync' | 'write',
-            during: (exited: Promise<void>) => Promise<T>,
-          ): Promise<{ value: T; exited: boolean }> {
-            expectExit(true);
-            // Set by the exit, outside this function's control flow.
-            const state = { exited: false };
-            const gone = managed.waitForExit().then(() => {
-              state.exited = true;
-            });
-            let value: T;
-            try {
-              await faults.enable(fault);
-              value = await during(gone);
-            } finally {
-              await faults.disable().catch(() => undefined);
-              // A gateway that stops on a failed sync (the reference gateway does) starts again.
-              if (state.exited || !managed.running) {
-                state.exited = true;
-                await managed.restart();
-              }
-              expectExit(false);
-              if (state.exited) await answersAgain();
-            }
-            return { value, exited: state.exited };
-          },
-        };
+  const storage =
+    faults === undefined ? undefined : storageFaultControl(faults, managed, expectExit, answersAgain);
   const server = componentServer(federation);
   return {
     crashAndRestart: restart,
     ...(server === undefined ? {} : { server: { restart: () => server.restart() } }),
     ...(storage === undefined ? {} : { storage }),
     ...(link === undefined ? {} : { link }),
-    ...(s2s === undefined
-      ? {}
-      : {
-          s2s: {
-            cut: () => {
-              for (const proxy of s2s) proxy.cut();
-            },
-            delay: (ms: number) => {
-              for (const proxy of s2s) proxy.delay(ms);
-            },
-            restore: () => {
-              for (const proxy of s2s) proxy.restore();
-            },
-          },
-        }),
+    ...(s2s === undefined ? {} : { s2s: s2sControl(s2s) }),
     freeze() {
       const pid = managed.pid;
       if (pid !== undefined) signalProcessTree(pid, 'SIGSTOP');
@@ -155,13 +167,100 @@ export function launchedSutControl(options: LaunchedSutControlOptions): SutContr
   };
 }
 
+/** The component link's one tap, held by at most one kill point at a time. */
+interface TapSlot {
+  armed: object | undefined;
+}
+
+/**
+ * Arms the link's tap: the first stanza `matches` accepts is held (never forwarded), the tap is
+ * released, and `onMatch` decides when `fired` settles with that stanza (at once when it returns
+ * nothing); disarming before a match settles `fired` with undefined.
+ */
+function armTap(
+  slot: TapSlot,
+  proxy: FaultProxy,
+  matches: (stanza: Element) => boolean,
+  onMatch: (stanza: Element) => Promise<void> | undefined,
+): KillPoint {
+  if (slot.armed !== undefined) throw new Error('a kill point is armed already: disarm it first');
+  let settle: (stanza: Element | undefined) => void = () => undefined;
+  let fail: (error: unknown) => void = () => undefined;
+  const fired = new Promise<Element | undefined>((resolve, reject) => {
+    settle = resolve;
+    fail = reject;
+  });
+  const point = {};
+  const release = (): boolean => {
+    if (slot.armed !== point) return false;
+    slot.armed = undefined;
+    proxy.tap(undefined);
+    return true;
+  };
+  slot.armed = point;
+  proxy.tap((stanza) => {
+    if (slot.armed !== point || !matches(stanza)) return 'forward';
+    release();
+    const done = onMatch(stanza);
+    if (done === undefined) settle(stanza);
+    else
+      done.then(
+        () => {
+          settle(stanza);
+        },
+        (error: unknown) => {
+          fail(error);
+        },
+      );
+    return 'hold';
+  });
+  return {
+    fired,
+    disarm: () => {
+      if (release()) settle(undefined);
+    },
+  };
+}
+
+/**
+ * Kills the gateway the moment it wrote a held stanza, then starts it again. Its synchronous
+ * start runs inside the tap's callback: the process group is killed before anything else.
+ */
+async function killAtHeldStanza(
+  proxy: FaultProxy,
+  managed: ManagedProcess,
+  expectExit: (expecting: boolean) => void,
+  answersAgain: () => Promise<void>,
+): Promise<void> {
+  expectExit(true);
+  const pid = managed.pid;
+  // The process group first, in this very callback: every moment the gateway lives on
+  // after writing the stanza is a moment in which it may still commit what it promised.
+  if (pid !== undefined) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // ESRCH: gone already.
+    }
+  }
+  try {
+    await managed.kill9();
+    // What the dead gateway wrote and the tap held goes nowhere: the connection is reset.
+    proxy.cut();
+    await managed.restart();
+  } finally {
+    expectExit(false);
+  }
+  await answersAgain();
+}
+
 function componentLinkControl(
   proxy: FaultProxy,
   managed: ManagedProcess,
   expectExit: (expecting: boolean) => void,
   answersAgain: () => Promise<void>,
 ): ComponentLinkControl {
-  let armed: { readonly disarm: () => void } | undefined;
+  const slot: TapSlot = { armed: undefined };
   return {
     onSent(listener) {
       proxy.on('stanza', listener);
@@ -169,87 +268,9 @@ function componentLinkControl(
         proxy.off('stanza', listener);
       };
     },
-    killBeforeForwarding(matches): KillPoint {
-      if (armed !== undefined) throw new Error('a kill point is armed already: disarm it first');
-      let settle: (stanza: Element | undefined) => void = () => undefined;
-      let fail: (error: unknown) => void = () => undefined;
-      const fired = new Promise<Element | undefined>((resolve, reject) => {
-        settle = resolve;
-        fail = reject;
-      });
-      const disarm = (): void => {
-        if (armed !== point) return;
-        armed = undefined;
-        proxy.tap(undefined);
-      };
-      const point = {
-        disarm: () => {
-          if (armed !== point) return;
-          disarm();
-          settle(undefined);
-        },
-      };
-      armed = point;
-      proxy.tap((stanza) => {
-        if (armed !== point || !matches(stanza)) return 'forward';
-        disarm();
-        expectExit(true);
-        const pid = managed.pid;
-        // The process group first, in this very callback: every moment the gateway lives on
-        // after writing the stanza is a moment in which it may still commit what it promised.
-        if (pid !== undefined) {
-          try {
-            process.kill(-pid, 'SIGKILL');
-          } catch {
-            // ESRCH: gone already.
-          }
-        }
-        void (async () => {
-          try {
-            await managed.kill9();
-            // What the dead gateway wrote and the tap held goes nowhere: the connection is reset.
-            proxy.cut();
-            await managed.restart();
-          } finally {
-            expectExit(false);
-          }
-          await answersAgain();
-        })().then(
-          () => {
-            settle(stanza);
-          },
-          (error: unknown) => {
-            fail(error);
-          },
-        );
-        return 'hold';
-      });
-      return { fired, disarm: point.disarm };
-    },
-    holdBeforeForwarding(matches): KillPoint {
-      if (armed !== undefined) throw new Error('a kill point is armed already: disarm it first');
-      let settle: (stanza: Element | undefined) => void = () => undefined;
-      const fired = new Promise<Element | undefined>((resolve) => {
-        settle = resolve;
-      });
-      const point = {
-        disarm: () => {
-          if (armed !== point) return;
-          armed = undefined;
-          proxy.tap(undefined);
-          settle(undefined);
-        },
-      };
-      armed = point;
-      proxy.tap((stanza) => {
-        if (armed !== point || !matches(stanza)) return 'forward';
-        armed = undefined;
-        proxy.tap(undefined);
-        settle(stanza);
-        return 'hold';
-      });
-      return { fired, disarm: point.disarm };
-    },
+    killBeforeForwarding: (matches) =>
+      armTap(slot, proxy, matches, () => killAtHeldStanza(proxy, managed, expectExit, answersAgain)),
+    holdBeforeForwarding: (matches) => armTap(slot, proxy, matches, () => undefined),
     async cut(whileDown) {
       // Frozen first: the gateway's reconnection is accepted but goes nowhere until the link is
       // restored, so whatever happens meanwhile happens while the gateway is offline.
