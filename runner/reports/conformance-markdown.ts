@@ -141,13 +141,36 @@ function failureSection(failure: CaseFailure, caseResult: CaseResult | undefined
   return lines.join('\n');
 }
 
-export function conformanceMarkdown(report: ConformanceReport, result: RunResult): string {
-  const subject = `${report.subject.name}${report.subject.version === undefined ? '' : ` ${report.subject.version}`}`;
-  const identity: [string, string][] = [
+type Row = [string, string];
+
+function checklistRows(report: ConformanceReport): Row[] {
+  if (report.fixtureChecklist === undefined) return [];
+  const text =
+    report.fixtureChecklist.length === 0
+      ? 'nothing to do by hand'
+      : `${report.fixtureChecklist
+          .map((item) => `${item.confirmed ? '☑' : '☐'} ${code(item.id)}: ${inline(item.text)}`)
+          .join(
+            '<br>',
+          )} (☐: not confirmed in the SUT file's ${code('fixturesConfirmed')}; the cases that need it are undecided)`;
+  return [['Operator checklist', text]];
+}
+
+function paceRows(report: ConformanceReport): Row[] {
+  if (report.pace === undefined) return [];
+  return [
+    [
+      'Pace',
+      `at most ${String(report.pace.perSecond)} request(s)/s to the gateway after a burst of ${String(report.pace.burst)} (${inline(report.pace.source)}); resource-constraint answers outside the rate-limit cases are undecided, not failures`,
+    ],
+  ];
+}
+
+/** The statement's identity table: what was judged, against which spec, how, and on what selection. */
+function identityRows(report: ConformanceReport, subject: string): Row[] {
+  return [
     ['Implementation', inline(subject)],
-    ...(report.subject.homepage === undefined
-      ? []
-      : [['Homepage', report.subject.homepage] as [string, string]]),
+    ...(report.subject.homepage === undefined ? [] : [['Homepage', report.subject.homepage] as Row]),
     ['Gateway JID', code(report.subject.gatewayJid)],
     ['Claimed profiles', report.subject.claimedProfiles.map(code).join(', ') || 'none'],
     ['Specification', `[${inline(report.spec.title)}](${report.spec.url}) ${report.spec.revision}`],
@@ -165,38 +188,66 @@ export function conformanceMarkdown(report: ConformanceReport, result: RunResult
         : selectionText(report),
     ],
     ['Fixtures', `${code(report.fixtures)}: ${FIXTURE_MODES[report.fixtures]}`],
-    ...(report.fixtureChecklist === undefined
-      ? []
-      : [
-          [
-            'Operator checklist',
-            report.fixtureChecklist.length === 0
-              ? 'nothing to do by hand'
-              : `${report.fixtureChecklist
-                  .map((item) => `${item.confirmed ? '☑' : '☐'} ${code(item.id)}: ${inline(item.text)}`)
-                  .join(
-                    '<br>',
-                  )} (☐: not confirmed in the SUT file's ${code('fixturesConfirmed')}; the cases that need it are undecided)`,
-          ] as [string, string],
-        ]),
-    ...(report.pace === undefined
-      ? []
-      : [
-          [
-            'Pace',
-            `at most ${String(report.pace.perSecond)} request(s)/s to the gateway after a burst of ${String(report.pace.burst)} (${inline(report.pace.source)}); resource-constraint answers outside the rate-limit cases are undecided, not failures`,
-          ] as [string, string],
-        ]),
+    ...checklistRows(report),
+    ...paceRows(report),
   ];
+}
+
+/** Expected failures still failing, stale entries, unknown entries; nothing without any. */
+function baselineLines(report: ConformanceReport, result: RunResult): string[] {
+  const baselined = report.failures.filter((failure) => failure.baseline !== undefined);
+  if (baselined.length === 0 && report.staleBaseline.length === 0 && report.unknownBaseline.length === 0) {
+    return [];
+  }
+  const lines = ['', '## Baseline', ''];
+  for (const failure of baselined) {
+    lines.push(
+      `- ${code(failure.case)} still fails, as the baseline expects: ${inline(failure.baseline ?? '')}`,
+    );
+  }
+  for (const id of report.staleBaseline) {
+    const reason = result.baseline[id];
+    lines.push(
+      `- ${code(id)} passes now; remove it from the baseline${reason === undefined ? '' : ` (listed because: ${inline(reason)})`}`,
+    );
+  }
+  if (report.unknownBaseline.length > 0) {
+    lines.push(`- The baseline names unknown cases: ${report.unknownBaseline.map(code).join(', ')}`);
+  }
+  return lines;
+}
+
+function warningLines(report: ConformanceReport): string[] {
+  if (report.warnings.length === 0) return [];
+  return [
+    '',
+    '## Warnings',
+    '',
+    ...report.warnings.map(
+      (warning) => `- ${code(warning.case)}: ${code(warning.requirement)}: ${inline(warning.message)}`,
+    ),
+  ];
+}
+
+function failureLines(report: ConformanceReport, result: RunResult): string[] {
+  const lines = ['', '## Cases that did not pass', ''];
+  if (report.failures.length === 0) lines.push('None.');
+  const byId = new Map(result.cases.filter(didNotPass).map((caseResult) => [caseResult.case.id, caseResult]));
+  for (const failure of report.failures) lines.push(failureSection(failure, byId.get(failure.case)), '');
+  return lines;
+}
+
+export function conformanceMarkdown(report: ConformanceReport, result: RunResult): string {
+  const subject = `${report.subject.name}${report.subject.version === undefined ? '' : ` ${report.subject.version}`}`;
   const totals = report.totals;
-  const lines = [
+  return [
     `# Conformance statement: ${inline(subject)}`,
     '',
     `${headline(report)} ${String(totals.cases)} cases: ${String(totals.passed)} passed, ${String(totals.failed)} failed, ${String(totals.cantTell)} undecided (${String(totals.flaky)} flaky), ${String(totals.inapplicable)} inapplicable, ${String(totals.untested)} not claimed.`,
     '',
     '| | |',
     '|---|---|',
-    ...identity.map(([name, value]) => `| ${name} | ${value} |`),
+    ...identityRows(report, subject).map(([name, value]) => `| ${name} | ${value} |`),
     '',
     '## Preflight',
     '',
@@ -205,45 +256,15 @@ export function conformanceMarkdown(report: ConformanceReport, result: RunResult
     '## Profiles',
     '',
     ...report.profiles.map((profile) => profileSentence(profile, report.partial)),
-  ];
-  const baselined = report.failures.filter((failure) => failure.baseline !== undefined);
-  if (baselined.length > 0 || report.staleBaseline.length > 0 || report.unknownBaseline.length > 0) {
-    lines.push('', '## Baseline', '');
-    for (const failure of baselined) {
-      lines.push(
-        `- ${code(failure.case)} still fails, as the baseline expects: ${inline(failure.baseline ?? '')}`,
-      );
-    }
-    for (const id of report.staleBaseline) {
-      const reason = result.baseline[id];
-      lines.push(
-        `- ${code(id)} passes now; remove it from the baseline${reason === undefined ? '' : ` (listed because: ${inline(reason)})`}`,
-      );
-    }
-    if (report.unknownBaseline.length > 0) {
-      lines.push(`- The baseline names unknown cases: ${report.unknownBaseline.map(code).join(', ')}`);
-    }
-  }
-  if (report.warnings.length > 0) {
-    lines.push('', '## Warnings', '');
-    lines.push(
-      ...report.warnings.map(
-        (warning) => `- ${code(warning.case)}: ${code(warning.requirement)}: ${inline(warning.message)}`,
-      ),
-    );
-  }
-  lines.push('', '## Cases that did not pass', '');
-  if (report.failures.length === 0) lines.push('None.');
-  const byId = new Map(result.cases.filter(didNotPass).map((caseResult) => [caseResult.case.id, caseResult]));
-  for (const failure of report.failures) lines.push(failureSection(failure, byId.get(failure.case)), '');
-  lines.push(
+    ...baselineLines(report, result),
+    ...warningLines(report),
+    ...failureLines(report, result),
     '',
     '## Other reports',
     '',
     ...Object.entries(report.reports).map(([name, path]) => `- ${name}: [${path}](${path})`),
     '',
-  );
-  return lines.join('\n');
+  ].join('\n');
 }
 
 export function conformanceMarkdownFile(report: ConformanceReport, result: RunResult): ReportFile {
