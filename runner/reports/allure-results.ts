@@ -167,71 +167,73 @@ function startOf(result: CaseResult, run: RunResult): number {
   return Date.parse(result.attempts[0]?.transcript.startedAt ?? run.startedAt);
 }
 
-export function allureResultFiles(run: RunResult, context: ReportContext): ReportFile[] {
-  const writer = new InMemoryWriter();
-  const runtime = new ReporterRuntime({
-    writer,
-    environmentInfo: {
-      SUT: run.subject.name,
-      'SUT version': run.subject.version ?? '-',
-      'Gateway JID': run.subject.gatewayJid,
-      'Claimed profiles': run.subject.profiles.join(', '),
-      Suite: `${context.suite.name} ${context.suite.version}`,
-      'Spec revision': run.specRevision,
-      'Run seed': String(run.seed),
-      'Run ID': run.runId,
-      Federation: run.provider,
-      Strict: String(run.strict),
-      'Run verdict': runVerdictWord(run),
-      Selection: selectionText(run),
-      Fixtures: `${run.fixtures}: ${FIXTURE_MODES[run.fixtures]}`,
-      Preflight:
-        run.preflight.length === 0
-          ? 'no finding'
-          : run.preflight
-              .map((finding) => `${finding.profile} ${finding.kind}: ${finding.message}`)
-              .join('; '),
-    },
+/** The run as Allure's environment panel shows it. */
+function environmentOf(run: RunResult, context: ReportContext): Record<string, string> {
+  return {
+    SUT: run.subject.name,
+    'SUT version': run.subject.version ?? '-',
+    'Gateway JID': run.subject.gatewayJid,
+    'Claimed profiles': run.subject.profiles.join(', '),
+    Suite: `${context.suite.name} ${context.suite.version}`,
+    'Spec revision': run.specRevision,
+    'Run seed': String(run.seed),
+    'Run ID': run.runId,
+    Federation: run.provider,
+    Strict: String(run.strict),
+    'Run verdict': runVerdictWord(run),
+    Selection: selectionText(run),
+    Fixtures: `${run.fixtures}: ${FIXTURE_MODES[run.fixtures]}`,
+    Preflight:
+      run.preflight.length === 0
+        ? 'no finding'
+        : run.preflight.map((finding) => `${finding.profile} ${finding.kind}: ${finding.message}`).join('; '),
+  };
+}
+
+/** One case as an Allure test: its verdict, labels, spec link, and each attempt's transcript attached. */
+function writeCaseResult(
+  runtime: ReporterRuntime,
+  result: CaseResult,
+  run: RunResult,
+  context: ReportContext,
+): void {
+  const start = startOf(result, run);
+  const uuid = runtime.startTest({
+    name: result.case.id,
+    fullName: result.case.id,
+    titlePath: [result.case.section],
+    description: result.case.statement,
+    labels: labels(result, run),
+    links: [
+      { name: `#${result.case.section}`, url: specAnchorUrl(result.case.section), type: LinkType.DEFAULT },
+    ],
+    parameters: [
+      { name: 'seed', value: String(result.seed), excluded: true },
+      { name: 'run seed', value: String(run.seed), excluded: true },
+    ],
+    start,
   });
-  for (const profile of profileStatements(run)) {
-    if (profile.claimed) writeProfileResult(runtime, profile, run);
-  }
-  for (const result of run.cases) {
-    const start = startOf(result, run);
-    const uuid = runtime.startTest({
-      name: result.case.id,
-      fullName: result.case.id,
-      titlePath: [result.case.section],
-      description: result.case.statement,
-      labels: labels(result, run),
-      links: [
-        { name: `#${result.case.section}`, url: specAnchorUrl(result.case.section), type: LinkType.DEFAULT },
-      ],
-      parameters: [
-        { name: 'seed', value: String(result.seed), excluded: true },
-        { name: 'run seed', value: String(run.seed), excluded: true },
-      ],
-      start,
-    });
-    runtime.updateTest(uuid, (test) => {
-      test.status = status(result, run);
-      test.statusDetails = statusDetails(result, run, context);
-      test.stage = Stage.FINISHED;
-    });
-    result.attempts.forEach((attempt, index) => {
-      runtime.writeAttachment(
-        uuid,
-        null,
-        `transcript, attempt ${String(index + 1)} of ${String(result.attempts.length)}: ${attempt.outcome}`,
-        Buffer.from(attempt.transcriptText, 'utf8'),
-        { contentType: ContentType.TEXT, fileExtension: '.txt' },
-      );
-    });
-    const durationMs = result.attempts.reduce((total, attempt) => total + attempt.durationMs, 0);
-    runtime.stopTest(uuid, { stop: start + Math.round(durationMs) });
-    runtime.writeTest(uuid);
-  }
-  runtime.writeEnvironmentInfo();
+  runtime.updateTest(uuid, (test) => {
+    test.status = status(result, run);
+    test.statusDetails = statusDetails(result, run, context);
+    test.stage = Stage.FINISHED;
+  });
+  result.attempts.forEach((attempt, index) => {
+    runtime.writeAttachment(
+      uuid,
+      null,
+      `transcript, attempt ${String(index + 1)} of ${String(result.attempts.length)}: ${attempt.outcome}`,
+      Buffer.from(attempt.transcriptText, 'utf8'),
+      { contentType: ContentType.TEXT, fileExtension: '.txt' },
+    );
+  });
+  const durationMs = result.attempts.reduce((total, attempt) => total + attempt.durationMs, 0);
+  runtime.stopTest(uuid, { stop: start + Math.round(durationMs) });
+  runtime.writeTest(uuid);
+}
+
+/** What the in-memory writer collected, as files under allure-results/. */
+function filesOf(writer: InMemoryWriter): ReportFile[] {
   const files: ReportFile[] = writer.tests.map((test) => ({
     path: `${ALLURE_RESULTS_DIR}/${test.uuid}-result.json`,
     content: `${JSON.stringify(test)}\n`,
@@ -246,4 +248,15 @@ export function allureResultFiles(run: RunResult, context: ReportContext): Repor
     });
   }
   return files;
+}
+
+export function allureResultFiles(run: RunResult, context: ReportContext): ReportFile[] {
+  const writer = new InMemoryWriter();
+  const runtime = new ReporterRuntime({ writer, environmentInfo: environmentOf(run, context) });
+  for (const profile of profileStatements(run)) {
+    if (profile.claimed) writeProfileResult(runtime, profile, run);
+  }
+  for (const result of run.cases) writeCaseResult(runtime, result, run, context);
+  runtime.writeEnvironmentInfo();
+  return filesOf(writer);
 }
