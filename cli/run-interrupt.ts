@@ -60,84 +60,104 @@ export function durationText(ms: number): string {
   return `${String(ms / 1_000)} s`;
 }
 
-export function listenForRunStop(options: RunStopperOptions): RunStopper {
-  const exit = options.exit ?? ((code: number) => process.exit(code));
-  const signals = options.signals ?? process;
-  const release = deferInterruptCleanup();
-  let phase: RunPhase = 'start-up';
-  let onStartupInterrupt: () => Promise<void> = () => Promise.resolve();
-  let reason: string | undefined;
-  let kind: StopKind | undefined;
-  let stoppedDuring: RunPhase | undefined;
-  let resolveRequest: (why: string) => void = () => undefined;
-  const requested = new Promise<string>((resolve) => {
-    resolveRequest = resolve;
-  });
-  const request = (why: string, by: StopKind): void => {
-    reason = why;
-    kind = by;
-    stoppedDuring = phase;
+/** The stopper of one run: which phase it is in, and what a signal or the limit does in each. */
+class RunStopListener implements RunStopper {
+  readonly requested: Promise<string>;
+  #phase: RunPhase = 'start-up';
+  #onStartupInterrupt: () => Promise<void> = () => Promise.resolve();
+  #reason: string | undefined;
+  #kind: StopKind | undefined;
+  #stoppedDuring: RunPhase | undefined;
+  #resolveRequest: (why: string) => void = () => undefined;
+  readonly #options: RunStopperOptions;
+  readonly #exit: (code: number) => void;
+  readonly #signals: NonNullable<RunStopperOptions['signals']>;
+  readonly #release: () => void;
+  readonly #timer: NodeJS.Timeout | undefined;
+
+  constructor(options: RunStopperOptions) {
+    this.#options = options;
+    this.#exit = options.exit ?? ((code: number) => process.exit(code));
+    this.#signals = options.signals ?? process;
+    this.#release = deferInterruptCleanup();
+    this.requested = new Promise<string>((resolve) => {
+      this.#resolveRequest = resolve;
+    });
+    this.#timer =
+      options.timeoutMs > 0
+        ? setTimeout(() => {
+            if (this.#reason === undefined)
+              this.#request(`stopped at the ${options.timeoutText} time limit`, 'timeout');
+          }, options.timeoutMs)
+        : undefined;
+    // The limit alone must not keep a finished run's process alive.
+    this.#timer?.unref();
+    this.#signals.on('SIGINT', this.#onSignal);
+  }
+
+  get reason(): string | undefined {
+    return this.#reason;
+  }
+
+  get kind(): StopKind | undefined {
+    return this.#kind;
+  }
+
+  get stoppedDuring(): RunPhase | undefined {
+    return this.#stoppedDuring;
+  }
+
+  startingUp(onInterrupt: () => Promise<void>): void {
+    this.#phase = 'start-up';
+    this.#onStartupInterrupt = onInterrupt;
+  }
+
+  casesRunning(): void {
+    this.#phase = 'cases';
+  }
+
+  writingReports(): void {
+    this.#phase = 'reports';
+  }
+
+  dispose(): void {
+    clearTimeout(this.#timer);
+    this.#signals.off('SIGINT', this.#onSignal);
+    this.#release();
+  }
+
+  #request(why: string, by: StopKind): void {
+    this.#reason = why;
+    this.#kind = by;
+    this.#stoppedDuring = this.#phase;
     // The case left running is abandoned: what it still awaits ends as the session closes its
     // callers, possibly unawaited. Those rejections are the teardown's, not errors.
     process.on('unhandledRejection', onAbandoned);
-    resolveRequest(why);
-  };
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (kind === 'interrupt') {
-      options.say(`agentconf run: ${signal} again: stopping at once`);
-      dispose();
-      exit(EXIT.interrupted);
+    this.#resolveRequest(why);
+  }
+
+  readonly #onSignal = (signal: NodeJS.Signals): void => {
+    const { say } = this.#options;
+    if (this.#kind === 'interrupt') {
+      say(`agentconf run: ${signal} again: stopping at once`);
+      this.dispose();
+      this.#exit(EXIT.interrupted);
       return;
     }
-    request(`interrupted by ${signal}`, 'interrupt');
-    if (phase === 'start-up') {
-      options.say(
-        `agentconf run: interrupted by ${signal} during start-up: stopping the servers and the gateway`,
-      );
-      void onStartupInterrupt().finally(() => {
-        dispose();
-        exit(EXIT.interrupted);
+    this.#request(`interrupted by ${signal}`, 'interrupt');
+    if (this.#phase === 'start-up') {
+      say(`agentconf run: interrupted by ${signal} during start-up: stopping the servers and the gateway`);
+      void this.#onStartupInterrupt().finally(() => {
+        this.dispose();
+        this.#exit(EXIT.interrupted);
       });
       return;
     }
-    const what = phase === 'cases' ? 'stopping and writing the partial report' : 'finishing the report';
-    options.say(`\nagentconf run: interrupted by ${signal}: ${what} (Ctrl-C again stops at once)`);
+    const what = this.#phase === 'cases' ? 'stopping and writing the partial report' : 'finishing the report';
+    say(`\nagentconf run: interrupted by ${signal}: ${what} (Ctrl-C again stops at once)`);
   };
-  const timer =
-    options.timeoutMs > 0
-      ? setTimeout(() => {
-          if (reason === undefined) request(`stopped at the ${options.timeoutText} time limit`, 'timeout');
-        }, options.timeoutMs)
-      : undefined;
-  // The limit alone must not keep a finished run's process alive.
-  timer?.unref();
-  signals.on('SIGINT', onSignal);
-  const dispose = (): void => {
-    clearTimeout(timer);
-    signals.off('SIGINT', onSignal);
-    release();
-  };
-  return {
-    get reason() {
-      return reason;
-    },
-    get kind() {
-      return kind;
-    },
-    get stoppedDuring() {
-      return stoppedDuring;
-    },
-    requested,
-    startingUp(onInterrupt) {
-      phase = 'start-up';
-      onStartupInterrupt = onInterrupt;
-    },
-    casesRunning() {
-      phase = 'cases';
-    },
-    writingReports() {
-      phase = 'reports';
-    },
-    dispose,
-  };
+}
+
+export function listenForRunStop(options: RunStopperOptions): RunStopper {
+  return new RunStopListener(options);
 }
