@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { xml } from '@xmpp/xml';
+import type { FaultProxy } from '../harness/faults/fault-proxy.ts';
 import type { Federation } from '../harness/federation/server-provider.ts';
 import type { SutInstance } from '../harness/sut/launch.ts';
 import type { ExternalGatewayControl } from '../harness/sut/sut-config.ts';
@@ -58,71 +59,93 @@ function runCommand(what: string, argv: Argv, timeoutMs: number): Promise<void> 
   });
 }
 
+/** The operator command the SUT file declares for `what`; a case that needs a missing one does not apply. */
+function declared(control: ExternalGatewayControl, what: 'kill' | 'freeze' | 'thaw'): Argv {
+  const argv = control[what];
+  if (argv === undefined) {
+    throw new NotApplicable(
+      `the SUT file declares no external.${what} command for this gateway (docs/sut.md)`,
+    );
+  }
+  return argv;
+}
+
+/** Whether the link's connection closes within `timeoutMs`. */
+function closesWithin(closed: Promise<unknown>, timeoutMs: number): Promise<boolean> {
+  return Promise.race([
+    closed.then(() => true),
+    new Promise<false>((resolve) =>
+      setTimeout(() => {
+        resolve(false);
+      }, timeoutMs).unref(),
+    ),
+  ]);
+}
+
+/** What the three operations share: the commands, their limit, the link and the readiness wait. */
+interface ControlParts {
+  readonly options: ExternalSutControlOptions;
+  readonly proxy: FaultProxy;
+  readonly timeoutMs: number;
+  readonly answersAgain: () => Promise<void>;
+}
+
+/** external.kill, proved on the link: the connection closes, and the restarted gateway connects anew. */
+async function crashByCommand({ options, proxy, timeoutMs, answersAgain }: ControlParts): Promise<void> {
+  const kill = declared(options.control, 'kill');
+  if (proxy.openConnections === 0)
+    throw new CannotTell('the gateway has no component connection to kill (it is not connected)');
+  const accepted = proxy.acceptedConnections;
+  const closed = once(proxy, 'closed');
+  await runCommand('kill', kill, timeoutMs);
+  if (!(await closesWithin(closed, timeoutMs)))
+    throw new CannotTell(
+      `the SUT file's external.kill command exited 0 but the gateway's component connection stayed open for ${String(timeoutMs / 1000)} s: it did not kill the gateway`,
+    );
+  await answersAgain();
+  if (proxy.acceptedConnections === accepted)
+    throw new CannotTell('the gateway answers again but never reconnected: external.kill did not end it');
+}
+
+/** external.freeze, proved by a ping the gateway leaves unanswered; one it answers is thawed again. */
+async function freezeByCommand({ options, timeoutMs }: ControlParts): Promise<void> {
+  const { control, gatewayJid } = options;
+  await runCommand('freeze', declared(control, 'freeze'), timeoutMs);
+  const caller = await options.pinger();
+  // A result or an error the gateway itself sent is an answer; a timeout is the silence a
+  // frozen gateway keeps, and the case goes on only once it is known to be frozen.
+  const answered = await caller
+    .iq(gatewayJid, 'get', xml('ping', { xmlns: NS.ping }), { timeoutMs: FROZEN_SILENCE_MS })
+    .then(
+      () => true,
+      (error: unknown) => error instanceof StanzaErrorReply && error.from === gatewayJid,
+    );
+  if (answered) {
+    const { thaw } = control;
+    if (thaw !== undefined) await runCommand('thaw', thaw, timeoutMs).catch(() => undefined);
+    throw new CannotTell('the gateway still answered a ping after external.freeze: it is not frozen');
+  }
+}
+
+async function thawByCommand({ options, timeoutMs, answersAgain }: ControlParts): Promise<void> {
+  await runCommand('thaw', declared(options.control, 'thaw'), timeoutMs);
+  await answersAgain();
+}
+
 /** Undefined when the SUT file declares no command, or the run cannot watch the component link. */
 export function externalSutControl(options: ExternalSutControlOptions): ExternalSutControl | undefined {
   const { control, federation, sut, gatewayJid } = options;
-  const timeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
   const proxy = componentLink(federation);
   if (proxy === undefined || (control.kill === undefined && control.freeze === undefined)) return undefined;
-  const answersAgain = (): Promise<void> => gatewayAnswersAgain(federation, sut, gatewayJid);
+  const parts: ControlParts = {
+    options,
+    proxy,
+    timeoutMs: options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS,
+    answersAgain: () => gatewayAnswersAgain(federation, sut, gatewayJid),
+  };
   return {
-    async crashAndRestart() {
-      const { kill } = control;
-      if (kill === undefined)
-        throw new NotApplicable(
-          'the SUT file declares no external.kill command for this gateway (docs/sut.md)',
-        );
-      if (proxy.openConnections === 0)
-        throw new CannotTell('the gateway has no component connection to kill (it is not connected)');
-      const accepted = proxy.acceptedConnections;
-      const closed = once(proxy, 'closed');
-      await runCommand('kill', kill, timeoutMs);
-      const gone = await Promise.race([
-        closed.then(() => true),
-        new Promise<false>((resolve) =>
-          setTimeout(() => {
-            resolve(false);
-          }, timeoutMs).unref(),
-        ),
-      ]);
-      if (!gone)
-        throw new CannotTell(
-          `the SUT file's external.kill command exited 0 but the gateway's component connection stayed open for ${String(timeoutMs / 1000)} s: it did not kill the gateway`,
-        );
-      await answersAgain();
-      if (proxy.acceptedConnections === accepted)
-        throw new CannotTell('the gateway answers again but never reconnected: external.kill did not end it');
-    },
-    async freeze() {
-      const { freeze } = control;
-      if (freeze === undefined)
-        throw new NotApplicable(
-          'the SUT file declares no external.freeze command for this gateway (docs/sut.md)',
-        );
-      await runCommand('freeze', freeze, timeoutMs);
-      const caller = await options.pinger();
-      // A result or an error the gateway itself sent is an answer; a timeout is the silence a
-      // frozen gateway keeps, and the case goes on only once it is known to be frozen.
-      const answered = await caller
-        .iq(gatewayJid, 'get', xml('ping', { xmlns: NS.ping }), { timeoutMs: FROZEN_SILENCE_MS })
-        .then(
-          () => true,
-          (error: unknown) => error instanceof StanzaErrorReply && error.from === gatewayJid,
-        );
-      if (answered) {
-        const { thaw } = control;
-        if (thaw !== undefined) await runCommand('thaw', thaw, timeoutMs).catch(() => undefined);
-        throw new CannotTell('the gateway still answered a ping after external.freeze: it is not frozen');
-      }
-    },
-    async thaw() {
-      const { thaw } = control;
-      if (thaw === undefined)
-        throw new NotApplicable(
-          'the SUT file declares no external.thaw command for this gateway (docs/sut.md)',
-        );
-      await runCommand('thaw', thaw, timeoutMs);
-      await answersAgain();
-    },
+    crashAndRestart: () => crashByCommand(parts),
+    freeze: () => freezeByCommand(parts),
+    thaw: () => thawByCommand(parts),
   };
 }
