@@ -85,6 +85,32 @@ export const silentProgress: RunProgress = {
   schemaFailures: () => undefined,
 };
 
+/** "12/14 passed, 1 failed, 1 undecided": the outcomes a section had, the zero counts left out. */
+function sectionTally(results: readonly CaseResult[]): string {
+  const count = (outcome: Outcome): number => results.filter((result) => result.outcome === outcome).length;
+  const parts = [`${String(count('passed'))}/${String(results.length)} passed`];
+  if (count('failed') > 0) parts.push(`${String(count('failed'))} failed`);
+  if (count('cantTell') > 0) parts.push(`${String(count('cantTell'))} undecided`);
+  if (count('inapplicable') > 0) parts.push(`${String(count('inapplicable'))} inapplicable`);
+  if (count('untested') > 0) parts.push(`${String(count('untested'))} not claimed`);
+  return parts.join(', ');
+}
+
+/**
+ * Whether a case is described under its section: every failure, and an undecided case unless a
+ * line already says why (a preflight blocker, a stop, an awaited checklist item); with --verbose
+ * every case that did not pass.
+ */
+function shownAfterSection(result: CaseResult, verbose: boolean): boolean {
+  const shown =
+    result.outcome === 'failed' ||
+    (result.outcome === 'cantTell' &&
+      !isBlocked(result) &&
+      !isNotRun(result) &&
+      checklistItemAwaited(result) === undefined);
+  return shown || (verbose && result.outcome !== 'passed');
+}
+
 export function terminalProgress(write: (text: string) => void, verbose = false): RunProgress {
   return {
     gatewayExited(message) {
@@ -103,24 +129,10 @@ export function terminalProgress(write: (text: string) => void, verbose = false)
       write(result.flaky ? 'f' : MARKS[result.outcome]);
     },
     sectionFinished(_, results) {
-      const count = (outcome: Outcome): number =>
-        results.filter((result) => result.outcome === outcome).length;
-      const parts = [`${String(count('passed'))}/${String(results.length)} passed`];
-      if (count('failed') > 0) parts.push(`${String(count('failed'))} failed`);
-      if (count('cantTell') > 0) parts.push(`${String(count('cantTell'))} undecided`);
-      if (count('inapplicable') > 0) parts.push(`${String(count('inapplicable'))} inapplicable`);
-      if (count('untested') > 0) parts.push(`${String(count('untested'))} not claimed`);
-      write(`  ${parts.join(', ')}\n`);
+      write(`  ${sectionTally(results)}\n`);
       for (const line of awaitingChecklistLines(results)) write(`${line}\n`);
       for (const result of mustFirst(results)) {
-        const shown =
-          result.outcome === 'failed' ||
-          (result.outcome === 'cantTell' &&
-            !isBlocked(result) &&
-            !isNotRun(result) &&
-            checklistItemAwaited(result) === undefined);
-        if (shown || (verbose && result.outcome !== 'passed'))
-          write(`${describeFailure(result, !verbose)}\n`);
+        if (shownAfterSection(result, verbose)) write(`${describeFailure(result, !verbose)}\n`);
       }
     },
     schemaFailures(results) {
