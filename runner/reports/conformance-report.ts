@@ -256,13 +256,59 @@ export interface ConformanceReportOptions {
   readonly allureReport?: boolean;
 }
 
+function subjectOf(subject: RunResult['subject']): ConformanceReport['subject'] {
+  return {
+    name: subject.name,
+    ...(subject.version === undefined ? {} : { version: subject.version }),
+    ...(subject.homepage === undefined ? {} : { homepage: subject.homepage }),
+    gatewayJid: subject.gatewayJid,
+    claimedProfiles: subject.profiles,
+    features: subject.features,
+  };
+}
+
+function totalsOf(result: RunResult): ConformanceReport['totals'] {
+  const count = (outcome: Outcome): number => result.cases.filter((c) => c.outcome === outcome).length;
+  return {
+    cases: result.cases.length,
+    passed: count('passed'),
+    failed: count('failed'),
+    cantTell: count('cantTell'),
+    inapplicable: count('inapplicable'),
+    untested: count('untested'),
+    flaky: result.cases.filter((c) => c.flaky).length,
+  };
+}
+
+/** Every case's SHOULD-level findings, with the case that met them. */
+function warningsOf(result: RunResult): ConformanceReport['warnings'] {
+  return result.cases.flatMap((caseResult) =>
+    caseWarnings(caseResult).map((finding) => ({
+      case: caseResult.case.id,
+      requirement: finding.requirement,
+      message: finding.message,
+    })),
+  );
+}
+
+/** The other files of the run, relative to the statement. */
+function reportsOf(options: ConformanceReportOptions): ConformanceReport['reports'] {
+  return {
+    result: REPORT_FILES.result,
+    statement: REPORT_FILES.statement,
+    junit: REPORT_FILES.junit,
+    earl: REPORT_FILES.earl,
+    allureResults: REPORT_FILES.allureResults,
+    transcripts: REPORT_FILES.transcripts,
+    ...(options.allureReport === true ? { allureReport: REPORT_FILES.allureReport } : {}),
+  };
+}
+
 export function conformanceReport(
   result: RunResult,
   context: ReportContext,
   options: ConformanceReportOptions = {},
 ): ConformanceReport {
-  const count = (outcome: Outcome): number => result.cases.filter((c) => c.outcome === outcome).length;
-  const { subject } = result;
   return {
     format: CONFORMANCE_FORMAT,
     runId: result.runId,
@@ -274,14 +320,7 @@ export function conformanceReport(
     provider: result.provider,
     suite: context.suite,
     spec: { title: SPEC_TITLE, revision: result.specRevision, url: SPEC_URL },
-    subject: {
-      name: subject.name,
-      ...(subject.version === undefined ? {} : { version: subject.version }),
-      ...(subject.homepage === undefined ? {} : { homepage: subject.homepage }),
-      gatewayJid: subject.gatewayJid,
-      claimedProfiles: subject.profiles,
-      features: subject.features,
-    },
+    subject: subjectOf(result.subject),
     passed: result.passed,
     verdict: runVerdict(result),
     partial: result.partial,
@@ -303,35 +342,13 @@ export function conformanceReport(
       message: finding.message,
     })),
     profiles: profileStatements(result),
-    totals: {
-      cases: result.cases.length,
-      passed: count('passed'),
-      failed: count('failed'),
-      cantTell: count('cantTell'),
-      inapplicable: count('inapplicable'),
-      untested: count('untested'),
-      flaky: result.cases.filter((c) => c.flaky).length,
-    },
-    warnings: result.cases.flatMap((caseResult) =>
-      caseWarnings(caseResult).map((finding) => ({
-        case: caseResult.case.id,
-        requirement: finding.requirement,
-        message: finding.message,
-      })),
-    ),
+    totals: totalsOf(result),
+    warnings: warningsOf(result),
     failures: result.cases.filter(didNotPass).map((caseResult) => caseFailure(caseResult, result, context)),
     scenarios: scenarioStatements(result),
     staleBaseline: result.staleBaseline,
     unknownBaseline: result.unknownBaseline,
-    reports: {
-      result: REPORT_FILES.result,
-      statement: REPORT_FILES.statement,
-      junit: REPORT_FILES.junit,
-      earl: REPORT_FILES.earl,
-      allureResults: REPORT_FILES.allureResults,
-      transcripts: REPORT_FILES.transcripts,
-      ...(options.allureReport === true ? { allureReport: REPORT_FILES.allureReport } : {}),
-    },
+    reports: reportsOf(options),
   };
 }
 
