@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/test-support/run-cli.ts';
 import { REPO_ROOT } from '../harness/repo-root.ts';
 import type { RunResult } from '../runner/run-result.ts';
-import { SPEC_MINIMAL_MANIFEST_HASH } from '../suites/sections/support/hash-vectors.ts';
+import { SPEC_MINIMAL_MANIFEST_HASH } from '../suites/sections/canonical-json/hash-vectors.ts';
 import { RUN_TIMEOUT_MS } from './variants/use-variant-run.ts';
 
 interface WorldFile {

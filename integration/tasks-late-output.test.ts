@@ -7,7 +7,7 @@
 // would already have arrived: none may have, and task-state and task-result keep the cancelled
 // settlement — for a local caller and for a remote one across s2s.
 //
-// The black-box suite case for the same requirement (suites/sections/cancellation.ts) runs here
+// The black-box suite case for the same requirement (suites/sections/cancellation/index.ts) runs here
 // too, against this gateway (it must pass) and against the same gateway made to emit late output
 // (it must fail): a gateway that sends a progress event after each cancelled event it sends.
 import type { Element } from '@xmpp/xml';
@@ -23,7 +23,7 @@ import {
 import type { CaseContext } from '../suites/framework/context.ts';
 import { freshSeed } from '../suites/framework/seeded-random.ts';
 import { RequirementViolation } from '../suites/framework/verdicts.ts';
-import { cancellationSuite } from '../suites/sections/cancellation.ts';
+import { cancellationSuite } from '../suites/sections/cancellation/index.ts';
 import { ALICE, BOB, useGatewayFederation } from './test-support/gateway-federation.ts';
 import { localCaseContext } from './test-support/suite-case-context.ts';
 import {

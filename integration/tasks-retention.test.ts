@@ -27,7 +27,7 @@ import { openGatewayState, type GatewayState } from '../reference-gateway/config
 import { provisioningOf } from './test-support/admin.ts';
 import type { CaseContext } from '../suites/framework/context.ts';
 import { freshSeed } from '../suites/framework/seeded-random.ts';
-import { taskRecoverySuite } from '../suites/sections/task-recovery.ts';
+import { taskRecoverySuite } from '../suites/sections/task-recovery/index.ts';
 import { ALICE, BOB, useGatewayFederation } from './test-support/gateway-federation.ts';
 import { localCaseContext } from './test-support/suite-case-context.ts';
 import {

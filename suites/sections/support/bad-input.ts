@@ -695,3 +695,29 @@ export async function expectStillAnswers(
 
 /** Every defined condition, for a request the spec only requires to be refused. */
 export const ANY_ERROR: readonly DefinedCondition[] = DEFINED_CONDITIONS;
+
+/** Sends each input and judges its reply; returns the exchanges of those admitted. */
+export async function sendAll<T extends BadJson | BadElement>(
+  context: CaseContext,
+  inputs: readonly T[],
+  requestType: string,
+  counts: BadInputCounts,
+  canary: string | undefined,
+  send: (input: T) => Promise<IqExchange>,
+): Promise<{ input: T; exchange: IqExchange }[]> {
+  const admitted: { input: T; exchange: IqExchange }[] = [];
+  for (const input of inputs) {
+    const exchange = await exchangeOrSilence(() => send(input), input.requirement, input.what);
+    judgeBadInput(context, exchange, input, canary, counts, requestType);
+    if (exchange.parsed.type === 'result') admitted.push({ input, exchange });
+  }
+  return admitted;
+}
+
+/** The counts to the transcript, and their total as the case's iteration count (conformance.json). */
+export function note(caller: Caller, context: CaseContext, counts: BadInputCounts, extra = ''): void {
+  context.budget.ran(counts.total);
+  caller.transcript.note(
+    `bad-input: ${String(counts.total)} inputs (seed ${String(context.random.seed)}): ${counts.toString()}${extra}`,
+  );
+}

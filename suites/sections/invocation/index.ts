@@ -1,0 +1,758 @@
+/**
+ * #invocation: durable admission answered with <accepted/>, identifiers, replay of the identical
+ * request (same task, the tool runs once: the ledger counter stays at 1) and conflicts for every
+ * fingerprint part changed alone, authorization before any validity error (unknown and
+ * unauthorized alike, invocation apart from visibility), then the validity errors an authorized
+ * caller gets: stale hash, unknown version, schema-invalid arguments, missing parts, deadlines
+ * without a zone or already past. A task stays pinned to the version and manifest hash it was
+ * admitted with when the administrator activates another version while it runs.
+ */
+import type { Element } from '@xmpp/xml';
+import type { Caller, IqExchange } from '../../../harness/driver/index.ts';
+import { dateTimeFromMillis, toEpochMillis } from '../../../protocol/datetime.ts';
+import { buildInvoke, type Invoke } from '../../../protocol/stanza/index.ts';
+import { defineSuite } from '../../framework/case.ts';
+import type { CaseContext } from '../../framework/context.ts';
+import {
+  expectAnyStanzaError,
+  expectDiscoInfo,
+  expectIndistinguishable,
+  expectSameErrorPayload,
+  expectStanzaError,
+  expectThat,
+} from '../../framework/expect.ts';
+import { CannotTell, MissingFixture } from '../../framework/verdicts.ts';
+import { requireWorld } from '../../fixtures/reference-world.ts';
+import { duplicates, estimatedBits, IDENTIFIER_ALPHABET_SIZE, varyingPositions } from './identifiers.ts';
+import { discoInfo } from '../support/discovery.ts';
+import { adminFor, freshVersion, hasAdmin, withRestore } from '../support/provisioning.ts';
+import { expectServedManifest, manifestRequest } from '../support/served-manifest.ts';
+import {
+  activateTarget,
+  awaitSettled,
+  conformanceTarget,
+  expectAccepted,
+  expectLedgerUntouched,
+  expectTaskState,
+  freshLedgerKey,
+  freshRequestId,
+  instantFromNow,
+  measureGatewayClock,
+  passOnGatewayClock,
+  readLedger,
+  registerTargetVersion,
+  sendInvoke,
+  SHORT_RETENTION_MS,
+  startShortlyRetained,
+  startTask,
+  targetOf,
+  taskStateRequest,
+  terminalPayload,
+  whileHeld,
+  type TaskTarget,
+} from '../support/tasks.ts';
+import { crashOnTheWireCases } from './crash-on-the-wire.ts';
+import { linkFaultCases } from './link-faults.ts';
+
+/** A short script that completes at once: admission cases need a task, not a long one. */
+const QUICK = { steps: [{ complete: {} }] };
+
+/** Task IDs compared position by position, from invocations one after another. */
+const SEQUENTIAL_IDS = 8;
+/** Further task IDs for the statistical estimate, invoked eight at a time. */
+const CONCURRENT_IDS = 56;
+/** Below this estimate of random bits a sample of IDs is warned about (128 bits give about 125). */
+const WARN_BELOW_BITS = 100;
+
+/** A sha-256 value that is not the manifest's: a stale pin. */
+const STALE_HASH = { algo: 'sha-256', value: 'n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=' };
+
+/** Sends an <invoke/> edited after building: for parts the codec will not write. */
+function sendEdited(
+  caller: Caller,
+  to: string,
+  invoke: Invoke,
+  edit: (element: Element) => void,
+): Promise<IqExchange> {
+  const element = buildInvoke(invoke);
+  edit(element);
+  return caller.exchangeIq(to, 'set', element);
+}
+
+function invokeOf(context: CaseContext, target: TaskTarget, tool: string, args: unknown): Invoke {
+  return {
+    requestId: freshRequestId(context),
+    tool,
+    apiVersion: target.version,
+    manifestHash: target.hash,
+    argumentsJson: JSON.stringify(args),
+  };
+}
+
+export const invocationSuite = defineSuite('invocation', 'Invocation', [
+  {
+    id: 'invocation.accepted-durable',
+    requirements: [
+      'invocation.identifier-grammar',
+      'task-recovery.state-contents',
+      'invocation.required-parts',
+    ],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    statement:
+      'An admitted invocation is answered with <accepted/> echoing the request ID, at revision 0, with a task ID of the identifier grammar, a creation time and a retention promise; the task then exists for task-state at once.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const { accepted } = await startTask(context, caller, target, 'script', QUICK);
+      const state = expectTaskState(
+        await taskStateRequest(caller, target, accepted.taskId),
+        'task-recovery.state-contents',
+      );
+      expectThat(
+        `task ${state.taskId}, created ${state.created.text}`,
+        'task-recovery.state-contents',
+        `the admitted task ${accepted.taskId}, created ${accepted.created.text}`,
+        state.taskId === accepted.taskId && state.created.epochSeconds === accepted.created.epochSeconds,
+      );
+      await awaitSettled(context, caller, accepted.taskId);
+    },
+  },
+  {
+    id: 'invocation.identifiers-unpredictable',
+    requirements: ['invocation.identifier-unpredictability', 'invocation.identifier-grammar'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    statement: `Task IDs of ${String(SEQUENTIAL_IDS)} consecutive invocations, of ${String(SEQUENTIAL_IDS + CONCURRENT_IDS)} in all, and the event IDs of their tasks are all distinct, and the consecutive task IDs differ in enough characters to hold 64 bits (a counter or a clock differs in a few; a fixed or time prefix before random bits is fine). A per-position estimate below ${String(WARN_BELOW_BITS)} bits over all task IDs, or over all event IDs, is a warning: statistics on a sample show only gross failures (spec positions, section I).`,
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const tasks: string[] = [];
+      for (let index = 0; index < SEQUENTIAL_IDS; index++) {
+        tasks.push((await startTask(context, caller, target, 'script', QUICK)).accepted.taskId);
+      }
+      const sequential = [...tasks];
+      // The rest in batches; a gateway may refuse some for capacity or rate (#security), which
+      // only makes the sample smaller.
+      let limited = false;
+      for (let sent = 0; sent < CONCURRENT_IDS && !limited; sent += 8) {
+        const batch = await Promise.all(
+          Array.from({ length: Math.min(8, CONCURRENT_IDS - sent) }, () =>
+            sendInvoke(context, caller, target, 'script', QUICK),
+          ),
+        );
+        for (const { invoke, exchange } of batch) {
+          if (exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'resource-constraint') {
+            limited = true;
+            continue;
+          }
+          tasks.push(expectAccepted(exchange, 'invocation.identifier-grammar', invoke).taskId);
+        }
+      }
+      const events: string[] = [];
+      for (const taskId of tasks) {
+        events.push(
+          ...(await awaitSettled(context, caller, taskId)).map((received) => received.event.eventId),
+        );
+      }
+      const repeated = duplicates([...tasks, ...events]);
+      expectThat(
+        repeated.join('\n'),
+        'invocation.identifier-unpredictability',
+        'distinct task and event IDs',
+        repeated.length === 0,
+      );
+      const varying = varyingPositions(sequential);
+      expectThat(
+        sequential.join('\n'),
+        'invocation.identifier-unpredictability',
+        `${String(SEQUENTIAL_IDS)} consecutive task IDs differing in at least ${String(Math.ceil(64 / Math.log2(IDENTIFIER_ALPHABET_SIZE)))} characters (they differ in ${String(varying)}: a counter or a clock, not random bits)`,
+        varying * Math.log2(IDENTIFIER_ALPHABET_SIZE) >= 64,
+      );
+      for (const [label, ids] of [
+        ['task IDs', tasks],
+        ['event IDs', events],
+      ] as const) {
+        const bits = estimatedBits(ids);
+        if (bits !== undefined && bits < WARN_BELOW_BITS) {
+          context.warn(
+            'invocation.identifier-unpredictability',
+            `${String(ids.length)} ${label} spread about ${String(Math.round(bits))} bits over their characters, well below 128 (e.g. ${ids.slice(0, 3).join(', ')})`,
+          );
+        }
+      }
+    },
+  },
+  {
+    id: 'invocation.replay-same-task',
+    scenario: 'replay',
+    requirements: ['invocation.replay-same-task'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-28'],
+    statement:
+      'The identical invocation repeated while the task runs and after it settled, from the same and from another resource and with the arguments formatted differently, returns the original acceptance; the ledger shows the tool ran once.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const key = freshLedgerKey(context, 'invocation.replay');
+      const args = { ledgerKey: key, steps: [{ wait: { ms: 150 } }, { complete: {} }] };
+      const original = await startTask(context, caller, target, 'script', args);
+      const options = { requestId: original.invoke.requestId };
+      const sibling = await context.callers.sibling(caller);
+      const replays = [
+        await sendInvoke(context, caller, target, 'script', args, options),
+        await sendInvoke(context, sibling, target, 'script', args, {
+          ...options,
+          // Same canonical arguments: other member order and whitespace (interp-28).
+          argumentsJson: `{ "steps" : [ { "wait": {"ms": 150} }, {"complete": {}} ],\n "ledgerKey": ${JSON.stringify(key)} }`,
+        }),
+      ];
+      await awaitSettled(context, caller, original.accepted.taskId);
+      replays.push(await sendInvoke(context, caller, target, 'script', args, options));
+      for (const replay of replays) {
+        const accepted = expectAccepted(replay.exchange, 'invocation.replay-same-task', replay.invoke);
+        expectThat(
+          replay.exchange.reply.xml,
+          'invocation.replay-same-task',
+          `the original acceptance: task-id='${original.accepted.taskId}' created='${original.accepted.created.text}' revision='0'`,
+          accepted.taskId === original.accepted.taskId &&
+            accepted.created.epochSeconds === original.accepted.created.epochSeconds &&
+            accepted.created.fraction === original.accepted.created.fraction,
+        );
+        if (accepted.retainUntil.text !== original.accepted.retainUntil.text) {
+          context.warn(
+            'invocation.replay-same-task',
+            `the replayed acceptance changed retain-until (interp-28)`,
+          );
+        }
+      }
+      const count = await readLedger(context, caller, target, key, 'invocation.replay-same-task');
+      expectThat(
+        `count ${String(count)}`,
+        'invocation.replay-same-task',
+        'the ledger key incremented once (one execution)',
+        count === 1,
+      );
+    },
+  },
+  {
+    id: 'invocation.replay-outlives-retention',
+    scenario: 'replay',
+    requirements: ['invocation.replay-retention', 'invocation.replay-same-task'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-28', 'interp-29'],
+    statement: `Inside the advertised replay window, the identical invocation repeated once the task's deadline and retain-until have passed on the gateway's clock still returns the original acceptance, never new work: the ledger shows one execution. Needs a gateway that keeps a task with a deadline at most ${String(SHORT_RETENTION_MS / 1000)} s past it (registry fixture short-retention; the reference gateway's tasks.retentionSeconds) and a replay window longer than the case.`,
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const info = expectDiscoInfo(await discoInfo(caller, target.jid), 'endpoint-info.disco-info');
+      const windowText = info.forms
+        .flatMap((form) => form.fields)
+        .find((field) => field.var === 'request_replay_seconds')?.values[0];
+      const windowMs =
+        windowText !== undefined && /^[1-9][0-9]*$/.test(windowText) ? Number(windowText) * 1000 : 0;
+      if (windowMs === 0) {
+        throw new CannotTell(
+          `${target.jid} advertises no valid request_replay_seconds (endpoint-info.replay-window-field), so the replay window is unknown`,
+        );
+      }
+      const clock = await measureGatewayClock(context, caller, target);
+      const key = freshLedgerKey(context, 'invocation.replay-retention');
+      const args = { ledgerKey: key, steps: [{ complete: {} }] };
+      const admitted = Date.now();
+      // Half a second of deadline: the tool completes as soon as it runs, within milliseconds
+      // even on a loaded machine (it does not, the case cannot tell).
+      const original = await startShortlyRetained(context, caller, target, clock, args, 500);
+      const { retainUntil } = original.accepted;
+      const settled = terminalPayload(await awaitSettled(context, caller, original.accepted.taskId));
+      if (settled.state !== 'completed') {
+        throw new CannotTell(
+          `the task ended ${settled.state} before its tool completed (its deadline was a second away): a replay's execution would not show`,
+        );
+      }
+      await passOnGatewayClock(context, caller, target, dateTimeFromMillis(toEpochMillis(retainUntil) + 100));
+      const replay = await sendInvoke(context, caller, target, 'script', args, {
+        requestId: original.invoke.requestId,
+        ...(original.invoke.deadline === undefined ? {} : { deadline: original.invoke.deadline }),
+      });
+      if (Date.now() - admitted >= windowMs) {
+        throw new MissingFixture(
+          `the advertised replay window (${windowText ?? ''} s) ended before the replay: everything has expired, and any answer is allowed (interp-29)`,
+        );
+      }
+      const accepted = expectAccepted(replay.exchange, 'invocation.replay-retention', replay.invoke);
+      expectThat(
+        replay.exchange.reply.xml,
+        'invocation.replay-retention',
+        `the original acceptance inside the replay window, after retain-until: task-id='${original.accepted.taskId}'`,
+        accepted.taskId === original.accepted.taskId,
+      );
+      const count = await readLedger(context, caller, target, key, 'invocation.replay-retention');
+      expectThat(
+        `count ${String(count)}`,
+        'invocation.replay-retention',
+        'the ledger key incremented once (no second execution)',
+        count === 1,
+      );
+    },
+  },
+  {
+    id: 'invocation.durable-across-crash',
+    scenario: 'crash',
+    requirements: ['invocation.durable-before-accepted', 'invocation.replay-same-task'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    statement:
+      'The gateway is killed with SIGKILL the moment an <accepted/> arrives and started again: the task then answers task-state, the identical invocation returns the original acceptance, and the ledger shows the tool ran at most once. Cannot tell when the harness did not launch the gateway (registry fixture gateway-restart).',
+    run: async (context) => {
+      const control = context.sutControl;
+      if (control === undefined) {
+        throw new MissingFixture(
+          'needs a gateway the harness launches, so that it can kill it with SIGKILL and start it again on the same state: give the SUT file a "launch" command (docs/sut.md) instead of "external"',
+        );
+      }
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const key = freshLedgerKey(context, 'invocation.crash');
+      // Still running (or not yet dispatched) when the kill comes; ends by itself if resumed.
+      const args = { ledgerKey: key, steps: [{ wait: { ms: 3_000 } }, { complete: {} }] };
+      const original = await startTask(
+        context,
+        caller,
+        target,
+        'script',
+        args,
+        {},
+        'invocation.durable-before-accepted',
+      );
+      await control.crashAndRestart();
+      const state = expectTaskState(
+        await taskStateRequest(caller, target, original.accepted.taskId),
+        'invocation.durable-before-accepted',
+      );
+      expectThat(
+        `task ${state.taskId}`,
+        'invocation.durable-before-accepted',
+        `task-state of the accepted task ${original.accepted.taskId} after the crash`,
+        state.taskId === original.accepted.taskId,
+      );
+      const replay = await sendInvoke(context, caller, target, 'script', args, {
+        requestId: original.invoke.requestId,
+      });
+      const accepted = expectAccepted(replay.exchange, 'invocation.durable-before-accepted', replay.invoke);
+      expectThat(
+        replay.exchange.reply.xml,
+        'invocation.durable-before-accepted',
+        `the original acceptance after the crash: task-id='${original.accepted.taskId}'`,
+        accepted.taskId === original.accepted.taskId,
+      );
+      const count = await readLedger(context, caller, target, key, 'invocation.durable-before-accepted');
+      expectThat(
+        `count ${String(count)}`,
+        'invocation.durable-before-accepted',
+        'the tool ran at most once (ledger 0 or 1)',
+        count <= 1,
+      );
+    },
+  },
+  {
+    id: 'invocation.replay-conflict',
+    scenario: 'replay',
+    requirements: ['invocation.replay-conflict'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-28', 'interp-27'],
+    statement:
+      'Reusing a request ID with one fingerprint part changed alone (arguments, tool, manifest hash, deadline presence, deadline instant, API version) fails with conflict; the same ID from another caller is an independent request.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const deadline = instantFromNow(600_000);
+      const original = await startTask(context, caller, target, 'script', QUICK, { deadline });
+      const requestId = original.invoke.requestId;
+      const changed: [string, Promise<{ exchange: IqExchange }>][] = [
+        [
+          'arguments',
+          sendInvoke(
+            context,
+            caller,
+            target,
+            'script',
+            { steps: [{ complete: { summary: 'x' } }] },
+            { requestId, deadline },
+          ),
+        ],
+        ['tool', sendInvoke(context, caller, target, 'script.typed', QUICK, { requestId, deadline })],
+        [
+          'manifest hash',
+          sendInvoke(context, caller, target, 'script', QUICK, { requestId, deadline, hash: STALE_HASH }),
+        ],
+        ['no deadline', sendInvoke(context, caller, target, 'script', QUICK, { requestId })],
+        [
+          'another deadline instant',
+          sendInvoke(context, caller, target, 'script', QUICK, {
+            requestId,
+            deadline: dateTimeFromMillis(Date.parse(deadline.text) + 1_000),
+          }),
+        ],
+      ];
+      for (const [part, sent] of changed) {
+        const { exchange } = await sent;
+        expectThat(
+          exchange.reply.xml,
+          'invocation.replay-conflict',
+          `<conflict/> for the request ID reused with another ${part}`,
+          exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'conflict',
+        );
+        expectStanzaError(exchange, 'invocation.replay-conflict', 'conflict', context);
+      }
+      // An unknown version is also item-not-found (interp-27): either answer refuses the reuse.
+      const version = await sendInvoke(context, caller, target, 'script', QUICK, {
+        requestId,
+        deadline,
+        apiVersion: `${target.version}.9`,
+      });
+      expectStanzaError(
+        version.exchange,
+        'invocation.replay-conflict',
+        ['conflict', 'item-not-found'],
+        context,
+      );
+      // The request ID is scoped to the caller: alice's identical request is new work.
+      if (world.mayInvoke('remote', world.endpoint(target.jid), 'script')) {
+        const remote = await context.callers.remote();
+        const independent = await startTask(
+          context,
+          remote,
+          target,
+          'script',
+          QUICK,
+          { requestId, deadline },
+          'invocation.replay-conflict',
+        );
+        expectThat(
+          independent.exchange.reply.xml,
+          'invocation.replay-conflict',
+          'a task of its own for the same request ID from another caller',
+          independent.accepted.taskId !== original.accepted.taskId,
+        );
+        await awaitSettled(context, remote, independent.accepted.taskId);
+      }
+      await awaitSettled(context, caller, original.accepted.taskId);
+    },
+  },
+  {
+    id: 'invocation.unauthorized-like-nonexistent',
+    scenario: 'equivalence',
+    requirements: [
+      'invocation.unauthorized-item-not-found',
+      'invocation.authorize-first',
+      'errors.not-found-equivalence',
+    ],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-19', 'interp-26', 'interp-27', 'interp-42'],
+    statement:
+      'A nonexistent endpoint, an unknown tool, an endpoint the caller may see but not invoke (also with a stale hash and invalid arguments) and a caller of a domain with no grants all get the same item-not-found.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      const target = conformanceTarget(context);
+      const restricted = targetOf(world.restrictedEndpoint);
+      const restrictedTool = restricted.manifest.tools[0]?.name;
+      if (restrictedTool === undefined) {
+        throw new MissingFixture(
+          `the fixture world's endpoint ${restricted.jid} (visible to the local caller, not invocable) has no tool to invoke: give its manifest one`,
+        );
+      }
+      const nonexistent: TaskTarget = { ...target, jid: world.nonexistentJid };
+      const caller = await context.callers.local();
+      const replies = [
+        {
+          label: `nonexistent ${nonexistent.jid}`,
+          to: nonexistent.jid,
+          exchange: (await sendInvoke(context, caller, nonexistent, 'script', QUICK)).exchange,
+        },
+        {
+          label: `unknown tool at ${target.jid}`,
+          to: target.jid,
+          exchange: (await sendInvoke(context, caller, target, 'no.such.tool', QUICK)).exchange,
+        },
+        {
+          label: `restricted ${restricted.jid}`,
+          to: restricted.jid,
+          exchange: (await sendInvoke(context, caller, restricted, restrictedTool, {})).exchange,
+        },
+        {
+          label: `restricted ${restricted.jid} with a stale hash and invalid arguments`,
+          to: restricted.jid,
+          exchange: (
+            await sendInvoke(context, caller, restricted, restrictedTool, [1, 2], { hash: STALE_HASH })
+          ).exchange,
+        },
+      ] as const;
+      for (const reply of replies)
+        expectStanzaError(
+          reply.exchange,
+          'invocation.unauthorized-item-not-found',
+          'item-not-found',
+          context,
+        );
+      expectIndistinguishable([...replies], 'invocation.unauthorized-item-not-found', context);
+      const denied = await context.callers.denied();
+      const refused = (await sendInvoke(context, denied, target, 'script', QUICK)).exchange;
+      expectStanzaError(refused, 'security.federation-deny-default', 'item-not-found', context);
+      expectSameErrorPayload([replies[0].exchange, refused], 'invocation.unauthorized-item-not-found');
+    },
+  },
+  {
+    id: 'invocation.invoke-without-visibility',
+    requirements: ['invocation.invoke-without-visibility'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-26'],
+    statement:
+      'A caller allowed to invoke an endpoint it may not see is admitted with exact pins; a caller allowed to see an endpoint but not invoke it gets item-not-found.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      const hiddenButInvocable = world.endpoints.find(
+        (endpoint) =>
+          endpoint.active !== undefined &&
+          !world.maySee('local', endpoint) &&
+          world.mayInvokeAny('local', endpoint),
+      );
+      if (hiddenButInvocable === undefined) {
+        throw new MissingFixture(
+          `${world.source} has no endpoint the local caller may invoke without seeing it (registry fixture access-policy): add a hidden endpoint the local caller's grants let it invoke`,
+        );
+      }
+      const target = targetOf(hiddenButInvocable);
+      const tool = target.manifest.tools.find((candidate) =>
+        world.mayInvoke('local', hiddenButInvocable, candidate.name),
+      );
+      if (tool === undefined) {
+        throw new MissingFixture(
+          `${world.source} grants the local caller no tool of ${hiddenButInvocable.jid} to invoke: grant one`,
+        );
+      }
+      const caller = await context.callers.local();
+      // Arguments the endpoint's own tool may not accept: admission is about pins and rights, and
+      // an empty object is what a schema-less caller would try; a not-acceptable is still not the
+      // visibility refusal the requirement forbids.
+      const { invoke, exchange } = await sendInvoke(context, caller, target, tool.name, {});
+      if (exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'not-acceptable') {
+        throw new MissingFixture(
+          `${tool.name} at ${target.jid} refuses {} as arguments, and the suite knows no valid ones: give the hidden endpoint a tool that accepts an empty object`,
+        );
+      }
+      const accepted = expectAccepted(exchange, 'invocation.invoke-without-visibility', invoke);
+      await awaitSettled(context, caller, accepted.taskId);
+      const seeOnly = world.restrictedEndpoint;
+      const seeOnlyTarget = targetOf(seeOnly);
+      const seeOnlyTool = seeOnlyTarget.manifest.tools[0]?.name ?? 'x';
+      const refused = await sendInvoke(context, caller, seeOnlyTarget, seeOnlyTool, {});
+      expectStanzaError(refused.exchange, 'invocation.invoke-without-visibility', 'item-not-found', context);
+    },
+  },
+  {
+    id: 'invocation.validity-after-authorization',
+    requirements: ['invocation.authorize-first', 'rules.target-validates-arguments', 'rules.version-pinning'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-27'],
+    statement:
+      'An authorized caller is told what is wrong: a stale manifest hash gets conflict, an unknown API version item-not-found, schema-invalid arguments not-acceptable, and none of them creates a task (the ledger stays at 0).',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const key = freshLedgerKey(context, 'invocation.validity');
+      const args = { ledgerKey: key, steps: [{ complete: {} }] };
+      const stale = await sendInvoke(context, caller, target, 'script', args, { hash: STALE_HASH });
+      expectStanzaError(stale.exchange, 'invocation.authorize-first', 'conflict', context);
+      const version = await sendInvoke(context, caller, target, 'script', args, {
+        apiVersion: `${target.version}-absent`,
+      });
+      expectStanzaError(version.exchange, 'invocation.authorize-first', 'item-not-found', context);
+      const invalid = await sendInvoke(context, caller, target, 'script', {
+        ledgerKey: key,
+        steps: [{ explode: {} }],
+      });
+      expectStanzaError(invalid.exchange, 'rules.target-validates-arguments', 'not-acceptable', context);
+      const missing = await sendInvoke(context, caller, target, 'script', { ledgerKey: key });
+      expectStanzaError(missing.exchange, 'rules.target-validates-arguments', 'not-acceptable', context);
+      await expectLedgerUntouched(
+        context,
+        caller,
+        target,
+        key,
+        'rules.target-validates-arguments',
+        'no execution of a refused invocation (ledger 0)',
+      );
+    },
+  },
+  {
+    id: 'invocation.required-parts',
+    requirements: ['invocation.required-parts'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-27', 'interp-42'],
+    statement:
+      'An invocation missing its request ID, tool, API version, manifest hash or arguments, or whose arguments are not application/json, is refused with an IQ error and creates no task.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const key = freshLedgerKey(context, 'invocation.parts');
+      const args = { ledgerKey: key, steps: [{ complete: {} }] };
+      const child = (name: string) => (element: Element) => {
+        element.children = element.children.filter((node) => typeof node === 'string' || node.name !== name);
+      };
+      const attribute = (name: string) => (element: Element) => {
+        element.attrs = Object.fromEntries(Object.entries(element.attrs).filter(([key]) => key !== name));
+      };
+      const edits: ((element: Element) => void)[] = [
+        attribute('request-id'),
+        attribute('tool'),
+        attribute('api-version'),
+        child('manifest-hash'),
+        child('arguments'),
+        (element) => {
+          const found = element.getChild('arguments');
+          if (found !== undefined) found.attrs['media-type'] = 'text/plain';
+        },
+      ];
+      for (const edit of edits) {
+        const exchange = await sendEdited(
+          caller,
+          target.jid,
+          invokeOf(context, target, 'script', args),
+          edit,
+        );
+        expectAnyStanzaError(exchange, 'invocation.required-parts', context);
+      }
+      await expectLedgerUntouched(
+        context,
+        caller,
+        target,
+        key,
+        'invocation.required-parts',
+        'no execution of a refused invocation (ledger 0)',
+      );
+    },
+  },
+  {
+    id: 'invocation.deadline-refusals',
+    requirements: ['cancellation.deadline-format', 'cancellation.deadline-at-commit'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-30', 'interp-31'],
+    statement:
+      "A deadline without a time zone is refused with bad-request or not-acceptable; a deadline two minutes before the gateway's time (as measured from the times it reports, beyond any clock-skew window) is refused with not-acceptable or admitted and failed with deadline-expired, and the tool never runs.",
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const clock = await measureGatewayClock(context, caller, target);
+      const key = freshLedgerKey(context, 'invocation.deadline');
+      const args = { ledgerKey: key, steps: [{ complete: {} }] };
+      const zoneless = await sendEdited(
+        caller,
+        target.jid,
+        { ...invokeOf(context, target, 'script', args), deadline: instantFromNow(600_000) },
+        (element) => {
+          const deadline = element.getChild('deadline');
+          if (deadline !== undefined) deadline.children = ['2099-01-01T00:00:00'];
+        },
+      );
+      expectStanzaError(zoneless, 'cancellation.deadline-format', ['bad-request', 'not-acceptable'], context);
+      const past = await sendInvoke(context, caller, target, 'script', args, {
+        deadline: clock.ago(120_000),
+      });
+      if (past.exchange.parsed.type === 'error') {
+        expectStanzaError(past.exchange, 'cancellation.deadline-at-commit', 'not-acceptable', context);
+      } else {
+        const accepted = expectAccepted(past.exchange, 'cancellation.deadline-at-commit', past.invoke);
+        context.warn(
+          'cancellation.deadline-at-commit',
+          'a deadline already past was admitted, then failed (interp-30)',
+        );
+        const history = await awaitSettled(context, caller, accepted.taskId);
+        const types = history.map((received) => received.event.type);
+        expectThat(
+          history.map((received) => received.stanza.xml).join('\n'),
+          'cancellation.deadline-at-commit',
+          'only failed{deadline-expired}: no running state, no progress',
+          types.length === 1 &&
+            types[0] === 'failed' &&
+            history[0]?.event.json.includes('deadline-expired') === true,
+        );
+      }
+      await expectLedgerUntouched(
+        context,
+        caller,
+        target,
+        key,
+        'cancellation.deadline-at-commit',
+        'the tool never ran (ledger 0)',
+      );
+    },
+  },
+  {
+    id: 'invocation.pinned-across-activation',
+    requirements: ['invocation.pin-before-admission', 'manifest-retrieval.retain-pinned-manifest'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    statement:
+      "While a task runs (held by a wait step), the administrator registers and activates another version of its endpoint: task state keeps reporting the API version and manifest hash the task was admitted with, and that exact version's manifest stays retrievable byte for byte, before and after the task settles (the original version is activated again and the new one removed afterwards). Cannot tell without administrator access (registry fixture multi-version-endpoint).",
+    run: async (context) => {
+      if (!hasAdmin(context)) {
+        throw new MissingFixture(
+          'needs administrator access to register and activate another version of the conformance endpoint while a task runs (registry fixture multi-version-endpoint): claim Administrative Provisioning, advertise #admin and name the adminJid in the SUT file',
+        );
+      }
+      await withRestore(context, async (restorer) => {
+        const target = conformanceTarget(context);
+        const caller = await context.callers.local();
+        const admin = await adminFor(context);
+        const expectPinned = async (taskId: string, when: string, next: TaskTarget): Promise<void> => {
+          const exchange = await taskStateRequest(caller, target, taskId);
+          const state = expectTaskState(exchange, 'invocation.pin-before-admission');
+          expectThat(
+            exchange.reply.xml,
+            'invocation.pin-before-admission',
+            `${when}, api-version='${target.version}' and the manifest hash ${target.hash.value} the task was admitted with (not ${next.version})`,
+            state.apiVersion === target.version && state.manifestHash.value === target.hash.value,
+          );
+          // Retrievable by its exact version for as long as the task is retained.
+          expectServedManifest(
+            await manifestRequest(caller, target.jid, target.version),
+            'manifest-retrieval.retain-pinned-manifest',
+            target.manifest,
+          );
+        };
+        const { task, value: next } = await whileHeld(
+          context,
+          caller,
+          target,
+          async (held) => {
+            restorer.reactivateAtEnd({ jid: target.jid, version: target.version, hash: target.hash });
+            const version = await registerTargetVersion(admin, target, freshVersion(context, '1.0.1'));
+            restorer.removeVersionAtEnd(version.jid, version.version);
+            await activateTarget(admin, version);
+            await expectPinned(held.accepted.taskId, `with ${version.version} active`, version);
+            return version;
+          },
+          {},
+          {
+            // A task that settled too early is tried again on the version it was pinned to.
+            beforeRetry: () => activateTarget(admin, target),
+          },
+        );
+        await awaitSettled(context, caller, task.accepted.taskId);
+        await expectPinned(task.accepted.taskId, 'after the task settled', next);
+      });
+    },
+  },
+  ...crashOnTheWireCases,
+  ...linkFaultCases,
+]);

@@ -1,0 +1,403 @@
+/**
+ * Generated bad JSON (issue 14, item 5; scenario `bad-input`): for every request type that
+ * carries JSON, seeded fast-check samples a gateway must refuse (I-JSON violations, syntax errors,
+ * nesting and strings past the documented limits, the numbers of interp-10). Each must get an IQ
+ * error with a condition the spec allows for it, the planted canary must not come back (a MUST
+ * for a limit rejection) and the gateway must still answer a ping afterwards. A registered tool
+ * schema with a catastrophic `pattern` must not stop it from answering within the reply timeout.
+ * Generators and judging: ../support/bad-input.ts; docs/bad-input.md tabulates the answers.
+ */
+import type { CaseDeclaration } from '../../framework/case.ts';
+import type { Caller, IqExchange } from '../../../harness/driver/index.ts';
+import { canonicalDocument } from '../../../protocol/json/canonical.ts';
+import type { JsonObject } from '../../../protocol/json/json-value.ts';
+import { FEATURE, NS_AGENT_TASK } from '../../../protocol/namespaces.ts';
+import { buildInvoke, buildProvideInput, parseAccepted } from '../../../protocol/stanza/index.ts';
+import type { CaseContext } from '../../framework/context.ts';
+import {
+  expectParsedResult,
+  expectStanzaError,
+  expectThat,
+  requirePositiveControl,
+} from '../../framework/expect.ts';
+import {
+  BadInputCounts,
+  exchangeOrSilence,
+  expectStillAnswers,
+  judgeBadInput,
+  sampleBadJson,
+  type BadJson,
+  type JsonSlot,
+} from '../support/bad-input.ts';
+import {
+  adminFor,
+  freshToken,
+  freshVersion,
+  registrantFor,
+  registrationControl,
+  withRestore,
+} from '../support/provisioning.ts';
+import {
+  awaitEvent,
+  awaitSettled,
+  conformanceTarget,
+  expectAccepted,
+  expectCompletedWithInputs,
+  expectInputAccepted,
+  expectLedgerUntouched,
+  freshLedgerKey,
+  freshRequestId,
+  inputRequestId,
+  readLedger,
+  requireToolFeatures,
+  sendInvoke,
+  startTask,
+  type TaskTarget,
+} from '../support/tasks.ts';
+import { sendAll, note } from '../support/bad-input.ts';
+
+function canaryOf(context: CaseContext): string {
+  return `agentconfcanary${freshToken(context)}`;
+}
+
+/** The documented JSON limits a JSON slot probes (none when the SUT config leaves them out). */
+function documentedLimits(context: CaseContext): Pick<JsonSlot, 'maxDepth' | 'maxStringLength'> {
+  const limits = context.sut.limits;
+  return {
+    ...(limits?.jsonMaxDepth === undefined ? {} : { maxDepth: limits.jsonMaxDepth }),
+    ...(limits?.jsonMaxStringLength === undefined ? {} : { maxStringLength: limits.jsonMaxStringLength }),
+  };
+}
+
+/**
+ * Admitted edge numbers (interp-10): the task runs once, and a replay spelled canonically — the
+ * double 9007199254740993 rounds to, 0 for -0 — returns the same task.
+ */
+async function expectEdgeReplay(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  input: BadJson,
+  exchange: IqExchange,
+): Promise<void> {
+  const accepted = expectParsedResult(
+    exchange,
+    'json-encoding.canonical-replay-comparison',
+    NS_AGENT_TASK,
+    'accepted',
+    parseAccepted,
+  );
+  const canonical = input.text
+    .replace('"n":9007199254740993', '"n":9007199254740992')
+    .replace('"n":-0.0e5', '"n":0')
+    .replace('"n":-0', '"n":0')
+    .replace('"n":1e-400', '"n":0');
+  const replay = await sendInvoke(context, caller, target, 'script', null, {
+    requestId: accepted.requestId,
+    argumentsJson: canonical,
+  });
+  const again = expectAccepted(replay.exchange, 'json-encoding.canonical-replay-comparison', replay.invoke);
+  expectThat(
+    replay.exchange.reply.xml,
+    'json-encoding.canonical-replay-comparison',
+    `the original task ${accepted.taskId} for the same arguments spelled canonically (${input.what})`,
+    again.taskId === accepted.taskId,
+  );
+  await awaitSettled(context, caller, accepted.taskId);
+}
+
+export const badInputCases: readonly CaseDeclaration<'json-encoding'>[] = [
+  {
+    id: 'json-encoding.generated-bad-arguments',
+    requirements: [
+      'json-encoding.ijson-rejection',
+      'json-encoding.single-json-value',
+      'json-encoding.documented-limits',
+      'json-encoding.no-reflection',
+      'json-encoding.canonical-replay-comparison',
+    ],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    scenario: 'bad-input',
+    interpretations: ['interp-10', 'interp-11', 'interp-42'],
+    statement:
+      'Generated invocation arguments — duplicate or escaped-duplicate member names, lone surrogates, overflowing numbers, syntax errors, nesting and strings just past the documented limits — each get the error the spec gives them (not-acceptable; bad-request or not-acceptable; resource-constraint without reflecting the canary), the tool never runs for them, -0 is admitted, 9007199254740993 and 1e-400 are admitted or refused, an admitted one replayed canonically returns the same task, and the gateway still answers a ping.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const key = freshLedgerKey(context, 'bad-input.arguments');
+      const canary = canaryOf(context);
+      const wrapWith =
+        (ledgerKey: string) =>
+        (inner: string): string =>
+          `{"ledgerKey":${JSON.stringify(ledgerKey)},"steps":[{"complete":{"structuredContent":${inner}}}]}`;
+      requirePositiveControl(
+        (
+          await sendInvoke(context, caller, target, 'script', null, {
+            argumentsJson: wrapWith(freshLedgerKey(context, 'bad-input.control'))('{"probe":1}'),
+          })
+        ).exchange,
+        `${target.jid} script with valid arguments`,
+      );
+      const slot: JsonSlot = {
+        wrap: wrapWith(key),
+        ijsonRequirement: 'json-encoding.ijson-rejection',
+        syntaxRequirement: 'json-encoding.single-json-value',
+        ...documentedLimits(context),
+        edgeNumbers: true,
+      };
+      // Valid numbers run the tool: under another ledger key, so `key` counts only refusals that ran.
+      const edgeKey = freshLedgerKey(context, 'bad-input.edge');
+      const inputs = sampleBadJson(context, slot, canary, context.budget.iterations(14, 200)).map((input) =>
+        input.flaw === 'edge-number' ? { ...input, text: input.text.replace(key, edgeKey) } : input,
+      );
+      const counts = new BadInputCounts();
+      const admitted = await sendAll(context, inputs, 'invoke', counts, canary, (input) =>
+        sendInvoke(context, caller, target, 'script', null, { argumentsJson: input.text }).then(
+          (sent) => sent.exchange,
+        ),
+      );
+      for (const { input, exchange } of admitted)
+        await expectEdgeReplay(context, caller, target, input, exchange);
+      await expectStillAnswers(
+        caller,
+        context.sut.gatewayJid,
+        'json-encoding.ijson-rejection',
+        'bad arguments',
+      );
+      await expectLedgerUntouched(
+        context,
+        caller,
+        target,
+        key,
+        'json-encoding.ijson-rejection',
+        'the ledger key of the refused arguments never incremented (no execution)',
+      );
+      if (admitted.length > 0) {
+        const count = await readLedger(
+          context,
+          caller,
+          target,
+          edgeKey,
+          'json-encoding.canonical-replay-comparison',
+        );
+        expectThat(
+          `count ${String(count)}`,
+          'json-encoding.canonical-replay-comparison',
+          `one execution per admitted edge number (${String(admitted.length)}), none for the replays`,
+          count === admitted.length,
+        );
+      }
+      note(caller, context, counts);
+    },
+  },
+  {
+    id: 'json-encoding.generated-bad-input',
+    requirements: [
+      'json-encoding.ijson-rejection',
+      'json-encoding.single-json-value',
+      'json-encoding.documented-limits',
+    ],
+    profiles: ['interactive-tasks'],
+    level: 'MUST',
+    scenario: 'bad-input',
+    interpretations: ['interp-10', 'interp-11'],
+    statement:
+      'Generated answers to a pending input request — I-JSON violations, syntax errors, values past the documented limits — each get the error the spec gives them and are not accepted: the request stays pending, a valid answer is then accepted, the tool sees only it, and the gateway still answers a ping.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      await requireToolFeatures(context, caller, target, 'script', ['input']);
+      const { accepted } = await startTask(context, caller, target, 'script', {
+        steps: [
+          { input: { question: 'Anything?', inputSchema: { type: 'object' }, expiresInMs: 120_000 } },
+          { complete: { echoInputs: true } },
+        ],
+      });
+      const asked = await awaitEvent(context, caller, accepted.taskId, 'input_required');
+      const requestId = inputRequestId(asked);
+      const revision = asked.event.revision;
+      const canary = canaryOf(context);
+      const slot: JsonSlot = {
+        wrap: (inner) => `{"answer":${inner}}`,
+        ijsonRequirement: 'json-encoding.ijson-rejection',
+        syntaxRequirement: 'json-encoding.single-json-value',
+        ...documentedLimits(context),
+      };
+      const inputs = sampleBadJson(context, slot, canary, context.budget.iterations(10, 150));
+      const counts = new BadInputCounts();
+      await sendAll(context, inputs, 'provide-input', counts, canary, (input) =>
+        caller.exchangeIq(
+          target.jid,
+          'set',
+          buildProvideInput({
+            taskId: accepted.taskId,
+            requestId,
+            expectedRevision: revision,
+            inputJson: input.text,
+          }),
+        ),
+      );
+      const answer = { probe: 'valid' };
+      expectInputAccepted(
+        await caller.exchangeIq(
+          target.jid,
+          'set',
+          buildProvideInput({
+            taskId: accepted.taskId,
+            requestId,
+            expectedRevision: revision,
+            inputJson: JSON.stringify(answer),
+          }),
+        ),
+        'json-encoding.ijson-rejection',
+      );
+      await expectCompletedWithInputs(
+        context,
+        caller,
+        accepted.taskId,
+        [answer],
+        'json-encoding.ijson-rejection',
+        'completed with only the valid answer',
+      );
+      await expectStillAnswers(caller, context.sut.gatewayJid, 'json-encoding.ijson-rejection', 'bad input');
+      note(caller, context, counts);
+    },
+  },
+  {
+    id: 'json-encoding.generated-bad-manifests',
+    requirements: [
+      'registration-flow.ijson-before-hash',
+      'registration-flow.validate-before-commit',
+      'json-encoding.documented-limits',
+      'json-encoding.no-reflection',
+    ],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    scenario: 'bad-input',
+    interpretations: ['interp-11', 'interp-42'],
+    statement:
+      'Generated manifests — I-JSON violations, syntax errors, values past the documented limits in a tool’s _meta — are refused with the error the spec gives each (not-acceptable; bad-request or not-acceptable; resource-constraint without reflecting the canary), after a valid manifest from the same registrant was registered, and the gateway still answers a ping.',
+    run: (context) =>
+      withRestore(context, async (restorer) => {
+        const registrant = await registrantFor(context, 'badjson');
+        await registrationControl(context, restorer, registrant);
+        const canary = canaryOf(context);
+        const slot: JsonSlot = {
+          wrap: (inner) =>
+            `{"manifestSpecVersion":"0","agent":{"jid":${JSON.stringify(registrant.jid)},"name":"agentconf-badjson","version":${JSON.stringify(freshVersion(context))}},"tools":[{"name":"echo","inputSchema":{"type":"object"},"_meta":{"agentconf.example/probe":${inner}}}]}`,
+          ijsonRequirement: 'registration-flow.ijson-before-hash',
+          syntaxRequirement: 'registration-flow.validate-before-commit',
+          ...documentedLimits(context),
+          ...(registrant.kind === 'self' ? { unreadableClaim: ['forbidden'] } : {}),
+        };
+        const inputs = sampleBadJson(context, slot, canary, context.budget.iterations(10, 150));
+        const counts = new BadInputCounts();
+        await sendAll(context, inputs, 'register', counts, canary, (input) =>
+          restorer.register(registrant.provisioning, registrant.jid, input.text),
+        );
+        await expectStillAnswers(
+          registrant.provisioning.caller,
+          context.sut.gatewayJid,
+          'registration-flow.validate-before-commit',
+          'bad manifests',
+        );
+        note(registrant.provisioning.caller, context, counts);
+      }),
+  },
+  {
+    id: 'json-encoding.catastrophic-pattern',
+    requirements: [
+      'rules.resource-bounds',
+      'rules.target-validates-arguments',
+      'json-encoding.no-reflection',
+    ],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    scenario: 'bad-input',
+    features: [FEATURE.admin],
+    statement:
+      'A tool whose registered input schema has a catastrophically backtracking pattern (^(a+)+$) is invoked with strings that would backtrack for hours (a…a!): each gets not-acceptable (the string does not match) or resource-constraint (a validation-time limit), within the reply timeout, and the gateway answers a ping right after.',
+    run: (context) =>
+      withRestore(context, async (restorer) => {
+        const admin = await adminFor(context);
+        // A tool of the conformance endpoint, so a runtime stands behind it: a gateway may refuse
+        // an invocation of a tool nothing executes before it validates the arguments.
+        const target = conformanceTarget(context);
+        const value = JSON.parse(JSON.stringify(target.manifest.value)) as JsonObject & {
+          agent: JsonObject;
+          tools: JsonObject[];
+        };
+        const version = freshVersion(context, '1.0.9');
+        value.agent['version'] = version;
+        value.tools.push({
+          name: 'agentconf.match',
+          inputSchema: {
+            type: 'object',
+            properties: { s: { type: 'string', pattern: '^(a+)+$' } },
+            required: ['s'],
+          },
+        });
+        const { hash } = canonicalDocument(value);
+        restorer.reactivateAtEnd({ jid: target.jid, version: target.version, hash: target.hash });
+        requirePositiveControl(
+          await admin.register(JSON.stringify(value)),
+          `registering ${target.jid} ${version} with a tool whose pattern backtracks`,
+        );
+        restorer.removeVersionAtEnd(target.jid, version);
+        requirePositiveControl(
+          await admin.activate(target.jid, version, hash),
+          `activating ${target.jid} ${version}`,
+        );
+        const caller = await context.callers.local();
+        const invoke = (s: string): Promise<IqExchange> =>
+          caller.exchangeIq(
+            target.jid,
+            'set',
+            buildInvoke({
+              requestId: freshRequestId(context),
+              tool: 'agentconf.match',
+              apiVersion: version,
+              manifestHash: hash,
+              argumentsJson: JSON.stringify({ s }),
+            }),
+          );
+        // The positive control: a short non-matching string reaches schema validation.
+        expectStanzaError(await invoke('b'), 'rules.target-validates-arguments', 'not-acceptable', context);
+        const counts = new BadInputCounts();
+        const timings: string[] = [];
+        const runs = context.budget.iterations(1, 6);
+        for (let run = 0; run < runs; run += 1) {
+          const length = context.random.int(30, 5000);
+          const text = `${'a'.repeat(length)}!`;
+          const started = performance.now();
+          const exchange = await exchangeOrSilence(
+            () => invoke(text),
+            'rules.resource-bounds',
+            `a ${String(length + 1)}-character string against ^(a+)+$`,
+          );
+          timings.push(`${String(length + 1)} chars: ${(performance.now() - started).toFixed(0)} ms`);
+          judgeBadInput(
+            context,
+            exchange,
+            {
+              flaw: 'catastrophic-pattern',
+              what: `a ${String(length + 1)}-character a…a! against ^(a+)+$`,
+              conditions: ['not-acceptable', 'resource-constraint'],
+              requirement: 'rules.resource-bounds',
+            },
+            undefined,
+            counts,
+            'invoke',
+          );
+          await expectStillAnswers(
+            caller,
+            context.sut.gatewayJid,
+            'rules.resource-bounds',
+            'a backtracking pattern',
+          );
+        }
+        note(caller, context, counts, `; answered in ${timings.join(', ')}`);
+      }),
+  },
+];

@@ -1,0 +1,83 @@
+/**
+ * RSM and ordering properties of the empty search: random paths over the reference world or a
+ * seeded random world. The paging oracle and the random worlds are in
+ * ../support/rsm-properties.ts.
+ */
+import type { CaseDeclaration } from '../../framework/case.ts';
+import type { IqExchange } from '../../../harness/driver/index.ts';
+import { NS } from '../../../protocol/namespaces.ts';
+import type { RsmRequest } from '../../../protocol/stanza/index.ts';
+import { expectStanzaError } from '../../framework/expect.ts';
+import { CannotTell } from '../../framework/verdicts.ts';
+import { callerFor } from '../support/discovery.ts';
+import { hasAdmin, withRestore } from '../support/provisioning.ts';
+import { readFound, searchForm, searchLegacy, searchWithForm } from '../support/search.ts';
+import {
+  PATHS,
+  DEEP_PATHS,
+  walkPaths,
+  LETTERS,
+  localDirectory,
+  provisionRandomWorld,
+  RANDOM_WORLD_EXTRA,
+  RANDOM_WORLD_PATHS,
+} from '../support/rsm-properties.ts';
+
+export const rsmPropertyCases: readonly CaseDeclaration<'search'>[] = [
+  {
+    id: 'search.rsm-random-paths',
+    scenario: 'rsm-order',
+    requirements: ['search.octet-order', 'search.visibility-filter'],
+    profiles: ['jabber-search'],
+    level: 'MUST',
+    features: [NS.search],
+    interpretations: ['interp-13', 'interp-14', 'interp-15', 'interp-18'],
+    statement:
+      'Over random page sizes and random paths (forward, backward, after and before any JID or none, index, max 0), every page of the empty search is the local directory in UTF-8 octet order from where it starts, with exact counts — with random endpoints whose UTF-8, UTF-16 and collation orders disagree provisioned for the case where the administrator may (removed afterwards).',
+    run: (context) =>
+      withRestore(context, async (restorer) => {
+        const caller = await callerFor(context, 'local');
+        const gateway = context.sut.gatewayJid;
+        const added = hasAdmin(context)
+          ? await provisionRandomWorld(
+              context,
+              restorer,
+              caller,
+              context.budget.iterations(...RANDOM_WORLD_EXTRA),
+            )
+          : [];
+        const uids = await localDirectory(context, caller, added);
+        const { offer } = await searchForm(caller, gateway, 'search.octet-order');
+        const fetch = (rsm: RsmRequest): Promise<IqExchange> =>
+          offer.form === undefined
+            ? searchLegacy(caller, gateway, {}, rsm)
+            : searchWithForm(caller, gateway, {}, rsm);
+        const probe = await fetch({ max: 1 });
+        if (probe.parsed.type === 'error' || readFound(probe, 'search.octet-order').jids.length === 0) {
+          if (probe.parsed.type === 'error')
+            expectStanzaError(probe, 'search.octet-order', 'not-acceptable', context);
+          throw new CannotTell(
+            'an empty search lists nothing (interp-18 allows it): no result set is known to hold the whole directory, so its paging cannot be walked',
+          );
+        }
+        await walkPaths(
+          context,
+          {
+            caller,
+            fetch,
+            read: (exchange) => {
+              const found = readFound(exchange, 'search.octet-order');
+              return { uids: found.jids, rsm: found.results.rsm };
+            },
+            uids,
+            keyOf: (uid) => uid,
+            foreignUid: (random) => `${random.random.string(LETTERS, 3)}@${gateway}`,
+            requirement: 'search.octet-order',
+            countRequirement: 'search.visibility-filter',
+            foreignNotFound: true,
+          },
+          added.length > 0 ? RANDOM_WORLD_PATHS : [PATHS, DEEP_PATHS],
+        );
+      }),
+  },
+];

@@ -1,0 +1,22 @@
+/**
+ * What the link-fault cases of #events, #invocation and #cancellation share (issue 14, item 4):
+ * each goes through the harness's own fault proxies, so each is inapplicable to a gateway the
+ * harness does not launch.
+ */
+import type { JsonValue } from '../../../protocol/json/json-value.ts';
+import { type Invoke } from '../../../protocol/stanza/index.ts';
+import type { CaseContext } from '../../framework/context.ts';
+import { freshRequestId, type TaskTarget } from './tasks.ts';
+import { launchedOnly } from './launched-only.ts';
+
+export const LAUNCHED_ONLY = launchedOnly("the harness's own fault proxies");
+
+export function invokeOf(context: CaseContext, target: TaskTarget, args: JsonValue): Invoke {
+  return {
+    requestId: freshRequestId(context),
+    tool: 'script',
+    apiVersion: target.version,
+    manifestHash: target.hash,
+    argumentsJson: JSON.stringify(args),
+  };
+}

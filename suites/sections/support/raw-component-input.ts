@@ -1,0 +1,19 @@
+/**
+ * Raw bytes on the component link (issue 14, item 5; scenario `bad-input`): input an XMPP server
+ * would never forward to a component, written to the gateway by the harness's fault proxy as
+ * though its server had sent it (SutControl.link.inject), so only for a gateway the harness
+ * launches behind its own proxy. Used by #security (restricted XML) and #json-encoding
+ * (CDATA-split arguments).
+ */
+import type { CaseContext, ComponentLinkControl } from '../../framework/context.ts';
+import { NotApplicable } from '../../framework/verdicts.ts';
+import { launchedOnly } from './launched-only.ts';
+
+export const LAUNCHED_ONLY = launchedOnly("the harness's own fault proxies");
+export const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+
+export function link(context: CaseContext): ComponentLinkControl {
+  const control = context.sutControl?.link;
+  if (control === undefined) throw new NotApplicable(LAUNCHED_ONLY);
+  return control;
+}

@@ -1,0 +1,399 @@
+/**
+ * #task-recovery (with #task-message-routing's delivery independence): task state with every
+ * attribute from a sibling resource that received no event, result-available only when terminal,
+ * task-result only for terminal tasks (unexpected-request before) holding the terminal event's
+ * payload, malformed task IDs refused with bad-request, and another caller's task — another
+ * account of the same domain or a federated one — answered like a task that does not exist, for
+ * every task operation, running and settled; on a gateway configured for a short retention, a
+ * task past its retain-until answered like one that does not exist too.
+ */
+import type { IqExchange } from '../../../harness/driver/index.ts';
+import { canonicalJson } from '../../../protocol/json/canonical.ts';
+import { parseStrictJson } from '../../../protocol/json/strict-json.ts';
+import {
+  compareInstants,
+  dateTimeFromMillis,
+  toEpochMillis,
+  type XmppDateTime,
+} from '../../../protocol/datetime.ts';
+import { buildCancel, buildProvideInput } from '../../../protocol/stanza/index.ts';
+import { isTerminal } from '../../../protocol/task-states.ts';
+import { defineSuite } from '../../framework/case.ts';
+import { expectIndistinguishable, expectStanzaError, expectThat } from '../../framework/expect.ts';
+import { MissingFixture } from '../../framework/verdicts.ts';
+import { requireWorld } from '../../fixtures/reference-world.ts';
+import {
+  awaitSettled,
+  conformanceTarget,
+  expectTaskResult,
+  expectTaskState,
+  freshRequestId,
+  instantFromNow,
+  localPeer,
+  measureGatewayClock,
+  offeredTaskOperations,
+  operationIqType,
+  passOnGatewayClock,
+  rawTaskOperation,
+  SHORT_RETENTION_MS,
+  startShortlyRetained,
+  startTask,
+  taskResultRequest,
+  taskStateRequest,
+  terminalPayload,
+  whileHeld,
+} from '../support/tasks.ts';
+import { serverRestartCases } from './server-restart.ts';
+
+/** Beyond retain-until on the gateway's clock before the case looks. */
+const EXPIRY_MARGIN_MS = 100;
+/** How long after retain-until a gateway may still answer for the task before the case gives up. */
+const GRACE_MS = 3_000;
+/** A script that completes at once. */
+const QUICK = { steps: [{ complete: {} }] };
+
+function sameInstant(a: XmppDateTime | undefined, b: XmppDateTime | undefined): boolean {
+  return a !== undefined && b !== undefined && compareInstants(a, b) === 0;
+}
+
+export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
+  {
+    id: 'task-recovery.state-and-result-from-sibling',
+    requirements: [
+      'task-recovery.state-contents',
+      'task-recovery.result-availability',
+      'task-recovery.result-only-terminal',
+      'task-message-routing.delivery-independent',
+      'events.queryable-until-retain-until',
+    ],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-03', 'interp-04', 'interp-32', 'interp-39'],
+    statement:
+      'Another resource of the caller, which received no event, recovers the task: while running, state with every attribute, no result available and unexpected-request for the result; once settled, the terminal state and revision, result-available and a task-result equal to the terminal event.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const sibling = await context.callers.sibling(caller);
+      const deadline = instantFromNow(600_000);
+      const { accepted } = await startTask(
+        context,
+        caller,
+        target,
+        'script',
+        {
+          steps: [{ wait: { ms: 250 } }, { complete: { structuredContent: { value: 'recovered' } } }],
+        },
+        { deadline },
+      );
+      const runningExchange = await taskStateRequest(sibling, target, accepted.taskId);
+      const running = expectTaskState(runningExchange, 'task-recovery.state-contents');
+      const replyXml = runningExchange.reply.xml;
+      expectThat(
+        replyXml,
+        'task-recovery.state-contents',
+        `task-id='${accepted.taskId}'`,
+        running.taskId === accepted.taskId,
+      );
+      expectThat(
+        replyXml,
+        'task-recovery.state-contents',
+        `endpoint='${target.jid}'`,
+        running.endpoint === target.jid,
+      );
+      expectThat(
+        replyXml,
+        'task-recovery.state-contents',
+        `api-version='${target.version}'`,
+        running.apiVersion === target.version,
+      );
+      expectThat(
+        replyXml,
+        'task-recovery.state-contents',
+        `the pinned manifest hash ${target.hash.value}`,
+        running.manifestHash.algo === target.hash.algo && running.manifestHash.value === target.hash.value,
+      );
+      expectThat(
+        replyXml,
+        'task-recovery.state-contents',
+        `created at ${accepted.created.text}`,
+        sameInstant(running.created, accepted.created),
+      );
+      expectThat(
+        replyXml,
+        'task-recovery.state-contents',
+        `deadline at ${deadline.text}`,
+        sameInstant(running.deadline, deadline),
+      );
+      expectThat(
+        replyXml,
+        'task-recovery.state-contents',
+        `retain-until no earlier than the accepted ${accepted.retainUntil.text} (interp-32)`,
+        compareInstants(running.retainUntil, accepted.retainUntil) >= 0,
+      );
+      if (!isTerminal(running.state)) {
+        expectThat(
+          replyXml,
+          'task-recovery.result-availability',
+          "result-available='false' while not terminal",
+          !running.resultAvailable,
+        );
+        const early = await taskResultRequest(sibling, target, accepted.taskId);
+        // The task may have settled in between; only a non-terminal answer is judged.
+        if (early.parsed.type === 'error')
+          expectStanzaError(early, 'task-recovery.result-only-terminal', 'unexpected-request', context);
+      }
+      const history = await awaitSettled(context, caller, accepted.taskId);
+      const terminal = terminalPayload(history);
+      expectThat(
+        `${String(sibling.events.all(accepted.taskId).length)} events`,
+        'task-message-routing.delivery-independent',
+        'no event at the sibling (it proves recovery without events)',
+        sibling.events.all(accepted.taskId).length === 0,
+      );
+      const settledExchange = await taskStateRequest(sibling, target, accepted.taskId);
+      const settled = expectTaskState(settledExchange, 'task-recovery.state-contents');
+      expectThat(
+        settledExchange.reply.xml,
+        'task-recovery.result-availability',
+        `state='${terminal.state}' revision='${String(terminal.revision)}' result-available='true'`,
+        settled.state === terminal.state && settled.revision === terminal.revision && settled.resultAvailable,
+      );
+      const resultExchange = await taskResultRequest(sibling, target, accepted.taskId);
+      const result = expectTaskResult(resultExchange, 'task-recovery.result-only-terminal');
+      expectThat(
+        resultExchange.reply.xml,
+        'task-recovery.result-only-terminal',
+        `the terminal state, revision and payload of the terminal event: ${canonicalJson(terminal.payload)}`,
+        result.state === terminal.state &&
+          result.revision === terminal.revision &&
+          canonicalJson(parseStrictJson(result.json)) === canonicalJson(terminal.payload),
+      );
+    },
+  },
+  {
+    id: 'task-recovery.failed-result-retained',
+    requirements: ['task-recovery.result-availability', 'task-recovery.result-only-terminal'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-39'],
+    statement:
+      'A failed task also has its result available: the task-result holds the failed state and the error object of the failed event.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const { accepted } = await startTask(context, caller, target, 'script', {
+        steps: [{ fail: { code: 'org.example.suite:broken', message: 'Broken.', retryable: false } }],
+      });
+      const terminal = terminalPayload(await awaitSettled(context, caller, accepted.taskId));
+      const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
+      const state = expectTaskState(stateExchange, 'task-recovery.result-availability');
+      expectThat(
+        stateExchange.reply.xml,
+        'task-recovery.result-availability',
+        "state='failed' result-available='true'",
+        state.state === 'failed' && state.resultAvailable,
+      );
+      const exchange = await taskResultRequest(caller, target, accepted.taskId);
+      const result = expectTaskResult(exchange, 'task-recovery.result-only-terminal');
+      expectThat(
+        exchange.reply.xml,
+        'task-recovery.result-only-terminal',
+        `state='failed' with ${canonicalJson(terminal.payload)}`,
+        result.state === 'failed' &&
+          canonicalJson(parseStrictJson(result.json)) === canonicalJson(terminal.payload),
+      );
+    },
+  },
+  {
+    id: 'task-recovery.malformed-task-id',
+    requirements: ['task-recovery.malformed-id-bad-request', 'invocation.identifier-grammar'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-42'],
+    statement:
+      'A task ID outside the identifier grammar (too short, a character outside the unreserved set, too long) gets bad-request from task-state and task-result, and from cancel and provide-input where the endpoint offers them.',
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      for (const operation of await offeredTaskOperations(caller, target)) {
+        for (const taskId of ['short', `${'a'.repeat(30)}/x`, 'a'.repeat(129)]) {
+          const exchange = await caller.exchangeIq(
+            target.jid,
+            operationIqType(operation),
+            rawTaskOperation(operation, taskId),
+          );
+          expectStanzaError(exchange, 'task-recovery.malformed-id-bad-request', 'bad-request', context);
+        }
+      }
+    },
+  },
+  {
+    id: 'task-recovery.other-caller-like-nonexistent',
+    scenario: 'equivalence',
+    requirements: ['task-recovery.caller-authorization', 'task-recovery.indistinguishable-not-found'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-19', 'interp-26', 'interp-42'],
+    statement:
+      "Another account of the task caller's own domain (holding the same grants) and a federated one asking for a task's state or result, cancelling it or answering its input (where the endpoint offers these), while the task runs (held by a wait step) and after it settled, get exactly what a task ID that names no task gets: item-not-found. Operations are authorized by bare JID, not by domain; the caller itself meanwhile reads state and result, and the same-domain account reads its own task's.",
+    run: async (context) => {
+      const world = requireWorld(context);
+      const target = conformanceTarget(context);
+      const owner = await context.callers.local();
+      const peer = await localPeer(context);
+      if (!world.mayInvoke('localPeer', world.endpoint(target.jid), 'script')) {
+        throw new MissingFixture(
+          `${world.source} does not let ${peer.bareJid} invoke ${target.jid}: the case needs an account of the local caller's domain with the same rights, so that only the bare JID can refuse it`,
+        );
+      }
+      // The positive control: the peer may invoke and recover its own task, so a refusal of the
+      // owner's task is about whose task it is.
+      const own = await startTask(
+        context,
+        peer,
+        target,
+        'script',
+        QUICK,
+        {},
+        'task-recovery.caller-authorization',
+      );
+      await awaitSettled(context, peer, own.accepted.taskId);
+      expectTaskResult(
+        await taskResultRequest(peer, target, own.accepted.taskId),
+        'task-recovery.caller-authorization',
+      );
+      const others = [
+        { label: `${peer.bareJid} (same domain)`, caller: peer },
+        {
+          label: 'a federated account',
+          caller: world.mayInvoke('remote', world.endpoint(target.jid), 'script')
+            ? await context.callers.remote()
+            : await context.callers.denied(),
+        },
+      ];
+      const operations = await offeredTaskOperations(owner, target);
+      const unknown = freshRequestId(context);
+      const expectRefused = async (taskId: string, revision: number, phase: string): Promise<void> => {
+        for (const other of others) {
+          for (const operation of operations) {
+            const send = (id: string): Promise<IqExchange> => {
+              const element =
+                operation === 'cancel'
+                  ? buildCancel({ taskId: id, expectedRevision: revision })
+                  : operation === 'provide-input'
+                    ? buildProvideInput({
+                        taskId: id,
+                        requestId: unknown,
+                        expectedRevision: revision,
+                        inputJson: 'true',
+                      })
+                    : rawTaskOperation(operation, id);
+              return other.caller.exchangeIq(target.jid, operationIqType(operation), element);
+            };
+            const foreign = await send(taskId);
+            const missing = await send(unknown);
+            expectStanzaError(foreign, 'task-recovery.caller-authorization', 'item-not-found', context);
+            expectIndistinguishable(
+              [
+                {
+                  label: `${operation} by ${other.label} of the caller's ${phase} task`,
+                  to: target.jid,
+                  exchange: foreign,
+                },
+                {
+                  label: `${operation} by ${other.label} of a task that does not exist`,
+                  to: target.jid,
+                  exchange: missing,
+                },
+              ],
+              'task-recovery.indistinguishable-not-found',
+              context,
+            );
+          }
+        }
+      };
+      const { task } = await whileHeld(context, owner, target, async ({ accepted, running }) => {
+        await expectRefused(accepted.taskId, running.event.revision, 'running');
+        expectTaskState(
+          await taskStateRequest(owner, target, accepted.taskId),
+          'task-recovery.caller-authorization',
+        );
+      });
+      const history = await awaitSettled(context, owner, task.accepted.taskId);
+      await expectRefused(task.accepted.taskId, terminalPayload(history).revision, 'settled');
+      expectTaskResult(
+        await taskResultRequest(owner, target, task.accepted.taskId),
+        'task-recovery.caller-authorization',
+      );
+    },
+  },
+  {
+    id: 'task-recovery.expired-like-nonexistent',
+    scenario: 'equivalence',
+    requirements: ['task-recovery.indistinguishable-not-found', 'events.queryable-until-retain-until'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-19', 'interp-32'],
+    statement: `A completed task answers state and result until its retain-until; once that has passed on the gateway's clock, a gateway that no longer answers for it gives exactly what a task ID that names no task gets. Needs a gateway that keeps a task with a deadline at most ${String(SHORT_RETENTION_MS / 1000)} s past it (registry fixture short-retention; the reference gateway's tasks.retentionSeconds) and forgets it within ${String(GRACE_MS / 1000)} s of its retain-until; otherwise it cannot tell.`,
+    run: async (context) => {
+      const target = conformanceTarget(context);
+      const caller = await context.callers.local();
+      const clock = await measureGatewayClock(context, caller, target);
+      // A caller deadline keeps the effective deadline, and so retain-until, close.
+      const { accepted } = await startShortlyRetained(context, caller, target, clock, QUICK);
+      const retainUntil = accepted.retainUntil;
+      const history = await awaitSettled(context, caller, accepted.taskId);
+      const before = await taskStateRequest(caller, target, accepted.taskId);
+      // Judged only when the reply was certainly sent before retain-until on the gateway's clock.
+      if (Date.now() < clock.notBefore(retainUntil)) {
+        const state = expectTaskState(before, 'events.queryable-until-retain-until');
+        expectThat(
+          before.reply.xml,
+          'events.queryable-until-retain-until',
+          'the settled state before retain-until',
+          state.state === terminalPayload(history).state,
+        );
+      }
+      // Time passes on the gateway's clock: a tool waiting until just past retain-until, then in
+      // steps through the grace a gateway may take to forget the task.
+      const unknown = freshRequestId(context);
+      const pairs = [
+        ['state', (id: string) => taskStateRequest(caller, target, id)],
+        ['result', (id: string) => taskResultRequest(caller, target, id)],
+      ] as const;
+      let wakeAt = toEpochMillis(retainUntil) + EXPIRY_MARGIN_MS;
+      const giveUpAt = clock.reachedBy(retainUntil) + GRACE_MS;
+      for (;;) {
+        await passOnGatewayClock(context, caller, target, dateTimeFromMillis(wakeAt));
+        let compared = 0;
+        for (const [label, send] of pairs) {
+          const expired = await send(accepted.taskId);
+          // Keeping a task longer than promised is allowed; only a refusal must look like "none".
+          if (expired.parsed.type === 'result') continue;
+          compared += 1;
+          expectStanzaError(expired, 'task-recovery.indistinguishable-not-found', 'item-not-found', context);
+          expectIndistinguishable(
+            [
+              { label: `${label} of a task past retain-until`, to: target.jid, exchange: expired },
+              {
+                label: `${label} of a task that does not exist`,
+                to: target.jid,
+                exchange: await send(unknown),
+              },
+            ],
+            'task-recovery.indistinguishable-not-found',
+            context,
+          );
+        }
+        if (compared > 0) return;
+        if (Date.now() >= giveUpAt) break;
+        wakeAt = toEpochMillis(clock.ahead(400));
+      }
+      throw new MissingFixture(
+        `the gateway still answers for the task ${String(GRACE_MS / 1000)} s after its retain-until (allowed: retention is a minimum), so there is no expired task to compare: configure it to forget tasks at retain-until`,
+      );
+    },
+  },
+  ...serverRestartCases,
+]);
