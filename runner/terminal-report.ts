@@ -6,6 +6,7 @@
 import type { CaseResult } from '../suites/framework/run-case.ts';
 import { mustFirst, type Outcome } from '../suites/framework/outcome.ts';
 import { unconfirmedItemOf } from '../suites/fixtures/reference-world.ts';
+import { citedRequirementLines } from '../suites/registry/cited-requirements.ts';
 import { textTable } from './text-table.ts';
 import type { RunProgress } from './run-conformance.ts';
 import type { RunResult } from './run-result.ts';
@@ -54,6 +55,8 @@ export function describeFailure(result: CaseResult, cut = false): string {
     `  ${result.flaky ? 'FLAKY' : result.outcome.toUpperCase()} ${result.case.id} [${result.case.level}] (seed ${String(result.seed)})`,
     `    requirement: ${result.case.requirements.join(', ')} — ${result.case.statement}`,
     `    spec: #${result.case.section}`,
+    // Each cited requirement's summary and spec sentence, so the failure reads beside the spec.
+    ...citedRequirementLines(result.case.requirements).map((line) => `      ${line}`),
   ];
   if (result.case.interpretations !== undefined && result.case.interpretations.length > 0) {
     lines.push(`    interpretations: ${result.case.interpretations.join(', ')} (docs/interpretations.md)`);
