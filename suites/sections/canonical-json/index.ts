@@ -6,6 +6,7 @@
  * and manifests the suite registers with number, escape and member-order traps, each reported
  * hash (<registered/>, the endpoint form, the manifest result) against its literal.
  */
+import { ProvisioningClient } from '../../../harness/provisioning/provisioning-client.ts';
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Caller, IqExchange } from '../../../harness/driver/index.ts';
@@ -46,7 +47,6 @@ import {
   describeVersions,
   expectRefused,
   hasAdmin,
-  Provisioning,
   registeredVersions,
   withRestore,
 } from '../support/provisioning.ts';
@@ -127,7 +127,7 @@ function expectServedLiteral(
  */
 async function vectorRegistrant(
   context: CaseContext,
-): Promise<{ provisioning: Provisioning; jid: string; admin: boolean }> {
+): Promise<{ provisioning: ProvisioningClient; jid: string; admin: boolean }> {
   if (hasAdmin(context)) {
     return {
       provisioning: await adminFor(context),
@@ -137,7 +137,7 @@ async function vectorRegistrant(
   }
   const caller = await context.callers.registrant();
   return {
-    provisioning: new Provisioning(caller, context.sut.gatewayJid),
+    provisioning: new ProvisioningClient(caller, context.sut.gatewayJid),
     jid: caller.bareJid,
     admin: false,
   };

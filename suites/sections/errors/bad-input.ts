@@ -12,19 +12,14 @@ import type { Caller, IqExchange } from '../../../harness/driver/index.ts';
 import type { JsonObject } from '../../../protocol/json/json-value.ts';
 import { FEATURE, NODE_BASE_TOOL, NS } from '../../../protocol/namespaces.ts';
 import {
-  buildActivate,
   buildCancel,
-  buildDeactivate,
   buildInvoke,
   buildManifestRequest,
   buildProvideInput,
-  buildRegister,
-  buildRegistrationStatus,
-  buildRemoveEndpoint,
-  buildRemoveVersion,
   buildSchemaRequest,
   buildTaskResultRequest,
   buildTaskStateRequest,
+  provisioningRequest,
   type DefinedCondition,
 } from '../../../protocol/stanza/index.ts';
 import type { CaseContext } from '../../framework/context.ts';
@@ -334,9 +329,9 @@ export const badInputCases: readonly CaseDeclaration<'errors'>[] = [
           tools: [],
         };
         const hash = await provisionActive(restorer, admin, jid, version, manifest);
-        const status = buildRegistrationStatus({ jid });
+        const status = provisioningRequest.registrationStatus(jid);
         requirePositiveControl(
-          await admin.caller.exchangeIq(admin.gateway, 'get', status),
+          await admin.caller.exchangeIq(admin.gateway, status.type, status.payload),
           `registration-status of ${jid}`,
         );
         const next = {
@@ -345,18 +340,19 @@ export const badInputCases: readonly CaseDeclaration<'errors'>[] = [
         };
         const per = context.budget.iterations(3, 40);
         const counts = new BadInputCounts();
-        const requests: [Element, 'get' | 'set'][] = [
-          [buildRegister({ manifestJson: JSON.stringify(next) }), 'set'],
-          [buildActivate({ jid, version, hash }), 'set'],
-          [buildDeactivate({ jid }), 'set'],
-          [status, 'get'],
-          [buildRemoveVersion({ jid, version }), 'set'],
-          [buildRemoveEndpoint({ jid }), 'set'],
+        // Every operation of the admin vocabulary, each with the IQ type the spec gives it.
+        const requests = [
+          provisioningRequest.register(JSON.stringify(next)),
+          provisioningRequest.activate(jid, version, hash),
+          provisioningRequest.deactivate(jid),
+          status,
+          provisioningRequest.removeVersion(jid, version),
+          provisioningRequest.removeEndpoint(jid),
         ];
         const dropped = await sendMutants(
           context,
           admin.caller,
-          requests.map(([base, type]) => ({
+          requests.map(({ payload: base, type }) => ({
             base,
             type,
             to: admin.gateway,

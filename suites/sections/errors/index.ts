@@ -11,6 +11,7 @@
  * (deactivated by the administrator, interp-23). Every error text of every case is also checked
  * by the wire checks (suites/framework/wire-checks.ts).
  */
+import { ProvisioningClient } from '../../../harness/provisioning/provisioning-client.ts';
 import { xml, type Element } from '@xmpp/xml';
 import { NODE_DIRECTORY, NS, NS_AGENT_API } from '../../../protocol/namespaces.ts';
 import type { JsonObject } from '../../../protocol/json/json-value.ts';
@@ -38,7 +39,6 @@ import {
   freshEndpoint,
   freshToken,
   freshVersion,
-  Provisioning,
   hasAdmin,
   registrantFor,
   withRestore,
@@ -279,7 +279,7 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
           });
           const malformed = `{"manifestSpecVersion":"0","_":${JSON.stringify(planted)},"agent":{"jid":${JSON.stringify(registrant.jid)},"name":"${canary}`;
           const local = await context.callers.local();
-          const unauthorized = new Provisioning(local, context.sut.gatewayJid);
+          const unauthorized = new ProvisioningClient(local, context.sut.gatewayJid);
           const claim = freshEndpoint(context, 'echo').jid;
           const foreign = JSON.stringify({
             ...minimalManifest(claim, freshVersion(context)),

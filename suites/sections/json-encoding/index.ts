@@ -17,6 +17,7 @@
  * External $ref targets, in a registered tool schema or in a tool's input request, point at a
  * canary listener that must never be contacted (json-encoding.no-external-refs).
  */
+import { ProvisioningClient } from '../../../harness/provisioning/provisioning-client.ts';
 import type { Element } from '@xmpp/xml';
 import { canonicalDocument, canonicalJson } from '../../../protocol/json/canonical.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
@@ -58,7 +59,6 @@ import {
   freshToken,
   freshVersion,
   provisionActive,
-  Provisioning,
   registrantFor,
   registrationControl,
   unauthorizedConditions,
@@ -531,7 +531,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
           const canary = `agentconfcanary${freshToken(context)}`;
           const text = probeText(probe, value, canary, jid, freshVersion(context));
           const exchange = await restorer.register(
-            new Provisioning(caller, context.sut.gatewayJid),
+            new ProvisioningClient(caller, context.sut.gatewayJid),
             jid,
             text,
           );

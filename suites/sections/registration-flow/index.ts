@@ -13,6 +13,7 @@
  * that its task depends on cannot be removed for the task's retention period, which is the
  * point; it is never activated again, so no listing changes.
  */
+import { ProvisioningClient } from '../../../harness/provisioning/provisioning-client.ts';
 import type { IqExchange } from '../../../harness/driver/index.ts';
 import { canonicalDocument } from '../../../protocol/json/canonical.ts';
 import { isJsonObject, type JsonObject } from '../../../protocol/json/json-value.ts';
@@ -48,7 +49,6 @@ import {
   freshEndpoint,
   freshVersion,
   hasAdmin,
-  Provisioning,
   registeredVersions,
   registrantFor,
   registrationControl,
@@ -107,7 +107,7 @@ function expectRegisteredAs(
 /** registration-status must list exactly `expected` (id, active flag and hash; removability where given). */
 async function expectStatus(
   context: CaseContext,
-  admin: Provisioning,
+  admin: ProvisioningClient,
   jid: string,
   expected: readonly (Omit<RegistrationVersion, 'removable'> & { readonly removable?: boolean })[],
   requirement: RequirementId,
@@ -158,7 +158,7 @@ async function advertisedVersion(context: CaseContext, jid: string): Promise<str
 
 async function registerFresh(
   restorer: Restorer,
-  admin: Provisioning,
+  admin: ProvisioningClient,
   jid: string,
   manifest: JsonObject,
   requirement: RequirementId,
@@ -583,7 +583,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         const registeredJids: string[] = [];
         for (const role of ['remote', 'denied'] as const) {
           const caller = await callerFor(context, role);
-          const provisioning = new Provisioning(caller, context.sut.gatewayJid);
+          const provisioning = new ProvisioningClient(caller, context.sut.gatewayJid);
           const own = normalizeBareJid(caller.bareJid);
           const virtual = freshEndpoint(context, 'federated').jid;
           for (const jid of [own, virtual]) {

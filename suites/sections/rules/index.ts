@@ -9,6 +9,7 @@
  * invocations and target-side argument validation belong to the task suites; the resource
  * bounds on manifests are probed by #json-encoding's limit cases.
  */
+import { ProvisioningClient } from '../../../harness/provisioning/provisioning-client.ts';
 import type { Caller, IqExchange } from '../../../harness/driver/index.ts';
 import { canonicalDocument } from '../../../protocol/json/canonical.ts';
 import { normalizeBareJid } from '../../../protocol/jid/index.ts';
@@ -40,7 +41,6 @@ import {
   freshEndpoint,
   freshVersion,
   hasAdmin,
-  Provisioning,
   registeredVersions,
   unauthorizedConditions,
   withRestore,
@@ -206,7 +206,7 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
     run: async (context) =>
       withRestore(context, async (restorer) => {
         const caller = await context.callers.registrant();
-        const self = new Provisioning(caller, context.sut.gatewayJid);
+        const self = new ProvisioningClient(caller, context.sut.gatewayJid);
         const own = normalizeBareJid(caller.bareJid);
         const version = freshVersion(context);
         const manifest = minimalManifest(own, version);

@@ -17,6 +17,7 @@
  * (security.no-credentials-in-payloads) are the wire checks' (the component secret in any
  * stanza); registration by federated accounts is registration-flow.federation-grants-nothing.
  */
+import { ProvisioningClient } from '../../../harness/provisioning/provisioning-client.ts';
 import { xml } from '@xmpp/xml';
 import type { IqExchange } from '../../../harness/driver/index.ts';
 import { canonicalJson } from '../../../protocol/json/canonical.ts';
@@ -43,7 +44,6 @@ import {
   describeVersions,
   freshEndpoint,
   freshVersion,
-  Provisioning,
   registeredVersions,
   unauthorizedConditions,
   withRestore,
@@ -271,7 +271,7 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
         const existing = endpoint.jid;
         const nobody = freshEndpoint(context, 'nobody').jid;
         const version = freshVersion(context);
-        type Operation = (provisioning: Provisioning, jid: string) => Promise<IqExchange>;
+        type Operation = (provisioning: ProvisioningClient, jid: string) => Promise<IqExchange>;
         const operations: readonly (readonly [string, Operation])[] = [
           [
             'register',
@@ -305,7 +305,7 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
         for (const role of NON_ADMINS) {
           const caller =
             role === 'registrant' ? await context.callers.registrant() : await callerFor(context, role);
-          const provisioning = new Provisioning(caller, context.sut.gatewayJid);
+          const provisioning = new ProvisioningClient(caller, context.sut.gatewayJid);
           const malformed = caller.exchangeIq(
             context.sut.gatewayJid,
             'set',

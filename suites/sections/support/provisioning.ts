@@ -72,13 +72,6 @@ export function freshVersion(context: CaseContext, prefix = '1.0.0'): string {
   return `${prefix}-${freshToken(context)}`;
 }
 
-/**
- * The section files still construct and type the one provisioning client (harness/provisioning)
- * by this name: kept so that they need no edit while issue 21 moves each section into its own
- * folder; drop it once they import ProvisioningClient themselves.
- */
-export { ProvisioningClient as Provisioning };
-
 /** Whether the SUT offers Administrative Provisioning over IQ: claimed, advertised and with an admin account. */
 export function hasAdmin(context: CaseContext): boolean {
   // A claim of the profile makes the SUT config name its adminJid (docs/sut.md).

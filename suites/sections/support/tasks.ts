@@ -61,7 +61,7 @@ import { PROFILE_REQUIRED_FEATURES } from '../../framework/preflight.ts';
 import { CannotTell, MissingFixture, NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
 import { requireWorld, type FixtureEndpoint, type FixtureManifest } from '../../fixtures/reference-world.ts';
 import { discoInfo } from './discovery.ts';
-import type { Provisioning } from './provisioning.ts';
+import type { ProvisioningClient } from '../../../harness/provisioning/provisioning-client.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
 
 /** An endpoint and version a task is pinned to: the exact pins an invocation carries. */
@@ -860,7 +860,7 @@ export async function awaitInputOrTerminal(
  * only: its tool nodes name the original version.
  */
 export async function registerTargetVersion(
-  admin: Provisioning,
+  admin: ProvisioningClient,
   target: TaskTarget,
   version: string,
 ): Promise<TaskTarget> {
@@ -877,7 +877,7 @@ export async function registerTargetVersion(
 }
 
 /** Moves the endpoint's active pointer as the administrator; a refusal means the case cannot tell. */
-export async function activateTarget(admin: Provisioning, target: TaskTarget): Promise<void> {
+export async function activateTarget(admin: ProvisioningClient, target: TaskTarget): Promise<void> {
   const exchange = await admin.activate(target.jid, target.version, target.hash);
   if (exchange.parsed.type === 'error') {
     throw new CannotTell(
