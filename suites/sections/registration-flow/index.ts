@@ -14,33 +14,18 @@
  * point; it is never activated again, so no listing changes.
  */
 import { ProvisioningClient } from '../../../harness/provisioning/provisioning-client.ts';
-import type { IqExchange } from '../../../harness/driver/index.ts';
-import { canonicalDocument } from '../../../protocol/json/canonical.ts';
-import { isJsonObject, type JsonObject } from '../../../protocol/json/json-value.ts';
+import { type JsonObject } from '../../../protocol/json/json-value.ts';
 import { normalizeBareJid } from '../../../protocol/jid/index.ts';
-import { FEATURE, FORM_TYPE, NS_AGENT_API } from '../../../protocol/namespaces.ts';
-import {
-  parseActive,
-  parseDeactivated,
-  parseRegistered,
-  parseRemoved,
-  type Hash,
-  type RegistrationVersion,
-} from '../../../protocol/stanza/index.ts';
+import { FEATURE, NS_AGENT_API } from '../../../protocol/namespaces.ts';
 import { defineSuite } from '../../framework/case.ts';
-import type { CaseContext } from '../../framework/context.ts';
 import {
-  expectDiscoInfo,
-  expectExtensionForm,
   expectResultPayload,
   expectStanzaError,
   expectThat,
-  formField,
-  expectParsedResult,
   requirePositiveControl,
 } from '../../framework/expect.ts';
 import { RequirementViolation } from '../../framework/verdicts.ts';
-import { callerFor, discoInfo } from '../support/discovery.ts';
+import { callerFor } from '../support/discovery.ts';
 import { badManifest, minimalManifest } from '../support/manifests.ts';
 import {
   adminFor,
@@ -50,12 +35,9 @@ import {
   freshVersion,
   hasAdmin,
   registeredVersions,
-  registrantFor,
   registrationControl,
   withRestore,
   unauthorizedConditions,
-  type Registrant,
-  type Restorer,
 } from '../support/provisioning.ts';
 import { expectRefusals, type RefusalVector } from '../support/refusals.ts';
 import {
@@ -66,113 +48,15 @@ import {
   startTask,
   taskStateRequest,
 } from '../support/tasks.ts';
-import type { RequirementId } from '../../registry/requirement-ids.ts';
-
-function manifestWithDescription(jid: string, version: string, description: string): JsonObject {
-  const manifest = minimalManifest(jid, version);
-  return { ...manifest, agent: { ...(manifest['agent'] as JsonObject), description } };
-}
-
-function versionOf(manifest: JsonObject): string {
-  const agent = manifest['agent'];
-  const version = isJsonObject(agent) ? agent['version'] : undefined;
-  if (typeof version !== 'string') throw new Error('a manifest built here without agent.version');
-  return version;
-}
-
-function hashOf(manifest: JsonObject): Hash {
-  return canonicalDocument(manifest).hash;
-}
-
-/** The registration must succeed with exactly this JID, version and canonical hash. */
-function expectRegisteredAs(
-  exchange: IqExchange,
-  requirement: RequirementId,
-  jid: string,
-  version: string,
-  hash: Hash,
-): void {
-  const registered = expectParsedResult(exchange, requirement, NS_AGENT_API, 'registered', parseRegistered);
-  expectThat(
-    exchange.reply.xml,
-    requirement,
-    `<registered jid='${jid}' version='${version}'><hash algo='${hash.algo}'>${hash.value}</hash></registered>`,
-    normalizeBareJid(registered.jid) === normalizeBareJid(jid) &&
-      registered.version === version &&
-      registered.hash.algo === hash.algo &&
-      registered.hash.value === hash.value,
-  );
-}
-
-/** registration-status must list exactly `expected` (id, active flag and hash; removability where given). */
-async function expectStatus(
-  context: CaseContext,
-  admin: ProvisioningClient,
-  jid: string,
-  expected: readonly (Omit<RegistrationVersion, 'removable'> & { readonly removable?: boolean })[],
-  requirement: RequirementId,
-  when: string,
-): Promise<readonly RegistrationVersion[]> {
-  const versions = await registeredVersions(context, admin, jid, requirement);
-  const matches =
-    versions.length === expected.length &&
-    expected.every((want) =>
-      versions.some(
-        (have) =>
-          have.id === want.id &&
-          have.active === want.active &&
-          have.hash.value === want.hash.value &&
-          (want.removable === undefined || have.removable === want.removable),
-      ),
-    );
-  expectThat(
-    describeVersions(versions),
-    requirement,
-    `${when}, registration-status of ${jid} lists:\n${describeVersions(expected.map((want) => ({ removable: !want.active, ...want })))}`,
-    matches,
-  );
-  return versions;
-}
-
-/** Administrator if there is one, else the self-registrant: for rules both profiles share. */
-async function adminOrSelf(context: CaseContext, purpose: string): Promise<Registrant> {
-  if (hasAdmin(context)) {
-    return { kind: 'admin', provisioning: await adminFor(context), jid: freshEndpoint(context, purpose).jid };
-  }
-  return registrantFor(context, purpose);
-}
-
-/** The endpoint's advertised version, as a local caller who may see it reads it; undefined when not visible. */
-async function advertisedVersion(context: CaseContext, jid: string): Promise<string | undefined> {
-  const exchange = await discoInfo(await context.callers.local(), jid);
-  if (exchange.parsed.type === 'error') return undefined;
-  const info = expectDiscoInfo(exchange, 'registration-flow.admin-operations');
-  const form = expectExtensionForm(
-    info,
-    'registration-flow.admin-operations',
-    FORM_TYPE.endpointInfo,
-    exchange.reply.xml,
-  );
-  return formField(form, 'version')?.values[0];
-}
-
-async function registerFresh(
-  restorer: Restorer,
-  admin: ProvisioningClient,
-  jid: string,
-  manifest: JsonObject,
-  requirement: RequirementId,
-): Promise<Hash> {
-  const hash = hashOf(manifest);
-  expectRegisteredAs(
-    await restorer.register(admin, jid, JSON.stringify(manifest)),
-    requirement,
-    jid,
-    versionOf(manifest),
-    hash,
-  );
-  return hash;
-}
+import { adminLifecycle } from './admin-lifecycle.ts';
+import {
+  adminOrSelf,
+  expectRegisteredAs,
+  expectStatus,
+  hashOf,
+  manifestWithDescription,
+  registerFresh,
+} from './registration-checks.ts';
 
 const IJSON_VECTORS: readonly RefusalVector[] = [
   {
@@ -209,192 +93,7 @@ const [RESOURCE_VECTOR, ...OTHER_JID_VECTORS] = [
 ] as const;
 
 export const registrationFlowSuite = defineSuite('registration-flow', 'Registration Flow', [
-  {
-    id: 'registration-flow.admin-lifecycle',
-    requirements: ['registration-flow.admin-operations', 'registration-flow.no-semver-ordering'],
-    profiles: ['admin-provisioning'],
-    level: 'MUST',
-    features: [FEATURE.admin],
-    interpretations: ['interp-23', 'interp-24'],
-    statement:
-      'An administrator registers a version, cannot activate it with another hash, activates it with its own, registers a “newer-looking” version that leaves the active one selected, cannot remove the active version, removes the other, deactivates and removes the endpoint — registration-status and the endpoint’s advertised version following every step.',
-    run: async (context) =>
-      withRestore(context, async (restorer) => {
-        const admin = await adminFor(context);
-        const { jid } = freshEndpoint(context, 'lifecycle');
-        const first = minimalManifest(jid, freshVersion(context, '1.0.0'));
-        const second = manifestWithDescription(
-          jid,
-          freshVersion(context, '9.0.0'),
-          'A newer-looking version.',
-        );
-        const v1 = versionOf(first);
-        const v2 = versionOf(second);
-        const h1 = await registerFresh(restorer, admin, jid, first, 'registration-flow.admin-operations');
-        await expectStatus(
-          context,
-          admin,
-          jid,
-          [{ id: v1, active: false, hash: h1 }],
-          'registration-flow.admin-operations',
-          'after <register/>',
-        );
-
-        const wrongHash = await admin.activate(jid, v1, hashOf(second));
-        expectStanzaError(
-          wrongHash,
-          'registration-flow.admin-operations',
-          ['conflict', 'item-not-found'],
-          context,
-        );
-        const active = await admin.activate(jid, v1, h1);
-        const selected = expectParsedResult(
-          active,
-          'registration-flow.admin-operations',
-          NS_AGENT_API,
-          'active',
-          parseActive,
-        );
-        expectThat(
-          active.reply.xml,
-          'registration-flow.admin-operations',
-          `<active version='${v1}'/>`,
-          selected.version === v1,
-        );
-        await expectStatus(
-          context,
-          admin,
-          jid,
-          [{ id: v1, active: true, removable: false, hash: h1 }],
-          'registration-flow.admin-operations',
-          'after <activate/>',
-        );
-        const shown = await advertisedVersion(context, jid);
-        if (shown !== undefined) {
-          expectThat(
-            shown,
-            'registration-flow.admin-operations',
-            `the endpoint-info form advertising version ${v1}`,
-            shown === v1,
-          );
-        }
-
-        // A version number that looks newer selects nothing (#registration-flow: no semver ordering).
-        const h2 = await registerFresh(restorer, admin, jid, second, 'registration-flow.admin-operations');
-        await expectStatus(
-          context,
-          admin,
-          jid,
-          [
-            { id: v1, active: true, removable: false, hash: h1 },
-            { id: v2, active: false, hash: h2 },
-          ],
-          'registration-flow.no-semver-ordering',
-          `after registering ${v2}`,
-        );
-        if (shown !== undefined) {
-          const still = await advertisedVersion(context, jid);
-          expectThat(
-            String(still),
-            'registration-flow.no-semver-ordering',
-            `still version ${v1} advertised`,
-            still === v1,
-          );
-        }
-
-        expectStanzaError(
-          await admin.removeVersion(jid, v1),
-          'registration-flow.admin-operations',
-          ['conflict', 'not-allowed'],
-          context,
-        );
-        const removed = await admin.removeVersion(jid, v2);
-        const removedVersion = expectParsedResult(
-          removed,
-          'registration-flow.admin-operations',
-          NS_AGENT_API,
-          'removed',
-          parseRemoved,
-        );
-        expectThat(
-          removed.reply.xml,
-          'registration-flow.admin-operations',
-          `<removed version='${v2}'/>`,
-          removedVersion.version === v2,
-        );
-        await expectStatus(
-          context,
-          admin,
-          jid,
-          [{ id: v1, active: true, removable: false, hash: h1 }],
-          'registration-flow.admin-operations',
-          'after <remove-version/>',
-        );
-
-        const deactivated = await admin.deactivate(jid);
-        expectParsedResult(
-          deactivated,
-          'registration-flow.admin-operations',
-          NS_AGENT_API,
-          'deactivated',
-          parseDeactivated,
-        );
-        await expectStatus(
-          context,
-          admin,
-          jid,
-          [{ id: v1, active: false, hash: h1 }],
-          'registration-flow.admin-operations',
-          'after <deactivate/>',
-        );
-        if (shown !== undefined) {
-          // interp-23: a deactivated endpoint answers item-not-found or service-unavailable, or at least advertises no version.
-          const after = await discoInfo(await context.callers.local(), jid);
-          if (after.parsed.type === 'error') {
-            expectStanzaError(
-              after,
-              'registration-flow.admin-operations',
-              ['item-not-found', 'service-unavailable'],
-              context,
-            );
-          } else {
-            const info = expectDiscoInfo(after, 'registration-flow.admin-operations');
-            const version = info.forms
-              .filter((form) => formField(form, 'FORM_TYPE')?.values[0] === FORM_TYPE.endpointInfo)
-              .flatMap((form) => formField(form, 'version')?.values ?? []);
-            expectThat(
-              after.reply.xml,
-              'registration-flow.admin-operations',
-              'no version advertised after <deactivate/>',
-              version.length === 0,
-            );
-          }
-        }
-
-        const gone = await admin.removeEndpoint(jid);
-        const removedEndpoint = expectParsedResult(
-          gone,
-          'registration-flow.admin-operations',
-          NS_AGENT_API,
-          'removed',
-          parseRemoved,
-        );
-        expectThat(
-          gone.reply.xml,
-          'registration-flow.admin-operations',
-          `<removed jid='${jid}'/> without a version`,
-          removedEndpoint.version === undefined,
-        );
-        await expectStatus(
-          context,
-          admin,
-          jid,
-          [],
-          'registration-flow.admin-operations',
-          'after <remove-endpoint/>',
-        );
-      }),
-  },
+  adminLifecycle,
   {
     id: 'registration-flow.version-immutable',
     requirements: ['registration-flow.version-immutable', 'namespaces.jid-comparison'],
