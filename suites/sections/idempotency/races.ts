@@ -7,6 +7,7 @@ import type { CaseDeclaration } from '../../framework/case.ts';
 import fc from 'fast-check';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { JsonValue } from '../../../protocol/json/json-value.ts';
+import type { CaseContext } from '../../framework/context.ts';
 import { CannotTell } from '../../framework/verdicts.ts';
 import { HistoryRecorder, checkRaces, type RaceOutcome, type RaceProcess } from '../support/task-history.ts';
 import { freshLedgerKey, freshRequestId, readLedger } from '../support/tasks.ts';
@@ -16,6 +17,7 @@ import {
   type Owner,
   FOREIGN,
   type Foreign,
+  type RaceCast,
   cast,
   type Step,
   owner,
@@ -69,6 +71,140 @@ const duplicateSchedule: fc.Arbitrary<DuplicateSchedule> = fc.integer({ min: 10,
   }),
 );
 
+/** A schedule as the shrunk counterexample prints it: each invocation by whom and when, then the reads. */
+function describeDuplicates(schedule: DuplicateSchedule): string {
+  const invokes = [...schedule.invokes]
+    .sort((x, y) => x.at - y.at)
+    .map((i) => `${i.by}:invoke${i.changed ? '/changed' : ''}@${String(i.at)}`)
+    .join(' ');
+  return `wait ${String(schedule.waitMs)} ms: ${invokes} ${describeSteps(schedule.reads)}`;
+}
+
+/** The ledger keys of one schedule: the caller's identical and changed invocations, and each other account's. */
+interface DuplicateLedger {
+  readonly same: string;
+  readonly changed: string;
+  readonly foreign: Readonly<Record<Foreign, string>>;
+}
+
+function duplicateLedger(context: CaseContext): DuplicateLedger {
+  const same = freshLedgerKey(context, 'race-dup');
+  const changed = freshLedgerKey(context, 'race-dup-changed');
+  const peer = freshLedgerKey(context, 'race-dup-peer');
+  const remote = freshLedgerKey(context, 'race-dup-remote');
+  return { same, changed, foreign: { peer, remote } };
+}
+
+const isForeign = (by: Owner | Foreign): by is Foreign => by === 'peer' || by === 'remote';
+
+/** The arguments each invocation carries: only the caller's identical ones wait, so they overlap the run. */
+function argumentsOf(
+  ledger: DuplicateLedger,
+  waitMs: number,
+  by: Owner | Foreign,
+  changed: boolean,
+): JsonValue {
+  if (isForeign(by)) return { ledgerKey: ledger.foreign[by], steps: [{ complete: {} }] };
+  if (changed) return { ledgerKey: ledger.changed, steps: [{ complete: {} }] };
+  return { ledgerKey: ledger.same, steps: [{ wait: { ms: waitMs } }, { complete: {} }] };
+}
+
+/**
+ * Fires every invocation and read of the schedule at its offset; returns the task of the first
+ * invocation of the caller's that was accepted (reads before it have nothing to read).
+ */
+async function fireDuplicates(
+  context: CaseContext,
+  raceCast: RaceCast,
+  recorder: HistoryRecorder,
+  schedule: DuplicateSchedule,
+  ledger: DuplicateLedger,
+  requestId: string,
+): Promise<string | undefined> {
+  const owner = raceCast.owners.a.caller.bareJid;
+  const processOf = (by: Owner | Foreign): RaceProcess =>
+    isForeign(by) ? raceCast.foreign[by] : raceCast.owners[by];
+  const start = performance.now();
+  let taskId: string | undefined;
+  await Promise.all([
+    ...schedule.invokes.map(async (step) => {
+      const wait = step.at - (performance.now() - start);
+      if (wait > 0) await delay(wait);
+      const operation = await recorder.invoke(
+        processOf(step.by),
+        invokeOf(raceCast.target, argumentsOf(ledger, schedule.waitMs, step.by, step.changed), requestId),
+      );
+      if (
+        taskId === undefined &&
+        operation.principal === owner &&
+        operation.result.type === 'ok' &&
+        operation.result.value.kind === 'accepted'
+      ) {
+        taskId = operation.result.value.taskId;
+      }
+    }),
+    ...schedule.reads.map(async (step) => {
+      const wait = step.at - (performance.now() - start);
+      if (wait > 0) await delay(wait);
+      if (taskId === undefined) return;
+      await fire(race(context, raceCast, recorder, taskId), step);
+    }),
+  ]);
+  return taskId;
+}
+
+/** Without an accepted invocation of the caller's, a schedule that had some cannot tell. */
+function requireOwnerAdmitted(recorder: HistoryRecorder, owner: string): void {
+  const owned = recorder.operations.filter((operation) => operation.principal === owner);
+  if (owned.length === 0) return;
+  throw new CannotTell(
+    `none of the caller's invocations was admitted: ${owned.map((operation) => (operation.result.type === 'fail' ? operation.result.condition : operation.result.type)).join(', ')}`,
+  );
+}
+
+/** Each other account's own task (not the caller's): settled, completed, run once by its ledger key. */
+async function foreignOutcomes(
+  context: CaseContext,
+  raceCast: RaceCast,
+  recorder: HistoryRecorder,
+  ledger: DuplicateLedger,
+  ownerTask: string | undefined,
+): Promise<RaceOutcome[]> {
+  const outcomes: RaceOutcome[] = [];
+  for (const name of FOREIGN) {
+    const process = raceCast.foreign[name];
+    const theirs = recorder.operations.filter(
+      (operation) =>
+        operation.process === name &&
+        operation.result.type === 'ok' &&
+        operation.result.value.kind === 'accepted',
+    );
+    const first = theirs[0];
+    if (first?.result.type !== 'ok' || first.result.value.kind !== 'accepted') continue;
+    const foreignTask = first.result.value.taskId;
+    if (foreignTask === ownerTask) continue; // the owner's history reports it (invoke-scope)
+    await awaitTerminal(context, foreignTask, [process]);
+    const executions = await readLedger(
+      context,
+      raceCast.owners.a.caller,
+      raceCast.target,
+      ledger.foreign[name],
+      'invocation.replay-same-task',
+    );
+    const principal = process.caller.bareJid;
+    const all = recorder.history(principal, foreignTask, [process], executions);
+    outcomes.push({
+      // Only that account's own operations: the owner's reads are about another task.
+      history: {
+        ...all,
+        operations: all.operations.filter((operation) => operation.principal === principal),
+      },
+      expectations: { settled: true, terminals: [COMPLETED] },
+    });
+  }
+  return outcomes;
+}
+
 const duplicateInvokes: CaseDeclaration<'idempotency'> = {
   id: 'idempotency.race-duplicate-invokes',
   requirements: ['invocation.replay-same-task', 'invocation.replay-conflict', 'idempotency.immediate-sender'],
@@ -85,115 +221,24 @@ const duplicateInvokes: CaseDeclaration<'idempotency'> = {
     await checkRaces(context, {
       arbitrary: duplicateSchedule,
       iterations: [3, 60],
-      describe: (s) =>
-        `wait ${String(s.waitMs)} ms: ${[...s.invokes]
-          .sort((x, y) => x.at - y.at)
-          .map((i) => `${i.by}:invoke${i.changed ? '/changed' : ''}@${String(i.at)}`)
-          .join(' ')} ${describeSteps(s.reads)}`,
+      describe: describeDuplicates,
       requirementOf: requirements({ 'terminal-outcome': 'invocation.replay-same-task' }),
       note: (line) => raceCast.owners.a.caller.transcript.note(line),
       run: async (schedule) => {
         const recorder = new HistoryRecorder(raceCast.target);
         const requestId = freshRequestId(context);
-        const keys = {
-          same: freshLedgerKey(context, 'race-dup'),
-          changed: freshLedgerKey(context, 'race-dup-changed'),
-        };
-        const foreignKeys = {
-          peer: freshLedgerKey(context, 'race-dup-peer'),
-          remote: freshLedgerKey(context, 'race-dup-remote'),
-        };
-        const argsFor = (by: Owner | Foreign, changed: boolean): JsonValue =>
-          by === 'peer' || by === 'remote'
-            ? { ledgerKey: foreignKeys[by], steps: [{ complete: {} }] }
-            : changed
-              ? { ledgerKey: keys.changed, steps: [{ complete: {} }] }
-              : { ledgerKey: keys.same, steps: [{ wait: { ms: schedule.waitMs } }, { complete: {} }] };
-        const processOf = (by: Owner | Foreign): RaceProcess =>
-          by === 'peer' || by === 'remote' ? raceCast.foreign[by] : raceCast.owners[by];
-        const start = performance.now();
-        let taskId: string | undefined;
-        await Promise.all([
-          ...schedule.invokes.map(async (step) => {
-            const wait = step.at - (performance.now() - start);
-            if (wait > 0) await delay(wait);
-            const operation = await recorder.invoke(
-              processOf(step.by),
-              invokeOf(raceCast.target, argsFor(step.by, step.changed), requestId),
-            );
-            if (
-              taskId === undefined &&
-              operation.principal === owner &&
-              operation.result.type === 'ok' &&
-              operation.result.value.kind === 'accepted'
-            ) {
-              taskId = operation.result.value.taskId;
-            }
-          }),
-          ...schedule.reads.map(async (step) => {
-            const wait = step.at - (performance.now() - start);
-            if (wait > 0) await delay(wait);
-            if (taskId === undefined) return;
-            await fire(race(context, raceCast, recorder, taskId), step);
-          }),
-        ]);
+        const ledger = duplicateLedger(context);
+        const taskId = await fireDuplicates(context, raceCast, recorder, schedule, ledger, requestId);
+        // No owner invocation in this schedule (or none admitted): only the other accounts' tasks.
+        if (taskId === undefined) requireOwnerAdmitted(recorder, owner);
+        const others = await foreignOutcomes(context, raceCast, recorder, ledger, taskId);
         if (taskId === undefined) {
-          // No owner invocation in this schedule (or none admitted): only the other accounts' tasks.
-          const owned = recorder.operations.filter((operation) => operation.principal === owner);
-          if (owned.length > 0) {
-            throw new CannotTell(
-              `none of the caller's invocations was admitted: ${owned.map((operation) => (operation.result.type === 'fail' ? operation.result.condition : operation.result.type)).join(', ')}`,
-            );
-          }
+          return { history: recorder.history(owner, '', raceCast.ownerList), expectations: {}, others };
         }
-        const foreignOutcomes: RaceOutcome[] = [];
-        for (const name of FOREIGN) {
-          const process = raceCast.foreign[name];
-          const theirs = recorder.operations.filter(
-            (operation) =>
-              operation.process === name &&
-              operation.result.type === 'ok' &&
-              operation.result.value.kind === 'accepted',
-          );
-          const first = theirs[0];
-          if (first?.result.type !== 'ok' || first.result.value.kind !== 'accepted') continue;
-          const foreignTask = first.result.value.taskId;
-          if (foreignTask === taskId) continue; // the owner's history reports it (invoke-scope)
-          await awaitTerminal(context, foreignTask, [process]);
-          const executions = await readLedger(
-            context,
-            raceCast.owners.a.caller,
-            raceCast.target,
-            foreignKeys[name],
-            'invocation.replay-same-task',
-          );
-          const principal = process.caller.bareJid;
-          const all = recorder.history(principal, foreignTask, [process], executions);
-          foreignOutcomes.push({
-            // Only that account's own operations: the owner's reads are about another task.
-            history: {
-              ...all,
-              operations: all.operations.filter((operation) => operation.principal === principal),
-            },
-            expectations: { settled: true, terminals: [COMPLETED] },
-          });
-        }
-        const subject = taskId ?? '';
-        const history =
-          taskId === undefined
-            ? recorder.history(owner, subject, raceCast.ownerList)
-            : await finish(
-                race(context, raceCast, recorder, taskId),
-                owner,
-                schedule.invokes.some((step) => step.changed && step.by !== 'peer' && step.by !== 'remote')
-                  ? [keys.same, keys.changed]
-                  : [keys.same],
-              );
-        return {
-          history,
-          expectations: taskId === undefined ? {} : { settled: true, terminals: [COMPLETED] },
-          others: foreignOutcomes,
-        };
+        const changedRan = schedule.invokes.some((step) => step.changed && !isForeign(step.by));
+        const keys = changedRan ? [ledger.same, ledger.changed] : [ledger.same];
+        const history = await finish(race(context, raceCast, recorder, taskId), owner, keys);
+        return { history, expectations: { settled: true, terminals: [COMPLETED] }, others };
       },
     });
   },

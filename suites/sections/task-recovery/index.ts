@@ -7,7 +7,7 @@
  * every task operation, running and settled; on a gateway configured for a short retention, a
  * task past its retain-until answered like one that does not exist too.
  */
-import type { IqExchange } from '../../../harness/driver/index.ts';
+import type { Caller, IqExchange } from '../../../harness/driver/index.ts';
 import { canonicalJson } from '../../../protocol/json/canonical.ts';
 import { parseStrictJson } from '../../../protocol/json/strict-json.ts';
 import {
@@ -16,9 +16,15 @@ import {
   toEpochMillis,
   type XmppDateTime,
 } from '../../../protocol/datetime.ts';
-import { buildCancel, buildProvideInput } from '../../../protocol/stanza/index.ts';
+import {
+  buildCancel,
+  buildProvideInput,
+  type Accepted,
+  type TaskState,
+} from '../../../protocol/stanza/index.ts';
 import { isTerminal } from '../../../protocol/task-states.ts';
 import { defineSuite } from '../../framework/case.ts';
+import type { CaseContext } from '../../framework/context.ts';
 import { expectIndistinguishable, expectStanzaError, expectThat } from '../../framework/expect.ts';
 import { MissingFixture } from '../../framework/verdicts.ts';
 import { requireWorld } from '../../fixtures/reference-world.ts';
@@ -42,6 +48,7 @@ import {
   taskStateRequest,
   terminalPayload,
   whileHeld,
+  type TaskTarget,
 } from '../support/tasks.ts';
 import { serverRestartCases } from './server-restart.ts';
 
@@ -54,6 +61,89 @@ const QUICK = { steps: [{ complete: {} }] };
 
 function sameInstant(a: XmppDateTime | undefined, b: XmppDateTime | undefined): boolean {
   return a !== undefined && b !== undefined && compareInstants(a, b) === 0;
+}
+
+/** A task-state answer and the reply it was read from. */
+interface ReadState {
+  readonly state: TaskState;
+  readonly replyXml: string;
+}
+
+/** Task state as a resource that saw no event reads it: every attribute the invocation fixed (#task-recovery). */
+async function expectFullStateWhileRunning(
+  sibling: Caller,
+  target: TaskTarget,
+  accepted: Accepted,
+  deadline: XmppDateTime,
+): Promise<ReadState> {
+  const exchange = await taskStateRequest(sibling, target, accepted.taskId);
+  const running = expectTaskState(exchange, 'task-recovery.state-contents');
+  const attributes: readonly [expected: string, holds: boolean][] = [
+    [`task-id='${accepted.taskId}'`, running.taskId === accepted.taskId],
+    [`endpoint='${target.jid}'`, running.endpoint === target.jid],
+    [`api-version='${target.version}'`, running.apiVersion === target.version],
+    [
+      `the pinned manifest hash ${target.hash.value}`,
+      running.manifestHash.algo === target.hash.algo && running.manifestHash.value === target.hash.value,
+    ],
+    [`created at ${accepted.created.text}`, sameInstant(running.created, accepted.created)],
+    [`deadline at ${deadline.text}`, sameInstant(running.deadline, deadline)],
+    [
+      `retain-until no earlier than the accepted ${accepted.retainUntil.text} (interp-32)`,
+      compareInstants(running.retainUntil, accepted.retainUntil) >= 0,
+    ],
+  ];
+  for (const [expected, holds] of attributes) {
+    expectThat(exchange.reply.xml, 'task-recovery.state-contents', expected, holds);
+  }
+  return { state: running, replyXml: exchange.reply.xml };
+}
+
+/** Before the task is terminal: result-available is false and task-result answers unexpected-request. */
+async function expectNoResultYet(
+  context: CaseContext,
+  sibling: Caller,
+  target: TaskTarget,
+  taskId: string,
+  running: ReadState,
+): Promise<void> {
+  expectThat(
+    running.replyXml,
+    'task-recovery.result-availability',
+    "result-available='false' while not terminal",
+    !running.state.resultAvailable,
+  );
+  const early = await taskResultRequest(sibling, target, taskId);
+  // The task may have settled in between; only a non-terminal answer is judged.
+  if (early.parsed.type === 'error')
+    expectStanzaError(early, 'task-recovery.result-only-terminal', 'unexpected-request', context);
+}
+
+/** Once settled: the terminal state and revision with a result, and task-result equal to the terminal event. */
+async function expectSettlementRecovered(
+  sibling: Caller,
+  target: TaskTarget,
+  taskId: string,
+  terminal: ReturnType<typeof terminalPayload>,
+): Promise<void> {
+  const settledExchange = await taskStateRequest(sibling, target, taskId);
+  const settled = expectTaskState(settledExchange, 'task-recovery.state-contents');
+  expectThat(
+    settledExchange.reply.xml,
+    'task-recovery.result-availability',
+    `state='${terminal.state}' revision='${String(terminal.revision)}' result-available='true'`,
+    settled.state === terminal.state && settled.revision === terminal.revision && settled.resultAvailable,
+  );
+  const resultExchange = await taskResultRequest(sibling, target, taskId);
+  const result = expectTaskResult(resultExchange, 'task-recovery.result-only-terminal');
+  expectThat(
+    resultExchange.reply.xml,
+    'task-recovery.result-only-terminal',
+    `the terminal state, revision and payload of the terminal event: ${canonicalJson(terminal.payload)}`,
+    result.state === terminal.state &&
+      result.revision === terminal.revision &&
+      canonicalJson(parseStrictJson(result.json)) === canonicalJson(terminal.payload),
+  );
 }
 
 export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
@@ -86,89 +176,17 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
         },
         { deadline },
       );
-      const runningExchange = await taskStateRequest(sibling, target, accepted.taskId);
-      const running = expectTaskState(runningExchange, 'task-recovery.state-contents');
-      const replyXml = runningExchange.reply.xml;
-      expectThat(
-        replyXml,
-        'task-recovery.state-contents',
-        `task-id='${accepted.taskId}'`,
-        running.taskId === accepted.taskId,
-      );
-      expectThat(
-        replyXml,
-        'task-recovery.state-contents',
-        `endpoint='${target.jid}'`,
-        running.endpoint === target.jid,
-      );
-      expectThat(
-        replyXml,
-        'task-recovery.state-contents',
-        `api-version='${target.version}'`,
-        running.apiVersion === target.version,
-      );
-      expectThat(
-        replyXml,
-        'task-recovery.state-contents',
-        `the pinned manifest hash ${target.hash.value}`,
-        running.manifestHash.algo === target.hash.algo && running.manifestHash.value === target.hash.value,
-      );
-      expectThat(
-        replyXml,
-        'task-recovery.state-contents',
-        `created at ${accepted.created.text}`,
-        sameInstant(running.created, accepted.created),
-      );
-      expectThat(
-        replyXml,
-        'task-recovery.state-contents',
-        `deadline at ${deadline.text}`,
-        sameInstant(running.deadline, deadline),
-      );
-      expectThat(
-        replyXml,
-        'task-recovery.state-contents',
-        `retain-until no earlier than the accepted ${accepted.retainUntil.text} (interp-32)`,
-        compareInstants(running.retainUntil, accepted.retainUntil) >= 0,
-      );
-      if (!isTerminal(running.state)) {
-        expectThat(
-          replyXml,
-          'task-recovery.result-availability',
-          "result-available='false' while not terminal",
-          !running.resultAvailable,
-        );
-        const early = await taskResultRequest(sibling, target, accepted.taskId);
-        // The task may have settled in between; only a non-terminal answer is judged.
-        if (early.parsed.type === 'error')
-          expectStanzaError(early, 'task-recovery.result-only-terminal', 'unexpected-request', context);
-      }
-      const history = await awaitSettled(context, caller, accepted.taskId);
-      const terminal = terminalPayload(history);
+      const running = await expectFullStateWhileRunning(sibling, target, accepted, deadline);
+      if (!isTerminal(running.state.state))
+        await expectNoResultYet(context, sibling, target, accepted.taskId, running);
+      const terminal = terminalPayload(await awaitSettled(context, caller, accepted.taskId));
       expectThat(
         `${String(sibling.events.all(accepted.taskId).length)} events`,
         'task-message-routing.delivery-independent',
         'no event at the sibling (it proves recovery without events)',
         sibling.events.all(accepted.taskId).length === 0,
       );
-      const settledExchange = await taskStateRequest(sibling, target, accepted.taskId);
-      const settled = expectTaskState(settledExchange, 'task-recovery.state-contents');
-      expectThat(
-        settledExchange.reply.xml,
-        'task-recovery.result-availability',
-        `state='${terminal.state}' revision='${String(terminal.revision)}' result-available='true'`,
-        settled.state === terminal.state && settled.revision === terminal.revision && settled.resultAvailable,
-      );
-      const resultExchange = await taskResultRequest(sibling, target, accepted.taskId);
-      const result = expectTaskResult(resultExchange, 'task-recovery.result-only-terminal');
-      expectThat(
-        resultExchange.reply.xml,
-        'task-recovery.result-only-terminal',
-        `the terminal state, revision and payload of the terminal event: ${canonicalJson(terminal.payload)}`,
-        result.state === terminal.state &&
-          result.revision === terminal.revision &&
-          canonicalJson(parseStrictJson(result.json)) === canonicalJson(terminal.payload),
-      );
+      await expectSettlementRecovered(sibling, target, accepted.taskId, terminal);
     },
   },
   {
