@@ -64,6 +64,7 @@ import {
   taskStateRequest,
   terminalPayload,
   whileHeld,
+  type TaskTarget,
 } from '../support/tasks.ts';
 import { badInputCases } from './bad-input.ts';
 
@@ -147,6 +148,113 @@ async function expectUnseenLikeNonexistent(
         expectIndistinguishable([a, b, ...rest], 'errors.not-found-equivalence', context);
     }),
   );
+}
+
+/** task-result of the deactivated endpoint's task answers with the state it settled in. */
+async function expectResultState(
+  caller: Caller,
+  target: TaskTarget,
+  taskId: string,
+  state: string,
+): Promise<void> {
+  const resultExchange = await taskResultRequest(caller, target, taskId);
+  const result = expectTaskResult(resultExchange, 'errors.task-ops-survive-visibility-change');
+  expectThat(
+    resultExchange.reply.xml,
+    'errors.task-ops-survive-visibility-change',
+    `the ${state} result of the deactivated endpoint’s task`,
+    result.state === state,
+  );
+}
+
+/**
+ * State and result need no optional feature: a task held running by a wait step, its endpoint
+ * deactivated meanwhile, still answers task-state (running) and, once settled, task-result.
+ */
+async function expectStateAndResultWhileDeactivated(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  admin: ProvisioningClient,
+): Promise<void> {
+  const { task } = await whileHeld(
+    context,
+    caller,
+    target,
+    async ({ accepted }) => {
+      expectResultPayload(
+        await admin.deactivate(target.jid),
+        'errors.task-ops-survive-visibility-change',
+        NS_AGENT_API,
+        'deactivated',
+      );
+      const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
+      const state = expectTaskState(stateExchange, 'errors.task-ops-survive-visibility-change');
+      expectThat(
+        stateExchange.reply.xml,
+        'errors.task-ops-survive-visibility-change',
+        'task state running for the deactivated endpoint’s task',
+        state.state === 'running' && state.taskId === accepted.taskId,
+      );
+    },
+    {},
+    {
+      // A task that settled too early is tried again with the endpoint active.
+      beforeRetry: () => activateTarget(admin, target),
+    },
+  );
+  const held = await awaitSettled(context, caller, task.accepted.taskId);
+  await expectResultState(caller, target, task.accepted.taskId, terminalPayload(held).state);
+}
+
+/**
+ * The optional operations, on a task started while the endpoint is active again and deactivated
+ * once it waits: a pending input request is answered and the task cancels, where offered.
+ */
+async function expectOptionalOperationsWhileDeactivated(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  admin: ProvisioningClient,
+): Promise<void> {
+  await activateTarget(admin, target);
+  const operations = await offeredTaskOperations(caller, target);
+  const withInput = operations.includes('provide-input');
+  const withCancel = operations.includes('cancel');
+  if (!withInput && !withCancel) return;
+  const { accepted } = await startTask(context, caller, target, 'script', {
+    steps: [
+      ...(withInput
+        ? [{ input: { question: 'Still there?', inputSchema: { type: 'object' }, expiresInMs: 60_000 } }]
+        : []),
+      withCancel ? { wait: {} } : { complete: { echoInputs: true } },
+    ],
+  });
+  const started = withInput
+    ? await awaitEvent(context, caller, accepted.taskId, 'input_required')
+    : await awaitEvent(context, caller, accepted.taskId, 'status');
+  expectResultPayload(
+    await admin.deactivate(target.jid),
+    'errors.task-ops-survive-visibility-change',
+    NS_AGENT_API,
+    'deactivated',
+  );
+  let revision = started.event.revision;
+  if (withInput) {
+    const answered = expectInputAccepted(
+      await sendInput(caller, target, accepted.taskId, inputRequestId(started), revision, { here: true }),
+      'errors.task-ops-survive-visibility-change',
+    );
+    revision = answered.revision;
+  }
+  if (withCancel) {
+    expectCancelAccepted(
+      await sendCancel(caller, target, accepted.taskId, revision),
+      'errors.task-ops-survive-visibility-change',
+    );
+  }
+  const history = await awaitSettled(context, caller, accepted.taskId);
+  await expectResultState(caller, target, accepted.taskId, terminalPayload(history).state);
 }
 
 export const errorsSuite = defineSuite('errors', 'Error Handling', [
@@ -392,90 +500,8 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
         const caller = await context.callers.local();
         const admin = await adminFor(context);
         restorer.reactivateAtEnd({ jid: target.jid, version: target.version, hash: target.hash });
-        const expectResult = async (taskId: string, state: string): Promise<void> => {
-          const resultExchange = await taskResultRequest(caller, target, taskId);
-          const result = expectTaskResult(resultExchange, 'errors.task-ops-survive-visibility-change');
-          expectThat(
-            resultExchange.reply.xml,
-            'errors.task-ops-survive-visibility-change',
-            `the ${state} result of the deactivated endpoint’s task`,
-            result.state === state,
-          );
-        };
-        // State and result need no optional feature: a task held running by a wait step.
-        const { task } = await whileHeld(
-          context,
-          caller,
-          target,
-          async ({ accepted }) => {
-            expectResultPayload(
-              await admin.deactivate(target.jid),
-              'errors.task-ops-survive-visibility-change',
-              NS_AGENT_API,
-              'deactivated',
-            );
-            const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
-            const state = expectTaskState(stateExchange, 'errors.task-ops-survive-visibility-change');
-            expectThat(
-              stateExchange.reply.xml,
-              'errors.task-ops-survive-visibility-change',
-              'task state running for the deactivated endpoint’s task',
-              state.state === 'running' && state.taskId === accepted.taskId,
-            );
-          },
-          {},
-          {
-            // A task that settled too early is tried again with the endpoint active.
-            beforeRetry: () => activateTarget(admin, target),
-          },
-        );
-        const held = await awaitSettled(context, caller, task.accepted.taskId);
-        await expectResult(task.accepted.taskId, terminalPayload(held).state);
-        // The optional operations, on a task started while the endpoint is active again.
-        await activateTarget(admin, target);
-        const operations = await offeredTaskOperations(caller, target);
-        const withInput = operations.includes('provide-input');
-        const withCancel = operations.includes('cancel');
-        if (!withInput && !withCancel) return;
-        const { accepted } = await startTask(context, caller, target, 'script', {
-          steps: [
-            ...(withInput
-              ? [
-                  {
-                    input: { question: 'Still there?', inputSchema: { type: 'object' }, expiresInMs: 60_000 },
-                  },
-                ]
-              : []),
-            withCancel ? { wait: {} } : { complete: { echoInputs: true } },
-          ],
-        });
-        const started = withInput
-          ? await awaitEvent(context, caller, accepted.taskId, 'input_required')
-          : await awaitEvent(context, caller, accepted.taskId, 'status');
-        expectResultPayload(
-          await admin.deactivate(target.jid),
-          'errors.task-ops-survive-visibility-change',
-          NS_AGENT_API,
-          'deactivated',
-        );
-        let revision = started.event.revision;
-        if (withInput) {
-          const answered = expectInputAccepted(
-            await sendInput(caller, target, accepted.taskId, inputRequestId(started), revision, {
-              here: true,
-            }),
-            'errors.task-ops-survive-visibility-change',
-          );
-          revision = answered.revision;
-        }
-        if (withCancel) {
-          expectCancelAccepted(
-            await sendCancel(caller, target, accepted.taskId, revision),
-            'errors.task-ops-survive-visibility-change',
-          );
-        }
-        const history = await awaitSettled(context, caller, accepted.taskId);
-        await expectResult(accepted.taskId, terminalPayload(history).state);
+        await expectStateAndResultWhileDeactivated(context, caller, target, admin);
+        await expectOptionalOperationsWhileDeactivated(context, caller, target, admin);
       });
     },
   },

@@ -9,8 +9,9 @@ import { dateTimeFromMillis, parseDateTime, toEpochMillis } from '../../../proto
 import { canonicalJson } from '../../../protocol/json/canonical.ts';
 import { isJsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../../protocol/json/strict-json.ts';
-import type { ValidTaskEvent } from '../../../harness/driver/index.ts';
+import type { Caller, IqExchange, ValidTaskEvent } from '../../../harness/driver/index.ts';
 import { defineSuite } from '../../framework/case.ts';
+import type { CaseContext } from '../../framework/context.ts';
 import { expectStanzaError, expectThat } from '../../framework/expect.ts';
 import {
   awaitEvent,
@@ -28,6 +29,7 @@ import {
   taskResultRequest,
   taskStateRequest,
   terminalPayload,
+  type TaskTarget,
 } from '../support/tasks.ts';
 import { raceCases } from './races.ts';
 
@@ -39,6 +41,121 @@ function requestIdOf(received: ValidTaskEvent): string {
 }
 
 const isRunning = (payload: JsonValue): boolean => isJsonObject(payload) && payload['state'] === 'running';
+
+/** An input request the task is waiting on, as the caller answers it. */
+interface PendingInput {
+  readonly caller: Caller;
+  readonly target: TaskTarget;
+  readonly taskId: string;
+  readonly requestId: string;
+  /** The revision of the input_required event: the expected revision an answer names. */
+  readonly revision: number;
+}
+
+const answerTo = (pending: PendingInput, revision: number, answer: JsonValue | string): Promise<IqExchange> =>
+  sendInput(pending.caller, pending.target, pending.taskId, pending.requestId, revision, answer);
+
+/** While input is pending, task-state carries the input_required object and task-result is refused. */
+async function expectPendingInState(
+  context: CaseContext,
+  pending: PendingInput,
+  asked: ValidTaskEvent,
+): Promise<void> {
+  const stateExchange = await taskStateRequest(pending.caller, pending.target, pending.taskId);
+  const state = expectTaskState(stateExchange, 'interactive-input.pending-in-state');
+  expectThat(
+    stateExchange.reply.xml,
+    'interactive-input.pending-in-state',
+    `state='input_required' with <pending-input/> holding the input_required object ${asked.event.json}`,
+    state.state === 'input_required' &&
+      state.pendingInputJson !== undefined &&
+      canonicalJson(parseStrictJson(state.pendingInputJson)) ===
+        canonicalJson(parseStrictJson(asked.event.json)),
+  );
+  expectStanzaError(
+    await taskResultRequest(pending.caller, pending.target, pending.taskId),
+    'task-recovery.result-only-terminal',
+    'unexpected-request',
+    context,
+  );
+}
+
+/** Schema-invalid input, an unknown request ID and a stale expected revision are each refused. */
+async function expectBadAnswersRefused(context: CaseContext, pending: PendingInput): Promise<void> {
+  const { caller, target, taskId, revision } = pending;
+  expectStanzaError(
+    await answerTo(pending, revision, { unit: 'K' }),
+    'interactive-input.schema-invalid-not-acceptable',
+    'not-acceptable',
+    context,
+  );
+  expectStanzaError(
+    await sendInput(caller, target, taskId, freshRequestId(context), revision, { unit: 'C' }),
+    'interactive-input.unknown-request-not-found',
+    'item-not-found',
+    context,
+  );
+  // A valid answer naming a revision that is no longer current (the input_required commit came
+  // after it) is stale: conflict, and it must not be taken.
+  expectStanzaError(
+    await answerTo(pending, revision - 1, { unit: 'C' }),
+    'interactive-input.race-loser-conflict',
+    'conflict',
+    context,
+  );
+}
+
+/** The answer is accepted, the task resumes at the revision returned, and completes with it applied once. */
+async function expectAnswerTakenOnce(
+  context: CaseContext,
+  pending: PendingInput,
+  answer: JsonValue,
+): Promise<ReturnType<typeof expectInputAccepted>> {
+  const { caller, taskId } = pending;
+  const first = expectInputAccepted(
+    await answerTo(pending, pending.revision, answer),
+    'interactive-input.acceptance-retention',
+  );
+  const resumed = await awaitEvent(context, caller, taskId, 'status', isRunning);
+  expectThat(
+    resumed.stanza.xml,
+    'interactive-input.acceptance-retention',
+    `the running status event at the revision input-accepted returned (${String(first.revision)}, interp-33)`,
+    resumed.event.revision === first.revision,
+  );
+  const history = await awaitSettled(context, caller, taskId);
+  const { payload } = terminalPayload(history);
+  expectThat(
+    history.at(-1)?.stanza.xml ?? '',
+    'interactive-input.acceptance-retention',
+    'completed with the accepted answer applied once: {"inputs":[{"unit":"C"}]}',
+    canonicalJson(payload) ===
+      canonicalJson({ result: { content: [], structuredContent: { inputs: [answer] } } }),
+  );
+  return first;
+}
+
+/** After settlement: the identical tuple (reformatted JSON) is the original acceptance; another answer conflicts. */
+async function expectReplayAfterSettlement(
+  context: CaseContext,
+  pending: PendingInput,
+  first: ReturnType<typeof expectInputAccepted>,
+): Promise<void> {
+  const replay = await answerTo(pending, pending.revision, '{ "unit" : "C" }');
+  const again = expectInputAccepted(replay, 'interactive-input.identical-replay');
+  expectThat(
+    replay.reply.xml,
+    'interactive-input.identical-replay',
+    `<input-accepted revision='${String(first.revision)}'/>`,
+    again.taskId === first.taskId && again.revision === first.revision,
+  );
+  expectStanzaError(
+    await answerTo(pending, pending.revision, { unit: 'F' }),
+    'interactive-input.different-tuple-conflict',
+    'conflict',
+    context,
+  );
+}
 
 export const interactiveInputSuite = defineSuite('interactive-input', 'Interactive Input', [
   {
@@ -70,87 +187,18 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
       });
       const asked = await awaitEvent(context, caller, accepted.taskId, 'input_required');
       const requestId = requestIdOf(asked);
-      const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
-      const state = expectTaskState(stateExchange, 'interactive-input.pending-in-state');
-      expectThat(
-        stateExchange.reply.xml,
-        'interactive-input.pending-in-state',
-        `state='input_required' with <pending-input/> holding the input_required object ${asked.event.json}`,
-        state.state === 'input_required' &&
-          state.pendingInputJson !== undefined &&
-          canonicalJson(parseStrictJson(state.pendingInputJson)) ===
-            canonicalJson(parseStrictJson(asked.event.json)),
-      );
-      expectStanzaError(
-        await taskResultRequest(caller, target, accepted.taskId),
-        'task-recovery.result-only-terminal',
-        'unexpected-request',
-        context,
-      );
-      const revision = asked.event.revision;
-      expectStanzaError(
-        await sendInput(caller, target, accepted.taskId, requestId, revision, { unit: 'K' }),
-        'interactive-input.schema-invalid-not-acceptable',
-        'not-acceptable',
-        context,
-      );
-      expectStanzaError(
-        await sendInput(caller, target, accepted.taskId, freshRequestId(context), revision, { unit: 'C' }),
-        'interactive-input.unknown-request-not-found',
-        'item-not-found',
-        context,
-      );
-      const answer = { unit: 'C' };
-      // A valid answer naming a revision that is no longer current (the input_required commit came
-      // after it) is stale: conflict, and it must not be taken.
-      expectStanzaError(
-        await sendInput(caller, target, accepted.taskId, requestId, revision - 1, answer),
-        'interactive-input.race-loser-conflict',
-        'conflict',
-        context,
-      );
-      const first = expectInputAccepted(
-        await sendInput(caller, target, accepted.taskId, requestId, revision, answer),
-        'interactive-input.acceptance-retention',
-      );
-      const resumed = await awaitEvent(context, caller, accepted.taskId, 'status', isRunning);
-      expectThat(
-        resumed.stanza.xml,
-        'interactive-input.acceptance-retention',
-        `the running status event at the revision input-accepted returned (${String(first.revision)}, interp-33)`,
-        resumed.event.revision === first.revision,
-      );
-      const history = await awaitSettled(context, caller, accepted.taskId);
-      const { payload } = terminalPayload(history);
-      expectThat(
-        history.at(-1)?.stanza.xml ?? '',
-        'interactive-input.acceptance-retention',
-        'completed with the accepted answer applied once: {"inputs":[{"unit":"C"}]}',
-        canonicalJson(payload) ===
-          canonicalJson({ result: { content: [], structuredContent: { inputs: [answer] } } }),
-      );
-      // After settlement: the identical tuple (reformatted JSON) is the original acceptance.
-      const replay = await sendInput(
+      const pending: PendingInput = {
         caller,
         target,
-        accepted.taskId,
+        taskId: accepted.taskId,
         requestId,
-        revision,
-        '{ "unit" : "C" }',
-      );
-      const again = expectInputAccepted(replay, 'interactive-input.identical-replay');
-      expectThat(
-        replay.reply.xml,
-        'interactive-input.identical-replay',
-        `<input-accepted revision='${String(first.revision)}'/>`,
-        again.taskId === first.taskId && again.revision === first.revision,
-      );
-      expectStanzaError(
-        await sendInput(caller, target, accepted.taskId, requestId, revision, { unit: 'F' }),
-        'interactive-input.different-tuple-conflict',
-        'conflict',
-        context,
-      );
+        revision: asked.event.revision,
+      };
+      await expectPendingInState(context, pending, asked);
+      await expectBadAnswersRefused(context, pending);
+      const answer = { unit: 'C' };
+      const first = await expectAnswerTakenOnce(context, pending, answer);
+      await expectReplayAfterSettlement(context, pending, first);
     },
   },
   {

@@ -34,7 +34,7 @@ import {
   type ComparedReply,
 } from '../../framework/expect.ts';
 import { CannotTell, MissingFixture, RequirementViolation } from '../../framework/verdicts.ts';
-import { requireWorld, type CallerRole } from '../../fixtures/reference-world.ts';
+import { requireWorld, type CallerRole, type ReferenceWorld } from '../../fixtures/reference-world.ts';
 import { callerFor, discoInfo, discoItems, listing, roleThatMaySee } from '../support/discovery.ts';
 import type { Caller } from '../../../harness/driver/index.ts';
 import type { RateLimitRule } from '../../../harness/sut/sut-config.ts';
@@ -47,6 +47,7 @@ import {
   registeredVersions,
   unauthorizedConditions,
   withRestore,
+  type Restorer,
 } from '../support/provisioning.ts';
 import { readFound, searchLegacy } from '../support/search.ts';
 import { nonexistentLike, probe, SURFACES, targetOf } from '../support/surfaces.ts';
@@ -173,6 +174,117 @@ async function answeredAfterWindow(
   }
 }
 
+type MultiVersionEndpoint = ReferenceWorld['multiVersionEndpoint'];
+type ProvisioningOperation = (provisioning: ProvisioningClient, jid: string) => Promise<IqExchange>;
+
+/**
+ * Every provisioning operation, by name, aimed at a JID: the world's multi-version endpoint (its
+ * own versions) or one nobody registered. A <register/> wrongly accepted is taken away again.
+ */
+function provisioningOperations(
+  restorer: Restorer,
+  { endpoint, other }: MultiVersionEndpoint,
+  nobody: string,
+  version: string,
+): readonly (readonly [string, ProvisioningOperation])[] {
+  return [
+    [
+      'register',
+      async (p, jid) => {
+        const exchange = await p.register(JSON.stringify(minimalManifest(jid, version)));
+        // Wrongly accepted: take it away again (the world endpoint loses only this version).
+        if (exchange.parsed.type === 'result') {
+          if (jid === nobody) restorer.track(jid);
+          else restorer.removeVersionAtEnd(jid, version);
+        }
+        return exchange;
+      },
+    ],
+    ['activate', (p, jid) => p.activate(jid, endpoint.active.version, endpoint.active.document.hash)],
+    ['deactivate', (p, jid) => p.deactivate(jid)],
+    ['registration-status', (p, jid) => p.status(jid)],
+    ['remove-version', (p, jid) => p.removeVersion(jid, other.version)],
+    ['remove-endpoint', (p, jid) => p.removeEndpoint(jid)],
+  ];
+}
+
+/**
+ * One non-admin sends every operation (and a malformed one) for the existing endpoint and for
+ * nobody's: each refused, and the two answers indistinguishable.
+ */
+async function expectRefusedToNonAdmin(
+  context: CaseContext,
+  role: (typeof NON_ADMINS)[number],
+  operations: readonly (readonly [string, ProvisioningOperation])[],
+  existing: string,
+  nobody: string,
+): Promise<void> {
+  const caller = role === 'registrant' ? await context.callers.registrant() : await callerFor(context, role);
+  const provisioning = new ProvisioningClient(caller, context.sut.gatewayJid);
+  const malformed = caller.exchangeIq(
+    context.sut.gatewayJid,
+    'set',
+    xml('activate', { xmlns: NS_AGENT_API }),
+  );
+  const pairs = await Promise.all(
+    operations.map(async ([name, operation]) => ({
+      name,
+      replies: await Promise.all([operation(provisioning, existing), operation(provisioning, nobody)]),
+    })),
+  );
+  for (const { name, replies } of pairs) {
+    const [onExisting, onMissing] = replies;
+    // A non-admin's <register/> for another JID is a failed self-registration (interp-24, interp-07).
+    const allowed =
+      name === 'register'
+        ? unauthorizedConditions(context)
+        : ['forbidden' as const, 'item-not-found' as const];
+    expectStanzaError(onExisting, 'security.admin-authentication', allowed, context);
+    expectIndistinguishable(
+      [
+        { label: `${role} ${name} ${existing}`, exchange: onExisting, to: context.sut.gatewayJid },
+        { label: `${role} ${name} ${nobody}`, exchange: onMissing, to: context.sut.gatewayJid },
+      ],
+      'security.admin-authentication',
+      context,
+    );
+  }
+  expectStanzaError(
+    await malformed,
+    'security.admin-authentication',
+    ['forbidden', 'item-not-found', 'bad-request'],
+    context,
+  );
+}
+
+/** The administrator still sees exactly the endpoint's world versions, the same one active. */
+async function expectRegistrationUnchanged(
+  context: CaseContext,
+  endpoint: MultiVersionEndpoint['endpoint'],
+): Promise<void> {
+  const admin = await adminFor(context);
+  const versions = await registeredVersions(context, admin, endpoint.jid, 'security.admin-authentication');
+  const expected = endpoint.versions.map((manifest) => ({
+    id: manifest.version,
+    active: manifest === endpoint.active,
+    removable: manifest !== endpoint.active,
+    hash: manifest.document.hash,
+  }));
+  const unchanged =
+    versions.length === expected.length &&
+    expected.every((want) =>
+      versions.some(
+        (have) => have.id === want.id && have.active === want.active && have.hash.value === want.hash.value,
+      ),
+    );
+  expectThat(
+    describeVersions(versions),
+    'security.admin-authentication',
+    `the registration of ${endpoint.jid} unchanged:\n${describeVersions(expected)}`,
+    unchanged,
+  );
+}
+
 export const securitySuite = defineSuite('security', 'Security Considerations', [
   {
     id: 'security.deny-by-default',
@@ -267,30 +379,12 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
     run: async (context: CaseContext) =>
       withRestore(context, async (restorer) => {
         const world = requireWorld(context);
-        const { endpoint, other } = world.multiVersionEndpoint;
+        const multiVersion = world.multiVersionEndpoint;
+        const { endpoint } = multiVersion;
         const existing = endpoint.jid;
         const nobody = freshEndpoint(context, 'nobody').jid;
         const version = freshVersion(context);
-        type Operation = (provisioning: ProvisioningClient, jid: string) => Promise<IqExchange>;
-        const operations: readonly (readonly [string, Operation])[] = [
-          [
-            'register',
-            async (p, jid) => {
-              const exchange = await p.register(JSON.stringify(minimalManifest(jid, version)));
-              // Wrongly accepted: take it away again (the world endpoint loses only this version).
-              if (exchange.parsed.type === 'result') {
-                if (jid === nobody) restorer.track(jid);
-                else restorer.removeVersionAtEnd(jid, version);
-              }
-              return exchange;
-            },
-          ],
-          ['activate', (p, jid) => p.activate(jid, endpoint.active.version, endpoint.active.document.hash)],
-          ['deactivate', (p, jid) => p.deactivate(jid)],
-          ['registration-status', (p, jid) => p.status(jid)],
-          ['remove-version', (p, jid) => p.removeVersion(jid, other.version)],
-          ['remove-endpoint', (p, jid) => p.removeEndpoint(jid)],
-        ];
+        const operations = provisioningOperations(restorer, multiVersion, nobody, version);
         // The positive control: the administrator's own registration-status of the endpoint answers.
         requirePositiveControl(
           await (await adminFor(context)).status(existing),
@@ -302,70 +396,9 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
           version: endpoint.active.version,
           hash: endpoint.active.document.hash,
         });
-        for (const role of NON_ADMINS) {
-          const caller =
-            role === 'registrant' ? await context.callers.registrant() : await callerFor(context, role);
-          const provisioning = new ProvisioningClient(caller, context.sut.gatewayJid);
-          const malformed = caller.exchangeIq(
-            context.sut.gatewayJid,
-            'set',
-            xml('activate', { xmlns: NS_AGENT_API }),
-          );
-          const pairs = await Promise.all(
-            operations.map(async ([name, operation]) => ({
-              name,
-              replies: await Promise.all([
-                operation(provisioning, existing),
-                operation(provisioning, nobody),
-              ]),
-            })),
-          );
-          for (const { name, replies } of pairs) {
-            const [onExisting, onMissing] = replies;
-            // A non-admin's <register/> for another JID is a failed self-registration (interp-24, interp-07).
-            const allowed =
-              name === 'register'
-                ? unauthorizedConditions(context)
-                : ['forbidden' as const, 'item-not-found' as const];
-            expectStanzaError(onExisting, 'security.admin-authentication', allowed, context);
-            expectIndistinguishable(
-              [
-                { label: `${role} ${name} ${existing}`, exchange: onExisting, to: context.sut.gatewayJid },
-                { label: `${role} ${name} ${nobody}`, exchange: onMissing, to: context.sut.gatewayJid },
-              ],
-              'security.admin-authentication',
-              context,
-            );
-          }
-          expectStanzaError(
-            await malformed,
-            'security.admin-authentication',
-            ['forbidden', 'item-not-found', 'bad-request'],
-            context,
-          );
-        }
-        const admin = await adminFor(context);
-        const versions = await registeredVersions(context, admin, existing, 'security.admin-authentication');
-        const expected = endpoint.versions.map((manifest) => ({
-          id: manifest.version,
-          active: manifest === endpoint.active,
-          removable: manifest !== endpoint.active,
-          hash: manifest.document.hash,
-        }));
-        const unchanged =
-          versions.length === expected.length &&
-          expected.every((want) =>
-            versions.some(
-              (have) =>
-                have.id === want.id && have.active === want.active && have.hash.value === want.hash.value,
-            ),
-          );
-        expectThat(
-          describeVersions(versions),
-          'security.admin-authentication',
-          `the registration of ${existing} unchanged:\n${describeVersions(expected)}`,
-          unchanged,
-        );
+        for (const role of NON_ADMINS)
+          await expectRefusedToNonAdmin(context, role, operations, existing, nobody);
+        await expectRegistrationUnchanged(context, endpoint);
       }),
   },
   {
