@@ -297,6 +297,120 @@ async function messageOrPresence(
     });
 }
 
+/** The features the endpoint advertises in disco#info (none when it does not answer). */
+async function advertisedFeatures(human: Caller, endpoint: string): Promise<ReadonlySet<string>> {
+  const info = await human.iq(
+    endpoint,
+    'get',
+    xml('query', { xmlns: 'http://jabber.org/protocol/disco#info' }),
+  );
+  return new Set((info?.getChildren('feature') ?? []).map((feature) => String(feature.attrs['var'])));
+}
+
+/** Two chat messages and the answer to the second: only the second asked for a receipt. */
+interface ReceiptProbe {
+  readonly plainId: string;
+  readonly askedId: string;
+  /** Where the human's inbound stanzas stood before the first message. */
+  readonly since: number;
+  readonly answer: ReceivedStanza;
+}
+
+/** A message without a receipt request, then one with: a receipt for the first is unasked for. */
+async function plainThenAsked(context: CaseContext, human: Caller, endpoint: string): Promise<ReceiptProbe> {
+  const plain = chat(context, endpoint, `no receipt please ${fresh(context, 'plain')}`);
+  const plainSince = human.inbound.length;
+  await human.send(plain);
+  await messageFrom(context, human, endpoint, plainSince, 'the echo', bodyContains('no receipt please'));
+  const asked = chat(context, endpoint, `receipt please ${fresh(context, 'asked')}`, [
+    xml('request', { xmlns: MESSAGING_NS.receipts }),
+    xml('active', { xmlns: MESSAGING_NS.chatStates }),
+  ]);
+  const askedId = String(asked.attrs['id']);
+  const askedSince = human.inbound.length;
+  await human.send(asked);
+  const answer = await messageFrom(
+    context,
+    human,
+    endpoint,
+    askedSince,
+    'the echo',
+    bodyContains('receipt please'),
+  );
+  if (answer === undefined) {
+    throw new MissingFixture(
+      `${endpoint} did not answer chat: the case needs the conformance chat (docs/conformance-tools.md, "Chat")`,
+    );
+  }
+  return { plainId: String(plain.attrs['id']), askedId, since: plainSince, answer };
+}
+
+/** No receipt for the message that did not ask; one for the message that did, if receipts are advertised. */
+function expectReceiptsAsAdvertised(
+  human: Caller,
+  endpoint: string,
+  probe: ReceiptProbe,
+  features: ReadonlySet<string>,
+): void {
+  const receipts = human.inbound
+    .slice(probe.since)
+    .filter(
+      (stanza) =>
+        isFromEndpoint(stanza, endpoint) &&
+        stanza.element?.getChild('received', MESSAGING_NS.receipts) !== undefined,
+    );
+  const receiptFor = (id: string): boolean =>
+    receipts.some(
+      (stanza) => stanza.element?.getChild('received', MESSAGING_NS.receipts)?.attrs['id'] === id,
+    );
+  expectThat(
+    receipts.map((stanza) => stanza.xml).join('\n') || '(none)',
+    'messaging.advertise-implemented',
+    'no XEP-0184 receipt for a message that did not ask for one',
+    !receiptFor(probe.plainId),
+  );
+  if (features.has(MESSAGING_NS.receipts)) {
+    expectThat(
+      receipts.map((stanza) => stanza.xml).join('\n') || '(none)',
+      'messaging.advertise-implemented',
+      `urn:xmpp:receipts is advertised: a <received id='${probe.askedId}'/> for the message that asked`,
+      receiptFor(probe.askedId),
+    );
+  }
+}
+
+/** The answer carries each advertised extension: a chat state, an origin-id, a reply reference. */
+function expectAnswerExtensions({ answer, askedId }: ReceiptProbe, features: ReadonlySet<string>): void {
+  const element = answer.element;
+  if (features.has(MESSAGING_NS.chatStates)) {
+    const states = ['active', 'composing', 'paused', 'inactive', 'gone'];
+    expectThat(
+      answer.xml,
+      'messaging.advertise-implemented',
+      'chat states are advertised: the answer carries one (XEP-0085)',
+      states.some((state) => element?.getChild(state, MESSAGING_NS.chatStates) !== undefined),
+    );
+  }
+  if (features.has(MESSAGING_NS.stableIds)) {
+    const originId = element?.getChild('origin-id', MESSAGING_NS.stableIds)?.attrs['id'];
+    expectThat(
+      answer.xml,
+      'messaging.advertise-implemented',
+      'urn:xmpp:sid:0 is advertised: the answer carries a non-empty <origin-id/> (XEP-0359)',
+      typeof originId === 'string' && originId !== '',
+    );
+  }
+  const reply = element?.getChild('reply', MESSAGING_NS.replies);
+  if (features.has(MESSAGING_NS.replies)) {
+    expectThat(
+      answer.xml,
+      'security.reply-provenance',
+      `the answer references the message it answers (XEP-0461, id '${askedId}')`,
+      reply?.attrs['id'] === askedId,
+    );
+  }
+}
+
 export const messagingSuite = defineSuite('messaging', 'Human Messaging Profile', [
   {
     id: 'messaging.chat-answer-stays-chat',
@@ -451,92 +565,10 @@ export const messagingSuite = defineSuite('messaging', 'Human Messaging Profile'
     run: async (context) => {
       const endpoint = chatEndpoint(context, ['local']);
       const human = await context.callers.local();
-      const info = await human.iq(
-        endpoint,
-        'get',
-        xml('query', { xmlns: 'http://jabber.org/protocol/disco#info' }),
-      );
-      const features = new Set(
-        (info?.getChildren('feature') ?? []).map((feature) => String(feature.attrs['var'])),
-      );
-      // A message without a receipt request, then one with: a receipt for the first is unasked for.
-      const plain = chat(context, endpoint, `no receipt please ${fresh(context, 'plain')}`);
-      const plainSince = human.inbound.length;
-      await human.send(plain);
-      await messageFrom(context, human, endpoint, plainSince, 'the echo', bodyContains('no receipt please'));
-      const asked = chat(context, endpoint, `receipt please ${fresh(context, 'asked')}`, [
-        xml('request', { xmlns: MESSAGING_NS.receipts }),
-        xml('active', { xmlns: MESSAGING_NS.chatStates }),
-      ]);
-      const askedId = String(asked.attrs['id']);
-      const askedSince = human.inbound.length;
-      await human.send(asked);
-      const answer = await messageFrom(
-        context,
-        human,
-        endpoint,
-        askedSince,
-        'the echo',
-        bodyContains('receipt please'),
-      );
-      if (answer === undefined) {
-        throw new MissingFixture(
-          `${endpoint} did not answer chat: the case needs the conformance chat (docs/conformance-tools.md, "Chat")`,
-        );
-      }
-      const receipts = human.inbound
-        .slice(plainSince)
-        .filter(
-          (stanza) =>
-            isFromEndpoint(stanza, endpoint) &&
-            stanza.element?.getChild('received', MESSAGING_NS.receipts) !== undefined,
-        );
-      const receiptFor = (id: string): boolean =>
-        receipts.some(
-          (stanza) => stanza.element?.getChild('received', MESSAGING_NS.receipts)?.attrs['id'] === id,
-        );
-      expectThat(
-        receipts.map((stanza) => stanza.xml).join('\n') || '(none)',
-        'messaging.advertise-implemented',
-        'no XEP-0184 receipt for a message that did not ask for one',
-        !receiptFor(String(plain.attrs['id'])),
-      );
-      if (features.has(MESSAGING_NS.receipts)) {
-        expectThat(
-          receipts.map((stanza) => stanza.xml).join('\n') || '(none)',
-          'messaging.advertise-implemented',
-          `urn:xmpp:receipts is advertised: a <received id='${askedId}'/> for the message that asked`,
-          receiptFor(askedId),
-        );
-      }
-      const element = answer.element;
-      if (features.has(MESSAGING_NS.chatStates)) {
-        const states = ['active', 'composing', 'paused', 'inactive', 'gone'];
-        expectThat(
-          answer.xml,
-          'messaging.advertise-implemented',
-          'chat states are advertised: the answer carries one (XEP-0085)',
-          states.some((state) => element?.getChild(state, MESSAGING_NS.chatStates) !== undefined),
-        );
-      }
-      if (features.has(MESSAGING_NS.stableIds)) {
-        const originId = element?.getChild('origin-id', MESSAGING_NS.stableIds)?.attrs['id'];
-        expectThat(
-          answer.xml,
-          'messaging.advertise-implemented',
-          'urn:xmpp:sid:0 is advertised: the answer carries a non-empty <origin-id/> (XEP-0359)',
-          typeof originId === 'string' && originId !== '',
-        );
-      }
-      const reply = element?.getChild('reply', MESSAGING_NS.replies);
-      if (features.has(MESSAGING_NS.replies)) {
-        expectThat(
-          answer.xml,
-          'security.reply-provenance',
-          `the answer references the message it answers (XEP-0461, id '${askedId}')`,
-          reply?.attrs['id'] === askedId,
-        );
-      }
+      const features = await advertisedFeatures(human, endpoint);
+      const exchange = await plainThenAsked(context, human, endpoint);
+      expectReceiptsAsAdvertised(human, endpoint, exchange, features);
+      expectAnswerExtensions(exchange, features);
     },
   },
   {

@@ -48,6 +48,7 @@ import {
   taskStateRequest,
   terminalPayload,
   whileHeld,
+  type TaskOperation,
   type TaskTarget,
 } from '../support/tasks.ts';
 import { serverRestartCases } from './server-restart.ts';
@@ -144,6 +145,95 @@ async function expectSettlementRecovered(
       result.revision === terminal.revision &&
       canonicalJson(parseStrictJson(result.json)) === canonicalJson(terminal.payload),
   );
+}
+
+/**
+ * The positive control: the peer may invoke and recover its own task, so a refusal of the owner's
+ * task is about whose task it is.
+ */
+async function expectPeerRecoversOwnTask(
+  context: CaseContext,
+  peer: Caller,
+  target: TaskTarget,
+): Promise<void> {
+  const own = await startTask(
+    context,
+    peer,
+    target,
+    'script',
+    QUICK,
+    {},
+    'task-recovery.caller-authorization',
+  );
+  await awaitSettled(context, peer, own.accepted.taskId);
+  expectTaskResult(
+    await taskResultRequest(peer, target, own.accepted.taskId),
+    'task-recovery.caller-authorization',
+  );
+}
+
+/** Callers other than the task's, the operations the endpoint offers, and a task ID that names no task. */
+interface Strangers {
+  readonly target: TaskTarget;
+  readonly others: readonly { readonly label: string; readonly caller: Caller }[];
+  readonly operations: readonly TaskOperation[];
+  /** Never issued: both the task ID of the nonexistent task and the request ID of an input. */
+  readonly unknown: string;
+}
+
+/** One task operation by a stranger, on the task named (carrying the revision it expects). */
+function sendAsStranger(
+  strangers: Strangers,
+  caller: Caller,
+  operation: TaskOperation,
+  taskId: string,
+  revision: number,
+): Promise<IqExchange> {
+  const element =
+    operation === 'cancel'
+      ? buildCancel({ taskId, expectedRevision: revision })
+      : operation === 'provide-input'
+        ? buildProvideInput({
+            taskId,
+            requestId: strangers.unknown,
+            expectedRevision: revision,
+            inputJson: 'true',
+          })
+        : rawTaskOperation(operation, taskId);
+  return caller.exchangeIq(strangers.target.jid, operationIqType(operation), element);
+}
+
+/** Every stranger's every operation on the caller's task gets item-not-found, exactly as on no task. */
+async function expectRefusedToStrangers(
+  context: CaseContext,
+  strangers: Strangers,
+  taskId: string,
+  revision: number,
+  phase: string,
+): Promise<void> {
+  for (const other of strangers.others) {
+    for (const operation of strangers.operations) {
+      const foreign = await sendAsStranger(strangers, other.caller, operation, taskId, revision);
+      const missing = await sendAsStranger(strangers, other.caller, operation, strangers.unknown, revision);
+      expectStanzaError(foreign, 'task-recovery.caller-authorization', 'item-not-found', context);
+      expectIndistinguishable(
+        [
+          {
+            label: `${operation} by ${other.label} of the caller's ${phase} task`,
+            to: strangers.target.jid,
+            exchange: foreign,
+          },
+          {
+            label: `${operation} by ${other.label} of a task that does not exist`,
+            to: strangers.target.jid,
+            exchange: missing,
+          },
+        ],
+        'task-recovery.indistinguishable-not-found',
+        context,
+      );
+    }
+  }
 }
 
 export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
@@ -265,72 +355,23 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
           `${world.source} does not let ${peer.bareJid} invoke ${target.jid}: the case needs an account of the local caller's domain with the same rights, so that only the bare JID can refuse it`,
         );
       }
-      // The positive control: the peer may invoke and recover its own task, so a refusal of the
-      // owner's task is about whose task it is.
-      const own = await startTask(
-        context,
-        peer,
+      await expectPeerRecoversOwnTask(context, peer, target);
+      const strangers: Strangers = {
         target,
-        'script',
-        QUICK,
-        {},
-        'task-recovery.caller-authorization',
-      );
-      await awaitSettled(context, peer, own.accepted.taskId);
-      expectTaskResult(
-        await taskResultRequest(peer, target, own.accepted.taskId),
-        'task-recovery.caller-authorization',
-      );
-      const others = [
-        { label: `${peer.bareJid} (same domain)`, caller: peer },
-        {
-          label: 'a federated account',
-          caller: world.mayInvoke('remote', world.endpoint(target.jid), 'script')
-            ? await context.callers.remote()
-            : await context.callers.denied(),
-        },
-      ];
-      const operations = await offeredTaskOperations(owner, target);
-      const unknown = freshRequestId(context);
-      const expectRefused = async (taskId: string, revision: number, phase: string): Promise<void> => {
-        for (const other of others) {
-          for (const operation of operations) {
-            const send = (id: string): Promise<IqExchange> => {
-              const element =
-                operation === 'cancel'
-                  ? buildCancel({ taskId: id, expectedRevision: revision })
-                  : operation === 'provide-input'
-                    ? buildProvideInput({
-                        taskId: id,
-                        requestId: unknown,
-                        expectedRevision: revision,
-                        inputJson: 'true',
-                      })
-                    : rawTaskOperation(operation, id);
-              return other.caller.exchangeIq(target.jid, operationIqType(operation), element);
-            };
-            const foreign = await send(taskId);
-            const missing = await send(unknown);
-            expectStanzaError(foreign, 'task-recovery.caller-authorization', 'item-not-found', context);
-            expectIndistinguishable(
-              [
-                {
-                  label: `${operation} by ${other.label} of the caller's ${phase} task`,
-                  to: target.jid,
-                  exchange: foreign,
-                },
-                {
-                  label: `${operation} by ${other.label} of a task that does not exist`,
-                  to: target.jid,
-                  exchange: missing,
-                },
-              ],
-              'task-recovery.indistinguishable-not-found',
-              context,
-            );
-          }
-        }
+        others: [
+          { label: `${peer.bareJid} (same domain)`, caller: peer },
+          {
+            label: 'a federated account',
+            caller: world.mayInvoke('remote', world.endpoint(target.jid), 'script')
+              ? await context.callers.remote()
+              : await context.callers.denied(),
+          },
+        ],
+        operations: await offeredTaskOperations(owner, target),
+        unknown: freshRequestId(context),
       };
+      const expectRefused = (taskId: string, revision: number, phase: string): Promise<void> =>
+        expectRefusedToStrangers(context, strangers, taskId, revision, phase);
       const { task } = await whileHeld(context, owner, target, async ({ accepted, running }) => {
         await expectRefused(accepted.taskId, running.event.revision, 'running');
         expectTaskState(
