@@ -184,6 +184,56 @@ const TIMING_BUDGETS = {
 const TIMING_STATEMENT =
   'interleaved in seeded random order after a warm-up, compared by Welch’s t on raw and percentile-cropped round-trip times (docs/timing.md); a leak is a warning, and no evidence passes as "no leak detectable above X µs at N"';
 
+/** A task of the caller's own with a short retention, or undefined (noted) without that fixture. */
+async function startExpiring(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  clock: GatewayClock,
+): Promise<{ readonly taskId: string; readonly retainUntil: XmppDateTime } | undefined> {
+  try {
+    const { accepted } = await startShortlyRetained(
+      context,
+      caller,
+      target,
+      clock,
+      { steps: [{ complete: {} }] },
+      50,
+    );
+    return { taskId: accepted.taskId, retainUntil: accepted.retainUntil };
+  } catch (error) {
+    if (!(error instanceof MissingFixture)) throw error;
+    caller.transcript.note(`timing: no expired task to measure: ${error.message}`);
+    return undefined;
+  }
+}
+
+/** Times task-state for two task IDs, each of which must get item-not-found. */
+function measureStateTiming(
+  context: CaseContext,
+  caller: Caller,
+  target: TaskTarget,
+  rounds: number,
+  [[firstLabel, firstId], [secondLabel, secondId]]: readonly [
+    readonly [label: string, taskId: string],
+    readonly [label: string, taskId: string],
+  ],
+): Promise<TimingOutcome> {
+  const notFound = (exchange: IqExchange): void => {
+    expectStanzaError(exchange, 'task-recovery.indistinguishable-not-found', 'item-not-found', context);
+  };
+  return measureTiming(
+    context,
+    caller,
+    [
+      { label: firstLabel, send: () => taskStateRequest(caller, target, firstId), check: notFound },
+      { label: secondLabel, send: () => taskStateRequest(caller, target, secondId), check: notFound },
+    ],
+    [[0, 1]],
+    rounds,
+  );
+}
+
 export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
   {
     id: 'privacy.listing-grants-nothing',
@@ -321,78 +371,32 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
       );
       const clock = await measureGatewayClock(context, caller, target);
       // Started first, so that its retention runs out while the first comparison is measured.
-      let expiring: string | undefined;
-      let retainUntil: XmppDateTime | undefined;
-      try {
-        const { accepted } = await startShortlyRetained(
-          context,
-          caller,
-          target,
-          clock,
-          { steps: [{ complete: {} }] },
-          50,
-        );
-        expiring = accepted.taskId;
-        retainUntil = accepted.retainUntil;
-      } catch (error) {
-        if (!(error instanceof MissingFixture)) throw error;
-        caller.transcript.note(`timing: no expired task to measure: ${error.message}`);
-      }
+      const expiring = await startExpiring(context, caller, target, clock);
       const { accepted: held } = await startTask(context, owner, target, 'script', {
         steps: [{ wait: { until: clock.ahead(600_000).text } }, { complete: {} }],
       });
-      const notFound = (exchange: IqExchange): void => {
-        expectStanzaError(exchange, 'task-recovery.indistinguishable-not-found', 'item-not-found', context);
-      };
       const unknown = lookalikeTaskId(context, held.taskId);
       const outcomes: TimingOutcome[] = [];
       try {
         outcomes.push(
-          await measureTiming(
-            context,
-            caller,
-            [
-              {
-                label: 'another caller’s task',
-                send: () => taskStateRequest(caller, target, held.taskId),
-                check: notFound,
-              },
-              {
-                label: 'a nonexistent task',
-                send: () => taskStateRequest(caller, target, unknown),
-                check: notFound,
-              },
-            ],
-            [[0, 1]],
-            rounds,
-          ),
+          await measureStateTiming(context, caller, target, rounds, [
+            ['another caller’s task', held.taskId],
+            ['a nonexistent task', unknown],
+          ]),
         );
       } finally {
         await cancelHeld(owner, target, held.taskId);
       }
-      if (expiring !== undefined && retainUntil !== undefined) {
-        const expired = await awaitForgotten(context, caller, target, clock, expiring, retainUntil);
+      if (expiring !== undefined) {
+        const { taskId, retainUntil } = expiring;
+        const expired = await awaitForgotten(context, caller, target, clock, taskId, retainUntil);
         if (expired) {
-          const unknownLike = lookalikeTaskId(context, expiring);
+          const unknownLike = lookalikeTaskId(context, taskId);
           outcomes.push(
-            await measureTiming(
-              context,
-              caller,
-              [
-                {
-                  label: 'the caller’s expired task',
-                  send: () => taskStateRequest(caller, target, expiring),
-                  check: notFound,
-                },
-                {
-                  label: 'a nonexistent task',
-                  send: () => taskStateRequest(caller, target, unknownLike),
-                  check: notFound,
-                },
-              ],
-              [[0, 1]],
-              rounds,
-            ),
+            await measureStateTiming(context, caller, target, rounds, [
+              ['the caller’s expired task', taskId],
+              ['a nonexistent task', unknownLike],
+            ]),
           );
         }
       }
