@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readXml } from '../protocol/artifacts/xml-reader.ts';
+import { readXml } from '../protocol/xml/read-xml.ts';
 import { writeNotRunStatement } from './not-run-statement.ts';
 
 describe('writeNotRunStatement', () => {

@@ -16,7 +16,7 @@ import {
   type CommittedArtifacts,
   type SpecArtifact,
 } from './spec-artifacts.ts';
-import { readXml } from './xml-reader.ts';
+import { readXml } from '../xml/read-xml.ts';
 
 export interface ArtifactRulesResult {
   readonly findings: Finding[];

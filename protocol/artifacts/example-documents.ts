@@ -10,8 +10,9 @@ import type { JsonValue } from '../json/json-value.ts';
 import { NS, NS_AGENT_API, NS_AGENT_TASK } from '../namespaces.ts';
 import type { SpecBlock } from './extract.ts';
 import { blockLocation, exampleArtifact, type Finding } from './finding.ts';
-import { standaloneSource, textContent, walk } from './xml-query.ts';
-import { readXml, XmlReadError, type XmlDocument, type XmlElement } from './xml-reader.ts';
+import { standaloneSource, textContent, walk } from '../xml/xml-query.ts';
+import { readXml, type XmlDocument, type XmlElement } from '../xml/read-xml.ts';
+import { XmlSyntaxError } from '../xml/xml-syntax-error.ts';
 
 /** A direct payload: an agent-api / agent-task element that is top-level or a stanza child. */
 export interface Payload {
@@ -124,7 +125,7 @@ function parseXmlExample(example: SpecBlock, findings: Finding[]): XmlDocument |
     findings.push({ ...base, severity: 'ok', details: 'well-formed', ...blockLocation(example) });
     return document;
   } catch (error) {
-    if (!(error instanceof XmlReadError)) throw error;
+    if (!(error instanceof XmlSyntaxError)) throw error;
     findings.push({
       ...base,
       severity: 'fail',

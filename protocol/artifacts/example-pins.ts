@@ -6,8 +6,8 @@
 import { FORM_TYPE, NS, NS_AGENT_API, NS_AGENT_TASK } from '../namespaces.ts';
 import type { ExampleMaterial, Payload } from './example-documents.ts';
 import type { SpecBlock } from './extract.ts';
-import { attributeValue, childElements, firstChild, textContent, walk } from './xml-query.ts';
-import type { XmlDocument, XmlElement } from './xml-reader.ts';
+import { attributeValue, childElements, firstChild, textContent, walk } from '../xml/xml-query.ts';
+import type { XmlDocument, XmlElement } from '../xml/read-xml.ts';
 
 export interface PinnedHash {
   readonly algo: string | undefined;

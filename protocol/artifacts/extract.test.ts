@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SPEC_PATH, sharedAvailable } from '../test-support/shared-paths.ts';
 import { codeBlocksCaptioned, extractSpec } from './extract.ts';
-import { XmlReadError } from './xml-reader.ts';
+import { XmlSyntaxError } from '../xml/xml-syntax-error.ts';
 
 const SPEC_SHAPE = `<?xml version='1.0' encoding='UTF-8'?>
 <!DOCTYPE xep SYSTEM 'xep.dtd' [
@@ -42,7 +42,7 @@ describe('extractSpec', () => {
   });
 
   it('still refuses a spec that is not well-formed', () => {
-    expect(() => extractSpec(SPEC_SHAPE.replace('</section2>', ''))).toThrow(XmlReadError);
+    expect(() => extractSpec(SPEC_SHAPE.replace('</section2>', ''))).toThrow(XmlSyntaxError);
   });
 
   describe.skipIf(!sharedAvailable(SPEC_PATH, 'extraction from the real spec'))('on the real spec', () => {

@@ -21,8 +21,8 @@ import {
 import type { HashVector } from './hash-vectors.ts';
 import { resolvePointer } from '../json/json-pointer.ts';
 import { catalogueManifests, type CataloguedManifest } from './manifest-catalogue.ts';
-import { attributeValue, firstChild, textContent } from './xml-query.ts';
-import type { XmlElement } from './xml-reader.ts';
+import { attributeValue, firstChild, textContent } from '../xml/xml-query.ts';
+import type { XmlElement } from '../xml/read-xml.ts';
 
 export function checkHashes(
   material: ExampleMaterial,

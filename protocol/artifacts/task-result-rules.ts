@@ -7,7 +7,7 @@ import { canonicallyEqual } from '../json/canonical.ts';
 import { NS_AGENT_TASK } from '../namespaces.ts';
 import type { JsonSite } from './example-documents.ts';
 import { blockLocation, exampleArtifact, type Finding } from './finding.ts';
-import { attributeValue } from './xml-query.ts';
+import { attributeValue } from '../xml/xml-query.ts';
 
 const TERMINAL_STATES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 

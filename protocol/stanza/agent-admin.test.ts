@@ -24,7 +24,7 @@ import {
   parseRemoveVersion,
   parseRemoved,
 } from './agent-admin.ts';
-import { parseXml as parseXmlText } from './xml-parse.ts';
+import { parseXml as parseXmlText } from '../xml/parse-xml.ts';
 import {
   MANIFEST_HASH,
   SCHEMA_HASH,

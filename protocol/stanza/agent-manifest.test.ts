@@ -13,7 +13,7 @@ import {
   expectRoundTrip,
   titled,
 } from './test-support/stanza-test-kit.ts';
-import { parseXml } from './xml-parse.ts';
+import { parseXml } from '../xml/parse-xml.ts';
 
 const api = (local: string): string => `{${NS_AGENT_API}}${local}`;
 const HASH = `<hash xmlns='urn:xmpp:hashes:2' algo='sha-256'>${MANIFEST_HASH.value}</hash>`;

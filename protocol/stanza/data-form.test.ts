@@ -18,7 +18,7 @@ import {
   expectRoundTrip,
   titled,
 } from './test-support/stanza-test-kit.ts';
-import { parseXml } from './xml-parse.ts';
+import { parseXml } from '../xml/parse-xml.ts';
 
 const X = `{${NS.dataForms}}x`;
 const FIELD = `{${NS.dataForms}}field`;

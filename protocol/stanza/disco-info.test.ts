@@ -15,7 +15,7 @@ import {
   expectRoundTrip,
   titled,
 } from './test-support/stanza-test-kit.ts';
-import { parseXml } from './xml-parse.ts';
+import { parseXml } from '../xml/parse-xml.ts';
 
 const QUERY = `{${NS.discoInfo}}query`;
 const queryXml = (content: string, attributes = ''): string =>

@@ -12,7 +12,7 @@ import {
   expectRoundTrip,
   titled,
 } from './test-support/stanza-test-kit.ts';
-import { parseXml } from './xml-parse.ts';
+import { parseXml } from '../xml/parse-xml.ts';
 
 const QUERY = `{${NS.discoItems}}query`;
 const queryXml = (content: string): string => `<query xmlns='${NS.discoItems}'>${content}</query>`;

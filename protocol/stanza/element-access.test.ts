@@ -8,7 +8,7 @@ import {
   isElementNode,
   namespaceOf,
 } from './element-access.ts';
-import { parseXml } from './xml-parse.ts';
+import { parseXml } from '../xml/parse-xml.ts';
 import { serialize } from './xml-serialize.ts';
 
 describe('element access', () => {

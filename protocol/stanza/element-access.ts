@@ -4,7 +4,7 @@
  * object prototype; every parser here uses these helpers instead.
  */
 import { Element } from '@xmpp/xml';
-import { XML_NAMESPACE } from './xml-chars.ts';
+import { XML_NAMESPACE } from '../xml/xml-chars.ts';
 
 /** The attribute's value when the element itself carries it, else undefined. */
 export function attributeOf(element: Element, name: string): string | undefined {

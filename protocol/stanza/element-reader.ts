@@ -17,7 +17,7 @@ import {
 } from './element-access.ts';
 import type { Lexical } from './lexical.ts';
 import { lexEnum } from './lexical.ts';
-import { isXmlWhitespace } from './xml-chars.ts';
+import { isXmlWhitespace } from '../xml/xml-chars.ts';
 
 export function parseFailure(
   element: Element,

@@ -11,7 +11,7 @@ import type { StanzaRule } from './errors.ts';
 import { clarkName } from './element-access.ts';
 import type { Lexical } from './lexical.ts';
 import { lexDateTime, lexNonNegativeInteger } from './lexical.ts';
-import { describeCharAt, firstIllegalXmlChar } from './xml-chars.ts';
+import { describeCharAt, firstIllegalXmlChar } from '../xml/xml-chars.ts';
 
 export interface BuildTarget {
   readonly local: string;

@@ -4,7 +4,7 @@ import { NS } from '../namespaces.ts';
 import { localNameOf, namespaceOf } from './element-access.ts';
 import { buildIq, buildIqError, buildIqResult, buildMessage, parseIq, parseMessage } from './envelope.ts';
 import { expectBuildError, expectParseError, titled } from './test-support/stanza-test-kit.ts';
-import { parseXml } from './xml-parse.ts';
+import { parseXml } from '../xml/parse-xml.ts';
 import { serialize } from './xml-serialize.ts';
 
 const PING = "<ping xmlns='urn:xmpp:ping'/>";

@@ -7,7 +7,7 @@ import {
   expectParseError,
   expectRoundTrip,
 } from './test-support/stanza-test-kit.ts';
-import { parseXml } from './xml-parse.ts';
+import { parseXml } from '../xml/parse-xml.ts';
 import { serialize } from './xml-serialize.ts';
 
 const HASH_ELEMENT = `{${NS.hashes}}hash`;

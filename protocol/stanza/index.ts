@@ -5,7 +5,8 @@
  * Parsers take an Element and return a value or throw StanzaParseError; builders take a value
  * and return an Element or throw StanzaBuildError.
  */
-export * from './xml-parse.ts';
+export { parseXml, type ParseXmlOptions } from '../xml/parse-xml.ts';
+export { DEFAULT_MAX_XML_DEPTH, XmlSyntaxError, type XmlSyntaxRule } from '../xml/xml-syntax-error.ts';
 export * from './xml-serialize.ts';
 export * from './errors.ts';
 export * from './element-access.ts';

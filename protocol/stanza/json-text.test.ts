@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { NS_AGENT_TASK } from '../namespaces.ts';
 import { buildJsonElement, readJsonText } from './json-text.ts';
 import { expectBuildError } from './test-support/stanza-test-kit.ts';
-import { parseXml } from './xml-parse.ts';
+import { parseXml } from '../xml/parse-xml.ts';
 import { serialize } from './xml-serialize.ts';
 
 const ARGUMENTS = { local: 'arguments', ns: NS_AGENT_TASK };

@@ -11,7 +11,7 @@ import type { XmppDateTime } from '../datetime.ts';
 import { isApiVersion, isIdentifier, toolNameViolation } from '../identifiers.ts';
 import type { StanzaRule } from './errors.ts';
 import { quoteValue } from './errors.ts';
-import { isNCName, trimXmlWhitespace } from './xml-chars.ts';
+import { isNCName, trimXmlWhitespace } from '../xml/xml-chars.ts';
 
 export type Lexical<T> =
   | { readonly ok: true; readonly value: T }

@@ -8,7 +8,7 @@ import { buildIq, parseIq } from './envelope.ts';
 import { provisioningRequest, type ProvisioningRequest } from './provisioning-requests.ts';
 import { SPEC_STANZAS } from './test-support/spec-example-stanzas.ts';
 import { MANIFEST_HASH } from './test-support/stanza-test-kit.ts';
-import { parseXml } from './xml-parse.ts';
+import { parseXml } from '../xml/parse-xml.ts';
 import { serialize } from './xml-serialize.ts';
 
 const JID = 'weather@agents.example';

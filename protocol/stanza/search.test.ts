@@ -17,7 +17,7 @@ import {
   expectRoundTrip,
   titled,
 } from './test-support/stanza-test-kit.ts';
-import { parseXml } from './xml-parse.ts';
+import { parseXml } from '../xml/parse-xml.ts';
 import { serialize } from './xml-serialize.ts';
 
 const QUERY = `{${NS.search}}query`;

@@ -35,7 +35,7 @@ import {
   SCHEMA_HASH,
   TASK_ID,
 } from './test-support/stanza-test-kit.ts';
-import { parseXml } from './xml-parse.ts';
+import { parseXml } from '../xml/parse-xml.ts';
 
 function payloadOf(key: SpecStanzaKey): Element {
   const iq = parseIq(parseXml(SPEC_STANZAS[key]));

@@ -10,7 +10,7 @@ import {
 } from './stanza-error.ts';
 import type { StanzaError } from './stanza-error.ts';
 import { expectBuildError, expectParseError, titled } from './test-support/stanza-test-kit.ts';
-import { parseXml } from './xml-parse.ts';
+import { parseXml } from '../xml/parse-xml.ts';
 import { serialize } from './xml-serialize.ts';
 
 const errorXml = (content: string, attributes = " type='cancel'"): string =>

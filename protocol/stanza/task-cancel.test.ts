@@ -8,7 +8,7 @@ import {
   expectRoundTrip,
   titled,
 } from './test-support/stanza-test-kit.ts';
-import { parseXml } from './xml-parse.ts';
+import { parseXml } from '../xml/parse-xml.ts';
 
 const task = (local: string): string => `{${NS_AGENT_TASK}}${local}`;
 const cancelXml = (content: string): string =>

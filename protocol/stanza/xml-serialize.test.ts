@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { attributeOf, characterDataOf } from './element-access.ts';
-import { parseXml } from './xml-parse.ts';
+import { parseXml } from '../xml/parse-xml.ts';
 import { XmlSerializeError, escapeAttribute, escapeText, serialize } from './xml-serialize.ts';
 
 /** Characters chosen to stress escaping, plus the whole XML 1.0 repertoire. */

@@ -11,7 +11,7 @@
  */
 import type { Element } from '@xmpp/xml';
 import { isElementNode } from './element-access.ts';
-import { describeCharAt, firstIllegalXmlChar, isQName } from './xml-chars.ts';
+import { describeCharAt, firstIllegalXmlChar, isQName } from '../xml/xml-chars.ts';
 
 export type XmlSerializeRule = 'illegal-character' | 'invalid-name';
 

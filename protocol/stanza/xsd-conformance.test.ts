@@ -20,7 +20,7 @@ import {
 } from './agent-admin.ts';
 import { buildManifest, buildManifestRequest } from './agent-manifest.ts';
 import { buildSchema, buildSchemaRequest } from './agent-schema.ts';
-import { parseXml } from './xml-parse.ts';
+import { parseXml } from '../xml/parse-xml.ts';
 import { serialize } from './xml-serialize.ts';
 import { buildCancel, buildCancelAccepted, parseCancel } from './task-cancel.ts';
 import { buildEvent, parseEvent } from './task-event.ts';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseCheckArgs, requiredSpecPath, type CheckCliIo } from '../../protocol/cli/check-args.ts';
-import { XmlReadError } from '../../protocol/artifacts/xml-reader.ts';
+import { XmlSyntaxError } from '../../protocol/xml/xml-syntax-error.ts';
 import { checkPassed, checkRegistry, formatCheckReport } from './registry-check.ts';
 import { loadRegistry, REGISTRY_PATH, RegistryError, type Registry } from './registry.ts';
 import { extractSentences, type SpecSentences } from './spec-sentences.ts';
@@ -40,7 +40,7 @@ export function runRegistryCheckCli(argv: readonly string[], io: CliIo): 0 | 1 |
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     io.stderr(
-      `cannot read spec ${specPath}: ${error instanceof XmlReadError ? `not well-formed: ${why}` : why}\n`,
+      `cannot read spec ${specPath}: ${error instanceof XmlSyntaxError ? `not well-formed: ${why}` : why}\n`,
     );
     return 2;
   }

@@ -21,8 +21,8 @@
  * registered at MAY level.
  */
 import { createHash } from 'node:crypto';
-import { attributeValue, childElements } from '../../protocol/artifacts/xml-query.ts';
-import { readXml, type XmlDocument, type XmlElement } from '../../protocol/artifacts/xml-reader.ts';
+import { attributeValue, childElements } from '../../protocol/xml/xml-query.ts';
+import { readXml, type XmlDocument, type XmlElement } from '../../protocol/xml/read-xml.ts';
 
 export type RequirementLevel = 'MUST' | 'SHOULD' | 'MAY';
 

@@ -15,7 +15,7 @@ import { REPO_ROOT } from '../../test-support/shared-paths.ts';
 import { StanzaBuildError, StanzaParseError } from '../errors.ts';
 import type { StanzaRule } from '../errors.ts';
 import type { Hash } from '../hash.ts';
-import { parseXml } from '../xml-parse.ts';
+import { parseXml } from '../../xml/parse-xml.ts';
 import { serialize } from '../xml-serialize.ts';
 
 /** Identifiers and hashes from the spec's examples (interp-01 explains the hash). */

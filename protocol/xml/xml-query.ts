@@ -1,5 +1,5 @@
-/** Small read-only queries over xml-reader trees. */
-import type { XmlDocument, XmlElement } from './xml-reader.ts';
+/** Small read-only queries over read-xml trees. */
+import type { XmlDocument, XmlElement } from './read-xml.ts';
 
 export function attributeValue(element: XmlElement, localName: string): string | undefined {
   return element.attributes.find(

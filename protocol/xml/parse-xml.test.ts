@@ -1,9 +1,10 @@
 import { Element } from '@xmpp/xml';
 import { describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
-import { attributeOf, characterDataOf, childElementsOf, namespaceOf } from './element-access.ts';
-import { DEFAULT_MAX_XML_DEPTH, XmlSyntaxError, parseXml } from './xml-parse.ts';
-import type { XmlSyntaxRule } from './xml-parse.ts';
+import { attributeOf, characterDataOf, childElementsOf, namespaceOf } from '../stanza/element-access.ts';
+import { parseXml } from './parse-xml.ts';
+import { DEFAULT_MAX_XML_DEPTH, XmlSyntaxError } from './xml-syntax-error.ts';
+import type { XmlSyntaxRule } from './xml-syntax-error.ts';
 
 function syntaxError(text: string): XmlSyntaxError {
   try {

@@ -1,23 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { attributeValue, childElements, standaloneSource, textContent, walk } from './xml-query.ts';
-import { readXml, XmlReadError, type XmlElement } from './xml-reader.ts';
+import { readXml, type XmlElement } from './read-xml.ts';
+import { XmlSyntaxError } from './xml-syntax-error.ts';
 
 function only(element: XmlElement | undefined): XmlElement {
   if (element === undefined) throw new Error('missing element');
   return element;
 }
 
-function readError(text: string, mode: 'strict' | 'spec' = 'strict'): XmlReadError {
+function readError(text: string, mode: 'strict' | 'spec' = 'strict'): XmlSyntaxError {
   try {
     readXml(text, mode);
   } catch (error) {
-    if (error instanceof XmlReadError) return error;
+    if (error instanceof XmlSyntaxError) return error;
     throw error;
   }
   throw new Error(`accepted: ${text}`);
 }
 
-describe('xml-reader', () => {
+describe('readXml', () => {
   it('resolves namespaces for elements and attributes, with default and prefixed bindings', () => {
     const { root } = readXml(`<a xmlns='urn:d' xmlns:p='urn:p'><p:b p:x='1' y='2'/><c xmlns=''/></a>`);
     const [b, c] = childElements(root);
