@@ -9,12 +9,12 @@
  * and reads its own input: the raw bytes are cut into stanzas and each is parsed strictly, so a
  * reply is judged on what the server sent, not on the library's lenient parse.
  */
-import { StringDecoder } from 'node:string_decoder';
 
 import { xml, type Element } from '@xmpp/xml';
 
 import { generateIdentifier } from '../../protocol/identifiers.ts';
 import { normalizeJid } from '../../protocol/jid/index.ts';
+import { XmlStreamReader, type StreamEvent } from '../../protocol/xml/index.ts';
 import { NS, NS_AGENT_TASK } from '../../protocol/namespaces.ts';
 import {
   attributeOf,
@@ -40,7 +40,6 @@ import {
 import { isStreamError, receivedStanza, stanzaNameOf, type ReceivedStanza } from './received-stanza.ts';
 import { TaskEventQueue, type ReceivedTaskEvent } from './task-event-queue.ts';
 import type { Transcript, TranscriptDirection } from './transcript.ts';
-import { XmlStreamSplitter, type StreamPart } from './xml-stream-splitter.ts';
 
 export type CallerStatus =
   /** Created, connect() not called yet. */
@@ -188,9 +187,10 @@ export class Caller {
   readonly #secondReplies: SecondReply[] = [];
   readonly #waiters = new Set<StanzaWaiter>();
 
-  readonly #decoder = new StringDecoder('utf8');
-  readonly #input = new XmlStreamSplitter();
-  readonly #output = new XmlStreamSplitter();
+  // The transcript shows what crossed the wire, part by part; restricted XML is the server's to
+  // refuse, not the transcript's.
+  readonly #input = new XmlStreamReader({ restricted: false });
+  readonly #output = new XmlStreamReader({ restricted: false });
   #inputNamespaces: ReadonlyMap<string, string> = new Map();
   #outputNamespaces: ReadonlyMap<string, string> = new Map();
 
@@ -504,7 +504,7 @@ export class Caller {
 
   /** What the library writes itself: negotiation, its automatic replies, the closing tag. */
   #onLibraryOutput(text: string): void {
-    for (const part of this.#output.push(text)) {
+    for (const part of this.#output.write(text)) {
       if (part.kind === 'stream-open') this.#outputNamespaces = part.namespaces;
       else this.#recordStreamPart(part, 'sent', this.#outputNamespaces);
     }
@@ -512,13 +512,14 @@ export class Caller {
 
   #onInput(chunk: Buffer): void {
     const receivedAt = performance.now();
-    for (const part of this.#input.push(this.#decoder.write(chunk))) {
+    for (const part of this.#input.write(chunk)) {
       if (part.kind === 'stream-open') {
         this.#inputNamespaces = part.namespaces;
         continue;
       }
       const name = part.kind === 'element' ? stanzaNameOf(part.name) : undefined;
-      if (name === undefined) this.#recordStreamPart(part, 'received', this.#inputNamespaces);
+      if (name === undefined || part.kind !== 'element')
+        this.#recordStreamPart(part, 'received', this.#inputNamespaces);
       else
         this.#onStanza(
           receivedStanza(this.#inbound.length, name, part.xml, this.#inputNamespaces, receivedAt),
@@ -528,7 +529,7 @@ export class Caller {
 
   /** Stanzas, stream errors and closes go into the transcript; other nonzas (SASL, features) do not. */
   #recordStreamPart(
-    part: StreamPart,
+    part: StreamEvent,
     direction: TranscriptDirection,
     namespaces: ReadonlyMap<string, string>,
   ): void {
@@ -538,6 +539,8 @@ export class Caller {
       this.#transcript.record({ kind: 'stanza', direction, jid: this.#jid, xml: part.xml });
     } else if (part.kind === 'element' && isStreamError(part.name, namespaces)) {
       this.#transcript.record({ kind: 'stream-error', direction, jid: this.#jid, xml: part.xml });
+    } else if (part.kind === 'error') {
+      this.#recordStatus(`${direction} stream no longer read: ${part.error.message}`);
     }
   }
 

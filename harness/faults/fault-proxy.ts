@@ -3,8 +3,9 @@
 // until a fault is applied. Needs no privileges: it is an ordinary listener on a loopback address.
 import { EventEmitter, once } from 'node:events';
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { StringDecoder } from 'node:string_decoder';
-import { Parser, type Element } from '@xmpp/xml';
+import type { Element } from '@xmpp/xml';
+
+import { XmlStreamReader } from '../../protocol/xml/index.ts';
 
 export interface Endpoint {
   readonly host: string;
@@ -229,105 +230,36 @@ class Direction {
 }
 
 /**
- * An XMPP stream read stanza by stanza (the top-level children of <stream:stream>). Once the bytes
- * stop being XML it can read (TLS after STARTTLS, garbage) it reads nothing more.
+ * An XMPP stream read stanza by stanza (the top-level children of <stream:stream>), on the one
+ * XML reader. Once the bytes stop being XML it can read (TLS after STARTTLS, garbage) it reads
+ * nothing more, and no boundary comes again.
  */
 class StanzaReader {
-  readonly #decoder = new StringDecoder('utf8');
-  #parser: Parser | undefined = new Parser();
-  #complete: Element[] = [];
-  /**
-   * The last '>' read opened the stream or ended one of its stanzas, and nothing but whitespace
-   * followed it. (Not just any '>' that leaves the parser at the root: one inside an attribute
-   * value of a stanza's start tag does too, with the stanza under way.)
-   */
-  #boundary = false;
-  /** The '>' being read opened the stream or ended a stanza. */
-  #boundaryClose = false;
-  /** The stream's root closed (</stream:stream>): no boundary ever again. */
-  #ended = false;
-  /** The end of the last chunk, not yet written (see `read`). */
-  #carry = Buffer.alloc(0);
+  // Not restricted: the proxy forwards whatever the link carries; it only needs the boundaries.
+  readonly #reader = new XmlStreamReader({ restricted: false });
+  #closed = false;
 
-  constructor() {
-    this.#parser?.on('start', () => {
-      this.#boundaryClose = true;
-    });
-    this.#parser?.on('element', (element: Element) => {
-      this.#complete.push(element);
-      this.#boundaryClose = true;
-    });
-    this.#parser?.on('end', () => {
-      this.#ended = true;
-    });
-    this.#parser?.on('error', () => {
-      this.#parser = undefined;
-    });
-  }
-
-  /**
-   * The stanzas this chunk completed, each with the offset just past its last byte in the chunk.
-   * Fed up to each '>' in turn (an ASCII byte, never inside a UTF-8 sequence), so that a chunk
-   * holding several stanzas can be split between them.
-   */
+  /** The stanzas this chunk completed, each with the offset just past its last byte in the chunk. */
   read(chunk: Buffer): { readonly stanza: Element; readonly end: number }[] {
     const found: { stanza: Element; end: number }[] = [];
-    // The carried bytes hold no '>', so every end found is inside this chunk.
-    const carried = this.#carry.length;
-    const data = carried === 0 ? chunk : Buffer.concat([this.#carry, chunk]);
-    this.#carry = Buffer.alloc(0);
-    let start = 0;
-    for (
-      let close = data.indexOf(0x3e);
-      close !== -1 && this.#parser !== undefined;
-      close = data.indexOf(0x3e, start)
-    ) {
-      this.#boundaryClose = false;
-      this.#write(data.subarray(start, close + 1));
-      this.#boundary = this.#boundaryClose;
-      start = close + 1;
-      for (const stanza of this.#complete) found.push({ stanza, end: start - carried });
-      this.#complete = [];
-    }
-    if (start < data.length) {
-      const rest = data.subarray(start);
-      this.#boundary &&= /^\s*$/.test(rest.toString('latin1'));
-      // ltx ends a PI (the XML declaration) or a comment only when the '?' or '--' before its
-      // '>' come in the same write: a declaration split between '?' and '>' swallowed the
-      // stream header. So the last two bytes wait for the write that holds the next '>'.
-      const keep = Math.min(2, rest.length);
-      this.#write(rest.subarray(0, rest.length - keep));
-      this.#carry = Buffer.from(rest.subarray(rest.length - keep));
+    for (const event of this.#reader.write(chunk)) {
+      if (event.kind === 'element') found.push({ stanza: event.element, end: event.end });
+      else if (event.kind === 'stream-close') this.#closed = true;
     }
     return found;
   }
 
   /**
    * Whether everything read so far ends between two stanzas: the stream is open, no element
-   * below it is open, and nothing but whitespace followed the last '>'.
+   * below it is open, and nothing but whitespace followed the last one.
    */
   get atStanzaBoundary(): boolean {
-    const parser = this.#parser as (Parser & { root: unknown; cursor: unknown }) | undefined;
-    return (
-      !this.#ended &&
-      this.#boundary &&
-      parser?.root !== null &&
-      parser?.root !== undefined &&
-      parser.cursor === parser.root
-    );
+    return this.#reader.atStanzaBoundary;
   }
 
   /** The target closed its stream (</stream:stream>). */
   get ended(): boolean {
-    return this.#ended;
-  }
-
-  #write(bytes: Buffer): void {
-    try {
-      this.#parser?.write(this.#decoder.write(bytes));
-    } catch {
-      this.#parser = undefined;
-    }
+    return this.#closed;
   }
 }
 

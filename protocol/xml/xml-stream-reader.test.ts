@@ -84,6 +84,8 @@ describe('XmlStreamReader', () => {
       stream: 'http://etherx.jabber.org/streams',
     });
     expect(header?.kind === 'stream-open' && header.xml).toBe(HEADER);
+    // As @xmpp/xml's parser: a stanza without xmlns is in the stream's default namespace.
+    expect(events[5]?.kind === 'element' && events[5].element.getNS()).toBe('jabber:client');
     expect(header?.kind === 'stream-open' && header.element.attrs['id']).toBe('s1');
     expect(events.at(-1)?.end).toBe(STREAM.length);
   });

@@ -35,6 +35,10 @@ export type StreamEvent =
   | {
       readonly kind: 'element';
       readonly xml: string;
+      /**
+       * Its parent is the stream header (not holding it as a child), as @xmpp/xml's own parser
+       * does, so that getNS() finds the stream's default namespace.
+       */
       readonly element: Element;
       /** Qualified name as written. */
       readonly name: string;
@@ -78,6 +82,7 @@ export class XmlStreamReader {
   #core: SaxCore;
   #state: 'before-header' | 'open' | 'ended' = 'before-header';
   #streamName: string | undefined;
+  #header: Element | undefined;
   #part: OpenPart | undefined;
   /** Text at a stanza boundary, not read yet: it may start a new stream. */
   #held = '';
@@ -195,11 +200,12 @@ export class XmlStreamReader {
           this.#streamName = event.tag.name;
           const xml = core.slice(event.start, event.end);
           core.discardBefore(event.end);
+          this.#header = new ElementBuilder().open(event.tag);
           return [
             {
               kind: 'stream-open',
               xml,
-              element: new ElementBuilder().open(event.tag),
+              element: this.#header,
               namespaces: new Map(Object.entries(event.tag.ns)),
             },
           ];
@@ -240,6 +246,7 @@ export class XmlStreamReader {
     const element = part.builder.close();
     if (element === undefined) return [];
     this.#part = undefined;
+    element.parent = this.#header ?? null;
     const xml = core.slice(part.start, event.end);
     core.discardBefore(event.end);
     return [{ kind: 'element', xml, element, name: element.name }];
