@@ -12,6 +12,9 @@ export const LAYERS = {
   runner: ['suites', 'harness', 'protocol'],
   cli: ['runner', 'suites', 'harness', 'reference-gateway', 'protocol'],
   bin: ['cli', 'protocol'],
+  // Developer tools beside the product (the spec/artifact check): they read the wire model and
+  // nothing imports them.
+  tools: ['protocol'],
   bench: ['runner', 'suites', 'harness', 'reference-gateway', 'protocol'],
   // The mutant catalog and its runner: patched copies of the gateway judged by agentconf runs.
   mutants: ['integration', 'cli', 'runner', 'suites', 'harness', 'reference-gateway', 'protocol'],

@@ -32,6 +32,9 @@ describe('layer boundaries', () => {
     ['suites/violating.ts', "import type { RunResult } from '../runner/run-result.ts';"],
     ['runner/violating.ts', "import { main } from '../cli/main.ts';"],
     ['integration/violating.ts', "import { MUTANTS } from '../mutants/catalog.ts';"],
+    ['protocol/violating.ts', "import { checkArtifacts } from '../tools/spec-artifacts/check.ts';"],
+    ['suites/violating.ts', "import { extractSpec } from '../tools/spec-artifacts/extract.ts';"],
+    ['tools/violating.ts', "import type { Caller } from '../harness/driver/index.ts';"],
   ])('refuses %s: %s', async (file, source) => {
     expect(await boundaryErrors(file, source)).toHaveLength(1);
   });
@@ -41,6 +44,7 @@ describe('layer boundaries', () => {
     ['reference-gateway/allowed.ts', "import { NS } from '../protocol/namespaces.ts';"],
     ['cli/allowed.ts', "import { DEFAULT_LIMITS } from '../reference-gateway/config/limits.ts';"],
     ['mutants/allowed.ts', "import { runAgentconf } from '../integration/variants/run-agentconf.ts';"],
+    ['tools/allowed.ts', "import { readXml } from '../protocol/xml/read-xml.ts';"],
   ])('allows %s: %s', async (file, source) => {
     expect(await boundaryErrors(file, source)).toEqual([]);
   });

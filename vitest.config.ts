@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: [
       'protocol/**/*.test.ts',
+      'tools/**/*.test.ts',
       'harness/**/*.test.ts',
       'reference-gateway/**/*.test.ts',
       'bin/**/*.test.ts',

@@ -15,7 +15,7 @@ import { HASH_VECTORS, type HashVector } from './hash-vectors.ts';
 import { classifyKnownDefects, KNOWN_SPEC_DEFECTS, type KnownSpecDefect } from './known-defects.ts';
 import { readCommittedArtifacts, type CommittedArtifacts } from './spec-artifacts.ts';
 import { checkTaskResults } from './task-result-rules.ts';
-import { XmlSyntaxError } from '../xml/xml-syntax-error.ts';
+import { XmlSyntaxError } from '../../protocol/xml/xml-syntax-error.ts';
 
 export interface CheckOptions {
   /** The defect baseline; the spec-positions §A entries by default. */

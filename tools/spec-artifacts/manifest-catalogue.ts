@@ -3,8 +3,8 @@
  * "Agent API manifest" example, registered manifests and served manifests. Pinned hashes
  * are resolved against this catalogue.
  */
-import { canonicalDocument } from '../json/canonical.ts';
-import { isJsonObject, type JsonObject, type JsonValue } from '../json/json-value.ts';
+import { canonicalDocument } from '../../protocol/json/canonical.ts';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../protocol/json/json-value.ts';
 import type { JsonSite } from './example-documents.ts';
 
 export interface CataloguedManifest {

@@ -3,11 +3,17 @@
  * manifest hashes (registration, activation, retrieval, schema requests, invocation, task
  * state, the endpoint-info form) and schema hashes (<schema/>, the tool-info form).
  */
-import { FORM_TYPE, NS, NS_AGENT_API, NS_AGENT_TASK } from '../namespaces.ts';
+import { FORM_TYPE, NS, NS_AGENT_API, NS_AGENT_TASK } from '../../protocol/namespaces.ts';
 import type { ExampleMaterial, Payload } from './example-documents.ts';
 import type { SpecBlock } from './extract.ts';
-import { attributeValue, childElements, firstChild, textContent, walk } from '../xml/xml-query.ts';
-import type { XmlDocument, XmlElement } from '../xml/read-xml.ts';
+import {
+  attributeValue,
+  childElements,
+  firstChild,
+  textContent,
+  walk,
+} from '../../protocol/xml/xml-query.ts';
+import type { XmlDocument, XmlElement } from '../../protocol/xml/read-xml.ts';
 
 export interface PinnedHash {
   readonly algo: string | undefined;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SPEC_PATH, sharedAvailable } from '../test-support/shared-paths.ts';
+import { SPEC_PATH, sharedAvailable } from '../../protocol/test-support/shared-paths.ts';
 import { codeBlocksCaptioned, extractSpec } from './extract.ts';
-import { XmlSyntaxError } from '../xml/xml-syntax-error.ts';
+import { XmlSyntaxError } from '../../protocol/xml/xml-syntax-error.ts';
 
 const SPEC_SHAPE = `<?xml version='1.0' encoding='UTF-8'?>
 <!DOCTYPE xep SYSTEM 'xep.dtd' [

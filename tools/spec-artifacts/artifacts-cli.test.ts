@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, SPEC_PATH, sharedAvailable } from '../test-support/shared-paths.ts';
+import { REPO_ROOT, SPEC_PATH, sharedAvailable } from '../../protocol/test-support/shared-paths.ts';
 import { runArtifactsCli } from './artifacts-cli.ts';
 
 async function run(argv: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -58,7 +58,7 @@ describe('artifacts:check command line', () => {
   it('runs as the npm script entry point and sets the exit status', async () => {
     const entry = promisify(execFile)(
       process.execPath,
-      ['bin/run-ts.js', 'protocol/artifacts/check-cli.ts'],
+      ['bin/run-ts.js', 'tools/spec-artifacts/check-cli.ts'],
       {
         cwd: REPO_ROOT,
       },

@@ -3,9 +3,9 @@
  * normalization, and is well-formed in its own format. Also decides which XSD texts the
  * example checks validate against.
  */
-import { parseStrictJson } from '../json/strict-json.ts';
-import { isJsonObject } from '../json/json-value.ts';
-import type { XsdSchemaTexts } from '../xsd/validator.ts';
+import { parseStrictJson } from '../../protocol/json/strict-json.ts';
+import { isJsonObject } from '../../protocol/json/json-value.ts';
+import type { XsdSchemaTexts } from '../../protocol/xsd/validator.ts';
 import { describeDifference, firstDifference } from './artifact-text.ts';
 import { codeBlocksCaptioned, type SpecBlock, type SpecContents } from './extract.ts';
 import { blockLocation, SPEC_ARTIFACT, type Finding } from './finding.ts';
@@ -16,7 +16,7 @@ import {
   type CommittedArtifacts,
   type SpecArtifact,
 } from './spec-artifacts.ts';
-import { readXml } from '../xml/read-xml.ts';
+import { readXml } from '../../protocol/xml/read-xml.ts';
 
 export interface ArtifactRulesResult {
   readonly findings: Finding[];

@@ -3,11 +3,11 @@
  * payload" (#event-json-schemas): across the examples, a task-result and a terminal event
  * of the same task, revision and state must be canonically equal (interp-03, interp-39).
  */
-import { canonicallyEqual } from '../json/canonical.ts';
-import { NS_AGENT_TASK } from '../namespaces.ts';
+import { canonicallyEqual } from '../../protocol/json/canonical.ts';
+import { NS_AGENT_TASK } from '../../protocol/namespaces.ts';
 import type { JsonSite } from './example-documents.ts';
 import { blockLocation, exampleArtifact, type Finding } from './finding.ts';
-import { attributeValue } from '../xml/xml-query.ts';
+import { attributeValue } from '../../protocol/xml/xml-query.ts';
 
 const TERMINAL_STATES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseCheckArgs, requiredSpecPath, type CheckCliIo } from '../cli/check-args.ts';
+import { parseCheckArgs, requiredSpecPath, type CheckCliIo } from '../../protocol/cli/check-args.ts';
 import { checkArtifacts, specVersion } from './check.ts';
 import { exitCodeFor, formatReport } from './report.ts';
 

@@ -4,7 +4,7 @@
  * matches no failure is itself a failure ('stale-known-defect'): the spec changed, and the
  * baseline must follow, so a fixed defect never keeps hiding a real regression.
  */
-import { interpretationId } from '../interpretations.ts';
+import { interpretationId } from '../../protocol/interpretations.ts';
 import { exampleArtifact, SPEC_ARTIFACT, type Finding, type RuleId } from './finding.ts';
 
 export interface KnownSpecDefect {

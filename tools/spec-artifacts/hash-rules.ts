@@ -5,9 +5,9 @@
  * every pinned hash must select a manifest from the spec that fits its context, which is
  * where the examples' internal contradictions (interp-01) surface.
  */
-import { canonicalDocument, canonicalJson } from '../json/canonical.ts';
-import { isJsonObject, type JsonValue } from '../json/json-value.ts';
-import { HASH_ALGO_SHA256, NS_AGENT_API } from '../namespaces.ts';
+import { canonicalDocument, canonicalJson } from '../../protocol/json/canonical.ts';
+import { isJsonObject, type JsonValue } from '../../protocol/json/json-value.ts';
+import { HASH_ALGO_SHA256, NS_AGENT_API } from '../../protocol/namespaces.ts';
 import type { ExampleMaterial, JsonSite, Payload } from './example-documents.ts';
 import { blockLocation, exampleArtifact, SPEC_ARTIFACT, type Finding } from './finding.ts';
 import {
@@ -19,10 +19,10 @@ import {
   type SchemaPin,
 } from './example-pins.ts';
 import type { HashVector } from './hash-vectors.ts';
-import { resolvePointer } from '../json/json-pointer.ts';
+import { resolvePointer } from '../../protocol/json/json-pointer.ts';
 import { catalogueManifests, type CataloguedManifest } from './manifest-catalogue.ts';
-import { attributeValue, firstChild, textContent } from '../xml/xml-query.ts';
-import type { XmlElement } from '../xml/read-xml.ts';
+import { attributeValue, firstChild, textContent } from '../../protocol/xml/xml-query.ts';
+import type { XmlElement } from '../../protocol/xml/read-xml.ts';
 
 export function checkHashes(
   material: ExampleMaterial,

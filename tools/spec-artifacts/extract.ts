@@ -3,8 +3,8 @@
  * and <example> block with its caption, text and nearest enclosing section anchor (our
  * requirement keys). Reads the spec with xml-reader's `spec` mode (see there for why).
  */
-import { attributeValue, textContent, walk } from '../xml/xml-query.ts';
-import { readXml, type XmlElement } from '../xml/read-xml.ts';
+import { attributeValue, textContent, walk } from '../../protocol/xml/xml-query.ts';
+import { readXml, type XmlElement } from '../../protocol/xml/read-xml.ts';
 
 export interface SpecBlock {
   readonly caption: string;

@@ -2,7 +2,7 @@
  * The artifacts:check report: failures and spec defects in full, passing checks summarized
  * per rule (or listed one by one with `verbose`).
  */
-import { interpretationId } from '../interpretations.ts';
+import { interpretationId } from '../../protocol/interpretations.ts';
 import type { Finding, RuleId } from './finding.ts';
 
 export interface ReportOptions {

@@ -4,15 +4,15 @@
  * JSON examples and the JSON-bearing elements of payloads parsed with the strict I-JSON
  * parser that every received JSON text goes through (#json-encoding).
  */
-import { JsonRejection } from '../json/json-rejection.ts';
-import { parseStrictJson } from '../json/strict-json.ts';
-import type { JsonValue } from '../json/json-value.ts';
-import { NS, NS_AGENT_API, NS_AGENT_TASK } from '../namespaces.ts';
+import { JsonRejection } from '../../protocol/json/json-rejection.ts';
+import { parseStrictJson } from '../../protocol/json/strict-json.ts';
+import type { JsonValue } from '../../protocol/json/json-value.ts';
+import { NS, NS_AGENT_API, NS_AGENT_TASK } from '../../protocol/namespaces.ts';
 import type { SpecBlock } from './extract.ts';
 import { blockLocation, exampleArtifact, type Finding } from './finding.ts';
-import { standaloneSource, textContent, walk } from '../xml/xml-query.ts';
-import { readXml, type XmlDocument, type XmlElement } from '../xml/read-xml.ts';
-import { XmlSyntaxError } from '../xml/xml-syntax-error.ts';
+import { standaloneSource, textContent, walk } from '../../protocol/xml/xml-query.ts';
+import { readXml, type XmlDocument, type XmlElement } from '../../protocol/xml/read-xml.ts';
+import { XmlSyntaxError } from '../../protocol/xml/xml-syntax-error.ts';
 
 /** A direct payload: an agent-api / agent-task element that is top-level or a stanza child. */
 export interface Payload {

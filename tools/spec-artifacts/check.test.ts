@@ -2,9 +2,9 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalDocument, canonicalJson } from '../json/canonical.ts';
-import type { JsonValue } from '../json/json-value.ts';
-import { REPO_ROOT, SPEC_PATH, sharedAvailable } from '../test-support/shared-paths.ts';
+import { canonicalDocument, canonicalJson } from '../../protocol/json/canonical.ts';
+import type { JsonValue } from '../../protocol/json/json-value.ts';
+import { REPO_ROOT, SPEC_PATH, sharedAvailable } from '../../protocol/test-support/shared-paths.ts';
 import { checkArtifacts, checkArtifactTexts } from './check.ts';
 import { exampleArtifact, type Finding } from './finding.ts';
 import type { KnownSpecDefect } from './known-defects.ts';

@@ -2,8 +2,8 @@
  * Rule (b), schema half: every direct payload in the examples validates against our XSDs,
  * all in one xmllint run.
  */
-import { XmllintRunError } from '../xsd/xmllint-batch.ts';
-import { XsdValidator, type XsdResult, type XsdSchemaTexts } from '../xsd/validator.ts';
+import { XmllintRunError } from '../../protocol/xsd/xmllint-batch.ts';
+import { XsdValidator, type XsdResult, type XsdSchemaTexts } from '../../protocol/xsd/validator.ts';
 import type { Payload } from './example-documents.ts';
 import { blockLocation, exampleArtifact, type Finding } from './finding.ts';
 
