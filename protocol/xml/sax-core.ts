@@ -60,6 +60,13 @@ export interface SaxCoreOptions {
   readonly keepUndefinedEntities?: boolean;
 }
 
+/** Markup other than tags that the input may end inside, by opener. */
+const UNTERMINATED: readonly (readonly [string, string])[] = [
+  ['<!--', 'comment'],
+  ['<?', 'processing instruction'],
+  ['<!DOCTYPE', 'document type declaration'],
+];
+
 /** Thrown out of a saxes handler to stop it at once; caught in `write`. */
 class Stop extends Error {
   constructor(readonly failure: CoreFailure) {
@@ -333,7 +340,9 @@ export class SaxCore {
     if (duplicate !== undefined) {
       return fail('duplicate-attribute', `attribute ${duplicate} appears twice in <${tagName}>`, tagStart);
     }
-    if (message.startsWith('unclosed tag: ') || message === 'unexpected end.') return this.#unfinished();
+    if (/^(unclosed tag: |unexpected end\.|document must contain a root element\.)/.test(message)) {
+      return this.#unfinished();
+    }
     if (/^(unexpected close tag|unmatched closing tag|weird empty close tag)/.test(message)) {
       const start = this.#markupStart();
       const open = this.#open.at(-1)?.name ?? '';
@@ -348,8 +357,6 @@ export class SaxCore {
       case 'text data outside of root node.':
       case 'documents may contain only one root.':
         return this.#outsideRoot(here);
-      case 'document must contain a root element.':
-        return fail('no-root', 'expected the root element');
       case 'inappropriately located doctype declaration.':
         return fail('doctype', 'document type declarations are not allowed here');
       case 'malformed comment.':
@@ -363,7 +370,7 @@ export class SaxCore {
       case 'unquoted attribute value.':
         return fail('malformed-attribute', `attribute values in <${tagName}> must be quoted`);
       case 'disallowed character in attribute name.':
-        return fail('malformed-attribute', `expected an attribute name in <${tagName}>`);
+        return fail('malformed-attribute', `malformed attribute name, or no '=' after it, in <${tagName}>`);
       case 'disallowed character in tag name':
       case 'disallowed character in tag name.':
       case 'forward-slash in opening tag not followed by >.':
@@ -426,6 +433,14 @@ export class SaxCore {
     const lt = tail.indexOf('<');
     if (lt !== -1) {
       const markup = tail.slice(lt);
+      const unterminated = UNTERMINATED.find(([opener]) => markup.startsWith(opener));
+      if (unterminated !== undefined) {
+        return {
+          rule: 'malformed-tag',
+          offset: this.#markupEnd + lt,
+          detail: `unterminated ${unterminated[1]}`,
+        };
+      }
       const quotes = markup.match(/["']/g)?.length ?? 0;
       const name = /^<([^\s/>]*)/.exec(markup)?.[1] ?? '';
       return quotes % 2 === 1

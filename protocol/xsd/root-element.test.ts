@@ -27,12 +27,12 @@ describe('root element scan (routing before xmllint)', () => {
   });
 
   it.each([
-    ['', 'no root element'],
-    ['text<a/>', 'content before the root element'],
-    ['<p:a/>', 'namespace prefix p is not declared'],
-    ['<a b/>', 'attribute b has no value'],
-    ['<a b=c/>', 'attribute b is not quoted'],
-    [`<a b='c/>`, 'attribute b is not terminated'],
+    ['', 'expected the root element'],
+    ['text<a/>', 'expected the root element'],
+    ['<p:a/>', 'namespace prefix in p:a is not declared'],
+    ['<a b/>', "malformed attribute name, or no '=' after it, in <a>"],
+    ['<a b=c/>', 'attribute values in <a> must be quoted'],
+    [`<a b='c/>`, 'an attribute value in <a> is never closed'],
     ['<!-- open', 'unterminated comment'],
     ['<1a/>', 'expected an element name'],
   ])('flags %j as not well-formed (%s)', (xml, message) => {
