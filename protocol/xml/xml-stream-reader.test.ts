@@ -186,6 +186,17 @@ describe('XmlStreamReader', () => {
     expect(reader.write('<more/>')).toEqual([]);
   });
 
+  it('finds restricted XML however the text is chunked', () => {
+    const stream = `${HEADER}<a x='&amp;'>é</a><m>&ent;</m><![CDATA[`;
+    const whole = readAll([stream]).map(comparable);
+    expect(whole.at(-1)).toEqual({ kind: 'restricted', feature: 'entity-reference' });
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: stream.length - 1 }), { maxLength: 20 }), (cuts) => {
+        expect(readAll(cutAt(stream, cuts)).map(comparable)).toEqual(whole);
+      }),
+    );
+  });
+
   it('reports restricted XML before the header too, and nothing inside CDATA', () => {
     expect(readAll(['<!--x-->']).map(comparable)).toEqual([{ kind: 'restricted', feature: 'comment' }]);
     expect(readAll([`${DECLARATION}<!DOCTYPE x>`]).map(comparable)).toEqual([

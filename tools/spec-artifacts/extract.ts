@@ -1,7 +1,7 @@
 /**
  * Pulls the test material and normative artifacts out of the spec's XEP XML: every <code>
  * and <example> block with its caption, text and nearest enclosing section anchor (our
- * requirement keys). Reads the spec with xml-reader's `spec` mode (see there for why).
+ * requirement keys). Reads the spec with readXml's `spec` mode (protocol/xml/read-xml.ts) (see there for why).
  */
 import { attributeValue, textContent, walk } from '../../protocol/xml/xml-query.ts';
 import { readXml, type XmlElement } from '../../protocol/xml/read-xml.ts';
