@@ -45,7 +45,11 @@ export type StreamEvent =
       readonly end: number;
     }
   | { readonly kind: 'stream-close'; readonly xml: string; readonly end: number }
-  /** Restricted XML (RFC 6120 §11.1); reading stops after it. */
+  /**
+   * Restricted XML (RFC 6120 §11.1), reported where it becomes certain; reading stops after it.
+   * Here and for 'error', `end` is the end of the run (the piece of the chunk up to and including
+   * the next '>') in which it was found.
+   */
   | { readonly kind: 'restricted'; readonly feature: RestrictedFeature; readonly end: number }
   /** Not well-formed; reading stops after it. */
   | { readonly kind: 'error'; readonly error: XmlSyntaxError; readonly end: number };
