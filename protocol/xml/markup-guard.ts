@@ -44,6 +44,7 @@ const BOUNDED_REFERENCE = /^#(?:[0-9]{1,7}|x[0-9a-fA-F]{1,6})$/;
 const LONGEST_BOUNDED_REFERENCE = 9;
 /** Characters no Name and no character reference holds: the reference is malformed. */
 const NOT_IN_REFERENCE = /[\s<&>"'=/;]/;
+const MARKUP_OR_REFERENCE = /[<&]/g;
 const CDATA_OPEN = '[CDATA[';
 const DOCTYPE = 'DOCTYPE';
 
@@ -67,6 +68,13 @@ export class MarkupGuard {
   /** Scans the next text; the first finding, after which the guard must not be used again. */
   scan(text: string): GuardFinding | undefined {
     for (let index = 0; index < text.length; index += 1) {
+      if (this.#state === 'content') {
+        // Most text is character data and tags: go straight to the next '<' or '&'.
+        MARKUP_OR_REFERENCE.lastIndex = index;
+        const next = MARKUP_OR_REFERENCE.exec(text);
+        if (next === null) break;
+        index = next.index;
+      }
       const finding = this.#step(text[index] ?? '', this.#offset + index);
       if (finding !== undefined) return finding;
     }

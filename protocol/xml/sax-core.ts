@@ -18,6 +18,7 @@
 import { SaxesParser, type SaxesTagNS, type XMLDecl } from 'saxes';
 
 import { MarkupGuard, type GuardFinding, type MarkupGuardOptions } from './markup-guard.ts';
+import { TextWindow } from './text-window.ts';
 import { describeCharAt, firstIllegalXmlChar } from './xml-chars.ts';
 import type { XmlSyntaxRule } from './xml-syntax-error.ts';
 
@@ -82,9 +83,7 @@ interface OpenTag {
 export class SaxCore {
   readonly #parser = new SaxesParser({ xmlns: true, position: true });
   readonly #guard: MarkupGuard;
-  /** Text read since offset `#windowStart`. */
-  #window = '';
-  #windowStart = 0;
+  readonly #window = new TextWindow();
   /** Offset just past the last markup read: where character data starts. */
   #markupEnd = 0;
   readonly #open: OpenTag[] = [];
@@ -164,7 +163,7 @@ export class SaxCore {
       text = text.slice(0, -1);
     }
     const base = this.written;
-    this.#window += text;
+    this.#window.append(text);
     const illegal = firstIllegalXmlChar(text);
     const guarded = this.#guard.scan(illegal === -1 ? text : text.slice(0, illegal));
     let readable = text.length;
@@ -182,7 +181,7 @@ export class SaxCore {
     if (this.#failed) return { events: [] };
     if (this.#carry !== '') {
       const offset = this.written;
-      this.#window += this.#carry;
+      this.#window.append(this.#carry);
       return this.#result(this.#illegalCharacter(offset));
     }
     let failure: CoreFailure | undefined;
@@ -197,15 +196,13 @@ export class SaxCore {
 
   /** The text between two offsets, both inside what has been read and not discarded. */
   slice(from: number, to: number): string {
-    return this.#window.slice(from - this.#windowStart, to - this.#windowStart);
+    return this.#window.slice(from, to);
   }
 
   /** Forgets the text before `offset` (a stream keeps only what an unfinished part needs). */
   discardBefore(offset: number): void {
     const from = Math.min(offset, this.#markupEnd, this.#starting?.start ?? Infinity);
-    if (from <= this.#windowStart) return;
-    this.#window = this.#window.slice(from - this.#windowStart);
-    this.#windowStart = from;
+    this.#window.discardBefore(from);
   }
 
   /** Offset just past the last markup read. */
@@ -220,12 +217,12 @@ export class SaxCore {
 
   /** Offset just past everything read. */
   get written(): number {
-    return this.#windowStart + this.#window.length;
+    return this.#window.end;
   }
 
   /** Offset of the oldest text still kept (see `discardBefore`). */
   get retainedFrom(): number {
-    return this.#windowStart;
+    return this.#window.start;
   }
 
   #feed(text: string): CoreFailure | undefined {
@@ -273,8 +270,7 @@ export class SaxCore {
 
   /** Markup starts at the first '<' after the markup before it: character data holds none. */
   #markupStart(): number {
-    const index = this.#window.indexOf('<', this.#markupEnd - this.#windowStart);
-    return index === -1 ? -1 : index + this.#windowStart;
+    return this.#window.indexOf('<', this.#markupEnd);
   }
 
   #closeTagName(start: number, end: number): string {
@@ -283,8 +279,9 @@ export class SaxCore {
 
   /** Absolute offset of the last `needle` that starts before `before`, or -1. */
   #lastIndexOf(needle: string, before: number): number {
-    const index = this.#window.lastIndexOf(needle, before - this.#windowStart - needle.length);
-    return index === -1 ? -1 : index + this.#windowStart;
+    const from = this.#window.start;
+    const index = this.slice(from, before).lastIndexOf(needle);
+    return index === -1 ? -1 : from + index;
   }
 
   #illegalCharacter(offset: number): CoreFailure {
