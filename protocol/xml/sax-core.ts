@@ -5,22 +5,30 @@
  * built), and none of them looks at '<' itself.
  *
  * What saxes does not do, and this layer does:
- * - Offsets of a construct's start: saxes only knows where it is now. The '<' of a tag is the
- *   last one before its name (a name holds none), and text starts where the markup before it
- *   ended, so keeping the text read since the current construct began is enough.
+ * - Offsets of a construct's start: saxes only knows where it is now. Character data holds no
+ *   '<', so markup starts at the first '<' after the markup before it ended, and text starts
+ *   where that markup ended; keeping the text read since then (text-window.ts) is enough.
  * - Lone surrogates: saxes pairs a high surrogate with whatever follows, so characters are
  *   checked here (XML 1.0 Char) before saxes sees them.
  * - A close tag naming another element: saxes closes the open elements up to a matching one
  *   and reports afterwards, so the close tag's name is compared here first.
  * - The restricted-XML and reference watch (markup-guard.ts).
- * - Its failures are messages; `classify` maps each to a rule and the offset a reader wants.
+ * - Its failures are messages; failure-names.ts maps each to a rule and the offset a reader
+ *   wants.
  */
 import { SaxesParser, type SaxesTagNS, type XMLDecl } from 'saxes';
 
-import { MarkupGuard, type GuardFinding, type MarkupGuardOptions } from './markup-guard.ts';
+import { MarkupGuard, type MarkupGuardOptions } from './markup-guard.ts';
 import { TextWindow } from './text-window.ts';
-import { describeCharAt, firstIllegalXmlChar } from './xml-chars.ts';
-import type { XmlSyntaxRule } from './xml-syntax-error.ts';
+import {
+  closeTagName,
+  guardFailure,
+  illegalCharacter,
+  saxesFailure,
+  type CoreFailure,
+  type ReadState,
+} from './failure-names.ts';
+import { firstIllegalXmlChar } from './xml-chars.ts';
 
 export type CoreEvent =
   | { readonly kind: 'xml-declaration'; readonly declaration: XMLDecl; readonly end: number }
@@ -41,13 +49,7 @@ export type CoreEvent =
   | { readonly kind: 'text'; readonly value: string; readonly start: number }
   | { readonly kind: 'cdata'; readonly value: string; readonly start: number };
 
-export interface CoreFailure {
-  readonly rule: XmlSyntaxRule;
-  readonly offset: number;
-  readonly detail: string;
-  /** Set when the guard found restricted XML (only when it watches for it). */
-  readonly guard?: GuardFinding | undefined;
-}
+export type { CoreFailure } from './failure-names.ts';
 
 export interface CoreResult {
   readonly events: readonly CoreEvent[];
@@ -60,13 +62,6 @@ export interface SaxCoreOptions {
   /** Keep `&name;` verbatim in text when no such entity is known (the spec's own entities). */
   readonly keepUndefinedEntities?: boolean;
 }
-
-/** Markup other than tags that the input may end inside, by opener. */
-const UNTERMINATED: readonly (readonly [string, string])[] = [
-  ['<!--', 'comment'],
-  ['<?', 'processing instruction'],
-  ['<!DOCTYPE', 'document type declaration'],
-];
 
 /** Thrown out of a saxes handler to stop it at once; caught in `write`. */
 class Stop extends Error {
@@ -148,7 +143,7 @@ export class SaxCore {
     parser.on('error', (error) => {
       const message = error.message.replace(/^\d+:\d+: /, '');
       if (message === 'undefined entity.' && options.keepUndefinedEntities === true) return;
-      throw new Stop(this.#classify(message));
+      throw new Stop(saxesFailure(message, this.#state()));
     });
   }
 
@@ -171,8 +166,10 @@ export class SaxCore {
     else if (illegal !== -1) readable = illegal;
     const failure =
       this.#feed(text.slice(0, readable)) ??
-      (guarded === undefined ? undefined : this.#guardFailure(guarded)) ??
-      (illegal === -1 ? undefined : this.#illegalCharacter(base + illegal));
+      (guarded === undefined
+        ? undefined
+        : guardFailure(guarded, this.#state(), this.options.guard.restricted)) ??
+      (illegal === -1 ? undefined : illegalCharacter(base + illegal, this.#state()));
     return this.#result(failure);
   }
 
@@ -182,7 +179,7 @@ export class SaxCore {
     if (this.#carry !== '') {
       const offset = this.written;
       this.#window.append(this.#carry);
-      return this.#result(this.#illegalCharacter(offset));
+      return this.#result(illegalCharacter(offset, this.#state()));
     }
     let failure: CoreFailure | undefined;
     try {
@@ -254,7 +251,7 @@ export class SaxCore {
     if (open === undefined) return;
     const start = tag.isSelfClosing ? open.start : this.#markupStart();
     if (!tag.isSelfClosing) {
-      const name = this.#closeTagName(start, end);
+      const name = closeTagName(this.slice(start, end));
       if (name !== open.name) {
         throw new Stop({
           rule: 'mismatched-end-tag',
@@ -268,13 +265,23 @@ export class SaxCore {
     this.#markup({ kind: 'close', name: open.name, start, end });
   }
 
+  #state(): ReadState {
+    return {
+      position: this.#parser.position,
+      markupEnd: this.#markupEnd,
+      written: this.written,
+      tag: this.#starting,
+      openElement: this.#open.at(-1),
+      rootClosed: this.#rootClosed,
+      markupStart: () => this.#markupStart(),
+      slice: (from, to) => this.slice(from, to),
+      lastIndexOf: (needle, before) => this.#lastIndexOf(needle, before),
+    };
+  }
+
   /** Markup starts at the first '<' after the markup before it: character data holds none. */
   #markupStart(): number {
     return this.#window.indexOf('<', this.#markupEnd);
-  }
-
-  #closeTagName(start: number, end: number): string {
-    return /^<\/([^\s>]*)/.exec(this.slice(start, end))?.[1] ?? '';
   }
 
   /** Absolute offset of the last `needle` that starts before `before`, or -1. */
@@ -282,179 +289,5 @@ export class SaxCore {
     const from = this.#window.start;
     const index = this.slice(from, before).lastIndexOf(needle);
     return index === -1 ? -1 : from + index;
-  }
-
-  #illegalCharacter(offset: number): CoreFailure {
-    const character = describeCharAt(this.slice(offset, offset + 2), 0);
-    return { rule: 'illegal-character', offset, detail: `character not allowed in XML 1.0: ${character}` };
-  }
-
-  #guardFailure(finding: GuardFinding): CoreFailure {
-    // As far as it was read, for naming it.
-    const construct = this.slice(finding.start, finding.at + 1);
-    const at = { offset: finding.start, guard: this.options.guard.restricted ? finding : undefined };
-    switch (finding.kind) {
-      case 'comment':
-        return { ...at, rule: 'restricted-xml', detail: 'comments are not allowed (RFC 6120 §11.1)' };
-      case 'processing-instruction':
-        return {
-          ...at,
-          rule: 'restricted-xml',
-          detail: 'processing instructions are not allowed (RFC 6120 §11.1)',
-        };
-      case 'declaration':
-        return this.slice(finding.start, finding.start + 9) === '<!DOCTYPE'
-          ? { ...at, rule: 'doctype', detail: 'document type declarations are not allowed here' }
-          : { ...at, rule: 'malformed-tag', detail: `unexpected '<!' (${construct})` };
-      case 'entity-reference':
-        return {
-          ...at,
-          rule: 'undefined-entity',
-          detail: `entity ${construct} is not declared (no DTD is read)`,
-        };
-      case 'malformed-reference':
-        return { ...at, rule: 'invalid-reference', detail: "'&' must start a reference ending in ';'" };
-    }
-  }
-
-  /** Names a saxes failure by our rules, pointing at the construct it concerns. */
-  #classify(message: string): CoreFailure {
-    const position = this.#parser.position;
-    const here = Math.max(0, position - 1);
-    const tagStart = this.#starting?.start ?? this.#markupStart();
-    const tagName = this.#starting?.name ?? '';
-    const fail = (rule: XmlSyntaxRule, detail: string, offset = here): CoreFailure => ({
-      rule,
-      offset,
-      detail,
-    });
-    const prefix = /^unbound namespace prefix: "(.*)"\.$/.exec(message)?.[1];
-    if (prefix !== undefined) {
-      const qname = tagName.startsWith(`${prefix}:`) ? tagName : `${prefix}:…`;
-      return fail('namespace', `namespace prefix in ${qname} is not declared`, tagStart);
-    }
-    const duplicate = /^duplicate attribute: (.*)\.$/.exec(message)?.[1];
-    if (duplicate !== undefined) {
-      return fail('duplicate-attribute', `attribute ${duplicate} appears twice in <${tagName}>`, tagStart);
-    }
-    if (/^(unclosed tag: |unexpected end\.|document must contain a root element\.)/.test(message)) {
-      return this.#unfinished();
-    }
-    if (/^(unexpected close tag|unmatched closing tag|weird empty close tag)/.test(message)) {
-      const start = this.#markupStart();
-      const open = this.#open.at(-1)?.name ?? '';
-      return fail('mismatched-end-tag', `</${this.#closeTagName(start, position)}> closes <${open}>`, start);
-    }
-    switch (message) {
-      case 'disallowed character.': {
-        // Characters were checked before saxes saw them: this is a '<' in an attribute value.
-        const attribute = /([^\s=]+)\s*=\s*["'][^"']*$/.exec(this.slice(tagStart, position))?.[1] ?? '';
-        return fail('malformed-attribute', `'<' in the value of ${attribute}`);
-      }
-      case 'text data outside of root node.':
-      case 'documents may contain only one root.':
-        return this.#outsideRoot(here);
-      case 'inappropriately located doctype declaration.':
-        return fail('doctype', 'document type declarations are not allowed here');
-      case 'malformed comment.':
-        return fail('malformed-tag', "'--' is not allowed inside a comment");
-      case 'the string "]]>" is disallowed in char data.':
-        return fail('cdata-end-in-text', "']]>' is not allowed in character data", position - 3);
-      case 'no whitespace between attributes.':
-        return fail('malformed-tag', `whitespace must separate attributes in <${tagName}>`);
-      case 'attribute without value.':
-        return fail('malformed-attribute', `expected '=' after an attribute name in <${tagName}>`);
-      case 'unquoted attribute value.':
-        return fail('malformed-attribute', `attribute values in <${tagName}> must be quoted`);
-      case 'disallowed character in attribute name.':
-        return fail('malformed-attribute', `malformed attribute name, or no '=' after it, in <${tagName}>`);
-      case 'disallowed character in tag name':
-      case 'disallowed character in tag name.':
-      case 'forward-slash in opening tag not followed by >.':
-        return fail('malformed-tag', 'expected an element name');
-      case 'disallowed character in closing tag.':
-        return fail('malformed-tag', "end tag is not closed by '>'");
-      case 'incorrect syntax.':
-        return fail('malformed-tag', "unexpected '<!'", tagStart);
-      case 'processing instruction without a target.':
-      case 'disallowed character in processing instruction name.':
-        return fail('malformed-tag', 'expected a processing-instruction target');
-      case 'an XML declaration must be at the start of the document.':
-      case 'the XML declaration must appear at the start of the document.':
-      case 'processing instructions are not allowed before root.':
-        return fail('restricted-xml', 'the XML declaration must come first', tagStart);
-      case 'undefined entity.':
-      case 'empty entity name.':
-      case 'disallowed character in entity name.':
-      case 'malformed character entity.':
-        return this.#badReference(message, position);
-      case 'invalid attempt to undefine prefix in XML 1.0':
-        return fail('namespace', 'a prefixed namespace declaration must not be empty in XML 1.0', tagStart);
-      default:
-        if (/namespace|prefix|malformed name/.test(message)) return fail('namespace', message, tagStart);
-        // Everything else saxes refuses is inside the XML declaration.
-        return fail('xml-declaration', `the XML declaration is malformed: ${message}`, 0);
-    }
-  }
-
-  #outsideRoot(offset: number): CoreFailure {
-    return this.#rootClosed
-      ? { rule: 'trailing-content', offset, detail: 'content after the root element' }
-      : { rule: 'no-root', offset, detail: 'expected the root element' };
-  }
-
-  #badReference(message: string, position: number): CoreFailure {
-    const start = this.#lastIndexOf('&', position);
-    const reference = this.slice(start, position);
-    if (message === 'undefined entity.') {
-      return { rule: 'undefined-entity', offset: start, detail: `entity ${reference} is not declared` };
-    }
-    return {
-      rule: 'invalid-reference',
-      offset: start,
-      detail: `${reference} does not reference an XML 1.0 character`,
-    };
-  }
-
-  /** The input ended inside something: which thing decides the rule. */
-  #unfinished(): CoreFailure {
-    const tail = this.slice(this.#markupEnd, this.written);
-    const cdata = tail.indexOf('<![CDATA[');
-    if (cdata !== -1) {
-      return {
-        rule: 'unterminated-cdata',
-        offset: this.#markupEnd + cdata,
-        detail: 'unterminated CDATA section',
-      };
-    }
-    const lt = tail.indexOf('<');
-    if (lt !== -1) {
-      const markup = tail.slice(lt);
-      const unterminated = UNTERMINATED.find(([opener]) => markup.startsWith(opener));
-      if (unterminated !== undefined) {
-        return {
-          rule: 'malformed-tag',
-          offset: this.#markupEnd + lt,
-          detail: `unterminated ${unterminated[1]}`,
-        };
-      }
-      const quotes = markup.match(/["']/g)?.length ?? 0;
-      const name = /^<([^\s/>]*)/.exec(markup)?.[1] ?? '';
-      return quotes % 2 === 1
-        ? {
-            rule: 'malformed-attribute',
-            offset: this.#markupEnd + lt,
-            detail: `an attribute value in <${name}> is never closed`,
-          }
-        : {
-            rule: 'malformed-tag',
-            offset: this.#markupEnd + lt,
-            detail: `start tag <${name}> is never closed`,
-          };
-    }
-    const open = this.#open.at(-1);
-    if (open === undefined)
-      return { rule: 'no-root', offset: this.written, detail: 'expected the root element' };
-    return { rule: 'unclosed-element', offset: open.start, detail: `<${open.name}> is never closed` };
   }
 }
