@@ -9,7 +9,7 @@ export const RAW_INPUT_MUTANTS: readonly MutantRecord[] = [
   {
     name: 'component-stream-library-parser',
     change:
-      "the component stream is read by the XML library's own parser (ltx): DTDs and comments are skipped silently (a DTD swallows the stanzas after it), an undeclared entity throws out of the socket handler, and text after a CDATA section is lost",
+      "the component link ignores its reader's restricted-XML verdict: no <restricted-xml/>, no close, and the stream stalls at the first comment, DTD, processing instruction or undeclared entity (every stanza after it is lost), as the XML library's own parser (ltx) once did",
     bugClass: 'input-validation',
     requirements: ['security.no-xxe', 'security.authorize-and-validate', 'json-encoding.cdata-independent'],
     profile: 'task-execution',
@@ -29,7 +29,7 @@ export const RAW_INPUT_MUTANTS: readonly MutantRecord[] = [
   {
     name: 'utf8-decoded-per-read',
     change:
-      "the component stream is decoded one socket read at a time (the XML library's own reading): a character whose bytes straddle two reads becomes U+FFFD",
+      "the component link decodes the stream one socket read at a time (as the XML library's own reading did): a character whose bytes straddle two reads becomes U+FFFD",
     bugClass: 'input-validation',
     requirements: ['json-encoding.utf8-xml-legal'],
     profile: 'task-execution',

@@ -4,10 +4,8 @@
 // identity); disco#items at its domain (with or without the directory node): an empty
 // directory; every other get or set: item-not-found.
 // Started by hollow-gateway.json with HOLLOW_HOST/PORT/DOMAIN/SECRET; prints "online".
-import componentPackage from '@xmpp/component';
 import { xml, type Element } from '@xmpp/xml';
-import { restrictedParserClass } from '../../reference-gateway/component/restricted-stream.ts';
-import { decodeUtf8AcrossChunks } from '../../protocol/stanza/chunk-decoding.ts';
+import { ComponentLink } from '../../protocol/component-link/component-link.ts';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -19,21 +17,16 @@ const DISCO_INFO = 'http://jabber.org/protocol/disco#info';
 const DISCO_ITEMS = 'http://jabber.org/protocol/disco#items';
 const DIRECTORY = 'urn:xmpp:agent-directory:0';
 
-const connection = componentPackage.component({
-  service: `xmpp://${env('HOLLOW_HOST')}:${env('HOLLOW_PORT')}`,
+// Hollow, not fragile: restricted XML on the link (RFC 6120 §11.1) ends the stream, which is then
+// reopened a second later, instead of stalling or killing the reader; its verdict rests on what
+// it lacks.
+const link = new ComponentLink({
+  host: env('HOLLOW_HOST'),
+  port: Number(env('HOLLOW_PORT')),
   domain,
-  password: env('HOLLOW_SECRET'),
+  secret: env('HOLLOW_SECRET'),
+  reconnectDelay: () => 1000,
 });
-// Hollow, not fragile: restricted XML on the link (RFC 6120 §11.1) ends the stream, which the
-// library then reopens, instead of stalling or killing ltx; its verdict rests on what it lacks.
-(connection as unknown as { Parser: unknown }).Parser = restrictedParserClass(() => {
-  (connection as unknown as { socket: { destroy(): void } | null }).socket?.destroy();
-});
-decodeUtf8AcrossChunks(connection);
-// Answer every IQ here, once: the library's own responder (its middleware chain) is detached.
-for (const listener of connection.listeners('element')) {
-  connection.removeListener('element', listener as (...args: unknown[]) => void);
-}
 
 function answer(stanza: Element): Element {
   const { from, to, id } = stanza.attrs as Record<string, string>;
@@ -65,11 +58,11 @@ function answer(stanza: Element): Element {
   return xml('iq', { type: 'error', from: to, to: from, id }, xml('error', { type: 'cancel' }, condition));
 }
 
-connection.on('stanza', (stanza: Element) => {
+// Every IQ request is answered here, once.
+link.on('stanza', (stanza: Element) => {
   const type: unknown = stanza.attrs['type'];
   if (!stanza.is('iq') || (type !== 'get' && type !== 'set')) return;
-  void connection.send(answer(stanza)).catch(() => undefined);
+  link.write(answer(stanza).toString()).catch(() => undefined);
 });
-connection.on('error', () => undefined);
-await connection.start();
+await link.start();
 process.stdout.write('online\n');

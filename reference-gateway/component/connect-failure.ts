@@ -1,17 +1,17 @@
 /**
  * Why a connection attempt to the XMPP server failed, in one sentence an operator can act on
- * (`agentconf gateway` prints it and exits 1 when the first attempt fails). Library errors are
- * classified by their kind, never printed with their stack, and never carry the secret.
+ * (`agentconf gateway` prints it and exits 1 when the first attempt fails). The link's errors
+ * (protocol/component-link) and socket errors are classified by their kind, never printed with
+ * their stack, and never carry the secret.
  */
+
+import { AttemptTimeout, StepTimeout } from '../../protocol/component-link/component-link.ts';
+
+export { AttemptTimeout } from '../../protocol/component-link/component-link.ts';
 
 /** The first connection attempt failed; the message is the whole explanation. */
 export class GatewayConnectError extends Error {
   override readonly name = 'GatewayConnectError';
-}
-
-/** One attempt (TCP connect, stream open, handshake) missed its deadline. */
-export class AttemptTimeout extends Error {
-  override readonly name = 'AttemptTimeout';
 }
 
 export interface ConnectTarget {
@@ -33,7 +33,7 @@ export function describeConnectFailure(error: unknown, target: ConnectTarget): s
   if (error instanceof AttemptTimeout) {
     return `${prefix}: no component handshake within ${String(target.attemptTimeoutMs)} ms (is this the server's component port?)`;
   }
-  if (field(error, 'name') === 'TimeoutError') {
+  if (error instanceof StepTimeout) {
     return `${prefix}: the server did not answer the stream open or the handshake in time (is this the server's component port?)`;
   }
   const condition = field(error, 'condition');

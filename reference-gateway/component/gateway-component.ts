@@ -2,20 +2,20 @@
  * The reference gateway on the wire: a XEP-0114 component (#component-deployment) that hands
  * every inbound IQ request to routeIq, every inbound IQ result or error to the outbound-IQ
  * tracker, and every presence to the presence responder, and writes what they return with the
- * strict serializer (never the library's toString).
+ * strict serializer.
  *
- * Exactly one reply per IQ: @xmpp/component wires a middleware chain whose IQ callee answers
- * every IQ nobody registered for with service-unavailable. That chain is detached here (its
- * only 'element' listener is removed at construction), so the library never answers anything;
- * the gateway reads raw 'stanza' events and replies itself, once.
+ * Exactly one reply per IQ: the component link (protocol/component-link) only carries stanzas;
+ * nothing but this module answers them, once.
  *
  * Connection lifecycle (#component-deployment: "bounded reconnect, keepalive, IQ correlation"):
  * - every connection attempt (TCP connect, stream open, handshake) has a deadline; an attempt
  *   that misses it is torn down, so a server that accepts TCP but never speaks cannot hold the
  *   gateway in "connecting" forever;
  * - the first attempt failing is a start failure (GatewayConnectError, nothing retried); once
- *   the gateway has been online, a lost stream is retried with capped exponential backoff and
- *   jitter (backoff.ts), never giving up;
+ *   the gateway has been online, the link retries a lost stream with capped exponential backoff
+ *   and jitter (backoff.ts), never giving up;
+ * - restricted XML on the stream (RFC 6120 §11.1) is refused by the link: <restricted-xml/>, the
+ *   stream closed, then retried like any other lost stream;
  * - XEP-0199 pings after inbound inactivity detect a stream that died silently (keepalive.ts);
  * - every outbound IQ still pending when the stream goes down fails at once (outbound-iq.ts).
  * Timers and randomness are injectable (GatewayTiming).
@@ -25,9 +25,8 @@
  * 'online'; inbound message errors are bounces of those messages; stop() closes the engine
  * before the stream (the caller closes the store after that).
  */
-import { once } from 'node:events';
-import componentPackage, { type XmppComponent } from '@xmpp/component';
 import { xml, type Element } from '@xmpp/xml';
+import { ComponentLink, type RestrictedFeature } from '../../protocol/component-link/component-link.ts';
 import { JidError, bareJidOf } from '../../protocol/jid/index.ts';
 import { NS } from '../../protocol/namespaces.ts';
 import { parseXml, serialize } from '../../protocol/stanza/index.ts';
@@ -37,14 +36,12 @@ import { checkDiscoverySettings, type DiscoverySettings } from '../discovery/ind
 import { CHAT_FEATURES, MessagingService } from '../messaging/index.ts';
 import { respondToPresence, type PresenceContext } from '../presence/index.ts';
 import { backoffDelay, type BackoffPolicy } from './backoff.ts';
-import { AttemptTimeout, describeConnectFailure, GatewayConnectError } from './connect-failure.ts';
+import { describeConnectFailure, GatewayConnectError } from './connect-failure.ts';
 import { iqRouterOf } from './gateway-routes.ts';
 import { requesterOf, routeIq, type IqRouter } from './iq-router.ts';
 import { Keepalive, type KeepalivePolicy } from './keepalive.ts';
-import { restrictedParserClass, type RestrictedFeature } from './restricted-stream.ts';
 import { OutboundIqError, OutboundIqTracker, type OutboundIqReply } from './outbound-iq.ts';
 import { TaskWiring, type TaskWiringOptions } from './task-wiring.ts';
-import { decodeUtf8AcrossChunks } from '../../protocol/stanza/chunk-decoding.ts';
 
 export interface GatewayTiming {
   readonly setTimeout: (callback: () => void, ms: number) => unknown;
@@ -129,127 +126,90 @@ export function gatewayRouterOf(state: GatewayState, tasks?: TaskWiring): IqRout
   });
 }
 
-interface ClosableSocket {
-  readonly closed: boolean;
-  destroy(): void;
-  cork(): void;
-  uncork(): void;
-  once(event: 'close', listener: () => void): unknown;
-}
-
-/** The parts of the library's connection this module drives directly. */
-interface RawComponent {
-  readonly socket: ClosableSocket | null;
-  /** The library's deadline (ms) for each step of opening and closing a stream. */
-  timeout: number;
-  write(text: string): Promise<void>;
-  connect(service: string): Promise<void>;
-  open(options: { domain: string }): Promise<unknown>;
-}
-
-const NS_STREAMS = 'urn:ietf:params:xml:ns:xmpp-streams';
-
 /** How long stop() waits for each step of a polite stream close. */
 const STOP_GRACE_MS = 500;
 
-/** Resolves on the connection's next 'online', rejects on its next 'error'. */
-function nextOnline(connection: XmppComponent): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const cleanup = (): void => {
-      connection.off('online', onOnline);
-      connection.off('error', onError);
-    };
-    const onOnline = (): void => {
-      cleanup();
-      resolve();
-    };
-    const onError = (error: unknown): void => {
-      cleanup();
-      reject(error instanceof Error ? error : new Error(String(error)));
-    };
-    connection.on('online', onOnline);
-    connection.on('error', onError);
-  });
-}
-
 export class GatewayComponent {
-  readonly #connection: XmppComponent;
-  readonly #raw: RawComponent;
+  readonly #link: ComponentLink;
   readonly #state: GatewayState;
   readonly #router: IqRouter;
   readonly #presence: PresenceContext;
   readonly #log: (line: string) => void;
-  readonly #backoff: BackoffPolicy;
   readonly #timing: GatewayTiming;
   readonly #attemptTimeoutMs: number;
-  readonly #service: string;
   readonly #tracker: OutboundIqTracker;
   readonly #keepalive: Keepalive;
   readonly #tasks: TaskWiring;
   readonly #messaging: MessagingService;
   readonly #listeners = new Map<GatewayEvent, Set<() => void>>();
-  /** Set once the stream was first online: from then on a lost stream is retried. */
-  #started = false;
   #stopping = false;
   #online = false;
-  #attempt = 0;
-  #timer: unknown;
   #replies = 0;
-  /** Whether the socket is corked until the next tick (#write). */
-  #corked = false;
 
   private constructor(state: GatewayState, options: GatewayComponentOptions, tasks: TaskWiring) {
+    const { config } = state;
     this.#state = state;
     this.#tasks = tasks;
-    const { config } = state;
     this.#log = options.log ?? (() => undefined);
-    this.#backoff = options.backoff ?? {
-      initialMs: config.reconnect.initialMs,
-      maxMs: config.reconnect.maxMs,
-    };
     this.#timing = options.timing ?? SYSTEM_TIMING;
     this.#attemptTimeoutMs = options.attemptTimeoutMs ?? config.reconnect.attemptTimeoutMs;
-    this.#service = `xmpp://${config.component.host}:${String(config.component.port)}`;
-    this.#router = {
-      ...gatewayRouterOf(state, tasks),
-      onHandlerError: (errorName) => {
-        this.#log(`gateway: an IQ handler failed (${errorName}); answered internal-server-error`);
-      },
-    };
+    this.#router = this.#routerOf(state, tasks);
     this.#presence = { gatewayJid: config.component.domain, catalog: state.catalog };
-    this.#messaging = new MessagingService({
-      chatEndpoints: config.messaging.chatEndpoints,
-      catalog: state.catalog,
-      send: (stanza) => this.send(stanza),
-      iq: (request) => this.iq(request),
-      blockStateTimeoutMs: config.messaging.blockStateTimeoutMs,
-      log: this.#log,
-    });
-    this.#connection = componentPackage.component({
-      service: this.#service,
-      domain: config.component.domain,
-      password: config.component.secret.reveal(),
-    });
-    this.#raw = this.#connection as unknown as RawComponent;
-    // Restricted XML (RFC 6120 §11.1) ends the stream before the library's parser sees it.
-    (this.#connection as unknown as { Parser: unknown }).Parser = restrictedParserClass((feature) => {
-      this.#refuseRestricted(feature);
-    });
-    this.#connection.reconnect.stop();
-    decodeUtf8AcrossChunks(this.#connection);
-    // Detach the library's middleware chain (and with it the IQ callee): at construction its
-    // listener is the only 'element' listener, so nothing but this module answers stanzas.
-    for (const listener of this.#connection.listeners('element')) {
-      this.#connection.removeListener('element', listener as (...args: unknown[]) => void);
-    }
+    this.#messaging = this.#messagingOf(config);
+    this.#link = this.#linkOf(config, options.backoff ?? config.reconnect);
     this.#tracker = new OutboundIqTracker({
       write: (stanza) => this.#write(serialize(stanza)),
       online: () => this.#online,
       timing: this.#timing,
     });
+    this.#keepalive = this.#keepaliveOf(config, options.keepalive);
+    this.#followLink();
+    tasks.attach((stanza) => this.send(stanza));
+    tasks.onRerouted(() => {
+      this.#emit('rerouted');
+    });
+  }
+
+  /** routeIq's table for this state, whose handler failures reach the operator's log. */
+  #routerOf(state: GatewayState, tasks: TaskWiring): IqRouter {
+    return {
+      ...gatewayRouterOf(state, tasks),
+      onHandlerError: (errorName) => {
+        this.#log(`gateway: an IQ handler failed (${errorName}); answered internal-server-error`);
+      },
+    };
+  }
+
+  #messagingOf(config: GatewayConfig): MessagingService {
+    return new MessagingService({
+      chatEndpoints: config.messaging.chatEndpoints,
+      catalog: this.#state.catalog,
+      send: (stanza) => this.send(stanza),
+      iq: (request) => this.iq(request),
+      blockStateTimeoutMs: config.messaging.blockStateTimeoutMs,
+      log: this.#log,
+    });
+  }
+
+  /** The link to the server's component port, retrying a lost stream with `backoff`. */
+  #linkOf(config: GatewayConfig, backoff: BackoffPolicy): ComponentLink {
+    const { host, port, domain, secret } = config.component;
+    return new ComponentLink({
+      host,
+      port,
+      domain,
+      secret: secret.reveal(),
+      attemptTimeoutMs: this.#attemptTimeoutMs,
+      reconnectDelay: (attempt) => backoffDelay(attempt, backoff, this.#timing.random),
+      timing: this.#timing,
+    });
+  }
+
+  /** Inactivity pings to keepalive.pingTo; an unanswered one drops the link (which reconnects). */
+  #keepaliveOf(config: GatewayConfig, policy: KeepalivePolicy | undefined): Keepalive {
     const pingTo = config.keepalive.pingTo;
-    this.#keepalive = new Keepalive({
-      policy: options.keepalive ?? { idleMs: config.keepalive.idleMs, timeoutMs: config.keepalive.timeoutMs },
+    return new Keepalive({
+      policy: policy ?? { idleMs: config.keepalive.idleMs, timeoutMs: config.keepalive.timeoutMs },
       timing: this.#timing,
       ping: (timeoutMs) => {
         this.#emit('ping');
@@ -260,45 +220,48 @@ export class GatewayComponent {
       },
       onDead: () => {
         this.#emit('dead');
-        this.#raw.socket?.destroy();
+        this.#link.drop();
       },
       log: this.#log,
     });
-    this.#connection.on('connect', () => {
-      // Replies and events are small writes in quick succession: with Nagle's algorithm each
-      // one after the first waits for the server's delayed ACK, about 40 ms (bench/admission).
-      (this.#raw.socket as { setNoDelay?: (noDelay: boolean) => void } | null)?.setNoDelay?.(true);
-    });
-    this.#connection.on('input', () => {
-      this.#keepalive.activity();
-    });
-    this.#connection.on('stanza', (stanza: Element) => {
-      this.#onStanza(stanza);
-    });
-    this.#connection.on('error', (error: unknown) => {
-      // Errors of a connection attempt are reported once, by the attempt (describeConnectFailure).
-      if (!this.#online) return;
-      this.#log(`gateway: component error: ${error instanceof Error ? error.message : String(error)}`);
-    });
-    this.#connection.on('online', () => {
-      this.#started = true;
+  }
+
+  /** What the link reports: the stream's ups and downs, its stanzas, and the operator's log lines. */
+  #followLink(): void {
+    const link = this.#link;
+    link.on('online', () => {
       this.#online = true;
-      this.#attempt = 0;
       this.#keepalive.start();
       this.#tasks.online();
       this.#emit('online');
     });
-    tasks.attach((stanza) => this.send(stanza));
-    tasks.onRerouted(() => {
-      this.#emit('rerouted');
-    });
-    this.#connection.on('disconnect', () => {
+    link.on('offline', () => {
       this.#keepalive.stop();
       this.#tracker.failAll(this.#stopping ? 'stopped' : 'stream-lost');
-      const wasOnline = this.#online;
       this.#online = false;
-      if (wasOnline) this.#emit('offline');
-      if (this.#started && !this.#stopping) this.#scheduleReconnect();
+      this.#emit('offline');
+    });
+    link.on('input', () => {
+      this.#keepalive.activity();
+    });
+    link.on('stanza', (stanza) => {
+      this.#onStanza(stanza);
+    });
+    link.on('error', (error) => {
+      this.#log(`gateway: component error: ${error.message}`);
+    });
+    link.on('restricted', (feature: RestrictedFeature) => {
+      this.#log(`gateway: restricted XML on the component stream (${feature}); closing it`);
+    });
+    link.on('reconnecting', (attempt, delay) => {
+      this.#log(`gateway: disconnected; reconnect attempt ${String(attempt)} in ${String(delay)} ms`);
+    });
+    link.on('reconnect-failed', (attempt, error) => {
+      const { host, port, domain } = this.#state.config.component;
+      const target = { host, port, domain, attemptTimeoutMs: this.#attemptTimeoutMs };
+      this.#log(
+        `gateway: reconnect attempt ${String(attempt)} failed: ${describeConnectFailure(error, target)}`,
+      );
     });
   }
 
@@ -313,7 +276,7 @@ export class GatewayComponent {
     const tasks = TaskWiring.start(state, options.timing ?? SYSTEM_TIMING, log, options.tasks);
     const gateway = new GatewayComponent(state, options, tasks);
     try {
-      await gateway.#connectOnce();
+      await gateway.#link.start();
     } catch (error) {
       gateway.#stopping = true;
       tasks.close();
@@ -326,7 +289,7 @@ export class GatewayComponent {
   }
 
   get status(): string {
-    return this.#connection.status;
+    return this.#link.status;
   }
 
   /** Whether the stream is up (handshake done, not lost since): what /ready reports. */
@@ -389,23 +352,9 @@ export class GatewayComponent {
     });
   }
 
-  /**
-   * Every write goes through here. The socket is corked at the first write of a tick and
-   * uncorked once the current callbacks and microtasks are done, so the replies and events one
-   * turn produces (a whole admission group, say) leave in one writev: fewer syscalls here and
-   * fewer reads for the server (bench/admission).
-   */
+  /** Every write goes through here (the link coalesces one turn's writes). */
   #write(text: string): Promise<void> {
-    const socket = this.#raw.socket;
-    if (socket !== null && !this.#corked) {
-      this.#corked = true;
-      socket.cork();
-      process.nextTick(() => {
-        this.#corked = false;
-        socket.uncork();
-      });
-    }
-    return this.#raw.write(text);
+    return this.#link.write(text);
   }
 
   /**
@@ -446,21 +395,10 @@ export class GatewayComponent {
   async stop(): Promise<void> {
     this.#stopping = true;
     this.#tasks.close();
-    if (this.#timer !== undefined) this.#timing.clearTimeout(this.#timer);
-    this.#timer = undefined;
     this.#keepalive.stop();
     this.#tracker.failAll('stopped');
-    const socket = this.#raw.socket;
-    // The library waits its `timeout` for the server's closing tag and again for the socket to
-    // close; a dead link would answer neither, so the polite close gets a short grace only.
-    this.#raw.timeout = STOP_GRACE_MS;
-    await this.#connection.stop().catch(() => undefined);
-    // A stream that cannot close politely must not keep its socket.
-    await this.#abandon(socket);
-    if (this.#online) {
-      this.#online = false;
-      this.#emit('offline');
-    }
+    // A dead link would answer neither the closing tag nor the TCP close: a short grace only.
+    await this.#link.stop(STOP_GRACE_MS);
   }
 
   #ownSender(from: string | undefined): string {
@@ -481,87 +419,6 @@ export class GatewayComponent {
 
   #emit(event: GatewayEvent): void {
     for (const listener of [...(this.#listeners.get(event) ?? [])]) listener();
-  }
-
-  /** One attempt: TCP connect, stream open, handshake, within the attempt deadline. */
-  async #connectOnce(): Promise<void> {
-    const domain = this.#state.config.component.domain;
-    let socket: ClosableSocket | null = null;
-    const attempt = (async () => {
-      const connected = this.#raw.connect(this.#service);
-      socket = this.#raw.socket;
-      await connected;
-      const online = nextOnline(this.#connection);
-      // The handshake runs on the library's 'open' listener; its outcome is 'online' or 'error'.
-      await Promise.all([this.#raw.open({ domain }), online]);
-    })();
-    let deadline: unknown;
-    const expired = new Promise<never>((_resolve, reject) => {
-      deadline = this.#timing.setTimeout(() => {
-        reject(new AttemptTimeout());
-      }, this.#attemptTimeoutMs);
-    });
-    try {
-      await Promise.race([attempt, expired]);
-    } catch (error) {
-      attempt.catch(() => undefined);
-      await this.#abandon(socket);
-      throw error;
-    } finally {
-      this.#timing.clearTimeout(deadline);
-      expired.catch(() => undefined);
-    }
-  }
-
-  /** Tears down a failed attempt's socket and waits until the connection has noticed. */
-  async #abandon(socket: ClosableSocket | null): Promise<void> {
-    if (socket === null || socket.closed) return;
-    const closed = once(socket as unknown as NodeJS.EventEmitter, 'close');
-    socket.destroy();
-    await closed;
-  }
-
-  #scheduleReconnect(): void {
-    if (this.#timer !== undefined || this.#stopping || this.#online) return;
-    this.#attempt += 1;
-    const delay = backoffDelay(this.#attempt, this.#backoff, this.#timing.random);
-    this.#log(`gateway: disconnected; reconnect attempt ${String(this.#attempt)} in ${String(delay)} ms`);
-    this.#timer = this.#timing.setTimeout(() => {
-      this.#timer = undefined;
-      void this.#reconnect();
-    }, delay);
-  }
-
-  async #reconnect(): Promise<void> {
-    if (this.#stopping || this.#online) return;
-    try {
-      await this.#connectOnce();
-    } catch (error) {
-      const { host, port, domain } = this.#state.config.component;
-      const target = { host, port, domain, attemptTimeoutMs: this.#attemptTimeoutMs };
-      this.#log(
-        `gateway: reconnect attempt ${String(this.#attempt)} failed: ${describeConnectFailure(error, target)}`,
-      );
-      // The abandoned socket's 'disconnect' scheduled the next attempt; an attempt that failed
-      // before it had a socket has no such event, so schedule here (the timer guard dedupes).
-      this.#scheduleReconnect();
-    }
-  }
-
-  /**
-   * RFC 6120 §11.1: a stream carrying restricted XML is closed with <restricted-xml/>
-   * (§4.9.3.18); the lost stream is then retried like any other (a restricted feature says the
-   * peer is broken or hostile, not that the gateway must stop).
-   */
-  #refuseRestricted(feature: RestrictedFeature): void {
-    this.#log(`gateway: restricted XML on the component stream (${feature}); closing it`);
-    const socket = this.#raw.socket;
-    void this.#raw
-      .write(`<stream:error><restricted-xml xmlns='${NS_STREAMS}'/></stream:error></stream:stream>`)
-      .catch(() => undefined)
-      .finally(() => {
-        if (socket !== null && !socket.closed) socket.destroy();
-      });
   }
 
   #onStanza(received: Element): void {
