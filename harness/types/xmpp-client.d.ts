@@ -1,13 +1,12 @@
 /**
- * The subset of @xmpp/client 0.14 and @xmpp/component 0.13 that the harness uses; neither
- * package ships types. Elements are @xmpp/xml (ltx) elements; @xmpp/component brings its own
- * copy of @xmpp/xml, with the same shape.
+ * The subset of @xmpp/client 0.14 that the harness uses; the package ships no types. Elements
+ * are @xmpp/xml (ltx) elements. (Components speak over protocol/component-link, not a library.)
  *
- * Why not DefinitelyTyped: no @types/xmpp__component exists, and @types/xmpp__client 0.14.1
- * declares the public client only. The harness reaches into the connection's transport list
- * (a direct-TLS transport with the run's CA goes first) and its SASL factory (native SCRAM),
- * which it leaves out, and it depends on @types/xmpp__xml, which does not fit (see
- * protocol/stanza/types/xmpp-xml.d.ts). Checked against the installed 0.14.0.
+ * Why not DefinitelyTyped: @types/xmpp__client 0.14.1 declares the public client only. The
+ * harness reaches into the connection's transport list (a direct-TLS transport with the run's CA
+ * goes first) and its SASL factory (native SCRAM), which it leaves out, and it depends on
+ * @types/xmpp__xml, which does not fit (see protocol/stanza/types/xmpp-xml.d.ts). Checked
+ * against the installed 0.14.0.
  */
 declare module '@xmpp/client' {
   import type { Element } from '@xmpp/xml';
@@ -75,38 +74,4 @@ declare module '@xmpp/client' {
 
   export function client(options: ClientOptions): XmppClient;
   export { xml } from '@xmpp/xml';
-}
-
-declare module '@xmpp/component' {
-  import type { Element } from '@xmpp/xml';
-  import type { EventEmitter } from 'node:events';
-
-  export interface IncomingContext {
-    readonly stanza: Element;
-    /** For IQs: the single child of the query. */
-    readonly element: Element | undefined;
-    readonly type: string | undefined;
-    readonly name: string;
-  }
-
-  type Next = () => Promise<unknown>;
-
-  export interface XmppComponent extends EventEmitter {
-    readonly status: string;
-    readonly middleware: {
-      use(handler: (context: IncomingContext, next: Next) => unknown): void;
-    };
-    readonly reconnect: { stop(): void; delay: number };
-    start(): Promise<unknown>;
-    stop(): Promise<void>;
-    send(element: Element): Promise<void>;
-  }
-
-  interface ComponentModule {
-    component(options: { service: string; domain: string; password: string }): XmppComponent;
-    xml: typeof import('@xmpp/xml').xml;
-  }
-
-  const module: ComponentModule;
-  export default module;
 }

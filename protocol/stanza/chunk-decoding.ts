@@ -2,25 +2,23 @@
  * @xmpp/connection decodes each TCP chunk on its own (`data.toString('utf8')` in `_onData`), so a
  * character whose UTF-8 bytes straddle two chunks reaches the XML parser as replacement
  * characters: non-ASCII JSON arguments, search terms or JIDs change in transit whenever a chunk
- * happens to end inside one. That corrupts what the reference gateway admits and what the
- * harness judges, so every connection either of them opens decodes with one StringDecoder per
- * socket instead (a reconnection starts a fresh one: its stream starts on a character boundary).
+ * happens to end inside one. That corrupts what the harness's callers read, so every client
+ * connection the harness opens decodes with one StringDecoder per socket instead (a reconnection
+ * starts a fresh one: its stream starts on a character boundary). Component links need none of
+ * this: protocol/component-link reads bytes with the XML reader, which decodes across reads.
  */
 import { StringDecoder } from 'node:string_decoder';
 
 /** The part of an @xmpp/connection Connection this module replaces. */
 interface ChunkDecodingConnection {
   socket: object | null;
-  emit(event: string, text: string): void;
   parser: { write(text: string): void } | null;
   _onData(data: Buffer): void;
 }
 
 /**
- * Installs the decoding on a connection (a client or component entity) before it first connects:
- * the library binds `_onData` to the socket when it attaches the first one. The text read is
- * announced as 'input', as @xmpp/connection 0.13 (the component's) does; 0.14 (the client's)
- * announces nothing there, and an event nobody listens to costs nothing.
+ * Installs the decoding on a client connection before it first connects: the library binds
+ * `_onData` to the socket when it attaches the first one.
  */
 export function decodeUtf8AcrossChunks(connection: object): void {
   const target = connection as ChunkDecodingConnection;
@@ -38,7 +36,6 @@ export function decodeUtf8AcrossChunks(connection: object): void {
     }
     const text = decoder.write(data);
     if (text === '') return;
-    target.emit('input', text);
     target.parser?.write(text);
   };
 }

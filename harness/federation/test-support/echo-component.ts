@@ -8,9 +8,8 @@
 // With `notify`, every answered get is followed by a <message/> to the requester carrying a copy
 // of the payload: the traffic shape of a task admission (the <accepted/> reply and the task's
 // first lifecycle event), bench/admission's second baseline.
-import componentPackage, { type XmppComponent } from '@xmpp/component';
-import xml from '@xmpp/xml';
-import { decodeUtf8AcrossChunks } from '../../../protocol/stanza/chunk-decoding.ts';
+import xml, { type Element } from '@xmpp/xml';
+import { ComponentLink } from '../../../protocol/component-link/component-link.ts';
 
 export const ECHO_NS = 'urn:agentconf:test:echo';
 const NS_STANZAS = 'urn:ietf:params:xml:ns:xmpp-stanzas';
@@ -24,7 +23,7 @@ export interface EchoComponentOptions {
 }
 
 export interface EchoComponent {
-  readonly connection: XmppComponent;
+  readonly connection: ComponentLink;
   /** IQs answered so far. */
   readonly answered: number;
   /** Writes `text` to the component stream as it is (a stanza must carry from and to). */
@@ -32,69 +31,81 @@ export interface EchoComponent {
   stop(): Promise<void>;
 }
 
+function errorCondition(type: string, condition: string): Element {
+  return xml('error', { type }, xml(condition, { xmlns: NS_STANZAS }));
+}
+
+/** An IQ reply from the request's `to` back to its `from`, with the request's id. */
+function replyTo(request: Element, type: 'result' | 'error', ...children: Element[]): Element {
+  const { from, to, id } = request.attrs as { from?: string; to?: string; id?: string };
+  return xml('iq', { to: from, from: to, id, type }, ...children);
+}
+
 export async function startEchoComponent(options: EchoComponentOptions): Promise<EchoComponent> {
-  const connection = componentPackage.component({
-    service: `xmpp://${options.host}:${options.port}`,
-    domain: options.domain,
-    password: options.secret,
-  });
-  // The harness decides when the component comes back; the library must not reconnect on its own.
-  connection.reconnect.stop();
-  decodeUtf8AcrossChunks(connection);
-  connection.on('error', () => undefined);
+  // No reconnectDelay: the harness decides when the component comes back.
+  const link = new ComponentLink(options);
   let answered = 0;
-  connection.middleware.use((context, next) => {
-    const payload = context.name === 'iq' ? context.element : undefined;
-    if (payload === undefined) return next();
-    // A returned <error/> becomes the error reply's condition (after the echoed request payload).
+  const send = (stanza: Element): void => {
+    link.write(stanza.toString()).catch(() => undefined);
+  };
+
+  /** The reply to an IQ get or set with exactly one payload element (undefined: none). */
+  const answer = (request: Element, payload: Element): Element | undefined => {
+    // A payload's <error/> becomes the error reply's condition (after the echoed request payload).
     const scriptedError = payload.is('fail', ECHO_NS) ? payload.getChild('error') : undefined;
     if (scriptedError !== undefined) {
       answered += 1;
-      return scriptedError;
+      return replyTo(request, 'error', payload, scriptedError);
     }
     if (payload.is('twice', ECHO_NS)) {
       answered += 1;
-      const { from, to, id } = context.stanza.attrs as { from?: string; to?: string; id?: string };
-      const error = xml('error', { type: 'cancel' }, xml('service-unavailable', { xmlns: NS_STANZAS }));
-      // After the empty result the callee sends for `true` (its send is queued before this runs).
+      // After the empty result, the way a component whose fallback responder also answers does.
+      const { from, to, id } = request.attrs as { from?: string; to?: string; id?: string };
       setImmediate(() => {
-        void connection
-          .send(xml('iq', { type: 'error', from: to, to: from, id }, error))
-          .catch(() => undefined);
+        send(
+          xml(
+            'iq',
+            { type: 'error', from: to, to: from, id },
+            errorCondition('cancel', 'service-unavailable'),
+          ),
+        );
       });
-      return true;
+      return replyTo(request, 'result');
     }
-    // A returned element becomes the <iq type='result'/>'s child (errors for everything else).
-    if (context.type === 'get') {
-      answered += 1;
-      if (options.notify === true) {
-        const { from, to } = context.stanza.attrs as { from?: string; to?: string };
-        // From the address the request went to, back to the requester's full JID; a shallow
-        // copy of the payload (serializing reads children, never their parent link).
-        const copy = xml(payload.name, { ...payload.attrs }, ...payload.children);
-        void connection
-          .send(xml('message', { from: to, to: from, type: 'normal' }, copy))
-          .catch(() => undefined);
-      }
-      return payload;
+    if (request.attrs['type'] !== 'get')
+      return replyTo(request, 'error', payload, errorCondition('cancel', 'service-unavailable'));
+    answered += 1;
+    if (options.notify === true) {
+      const { from, to } = request.attrs as { from?: string; to?: string };
+      // From the address the request went to, back to the requester's full JID; a shallow copy
+      // of the payload (serializing reads children, never their parent link).
+      const copy = xml(payload.name, { ...payload.attrs }, ...payload.children);
+      send(xml('message', { from: to, to: from, type: 'normal' }, copy));
     }
-    return next();
+    return replyTo(request, 'result', payload);
+  };
+
+  link.on('stanza', (stanza) => {
+    const type: unknown = stanza.attrs['type'];
+    if (stanza.name !== 'iq' || (type !== 'get' && type !== 'set')) return;
+    const children = stanza.getChildElements();
+    const [payload] = children;
+    // RFC 6120 §8.2.3: a get or set carries exactly one payload.
+    const reply =
+      payload === undefined || children.length !== 1
+        ? replyTo(stanza, 'error', ...children.slice(0, 1), errorCondition('modify', 'bad-request'))
+        : answer(stanza, payload);
+    if (reply !== undefined) send(reply);
   });
-  connection.on('connect', () => {
-    (connection as unknown as { socket?: { setNoDelay?: (on: boolean) => void } }).socket?.setNoDelay?.(true);
-  });
-  await connection.start();
+  await link.start();
   return {
-    connection,
+    connection: link,
     get answered() {
       return answered;
     },
-    async sendRaw(text) {
-      // Connection#write: in @xmpp/connection, not in the declared subset of harness/types.
-      await (connection as unknown as { write(text: string): Promise<void> }).write(text);
-    },
+    sendRaw: (text) => link.write(text),
     async stop() {
-      await connection.stop().catch(() => undefined);
+      await link.stop().catch(() => undefined);
     },
   };
 }
