@@ -297,6 +297,16 @@ describe('ComponentLink: writing, reconnection and stop', () => {
     expect(link.status).toBe('offline');
   });
 
+  it('stop() settles when the server resets the connection while it closes', async () => {
+    const link = linkTo();
+    const side = await online(link);
+    const stopped = link.stop(1000);
+    await side.receives(/<\/stream:stream>$/);
+    side.socket.resetAndDestroy();
+    await expect(stopped).resolves.toBeUndefined();
+    expect(link.status).toBe('offline');
+  });
+
   it('stop() drops a link whose server answers nothing after the grace', async () => {
     const link = linkTo({ reconnectDelay: () => 10 });
     const side = await online(link);

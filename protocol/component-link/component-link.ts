@@ -385,7 +385,7 @@ export class ComponentLink extends EventEmitter<ComponentLinkEvents> {
     socket: Socket,
     how: { readonly prefix: string; readonly awaitServerClose: boolean; readonly graceMs: number },
   ): Promise<void> {
-    const closed = socket.closed ? Promise.resolve() : once(socket, 'close').then(() => undefined);
+    const closed = closeOf(socket);
     if (this.#status !== 'closing' && !socket.closed) {
       this.#status = 'closing';
       const serverClosed = new Promise<void>((resolve) => {
@@ -458,8 +458,20 @@ function writeTo(socket: Socket, text: string): Promise<void> {
 
 /** Tears down a failed attempt's socket and waits until it has closed. */
 async function abandon(socket: Socket): Promise<void> {
-  if (socket.closed) return;
-  const closed = once(socket, 'close');
+  const closed = closeOf(socket);
   socket.destroy();
   await closed;
+}
+
+/**
+ * Resolves once the socket has closed. Not events.once: that rejects on an 'error' first (a
+ * reset while closing), and the close comes right after it anyway.
+ */
+function closeOf(socket: Socket): Promise<void> {
+  if (socket.closed) return Promise.resolve();
+  return new Promise((resolve) => {
+    socket.once('close', () => {
+      resolve();
+    });
+  });
 }
