@@ -11,10 +11,10 @@ export const RAW_INPUT_MUTANTS: readonly MutantRecord[] = [
     change:
       "the component link ignores its reader's restricted-XML verdict: no <restricted-xml/>, no close, and the stream stalls at the first comment, DTD, processing instruction or undeclared entity (every stanza after it is lost), as the XML library's own parser (ltx) once did",
     bugClass: 'input-validation',
-    requirements: ['security.no-xxe', 'security.authorize-and-validate', 'json-encoding.cdata-independent'],
+    requirements: ['security.no-xxe', 'security.authorize-and-validate'],
     profile: 'task-execution',
     scenario: 'bad-input',
-    grep: ['security.restricted-xml-on-component-link', 'json-encoding.cdata-split-arguments'],
+    grep: ['security.restricted-xml-on-component-link'],
   },
   {
     name: 'no-reconnect-after-stream-loss',
