@@ -7,6 +7,8 @@ import type { Element } from '@xmpp/xml';
 import { expect } from 'vitest';
 import type { IqExchange } from '../../harness/driver/index.ts';
 import type { DefinedCondition, StanzaErrorType } from '../../protocol/stanza/index.ts';
+import { readXml } from '../../protocol/xml/read-xml.ts';
+import { childElements } from '../../protocol/xml/xml-query.ts';
 
 /** Throws with the reply text unless the exchange is a result; returns its payload. */
 export function resultPayload(exchange: IqExchange): Element {
@@ -44,13 +46,10 @@ export function expectStanzaError(
 
 /** The <error/> element exactly as it crossed the wire. */
 export function errorText(exchange: IqExchange): string {
-  const { xml } = exchange.reply;
-  const start = xml.indexOf('<error');
-  const end = xml.lastIndexOf('</error>');
-  if (start === -1) throw new Error(`no <error/> in:\n${xml}`);
-  return end === -1
-    ? xml.slice(start, xml.indexOf('>', start) + 1)
-    : xml.slice(start, end + '</error>'.length);
+  const document = readXml(exchange.reply.xml);
+  const [error] = childElements(document.root, 'error');
+  if (error === undefined) throw new Error(`no <error/> in:\n${exchange.reply.xml}`);
+  return document.source.slice(error.start, error.end);
 }
 
 function replaceAttribute(xml: string, name: string, value: string, placeholder: string): string {
