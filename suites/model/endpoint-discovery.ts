@@ -119,24 +119,37 @@ export function endpointItems(world: ModelWorld, principal: Principal, jid: stri
       unauthorized: true,
     });
   }
-  const collections = endpoint.versions.map((version) => version.collectionNode);
+  // interp-16 leaves open which collections: every version's, or the active version's alone (what
+  // a client can invoke); each list is complete in itself, so no RSM set is needed.
+  const active = activeVersionOf(endpoint);
+  const lists = [
+    endpoint.versions.map((version) => version.collectionNode),
+    ...(active === undefined || endpoint.versions.length === 1 ? [] : [[active.collectionNode]]),
+  ];
+  // Without an active version the endpoint answers node-less disco#items as it answers node-less
+  // disco#info (interp-23): a refusal is as good as the listing.
+  const deactivated =
+    active === undefined ? [pass(error('item-not-found')), pass(error('service-unavailable'))] : [];
   return expectation({
     operation,
     requirements: ['endpoint-info.disco-info'],
-    interpretations: ['interp-16'],
+    interpretations: active === undefined ? ['interp-16', 'interp-23'] : ['interp-16'],
     alternatives: [
+      ...deactivated,
       pass(empty),
-      pass({
-        kind: 'page',
-        page: {
-          fullSet: collections,
-          candidates: collections,
-          anchor: 'start',
-          minItems: 0,
-          maxItems: collections.length,
-          setRequired: 'when-short',
-        },
-      }),
+      ...lists.map((collections) =>
+        pass({
+          kind: 'page',
+          page: {
+            fullSet: collections,
+            candidates: collections,
+            anchor: 'start',
+            minItems: collections.length,
+            maxItems: collections.length,
+            setRequired: 'when-short',
+          },
+        }),
+      ),
     ],
   });
 }

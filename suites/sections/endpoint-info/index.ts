@@ -46,6 +46,7 @@ import { callerFor, discoInfo, discoItems, roleThatMaySee } from '../support/dis
 import { probeManifest } from '../support/manifests.ts';
 import { expectRefusals } from '../support/refusals.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
+import { modelCases } from './model-checks.ts';
 
 interface EndpointView {
   readonly exchange: IqExchange;
@@ -488,4 +489,5 @@ export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Informat
       ]);
     },
   },
+  ...modelCases,
 ]);

@@ -53,6 +53,7 @@ import {
 } from '../support/tasks.ts';
 import { crashOnTheWireCases } from './crash-on-the-wire.ts';
 import { linkFaultCases } from './link-faults.ts';
+import { modelCases } from './model-checks.ts';
 
 /** A short script that completes at once: admission cases need a task, not a long one. */
 const QUICK = { steps: [{ complete: {} }] };
@@ -755,4 +756,5 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
   },
   ...crashOnTheWireCases,
   ...linkFaultCases,
+  ...modelCases,
 ]);

@@ -39,6 +39,7 @@ import {
 } from '../support/discovery.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
 import { rsmPropertyCases } from './rsm-properties.ts';
+import { modelCases } from './model-checks.ts';
 
 /** The normalized JIDs of directory items; an item that is not a bare JID violates `requirement`. */
 function itemJids(items: readonly DiscoItem[], requirement: RequirementId, replyXml: string): string[] {
@@ -723,4 +724,5 @@ export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoin
     },
   },
   ...rsmPropertyCases,
+  ...modelCases,
 ]);

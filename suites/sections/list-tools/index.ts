@@ -48,6 +48,7 @@ import {
 } from '../support/discovery.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
 import { rsmPropertyCases } from './rsm-properties.ts';
+import { modelCases } from './model-checks.ts';
 
 /** The tool names of collection items; an item that is not the endpoint's tool node of `version` violates `requirement`. */
 function toolNamesOf(
@@ -569,4 +570,5 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
     },
   },
   ...rsmPropertyCases,
+  ...modelCases,
 ]);

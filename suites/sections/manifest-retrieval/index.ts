@@ -38,6 +38,7 @@ import { expectServedManifest, manifestRequest } from '../support/served-manifes
 import { discoverableRegistrant } from '../support/canary-listener.ts';
 import { probeManifest } from '../support/manifests.ts';
 import { expectRegistration, freshVersion, withRestore } from '../support/provisioning.ts';
+import { modelCases } from './model-checks.ts';
 
 /**
  * Every active manifest the role may see, served as the fixture's canonical bytes under the
@@ -482,6 +483,7 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
         );
       }),
   },
+  ...modelCases,
 ]);
 
 /**

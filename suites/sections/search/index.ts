@@ -58,6 +58,7 @@ import {
 import { judgeTiming, measureTiming, TIMING_CASE_TIMEOUT_MS } from '../support/timing.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
 import { rsmPropertyCases } from './rsm-properties.ts';
+import { modelCases } from './model-checks.ts';
 
 const ROLES: readonly CallerRole[] = ['local', 'remote', 'remotePeer', 'denied'];
 
@@ -851,4 +852,5 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     },
   },
   ...rsmPropertyCases,
+  ...modelCases,
 ]);

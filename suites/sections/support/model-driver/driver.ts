@@ -1,0 +1,283 @@
+/**
+ * The model driver: seeded random steps (a principal of the run and an operation) fired at the
+ * gateway under test, every reply held against the set of answers the spec model accepts for the
+ * world the run provisioned. An answer outside the set is a RequirementViolation naming the
+ * model's requirement (a warning when that requirement is a SHOULD); a permitted-but-warned answer
+ * is context.warn. fast-check shrinks a failure to its shortest list of steps, printed with every
+ * stanza sent and received and the seed that replays it.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import fc from 'fast-check';
+import type { Caller, IqExchange } from '../../../../harness/driver/index.ts';
+import type { CaseContext } from '../../../framework/context.ts';
+import { expectSameErrorPayload } from '../../../framework/expect.ts';
+import { MissingFixture, RequirementViolation } from '../../../framework/verdicts.ts';
+import { requirement as registryRequirement } from '../../../registry/registry.ts';
+import { REQUIREMENT_IDS, type RequirementId } from '../../../registry/requirement-ids.ts';
+import {
+  judgeMatchedSet,
+  maySee,
+  searchBounds,
+  endpointOf,
+  type Expectation,
+  type Principal,
+} from '../../../model/index.ts';
+import { traverseSearch } from '../search.ts';
+import { stepArbitrary, vocabularyOf, FOREIGN_HASH, type OperationFamily } from './arbitraries.ts';
+import { describeExpectation, judgeReply } from './judge.ts';
+import {
+  expectationOf,
+  mayAdmit,
+  pageKindOf,
+  retargeted,
+  surfaceOf,
+  wireRequestOf,
+  type ModelOperation,
+  type ModelStep,
+} from './operations.ts';
+import { runWorldOf, type DrivenRole, type RunWorld } from './run-world.ts';
+
+/** A reply outside the model's set, with what was expected and received. */
+class ModelMismatch extends Error {
+  override readonly name = 'ModelMismatch';
+  constructor(
+    readonly requirement: RequirementId,
+    readonly expected: string,
+    readonly received: string,
+  ) {
+    super(`${requirement}: ${expected}`);
+  }
+}
+
+function isRequirementId(id: string): id is RequirementId {
+  return (REQUIREMENT_IDS as readonly string[]).includes(id);
+}
+
+/** The requirement a mismatch cites: the model's first one that the registry knows. */
+function citedRequirement(expected: Expectation): RequirementId {
+  const cited = expected.requirements.find(isRequirementId);
+  if (cited === undefined)
+    throw new Error(`the model cites no registry requirement for ${expected.operation}`);
+  return cited;
+}
+
+function isMustLevel(id: RequirementId): boolean {
+  return registryRequirement(id).level === 'MUST';
+}
+
+export interface ModelCheckOptions {
+  readonly family: OperationFamily;
+  /** Property runs by default and under --deep; each run is up to `maxSteps` steps. */
+  readonly runs: readonly [number, number];
+  readonly maxSteps?: number;
+}
+
+interface StepRecord {
+  readonly step: ModelStep;
+  readonly exchanges: IqExchange[];
+}
+
+/** Requests a step may send on its surface's bucket: a search pages through its matches first. */
+const SEARCH_TRAVERSAL_MAX = 5;
+
+class ModelDriver {
+  readonly #context: CaseContext;
+  readonly #world: RunWorld;
+  readonly #callers = new Map<DrivenRole, Promise<Caller>>();
+  readonly #buckets = new Map<string, { readonly tokens: number; readonly at: number }>();
+  readonly warnings = new Map<RequirementId, string>();
+  #requests = 0;
+  transcript: StepRecord[] = [];
+
+  constructor(context: CaseContext, world: RunWorld) {
+    this.#context = context;
+    this.#world = world;
+  }
+
+  #caller(role: DrivenRole): Promise<Caller> {
+    let caller = this.#callers.get(role);
+    if (caller === undefined) {
+      caller = this.#context.callers[role]();
+      this.#callers.set(role, caller);
+    }
+    return caller;
+  }
+
+  /**
+   * Paces a step to the rate limit the SUT documents for one sender on the step's surface (#security),
+   * so that no rate-limit refusal is ever mistaken for an answer: a mirror of the sender's token
+   * bucket, started half full because the run's other cases drew on it too, and waited on when the
+   * step would drain it.
+   */
+  async paceToDocumentedLimit(step: ModelStep): Promise<void> {
+    const surface = surfaceOf(step.operation);
+    const bucket = this.#context.sut.limits?.rateLimits?.[surface];
+    if (bucket === undefined) return;
+    const key = `${step.role} ${surface}`;
+    const cost = step.operation.kind === 'search' ? SEARCH_TRAVERSAL_MAX + 2 : 2;
+    const now = performance.now();
+    const known = this.#buckets.get(key) ?? { tokens: bucket.burst / 2, at: now };
+    const tokens = Math.min(bucket.burst / 2, known.tokens + ((now - known.at) / 1_000) * bucket.perSecond);
+    const wait = tokens >= cost ? 0 : ((cost - tokens) / bucket.perSecond) * 1_000;
+    if (wait > 0) await delay(wait);
+    this.#buckets.set(key, { tokens: Math.max(0, tokens - cost), at: performance.now() });
+  }
+
+  async #send(record: StepRecord, caller: Caller, operation: ModelOperation): Promise<IqExchange> {
+    this.#requests += 1;
+    const request = wireRequestOf(
+      operation,
+      this.#context.sut.gatewayJid,
+      `agentconf-model-${String(this.#context.random.seed).padStart(10, '0')}-${String(this.#requests)}`,
+    );
+    const exchange = await caller.exchangeIq(request.to, request.type, request.payload);
+    record.exchanges.push(exchange);
+    return exchange;
+  }
+
+  /** An invocation the model would admit gets a hash no manifest has, so nothing starts a task. */
+  #admissionSafe(principal: Principal, operation: ModelOperation): ModelOperation {
+    if (operation.kind !== 'invoke') return operation;
+    const expected = expectationOf(this.#world.model, principal, operation);
+    return mayAdmit(expected) ? { ...operation, manifestHash: FOREIGN_HASH } : operation;
+  }
+
+  async #searchMatches(
+    record: StepRecord,
+    caller: Caller,
+    principal: Principal,
+    nick: string,
+  ): Promise<readonly string[]> {
+    const traversal = await traverseSearch(
+      (rsm) => this.#send(record, caller, { kind: 'search', nick, rsm }),
+      Math.max(1, Math.ceil(this.#world.model.endpoints.length / (SEARCH_TRAVERSAL_MAX - 1))),
+      'search.legacy-nick',
+    );
+    const bounds = searchBounds(this.#world.model, principal, nick);
+    if (judgeMatchedSet(bounds, traversal.jids) === 'fail') {
+      const unseen = traversal.jids.filter((jid) => {
+        const endpoint = endpointOf(this.#world.model, jid);
+        return endpoint === undefined || !maySee(this.#world.model, principal, endpoint);
+      });
+      throw new ModelMismatch(
+        unseen.length > 0 ? 'search.hidden-not-revealed' : 'search.legacy-nick',
+        `the matches of nick ${JSON.stringify(nick)} for ${principal.bare}: all of ${JSON.stringify(bounds.required)}, none outside ${JSON.stringify([...bounds.permitted, ...bounds.tolerated])}`,
+        `matched ${JSON.stringify(traversal.jids)}`,
+      );
+    }
+    return traversal.jids;
+  }
+
+  async perform(step: ModelStep): Promise<void> {
+    const record: StepRecord = { step, exchanges: [] };
+    this.transcript.push(record);
+    const principal = this.#world.principalOf(step.role);
+    const caller = await this.#caller(step.role);
+    const operation = this.#admissionSafe(principal, step.operation);
+    const matched =
+      operation.kind === 'search' && operation.nick !== ''
+        ? await this.#searchMatches(record, caller, principal, operation.nick)
+        : undefined;
+    const expected = expectationOf(this.#world.model, principal, operation, matched);
+    const exchange = await this.#send(record, caller, operation);
+    const judgement = judgeReply(expected, exchange, pageKindOf(operation));
+    const requirement = citedRequirement(expected);
+    if (judgement.verdict === 'fail') {
+      throw new ModelMismatch(
+        requirement,
+        describeExpectation(expected),
+        `${exchange.reply.xml}\n(${judgement.reasons.join('; ')})`,
+      );
+    }
+    if (judgement.verdict === 'warn')
+      this.warnings.set(requirement, `${expected.operation}: ${judgement.reasons.join('; ')}`);
+    if (expected.sameAsNonexistent && exchange.parsed.type === 'error')
+      await this.#compareWithNonexistent(record, caller, operation, exchange);
+  }
+
+  /** A refusal about something hidden must be the refusal of something absent, byte for byte. */
+  async #compareWithNonexistent(
+    record: StepRecord,
+    caller: Caller,
+    operation: ModelOperation,
+    exchange: IqExchange,
+  ): Promise<void> {
+    if (!('jid' in operation) || endpointOf(this.#world.model, operation.jid) === undefined) return;
+    const twin = retargeted(operation, `model-absent@${this.#world.model.domains.gateway}`);
+    if (twin === undefined) return;
+    const absent = await this.#send(record, caller, twin);
+    try {
+      expectSameErrorPayload([exchange, absent], 'errors.not-found-equivalence');
+    } catch (problem) {
+      if (problem instanceof RequirementViolation)
+        throw new ModelMismatch(problem.requirement, problem.expected, problem.received);
+      throw problem;
+    }
+  }
+}
+
+function formatSteps(records: readonly StepRecord[]): string {
+  return records
+    .map((record, index) => {
+      const stanzas = record.exchanges.map(
+        (exchange) => `    sent: ${exchange.requestXml}\n    received: ${exchange.reply.xml}`,
+      );
+      return `  step ${String(index + 1)}: as ${record.step.role}: ${JSON.stringify(record.step.operation)}\n${stanzas.join('\n')}`;
+    })
+    .join('\n');
+}
+
+/**
+ * Runs random steps of `family` against the gateway and judges each reply with the model. Throws
+ * RequirementViolation for the shortest failing list of steps; MissingFixture when the run's world
+ * cannot be given to the model.
+ */
+export async function checkAgainstModel(context: CaseContext, options: ModelCheckOptions): Promise<void> {
+  const world = runWorldOf(context);
+  if (world.model.endpoints.length === 0)
+    throw new MissingFixture(
+      'the run provisioned no endpoint, so the model has nothing to judge answers about',
+    );
+  const vocabulary = vocabularyOf(world.model, world.roles);
+  const numRuns = context.budget.iterations(...options.runs);
+  const seed = context.random.int(0, 0x7fff_ffff);
+  const driver = new ModelDriver(context, world);
+  let failure: { readonly mismatch: ModelMismatch; readonly steps: StepRecord[] } | undefined;
+  const property = fc.asyncProperty(
+    fc.array(stepArbitrary(vocabulary, options.family), { minLength: 1, maxLength: options.maxSteps ?? 3 }),
+    async (steps) => {
+      driver.transcript = [];
+      try {
+        for (const step of steps) {
+          await driver.paceToDocumentedLimit(step);
+          await driver.perform(step);
+        }
+      } catch (problem) {
+        if (!(problem instanceof ModelMismatch)) throw problem;
+        failure = { mismatch: problem, steps: driver.transcript };
+        throw problem;
+      }
+    },
+  );
+  const details = await fc.check(property, { seed, numRuns });
+  context.budget.ran(Math.min(numRuns, details.numRuns));
+  if (details.failed) {
+    if (failure === undefined)
+      throw details.errorInstance instanceof Error
+        ? details.errorInstance
+        : new Error(String(details.errorInstance));
+    const where = `fast-check seed ${String(seed)}, path ${details.counterexamplePath ?? '?'}, ${String(details.numShrinks)} shrink(s)`;
+    const { mismatch, steps } = failure;
+    const received = `${formatSteps(steps)}\n  → ${mismatch.received}\n(${where})`;
+    if (isMustLevel(mismatch.requirement)) {
+      throw new RequirementViolation(
+        mismatch.requirement,
+        mismatch.expected,
+        received,
+        `${mismatch.requirement}: an answer outside the model's set (${where})`,
+      );
+    }
+    context.warn(mismatch.requirement, `${mismatch.expected}\nreceived:\n${received}`);
+  }
+  for (const [requirement, message] of driver.warnings) context.warn(requirement, message);
+}
