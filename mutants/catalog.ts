@@ -289,6 +289,30 @@ const EQUIVALENCE: MutantRecord[] = [
     grep: ['list-agents.visibility-filter-local', 'errors.hidden-like-nonexistent'],
   },
   {
+    name: 'tool-grant-covers-endpoint',
+    change:
+      'an invoke grant naming some tools of an endpoint lets its holder invoke every tool of that endpoint',
+    bugClass: 'access-control',
+    requirements: ['invocation.unauthorized-item-not-found', 'invocation.authorize-first'],
+    profile: 'task-execution',
+    scenario: 'equivalence',
+    // Only the model-driven case tries a tool grant on a tool it does not name (weather's
+    // alerts.list for example.com, whose grant names forecast.get).
+    grep: ['invocation.model-authorization'],
+    deep: true,
+  },
+  {
+    name: 'search-matches-description',
+    change: 'a nick search also matches words of the agent description',
+    bugClass: 'visibility',
+    requirements: ['search.legacy-nick'],
+    profile: 'jabber-search',
+    scenario: 'equivalence',
+    // Only the model-driven case searches by description words (no reading of #search matches them).
+    grep: ['search.model-search'],
+    deep: true,
+  },
+  {
     name: 'non-admin-administers',
     change: 'administration requests are not restricted to admins',
     bugClass: 'access-control',

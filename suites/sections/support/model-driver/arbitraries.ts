@@ -9,14 +9,24 @@ import { FEATURE, NODE_DIRECTORY } from '../../../../protocol/namespaces.ts';
 import { encodeCollectionNode, encodeToolNode } from '../../../../protocol/tool-node.ts';
 import { parseBareJid } from '../../../../protocol/jid/index.ts';
 import type { RsmRequest } from '../../../../protocol/stanza/index.ts';
-import { searchFields, type ModelWorld } from '../../../model/index.ts';
+import { mayInvoke, maySee, searchFields, type ModelWorld, type Principal } from '../../../model/index.ts';
 import type { ModelOperation, ModelStep } from './operations.ts';
 import type { DrivenRole } from './run-world.ts';
 
 /** A well-formed sha-256 Base64 value no manifest of any world has (32 zero bytes). */
 export const FOREIGN_HASH = Buffer.alloc(32).toString('base64');
 
+/** A tool name no manifest has. */
+const ABSENT_TOOL = 'absent.tool';
+
 /** What the world names, and names it does not have, for the operations to draw from. */
+export interface Target {
+  readonly jid: string;
+  readonly version: string;
+  readonly tool: string;
+  readonly hash: string;
+}
+
 export interface WorldVocabulary {
   readonly roles: readonly DrivenRole[];
   readonly jids: readonly string[];
@@ -25,29 +35,75 @@ export interface WorldVocabulary {
   readonly tools: readonly string[];
   readonly hashes: readonly string[];
   readonly nicks: readonly string[];
+  /** (endpoint, version, tool) triples the world holds, grouped by endpoint so each is as likely. */
+  readonly targets: readonly (readonly Target[])[];
+  /**
+   * Per role, the triples on the edge of its grants: tools of an endpoint it may invoke only some
+   * of, endpoints it may invoke but not see or see but not invoke. Where access bugs live.
+   */
+  readonly edges: ReadonlyMap<DrivenRole, readonly Target[]>;
 }
 
-export function vocabularyOf(world: ModelWorld, roles: readonly DrivenRole[]): WorldVocabulary {
+function edgeTargets(
+  world: ModelWorld,
+  principal: Principal,
+  targets: readonly (readonly Target[])[],
+): Target[] {
+  return targets.flatMap((group) => {
+    const endpoint = world.endpoints.find((candidate) => candidate.jid === group[0]?.jid);
+    if (endpoint === undefined) return [];
+    const real = group.filter((target) => target.tool !== ABSENT_TOOL);
+    const invocable = real.filter((target) => mayInvoke(world, principal, endpoint, target.tool));
+    // A grant that names some tools: the ones it does not name.
+    if (invocable.length > 0 && invocable.length < real.length)
+      return real.filter((target) => !invocable.includes(target));
+    // Seeing without invoking, or invoking without seeing.
+    return maySee(world, principal, endpoint) !== invocable.length > 0 ? real : [];
+  });
+}
+
+export function vocabularyOf(
+  world: ModelWorld,
+  roles: readonly DrivenRole[],
+  principalOf: (role: DrivenRole) => Principal,
+): WorldVocabulary {
   const { gateway } = world.domains;
   const versions = world.endpoints.flatMap((endpoint) => endpoint.versions);
   const jids = world.endpoints.map((endpoint) => endpoint.jid);
   const fields = world.endpoints.flatMap((endpoint) => searchFields(endpoint));
+  // Words of descriptions: no reading of #search matches on them, so they must find nothing new.
+  const descriptionWords = versions.flatMap((version) =>
+    (version.description ?? '').split(/[^\p{L}\p{N}]+/u).filter((word) => word.length >= 5),
+  );
   const unique = <T>(items: readonly T[]): T[] => [...new Set(items)];
+  const targets = world.endpoints.map((endpoint) =>
+    endpoint.versions.flatMap((version) =>
+      [...version.tools.map((tool) => tool.name), ABSENT_TOOL].map((tool) => ({
+        jid: endpoint.jid,
+        version: version.version,
+        tool,
+        hash: version.hash,
+      })),
+    ),
+  );
   return {
     roles,
     jids,
     // One before every endpoint in octet order, one after, one in the middle of the alphabet.
     absentJids: ['0-absent', 'model-absent', 'zz-absent'].map((local) => `${local}@${gateway}`),
     versions: unique([...versions.map((version) => version.version), '0.0.0-absent']),
-    tools: unique([...versions.flatMap((version) => version.tools.map((tool) => tool.name)), 'absent.tool']),
+    tools: unique([...versions.flatMap((version) => version.tools.map((tool) => tool.name)), ABSENT_TOOL]),
     hashes: unique([...versions.map((version) => version.hash), FOREIGN_HASH]),
     nicks: unique([
       ...fields,
       ...fields.map((field) => field.toUpperCase()),
       ...fields.filter((field) => field.length > 2).map((field) => field.slice(1, -1)),
       ...jids.map((jid) => parseBareJid(jid).localpart ?? ''),
+      ...descriptionWords,
       'absent-nick',
     ]).filter((nick) => nick !== ''),
+    targets,
+    edges: new Map(roles.map((role) => [role, edgeTargets(world, principalOf(role), targets)])),
   };
 }
 
@@ -69,11 +125,24 @@ export type OperationFamily =
 export function operationArbitrary(
   vocabulary: WorldVocabulary,
   family: OperationFamily,
+  role: DrivenRole,
 ): fc.Arbitrary<ModelOperation> {
   const jid = fc.constantFrom(...vocabulary.jids, ...vocabulary.absentJids);
   const version = fc.constantFrom(...vocabulary.versions);
   const tool = fc.constantFrom(...vocabulary.tools);
   const hash = fc.constantFrom(...vocabulary.hashes);
+  // Three in four targets name a tool of a version of the endpoint addressed; the rest mix freely.
+  const edges = vocabulary.edges.get(role) ?? [];
+  // Every endpoint as likely as every other (not every tool), and the role's grant edges as often.
+  const choices: fc.WeightedArbitrary<Target>[] = [
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(...vocabulary.targets).chain((group) => fc.constantFrom(...group)),
+    },
+    { weight: 1, arbitrary: fc.record({ jid, version, tool, hash }) },
+  ];
+  if (edges.length > 0) choices.push({ weight: 2, arbitrary: fc.constantFrom(...edges) });
+  const target = fc.oneof(...choices);
   switch (family) {
     case 'directory':
       return fc
@@ -108,18 +177,26 @@ export function operationArbitrary(
         fc.record({ jid }).map((parts) => ({ kind: 'endpoint-items' as const, ...parts })),
       );
     case 'tool-discovery': {
-      const collection = version.map(encodeCollectionNode);
-      const toolNode = fc.tuple(version, tool).map(([pinned, name]) => encodeToolNode(pinned, name));
+      const collection = target.map((pinned) => ({
+        jid: pinned.jid,
+        node: encodeCollectionNode(pinned.version),
+      }));
+      const toolNode = target.map((pinned) => ({
+        jid: pinned.jid,
+        node: encodeToolNode(pinned.version, pinned.tool),
+      }));
       return fc.oneof(
-        fc
-          .record({ jid, node: fc.oneof(collection, toolNode) })
-          .map((parts) => ({ kind: 'endpoint-info' as const, ...parts })),
+        fc.oneof(collection, toolNode).map((at) => ({ kind: 'endpoint-info' as const, ...at })),
         fc
           .record(
-            { jid, node: collection, rsm: fc.record({ max: fc.integer({ min: 0, max: 4 }) }) },
-            { requiredKeys: ['jid', 'node'] },
+            { at: collection, rsm: fc.record({ max: fc.integer({ min: 0, max: 4 }) }) },
+            { requiredKeys: ['at'] },
           )
-          .map((parts) => ({ kind: 'collection-items' as const, ...parts })),
+          .map(({ at, rsm }) => ({
+            kind: 'collection-items' as const,
+            ...at,
+            ...(rsm === undefined ? {} : { rsm }),
+          })),
       );
     }
     case 'metadata':
@@ -129,25 +206,34 @@ export function operationArbitrary(
           .map((parts) => ({ kind: 'manifest' as const, ...parts })),
         fc
           .record({
-            jid,
-            tool,
-            version,
+            at: target,
             direction: fc.constantFrom('input' as const, 'output' as const),
-            manifestHash: hash,
+            // Mostly the hash of the version named; sometimes another version's, or none's.
+            stale: fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: hash }),
           })
-          .map((parts) => ({ kind: 'schema' as const, ...parts })),
+          .map(({ at, direction, stale }) => ({
+            kind: 'schema' as const,
+            jid: at.jid,
+            tool: at.tool,
+            version: at.version,
+            direction,
+            manifestHash: stale ?? at.hash,
+          })),
       );
     case 'invocation':
-      return fc
-        .record({ jid, tool, version, manifestHash: hash })
-        .map((parts) => ({ kind: 'invoke' as const, ...parts }));
+      return fc.record({ at: target, stale: fc.option(hash, { freq: 2 }) }).map(({ at, stale }) => ({
+        kind: 'invoke' as const,
+        jid: at.jid,
+        tool: at.tool,
+        version: at.version,
+        manifestHash: stale ?? at.hash,
+      }));
   }
 }
 
 /** Steps: a random principal of the run and an operation of the family. */
 export function stepArbitrary(vocabulary: WorldVocabulary, family: OperationFamily): fc.Arbitrary<ModelStep> {
-  return fc.record({
-    role: fc.constantFrom(...vocabulary.roles),
-    operation: operationArbitrary(vocabulary, family),
-  });
+  return fc
+    .constantFrom(...vocabulary.roles)
+    .chain((role) => operationArbitrary(vocabulary, family, role).map((operation) => ({ role, operation })));
 }

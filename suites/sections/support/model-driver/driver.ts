@@ -24,7 +24,7 @@ import {
 } from '../../../model/index.ts';
 import { traverseSearch } from '../search.ts';
 import { stepArbitrary, vocabularyOf, FOREIGN_HASH, type OperationFamily } from './arbitraries.ts';
-import { describeExpectation, judgeReply } from './judge.ts';
+import { describeExpectation, judgeReply, type Judgement } from './judge.ts';
 import {
   expectationOf,
   mayAdmit,
@@ -53,12 +53,31 @@ function isRequirementId(id: string): id is RequirementId {
   return (REQUIREMENT_IDS as readonly string[]).includes(id);
 }
 
-/** The requirement a mismatch cites: the model's first one that the registry knows. */
-function citedRequirement(expected: Expectation): RequirementId {
-  const cited = expected.requirements.find(isRequirementId);
+/** Requirements that name each kind of wrong answer, most specific first. */
+const REQUIREMENTS_OF_KIND: Readonly<Record<NonNullable<Judgement['kind']>, readonly string[]>> = {
+  disclosed: [
+    'list-agents.visibility-filter',
+    'search.hidden-not-revealed',
+    'manifest-retrieval.same-access-as-discovery',
+    'invocation.unauthorized-item-not-found',
+    'rules.uniform-visibility',
+  ],
+  count: ['list-agents.count-visible-only', 'search.visibility-filter', 'list-tools.rsm-paging'],
+  order: ['list-agents.octet-order', 'search.octet-order', 'list-tools.name-byte-order'],
+};
+
+/**
+ * The requirement a mismatch cites: of the model's requirements for the operation, the one naming
+ * the kind of wrong answer when the judgement tells it, else the first the registry knows.
+ */
+function citedRequirement(expected: Expectation, kind?: Judgement['kind']): RequirementId {
+  const preferred = kind === undefined ? [] : REQUIREMENTS_OF_KIND[kind];
+  const cited =
+    preferred.find((id) => expected.requirements.includes(id) && isRequirementId(id)) ??
+    expected.requirements.find(isRequirementId);
   if (cited === undefined)
     throw new Error(`the model cites no registry requirement for ${expected.operation}`);
-  return cited;
+  return cited as RequirementId;
 }
 
 function isMustLevel(id: RequirementId): boolean {
@@ -181,7 +200,7 @@ class ModelDriver {
     const expected = expectationOf(this.#world.model, principal, operation, matched);
     const exchange = await this.#send(record, caller, operation);
     const judgement = judgeReply(expected, exchange, pageKindOf(operation));
-    const requirement = citedRequirement(expected);
+    const requirement = citedRequirement(expected, judgement.kind);
     if (judgement.verdict === 'fail') {
       throw new ModelMismatch(
         requirement,
@@ -238,7 +257,7 @@ export async function checkAgainstModel(context: CaseContext, options: ModelChec
     throw new MissingFixture(
       'the run provisioned no endpoint, so the model has nothing to judge answers about',
     );
-  const vocabulary = vocabularyOf(world.model, world.roles);
+  const vocabulary = vocabularyOf(world.model, world.roles, (role) => world.principalOf(role));
   const numRuns = context.budget.iterations(...options.runs);
   const seed = context.random.int(0, 0x7fff_ffff);
   const driver = new ModelDriver(context, world);

@@ -35,6 +35,27 @@ export interface Judgement {
   readonly matched?: Alternative;
   /** Why the reply matched no alternative (one line per alternative), or what a warning is about. */
   readonly reasons: readonly string[];
+  /**
+   * What kind of wrong a failed reply is, so the violation names the requirement it breaks rather
+   * than the first the operation touches: something shown that the requester may not see, a count
+   * that is off, or the right items in the wrong order.
+   */
+  readonly kind?: 'disclosed' | 'count' | 'order';
+}
+
+function failureKind(expected: Expectation, exchange: IqExchange, pageKind: PageKind): Judgement['kind'] {
+  if (exchange.parsed.type === 'error') return undefined;
+  const pages = expected.alternatives.flatMap((alternative) =>
+    alternative.answer.kind === 'page' ? [alternative.answer.page] : [],
+  );
+  if (pages.length === 0) return expected.unauthorized ? 'disclosed' : undefined;
+  const page = observedPage(exchange.parsed.payload, pageKind);
+  if (typeof page === 'string') return undefined;
+  const known = new Set(pages.flatMap((candidate) => candidate.fullSet));
+  if (page.items.some((item) => !known.has(item))) return 'disclosed';
+  const count = page.set?.count;
+  if (count !== undefined && !pages.some((candidate) => candidate.fullSet.length === count)) return 'count';
+  return 'order';
 }
 
 function setOf(rsm: RsmResponse | undefined): ObservedPage['set'] {
@@ -236,5 +257,6 @@ export function judgeReply(expected: Expectation, exchange: IqExchange, pageKind
   }
   if (warned !== undefined)
     return { verdict: 'warn', matched: warned, reasons: [warned.note ?? 'permitted with a warning'] };
-  return { verdict: 'fail', reasons };
+  const kind = failureKind(expected, exchange, pageKind);
+  return kind === undefined ? { verdict: 'fail', reasons } : { verdict: 'fail', reasons, kind };
 }
