@@ -1,0 +1,107 @@
+// Issue 22, item 2: the cases that judge random operations with the spec model (`model-` in their
+// IDs) fail against broken variants of the reference gateway, each run on a --grep subset (a
+// subset proves a failure, never a pass) and --deep so the verdict does not hang on one seed's
+// sample: catalog mutants the older cases already kill, and the two only these cases kill
+// (tool-grant-covers-endpoint, search-matches-description). A permitted variant (a documented
+// page maximum of 2) passes them.
+import { describe, expect, it } from 'vitest';
+import { readPatchFile } from '../harness/sut/patch-file.ts';
+import { PAGE_MAX_2, type GatewayVariant } from './variants/gateway-variants.ts';
+import { caseOf, describeRun, violated } from './variants/run-agentconf.ts';
+import { useVariantRun } from './variants/use-variant-run.ts';
+
+/** A catalog mutant (mutants/patches/<name>.patch) as a gateway variant. */
+function mutantVariant(name: string, change: string): GatewayVariant {
+  return { name, change, patches: readPatchFile(`mutants/patches/${name}.patch`) };
+}
+
+interface Proof {
+  readonly mutant: string;
+  readonly change: string;
+  readonly caseId: string;
+  /** The requirements the model may cite for this bug (the first failing step decides which). */
+  readonly requirements: readonly string[];
+}
+
+const PROOFS: readonly Proof[] = [
+  {
+    mutant: 'hidden-endpoints-listed',
+    change: 'hidden endpoints are visible under the local defaults',
+    caseId: 'list-agents.model-directory',
+    requirements: ['list-agents.visibility-filter'],
+  },
+  {
+    mutant: 'grant-widened-to-all-endpoints',
+    change: 'a grant of some endpoints sees every endpoint that is not hidden',
+    caseId: 'list-agents.model-directory',
+    requirements: ['list-agents.visibility-filter'],
+  },
+  {
+    mutant: 'rsm-count-of-page',
+    change: '<count/> is the page length',
+    caseId: 'list-agents.model-directory',
+    requirements: ['list-agents.count-visible-only'],
+  },
+  {
+    mutant: 'search-results-reversed',
+    change: 'search results in descending JID order',
+    caseId: 'search.model-search',
+    requirements: ['search.octet-order'],
+  },
+  {
+    mutant: 'tool-info-input-hash-of-output',
+    change: 'tool info shows the output schema hash as the input one',
+    caseId: 'list-tools.model-tools',
+    requirements: ['tool-info.disco-info'],
+  },
+  {
+    mutant: 'schema-stale-hash-served',
+    change: 'a schema request with a stale manifest hash is served',
+    caseId: 'manifest-retrieval.model-metadata',
+    requirements: ['schemas.canonical-bytes'],
+  },
+  {
+    mutant: 'invoke-needs-visibility',
+    change: 'invoking needs visibility as well',
+    caseId: 'invocation.model-authorization',
+    requirements: ['invocation.invoke-without-visibility'],
+  },
+  {
+    mutant: 'tool-grant-covers-endpoint',
+    change: 'a grant of some tools covers every tool of the endpoint',
+    caseId: 'invocation.model-authorization',
+    requirements: ['invocation.unauthorized-item-not-found'],
+  },
+  {
+    mutant: 'search-matches-description',
+    change: 'nick search also matches description words',
+    caseId: 'search.model-search',
+    requirements: ['search.legacy-nick'],
+  },
+];
+
+for (const proof of PROOFS) {
+  describe(`the model-driven case against ${proof.mutant}`, () => {
+    const run = useVariantRun(mutantVariant(proof.mutant, proof.change), {
+      grep: [proof.caseId],
+      deep: true,
+    });
+
+    it(`FAILS ${proof.caseId} citing ${proof.requirements.join(' or ')}`, () => {
+      expect(caseOf(run(), proof.caseId).outcome, describeRun(run())).toBe('failed');
+      expect(proof.requirements, describeRun(run())).toContain(violated(run(), proof.caseId)[0]);
+    });
+  });
+}
+
+describe('the model-driven cases against a gateway with a documented page maximum of 2', () => {
+  const run = useVariantRun(PAGE_MAX_2, { grep: ['.model-'], deep: true });
+
+  it('passes every one of them (short pages are what the model allows under rsmPageMax)', () => {
+    const ids = run()
+      .result.cases.map((result) => result.case.id)
+      .filter((id) => id.includes('.model-'));
+    expect(ids).toHaveLength(6);
+    for (const id of ids) expect(caseOf(run(), id).outcome, `${id}\n${describeRun(run())}`).toBe('passed');
+  });
+});
