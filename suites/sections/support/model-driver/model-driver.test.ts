@@ -1,0 +1,109 @@
+// The model driver's pure parts: the run world handed to the model (grants as the suites read the
+// world file, unconfirmed items refused), the operations' edges, and the judging of real replies
+// against the model's answer sets.
+import { describe, expect, it } from 'vitest';
+import { NODE_DIRECTORY } from '../../../../protocol/namespaces.ts';
+import { exchangeOf } from '../../../framework/test-support/iq-exchange.ts';
+import { MissingFixture } from '../../../framework/verdicts.ts';
+import {
+  loadReferenceWorld,
+  referenceWorldOf,
+  REFERENCE_WORLD_FILE,
+  type RoleJids,
+} from '../../../fixtures/reference-world.ts';
+import { inlineWorldFile } from '../../../../protocol/fixture-world-file.ts';
+import type { CaseContext } from '../../../framework/context.ts';
+import { directoryItems, manifestRetrieval } from '../../../model/index.ts';
+import { vocabularyOf } from './arbitraries.ts';
+import { judgeReply } from './judge.ts';
+import { runWorldOf } from './run-world.ts';
+
+const ROLES: RoleJids = {
+  local: 'bob@server.example',
+  remote: 'alice@example.com',
+  remotePeer: 'carol@example.com',
+  denied: 'mallory@hostile.example',
+  admin: 'admin@server.example',
+  localPeer: 'dave@server.example',
+};
+
+function contextWith(world: CaseContext['world']): CaseContext {
+  return { world, sut: { gatewayJid: 'agents.example' } } as unknown as CaseContext;
+}
+
+const run = runWorldOf(contextWith(loadReferenceWorld(REFERENCE_WORLD_FILE, ROLES)));
+
+function directoryReply(jids: readonly string[], count: number): string {
+  const items = jids.map((jid) => `<item jid='${jid}'/>`).join('');
+  const set =
+    jids.length === 0
+      ? `<set xmlns='http://jabber.org/protocol/rsm'><count>${String(count)}</count></set>`
+      : `<set xmlns='http://jabber.org/protocol/rsm'><first index='0'>${jids[0] ?? ''}</first><last>${jids.at(-1) ?? ''}</last><count>${String(count)}</count></set>`;
+  return `<iq type='result' id='a' from='agents.example'><query xmlns='http://jabber.org/protocol/disco#items' node='${NODE_DIRECTORY}'>${items}${set}</query></iq>`;
+}
+
+describe('the run world', () => {
+  it('gives each role exactly what the world file grants it', () => {
+    const local = run.principalOf('local');
+    const carol = run.principalOf('remotePeer');
+    const listed = (principal: typeof local) =>
+      directoryItems(run.model, principal, { rsm: { max: 100 } }).alternatives.flatMap((alternative) =>
+        alternative.answer.kind === 'page' && alternative.verdict === 'pass'
+          ? [alternative.answer.page.fullSet]
+          : [],
+      )[0];
+    expect(listed(carol)).toEqual(['weather@agents.example']);
+    expect(listed(local)).not.toContain('vault@agents.example');
+    expect(run.roles).toContain('denied');
+    expect(run.principalOf('denied').kind).toBe('hostile');
+  });
+
+  it('cannot tell while a grant waits on an unconfirmed checklist item', () => {
+    const pending = referenceWorldOf(
+      inlineWorldFile(REFERENCE_WORLD_FILE),
+      ROLES,
+      'admin-iq',
+      new Set(['grants']),
+    );
+    expect(() => runWorldOf(contextWith(pending))).toThrow(MissingFixture);
+  });
+
+  it('aims invocations at the edges of each grant: the tools a partial tool grant leaves out', () => {
+    const vocabulary = vocabularyOf(run.model, run.roles, (role) => run.principalOf(role));
+    const carolEdges = vocabulary.edges.get('remotePeer') ?? [];
+    expect(carolEdges.map((target) => `${target.jid} ${target.version} ${target.tool}`)).toContain(
+      'weather@agents.example 2.0.0 alerts.list',
+    );
+    expect(carolEdges.map((target) => target.tool)).not.toContain('forecast.get');
+  });
+});
+
+describe('judging a reply against the model', () => {
+  const carol = run.principalOf('remotePeer');
+  const expected = directoryItems(run.model, carol, { node: NODE_DIRECTORY, rsm: { max: 5 } });
+
+  it('passes the page the model expects', () => {
+    const judged = judgeReply(expected, exchangeOf(directoryReply(['weather@agents.example'], 1)), 'jids');
+    expect(judged.verdict).toBe('pass');
+  });
+
+  it('fails a page showing an endpoint the requester may not see, as a disclosure', () => {
+    const reply = directoryReply(['calendar@agents.example', 'weather@agents.example'], 2);
+    const judged = judgeReply(expected, exchangeOf(reply), 'jids');
+    expect(judged.verdict).toBe('fail');
+    expect(judged.kind).toBe('disclosed');
+  });
+
+  it('fails a wrong count as a count', () => {
+    const judged = judgeReply(expected, exchangeOf(directoryReply(['weather@agents.example'], 3)), 'jids');
+    expect(judged).toMatchObject({ verdict: 'fail', kind: 'count' });
+  });
+
+  it('takes the refusal of an unseen manifest and nothing else', () => {
+    const refusal = manifestRetrieval(run.model, carol, 'vault@agents.example');
+    const notFound = `<iq type='error' id='a'><error type='cancel'><item-not-found xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>`;
+    const forbidden = `<iq type='error' id='a'><error type='auth'><forbidden xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>`;
+    expect(judgeReply(refusal, exchangeOf(notFound), 'jids').verdict).toBe('pass');
+    expect(judgeReply(refusal, exchangeOf(forbidden), 'jids').verdict).toBe('fail');
+  });
+});
