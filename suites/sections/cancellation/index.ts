@@ -18,25 +18,13 @@ import { defineSuite } from '../../framework/case.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import { expectStanzaError, expectThat } from '../../framework/expect.ts';
 import { MissingFixture } from '../../framework/verdicts.ts';
-import {
-  awaitEvent,
-  awaitFirstTerminal,
-  awaitSettled,
-  conformanceTarget,
-  expectCancelAccepted,
-  expectSettlementKept,
-  expectTaskState,
-  freshLedgerKey,
-  measureGatewayClock,
-  requireToolFeatures,
-  sendCancel,
-  startTask,
-  statusState,
-  taskStateRequest,
-  terminalPayload,
-  untilCounted,
-  type GatewayClock,
-} from '../support/tasks.ts';
+import { type GatewayClock, measureGatewayClock } from '../support/gateway-clock.ts';
+import { freshLedgerKey, untilCounted } from '../support/ledger.ts';
+import { statusState, terminalPayload } from '../support/task-events.ts';
+import { expectCancelAccepted, expectTaskState } from '../support/task-replies.ts';
+import { TaskSession } from '../support/task-session.ts';
+import { conformanceTarget } from '../support/task-target.ts';
+import { requireToolFeatures } from '../support/tool-features.ts';
 import { linkFaultCases } from './link-faults.ts';
 import { raceCases } from './races.ts';
 
@@ -70,12 +58,10 @@ async function deadlineOutcome(
 ): Promise<{ state: string; code: unknown; xml: string }> {
   const target = conformanceTarget(context);
   const caller = await context.callers.local();
+  const tasks = new TaskSession(context, caller, target);
   const deadline = oddlyWritten(clock.ahead(400));
   const until = dateTimeFromMillis(deadline.millis + wakeOffsetMs).text;
-  const { accepted } = await startTask(
-    context,
-    caller,
-    target,
+  const { accepted } = await tasks.start(
     'script',
     {
       steps: [
@@ -85,7 +71,7 @@ async function deadlineOutcome(
     },
     { deadline: parseDateTime(deadline.text) },
   );
-  const history = await awaitSettled(context, caller, accepted.taskId, {
+  const history = await tasks.awaitSettled(accepted.taskId, {
     requirement: 'cancellation.deadline-expiry',
     expected:
       'the task settles once its deadline passes: completed before it, failed with deadline-expired after',
@@ -114,14 +100,13 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(context, caller, target, 'script', ['cancel']);
-      const { accepted } = await startTask(context, caller, target, 'script', { steps: [{ wait: {} }] });
-      const running = await awaitEvent(context, caller, accepted.taskId, 'status');
-      const first = await sendCancel(caller, target, accepted.taskId, running.event.revision, 'stop, please');
+      const tasks = new TaskSession(context, caller, target);
+      await requireToolFeatures(tasks, 'script', ['cancel']);
+      const { accepted } = await tasks.start('script', { steps: [{ wait: {} }] });
+      const running = await tasks.awaitEvent(accepted.taskId, 'status');
+      const first = await tasks.cancel(accepted.taskId, running.event.revision, 'stop, please');
       const cancelAccepted = expectCancelAccepted(first, 'cancellation.acceptance-retention');
-      const cancelling = await awaitEvent(
-        context,
-        caller,
+      const cancelling = await tasks.awaitEvent(
         accepted.taskId,
         'status',
         (payload) => isJsonObject(payload) && payload['state'] === 'cancelling',
@@ -133,13 +118,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
         cancelling.event.revision === cancelAccepted.revision && cancelAccepted.taskId === accepted.taskId,
       );
       const check = async (when: string): Promise<void> => {
-        const replay = await sendCancel(
-          caller,
-          target,
-          accepted.taskId,
-          running.event.revision,
-          'stop, please',
-        );
+        const replay = await tasks.cancel(accepted.taskId, running.event.revision, 'stop, please');
         const again = expectCancelAccepted(replay, 'cancellation.identical-replay');
         expectThat(
           replay.reply.xml,
@@ -147,17 +126,11 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
           `${when}: the original <cancel-accepted revision='${String(cancelAccepted.revision)}'/>`,
           again.taskId === cancelAccepted.taskId && again.revision === cancelAccepted.revision,
         );
-        const other = await sendCancel(
-          caller,
-          target,
-          accepted.taskId,
-          running.event.revision,
-          'another reason',
-        );
+        const other = await tasks.cancel(accepted.taskId, running.event.revision, 'another reason');
         expectStanzaError(other, 'cancellation.different-tuple-conflict', 'conflict', context);
       };
       await check('while cancelling');
-      const history = await awaitSettled(context, caller, accepted.taskId);
+      const history = await tasks.awaitSettled(accepted.taskId);
       expectThat(
         history.at(-1)?.stanza.xml ?? '',
         'cancellation.acceptance-retention',
@@ -178,19 +151,20 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(context, caller, target, 'script', ['cancel']);
-      const { accepted } = await startTask(context, caller, target, 'script', {
+      const tasks = new TaskSession(context, caller, target);
+      await requireToolFeatures(tasks, 'script', ['cancel']);
+      const { accepted } = await tasks.start('script', {
         steps: [
           { wait: { onCancel: 'proceed' } },
           { complete: { content: [{ type: 'text', text: 'finished anyway' }] } },
         ],
       });
-      const running = await awaitEvent(context, caller, accepted.taskId, 'status');
+      const running = await tasks.awaitEvent(accepted.taskId, 'status');
       expectCancelAccepted(
-        await sendCancel(caller, target, accepted.taskId, running.event.revision),
+        await tasks.cancel(accepted.taskId, running.event.revision),
         'events.revision-increments',
       );
-      const history = await awaitSettled(context, caller, accepted.taskId);
+      const history = await tasks.awaitSettled(accepted.taskId);
       const states = history.map((received) => statusState(received) ?? received.event.type);
       expectThat(
         states.join(', '),
@@ -210,9 +184,10 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(context, caller, target, 'script', ['cancel']);
+      const tasks = new TaskSession(context, caller, target);
+      await requireToolFeatures(tasks, 'script', ['cancel']);
       const key = freshLedgerKey(context, 'late-output');
-      const { accepted } = await startTask(context, caller, target, 'script', {
+      const { accepted } = await tasks.start('script', {
         steps: [
           { wait: { onCancel: 'proceed' } },
           { cancel: { reason: TOOL_REASON } },
@@ -222,13 +197,13 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
           { increment: { key } },
         ],
       });
-      const running = await awaitEvent(context, caller, accepted.taskId, 'status');
+      const running = await tasks.awaitEvent(accepted.taskId, 'status');
       expectCancelAccepted(
-        await sendCancel(caller, target, accepted.taskId, running.event.revision),
+        await tasks.cancel(accepted.taskId, running.event.revision),
         'cancellation.output-after-cancelled-discarded',
       );
       // Not awaitSettled: a late event breaks this requirement, which the case names itself.
-      const settled = await awaitFirstTerminal(context, caller, accepted.taskId);
+      const settled = await tasks.awaitFirstTerminal(accepted.taskId);
       expectThat(
         settled.xml,
         'cancellation.output-after-cancelled-discarded',
@@ -242,10 +217,8 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
           'the gateway settled the cancellation itself, so the conformance tools stopped before their late output (docs/conformance-tools.md, "wait"): nothing was reported to discard. A gateway that lets its runtime confirm cancellations (the tools\' cancel step) decides this case',
         );
       }
-      await untilCounted(context, caller, target, key, 'cancellation.output-after-cancelled-discarded');
-      await expectSettlementKept(
-        caller,
-        target,
+      await untilCounted(tasks, key, 'cancellation.output-after-cancelled-discarded');
+      await tasks.expectSettlementKept(
         accepted.taskId,
         settled,
         'cancellation.output-after-cancelled-discarded',
@@ -263,17 +236,18 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(context, caller, target, 'script', ['cancel']);
-      const { accepted } = await startTask(context, caller, target, 'script', { steps: [{ complete: {} }] });
-      const history = await awaitSettled(context, caller, accepted.taskId);
+      const tasks = new TaskSession(context, caller, target);
+      await requireToolFeatures(tasks, 'script', ['cancel']);
+      const { accepted } = await tasks.start('script', { steps: [{ complete: {} }] });
+      const history = await tasks.awaitSettled(accepted.taskId);
       const revision = history.at(-1)?.event.revision ?? 0;
       expectStanzaError(
-        await sendCancel(caller, target, accepted.taskId, revision),
+        await tasks.cancel(accepted.taskId, revision),
         'cancellation.settled-first-conflict',
         'conflict',
         context,
       );
-      const exchange = await taskStateRequest(caller, target, accepted.taskId);
+      const exchange = await tasks.state(accepted.taskId);
       const state = expectTaskState(exchange, 'task-states.terminal-immutable');
       expectThat(
         exchange.reply.xml,
@@ -294,23 +268,24 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(context, caller, target, 'script', ['cancel']);
-      const { accepted } = await startTask(context, caller, target, 'script', { steps: [{ wait: {} }] });
-      const running = await awaitEvent(context, caller, accepted.taskId, 'status');
+      const tasks = new TaskSession(context, caller, target);
+      await requireToolFeatures(tasks, 'script', ['cancel']);
+      const { accepted } = await tasks.start('script', { steps: [{ wait: {} }] });
+      const running = await tasks.awaitEvent(accepted.taskId, 'status');
       const current = running.event.revision;
       expectStanzaError(
-        await sendCancel(caller, target, accepted.taskId, current - 1),
+        await tasks.cancel(accepted.taskId, current - 1),
         'cancellation.stale-revision-conflict',
         'conflict',
         context,
       );
       expectStanzaError(
-        await sendCancel(caller, target, accepted.taskId, current + 5),
+        await tasks.cancel(accepted.taskId, current + 5),
         'cancellation.stale-revision-conflict',
         ['conflict', 'bad-request'],
         context,
       );
-      const exchange = await taskStateRequest(caller, target, accepted.taskId);
+      const exchange = await tasks.state(accepted.taskId);
       const state = expectTaskState(exchange, 'cancellation.stale-revision-conflict');
       expectThat(
         exchange.reply.xml,
@@ -320,10 +295,10 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
       );
       // The positive control: the refusals were about the revision, not about cancelling.
       expectCancelAccepted(
-        await sendCancel(caller, target, accepted.taskId, current),
+        await tasks.cancel(accepted.taskId, current),
         'cancellation.stale-revision-conflict',
       );
-      await awaitSettled(context, caller, accepted.taskId);
+      await tasks.awaitSettled(accepted.taskId);
     },
   },
   {
@@ -337,17 +312,15 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      const clock = await measureGatewayClock(context, caller, target);
-      const { accepted } = await startTask(
-        context,
-        caller,
-        target,
+      const tasks = new TaskSession(context, caller, target);
+      const clock = await measureGatewayClock(tasks);
+      const { accepted } = await tasks.start(
         'script',
         { steps: [{ wait: { onCancel: 'ignore' } }] },
         { deadline: clock.ahead(300) },
         'cancellation.deadline-expiry',
       );
-      const history = await awaitSettled(context, caller, accepted.taskId, {
+      const history = await tasks.awaitSettled(accepted.taskId, {
         requirement: 'cancellation.deadline-expiry',
         expected: 'failed with code deadline-expired once the deadline, 300 ms ahead, has passed',
       });
@@ -373,11 +346,8 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
     statement:
       "A deadline written with a +05:30 offset and seven fractional digits is compared as the instant it names: a completion 150 ms before it commits, one 150 ms after it is not applied and the task fails with deadline-expired (deadline and completion both on the gateway's clock, as measured from the times it reports).",
     run: async (context) => {
-      const clock = await measureGatewayClock(
-        context,
-        await context.callers.local(),
-        conformanceTarget(context),
-      );
+      const caller = await context.callers.local();
+      const clock = await measureGatewayClock(new TaskSession(context, caller, conformanceTarget(context)));
       // Independent tasks: both run at once.
       const [before, after] = await Promise.all([
         deadlineOutcome(context, clock, -150),

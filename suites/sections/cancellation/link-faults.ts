@@ -5,31 +5,23 @@
  */
 import type { CaseDeclaration } from '../../framework/case.ts';
 import { xml } from '@xmpp/xml';
-import type { Caller } from '../../../harness/driver/index.ts';
 import { NS_AGENT_TASK } from '../../../protocol/namespaces.ts';
 import { buildInvoke } from '../../../protocol/stanza/index.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import { expectThat } from '../../framework/expect.ts';
 import { NotApplicable } from '../../framework/verdicts.ts';
-import {
-  conformanceTarget,
-  expectAccepted,
-  expectTaskResult,
-  freshLedgerKey,
-  readLedger,
-  stateOnceSettled,
-  taskResultRequest,
-  type TaskTarget,
-} from '../support/tasks.ts';
+import { freshLedgerKey, readLedger } from '../support/ledger.ts';
+import { expectAccepted, expectTaskResult } from '../support/task-replies.ts';
+import { TaskSession } from '../support/task-session.ts';
+import { conformanceTarget } from '../support/task-target.ts';
 import { LAUNCHED_ONLY, invokeOf } from '../support/link-faults.ts';
 
 /** The gateway stopped (SIGSTOP) while a task runs; the caller's waits time out meanwhile. */
 async function frozenWhileRunning(
-  context: CaseContext,
+  tasks: TaskSession,
   control: NonNullable<CaseContext['sutControl']>,
-  caller: Caller,
-  target: TaskTarget,
 ): Promise<void> {
+  const { context, caller, target } = tasks;
   const ledgerKey = freshLedgerKey(context, 'frozen-gateway');
   const value = `thawed ${context.random.string('abcdefghijklmnopqrstuvwxyz', 8)}`;
   const invoke = invokeOf(context, target, {
@@ -79,15 +71,12 @@ async function frozenWhileRunning(
     `the task admitted before the freeze: task-id='${accepted.taskId}'`,
     again.taskId === accepted.taskId,
   );
-  const settled = await stateOnceSettled(
-    context,
-    caller,
-    target,
+  const settled = await tasks.stateOnceSettled(
     accepted.taskId,
     'cancellation.caller-timeout-local',
     'after the fault',
   );
-  const resultExchange = await taskResultRequest(caller, target, accepted.taskId);
+  const resultExchange = await tasks.result(accepted.taskId);
   const result = expectTaskResult(resultExchange, 'cancellation.caller-timeout-local');
   expectThat(
     resultExchange.reply.xml,
@@ -104,7 +93,7 @@ async function frozenWhileRunning(
     `the same task once it settled: task-id='${accepted.taskId}'`,
     settledAgain.taskId === accepted.taskId,
   );
-  const count = await readLedger(context, caller, target, ledgerKey, 'invocation.replay-same-task');
+  const count = await readLedger(tasks, ledgerKey, 'invocation.replay-same-task');
   expectThat(
     `count ${String(count)}`,
     'invocation.replay-same-task',
@@ -128,9 +117,10 @@ export const linkFaultCases: readonly CaseDeclaration<'cancellation'>[] = [
       if (control === undefined) throw new NotApplicable(LAUNCHED_ONLY);
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const count = context.budget.iterations(1, 6);
       for (let index = 0; index < count; index += 1) {
-        await frozenWhileRunning(context, control, caller, target);
+        await frozenWhileRunning(tasks, control);
       }
     },
   },

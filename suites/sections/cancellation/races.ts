@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { dateTimeFromMillis, parseDateTime, toEpochMillis } from '../../../protocol/datetime.ts';
 import type { TerminalOutcome } from '../../../protocol/tasks/history.ts';
 import { HistoryRecorder, checkRaces } from '../support/task-history.ts';
-import { freshLedgerKey, measureGatewayClock, type GatewayClock } from '../support/tasks.ts';
+import { type GatewayClock, measureGatewayClock } from '../support/gateway-clock.ts';
+import { freshLedgerKey } from '../support/ledger.ts';
 import {
   requirements,
   type Owner,
@@ -133,7 +134,7 @@ const deadlineVsCompletion: CaseDeclaration<'cancellation'> = {
     "A tool completes at an instant drawn within 30 ms either side of the task's deadline (both on the gateway's clock) while several callers read state and result and cancel: a completion after the deadline is never committed (failed with deadline-expired), one before it may be, and whatever settles first stays.",
   run: async (context) => {
     const raceCast = await cast(context, []);
-    const clock: GatewayClock = await measureGatewayClock(context, raceCast.owners.a.caller, raceCast.target);
+    const clock: GatewayClock = await measureGatewayClock(raceCast.ownerTasks);
     await checkRaces(context, {
       arbitrary: deadlineSchedule,
       iterations: [2, 50],

@@ -46,15 +46,10 @@ import {
   registeredVersions,
   withRestore,
 } from '../support/provisioning.ts';
-import {
-  awaitSettled,
-  conformanceTarget,
-  expectLedgerUntouched,
-  freshLedgerKey,
-  freshRequestId,
-  instantFromNow,
-  startTask,
-} from '../support/tasks.ts';
+import { instantFromNow } from '../support/gateway-clock.ts';
+import { expectLedgerUntouched, freshLedgerKey } from '../support/ledger.ts';
+import { freshRequestId, TaskSession } from '../support/task-session.ts';
+import { conformanceTarget } from '../support/task-target.ts';
 import { sendAll, note } from '../support/bad-input.ts';
 
 const ERROR_LIKE_MALFORMED: readonly DefinedCondition[] = [
@@ -138,10 +133,11 @@ export const badInputCases: readonly CaseDeclaration<'errors'>[] = [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      const { accepted } = await startTask(context, caller, target, 'script', {
+      const tasks = new TaskSession(context, caller, target);
+      const { accepted } = await tasks.start('script', {
         steps: [{ complete: { structuredContent: { done: true } } }],
       });
-      const history = await awaitSettled(context, caller, accepted.taskId);
+      const history = await tasks.awaitSettled(accepted.taskId);
       const revision = history.at(-1)?.event.revision ?? 0;
       const taskId = accepted.taskId;
       requirePositiveControl(
@@ -205,9 +201,7 @@ export const badInputCases: readonly CaseDeclaration<'errors'>[] = [
         'malformed task requests',
       );
       await expectLedgerUntouched(
-        context,
-        caller,
-        target,
+        tasks,
         key,
         'invocation.required-parts',
         'the ledger key of the malformed invocations never incremented (no execution)',

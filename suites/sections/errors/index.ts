@@ -44,28 +44,17 @@ import {
   withRestore,
 } from '../support/provisioning.ts';
 import { nonexistentLike, probe, surfacesFor, targetOf, type Target } from '../support/surfaces.ts';
+import { whileHeld } from '../support/held-task.ts';
+import { offeredTaskOperations } from '../support/raw-operations.ts';
+import { inputRequestId, terminalPayload } from '../support/task-events.ts';
 import {
-  activateTarget,
-  awaitEvent,
-  awaitSettled,
-  conformanceTarget,
   expectCancelAccepted,
   expectInputAccepted,
   expectTaskResult,
   expectTaskState,
-  freshRequestId,
-  inputRequestId,
-  offeredTaskOperations,
-  sendCancel,
-  sendInput,
-  sendInvoke,
-  startTask,
-  taskResultRequest,
-  taskStateRequest,
-  terminalPayload,
-  whileHeld,
-  type TaskTarget,
-} from '../support/tasks.ts';
+} from '../support/task-replies.ts';
+import { freshRequestId, TaskSession } from '../support/task-session.ts';
+import { activateTarget, conformanceTarget } from '../support/task-target.ts';
 import { badInputCases } from './bad-input.ts';
 
 /**
@@ -151,13 +140,8 @@ async function expectUnseenLikeNonexistent(
 }
 
 /** task-result of the deactivated endpoint's task answers with the state it settled in. */
-async function expectResultState(
-  caller: Caller,
-  target: TaskTarget,
-  taskId: string,
-  state: string,
-): Promise<void> {
-  const resultExchange = await taskResultRequest(caller, target, taskId);
+async function expectResultState(tasks: TaskSession, taskId: string, state: string): Promise<void> {
+  const resultExchange = await tasks.result(taskId);
   const result = expectTaskResult(resultExchange, 'errors.task-ops-survive-visibility-change');
   expectThat(
     resultExchange.reply.xml,
@@ -172,15 +156,12 @@ async function expectResultState(
  * deactivated meanwhile, still answers task-state (running) and, once settled, task-result.
  */
 async function expectStateAndResultWhileDeactivated(
-  context: CaseContext,
-  caller: Caller,
-  target: TaskTarget,
+  tasks: TaskSession,
   admin: ProvisioningClient,
 ): Promise<void> {
+  const { target } = tasks;
   const { task } = await whileHeld(
-    context,
-    caller,
-    target,
+    tasks,
     async ({ accepted }) => {
       expectResultPayload(
         await admin.deactivate(target.jid),
@@ -188,7 +169,7 @@ async function expectStateAndResultWhileDeactivated(
         NS_AGENT_API,
         'deactivated',
       );
-      const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
+      const stateExchange = await tasks.state(accepted.taskId);
       const state = expectTaskState(stateExchange, 'errors.task-ops-survive-visibility-change');
       expectThat(
         stateExchange.reply.xml,
@@ -203,8 +184,8 @@ async function expectStateAndResultWhileDeactivated(
       beforeRetry: () => activateTarget(admin, target),
     },
   );
-  const held = await awaitSettled(context, caller, task.accepted.taskId);
-  await expectResultState(caller, target, task.accepted.taskId, terminalPayload(held).state);
+  const held = await tasks.awaitSettled(task.accepted.taskId);
+  await expectResultState(tasks, task.accepted.taskId, terminalPayload(held).state);
 }
 
 /**
@@ -212,17 +193,16 @@ async function expectStateAndResultWhileDeactivated(
  * once it waits: a pending input request is answered and the task cancels, where offered.
  */
 async function expectOptionalOperationsWhileDeactivated(
-  context: CaseContext,
-  caller: Caller,
-  target: TaskTarget,
+  tasks: TaskSession,
   admin: ProvisioningClient,
 ): Promise<void> {
+  const { caller, target } = tasks;
   await activateTarget(admin, target);
   const operations = await offeredTaskOperations(caller, target);
   const withInput = operations.includes('provide-input');
   const withCancel = operations.includes('cancel');
   if (!withInput && !withCancel) return;
-  const { accepted } = await startTask(context, caller, target, 'script', {
+  const { accepted } = await tasks.start('script', {
     steps: [
       ...(withInput
         ? [{ input: { question: 'Still there?', inputSchema: { type: 'object' }, expiresInMs: 60_000 } }]
@@ -231,8 +211,8 @@ async function expectOptionalOperationsWhileDeactivated(
     ],
   });
   const started = withInput
-    ? await awaitEvent(context, caller, accepted.taskId, 'input_required')
-    : await awaitEvent(context, caller, accepted.taskId, 'status');
+    ? await tasks.awaitEvent(accepted.taskId, 'input_required')
+    : await tasks.awaitEvent(accepted.taskId, 'status');
   expectResultPayload(
     await admin.deactivate(target.jid),
     'errors.task-ops-survive-visibility-change',
@@ -242,19 +222,19 @@ async function expectOptionalOperationsWhileDeactivated(
   let revision = started.event.revision;
   if (withInput) {
     const answered = expectInputAccepted(
-      await sendInput(caller, target, accepted.taskId, inputRequestId(started), revision, { here: true }),
+      await tasks.provideInput(accepted.taskId, inputRequestId(started), revision, { here: true }),
       'errors.task-ops-survive-visibility-change',
     );
     revision = answered.revision;
   }
   if (withCancel) {
     expectCancelAccepted(
-      await sendCancel(caller, target, accepted.taskId, revision),
+      await tasks.cancel(accepted.taskId, revision),
       'errors.task-ops-survive-visibility-change',
     );
   }
-  const history = await awaitSettled(context, caller, accepted.taskId);
-  await expectResultState(caller, target, accepted.taskId, terminalPayload(history).state);
+  const history = await tasks.awaitSettled(accepted.taskId);
+  await expectResultState(tasks, accepted.taskId, terminalPayload(history).state);
 }
 
 export const errorsSuite = defineSuite('errors', 'Error Handling', [
@@ -439,9 +419,10 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const owner = await context.callers.remote();
+      const ownerTasks = new TaskSession(context, owner, target);
       const canary = `agentconfsecret${freshToken(context)}`;
       const planted = [canary, owner.bareJid];
-      const foreign = await startTask(context, owner, target, 'script', {
+      const foreign = await ownerTasks.start('script', {
         steps: [
           { wait: { ms: 300 } },
           { complete: { structuredContent: { value: canary }, summary: canary } },
@@ -449,13 +430,14 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
       });
       const taskId = foreign.accepted.taskId;
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const since = caller.inbound.length;
       const refusals = [
-        await taskStateRequest(caller, target, taskId),
-        await taskResultRequest(caller, target, taskId),
-        await sendCancel(caller, target, taskId, 0),
-        await sendInput(caller, target, taskId, freshRequestId(context), 1, { value: 'mine' }),
-        (await sendInvoke(context, caller, target, 'script', { steps: 'not a list' })).exchange,
+        await tasks.state(taskId),
+        await tasks.result(taskId),
+        await tasks.cancel(taskId, 0),
+        await tasks.provideInput(taskId, freshRequestId(context), 1, { value: 'mine' }),
+        (await tasks.invoke('script', { steps: 'not a list' })).exchange,
       ];
       for (const exchange of refusals) {
         expectThat(exchange.reply.xml, 'errors.safe-messages', 'a refusal', exchange.parsed.type === 'error');
@@ -466,8 +448,8 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
         ['script', { steps: [] }],
       ];
       for (const [tool, args] of failing) {
-        const { accepted } = await startTask(context, caller, target, tool, args);
-        const history = await awaitSettled(context, caller, accepted.taskId);
+        const { accepted } = await tasks.start(tool, args);
+        const history = await tasks.awaitSettled(accepted.taskId);
         const { state } = terminalPayload(history);
         expectThat(
           history.at(-1)?.stanza.xml ?? '',
@@ -475,10 +457,10 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
           `${tool} ${JSON.stringify(args)} failing`,
           state === 'failed',
         );
-        await taskResultRequest(caller, target, accepted.taskId);
+        await tasks.result(accepted.taskId);
       }
       expectSafeInbound(caller, planted, since);
-      await awaitSettled(context, owner, taskId);
+      await ownerTasks.awaitSettled(taskId);
     },
   },
   {
@@ -498,10 +480,11 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
       await withRestore(context, async (restorer) => {
         const target = conformanceTarget(context);
         const caller = await context.callers.local();
+        const tasks = new TaskSession(context, caller, target);
         const admin = await adminFor(context);
         restorer.reactivateAtEnd({ jid: target.jid, version: target.version, hash: target.hash });
-        await expectStateAndResultWhileDeactivated(context, caller, target, admin);
-        await expectOptionalOperationsWhileDeactivated(context, caller, target, admin);
+        await expectStateAndResultWhileDeactivated(tasks, admin);
+        await expectOptionalOperationsWhileDeactivated(tasks, admin);
       });
     },
   },

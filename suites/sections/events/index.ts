@@ -14,14 +14,10 @@ import { defineSuite } from '../../framework/case.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import { expectThat } from '../../framework/expect.ts';
 import { CannotTell } from '../../framework/verdicts.ts';
-import {
-  awaitSettled,
-  conformanceTarget,
-  eventPayload,
-  requireToolFeatures,
-  startTask,
-  terminalPayload,
-} from '../support/tasks.ts';
+import { eventPayload, terminalPayload } from '../support/task-events.ts';
+import { TaskSession } from '../support/task-session.ts';
+import { conformanceTarget } from '../support/task-target.ts';
+import { requireToolFeatures } from '../support/tool-features.ts';
 import { linkFaultCases } from './link-faults.ts';
 
 /** Two progress updates a task reports in this order (docs/conformance-tools.md, progress). */
@@ -43,8 +39,9 @@ async function settledPayload(
 ): Promise<{ state: string; payload: JsonValue; xml: string }> {
   const target = conformanceTarget(context);
   const caller = await context.callers.local();
-  const { accepted } = await startTask(context, caller, target, tool, args);
-  const history = await awaitSettled(context, caller, accepted.taskId);
+  const tasks = new TaskSession(context, caller, target);
+  const { accepted } = await tasks.start(tool, args);
+  const history = await tasks.awaitSettled(accepted.taskId);
   const { state, payload } = terminalPayload(history);
   return { state, payload, xml: history.at(-1)?.stanza.xml ?? '' };
 }
@@ -68,13 +65,14 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      const { accepted } = await startTask(context, caller, target, 'script', {
+      const tasks = new TaskSession(context, caller, target);
+      const { accepted } = await tasks.start('script', {
         steps: [
           ...SCRIPTED_PROGRESS.map((progress) => ({ progress })),
           { complete: { ...RESULT, summary: 'ok' } },
         ],
       });
-      const history = await awaitSettled(context, caller, accepted.taskId);
+      const history = await tasks.awaitSettled(accepted.taskId);
       const transcript = history.map((received) => received.stanza.xml).join('\n');
       const progress = history.filter((received) => received.event.type === 'progress').map(eventPayload);
       // Coalescing may drop any update, never reorder, repeat or invent one.
@@ -116,9 +114,10 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(context, caller, target, 'script', ['progress']);
+      const tasks = new TaskSession(context, caller, target);
+      await requireToolFeatures(tasks, 'script', ['progress']);
       // The waits give a gateway that rate-limits progress (#security) time to send what it holds.
-      const { accepted } = await startTask(context, caller, target, 'script', {
+      const { accepted } = await tasks.start('script', {
         steps: [
           { progress: { percent: 40 } },
           { wait: { ms: 200 } },
@@ -128,7 +127,7 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
           { complete: {} },
         ],
       });
-      const history = await awaitSettled(context, caller, accepted.taskId);
+      const history = await tasks.awaitSettled(accepted.taskId);
       const transcript = history.map((received) => received.stanza.xml).join('\n');
       const percents = history
         .filter((received) => received.event.type === 'progress')

@@ -12,12 +12,9 @@ import { NS } from '../../../protocol/namespaces.ts';
 import { buildInvoke, type TaskEvent } from '../../../protocol/stanza/index.ts';
 import type { CaseContext, ComponentLinkControl } from '../../framework/context.ts';
 import { CannotTell, NotApplicable } from '../../framework/verdicts.ts';
-import {
-  conformanceTarget,
-  expectAccepted,
-  expectRecoveredCompletion,
-  type TaskTarget,
-} from '../support/tasks.ts';
+import { expectAccepted } from '../support/task-replies.ts';
+import { TaskSession } from '../support/task-session.ts';
+import { conformanceTarget } from '../support/task-target.ts';
 import { acceptedOnWire, eventOnWire, WireEvents } from '../support/wire-stanzas.ts';
 import { LAUNCHED_ONLY, invokeOf } from '../support/link-faults.ts';
 
@@ -25,13 +22,8 @@ const isTerminalEvent = (type: TaskEvent['type']): boolean =>
   type === 'completed' || type === 'failed' || type === 'cancelled';
 
 /** One silent death of the component link in the middle of a task. */
-async function cutMidTask(
-  context: CaseContext,
-  link: ComponentLinkControl,
-  wire: WireEvents,
-  caller: Caller,
-  target: TaskTarget,
-): Promise<void> {
+async function cutMidTask(tasks: TaskSession, link: ComponentLinkControl, wire: WireEvents): Promise<void> {
+  const { context, caller, target } = tasks;
   const value = `after the cut ${context.random.string('abcdefghijklmnopqrstuvwxyz', 8)}`;
   const invoke = invokeOf(context, target, {
     steps: [
@@ -82,7 +74,7 @@ async function cutMidTask(
   );
   await link.cut(() => new Promise((resolve) => setTimeout(resolve, outageMs)));
   caller.transcript.note('the gateway answers again');
-  await expectRecoveredCompletion(context, caller, target, taskId, {
+  await tasks.expectRecoveredCompletion(taskId, {
     value,
     after: 'after the fault',
     recovered: 'recovered through task-result although events were lost',
@@ -153,11 +145,12 @@ export const linkFaultCases: readonly CaseDeclaration<'events'>[] = [
       if (link === undefined) throw new NotApplicable(LAUNCHED_ONLY);
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const wire = new WireEvents(link);
       try {
         const count = context.budget.iterations(1, 8);
         for (let index = 0; index < count; index += 1) {
-          await cutMidTask(context, link, wire, caller, target);
+          await cutMidTask(tasks, link, wire);
         }
       } finally {
         wire.stop();

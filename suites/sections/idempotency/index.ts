@@ -6,14 +6,9 @@ import { defineSuite } from '../../framework/case.ts';
 import { expectStanzaError } from '../../framework/expect.ts';
 import { requireWorld } from '../../fixtures/reference-world.ts';
 import type { JsonValue } from '../../../protocol/json/json-value.ts';
-import {
-  awaitSettled,
-  conformanceTarget,
-  expectLedgerUntouched,
-  freshLedgerKey,
-  sendInvoke,
-  startTask,
-} from '../support/tasks.ts';
+import { expectLedgerUntouched, freshLedgerKey } from '../support/ledger.ts';
+import { TaskSession } from '../support/task-session.ts';
+import { conformanceTarget } from '../support/task-target.ts';
 import { raceCases } from './races.ts';
 
 export const idempotencySuite = defineSuite('idempotency', 'Idempotency and Delegation', [
@@ -35,24 +30,21 @@ export const idempotencySuite = defineSuite('idempotency', 'Idempotency and Dele
         ],
       });
       const local = await context.callers.local();
-      const admitted = await startTask(
-        context,
-        local,
-        target,
+      const localTasks = new TaskSession(context, local, target);
+      const admitted = await localTasks.start(
         'script',
         claiming(freshLedgerKey(context, 'delegation-control')),
         {},
         'idempotency.immediate-sender',
       );
-      await awaitSettled(context, local, admitted.accepted.taskId);
+      await localTasks.awaitSettled(admitted.accepted.taskId);
       const denied = await context.callers.denied();
+      const deniedTasks = new TaskSession(context, denied, target);
       const key = freshLedgerKey(context, 'delegation');
-      const { exchange } = await sendInvoke(context, denied, target, 'script', claiming(key));
+      const { exchange } = await deniedTasks.invoke('script', claiming(key));
       expectStanzaError(exchange, 'idempotency.immediate-sender', 'item-not-found', context);
       await expectLedgerUntouched(
-        context,
-        local,
-        target,
+        localTasks,
         key,
         'idempotency.immediate-sender',
         'the tool never ran for the caller without grants (ledger 0)',

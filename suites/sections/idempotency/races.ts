@@ -10,7 +10,8 @@ import type { JsonValue } from '../../../protocol/json/json-value.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import { CannotTell } from '../../framework/verdicts.ts';
 import { HistoryRecorder, checkRaces, type RaceOutcome, type RaceProcess } from '../support/task-history.ts';
-import { freshLedgerKey, freshRequestId, readLedger } from '../support/tasks.ts';
+import { freshLedgerKey, readLedger } from '../support/ledger.ts';
+import { freshRequestId } from '../support/task-session.ts';
 import {
   requirements,
   OWNERS,
@@ -185,9 +186,7 @@ async function foreignOutcomes(
     if (foreignTask === ownerTask) continue; // the owner's history reports it (invoke-scope)
     await awaitTerminal(context, foreignTask, [process]);
     const executions = await readLedger(
-      context,
-      raceCast.owners.a.caller,
-      raceCast.target,
+      raceCast.ownerTasks,
       ledger.foreign[name],
       'invocation.replay-same-task',
     );

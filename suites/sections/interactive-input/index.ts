@@ -9,28 +9,16 @@ import { dateTimeFromMillis, parseDateTime, toEpochMillis } from '../../../proto
 import { canonicalJson } from '../../../protocol/json/canonical.ts';
 import { isJsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../../protocol/json/strict-json.ts';
-import type { Caller, IqExchange, ValidTaskEvent } from '../../../harness/driver/index.ts';
+import type { IqExchange, ValidTaskEvent } from '../../../harness/driver/index.ts';
 import { defineSuite } from '../../framework/case.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import { expectStanzaError, expectThat } from '../../framework/expect.ts';
-import {
-  awaitEvent,
-  awaitSettled,
-  conformanceTarget,
-  expectCancelAccepted,
-  expectInputAccepted,
-  expectTaskState,
-  freshRequestId,
-  passOnGatewayClock,
-  requireToolFeatures,
-  sendCancel,
-  sendInput,
-  startTask,
-  taskResultRequest,
-  taskStateRequest,
-  terminalPayload,
-  type TaskTarget,
-} from '../support/tasks.ts';
+import { passOnGatewayClock } from '../support/gateway-clock.ts';
+import { terminalPayload } from '../support/task-events.ts';
+import { expectCancelAccepted, expectInputAccepted, expectTaskState } from '../support/task-replies.ts';
+import { freshRequestId, TaskSession } from '../support/task-session.ts';
+import { conformanceTarget } from '../support/task-target.ts';
+import { requireToolFeatures } from '../support/tool-features.ts';
 import { raceCases } from './races.ts';
 
 const UNIT_SCHEMA = { type: 'object', properties: { unit: { enum: ['C', 'F'] } }, required: ['unit'] };
@@ -44,8 +32,7 @@ const isRunning = (payload: JsonValue): boolean => isJsonObject(payload) && payl
 
 /** An input request the task is waiting on, as the caller answers it. */
 interface PendingInput {
-  readonly caller: Caller;
-  readonly target: TaskTarget;
+  readonly tasks: TaskSession;
   readonly taskId: string;
   readonly requestId: string;
   /** The revision of the input_required event: the expected revision an answer names. */
@@ -53,7 +40,7 @@ interface PendingInput {
 }
 
 const answerTo = (pending: PendingInput, revision: number, answer: JsonValue | string): Promise<IqExchange> =>
-  sendInput(pending.caller, pending.target, pending.taskId, pending.requestId, revision, answer);
+  pending.tasks.provideInput(pending.taskId, pending.requestId, revision, answer);
 
 /** While input is pending, task-state carries the input_required object and task-result is refused. */
 async function expectPendingInState(
@@ -61,7 +48,7 @@ async function expectPendingInState(
   pending: PendingInput,
   asked: ValidTaskEvent,
 ): Promise<void> {
-  const stateExchange = await taskStateRequest(pending.caller, pending.target, pending.taskId);
+  const stateExchange = await pending.tasks.state(pending.taskId);
   const state = expectTaskState(stateExchange, 'interactive-input.pending-in-state');
   expectThat(
     stateExchange.reply.xml,
@@ -73,7 +60,7 @@ async function expectPendingInState(
         canonicalJson(parseStrictJson(asked.event.json)),
   );
   expectStanzaError(
-    await taskResultRequest(pending.caller, pending.target, pending.taskId),
+    await pending.tasks.result(pending.taskId),
     'task-recovery.result-only-terminal',
     'unexpected-request',
     context,
@@ -82,7 +69,7 @@ async function expectPendingInState(
 
 /** Schema-invalid input, an unknown request ID and a stale expected revision are each refused. */
 async function expectBadAnswersRefused(context: CaseContext, pending: PendingInput): Promise<void> {
-  const { caller, target, taskId, revision } = pending;
+  const { tasks, taskId, revision } = pending;
   expectStanzaError(
     await answerTo(pending, revision, { unit: 'K' }),
     'interactive-input.schema-invalid-not-acceptable',
@@ -90,7 +77,7 @@ async function expectBadAnswersRefused(context: CaseContext, pending: PendingInp
     context,
   );
   expectStanzaError(
-    await sendInput(caller, target, taskId, freshRequestId(context), revision, { unit: 'C' }),
+    await tasks.provideInput(taskId, freshRequestId(context), revision, { unit: 'C' }),
     'interactive-input.unknown-request-not-found',
     'item-not-found',
     context,
@@ -111,19 +98,19 @@ async function expectAnswerTakenOnce(
   pending: PendingInput,
   answer: JsonValue,
 ): Promise<ReturnType<typeof expectInputAccepted>> {
-  const { caller, taskId } = pending;
+  const { tasks, taskId } = pending;
   const first = expectInputAccepted(
     await answerTo(pending, pending.revision, answer),
     'interactive-input.acceptance-retention',
   );
-  const resumed = await awaitEvent(context, caller, taskId, 'status', isRunning);
+  const resumed = await tasks.awaitEvent(taskId, 'status', isRunning);
   expectThat(
     resumed.stanza.xml,
     'interactive-input.acceptance-retention',
     `the running status event at the revision input-accepted returned (${String(first.revision)}, interp-33)`,
     resumed.event.revision === first.revision,
   );
-  const history = await awaitSettled(context, caller, taskId);
+  const history = await tasks.awaitSettled(taskId);
   const { payload } = terminalPayload(history);
   expectThat(
     history.at(-1)?.stanza.xml ?? '',
@@ -178,18 +165,18 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(context, caller, target, 'script', ['input']);
-      const { accepted } = await startTask(context, caller, target, 'script', {
+      const tasks = new TaskSession(context, caller, target);
+      await requireToolFeatures(tasks, 'script', ['input']);
+      const { accepted } = await tasks.start('script', {
         steps: [
           { input: { question: 'Which unit?', inputSchema: UNIT_SCHEMA, expiresInMs: 60_000 } },
           { complete: { echoInputs: true } },
         ],
       });
-      const asked = await awaitEvent(context, caller, accepted.taskId, 'input_required');
+      const asked = await tasks.awaitEvent(accepted.taskId, 'input_required');
       const requestId = requestIdOf(asked);
       const pending: PendingInput = {
-        caller,
-        target,
+        tasks,
         taskId: accepted.taskId,
         requestId,
         revision: asked.event.revision,
@@ -217,13 +204,14 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(context, caller, target, 'script', ['input']);
+      const tasks = new TaskSession(context, caller, target);
+      await requireToolFeatures(tasks, 'script', ['input']);
       const expiryFailure = {
         code: 'org.example.suite:no-answer',
         message: 'Nobody answered.',
         retryable: false,
       };
-      const { accepted } = await startTask(context, caller, target, 'script', {
+      const { accepted } = await tasks.start('script', {
         steps: [
           {
             input: {
@@ -237,24 +225,22 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
           { complete: { echoInputs: true } },
         ],
       });
-      const firstAsk = await awaitEvent(context, caller, accepted.taskId, 'input_required');
-      const secondAsk = await awaitEvent(context, caller, accepted.taskId, 'input_required');
+      const firstAsk = await tasks.awaitEvent(accepted.taskId, 'input_required');
+      const secondAsk = await tasks.awaitEvent(accepted.taskId, 'input_required');
       expectThat(
         secondAsk.stanza.xml,
         'interactive-input.expiry-outcome',
         'a new request ID for the re-issued request',
         requestIdOf(firstAsk) !== requestIdOf(secondAsk),
       );
-      const late = await sendInput(
-        caller,
-        target,
+      const late = await tasks.provideInput(
         accepted.taskId,
         requestIdOf(firstAsk),
         secondAsk.event.revision,
         {},
       );
       expectStanzaError(late, 'interactive-input.late-answer-conflict', 'conflict', context);
-      const history = await awaitSettled(context, caller, accepted.taskId);
+      const history = await tasks.awaitSettled(accepted.taskId);
       const { state, payload } = terminalPayload(history);
       expectThat(
         history.at(-1)?.stanza.xml ?? '',
@@ -262,9 +248,7 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
         `failed with ${canonicalJson({ error: expiryFailure })}`,
         state === 'failed' && canonicalJson(payload) === canonicalJson({ error: expiryFailure }),
       );
-      const afterSettlement = await sendInput(
-        caller,
-        target,
+      const afterSettlement = await tasks.provideInput(
         accepted.taskId,
         requestIdOf(secondAsk),
         secondAsk.event.revision,
@@ -284,14 +268,15 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(context, caller, target, 'script', ['input']);
-      const { accepted } = await startTask(context, caller, target, 'script', {
+      const tasks = new TaskSession(context, caller, target);
+      await requireToolFeatures(tasks, 'script', ['input']);
+      const { accepted } = await tasks.start('script', {
         steps: [
           { input: { question: 'Now or never?', inputSchema: { type: 'object' }, expiresInMs: 300 } },
           { complete: { echoInputs: true } },
         ],
       });
-      const asked = await awaitEvent(context, caller, accepted.taskId, 'input_required');
+      const asked = await tasks.awaitEvent(accepted.taskId, 'input_required');
       const payload = parseStrictJson(asked.event.json);
       const expiresText = isJsonObject(payload) ? payload['expiresAt'] : undefined;
       if (typeof expiresText !== 'string') {
@@ -305,15 +290,8 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
       }
       const expiresAt = parseDateTime(expiresText);
       // Just past expiresAt by the gateway's own clock (a task of the conformance tools waits for it).
-      await passOnGatewayClock(context, caller, target, dateTimeFromMillis(toEpochMillis(expiresAt) + 20));
-      const late = await sendInput(
-        caller,
-        target,
-        accepted.taskId,
-        requestIdOf(asked),
-        asked.event.revision,
-        {},
-      );
+      await passOnGatewayClock(tasks, dateTimeFromMillis(toEpochMillis(expiresAt) + 20));
+      const late = await tasks.provideInput(accepted.taskId, requestIdOf(asked), asked.event.revision, {});
       expectStanzaError(late, 'interactive-input.expiry-enforced', 'conflict', context);
     },
   },
@@ -327,25 +305,24 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(context, caller, target, 'script', ['input', 'cancel']);
-      const { accepted } = await startTask(context, caller, target, 'script', {
+      const tasks = new TaskSession(context, caller, target);
+      await requireToolFeatures(tasks, 'script', ['input', 'cancel']);
+      const { accepted } = await tasks.start('script', {
         steps: [{ input: { question: 'Go on?', inputSchema: { type: 'boolean' } } }, { complete: {} }],
       });
-      const asked = await awaitEvent(context, caller, accepted.taskId, 'input_required');
+      const asked = await tasks.awaitEvent(accepted.taskId, 'input_required');
       expectCancelAccepted(
-        await sendCancel(caller, target, accepted.taskId, asked.event.revision),
+        await tasks.cancel(accepted.taskId, asked.event.revision),
         'interactive-input.race-loser-conflict',
       );
-      const answer = await sendInput(
-        caller,
-        target,
+      const answer = await tasks.provideInput(
         accepted.taskId,
         requestIdOf(asked),
         asked.event.revision,
         true,
       );
       expectStanzaError(answer, 'interactive-input.race-loser-conflict', 'conflict', context);
-      await awaitSettled(context, caller, accepted.taskId);
+      await tasks.awaitSettled(accepted.taskId);
     },
   },
   ...raceCases,

@@ -5,7 +5,7 @@
 import type { CaseDeclaration } from '../../framework/case.ts';
 import fc from 'fast-check';
 import { HistoryRecorder, checkRaces } from '../support/task-history.ts';
-import { freshLedgerKey } from '../support/tasks.ts';
+import { freshLedgerKey } from '../support/ledger.ts';
 import {
   requirements,
   type Owner,

@@ -16,26 +16,17 @@
  */
 import type { CaseDeclaration } from '../../framework/case.ts';
 import type { Element } from '@xmpp/xml';
-import type { Caller } from '../../../harness/driver/index.ts';
 import { canonicalJson } from '../../../protocol/json/canonical.ts';
 import { parseStrictJson } from '../../../protocol/json/strict-json.ts';
 import type { JsonValue } from '../../../protocol/json/json-value.ts';
 import { buildInvoke, type Invoke, type TaskEvent } from '../../../protocol/stanza/index.ts';
-import type { CaseContext, ComponentLinkControl, StorageFaultControl } from '../../framework/context.ts';
+import type { ComponentLinkControl, StorageFaultControl } from '../../framework/context.ts';
 import { expectThat } from '../../framework/expect.ts';
 import { CannotTell, MissingFixture, NotApplicable } from '../../framework/verdicts.ts';
-import {
-  conformanceTarget,
-  expectAccepted,
-  expectTaskResult,
-  freshLedgerKey,
-  freshRequestId,
-  readLedger,
-  stateOnceSettled,
-  sendInvoke,
-  taskResultRequest,
-  type TaskTarget,
-} from '../support/tasks.ts';
+import { freshLedgerKey, readLedger } from '../support/ledger.ts';
+import { expectAccepted, expectTaskResult } from '../support/task-replies.ts';
+import { freshRequestId, TaskSession } from '../support/task-session.ts';
+import { conformanceTarget } from '../support/task-target.ts';
 import { acceptedOnWire, eventOnWire, WireEvents } from '../support/wire-stanzas.ts';
 import { launchedOnly } from '../support/launched-only.ts';
 
@@ -73,13 +64,12 @@ function isKillPoint(event: TaskEvent, kind: KillPointKind): boolean {
 
 /** One kill point: returns false when the stanza never came (the point was not reached). */
 async function crashAt(
-  context: CaseContext,
+  tasks: TaskSession,
   link: ComponentLinkControl,
   wire: WireEvents,
-  caller: Caller,
-  target: TaskTarget,
   kind: KillPointKind,
 ): Promise<boolean> {
+  const { context, caller, target } = tasks;
   const ledgerKey = freshLedgerKey(context, 'crash-on-the-wire');
   const args = scriptFor(kind, ledgerKey);
   const invoke: Invoke = {
@@ -148,7 +138,7 @@ async function crashAt(
     `kill point ${kind}: the gateway was killed before the server saw ${heldEvent === undefined ? `<accepted/> for task ${taskId}` : `${heldEvent.type} r${String(heldEvent.revision)} of task ${taskId}`}; restarted`,
   );
   const requirement = 'invocation.durable-before-accepted';
-  const replay = await sendInvoke(context, caller, target, 'script', args, { requestId: invoke.requestId });
+  const replay = await tasks.invoke('script', args, { requestId: invoke.requestId });
   const replayed = expectAccepted(replay.exchange, requirement, replay.invoke);
   expectThat(
     replay.exchange.reply.xml,
@@ -156,14 +146,7 @@ async function crashAt(
     `the task whose <accepted/> had left the gateway before the kill: task-id='${taskId}'`,
     replayed.taskId === taskId,
   );
-  const settled = await stateOnceSettled(
-    context,
-    caller,
-    target,
-    taskId,
-    'invocation.durable-before-accepted',
-    RESTART_WAIT,
-  );
+  const settled = await tasks.stateOnceSettled(taskId, 'invocation.durable-before-accepted', RESTART_WAIT);
   if (heldEvent !== undefined && isTerminalEvent(heldEvent.type)) {
     // The terminal event left the gateway: the settlement was committed and never changes.
     expectThat(
@@ -172,7 +155,7 @@ async function crashAt(
       `the settlement whose event had left the gateway before the kill: ${heldEvent.type} at revision ${String(heldEvent.revision)}`,
       settled.state === heldEvent.type && settled.revision === heldEvent.revision,
     );
-    const exchange = await taskResultRequest(caller, target, taskId);
+    const exchange = await tasks.result(taskId);
     const result = expectTaskResult(exchange, 'task-states.terminal-immutable');
     expectThat(
       exchange.reply.xml,
@@ -182,7 +165,7 @@ async function crashAt(
     );
   }
   wire.expectIdenticalRepeats(taskId);
-  const count = await readLedger(context, caller, target, ledgerKey, 'invocation.replay-same-task');
+  const count = await readLedger(tasks, ledgerKey, 'invocation.replay-same-task');
   expectThat(
     `count ${String(count)}`,
     'invocation.replay-same-task',
@@ -194,13 +177,12 @@ async function crashAt(
 
 /** One invocation while the gateway's storage fails; then its identical retry once it works. */
 async function storageFaultOnce(
-  context: CaseContext,
+  tasks: TaskSession,
   storage: StorageFaultControl,
   link: ComponentLinkControl,
-  caller: Caller,
-  target: TaskTarget,
   fault: 'sync' | 'write',
 ): Promise<void> {
+  const { context, caller, target } = tasks;
   const ledgerKey = freshLedgerKey(context, 'storage-fault');
   const args = { ledgerKey, steps: [{ complete: {} }] };
   const invoke: Invoke = {
@@ -249,17 +231,10 @@ async function storageFaultOnce(
     `no <accepted/> for an invocation made while ${what} failed: nothing it admitted could be on disk`,
     during.accepted.length === 0,
   );
-  const retry = await sendInvoke(context, caller, target, 'script', args, { requestId: invoke.requestId });
+  const retry = await tasks.invoke('script', args, { requestId: invoke.requestId });
   const accepted = expectAccepted(retry.exchange, 'invocation.replay-same-task', retry.invoke);
-  await stateOnceSettled(
-    context,
-    caller,
-    target,
-    accepted.taskId,
-    'invocation.durable-before-accepted',
-    RESTART_WAIT,
-  );
-  const count = await readLedger(context, caller, target, ledgerKey, 'invocation.replay-same-task');
+  await tasks.stateOnceSettled(accepted.taskId, 'invocation.durable-before-accepted', RESTART_WAIT);
+  const count = await readLedger(tasks, ledgerKey, 'invocation.replay-same-task');
   expectThat(
     `count ${String(count)}`,
     'invocation.replay-same-task',
@@ -288,6 +263,7 @@ export const crashOnTheWireCases: readonly CaseDeclaration<'invocation'>[] = [
       if (link === undefined) throw new NotApplicable(LAUNCHED_ONLY);
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const count = context.budget.iterations(1, 24);
       // Every kind once before any repeats, in a seeded order.
       const kinds: KillPointKind[] = [];
@@ -298,7 +274,7 @@ export const crashOnTheWireCases: readonly CaseDeclaration<'invocation'>[] = [
       let killed = 0;
       try {
         for (const kind of kinds.slice(0, count)) {
-          if (await crashAt(context, link, wire, caller, target, kind)) killed += 1;
+          if (await crashAt(tasks, link, wire, kind)) killed += 1;
         }
       } finally {
         wire.stop();
@@ -335,6 +311,7 @@ export const crashOnTheWireCases: readonly CaseDeclaration<'invocation'>[] = [
       }
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const count = context.budget.iterations(1, 6);
       // A failed WAL write first: the gateway stays up (no restart: the default budget's one
       // iteration costs a fraction of a second); a failed sync, which stops the reference gateway
@@ -342,11 +319,10 @@ export const crashOnTheWireCases: readonly CaseDeclaration<'invocation'>[] = [
       const faults = ['write', 'sync'] as const;
       for (let index = 0; index < count; index += 1) {
         await storageFaultOnce(
-          context,
+          tasks,
           storage,
           link,
-          caller,
-          target,
+
           faults[index % faults.length] ?? 'sync',
         );
       }

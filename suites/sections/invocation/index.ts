@@ -28,29 +28,24 @@ import { discoInfo } from '../support/discovery.ts';
 import { adminFor, freshVersion, hasAdmin, withRestore } from '../support/provisioning.ts';
 import { expectServedManifest, manifestRequest } from '../support/served-manifest.ts';
 import {
-  activateTarget,
-  awaitSettled,
-  conformanceTarget,
-  expectAccepted,
-  expectLedgerUntouched,
-  expectTaskState,
-  freshLedgerKey,
-  freshRequestId,
   instantFromNow,
   measureGatewayClock,
   passOnGatewayClock,
-  readLedger,
-  registerTargetVersion,
-  sendInvoke,
   SHORT_RETENTION_MS,
   startShortlyRetained,
-  startTask,
+} from '../support/gateway-clock.ts';
+import { whileHeld } from '../support/held-task.ts';
+import { expectLedgerUntouched, freshLedgerKey, readLedger } from '../support/ledger.ts';
+import { terminalPayload } from '../support/task-events.ts';
+import { expectAccepted, expectTaskState } from '../support/task-replies.ts';
+import { freshRequestId, TaskSession } from '../support/task-session.ts';
+import {
+  activateTarget,
+  conformanceTarget,
+  registerTargetVersion,
   targetOf,
-  taskStateRequest,
-  terminalPayload,
-  whileHeld,
   type TaskTarget,
-} from '../support/tasks.ts';
+} from '../support/task-target.ts';
 import { crashOnTheWireCases } from './crash-on-the-wire.ts';
 import { linkFaultCases } from './link-faults.ts';
 import { modelCases } from './model-checks.ts';
@@ -105,18 +100,16 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      const { accepted } = await startTask(context, caller, target, 'script', QUICK);
-      const state = expectTaskState(
-        await taskStateRequest(caller, target, accepted.taskId),
-        'task-recovery.state-contents',
-      );
+      const tasks = new TaskSession(context, caller, target);
+      const { accepted } = await tasks.start('script', QUICK);
+      const state = expectTaskState(await tasks.state(accepted.taskId), 'task-recovery.state-contents');
       expectThat(
         `task ${state.taskId}, created ${state.created.text}`,
         'task-recovery.state-contents',
         `the admitted task ${accepted.taskId}, created ${accepted.created.text}`,
         state.taskId === accepted.taskId && state.created.epochSeconds === accepted.created.epochSeconds,
       );
-      await awaitSettled(context, caller, accepted.taskId);
+      await tasks.awaitSettled(accepted.taskId);
     },
   },
   {
@@ -128,9 +121,10 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const session = new TaskSession(context, caller, target);
       const tasks: string[] = [];
       for (let index = 0; index < SEQUENTIAL_IDS; index++) {
-        tasks.push((await startTask(context, caller, target, 'script', QUICK)).accepted.taskId);
+        tasks.push((await session.start('script', QUICK)).accepted.taskId);
       }
       const sequential = [...tasks];
       // The rest in batches; a gateway may refuse some for capacity or rate (#security), which
@@ -138,9 +132,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       let limited = false;
       for (let sent = 0; sent < CONCURRENT_IDS && !limited; sent += 8) {
         const batch = await Promise.all(
-          Array.from({ length: Math.min(8, CONCURRENT_IDS - sent) }, () =>
-            sendInvoke(context, caller, target, 'script', QUICK),
-          ),
+          Array.from({ length: Math.min(8, CONCURRENT_IDS - sent) }, () => session.invoke('script', QUICK)),
         );
         for (const { invoke, exchange } of batch) {
           if (exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'resource-constraint') {
@@ -152,9 +144,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       }
       const events: string[] = [];
       for (const taskId of tasks) {
-        events.push(
-          ...(await awaitSettled(context, caller, taskId)).map((received) => received.event.eventId),
-        );
+        events.push(...(await session.awaitSettled(taskId)).map((received) => received.event.eventId));
       }
       const repeated = duplicates([...tasks, ...events]);
       expectThat(
@@ -196,21 +186,23 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const key = freshLedgerKey(context, 'invocation.replay');
       const args = { ledgerKey: key, steps: [{ wait: { ms: 150 } }, { complete: {} }] };
-      const original = await startTask(context, caller, target, 'script', args);
+      const original = await tasks.start('script', args);
       const options = { requestId: original.invoke.requestId };
       const sibling = await context.callers.sibling(caller);
+      const siblingTasks = new TaskSession(context, sibling, target);
       const replays = [
-        await sendInvoke(context, caller, target, 'script', args, options),
-        await sendInvoke(context, sibling, target, 'script', args, {
+        await tasks.invoke('script', args, options),
+        await siblingTasks.invoke('script', args, {
           ...options,
           // Same canonical arguments: other member order and whitespace (interp-28).
           argumentsJson: `{ "steps" : [ { "wait": {"ms": 150} }, {"complete": {}} ],\n "ledgerKey": ${JSON.stringify(key)} }`,
         }),
       ];
-      await awaitSettled(context, caller, original.accepted.taskId);
-      replays.push(await sendInvoke(context, caller, target, 'script', args, options));
+      await tasks.awaitSettled(original.accepted.taskId);
+      replays.push(await tasks.invoke('script', args, options));
       for (const replay of replays) {
         const accepted = expectAccepted(replay.exchange, 'invocation.replay-same-task', replay.invoke);
         expectThat(
@@ -228,7 +220,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
           );
         }
       }
-      const count = await readLedger(context, caller, target, key, 'invocation.replay-same-task');
+      const count = await readLedger(tasks, key, 'invocation.replay-same-task');
       expectThat(
         `count ${String(count)}`,
         'invocation.replay-same-task',
@@ -248,6 +240,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const info = expectDiscoInfo(await discoInfo(caller, target.jid), 'endpoint-info.disco-info');
       const windowText = info.forms
         .flatMap((form) => form.fields)
@@ -259,22 +252,22 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
           `${target.jid} advertises no valid request_replay_seconds (endpoint-info.replay-window-field), so the replay window is unknown`,
         );
       }
-      const clock = await measureGatewayClock(context, caller, target);
+      const clock = await measureGatewayClock(tasks);
       const key = freshLedgerKey(context, 'invocation.replay-retention');
       const args = { ledgerKey: key, steps: [{ complete: {} }] };
       const admitted = Date.now();
       // Half a second of deadline: the tool completes as soon as it runs, within milliseconds
       // even on a loaded machine (it does not, the case cannot tell).
-      const original = await startShortlyRetained(context, caller, target, clock, args, 500);
+      const original = await startShortlyRetained(tasks, clock, args, 500);
       const { retainUntil } = original.accepted;
-      const settled = terminalPayload(await awaitSettled(context, caller, original.accepted.taskId));
+      const settled = terminalPayload(await tasks.awaitSettled(original.accepted.taskId));
       if (settled.state !== 'completed') {
         throw new CannotTell(
           `the task ended ${settled.state} before its tool completed (its deadline was a second away): a replay's execution would not show`,
         );
       }
-      await passOnGatewayClock(context, caller, target, dateTimeFromMillis(toEpochMillis(retainUntil) + 100));
-      const replay = await sendInvoke(context, caller, target, 'script', args, {
+      await passOnGatewayClock(tasks, dateTimeFromMillis(toEpochMillis(retainUntil) + 100));
+      const replay = await tasks.invoke('script', args, {
         requestId: original.invoke.requestId,
         ...(original.invoke.deadline === undefined ? {} : { deadline: original.invoke.deadline }),
       });
@@ -290,7 +283,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         `the original acceptance inside the replay window, after retain-until: task-id='${original.accepted.taskId}'`,
         accepted.taskId === original.accepted.taskId,
       );
-      const count = await readLedger(context, caller, target, key, 'invocation.replay-retention');
+      const count = await readLedger(tasks, key, 'invocation.replay-retention');
       expectThat(
         `count ${String(count)}`,
         'invocation.replay-retention',
@@ -316,21 +309,14 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       }
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const key = freshLedgerKey(context, 'invocation.crash');
       // Still running (or not yet dispatched) when the kill comes; ends by itself if resumed.
       const args = { ledgerKey: key, steps: [{ wait: { ms: 3_000 } }, { complete: {} }] };
-      const original = await startTask(
-        context,
-        caller,
-        target,
-        'script',
-        args,
-        {},
-        'invocation.durable-before-accepted',
-      );
+      const original = await tasks.start('script', args, {}, 'invocation.durable-before-accepted');
       await control.crashAndRestart();
       const state = expectTaskState(
-        await taskStateRequest(caller, target, original.accepted.taskId),
+        await tasks.state(original.accepted.taskId),
         'invocation.durable-before-accepted',
       );
       expectThat(
@@ -339,7 +325,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         `task-state of the accepted task ${original.accepted.taskId} after the crash`,
         state.taskId === original.accepted.taskId,
       );
-      const replay = await sendInvoke(context, caller, target, 'script', args, {
+      const replay = await tasks.invoke('script', args, {
         requestId: original.invoke.requestId,
       });
       const accepted = expectAccepted(replay.exchange, 'invocation.durable-before-accepted', replay.invoke);
@@ -349,7 +335,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         `the original acceptance after the crash: task-id='${original.accepted.taskId}'`,
         accepted.taskId === original.accepted.taskId,
       );
-      const count = await readLedger(context, caller, target, key, 'invocation.durable-before-accepted');
+      const count = await readLedger(tasks, key, 'invocation.durable-before-accepted');
       expectThat(
         `count ${String(count)}`,
         'invocation.durable-before-accepted',
@@ -371,30 +357,21 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       const world = requireWorld(context);
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const deadline = instantFromNow(600_000);
-      const original = await startTask(context, caller, target, 'script', QUICK, { deadline });
+      const original = await tasks.start('script', QUICK, { deadline });
       const requestId = original.invoke.requestId;
       const changed: [string, Promise<{ exchange: IqExchange }>][] = [
         [
           'arguments',
-          sendInvoke(
-            context,
-            caller,
-            target,
-            'script',
-            { steps: [{ complete: { summary: 'x' } }] },
-            { requestId, deadline },
-          ),
+          tasks.invoke('script', { steps: [{ complete: { summary: 'x' } }] }, { requestId, deadline }),
         ],
-        ['tool', sendInvoke(context, caller, target, 'script.typed', QUICK, { requestId, deadline })],
-        [
-          'manifest hash',
-          sendInvoke(context, caller, target, 'script', QUICK, { requestId, deadline, hash: STALE_HASH }),
-        ],
-        ['no deadline', sendInvoke(context, caller, target, 'script', QUICK, { requestId })],
+        ['tool', tasks.invoke('script.typed', QUICK, { requestId, deadline })],
+        ['manifest hash', tasks.invoke('script', QUICK, { requestId, deadline, hash: STALE_HASH })],
+        ['no deadline', tasks.invoke('script', QUICK, { requestId })],
         [
           'another deadline instant',
-          sendInvoke(context, caller, target, 'script', QUICK, {
+          tasks.invoke('script', QUICK, {
             requestId,
             deadline: dateTimeFromMillis(Date.parse(deadline.text) + 1_000),
           }),
@@ -411,7 +388,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         expectStanzaError(exchange, 'invocation.replay-conflict', 'conflict', context);
       }
       // An unknown version is also item-not-found (interp-27): either answer refuses the reuse.
-      const version = await sendInvoke(context, caller, target, 'script', QUICK, {
+      const version = await tasks.invoke('script', QUICK, {
         requestId,
         deadline,
         apiVersion: `${target.version}.9`,
@@ -425,10 +402,8 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       // The request ID is scoped to the caller: alice's identical request is new work.
       if (world.mayInvoke('remote', world.endpoint(target.jid), 'script')) {
         const remote = await context.callers.remote();
-        const independent = await startTask(
-          context,
-          remote,
-          target,
+        const remoteTasks = new TaskSession(context, remote, target);
+        const independent = await remoteTasks.start(
           'script',
           QUICK,
           { requestId, deadline },
@@ -440,9 +415,9 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
           'a task of its own for the same request ID from another caller',
           independent.accepted.taskId !== original.accepted.taskId,
         );
-        await awaitSettled(context, remote, independent.accepted.taskId);
+        await remoteTasks.awaitSettled(independent.accepted.taskId);
       }
-      await awaitSettled(context, caller, original.accepted.taskId);
+      await tasks.awaitSettled(original.accepted.taskId);
     },
   },
   {
@@ -470,28 +445,29 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       }
       const nonexistent: TaskTarget = { ...target, jid: world.nonexistentJid };
       const caller = await context.callers.local();
+      const restrictedTasks = new TaskSession(context, caller, restricted);
+      const tasks = new TaskSession(context, caller, target);
+      const nonexistentTasks = new TaskSession(context, caller, nonexistent);
       const replies = [
         {
           label: `nonexistent ${nonexistent.jid}`,
           to: nonexistent.jid,
-          exchange: (await sendInvoke(context, caller, nonexistent, 'script', QUICK)).exchange,
+          exchange: (await nonexistentTasks.invoke('script', QUICK)).exchange,
         },
         {
           label: `unknown tool at ${target.jid}`,
           to: target.jid,
-          exchange: (await sendInvoke(context, caller, target, 'no.such.tool', QUICK)).exchange,
+          exchange: (await tasks.invoke('no.such.tool', QUICK)).exchange,
         },
         {
           label: `restricted ${restricted.jid}`,
           to: restricted.jid,
-          exchange: (await sendInvoke(context, caller, restricted, restrictedTool, {})).exchange,
+          exchange: (await restrictedTasks.invoke(restrictedTool, {})).exchange,
         },
         {
           label: `restricted ${restricted.jid} with a stale hash and invalid arguments`,
           to: restricted.jid,
-          exchange: (
-            await sendInvoke(context, caller, restricted, restrictedTool, [1, 2], { hash: STALE_HASH })
-          ).exchange,
+          exchange: (await restrictedTasks.invoke(restrictedTool, [1, 2], { hash: STALE_HASH })).exchange,
         },
       ] as const;
       for (const reply of replies)
@@ -503,7 +479,8 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         );
       expectIndistinguishable([...replies], 'invocation.unauthorized-item-not-found', context);
       const denied = await context.callers.denied();
-      const refused = (await sendInvoke(context, denied, target, 'script', QUICK)).exchange;
+      const deniedTasks = new TaskSession(context, denied, target);
+      const refused = (await deniedTasks.invoke('script', QUICK)).exchange;
       expectStanzaError(refused, 'security.federation-deny-default', 'item-not-found', context);
       expectSameErrorPayload([replies[0].exchange, refused], 'invocation.unauthorized-item-not-found');
     },
@@ -539,21 +516,23 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         );
       }
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       // Arguments the endpoint's own tool may not accept: admission is about pins and rights, and
       // an empty object is what a schema-less caller would try; a not-acceptable is still not the
       // visibility refusal the requirement forbids.
-      const { invoke, exchange } = await sendInvoke(context, caller, target, tool.name, {});
+      const { invoke, exchange } = await tasks.invoke(tool.name, {});
       if (exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'not-acceptable') {
         throw new MissingFixture(
           `${tool.name} at ${target.jid} refuses {} as arguments, and the suite knows no valid ones: give the hidden endpoint a tool that accepts an empty object`,
         );
       }
       const accepted = expectAccepted(exchange, 'invocation.invoke-without-visibility', invoke);
-      await awaitSettled(context, caller, accepted.taskId);
+      await tasks.awaitSettled(accepted.taskId);
       const seeOnly = world.restrictedEndpoint;
       const seeOnlyTarget = targetOf(seeOnly);
+      const seeOnlyTasks = new TaskSession(context, caller, seeOnlyTarget);
       const seeOnlyTool = seeOnlyTarget.manifest.tools[0]?.name ?? 'x';
-      const refused = await sendInvoke(context, caller, seeOnlyTarget, seeOnlyTool, {});
+      const refused = await seeOnlyTasks.invoke(seeOnlyTool, {});
       expectStanzaError(refused.exchange, 'invocation.invoke-without-visibility', 'item-not-found', context);
     },
   },
@@ -568,25 +547,24 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const key = freshLedgerKey(context, 'invocation.validity');
       const args = { ledgerKey: key, steps: [{ complete: {} }] };
-      const stale = await sendInvoke(context, caller, target, 'script', args, { hash: STALE_HASH });
+      const stale = await tasks.invoke('script', args, { hash: STALE_HASH });
       expectStanzaError(stale.exchange, 'invocation.authorize-first', 'conflict', context);
-      const version = await sendInvoke(context, caller, target, 'script', args, {
+      const version = await tasks.invoke('script', args, {
         apiVersion: `${target.version}-absent`,
       });
       expectStanzaError(version.exchange, 'invocation.authorize-first', 'item-not-found', context);
-      const invalid = await sendInvoke(context, caller, target, 'script', {
+      const invalid = await tasks.invoke('script', {
         ledgerKey: key,
         steps: [{ explode: {} }],
       });
       expectStanzaError(invalid.exchange, 'rules.target-validates-arguments', 'not-acceptable', context);
-      const missing = await sendInvoke(context, caller, target, 'script', { ledgerKey: key });
+      const missing = await tasks.invoke('script', { ledgerKey: key });
       expectStanzaError(missing.exchange, 'rules.target-validates-arguments', 'not-acceptable', context);
       await expectLedgerUntouched(
-        context,
-        caller,
-        target,
+        tasks,
         key,
         'rules.target-validates-arguments',
         'no execution of a refused invocation (ledger 0)',
@@ -604,6 +582,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const key = freshLedgerKey(context, 'invocation.parts');
       const args = { ledgerKey: key, steps: [{ complete: {} }] };
       const child = (name: string) => (element: Element) => {
@@ -633,9 +612,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         expectAnyStanzaError(exchange, 'invocation.required-parts', context);
       }
       await expectLedgerUntouched(
-        context,
-        caller,
-        target,
+        tasks,
         key,
         'invocation.required-parts',
         'no execution of a refused invocation (ledger 0)',
@@ -653,7 +630,8 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      const clock = await measureGatewayClock(context, caller, target);
+      const tasks = new TaskSession(context, caller, target);
+      const clock = await measureGatewayClock(tasks);
       const key = freshLedgerKey(context, 'invocation.deadline');
       const args = { ledgerKey: key, steps: [{ complete: {} }] };
       const zoneless = await sendEdited(
@@ -666,7 +644,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         },
       );
       expectStanzaError(zoneless, 'cancellation.deadline-format', ['bad-request', 'not-acceptable'], context);
-      const past = await sendInvoke(context, caller, target, 'script', args, {
+      const past = await tasks.invoke('script', args, {
         deadline: clock.ago(120_000),
       });
       if (past.exchange.parsed.type === 'error') {
@@ -677,7 +655,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
           'cancellation.deadline-at-commit',
           'a deadline already past was admitted, then failed (interp-30)',
         );
-        const history = await awaitSettled(context, caller, accepted.taskId);
+        const history = await tasks.awaitSettled(accepted.taskId);
         const types = history.map((received) => received.event.type);
         expectThat(
           history.map((received) => received.stanza.xml).join('\n'),
@@ -689,9 +667,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         );
       }
       await expectLedgerUntouched(
-        context,
-        caller,
-        target,
+        tasks,
         key,
         'cancellation.deadline-at-commit',
         'the tool never ran (ledger 0)',
@@ -714,9 +690,10 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
       await withRestore(context, async (restorer) => {
         const target = conformanceTarget(context);
         const caller = await context.callers.local();
+        const tasks = new TaskSession(context, caller, target);
         const admin = await adminFor(context);
         const expectPinned = async (taskId: string, when: string, next: TaskTarget): Promise<void> => {
-          const exchange = await taskStateRequest(caller, target, taskId);
+          const exchange = await tasks.state(taskId);
           const state = expectTaskState(exchange, 'invocation.pin-before-admission');
           expectThat(
             exchange.reply.xml,
@@ -732,9 +709,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
           );
         };
         const { task, value: next } = await whileHeld(
-          context,
-          caller,
-          target,
+          tasks,
           async (held) => {
             restorer.reactivateAtEnd({ jid: target.jid, version: target.version, hash: target.hash });
             const version = await registerTargetVersion(admin, target, freshVersion(context, '1.0.1'));
@@ -749,7 +724,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
             beforeRetry: () => activateTarget(admin, target),
           },
         );
-        await awaitSettled(context, caller, task.accepted.taskId);
+        await tasks.awaitSettled(task.accepted.taskId);
         await expectPinned(task.accepted.taskId, 'after the task settled', next);
       });
     },

@@ -5,19 +5,14 @@
  */
 import type { CaseDeclaration } from '../../framework/case.ts';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Caller } from '../../../harness/driver/index.ts';
 import { buildInvoke } from '../../../protocol/stanza/index.ts';
 import type { CaseContext, ComponentLinkControl } from '../../framework/context.ts';
 import { expectThat } from '../../framework/expect.ts';
 import { NotApplicable } from '../../framework/verdicts.ts';
-import {
-  conformanceTarget,
-  expectAccepted,
-  freshLedgerKey,
-  readLedger,
-  stateOnceSettled,
-  type TaskTarget,
-} from '../support/tasks.ts';
+import { freshLedgerKey, readLedger } from '../support/ledger.ts';
+import { expectAccepted } from '../support/task-replies.ts';
+import { TaskSession } from '../support/task-session.ts';
+import { conformanceTarget } from '../support/task-target.ts';
 import { acceptedOnWire } from '../support/wire-stanzas.ts';
 import { LAUNCHED_ONLY, invokeOf } from '../support/link-faults.ts';
 
@@ -42,13 +37,12 @@ function acceptancesOf(
 const CUT_GRACE_MS = 100;
 
 async function throughFaultyS2s(
-  context: CaseContext,
+  tasks: TaskSession,
   link: ComponentLinkControl,
   s2s: NonNullable<NonNullable<CaseContext['sutControl']>['s2s']>,
-  caller: Caller,
-  target: TaskTarget,
   fault: 'cut' | 'delay',
 ): Promise<void> {
+  const { context, caller, target } = tasks;
   const ledgerKey = freshLedgerKey(context, 's2s-fault');
   const invoke = invokeOf(context, target, { ledgerKey, steps: [{ complete: {} }] });
   let cutMade: () => void = () => undefined;
@@ -84,10 +78,7 @@ async function throughFaultyS2s(
     );
     const retry = await caller.exchangeIq(target.jid, 'set', buildInvoke(invoke));
     const accepted = expectAccepted(retry, 'invocation.replay-same-task', invoke);
-    const settled = await stateOnceSettled(
-      context,
-      caller,
-      target,
+    const settled = await tasks.stateOnceSettled(
       accepted.taskId,
       'invocation.replay-same-task',
       'after the fault',
@@ -98,7 +89,7 @@ async function throughFaultyS2s(
       `one task for the request, whichever attempt got through: ${accepted.taskId}`,
       acceptances.taskIds.every((taskId) => taskId === accepted.taskId),
     );
-    const count = await readLedger(context, caller, target, ledgerKey, 'invocation.replay-same-task');
+    const count = await readLedger(tasks, ledgerKey, 'invocation.replay-same-task');
     expectThat(
       `count ${String(count)} (task ${settled.state})`,
       'invocation.replay-same-task',
@@ -128,11 +119,12 @@ export const linkFaultCases: readonly CaseDeclaration<'invocation'>[] = [
       if (link === undefined || s2s === undefined) throw new NotApplicable(LAUNCHED_ONLY);
       const target = conformanceTarget(context);
       const caller = await context.callers.remote();
+      const tasks = new TaskSession(context, caller, target);
       const count = context.budget.iterations(2, 12);
       const faults = ['cut', 'delay'] as const;
       for (let index = 0; index < count; index += 1) {
         const fault = index < faults.length ? faults[index] : context.random.pick(faults);
-        await throughFaultyS2s(context, link, s2s, caller, target, fault ?? 'cut');
+        await throughFaultyS2s(tasks, link, s2s, fault ?? 'cut');
       }
     },
   },

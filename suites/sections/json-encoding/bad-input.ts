@@ -39,23 +39,12 @@ import {
   withRestore,
   type Restorer,
 } from '../support/provisioning.ts';
-import {
-  awaitEvent,
-  awaitSettled,
-  conformanceTarget,
-  expectAccepted,
-  expectCompletedWithInputs,
-  expectInputAccepted,
-  expectLedgerUntouched,
-  freshLedgerKey,
-  freshRequestId,
-  inputRequestId,
-  readLedger,
-  requireToolFeatures,
-  sendInvoke,
-  startTask,
-  type TaskTarget,
-} from '../support/tasks.ts';
+import { expectLedgerUntouched, freshLedgerKey, readLedger } from '../support/ledger.ts';
+import { inputRequestId } from '../support/task-events.ts';
+import { expectAccepted, expectInputAccepted } from '../support/task-replies.ts';
+import { freshRequestId, TaskSession } from '../support/task-session.ts';
+import { conformanceTarget, type TaskTarget } from '../support/task-target.ts';
+import { requireToolFeatures } from '../support/tool-features.ts';
 import { sendAll, note } from '../support/bad-input.ts';
 
 function canaryOf(context: CaseContext): string {
@@ -75,13 +64,7 @@ function documentedLimits(context: CaseContext): Pick<JsonSlot, 'maxDepth' | 'ma
  * Admitted edge numbers (interp-10): the task runs once, and a replay spelled canonically — the
  * double 9007199254740993 rounds to, 0 for -0 — returns the same task.
  */
-async function expectEdgeReplay(
-  context: CaseContext,
-  caller: Caller,
-  target: TaskTarget,
-  input: BadJson,
-  exchange: IqExchange,
-): Promise<void> {
+async function expectEdgeReplay(tasks: TaskSession, input: BadJson, exchange: IqExchange): Promise<void> {
   const accepted = expectParsedResult(
     exchange,
     'json-encoding.canonical-replay-comparison',
@@ -94,7 +77,7 @@ async function expectEdgeReplay(
     .replace('"n":-0.0e5', '"n":0')
     .replace('"n":-0', '"n":0')
     .replace('"n":1e-400', '"n":0');
-  const replay = await sendInvoke(context, caller, target, 'script', null, {
+  const replay = await tasks.invoke('script', null, {
     requestId: accepted.requestId,
     argumentsJson: canonical,
   });
@@ -105,7 +88,7 @@ async function expectEdgeReplay(
     `the original task ${accepted.taskId} for the same arguments spelled canonically (${input.what})`,
     again.taskId === accepted.taskId,
   );
-  await awaitSettled(context, caller, accepted.taskId);
+  await tasks.awaitSettled(accepted.taskId);
 }
 
 /**
@@ -203,6 +186,7 @@ export const badInputCases: readonly CaseDeclaration<'json-encoding'>[] = [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const key = freshLedgerKey(context, 'bad-input.arguments');
       const canary = canaryOf(context);
       const wrapWith =
@@ -211,7 +195,7 @@ export const badInputCases: readonly CaseDeclaration<'json-encoding'>[] = [
           `{"ledgerKey":${JSON.stringify(ledgerKey)},"steps":[{"complete":{"structuredContent":${inner}}}]}`;
       requirePositiveControl(
         (
-          await sendInvoke(context, caller, target, 'script', null, {
+          await tasks.invoke('script', null, {
             argumentsJson: wrapWith(freshLedgerKey(context, 'bad-input.control'))('{"probe":1}'),
           })
         ).exchange,
@@ -231,12 +215,9 @@ export const badInputCases: readonly CaseDeclaration<'json-encoding'>[] = [
       );
       const counts = new BadInputCounts();
       const admitted = await sendAll(context, inputs, 'invoke', counts, canary, (input) =>
-        sendInvoke(context, caller, target, 'script', null, { argumentsJson: input.text }).then(
-          (sent) => sent.exchange,
-        ),
+        tasks.invoke('script', null, { argumentsJson: input.text }).then((sent) => sent.exchange),
       );
-      for (const { input, exchange } of admitted)
-        await expectEdgeReplay(context, caller, target, input, exchange);
+      for (const { input, exchange } of admitted) await expectEdgeReplay(tasks, input, exchange);
       await expectStillAnswers(
         caller,
         context.sut.gatewayJid,
@@ -244,21 +225,13 @@ export const badInputCases: readonly CaseDeclaration<'json-encoding'>[] = [
         'bad arguments',
       );
       await expectLedgerUntouched(
-        context,
-        caller,
-        target,
+        tasks,
         key,
         'json-encoding.ijson-rejection',
         'the ledger key of the refused arguments never incremented (no execution)',
       );
       if (admitted.length > 0) {
-        const count = await readLedger(
-          context,
-          caller,
-          target,
-          edgeKey,
-          'json-encoding.canonical-replay-comparison',
-        );
+        const count = await readLedger(tasks, edgeKey, 'json-encoding.canonical-replay-comparison');
         expectThat(
           `count ${String(count)}`,
           'json-encoding.canonical-replay-comparison',
@@ -285,14 +258,15 @@ export const badInputCases: readonly CaseDeclaration<'json-encoding'>[] = [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(context, caller, target, 'script', ['input']);
-      const { accepted } = await startTask(context, caller, target, 'script', {
+      const tasks = new TaskSession(context, caller, target);
+      await requireToolFeatures(tasks, 'script', ['input']);
+      const { accepted } = await tasks.start('script', {
         steps: [
           { input: { question: 'Anything?', inputSchema: { type: 'object' }, expiresInMs: 120_000 } },
           { complete: { echoInputs: true } },
         ],
       });
-      const asked = await awaitEvent(context, caller, accepted.taskId, 'input_required');
+      const asked = await tasks.awaitEvent(accepted.taskId, 'input_required');
       const requestId = inputRequestId(asked);
       const revision = asked.event.revision;
       const canary = canaryOf(context);
@@ -330,9 +304,7 @@ export const badInputCases: readonly CaseDeclaration<'json-encoding'>[] = [
         ),
         'json-encoding.ijson-rejection',
       );
-      await expectCompletedWithInputs(
-        context,
-        caller,
+      await tasks.expectCompletedWithInputs(
         accepted.taskId,
         [answer],
         'json-encoding.ijson-rejection',

@@ -73,28 +73,17 @@ import {
   withCanaryListener,
   type CanaryListener,
 } from '../support/canary-listener.ts';
+import { expectLedgerUntouched, freshLedgerKey, readLedger } from '../support/ledger.ts';
+import { inputRequestId, terminalPayload } from '../support/task-events.ts';
 import {
-  awaitEvent,
-  awaitInputOrTerminal,
-  awaitSettled,
-  conformanceTarget,
   expectAccepted,
   expectCancelAccepted,
   expectInputAccepted,
   expectTaskResult,
-  freshLedgerKey,
-  inputRequestId,
-  readLedger,
-  requireToolFeatures,
-  sendCancel,
-  sendInput,
-  sendInvoke,
-  startTask,
-  taskResultRequest,
-  terminalPayload,
-  expectLedgerUntouched,
-  expectCompletedWithInputs,
-} from '../support/tasks.ts';
+} from '../support/task-replies.ts';
+import { TaskSession } from '../support/task-session.ts';
+import { conformanceTarget } from '../support/task-target.ts';
+import { requireToolFeatures } from '../support/tool-features.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
 import { badInputCases } from './bad-input.ts';
 import { rawComponentInputCases } from './raw-component-input.ts';
@@ -582,17 +571,18 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const key = freshLedgerKey(context, 'json-encoding.ijson');
       const argumentsWith = (ledgerKey: string, value: string): string =>
         `{"ledgerKey":${JSON.stringify(ledgerKey)},"steps":[{"complete":{"structuredContent":${value}}}]}`;
       // The positive control: the same invocation with I-JSON arguments (another ledger key) is admitted.
-      const control = await sendInvoke(context, caller, target, 'script', null, {
+      const control = await tasks.invoke('script', null, {
         argumentsJson: argumentsWith(freshLedgerKey(context, 'json-encoding.ijson-control'), '{"probe":1}'),
       });
       requirePositiveControl(control.exchange, `${target.jid} script with I-JSON arguments`);
       const violations = ijsonViolations((value) => argumentsWith(key, value));
       for (const { what, text } of violations) {
-        const { exchange } = await sendInvoke(context, caller, target, 'script', null, {
+        const { exchange } = await tasks.invoke('script', null, {
           argumentsJson: text,
         });
         if (exchange.parsed.type === 'result') {
@@ -606,9 +596,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         expectStanzaError(exchange, 'json-encoding.ijson-rejection', 'not-acceptable', context);
       }
       await expectLedgerUntouched(
-        context,
-        caller,
-        target,
+        tasks,
         key,
         'json-encoding.ijson-rejection',
         'the ledger key never incremented (no execution)',
@@ -626,18 +614,19 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(context, caller, target, 'script', ['input']);
-      const { accepted } = await startTask(context, caller, target, 'script', {
+      const tasks = new TaskSession(context, caller, target);
+      await requireToolFeatures(tasks, 'script', ['input']);
+      const { accepted } = await tasks.start('script', {
         steps: [
           { input: { question: 'Anything?', inputSchema: { type: 'object' }, expiresInMs: 60_000 } },
           { complete: { echoInputs: true } },
         ],
       });
-      const asked = await awaitEvent(context, caller, accepted.taskId, 'input_required');
+      const asked = await tasks.awaitEvent(accepted.taskId, 'input_required');
       const requestId = inputRequestId(asked);
       const revision = asked.event.revision;
       for (const { what, text } of ijsonViolations((value) => value)) {
-        const exchange = await sendInput(caller, target, accepted.taskId, requestId, revision, text);
+        const exchange = await tasks.provideInput(accepted.taskId, requestId, revision, text);
         if (exchange.parsed.type === 'result') {
           throw new RequirementViolation(
             'json-encoding.ijson-rejection',
@@ -650,12 +639,10 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
       }
       const answer = { probe: 'valid' };
       expectInputAccepted(
-        await sendInput(caller, target, accepted.taskId, requestId, revision, answer),
+        await tasks.provideInput(accepted.taskId, requestId, revision, answer),
         'json-encoding.ijson-rejection',
       );
-      await expectCompletedWithInputs(
-        context,
-        caller,
+      await tasks.expectCompletedWithInputs(
         accepted.taskId,
         [answer],
         'json-encoding.ijson-rejection',
@@ -673,15 +660,16 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const spaced = SPACED;
       const result = {
         content: [{ type: 'text', text: spaced }],
         structuredContent: { value: spaced, [spaced]: [spaced] },
       };
-      const { accepted } = await startTask(context, caller, target, 'script', {
+      const { accepted } = await tasks.start('script', {
         steps: [{ complete: { ...result, summary: spaced } }],
       });
-      const history = await awaitSettled(context, caller, accepted.taskId);
+      const history = await tasks.awaitSettled(accepted.taskId);
       const expected = canonicalJson({ result, summary: spaced });
       const last = history.at(-1);
       expectThat(
@@ -690,7 +678,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         `a completed event carrying the strings unchanged: ${expected}`,
         canonicalJson(terminalPayload(history).payload) === expected,
       );
-      const exchange = await taskResultRequest(caller, target, accepted.taskId);
+      const exchange = await tasks.result(accepted.taskId);
       const stored = expectTaskResult(exchange, 'json-encoding.string-whitespace-preserved');
       expectThat(
         exchange.reply.xml,
@@ -710,6 +698,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const values = multibyteStrings(
         context.sut.limits?.jsonMaxBytes,
         context.sut.limits?.jsonMaxStringLength,
@@ -717,14 +706,14 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
       // The result spelled out whole: the comparison then leaves nothing to the gateway's defaults.
       const result = { content: [{ type: 'text', text: 'multi-byte' }], structuredContent: { values } };
       const steps = [{ complete: result }];
-      const started = await sendInvoke(context, caller, target, 'script', { steps });
+      const started = await tasks.invoke('script', { steps });
       if (started.exchange.parsed.type === 'error' && context.sut.limits?.jsonMaxBytes === undefined) {
         throw new CannotTell(
           `the gateway refused ${String(Buffer.byteLength(started.invoke.argumentsJson))} bytes of arguments (${started.exchange.parsed.error.condition}) and the SUT config documents no jsonMaxBytes`,
         );
       }
       const accepted = expectAccepted(started.exchange, 'json-encoding.utf8-xml-legal', started.invoke);
-      const history = await awaitSettled(context, caller, accepted.taskId);
+      const history = await tasks.awaitSettled(accepted.taskId);
       const expected = canonicalJson({ result });
       const event = canonicalJson(terminalPayload(history).payload);
       expectThat(
@@ -733,7 +722,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         'a completed event carrying the multi-byte strings unchanged',
         event === expected,
       );
-      const exchange = await taskResultRequest(caller, target, accepted.taskId);
+      const exchange = await tasks.result(accepted.taskId);
       const stored = canonicalJson(
         parseStrictJson(expectTaskResult(exchange, 'json-encoding.utf8-xml-legal').json),
       );
@@ -755,24 +744,23 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(context, caller, target, 'script', ['input']);
+      const tasks = new TaskSession(context, caller, target);
+      await requireToolFeatures(tasks, 'script', ['input']);
       const spaced = SPACED;
-      const { accepted } = await startTask(context, caller, target, 'script', {
+      const { accepted } = await tasks.start('script', {
         steps: [
           { input: { question: 'Say it with spaces', inputSchema: { type: 'object' }, expiresInMs: 60_000 } },
           { complete: { echoInputs: true } },
         ],
       });
-      const asked = await awaitEvent(context, caller, accepted.taskId, 'input_required');
+      const asked = await tasks.awaitEvent(accepted.taskId, 'input_required');
       const requestId = inputRequestId(asked);
       const answer = { [spaced]: spaced, list: [spaced, ` ${spaced} `] };
       expectInputAccepted(
-        await sendInput(caller, target, accepted.taskId, requestId, asked.event.revision, answer),
+        await tasks.provideInput(accepted.taskId, requestId, asked.event.revision, answer),
         'json-encoding.string-whitespace-preserved',
       );
-      await expectCompletedWithInputs(
-        context,
-        caller,
+      await tasks.expectCompletedWithInputs(
         accepted.taskId,
         [answer],
         'json-encoding.string-whitespace-preserved',
@@ -791,6 +779,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const key = JSON.stringify(freshLedgerKey(context, 'json-encoding.replay'));
       const spellings = [
         `{"ledgerKey":${key},"steps":[{"wait":{"ms":100}},{"complete":{"structuredContent":{"value":"é/","n":10}}}]}`,
@@ -800,9 +789,9 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
       ];
       const [first, ...others] = spellings;
       if (first === undefined) return;
-      const original = await startTask(context, caller, target, 'script', null, { argumentsJson: first });
+      const original = await tasks.start('script', null, { argumentsJson: first });
       for (const text of others) {
-        const replay = await sendInvoke(context, caller, target, 'script', null, {
+        const replay = await tasks.invoke('script', null, {
           requestId: original.invoke.requestId,
           argumentsJson: text,
         });
@@ -819,14 +808,8 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
             accepted.created.text === original.accepted.created.text,
         );
       }
-      await awaitSettled(context, caller, original.accepted.taskId);
-      const count = await readLedger(
-        context,
-        caller,
-        target,
-        JSON.parse(key) as string,
-        'invocation.replay-same-task',
-      );
+      await tasks.awaitSettled(original.accepted.taskId);
+      const count = await readLedger(tasks, JSON.parse(key) as string, 'invocation.replay-same-task');
       expectThat(
         `count ${String(count)}`,
         'invocation.replay-same-task',
@@ -888,8 +871,9 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
       withCanaryListener(async (canary) => {
         const target = conformanceTarget(context);
         const caller = await context.callers.local();
-        await requireToolFeatures(context, caller, target, 'script', ['input', 'cancel']);
-        const { accepted } = await startTask(context, caller, target, 'script', {
+        const tasks = new TaskSession(context, caller, target);
+        await requireToolFeatures(tasks, 'script', ['input', 'cancel']);
+        const { accepted } = await tasks.start('script', {
           steps: [
             {
               input: {
@@ -901,11 +885,9 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
             { complete: { echoInputs: true } },
           ],
         });
-        const next = await awaitInputOrTerminal(context, caller, accepted.taskId);
+        const next = await tasks.awaitInputOrTerminal(accepted.taskId);
         if (next.event.type === 'input_required') {
-          const answer = await sendInput(
-            caller,
-            target,
+          const answer = await tasks.provideInput(
             accepted.taskId,
             inputRequestId(next),
             next.event.revision,
@@ -917,12 +899,12 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
           );
           if (answer.parsed.type === 'error') {
             expectCancelAccepted(
-              await sendCancel(caller, target, accepted.taskId, next.event.revision),
+              await tasks.cancel(accepted.taskId, next.event.revision),
               'json-encoding.no-external-refs',
             );
           }
         }
-        await awaitSettled(context, caller, accepted.taskId);
+        await tasks.awaitSettled(accepted.taskId);
         expectNoContact(
           canary,
           'json-encoding.no-external-refs',

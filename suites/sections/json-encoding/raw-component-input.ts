@@ -12,16 +12,10 @@ import type { JsonValue } from '../../../protocol/json/json-value.ts';
 import { buildInvoke, serialize, type Invoke } from '../../../protocol/stanza/index.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import { expectThat } from '../../framework/expect.ts';
-import {
-  conformanceTarget,
-  expectAccepted,
-  expectTaskResult,
-  freshLedgerKey,
-  freshRequestId,
-  readLedger,
-  taskResultRequest,
-  awaitSettled,
-} from '../support/tasks.ts';
+import { freshLedgerKey, readLedger } from '../support/ledger.ts';
+import { expectAccepted, expectTaskResult } from '../support/task-replies.ts';
+import { freshRequestId, TaskSession } from '../support/task-session.ts';
+import { conformanceTarget } from '../support/task-target.ts';
 import { acceptedOnWire } from '../support/wire-stanzas.ts';
 import { LOWER, link } from '../support/raw-component-input.ts';
 
@@ -52,6 +46,7 @@ async function cdataSplitArguments(context: CaseContext): Promise<void> {
   const control = link(context);
   const target = conformanceTarget(context);
   const caller = await context.callers.local();
+  const tasks = new TaskSession(context, caller, target);
   const count = context.budget.iterations(1, 10);
   for (let index = 0; index < count; index += 1) {
     const ledgerKey = freshLedgerKey(context, 'cdata-split');
@@ -114,18 +109,15 @@ async function cdataSplitArguments(context: CaseContext): Promise<void> {
       `the task the split request was admitted as (${accepted?.taskId ?? '?'}): the same request, read the same way`,
       retry.taskId === accepted?.taskId,
     );
-    await awaitSettled(context, caller, retry.taskId).catch(() => undefined);
-    const result = expectTaskResult(
-      await taskResultRequest(caller, target, retry.taskId),
-      'json-encoding.cdata-independent',
-    );
+    await tasks.awaitSettled(retry.taskId).catch(() => undefined);
+    const result = expectTaskResult(await tasks.result(retry.taskId), 'json-encoding.cdata-independent');
     expectThat(
       result.json,
       'json-encoding.cdata-independent',
       `the tool's result carries the split string intact: ${JSON.stringify(value)}`,
       result.json.includes(JSON.stringify(value).slice(1, -1)) || resultValue(result.json) === value,
     );
-    const ran = await readLedger(context, caller, target, ledgerKey, 'json-encoding.cdata-independent');
+    const ran = await readLedger(tasks, ledgerKey, 'json-encoding.cdata-independent');
     expectThat(`count ${String(ran)}`, 'json-encoding.cdata-independent', 'the tool ran once', ran === 1);
   }
 }

@@ -18,7 +18,6 @@
  * support declarations never switch on a task feature its endpoint does not advertise
  * (manifest.endpoint-features-prevail): not at the tool node, and not in what a task does.
  */
-import type { Caller } from '../../../harness/driver/index.ts';
 import type { JsonObject } from '../../../protocol/json/json-value.ts';
 import { FEATURE, NS_AGENT_API } from '../../../protocol/namespaces.ts';
 import { buildManifestRequest, parseManifest } from '../../../protocol/stanza/index.ts';
@@ -45,22 +44,11 @@ import {
 import { badManifest, fullManifest, minimalManifest } from '../support/manifests.ts';
 import { expectRegistration, freshVersion, registrantFor, withRestore } from '../support/provisioning.ts';
 import { INVALID_MANIFEST, expectRefusals, type RefusalVector } from '../support/refusals.ts';
-import {
-  awaitEvent,
-  awaitInputOrTerminal,
-  awaitSettled,
-  conformanceTarget,
-  expectAccepted,
-  freshLedgerKey,
-  inputRequestId,
-  sendCancel,
-  sendInput,
-  sendInvoke,
-  startTask,
-  terminalPayload,
-  type TaskTarget,
-  expectLedgerUntouched,
-} from '../support/tasks.ts';
+import { expectLedgerUntouched, freshLedgerKey } from '../support/ledger.ts';
+import { inputRequestId, terminalPayload } from '../support/task-events.ts';
+import { expectAccepted } from '../support/task-replies.ts';
+import { TaskSession } from '../support/task-session.ts';
+import { conformanceTarget } from '../support/task-target.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
 
 /** The task features a tool may declare, by the manifest member that declares each. */
@@ -163,21 +151,16 @@ async function expectRegistered(
  * Cancelling a running task of `tool`, which has no effective cancel support, is refused with
  * service-unavailable or feature-not-implemented; an acceptance is a warning (interp-38).
  */
-async function expectCancelRefused(
-  context: CaseContext,
-  caller: Caller,
-  target: TaskTarget,
-  tool: string,
-  why: string,
-): Promise<void> {
+async function expectCancelRefused(tasks: TaskSession, tool: string, why: string): Promise<void> {
+  const { context } = tasks;
   // Long enough that the cancellation surely meets a running task, whatever the machine's load;
   // the case does not wait for the completion, which changes nothing it checks.
-  const { accepted } = await startTask(context, caller, target, tool, {
+  const { accepted } = await tasks.start(tool, {
     steps: [{ wait: { ms: 3000, onCancel: 'ignore' } }, { complete: {} }],
   });
   // At the current revision, so that only the missing support can be the reason for a refusal.
-  const running = await awaitEvent(context, caller, accepted.taskId, 'status');
-  const reply = await sendCancel(caller, target, accepted.taskId, running.event.revision);
+  const running = await tasks.awaitEvent(accepted.taskId, 'status');
+  const reply = await tasks.cancel(accepted.taskId, running.event.revision);
   if (reply.parsed.type === 'result') {
     context.warn(
       'manifest.endpoint-features-prevail',
@@ -370,17 +353,18 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
         );
       }
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       // The positive control: the same invocation of a tool that needs no approval is admitted.
       requirePositiveControl(
         (
-          await sendInvoke(context, caller, target, 'script', {
+          await tasks.invoke('script', {
             steps: [{ complete: { structuredContent: { value: 'no approval needed' } } }],
           })
         ).exchange,
         `${target.jid} script, which declares no approval, invoked with the same steps`,
       );
       const key = freshLedgerKey(context, 'manifest.approval');
-      const { invoke, exchange } = await sendInvoke(context, caller, target, 'script.approval', {
+      const { invoke, exchange } = await tasks.invoke('script.approval', {
         ledgerKey: key,
         steps: [{ complete: { structuredContent: { value: 'ran without approval' } } }],
       });
@@ -388,7 +372,7 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
         expectAnyStanzaError(exchange, 'manifest.fail-closed-permissions', context);
       } else {
         const accepted = expectAccepted(exchange, 'manifest.fail-closed-permissions', invoke);
-        const history = await awaitSettled(context, caller, accepted.taskId);
+        const history = await tasks.awaitSettled(accepted.taskId);
         const { state } = terminalPayload(history);
         expectThat(
           history.at(-1)?.stanza.xml ?? '',
@@ -398,9 +382,7 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
         );
       }
       await expectLedgerUntouched(
-        context,
-        caller,
-        target,
+        tasks,
         key,
         'manifest.fail-closed-permissions',
         'the ledger key never incremented (the tool never ran)',
@@ -418,6 +400,7 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const endpointInfo = expectDiscoInfo(
         await discoInfo(caller, target.jid),
         'manifest.endpoint-features-prevail',
@@ -441,10 +424,10 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
         ([declaration, feature]) => script?.supports[declaration] === true && !endpointFeatures.has(feature),
       ).map(([declaration]) => declaration);
       if (unsupported.includes('progress')) {
-        const { accepted } = await startTask(context, caller, target, 'script', {
+        const { accepted } = await tasks.start('script', {
           steps: [{ progress: { percent: 50 } }, { complete: {} }],
         });
-        const history = await awaitSettled(context, caller, accepted.taskId);
+        const history = await tasks.awaitSettled(accepted.taskId);
         expectThat(
           history.map((received) => received.stanza.xml).join('\n'),
           'manifest.endpoint-features-prevail',
@@ -453,44 +436,43 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
         );
       }
       if (unsupported.includes('cancel')) {
-        await expectCancelRefused(context, caller, target, 'script', `${target.jid} does not advertise it`);
+        await expectCancelRefused(tasks, 'script', `${target.jid} does not advertise it`);
       }
       // The converse: the endpoint advertises cancellation, script.plain declares none.
       const plain = target.manifest.tools.find((tool) => tool.name === 'script.plain');
       if (plain !== undefined && !plain.supports.cancel && endpointFeatures.has(FEATURE.taskCancel)) {
         if (script?.supports.cancel === true) {
           // The positive control: the same cancellation of a tool that declares cancel support is accepted.
-          const { accepted } = await startTask(context, caller, target, 'script', { steps: [{ wait: {} }] });
-          const running = await awaitEvent(context, caller, accepted.taskId, 'status');
+          const { accepted } = await tasks.start('script', { steps: [{ wait: {} }] });
+          const running = await tasks.awaitEvent(accepted.taskId, 'status');
           requirePositiveControl(
-            await sendCancel(caller, target, accepted.taskId, running.event.revision),
+            await tasks.cancel(accepted.taskId, running.event.revision),
             `cancelling a running task of script, which declares cancel support`,
           );
         }
         await expectCancelRefused(
-          context,
-          caller,
-          target,
+          tasks,
+
           'script.plain',
           'script.plain declares no support',
         );
       }
       if (unsupported.includes('input')) {
-        const { accepted } = await startTask(context, caller, target, 'script', {
+        const { accepted } = await tasks.start('script', {
           steps: [
             { input: { question: 'Allowed?', inputSchema: { type: 'object' }, expiresInMs: 60_000 } },
             { complete: { echoInputs: true } },
           ],
         });
-        const next = await awaitInputOrTerminal(context, caller, accepted.taskId);
+        const next = await tasks.awaitInputOrTerminal(accepted.taskId);
         if (next.event.type === 'input_required') {
           context.warn(
             'manifest.endpoint-features-prevail',
             `an input request without ${FEATURE.taskInput} (interp-05)`,
           );
-          await sendInput(caller, target, accepted.taskId, inputRequestId(next), next.event.revision, {});
+          await tasks.provideInput(accepted.taskId, inputRequestId(next), next.event.revision, {});
         }
-        await awaitSettled(context, caller, accepted.taskId);
+        await tasks.awaitSettled(accepted.taskId);
       }
     },
   },

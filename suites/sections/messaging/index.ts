@@ -32,7 +32,9 @@ import { expectThat } from '../../framework/expect.ts';
 import { CannotTell, MissingFixture, RequirementViolation } from '../../framework/verdicts.ts';
 import type { CallerRole } from '../../fixtures/reference-world.ts';
 import { requireWorld } from '../../fixtures/reference-world.ts';
-import { awaitSettled, conformanceTarget, eventPayload, startTask } from '../support/tasks.ts';
+import { eventPayload } from '../support/task-events.ts';
+import { TaskSession } from '../support/task-session.ts';
+import { conformanceTarget } from '../support/task-target.ts';
 
 const NS_ROSTER = 'jabber:iq:roster';
 const TOKEN_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -480,6 +482,7 @@ export const messagingSuite = defineSuite('messaging', 'Human Messaging Profile'
       const target = conformanceTarget(context);
       const endpoint = chatEndpoint(context, ['local']);
       const invoker = await context.callers.local();
+      const invokerTasks = new TaskSession(context, invoker, target);
       const chatter = await context.callers.sibling(invoker);
       const nonce = fresh(context, 'prose');
       // The conversation is open, from another resource of the same account.
@@ -487,7 +490,7 @@ export const messagingSuite = defineSuite('messaging', 'Human Messaging Profile'
       const invokerSince = invoker.inbound.length;
       const chatterSince = chatter.inbound.length;
       const prose = `Dear human, here is your answer ${nonce}.`;
-      const { accepted } = await startTask(context, invoker, target, 'script', {
+      const { accepted } = await invokerTasks.start('script', {
         steps: [{ complete: { content: [{ type: 'text', text: prose }], summary: prose } }],
       });
       // An event sent as chat is no lifecycle message (the codec refuses type 'chat'), so waiting
@@ -512,7 +515,7 @@ export const messagingSuite = defineSuite('messaging', 'Human Messaging Profile'
         "the task's events are task traffic (type 'normal' or absent), never chat messages",
         chatEvents.length === 0,
       );
-      const history = await awaitSettled(context, invoker, accepted.taskId);
+      const history = await invokerTasks.awaitSettled(accepted.taskId);
       const last = history.at(-1);
       expectThat(
         last?.stanza.xml ?? '(none)',

@@ -36,19 +36,14 @@ import { callerFor, discoInfo, listing, roleThatMaySee, traverse } from '../supp
 import { exampleArguments } from '../support/manifests.ts';
 import { nonexistentLike, probe, SURFACES, targetOf as surfaceTargetOf } from '../support/surfaces.ts';
 import {
-  conformanceTarget,
-  expectTaskState,
+  type GatewayClock,
   measureGatewayClock,
   passOnGatewayClock,
-  sendCancel,
-  sendInvoke,
   startShortlyRetained,
-  startTask,
-  targetOf,
-  taskStateRequest,
-  type GatewayClock,
-  type TaskTarget,
-} from '../support/tasks.ts';
+} from '../support/gateway-clock.ts';
+import { expectTaskState } from '../support/task-replies.ts';
+import { TaskSession } from '../support/task-session.ts';
+import { conformanceTarget, targetOf, type TaskTarget } from '../support/task-target.ts';
 import {
   judgeTiming,
   measureTiming,
@@ -136,12 +131,9 @@ function lookalikeTaskId(context: CaseContext, like: string): string {
 }
 
 /** Cancels the held task of another caller (cleanup: its answer does not matter). */
-async function cancelHeld(owner: Caller, target: TaskTarget, taskId: string): Promise<void> {
-  const { revision } = expectTaskState(
-    await taskStateRequest(owner, target, taskId),
-    'task-recovery.caller-authorization',
-  );
-  await sendCancel(owner, target, taskId, revision);
+async function cancelHeld(ownerTasks: TaskSession, taskId: string): Promise<void> {
+  const { revision } = expectTaskState(await ownerTasks.state(taskId), 'task-recovery.caller-authorization');
+  await ownerTasks.cancel(taskId, revision);
 }
 
 /** How long after retain-until a gateway may still answer for a task before the expired class is left out. */
@@ -152,20 +144,19 @@ const FORGET_GRACE_MS = 3_000;
  * false when it still answers for it FORGET_GRACE_MS later (keeping a task longer is allowed).
  */
 async function awaitForgotten(
-  context: CaseContext,
-  caller: Caller,
-  target: TaskTarget,
+  tasks: TaskSession,
   clock: GatewayClock,
   taskId: string,
   retainUntil: XmppDateTime,
 ): Promise<boolean> {
-  await passOnGatewayClock(context, caller, target, dateTimeFromMillis(toEpochMillis(retainUntil) + 100));
+  const { caller } = tasks;
+  await passOnGatewayClock(tasks, dateTimeFromMillis(toEpochMillis(retainUntil) + 100));
   const giveUpAt = clock.reachedBy(retainUntil) + FORGET_GRACE_MS;
   for (;;) {
-    const state = await taskStateRequest(caller, target, taskId);
+    const state = await tasks.state(taskId);
     if (state.parsed.type === 'error') return true;
     if (Date.now() >= giveUpAt) break;
-    await passOnGatewayClock(context, caller, target, clock.ahead(300));
+    await passOnGatewayClock(tasks, clock.ahead(300));
   }
   caller.transcript.note(
     `timing: the gateway still answers for ${taskId} ${String(FORGET_GRACE_MS / 1000)} s after its retain-until (allowed), so no expired task was measured`,
@@ -186,20 +177,12 @@ const TIMING_STATEMENT =
 
 /** A task of the caller's own with a short retention, or undefined (noted) without that fixture. */
 async function startExpiring(
-  context: CaseContext,
-  caller: Caller,
-  target: TaskTarget,
+  tasks: TaskSession,
   clock: GatewayClock,
 ): Promise<{ readonly taskId: string; readonly retainUntil: XmppDateTime } | undefined> {
+  const { caller } = tasks;
   try {
-    const { accepted } = await startShortlyRetained(
-      context,
-      caller,
-      target,
-      clock,
-      { steps: [{ complete: {} }] },
-      50,
-    );
+    const { accepted } = await startShortlyRetained(tasks, clock, { steps: [{ complete: {} }] }, 50);
     return { taskId: accepted.taskId, retainUntil: accepted.retainUntil };
   } catch (error) {
     if (!(error instanceof MissingFixture)) throw error;
@@ -219,6 +202,7 @@ function measureStateTiming(
     readonly [label: string, taskId: string],
   ],
 ): Promise<TimingOutcome> {
+  const tasks = new TaskSession(context, caller, target);
   const notFound = (exchange: IqExchange): void => {
     expectStanzaError(exchange, 'task-recovery.indistinguishable-not-found', 'item-not-found', context);
   };
@@ -226,8 +210,8 @@ function measureStateTiming(
     context,
     caller,
     [
-      { label: firstLabel, send: () => taskStateRequest(caller, target, firstId), check: notFound },
-      { label: secondLabel, send: () => taskStateRequest(caller, target, secondId), check: notFound },
+      { label: firstLabel, send: () => tasks.state(firstId), check: notFound },
+      { label: secondLabel, send: () => tasks.state(secondId), check: notFound },
     ],
     [[0, 1]],
     rounds,
@@ -259,6 +243,7 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
       );
       expectDiscoInfo(await discoInfo(caller, restricted.jid), 'privacy.profile-not-authority');
       const target = targetOf(restricted);
+      const tasks = new TaskSession(context, caller, target);
       // The positive control: a role the world lets invoke the restricted endpoint is admitted.
       const invoker = (['remote', 'remotePeer'] as const).find((role) =>
         world.mayInvokeAny(role, restricted),
@@ -271,20 +256,13 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
           `no caller role of the fixture world may invoke ${restricted.jid}, so nothing shows that the local caller's refusal is not a refusal of every invocation`,
         );
       }
+      const invokerTasks = new TaskSession(context, await callerFor(context, invoker), target);
       requirePositiveControl(
-        (
-          await sendInvoke(
-            context,
-            await callerFor(context, invoker),
-            target,
-            invocable.name,
-            exampleArguments(invocable.inputSchema.bytes),
-          )
-        ).exchange,
+        (await invokerTasks.invoke(invocable.name, exampleArguments(invocable.inputSchema.bytes))).exchange,
         `the ${invoker} caller, whom the world lets invoke it, invoking ${restricted.jid} ${invocable.name}`,
       );
       for (const tool of restricted.active.tools) {
-        const { exchange } = await sendInvoke(context, caller, target, tool.name, {});
+        const { exchange } = await tasks.invoke(tool.name, {});
         if (exchange.parsed.type === 'result') {
           throw new RequirementViolation(
             'privacy.profile-not-authority',
@@ -364,15 +342,17 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const owner = await context.callers.remote();
+      const ownerTasks = new TaskSession(context, owner, target);
       const rounds = context.budget.iterations(
         TIMING_BUDGETS.taskIds.rounds,
         TIMING_BUDGETS.taskIds.deepRounds,
       );
-      const clock = await measureGatewayClock(context, caller, target);
+      const clock = await measureGatewayClock(tasks);
       // Started first, so that its retention runs out while the first comparison is measured.
-      const expiring = await startExpiring(context, caller, target, clock);
-      const { accepted: held } = await startTask(context, owner, target, 'script', {
+      const expiring = await startExpiring(tasks, clock);
+      const { accepted: held } = await ownerTasks.start('script', {
         steps: [{ wait: { until: clock.ahead(600_000).text } }, { complete: {} }],
       });
       const unknown = lookalikeTaskId(context, held.taskId);
@@ -385,11 +365,11 @@ export const privacySuite = defineSuite('privacy', 'Privacy Considerations', [
           ]),
         );
       } finally {
-        await cancelHeld(owner, target, held.taskId);
+        await cancelHeld(ownerTasks, held.taskId);
       }
       if (expiring !== undefined) {
         const { taskId, retainUntil } = expiring;
-        const expired = await awaitForgotten(context, caller, target, clock, taskId, retainUntil);
+        const expired = await awaitForgotten(tasks, clock, taskId, retainUntil);
         if (expired) {
           const unknownLike = lookalikeTaskId(context, taskId);
           outcomes.push(

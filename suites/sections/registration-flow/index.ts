@@ -40,14 +40,8 @@ import {
   unauthorizedConditions,
 } from '../support/provisioning.ts';
 import { expectRefusals, type RefusalVector } from '../support/refusals.ts';
-import {
-  activateTarget,
-  awaitSettled,
-  conformanceTarget,
-  registerTargetVersion,
-  startTask,
-  taskStateRequest,
-} from '../support/tasks.ts';
+import { TaskSession } from '../support/task-session.ts';
+import { activateTarget, conformanceTarget, registerTargetVersion } from '../support/task-target.ts';
 import { adminLifecycle } from './admin-lifecycle.ts';
 import {
   adminOrSelf,
@@ -344,11 +338,12 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         const caller = await context.callers.local();
         restorer.reactivateAtEnd({ jid: target.jid, version: target.version, hash: target.hash });
         const pinned = await registerTargetVersion(admin, target, freshVersion(context, '1.0.2'));
+        const pinnedTasks = new TaskSession(context, caller, pinned);
         await activateTarget(admin, pinned);
-        const { accepted } = await startTask(context, caller, pinned, 'script', {
+        const { accepted } = await pinnedTasks.start('script', {
           steps: [{ complete: {} }],
         });
-        await awaitSettled(context, caller, accepted.taskId);
+        await pinnedTasks.awaitSettled(accepted.taskId);
         await activateTarget(admin, target);
         // The positive control: a fresh version no task depends on is removed when asked.
         const unused = await registerTargetVersion(admin, target, freshVersion(context, '1.0.3'));
@@ -390,7 +385,7 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
           'an error for its task state',
           'registration-flow.removal-blocked-by-tasks',
           `task ${accepted.taskId} still retained`,
-          (await taskStateRequest(caller, pinned, accepted.taskId)).parsed.type === 'result',
+          (await pinnedTasks.state(accepted.taskId)).parsed.type === 'result',
         );
       }),
   },

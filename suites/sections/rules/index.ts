@@ -23,7 +23,6 @@ import {
 } from '../../../protocol/stanza/index.ts';
 import { encodeCollectionNode, encodeToolNode } from '../../../protocol/tool-node.ts';
 import { defineSuite } from '../../framework/case.ts';
-import type { CaseContext } from '../../framework/context.ts';
 import {
   expectDiscoInfo,
   expectStanzaError,
@@ -46,23 +45,13 @@ import {
   withRestore,
 } from '../support/provisioning.ts';
 import { readFound, searchLegacy, traverseSearch } from '../support/search.ts';
-import {
-  awaitEvent,
-  awaitSettled,
-  conformanceTarget,
-  expectAccepted,
-  expectCancelAccepted,
-  expectTaskState,
-  instantFromNow,
-  isTerminalState,
-  prober,
-  sendCancel,
-  sendInvoke,
-  statusState,
-  taskStateRequest,
-  whileHeld,
-  type TaskTarget,
-} from '../support/tasks.ts';
+import { instantFromNow } from '../support/gateway-clock.ts';
+import { whileHeld } from '../support/held-task.ts';
+import { prober } from '../support/task-accounts.ts';
+import { isTerminalState, statusState } from '../support/task-events.ts';
+import { expectAccepted, expectCancelAccepted, expectTaskState } from '../support/task-replies.ts';
+import { TaskSession } from '../support/task-session.ts';
+import { conformanceTarget } from '../support/task-target.ts';
 import { probe, SURFACES, targetOf } from '../support/surfaces.ts';
 
 /**
@@ -128,12 +117,11 @@ const FILL_RETRIES_MS = [100, 400, 1_600] as const;
  * Each invocation's last exchange.
  */
 async function invokeOpenWaits(
-  context: CaseContext,
-  caller: Caller,
-  target: TaskTarget,
+  tasks: TaskSession,
   count: number,
   retry = true,
 ): Promise<{ exchange: IqExchange; invoke: Parameters<typeof expectAccepted>[2] }[]> {
+  const { context } = tasks;
   const rate = context.sut.limits?.rateLimits?.invocation;
   const batch = Math.min(
     FILL_BATCH,
@@ -147,11 +135,11 @@ async function invokeOpenWaits(
     exchange: IqExchange;
     invoke: Parameters<typeof expectAccepted>[2];
   }> => {
-    let sent = await sendInvoke(context, caller, target, 'script', OPEN_WAIT, { deadline });
+    let sent = await tasks.invoke('script', OPEN_WAIT, { deadline });
     for (const pauseMs of retry ? FILL_RETRIES_MS : []) {
       if (!constrained(sent.exchange)) break;
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
-      sent = await sendInvoke(context, caller, target, 'script', OPEN_WAIT, {
+      sent = await tasks.invoke('script', OPEN_WAIT, {
         deadline,
         requestId: sent.invoke.requestId,
       });
@@ -170,19 +158,14 @@ async function invokeOpenWaits(
 }
 
 /** Cancels every open-wait task and waits until each settles (any terminal state: #cancellation). */
-async function cancelAndSettle(
-  context: CaseContext,
-  caller: Caller,
-  target: TaskTarget,
-  taskIds: readonly string[],
-): Promise<void> {
+async function cancelAndSettle(tasks: TaskSession, taskIds: readonly string[]): Promise<void> {
   await Promise.all(
     taskIds.map(async (taskId) => {
-      const running = await awaitEvent(context, caller, taskId, 'status', () => true);
+      const running = await tasks.awaitEvent(taskId, 'status', () => true);
       const revision = statusState(running) === undefined ? 0 : running.event.revision;
-      expectCancelAccepted(await sendCancel(caller, target, taskId, revision), 'rules.resource-bounds');
-      await awaitSettled(context, caller, taskId);
-      const state = expectTaskState(await taskStateRequest(caller, target, taskId), 'rules.resource-bounds');
+      expectCancelAccepted(await tasks.cancel(taskId, revision), 'rules.resource-bounds');
+      await tasks.awaitSettled(taskId);
+      const state = expectTaskState(await tasks.state(taskId), 'rules.resource-bounds');
       expectThat(
         `${taskId}: ${state.state}`,
         'rules.resource-bounds',
@@ -421,20 +404,22 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const remote = await context.callers.remote();
       const eventId = (): string =>
         `evt-${context.random.string('abcdefghijklmnopqrstuvwxyz0123456789', 24)}`;
       // The task must outlive the forgeries: a wait step, which needs no interactive feature.
-      const { task } = await whileHeld(context, caller, target, async ({ accepted, running }) => {
+      const { task } = await whileHeld(tasks, async ({ accepted, running }) => {
         const revision = running.event.revision;
         for (const sender of [caller, remote]) {
+          const senderTasks = new TaskSession(context, sender, target);
           for (const event of forgedEvents(accepted.taskId, revision + 1, eventId)) {
             await sender.send(buildLifecycleMessage({ to: target.jid }, event));
           }
           // An IQ after the messages on the same route: when it is answered, they were delivered.
-          await taskStateRequest(sender, target, accepted.taskId);
+          await senderTasks.state(accepted.taskId);
         }
-        const exchange = await taskStateRequest(caller, target, accepted.taskId);
+        const exchange = await tasks.state(accepted.taskId);
         const state = expectTaskState(exchange, 'rules.only-target-settles');
         expectThat(
           exchange.reply.xml,
@@ -443,7 +428,7 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
           state.state === 'running' && state.revision === revision,
         );
       });
-      const history = await awaitSettled(context, caller, task.accepted.taskId);
+      const history = await tasks.awaitSettled(task.accepted.taskId);
       const forged = history.filter((received) => received.event.json.includes('forged'));
       const last = history.at(-1);
       expectThat(
@@ -478,10 +463,11 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
       }
       const target = conformanceTarget(context);
       const caller = await prober(context);
+      const tasks = new TaskSession(context, caller, target);
       const made: string[] = [];
       try {
         // The positive control: every invocation up to the capacity is admitted.
-        for (const { exchange, invoke } of await invokeOpenWaits(context, caller, target, capacity)) {
+        for (const { exchange, invoke } of await invokeOpenWaits(tasks, capacity)) {
           if (exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'resource-constraint') {
             throw new CannotTell(
               `invocation ${String(made.length + 1)} of the documented ${String(capacity)} still got resource-constraint after ${String(FILL_RETRIES_MS.length)} pauses: a rate limit, pending work or tasks of ${caller.bareJid} from elsewhere stood in the way`,
@@ -489,8 +475,7 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
           }
           made.push(expectAccepted(exchange, 'invocation.required-parts', invoke).taskId);
         }
-        const { exchange: past, invoke } =
-          (await invokeOpenWaits(context, caller, target, 1, false))[0] ?? {};
+        const { exchange: past, invoke } = (await invokeOpenWaits(tasks, 1, false))[0] ?? {};
         if (past === undefined || invoke === undefined) throw new Error('unreachable: one invocation sent');
         if (past.parsed.type === 'result') {
           made.push(expectAccepted(past, 'invocation.required-parts', invoke).taskId);
@@ -503,10 +488,10 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
         expectStanzaError(past, 'rules.resource-bounds', 'resource-constraint', context);
       } catch (error) {
         // The verdict stands; the cleanup only keeps the tasks from outliving the case.
-        await cancelAndSettle(context, caller, target, made).catch(() => undefined);
+        await cancelAndSettle(tasks, made).catch(() => undefined);
         throw error;
       }
-      await cancelAndSettle(context, caller, target, made);
+      await cancelAndSettle(tasks, made);
     },
   },
 ]);

@@ -47,16 +47,11 @@ import {
   withRestore,
 } from '../support/provisioning.ts';
 import { expectRefusals } from '../support/refusals.ts';
-import {
-  awaitInputOrTerminal,
-  conformanceTarget,
-  expectInputAccepted,
-  inputRequestId,
-  requireToolFeatures,
-  sendInput,
-  startTask,
-  expectCompletedWithInputs,
-} from '../support/tasks.ts';
+import { inputRequestId } from '../support/task-events.ts';
+import { expectInputAccepted } from '../support/task-replies.ts';
+import { TaskSession } from '../support/task-session.ts';
+import { conformanceTarget } from '../support/task-target.ts';
+import { requireToolFeatures } from '../support/tool-features.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
 
 /**
@@ -506,14 +501,15 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      await requireToolFeatures(context, caller, target, 'script', ['input']);
-      const { accepted } = await startTask(context, caller, target, 'script', {
+      const tasks = new TaskSession(context, caller, target);
+      await requireToolFeatures(tasks, 'script', ['input']);
+      const { accepted } = await tasks.start('script', {
         steps: [
           { input: { question: 'Only letters a?', inputSchema: CATASTROPHIC, expiresInMs: 60_000 } },
           { complete: { echoInputs: true } },
         ],
       });
-      const asked = await awaitInputOrTerminal(context, caller, accepted.taskId);
+      const asked = await tasks.awaitInputOrTerminal(accepted.taskId);
       if (asked.event.type !== 'input_required') {
         // Refusing the pattern when the tool asks is a bounded response too.
         return;
@@ -522,7 +518,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
       const revision = asked.event.revision;
       let refused: IqExchange;
       try {
-        refused = await sendInput(caller, target, accepted.taskId, requestId, revision, NON_MATCHING);
+        refused = await tasks.provideInput(accepted.taskId, requestId, revision, NON_MATCHING);
       } catch (error) {
         if (!(error instanceof IqTimeout)) throw error;
         throw new RequirementViolation(
@@ -541,12 +537,10 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
       expectStanzaError(refused, 'schemas.bounded-regex', ['not-acceptable', 'resource-constraint'], context);
       const answer = { s: 'aaaa' };
       expectInputAccepted(
-        await sendInput(caller, target, accepted.taskId, requestId, revision, answer),
+        await tasks.provideInput(accepted.taskId, requestId, revision, answer),
         'schemas.bounded-regex',
       );
-      await expectCompletedWithInputs(
-        context,
-        caller,
+      await tasks.expectCompletedWithInputs(
         accepted.taskId,
         [answer],
         'schemas.bounded-regex',

@@ -51,15 +51,10 @@ import {
 } from '../support/provisioning.ts';
 import { readFound, searchLegacy } from '../support/search.ts';
 import { nonexistentLike, probe, SURFACES, targetOf } from '../support/surfaces.ts';
-import {
-  awaitSettled,
-  conformanceTarget,
-  prober,
-  startTask,
-  taskResultRequest,
-  taskStateRequest,
-  terminalPayload,
-} from '../support/tasks.ts';
+import { prober } from '../support/task-accounts.ts';
+import { terminalPayload } from '../support/task-events.ts';
+import { TaskSession } from '../support/task-session.ts';
+import { conformanceTarget } from '../support/task-target.ts';
 import { rawComponentInputCases } from './raw-component-input.ts';
 
 /** The bare JID a stanza came from, or undefined when it has no (valid) from. */
@@ -416,8 +411,11 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
       const world = requireWorld(context);
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const sibling = await context.callers.sibling(caller);
+      const siblingTasks = new TaskSession(context, sibling, target);
       const remote = await context.callers.remote();
+      const remoteTasks = new TaskSession(context, remote, target);
       // Another endpoint of the same gateway: the identity a confused gateway could lend the output.
       const impersonated =
         world.endpoints.find((endpoint) => endpoint.jid !== target.jid)?.jid ?? world.nonexistentJid;
@@ -436,10 +434,10 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
           grant: { principal: remote.bareJid, see: ['*'], invoke: ['*'] },
         },
       };
-      const { accepted } = await startTask(context, caller, target, 'script', {
+      const { accepted } = await tasks.start('script', {
         steps: [{ progress: { message: instruction } }, { complete: { ...result, summary: markup } }],
       });
-      const history = await awaitSettled(context, caller, accepted.taskId);
+      const history = await tasks.awaitSettled(accepted.taskId);
       for (const received of history) {
         expectThat(
           received.stanza.xml,
@@ -463,15 +461,15 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
         state === 'completed' && canonicalJson(payload) === expected,
       );
       // An IQ answered on each recipient's route comes after anything the gateway sent there before.
-      const stateForRemote = await taskStateRequest(remote, target, accepted.taskId);
+      const stateForRemote = await remoteTasks.state(accepted.taskId);
       expectStanzaError(stateForRemote, 'security.content-is-data', 'item-not-found', context);
       expectStanzaError(
-        await taskResultRequest(remote, target, accepted.taskId),
+        await remoteTasks.result(accepted.taskId),
         'security.content-is-data',
         'item-not-found',
         context,
       );
-      await taskStateRequest(sibling, target, accepted.taskId);
+      await siblingTasks.state(accepted.taskId);
       for (const [who, other] of [
         ['another resource of the caller', sibling],
         ['the federated principal the output names', remote],

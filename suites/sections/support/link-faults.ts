@@ -6,7 +6,8 @@
 import type { JsonValue } from '../../../protocol/json/json-value.ts';
 import { type Invoke } from '../../../protocol/stanza/index.ts';
 import type { CaseContext } from '../../framework/context.ts';
-import { freshRequestId, type TaskTarget } from './tasks.ts';
+import { freshRequestId } from './task-session.ts';
+import type { TaskTarget } from './task-target.ts';
 import { launchedOnly } from './launched-only.ts';
 
 export const LAUNCHED_ONLY = launchedOnly("the harness's own fault proxies");

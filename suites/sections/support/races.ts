@@ -27,14 +27,11 @@ import {
   type RaceOutcome,
   type RaceProcess,
 } from './task-history.ts';
-import {
-  conformanceTarget,
-  freshRequestId,
-  localPeer,
-  readLedger,
-  requireToolFeatures,
-  type TaskTarget,
-} from './tasks.ts';
+import { readLedger } from './ledger.ts';
+import { localPeer } from './task-accounts.ts';
+import { freshRequestId, TaskSession } from './task-session.ts';
+import { conformanceTarget, type TaskTarget } from './task-target.ts';
+import { requireToolFeatures } from './tool-features.ts';
 
 /** Which model rule breaks which requirement; a family names its own for the terminal outcome. */
 export const RULE_REQUIREMENTS: Record<HistoryRule, RequirementId> = {
@@ -76,6 +73,8 @@ export type Foreign = (typeof FOREIGN)[number];
 /** The callers of one race case: three resources of the owner's account, two other accounts. */
 export interface RaceCast {
   readonly target: TaskTarget;
+  /** Owner a's tasks at the target: what reads the ledger and the gateway's clock. */
+  readonly ownerTasks: TaskSession;
   readonly owners: Readonly<Record<Owner, RaceProcess>>;
   readonly foreign: Readonly<Record<Foreign, RaceProcess>>;
   readonly ownerList: readonly RaceProcess[];
@@ -88,7 +87,8 @@ export async function cast(
 ): Promise<RaceCast> {
   const target = conformanceTarget(context);
   const a = await context.callers.local();
-  await requireToolFeatures(context, a, target, 'script', features);
+  const ownerTasks = new TaskSession(context, a, target);
+  await requireToolFeatures(ownerTasks, 'script', features);
   const [b, c, peer, remote] = await Promise.all([
     context.callers.sibling(a),
     context.callers.sibling(a),
@@ -102,7 +102,14 @@ export async function cast(
   const owners = { a: { name: 'a', caller: a }, b: { name: 'b', caller: b }, c: { name: 'c', caller: c } };
   const foreign = { peer: { name: 'peer', caller: peer }, remote: { name: 'remote', caller: remote } };
   const ownerList = [owners.a, owners.b, owners.c];
-  return { target, owners, foreign, ownerList, all: [...ownerList, foreign.peer, foreign.remote] };
+  return {
+    target,
+    ownerTasks,
+    owners,
+    foreign,
+    ownerList,
+    all: [...ownerList, foreign.peer, foreign.remote],
+  };
 }
 
 /** An operation of a schedule, fired `at` ms after the race's starting point. */
@@ -346,13 +353,7 @@ export async function finish(
   );
   let executions = 0;
   for (const key of ledgerKeys) {
-    executions += await readLedger(
-      context,
-      raceCast.owners.a.caller,
-      raceCast.target,
-      key,
-      'invocation.replay-same-task',
-    );
+    executions += await readLedger(raceCast.ownerTasks, key, 'invocation.replay-same-task');
   }
   return recorder.history(owner, taskId, raceCast.ownerList, executions);
 }

@@ -20,6 +20,11 @@ import type { JsonValue } from '../../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../../protocol/json/strict-json.ts';
 import type { XmppDateTime } from '../../../protocol/datetime.ts';
 import {
+  buildCancel,
+  buildInvoke,
+  buildProvideInput,
+  buildTaskResultRequest,
+  buildTaskStateRequest,
   parseAccepted,
   parseCancelAccepted,
   parseInputAccepted,
@@ -44,8 +49,7 @@ import type { Element } from '@xmpp/xml';
 import type { CaseContext } from '../../framework/context.ts';
 import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
-import { sendCancel, sendInput, taskResultRequest, taskStateRequest, type TaskTarget } from './tasks.ts';
-import { buildInvoke } from '../../../protocol/stanza/index.ts';
+import type { TaskTarget } from './task-target.ts';
 
 /** One connected resource taking part in a race, under a short name for the history. */
 export interface RaceProcess {
@@ -173,7 +177,12 @@ export class HistoryRecorder {
     return this.#record(
       process,
       { kind: 'cancel', expectedRevision, ...(reason === undefined ? {} : { reason }) },
-      () => sendCancel(process.caller, this.#target, taskId, expectedRevision, reason),
+      () =>
+        process.caller.exchangeIq(
+          this.#target.jid,
+          'set',
+          buildCancel({ taskId, expectedRevision, ...(reason === undefined ? {} : { reason }) }),
+        ),
       (payload) => {
         const value = parseCancelAccepted(payload);
         return { kind: 'cancel-accepted', taskId: value.taskId, revision: value.revision };
@@ -191,7 +200,17 @@ export class HistoryRecorder {
     return this.#record(
       process,
       { kind: 'provide-input', requestId, expectedRevision, input: canonicalJson(input) },
-      () => sendInput(process.caller, this.#target, taskId, requestId, expectedRevision, input),
+      () =>
+        process.caller.exchangeIq(
+          this.#target.jid,
+          'set',
+          buildProvideInput({
+            taskId,
+            requestId,
+            expectedRevision,
+            inputJson: typeof input === 'string' ? input : JSON.stringify(input),
+          }),
+        ),
       (payload) => {
         const value = parseInputAccepted(payload);
         return { kind: 'input-accepted', taskId: value.taskId, revision: value.revision };
@@ -203,7 +222,7 @@ export class HistoryRecorder {
     return this.#record(
       process,
       { kind: 'task-state' },
-      () => taskStateRequest(process.caller, this.#target, taskId),
+      () => process.caller.exchangeIq(this.#target.jid, 'get', buildTaskStateRequest({ taskId })),
       (payload) => {
         const value = parseTaskState(payload);
         const pending = pendingRequestId(value.pendingInputJson);
@@ -222,7 +241,7 @@ export class HistoryRecorder {
     return this.#record(
       process,
       { kind: 'task-result' },
-      () => taskResultRequest(process.caller, this.#target, taskId),
+      () => process.caller.exchangeIq(this.#target.jid, 'get', buildTaskResultRequest({ taskId })),
       (payload) => {
         const value = parseTaskResult(payload);
         return {

@@ -4,7 +4,8 @@
  */
 import { defineSuite } from '../../framework/case.ts';
 import { expectThat } from '../../framework/expect.ts';
-import { awaitSettled, conformanceTarget, startTask } from '../support/tasks.ts';
+import { TaskSession } from '../support/task-session.ts';
+import { conformanceTarget } from '../support/task-target.ts';
 
 export const taskMessageRoutingSuite = defineSuite('task-message-routing', 'Task Message Routing', [
   {
@@ -18,8 +19,9 @@ export const taskMessageRoutingSuite = defineSuite('task-message-routing', 'Task
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
       const sibling = await context.callers.sibling(caller);
-      const { accepted } = await startTask(context, sibling, target, 'script', { steps: [{ complete: {} }] });
-      const history = await awaitSettled(context, sibling, accepted.taskId);
+      const siblingTasks = new TaskSession(context, sibling, target);
+      const { accepted } = await siblingTasks.start('script', { steps: [{ complete: {} }] });
+      const history = await siblingTasks.awaitSettled(accepted.taskId);
       for (const received of history) {
         expectThat(
           received.stanza.xml,
@@ -41,10 +43,11 @@ export const taskMessageRoutingSuite = defineSuite('task-message-routing', 'Task
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      const { accepted } = await startTask(context, caller, target, 'script', {
+      const tasks = new TaskSession(context, caller, target);
+      const { accepted } = await tasks.start('script', {
         steps: [{ progress: { percent: 10 } }, { complete: {} }],
       });
-      const history = await awaitSettled(context, caller, accepted.taskId);
+      const history = await tasks.awaitSettled(accepted.taskId);
       const ids = new Set<string>();
       for (const received of history) {
         const hint = received.stanza.element?.getChild('no-copy', 'urn:xmpp:hints');

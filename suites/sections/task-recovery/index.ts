@@ -29,28 +29,24 @@ import { expectIndistinguishable, expectStanzaError, expectThat } from '../../fr
 import { MissingFixture } from '../../framework/verdicts.ts';
 import { requireWorld } from '../../fixtures/reference-world.ts';
 import {
-  awaitSettled,
-  conformanceTarget,
-  expectTaskResult,
-  expectTaskState,
-  freshRequestId,
   instantFromNow,
-  localPeer,
   measureGatewayClock,
-  offeredTaskOperations,
-  operationIqType,
   passOnGatewayClock,
-  rawTaskOperation,
   SHORT_RETENTION_MS,
   startShortlyRetained,
-  startTask,
-  taskResultRequest,
-  taskStateRequest,
-  terminalPayload,
-  whileHeld,
+} from '../support/gateway-clock.ts';
+import { whileHeld } from '../support/held-task.ts';
+import {
+  offeredTaskOperations,
+  operationIqType,
+  rawTaskOperation,
   type TaskOperation,
-  type TaskTarget,
-} from '../support/tasks.ts';
+} from '../support/raw-operations.ts';
+import { localPeer } from '../support/task-accounts.ts';
+import { terminalPayload } from '../support/task-events.ts';
+import { expectTaskResult, expectTaskState } from '../support/task-replies.ts';
+import { freshRequestId, TaskSession } from '../support/task-session.ts';
+import { conformanceTarget, type TaskTarget } from '../support/task-target.ts';
 import { serverRestartCases } from './server-restart.ts';
 
 /** Beyond retain-until on the gateway's clock before the case looks. */
@@ -72,12 +68,12 @@ interface ReadState {
 
 /** Task state as a resource that saw no event reads it: every attribute the invocation fixed (#task-recovery). */
 async function expectFullStateWhileRunning(
-  sibling: Caller,
-  target: TaskTarget,
+  siblingTasks: TaskSession,
   accepted: Accepted,
   deadline: XmppDateTime,
 ): Promise<ReadState> {
-  const exchange = await taskStateRequest(sibling, target, accepted.taskId);
+  const { target } = siblingTasks;
+  const exchange = await siblingTasks.state(accepted.taskId);
   const running = expectTaskState(exchange, 'task-recovery.state-contents');
   const attributes: readonly [expected: string, holds: boolean][] = [
     [`task-id='${accepted.taskId}'`, running.taskId === accepted.taskId],
@@ -103,8 +99,7 @@ async function expectFullStateWhileRunning(
 /** Before the task is terminal: result-available is false and task-result answers unexpected-request. */
 async function expectNoResultYet(
   context: CaseContext,
-  sibling: Caller,
-  target: TaskTarget,
+  siblingTasks: TaskSession,
   taskId: string,
   running: ReadState,
 ): Promise<void> {
@@ -114,7 +109,7 @@ async function expectNoResultYet(
     "result-available='false' while not terminal",
     !running.state.resultAvailable,
   );
-  const early = await taskResultRequest(sibling, target, taskId);
+  const early = await siblingTasks.result(taskId);
   // The task may have settled in between; only a non-terminal answer is judged.
   if (early.parsed.type === 'error')
     expectStanzaError(early, 'task-recovery.result-only-terminal', 'unexpected-request', context);
@@ -122,12 +117,11 @@ async function expectNoResultYet(
 
 /** Once settled: the terminal state and revision with a result, and task-result equal to the terminal event. */
 async function expectSettlementRecovered(
-  sibling: Caller,
-  target: TaskTarget,
+  siblingTasks: TaskSession,
   taskId: string,
   terminal: ReturnType<typeof terminalPayload>,
 ): Promise<void> {
-  const settledExchange = await taskStateRequest(sibling, target, taskId);
+  const settledExchange = await siblingTasks.state(taskId);
   const settled = expectTaskState(settledExchange, 'task-recovery.state-contents');
   expectThat(
     settledExchange.reply.xml,
@@ -135,7 +129,7 @@ async function expectSettlementRecovered(
     `state='${terminal.state}' revision='${String(terminal.revision)}' result-available='true'`,
     settled.state === terminal.state && settled.revision === terminal.revision && settled.resultAvailable,
   );
-  const resultExchange = await taskResultRequest(sibling, target, taskId);
+  const resultExchange = await siblingTasks.result(taskId);
   const result = expectTaskResult(resultExchange, 'task-recovery.result-only-terminal');
   expectThat(
     resultExchange.reply.xml,
@@ -151,25 +145,10 @@ async function expectSettlementRecovered(
  * The positive control: the peer may invoke and recover its own task, so a refusal of the owner's
  * task is about whose task it is.
  */
-async function expectPeerRecoversOwnTask(
-  context: CaseContext,
-  peer: Caller,
-  target: TaskTarget,
-): Promise<void> {
-  const own = await startTask(
-    context,
-    peer,
-    target,
-    'script',
-    QUICK,
-    {},
-    'task-recovery.caller-authorization',
-  );
-  await awaitSettled(context, peer, own.accepted.taskId);
-  expectTaskResult(
-    await taskResultRequest(peer, target, own.accepted.taskId),
-    'task-recovery.caller-authorization',
-  );
+async function expectPeerRecoversOwnTask(peerTasks: TaskSession): Promise<void> {
+  const own = await peerTasks.start('script', QUICK, {}, 'task-recovery.caller-authorization');
+  await peerTasks.awaitSettled(own.accepted.taskId);
+  expectTaskResult(await peerTasks.result(own.accepted.taskId), 'task-recovery.caller-authorization');
 }
 
 /** Callers other than the task's, the operations the endpoint offers, and a task ID that names no task. */
@@ -254,29 +233,28 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const sibling = await context.callers.sibling(caller);
+      const siblingTasks = new TaskSession(context, sibling, target);
       const deadline = instantFromNow(600_000);
-      const { accepted } = await startTask(
-        context,
-        caller,
-        target,
+      const { accepted } = await tasks.start(
         'script',
         {
           steps: [{ wait: { ms: 250 } }, { complete: { structuredContent: { value: 'recovered' } } }],
         },
         { deadline },
       );
-      const running = await expectFullStateWhileRunning(sibling, target, accepted, deadline);
+      const running = await expectFullStateWhileRunning(siblingTasks, accepted, deadline);
       if (!isTerminal(running.state.state))
-        await expectNoResultYet(context, sibling, target, accepted.taskId, running);
-      const terminal = terminalPayload(await awaitSettled(context, caller, accepted.taskId));
+        await expectNoResultYet(context, siblingTasks, accepted.taskId, running);
+      const terminal = terminalPayload(await tasks.awaitSettled(accepted.taskId));
       expectThat(
         `${String(sibling.events.all(accepted.taskId).length)} events`,
         'task-message-routing.delivery-independent',
         'no event at the sibling (it proves recovery without events)',
         sibling.events.all(accepted.taskId).length === 0,
       );
-      await expectSettlementRecovered(sibling, target, accepted.taskId, terminal);
+      await expectSettlementRecovered(siblingTasks, accepted.taskId, terminal);
     },
   },
   {
@@ -290,11 +268,12 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      const { accepted } = await startTask(context, caller, target, 'script', {
+      const tasks = new TaskSession(context, caller, target);
+      const { accepted } = await tasks.start('script', {
         steps: [{ fail: { code: 'org.example.suite:broken', message: 'Broken.', retryable: false } }],
       });
-      const terminal = terminalPayload(await awaitSettled(context, caller, accepted.taskId));
-      const stateExchange = await taskStateRequest(caller, target, accepted.taskId);
+      const terminal = terminalPayload(await tasks.awaitSettled(accepted.taskId));
+      const stateExchange = await tasks.state(accepted.taskId);
       const state = expectTaskState(stateExchange, 'task-recovery.result-availability');
       expectThat(
         stateExchange.reply.xml,
@@ -302,7 +281,7 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
         "state='failed' result-available='true'",
         state.state === 'failed' && state.resultAvailable,
       );
-      const exchange = await taskResultRequest(caller, target, accepted.taskId);
+      const exchange = await tasks.result(accepted.taskId);
       const result = expectTaskResult(exchange, 'task-recovery.result-only-terminal');
       expectThat(
         exchange.reply.xml,
@@ -349,13 +328,15 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
       const world = requireWorld(context);
       const target = conformanceTarget(context);
       const owner = await context.callers.local();
+      const ownerTasks = new TaskSession(context, owner, target);
       const peer = await localPeer(context);
+      const peerTasks = new TaskSession(context, peer, target);
       if (!world.mayInvoke('localPeer', world.endpoint(target.jid), 'script')) {
         throw new MissingFixture(
           `${world.source} does not let ${peer.bareJid} invoke ${target.jid}: the case needs an account of the local caller's domain with the same rights, so that only the bare JID can refuse it`,
         );
       }
-      await expectPeerRecoversOwnTask(context, peer, target);
+      await expectPeerRecoversOwnTask(peerTasks);
       const strangers: Strangers = {
         target,
         others: [
@@ -372,19 +353,13 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
       };
       const expectRefused = (taskId: string, revision: number, phase: string): Promise<void> =>
         expectRefusedToStrangers(context, strangers, taskId, revision, phase);
-      const { task } = await whileHeld(context, owner, target, async ({ accepted, running }) => {
+      const { task } = await whileHeld(ownerTasks, async ({ accepted, running }) => {
         await expectRefused(accepted.taskId, running.event.revision, 'running');
-        expectTaskState(
-          await taskStateRequest(owner, target, accepted.taskId),
-          'task-recovery.caller-authorization',
-        );
+        expectTaskState(await ownerTasks.state(accepted.taskId), 'task-recovery.caller-authorization');
       });
-      const history = await awaitSettled(context, owner, task.accepted.taskId);
+      const history = await ownerTasks.awaitSettled(task.accepted.taskId);
       await expectRefused(task.accepted.taskId, terminalPayload(history).revision, 'settled');
-      expectTaskResult(
-        await taskResultRequest(owner, target, task.accepted.taskId),
-        'task-recovery.caller-authorization',
-      );
+      expectTaskResult(await ownerTasks.result(task.accepted.taskId), 'task-recovery.caller-authorization');
     },
   },
   {
@@ -398,12 +373,13 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      const clock = await measureGatewayClock(context, caller, target);
+      const tasks = new TaskSession(context, caller, target);
+      const clock = await measureGatewayClock(tasks);
       // A caller deadline keeps the effective deadline, and so retain-until, close.
-      const { accepted } = await startShortlyRetained(context, caller, target, clock, QUICK);
+      const { accepted } = await startShortlyRetained(tasks, clock, QUICK);
       const retainUntil = accepted.retainUntil;
-      const history = await awaitSettled(context, caller, accepted.taskId);
-      const before = await taskStateRequest(caller, target, accepted.taskId);
+      const history = await tasks.awaitSettled(accepted.taskId);
+      const before = await tasks.state(accepted.taskId);
       // Judged only when the reply was certainly sent before retain-until on the gateway's clock.
       if (Date.now() < clock.notBefore(retainUntil)) {
         const state = expectTaskState(before, 'events.queryable-until-retain-until');
@@ -418,13 +394,13 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
       // steps through the grace a gateway may take to forget the task.
       const unknown = freshRequestId(context);
       const pairs = [
-        ['state', (id: string) => taskStateRequest(caller, target, id)],
-        ['result', (id: string) => taskResultRequest(caller, target, id)],
+        ['state', (id: string) => tasks.state(id)],
+        ['result', (id: string) => tasks.result(id)],
       ] as const;
       let wakeAt = toEpochMillis(retainUntil) + EXPIRY_MARGIN_MS;
       const giveUpAt = clock.reachedBy(retainUntil) + GRACE_MS;
       for (;;) {
-        await passOnGatewayClock(context, caller, target, dateTimeFromMillis(wakeAt));
+        await passOnGatewayClock(tasks, dateTimeFromMillis(wakeAt));
         let compared = 0;
         for (const [label, send] of pairs) {
           const expired = await send(accepted.taskId);

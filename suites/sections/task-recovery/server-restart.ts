@@ -18,15 +18,10 @@ import { buildInvoke, type Invoke } from '../../../protocol/stanza/index.ts';
 import type { CaseContext, ComponentLinkControl, ServerRestartControl } from '../../framework/context.ts';
 import { expectThat } from '../../framework/expect.ts';
 import { NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
-import {
-  conformanceTarget,
-  expectAccepted,
-  freshLedgerKey,
-  freshRequestId,
-  expectRecoveredCompletion,
-  readLedger,
-  type TaskTarget,
-} from '../support/tasks.ts';
+import { freshLedgerKey, readLedger } from '../support/ledger.ts';
+import { expectAccepted } from '../support/task-replies.ts';
+import { freshRequestId, TaskSession } from '../support/task-session.ts';
+import { conformanceTarget, type TaskTarget } from '../support/task-target.ts';
 import { WireEvents } from '../support/wire-stanzas.ts';
 import { launchedOnly } from '../support/launched-only.ts';
 
@@ -79,13 +74,11 @@ async function restartWhileRunning(
   }
   // The caller's connection died with the server: a fresh login of the same account.
   const caller = await context.callers.local();
+  const tasks = new TaskSession(context, caller, target);
   caller.transcript.note(
     `server restarted in ${String(Math.round(serverMs))} ms while task ${accepted.taskId} ran; the gateway answered again ${String(Math.round(performance.now() - started))} ms after the kill over ${String(link.connections - connectionsBefore)} new component connection(s)`,
   );
-  const settled = await expectRecoveredCompletion(
-    context,
-    caller,
-    target,
+  const settled = await tasks.expectRecoveredCompletion(
     accepted.taskId,
     {
       value,
@@ -114,7 +107,7 @@ async function restartWhileRunning(
     `the task admitted before the restart: ${accepted.taskId}`,
     retry.taskId === accepted.taskId,
   );
-  const count = await readLedger(context, caller, target, ledgerKey, 'invocation.replay-same-task');
+  const count = await readLedger(tasks, ledgerKey, 'invocation.replay-same-task');
   expectThat(
     `count ${String(count)}`,
     'invocation.replay-same-task',

@@ -1,6 +1,6 @@
 /**
  * #task-states: the seven states and the permitted transitions between them, each announced by
- * its own event (every task case walks its history through them, support/tasks.ts); task state
+ * its own event (every task case walks its history through them, support/task-events.ts); task state
  * agreeing with the history while a task runs and once it settled; and terminal states immutable:
  * nothing a tool reports or a caller sends after settlement changes state, revision or result.
  * None of it needs #progress, #cancel or #input: a tool may cancel its own task (#task-states,
@@ -10,23 +10,13 @@ import { isJsonObject, type JsonValue } from '../../../protocol/json/json-value.
 import type { TaskState as TaskStateName } from '../../../protocol/task-states.ts';
 import { defineSuite } from '../../framework/case.ts';
 import { expectAnyStanzaError, expectThat } from '../../framework/expect.ts';
-import {
-  awaitFirstTerminal,
-  awaitSettled,
-  conformanceTarget,
-  expectSettlementKept,
-  expectTaskState,
-  freshLedgerKey,
-  freshRequestId,
-  offeredTaskOperations,
-  sendCancel,
-  sendInput,
-  startTask,
-  taskStateRequest,
-  terminalPayload,
-  untilCounted,
-  whileHeld,
-} from '../support/tasks.ts';
+import { whileHeld } from '../support/held-task.ts';
+import { freshLedgerKey, untilCounted } from '../support/ledger.ts';
+import { offeredTaskOperations } from '../support/raw-operations.ts';
+import { terminalPayload } from '../support/task-events.ts';
+import { expectTaskState } from '../support/task-replies.ts';
+import { freshRequestId, TaskSession } from '../support/task-session.ts';
+import { conformanceTarget } from '../support/task-target.ts';
 import { raceCases } from './races.ts';
 
 /** The reason a tool gives when it cancels its own task. */
@@ -66,8 +56,9 @@ export const taskStatesSuite = defineSuite('task-states', 'Task States', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
-      const { task } = await whileHeld(context, caller, target, async ({ accepted, running }) => {
-        const exchange = await taskStateRequest(caller, target, accepted.taskId);
+      const tasks = new TaskSession(context, caller, target);
+      const { task } = await whileHeld(tasks, async ({ accepted, running }) => {
+        const exchange = await tasks.state(accepted.taskId);
         const state = expectTaskState(exchange, 'task-recovery.state-contents');
         expectThat(
           exchange.reply.xml,
@@ -76,11 +67,11 @@ export const taskStatesSuite = defineSuite('task-states', 'Task States', [
           state.state === 'running' && state.revision === running.event.revision,
         );
       });
-      await awaitSettled(context, caller, task.accepted.taskId);
+      await tasks.awaitSettled(task.accepted.taskId);
       for (const script of SETTLING_SCRIPTS) {
-        const { accepted } = await startTask(context, caller, target, 'script', { steps: script.steps });
+        const { accepted } = await tasks.start('script', { steps: script.steps });
         // awaitSettled walks the history through the permitted transitions.
-        const history = await awaitSettled(context, caller, accepted.taskId);
+        const history = await tasks.awaitSettled(accepted.taskId);
         const terminal = terminalPayload(history);
         expectThat(
           history.map((received) => received.stanza.xml).join('\n'),
@@ -88,7 +79,7 @@ export const taskStatesSuite = defineSuite('task-states', 'Task States', [
           `${script.label} settling ${script.allowed.join(' or ')}`,
           script.allowed.includes(terminal.state),
         );
-        const exchange = await taskStateRequest(caller, target, accepted.taskId);
+        const exchange = await tasks.state(accepted.taskId);
         const state = expectTaskState(exchange, 'task-recovery.state-contents');
         expectThat(
           exchange.reply.xml,
@@ -110,8 +101,9 @@ export const taskStatesSuite = defineSuite('task-states', 'Task States', [
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
+      const tasks = new TaskSession(context, caller, target);
       const key = freshLedgerKey(context, 'terminal-immutable');
-      const { accepted } = await startTask(context, caller, target, 'script', {
+      const { accepted } = await tasks.start('script', {
         steps: [
           { cancel: { reason: OWN_REASON } },
           { progress: { percent: 99, message: 'late' } },
@@ -120,30 +112,30 @@ export const taskStatesSuite = defineSuite('task-states', 'Task States', [
           { increment: { key } },
         ],
       });
-      const settled = await awaitFirstTerminal(context, caller, accepted.taskId);
+      const settled = await tasks.awaitFirstTerminal(accepted.taskId);
       const cancelledByTool =
         settled.state === 'cancelled' &&
         isJsonObject(settled.payload) &&
         settled.payload['reason'] === OWN_REASON;
       // Only after the tool's own cancellation does it go on to the late output (its last step
       // counts the ledger once every late attempt was made).
-      if (cancelledByTool) await untilCounted(context, caller, target, key, 'task-states.terminal-immutable');
+      if (cancelledByTool) await untilCounted(tasks, key, 'task-states.terminal-immutable');
       const operations = await offeredTaskOperations(caller, target);
       if (operations.includes('cancel')) {
         expectAnyStanzaError(
-          await sendCancel(caller, target, accepted.taskId, settled.revision, 'too late'),
+          await tasks.cancel(accepted.taskId, settled.revision, 'too late'),
           'task-states.terminal-immutable',
           context,
         );
       }
       if (operations.includes('provide-input')) {
         expectAnyStanzaError(
-          await sendInput(caller, target, accepted.taskId, freshRequestId(context), settled.revision, {}),
+          await tasks.provideInput(accepted.taskId, freshRequestId(context), settled.revision, {}),
           'task-states.terminal-immutable',
           context,
         );
       }
-      await expectSettlementKept(caller, target, accepted.taskId, settled, 'task-states.terminal-immutable');
+      await tasks.expectSettlementKept(accepted.taskId, settled, 'task-states.terminal-immutable');
     },
   },
   ...raceCases,

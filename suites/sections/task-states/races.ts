@@ -6,7 +6,7 @@ import type { CaseDeclaration } from '../../framework/case.ts';
 import fc from 'fast-check';
 import type { JsonValue } from '../../../protocol/json/json-value.ts';
 import { HistoryRecorder, checkRaces } from '../support/task-history.ts';
-import { freshLedgerKey } from '../support/tasks.ts';
+import { freshLedgerKey } from '../support/ledger.ts';
 import {
   requirements,
   type Owner,

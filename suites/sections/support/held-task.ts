@@ -1,0 +1,66 @@
+/** Tasks of the conformance tools held running by a `wait` step while a case checks something. */
+import type { ValidTaskEvent } from '../../../harness/driver/index.ts';
+import { isJsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
+import { isTerminal } from '../../../protocol/task-states.ts';
+import { CannotTell } from '../../framework/verdicts.ts';
+import { expectTaskState } from './task-replies.ts';
+import type { InvokeOptions, StartedTask, TaskSession } from './task-session.ts';
+
+/** The holds `whileHeld` tries, each 4× the one before, for a slow or loaded machine. */
+const HOLDS_MS = [300, 1_200, 4_800] as const;
+
+export interface HeldTask extends StartedTask {
+  /** The status event announcing that the task runs. */
+  readonly running: ValidTaskEvent;
+}
+
+const isRunningPayload = (payload: JsonValue): boolean =>
+  isJsonObject(payload) && payload['state'] === 'running';
+
+/**
+ * Runs `during` while a task of the conformance tools is held running by a `wait` step — never
+ * by #cancel or #input, so that a gateway without interactive features decides core Task
+ * Execution cases too. The task then completes by itself with `{}`. When it turns out to have
+ * settled before `during` was done (a slow machine), `during` did not run wholly while the task
+ * was held, so it runs again on a task held four times longer; what `during` throws while its
+ * task was still held is the verdict. Returns the held task, still unsettled, and what `during`
+ * returned.
+ */
+export async function whileHeld<T>(
+  session: TaskSession,
+  during: (task: HeldTask) => Promise<T>,
+  options: InvokeOptions = {},
+  retry: {
+    /** Undoes what `during` changed (an activation, a deactivation) before the next, longer hold. */
+    readonly beforeRetry?: () => Promise<void>;
+  } = {},
+): Promise<{ task: HeldTask; value: T }> {
+  for (const [index, holdMs] of HOLDS_MS.entries()) {
+    if (index > 0) await retry.beforeRetry?.();
+    const started = await session.start(
+      'script',
+      { steps: [{ wait: { ms: holdMs } }, { complete: {} }] },
+      options,
+    );
+    const running = await session.awaitEvent(started.accepted.taskId, 'status', isRunningPayload);
+    const task = { ...started, running };
+    let outcome: { value: T } | { error: unknown };
+    try {
+      outcome = { value: await during(task) };
+    } catch (error) {
+      outcome = { error };
+    }
+    const state = expectTaskState(
+      await session.state(started.accepted.taskId),
+      'task-recovery.state-contents',
+    );
+    if (!isTerminal(state.state)) {
+      if ('error' in outcome) throw outcome.error;
+      return { task, value: outcome.value };
+    }
+    await session.awaitSettled(started.accepted.taskId);
+  }
+  throw new CannotTell(
+    `a task held running by a wait of ${String(HOLDS_MS.at(-1))} ms settled before the case's checks were done: the machine is too slow to tell`,
+  );
+}
