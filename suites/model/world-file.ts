@@ -7,6 +7,7 @@
  *
  * Manifests are hashed here from the file (RFC 8785, sha-256), never taken from a gateway.
  */
+import { toolHintsOf } from '../fixtures/tool-hints.ts';
 import { canonicalDocument } from '../../protocol/json/canonical.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../protocol/json/json-value.ts';
 import { compareUtf8, normalizeBareJid, normalizeJid, parseBareJid } from '../../protocol/jid/index.ts';
@@ -22,7 +23,6 @@ import {
   type ModelWorld,
   type Principal,
   type PrincipalKind,
-  type ToolHints,
   type WorldDomains,
   type WorldLimits,
 } from './world.ts';
@@ -84,21 +84,6 @@ function text(object: JsonObject, member: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function hintsOf(tool: JsonObject): ToolHints {
-  const annotations = isJsonObject(tool['annotations']) ? tool['annotations'] : {};
-  const hints: Record<string, boolean> = {};
-  for (const [key, member] of [
-    ['readOnly', 'readOnlyHint'],
-    ['destructive', 'destructiveHint'],
-    ['idempotent', 'idempotentHint'],
-    ['openWorld', 'openWorldHint'],
-  ] as const) {
-    const value = annotations[member];
-    if (typeof value === 'boolean') hints[key] = value;
-  }
-  return hints;
-}
-
 function toolOf(raw: JsonValue, version: string): ModelTool {
   if (!isJsonObject(raw) || typeof raw['name'] !== 'string' || raw['inputSchema'] === undefined) {
     throw new WorldFileError(`a tool of version ${version} lacks a name or an inputSchema`);
@@ -115,7 +100,7 @@ function toolOf(raw: JsonValue, version: string): ModelTool {
     ...(description === undefined ? {} : { description }),
     inputSchemaHash: canonicalDocument(raw['inputSchema']).hash.value,
     ...(output === undefined ? {} : { outputSchemaHash: canonicalDocument(output).hash.value }),
-    hints: hintsOf(raw),
+    hints: toolHintsOf(raw),
     supports: {
       progress: declared['supportsProgress'] === true,
       cancel: declared['supportsCancellation'] === true,

@@ -9,6 +9,7 @@
  * granted per endpoint or per tool independently of visibility (#rules), remote domains get
  * nothing without a grant (#security), and block state may be unknowable (#security, interp-44).
  */
+import type { ToolHints } from '../fixtures/tool-hints.ts';
 import type { RateLimitedRequest } from '../../protocol/rate-limits.ts';
 
 /** The four domain roles of a federation (#addressing, #security). */
@@ -58,12 +59,7 @@ export interface ToolSupport {
 }
 
 /** MCP annotations present in the manifest; an absent one is unknown (#tool-info). */
-export interface ToolHints {
-  readonly readOnly?: boolean;
-  readonly destructive?: boolean;
-  readonly idempotent?: boolean;
-  readonly openWorld?: boolean;
-}
+export type { ToolHints };
 
 export interface ModelTool {
   readonly name: string;
