@@ -1,10 +1,13 @@
 // examples/external-gateway/run.sh, run as a user runs it: the reference gateway certified as a
-// gateway the harness does not start (its own process, configured from the connection file,
-// fixtures over admin-iq, conformance tools served by the harness over MCP). It must pass every
-// claimed profile, exit 0, keep the gateway's output with the reports, and decide as many MUST
-// cases per profile as the default run of the reference gateway does.
+// gateway the harness does not start (its own process under a supervisor, configured from the
+// connection file, fixtures over admin-iq, conformance tools served by the harness over MCP). It
+// must pass every claimed profile, exit 0, keep the gateway's output with the reports, and decide
+// as many MUST cases per profile as the default run of the reference gateway does: the operator's
+// commands (external: kill, freeze, thaw, storageFault) and the harness's fault proxy on the
+// component link leave no MUST case to a gateway the harness launches. Without those commands the
+// cases that need them cannot tell, each naming the command, and no profile passes.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,10 +21,13 @@ interface ScriptRun {
   readonly output: string;
 }
 
-function runExample(out: string): Promise<ScriptRun> {
+const EXAMPLE = join(REPO_ROOT, 'examples/external-gateway');
+
+function runExample(out: string, sut?: string, args: readonly string[] = []): Promise<ScriptRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', [join(REPO_ROOT, 'examples/external-gateway/run.sh'), out], {
+    const child = spawn('sh', [join(EXAMPLE, 'run.sh'), out, ...args], {
       cwd: REPO_ROOT,
+      env: { ...process.env, ...(sut === undefined ? {} : { AGENTCONF_SUT: sut }) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -32,6 +38,12 @@ function runExample(out: string): Promise<ScriptRun> {
       resolve({ code, output });
     });
   });
+}
+
+function readJson(file: string, run: ScriptRun): unknown {
+  if (!existsSync(file))
+    throw new Error(`run.sh wrote no ${file} (exit ${String(run.code)}):\n${run.output}`);
+  return JSON.parse(readFileSync(file, 'utf8'));
 }
 
 /** Decided (passed or failed) MUST cases per claimed profile. */
@@ -47,21 +59,44 @@ function decidedMust(
   );
 }
 
+/** The example's cases that act on the gateway's process or surroundings, and what an external gateway needs for each. */
+const NEEDS_OPERATOR_COMMAND: Readonly<Record<string, string>> = {
+  'invocation.crash-on-the-wire': 'external.kill',
+  'invocation.durable-across-crash': 'external.kill',
+  'invocation.storage-fault-no-accepted': 'external.storageFault',
+  'cancellation.frozen-gateway-timeout-local': 'external.freeze',
+};
+const NEEDS_FAULT_PROXY = [
+  'events.component-link-cut',
+  'invocation.s2s-fault-identical-retry',
+  'json-encoding.cdata-split-arguments',
+  'security.restricted-xml-on-component-link',
+  'task-recovery.server-restart',
+];
+
 describe('examples/external-gateway/run.sh', () => {
   const dir = mkdtempSync(join(tmpdir(), 'agentconf-example-'));
   const out = join(dir, 'reports');
+  const bareOut = join(dir, 'reports-without-commands');
   let example: ScriptRun;
   let report: ConformanceReport;
   let reference: AgentconfRun;
+  let bare: ScriptRun;
 
   beforeAll(async () => {
     example = await runExample(out);
-    const file = join(out, 'conformance.json');
-    if (!existsSync(file))
-      throw new Error(`run.sh wrote no conformance.json (exit ${String(example.code)}):\n${example.output}`);
-    report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
+    report = readJson(join(out, 'conformance.json'), example) as ConformanceReport;
     reference = await runAgentconf({ sut: join(REPO_ROOT, 'fixtures/sut/reference-gateway.json') });
-  }, 600_000);
+    // The same gateway, its SUT file without the operator's commands (the locale kept), on the
+    // cases that need them only: what an operator who gives none gets.
+    const sut = JSON.parse(readFileSync(join(EXAMPLE, 'sut.json'), 'utf8')) as Record<string, unknown>;
+    const { locale } = sut['external'] as { locale: string };
+    delete sut['$schema'];
+    const bareSut = join(dir, 'sut-without-commands.json');
+    writeFileSync(bareSut, JSON.stringify({ ...sut, external: { locale } }));
+    const grep = Object.keys(NEEDS_OPERATOR_COMMAND).flatMap((id) => ['--grep', id]);
+    bare = await runExample(bareOut, bareSut, ['--seed', '7', ...grep]);
+  }, 900_000);
 
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
@@ -80,32 +115,40 @@ describe('examples/external-gateway/run.sh', () => {
     );
   });
 
-  it('decides as many MUST cases per profile as the default run, but for the cases that need the harness to launch the gateway', () => {
+  it('decides as many MUST cases per profile as the default run, the crash, storage and link cases included', () => {
     expect(reference.code, reference.stdout).toBe(0);
-    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as RunResult;
-    // Cases that act on the gateway's process from inside the harness (a SIGKILL in the instant a
-    // stanza leaves it, libfiu in its process, the harness's own fault proxies around it): by
-    // design inapplicable to a gateway someone else starts, named here so a new one is noticed.
-    const launchedOnly = result.cases.filter(
-      (caseResult) =>
-        caseResult.outcome === 'inapplicable' &&
-        caseResult.case.level === 'MUST' &&
-        (caseResult.reason ?? '').includes('needs a gateway the harness launches'),
+    const result = readJson(join(out, 'result.json'), example) as RunResult;
+    const outcomes = Object.fromEntries(result.cases.map((entry) => [entry.case.id, entry.outcome]));
+    for (const id of [...Object.keys(NEEDS_OPERATOR_COMMAND), ...NEEDS_FAULT_PROXY]) {
+      expect(outcomes[id], id).toBe('passed');
+    }
+    const undecidedMust = result.cases.filter(
+      (entry) =>
+        entry.case.level === 'MUST' && (entry.outcome === 'inapplicable' || entry.outcome === 'cantTell'),
     );
-    expect(launchedOnly.map((caseResult) => caseResult.case.id).sort()).toEqual([
-      'events.component-link-cut',
-      'invocation.crash-on-the-wire',
-      'invocation.s2s-fault-identical-retry',
-      'invocation.storage-fault-no-accepted',
-      'json-encoding.cdata-split-arguments',
-      'security.restricted-xml-on-component-link',
-      'task-recovery.server-restart',
-    ]);
+    const defaultUndecided = reference.result.cases.filter(
+      (entry) =>
+        entry.case.level === 'MUST' && (entry.outcome === 'inapplicable' || entry.outcome === 'cantTell'),
+    );
+    expect(undecidedMust.map((entry) => entry.case.id).sort()).toEqual(
+      defaultUndecided.map((entry) => entry.case.id).sort(),
+    );
     const defaultRun = decidedMust(reference.result.profiles.filter((verdict) => verdict.claimed));
     const external = decidedMust(report.profiles.filter((statement) => statement.claimed));
-    for (const caseResult of launchedOnly) {
-      for (const profile of caseResult.case.profiles) external[profile] = (external[profile] ?? 0) + 1;
-    }
     expect(external).toEqual(defaultRun);
+  });
+
+  it("without the operator's commands, the cases that need them cannot tell, naming the command, and no profile passes", () => {
+    const result = readJson(join(bareOut, 'result.json'), bare) as RunResult;
+    const bareReport = readJson(join(bareOut, 'conformance.json'), bare) as ConformanceReport;
+    expect(bare.code, bare.output).not.toBe(0);
+    expect(bareReport.passed).toBe(false);
+    for (const [id, command] of Object.entries(NEEDS_OPERATOR_COMMAND)) {
+      const entry = result.cases.find((caseResult) => caseResult.case.id === id);
+      expect(entry?.outcome, id).toBe('cantTell');
+      expect(entry?.reason, id).toContain(command);
+    }
+    const taskExecution = bareReport.profiles.find((statement) => statement.id === 'task-execution');
+    expect(taskExecution?.verdict).not.toBe('passed');
   });
 });

@@ -1,9 +1,12 @@
 /**
  * SutControl for a gateway the harness does not start (SUT `external`: `kill`, `freeze`, `thaw`,
- * docs/sut.md): the operator's commands do the signalling, the operator's supervisor restarts
- * the gateway, and the harness checks on the component link that each command did what it claims
- * — a kill that leaves the gateway's connection open, or a freeze after which it still answers,
- * would let a crash or freeze case pass on no evidence, so the case cannot tell instead.
+ * `storageFault`, docs/sut.md): the operator's commands do the signalling and fail the storage,
+ * the operator's supervisor restarts the gateway, and the harness checks on the component link
+ * that each command did what it claims — a kill that leaves the gateway's connection open, or a
+ * freeze after which it still answers, would let a crash or freeze case pass on no evidence, so
+ * the case cannot tell instead. Everything else a case does to the gateway's surroundings (cut,
+ * hold or write into the component link, cut the s2s links, restart its server) is the harness's
+ * own federation, the same as for a gateway it launches: the gateway connects through its proxy.
  */
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
@@ -11,13 +14,20 @@ import { xml } from '@xmpp/xml';
 import type { FaultProxy } from '../harness/faults/fault-proxy.ts';
 import type { Federation } from '../harness/federation/server-provider.ts';
 import type { SutInstance } from '../harness/sut/launch.ts';
-import type { ExternalGatewayControl } from '../harness/sut/sut-config.ts';
+import type { Argv, ExternalGatewayControl } from '../harness/sut/sut-config.ts';
 import { StanzaErrorReply, type Caller } from '../harness/driver/index.ts';
 import { NS } from '../protocol/namespaces.ts';
-import { CannotTell, NotApplicable } from '../suites/framework/verdicts.ts';
-import { componentLink, gatewayAnswersAgain } from './sut-control.ts';
-
-type Argv = readonly [string, ...string[]];
+import type { SutControl } from '../suites/framework/context.ts';
+import { CannotTell } from '../suites/framework/verdicts.ts';
+import {
+  componentLinkControl,
+  componentProxy,
+  componentServer,
+  gatewayAnswersAgain,
+  s2sControl,
+  s2sProxies,
+} from './sut-control.ts';
+import { externalStorageFaults } from './external-storage-faults.ts';
 
 /** Longest an operator command may take. */
 const COMMAND_TIMEOUT_MS = 30_000;
@@ -35,13 +45,8 @@ export interface ExternalSutControlOptions {
   readonly commandTimeoutMs?: number;
 }
 
-export interface ExternalSutControl {
-  crashAndRestart(): Promise<void>;
-  freeze(): Promise<void>;
-  thaw(): Promise<void>;
-}
-
-function runCommand(what: string, argv: Argv, timeoutMs: number): Promise<void> {
+/** Runs an operator command (`external.<what>` of the SUT file); its failure makes the case undecided. */
+export function runCommand(what: string, argv: Argv, timeoutMs: number): Promise<void> {
   const [program, ...args] = argv;
   return new Promise((resolve, reject) => {
     execFile(program, args, { timeout: timeoutMs }, (error, _stdout, stderr) => {
@@ -59,14 +64,20 @@ function runCommand(what: string, argv: Argv, timeoutMs: number): Promise<void> 
   });
 }
 
-/** The operator command the SUT file declares for `what`; a case that needs a missing one does not apply. */
+/** What a case that needs `what` cannot tell without, in the words reports and docs use. */
+export function missingCommand(what: 'kill' | 'freeze' | 'thaw'): string {
+  const does = {
+    kill: 'kill the gateway (SIGKILL) for its supervisor to restart',
+    freeze: 'freeze the gateway (SIGSTOP)',
+    thaw: 'thaw the gateway (SIGCONT)',
+  }[what];
+  return `needs the SUT file's external.${what} command, to ${does}: the harness does not start this gateway (docs/sut.md, "What only the operator can tell the run")`;
+}
+
+/** The operator command the SUT file declares for `what`; a case that needs a missing one cannot tell. */
 function declared(control: ExternalGatewayControl, what: 'kill' | 'freeze' | 'thaw'): Argv {
   const argv = control[what];
-  if (argv === undefined) {
-    throw new NotApplicable(
-      `the SUT file declares no external.${what} command for this gateway (docs/sut.md)`,
-    );
-  }
+  if (argv === undefined) throw new CannotTell(missingCommand(what));
   return argv;
 }
 
@@ -82,7 +93,7 @@ function closesWithin(closed: Promise<unknown>, timeoutMs: number): Promise<bool
   ]);
 }
 
-/** What the three operations share: the commands, their limit, the link and the readiness wait. */
+/** What the operations share: the commands, their limit, the link and the readiness wait. */
 interface ControlParts {
   readonly options: ExternalSutControlOptions;
   readonly proxy: FaultProxy;
@@ -102,6 +113,31 @@ async function crashByCommand({ options, proxy, timeoutMs, answersAgain }: Contr
     throw new CannotTell(
       `the SUT file's external.kill command exited 0 but the gateway's component connection stayed open for ${String(timeoutMs / 1000)} s: it did not kill the gateway`,
     );
+  await answersAgain();
+  if (proxy.acceptedConnections === accepted)
+    throw new CannotTell('the gateway answers again but never reconnected: external.kill did not end it');
+}
+
+/**
+ * external.kill while the link's tap holds a stanza the gateway wrote: nothing it writes from then
+ * on reaches the server, the gateway's end of the connection is seen to close, and only then is
+ * the connection reset, so that what was held goes nowhere. The command takes a few milliseconds
+ * longer than the harness's own SIGKILL: a gateway that commits a moment after writing wins that
+ * race more often, but whatever had left it was still a promise it must keep.
+ */
+async function killHeldByCommand({ options, proxy, timeoutMs, answersAgain }: ControlParts): Promise<void> {
+  const kill = declared(options.control, 'kill');
+  const accepted = proxy.acceptedConnections;
+  const ended = once(proxy, 'client-ended');
+  try {
+    await runCommand('kill', kill, timeoutMs);
+    if (!(await closesWithin(ended, timeoutMs)))
+      throw new CannotTell(
+        `the SUT file's external.kill command exited 0 but the gateway kept its component connection open for ${String(timeoutMs / 1000)} s: it did not kill the gateway`,
+      );
+  } finally {
+    proxy.cut();
+  }
   await answersAgain();
   if (proxy.acceptedConnections === accepted)
     throw new CannotTell('the gateway answers again but never reconnected: external.kill did not end it');
@@ -132,20 +168,43 @@ async function thawByCommand({ options, timeoutMs, answersAgain }: ControlParts)
   await answersAgain();
 }
 
-/** Undefined when the SUT file declares no command, or the run cannot watch the component link. */
-export function externalSutControl(options: ExternalSutControlOptions): ExternalSutControl | undefined {
+/**
+ * Undefined when the run cannot watch the component link (an external federation). Otherwise
+ * every control a launched gateway has: what needs an operator command the SUT file lacks makes
+ * the case that uses it undecided, naming the command.
+ */
+export function externalSutControl(options: ExternalSutControlOptions): SutControl | undefined {
   const { control, federation, sut, gatewayJid } = options;
-  const proxy = componentLink(federation);
-  if (proxy === undefined || (control.kill === undefined && control.freeze === undefined)) return undefined;
-  const parts: ControlParts = {
-    options,
+  const proxy = componentProxy(federation);
+  if (proxy === undefined) return undefined;
+  const timeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
+  const answersAgain = (): Promise<void> => gatewayAnswersAgain(federation, sut, gatewayJid);
+  const parts: ControlParts = { options, proxy, timeoutMs, answersAgain };
+  const link = componentLinkControl({
     proxy,
-    timeoutMs: options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS,
-    answersAgain: () => gatewayAnswersAgain(federation, sut, gatewayJid),
-  };
+    killAtHeld: () => killHeldByCommand(parts),
+    assertKillable: () => declared(control, 'kill'),
+    answersAgain,
+  });
+  const server = componentServer(federation);
+  const s2s = s2sProxies(federation);
+  const commands = control.storageFault;
+  const storage =
+    commands === undefined
+      ? undefined
+      : externalStorageFaults({
+          commands,
+          proxy,
+          run: (what, argv) => runCommand(what, argv, timeoutMs),
+          answersAgain,
+        });
   return {
     crashAndRestart: () => crashByCommand(parts),
     freeze: () => freezeByCommand(parts),
     thaw: () => thawByCommand(parts),
+    link,
+    ...(server === undefined ? {} : { server: { restart: () => server.restart() } }),
+    ...(s2s === undefined ? {} : { s2s: s2sControl(s2s) }),
+    ...(storage === undefined ? {} : { storage }),
   };
 }

@@ -40,19 +40,19 @@ export function componentLink(federation: Federation): FaultProxy | undefined {
 }
 
 /** The component link's proxy when it also reads the stanzas on it (kill points, `onSent`). */
-function componentProxy(federation: Federation): FaultProxy | undefined {
+export function componentProxy(federation: Federation): FaultProxy | undefined {
   const proxy = componentLink(federation);
   return proxy?.inspectingStanzas === true ? proxy : undefined;
 }
 
 /** The server that serves the component domain, when the federation's servers are the harness's. */
-function componentServer(federation: Federation): FederationServer | undefined {
+export function componentServer(federation: Federation): FederationServer | undefined {
   if (federation.provider === 'external') return undefined;
   const { a, b } = federation.servers;
   return [b, a].find((server) => server.domains.includes(federation.component.domain));
 }
 
-function s2sProxies(federation: Federation): readonly FaultProxy[] | undefined {
+export function s2sProxies(federation: Federation): readonly FaultProxy[] | undefined {
   try {
     return [federation.links.s2sAToB, federation.links.s2sBToA];
   } catch {
@@ -114,7 +114,7 @@ function storageFaultControl(
 }
 
 /** Both s2s directions at once. */
-function s2sControl(proxies: readonly FaultProxy[]): S2sLinkControl {
+export function s2sControl(proxies: readonly FaultProxy[]): S2sLinkControl {
   return {
     cut: () => {
       for (const proxy of proxies) proxy.cut();
@@ -142,7 +142,13 @@ export function launchedSutControl(options: LaunchedSutControlOptions): SutContr
   };
   const proxy = componentProxy(federation);
   const link =
-    proxy === undefined ? undefined : componentLinkControl(proxy, managed, expectExit, answersAgain);
+    proxy === undefined
+      ? undefined
+      : componentLinkControl({
+          proxy,
+          killAtHeld: () => killAtHeldStanza(proxy, managed, expectExit, answersAgain),
+          answersAgain,
+        });
   const s2s = s2sProxies(federation);
   const faults = sut.storageFaults;
   const storage =
@@ -254,12 +260,20 @@ async function killAtHeldStanza(
   await answersAgain();
 }
 
-function componentLinkControl(
-  proxy: FaultProxy,
-  managed: ManagedProcess,
-  expectExit: (expecting: boolean) => void,
-  answersAgain: () => Promise<void>,
-): ComponentLinkControl {
+/** What a component link control is made of, whoever started the gateway behind it. */
+export interface ComponentLinkParts {
+  /** The link's fault proxy, reading the stanzas the gateway writes. */
+  readonly proxy: FaultProxy;
+  /** Kills the gateway while the tap holds what it wrote, and resolves once it answers again. */
+  readonly killAtHeld: () => Promise<void>;
+  /** Throws why the gateway cannot be killed, before a kill point is armed (default: it can). */
+  readonly assertKillable?: () => void;
+  readonly answersAgain: () => Promise<void>;
+}
+
+/** The component link as cases see it (ComponentLinkControl), on the harness's fault proxy. */
+export function componentLinkControl(parts: ComponentLinkParts): ComponentLinkControl {
+  const { proxy, killAtHeld, answersAgain } = parts;
   const slot: TapSlot = { armed: undefined };
   return {
     onSent(listener) {
@@ -268,8 +282,10 @@ function componentLinkControl(
         proxy.off('stanza', listener);
       };
     },
-    killBeforeForwarding: (matches) =>
-      armTap(slot, proxy, matches, () => killAtHeldStanza(proxy, managed, expectExit, answersAgain)),
+    killBeforeForwarding: (matches) => {
+      parts.assertKillable?.();
+      return armTap(slot, proxy, matches, killAtHeld);
+    },
     holdBeforeForwarding: (matches) => armTap(slot, proxy, matches, () => undefined),
     async cut(whileDown) {
       // Frozen first: the gateway's reconnection is accepted but goes nowhere until the link is

@@ -23,6 +23,11 @@ interface ProxyEvents {
   dropped: [bytes: number];
   /** A proxied connection ended, for whatever reason. */
   closed: [];
+  /**
+   * The connecting side ended its connection (FIN or RST), even one a tap still holds open
+   * towards the target: how a process the harness does not start is seen to die there.
+   */
+  'client-ended': [];
   /** The connecting side sent a whole stanza (only while stanzas are inspected). */
   stanza: [stanza: Element];
 }
@@ -558,6 +563,14 @@ export class FaultProxy extends EventEmitter<ProxyEvents> {
       this.emit('closed');
     });
     connection.upstream?.setNoDelay(true);
+    let clientEnded = false;
+    const onClientEnd = (): void => {
+      if (clientEnded) return;
+      clientEnded = true;
+      this.emit('client-ended');
+    };
+    client.once('end', onClientEnd);
+    client.once('close', onClientEnd);
     this.#connections.add(connection);
     this.emit('connection');
   }

@@ -226,6 +226,23 @@ describe('SUT config', () => {
     ]);
   });
 
+  it('takes storage-fault commands only as the whole set: on for sync, on for write, off', () => {
+    const storageFault = {
+      sync: ['fail-storage', 'sync'],
+      write: ['fail-storage', 'write'],
+      restore: ['fail-storage', 'off'],
+    };
+    expect(parse({ ...MINIMAL, launch: 'external', external: { storageFault } }).external).toEqual({
+      storageFault,
+    });
+    expect(
+      problems({ ...MINIMAL, launch: 'external', external: { storageFault: { sync: ['fail-storage'] } } }),
+    ).toEqual([
+      '/external/storageFault/write: "write" is required',
+      '/external/storageFault/restore: "restore" is required',
+    ]);
+  });
+
   it('requires adminJid for the admin-provisioning profile', () => {
     expect(problems({ ...MINIMAL, profiles: ['admin-provisioning'] })).toEqual([
       '/adminJid: "adminJid" is required: the admin-provisioning profile is tested as adminJid',

@@ -52,15 +52,29 @@ export interface LaunchCommand {
 /** 'external': the gateway is running already, or is started by someone else, and connects by itself. */
 export type SutLaunch = LaunchCommand | 'external';
 
+/** A command the harness runs itself: the program, then its arguments (no shell). */
+export type Argv = readonly [string, ...string[]];
+
+/**
+ * Commands that make a running gateway's own storage fail with an I/O error (docs/sut.md,
+ * `external.storageFault`): `sync` every fsync and fdatasync, `write` every pwrite, `restore` off.
+ */
+export interface ExternalStorageFaultCommands {
+  readonly sync: Argv;
+  readonly write: Argv;
+  readonly restore: Argv;
+}
+
 /**
  * What the operator of a gateway the harness does not start declares about it (docs/sut.md,
- * `external`): its locale, and commands that kill, freeze and thaw it (argv, no shell).
+ * `external`): its locale, and commands that kill, freeze and thaw it and fail its storage.
  */
 export interface ExternalGatewayControl {
   readonly locale?: string;
-  readonly kill?: readonly [string, ...string[]];
-  readonly freeze?: readonly [string, ...string[]];
-  readonly thaw?: readonly [string, ...string[]];
+  readonly kill?: Argv;
+  readonly freeze?: Argv;
+  readonly thaw?: Argv;
+  readonly storageFault?: ExternalStorageFaultCommands;
 }
 
 export interface SutLimits {

@@ -9,12 +9,12 @@ import { NS_AGENT_TASK } from '../../../protocol/namespaces.ts';
 import { buildInvoke } from '../../../protocol/stanza/index.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import { expectThat } from '../../framework/expect.ts';
-import { NotApplicable } from '../../framework/verdicts.ts';
+import { CannotTell } from '../../framework/verdicts.ts';
 import { freshLedgerKey, readLedger } from '../support/ledger.ts';
 import { expectAccepted, expectTaskResult } from '../support/task-replies.ts';
 import { TaskSession } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
-import { LAUNCHED_ONLY, invokeOf } from '../support/link-faults.ts';
+import { HARNESS_FEDERATION_ONLY, invokeOf } from '../support/link-faults.ts';
 
 /** The gateway stopped (SIGSTOP) while a task runs; the caller's waits time out meanwhile. */
 async function frozenWhileRunning(
@@ -114,7 +114,7 @@ export const linkFaultCases: readonly CaseDeclaration<'cancellation'>[] = [
       "The gateway is frozen (SIGSTOP) while a task without a deadline runs; the caller's task-state query and identical retry time out on its side. Once thawed, the task completes with its own result — the caller's timeout is no remote state — an identical retry returns the same task, and the tool ran once.",
     run: async (context) => {
       const control = context.sutControl;
-      if (control === undefined) throw new NotApplicable(LAUNCHED_ONLY);
+      if (control === undefined) throw new CannotTell(HARNESS_FEDERATION_ONLY);
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
       const tasks = new TaskSession(context, caller, target);

@@ -11,12 +11,12 @@ import type { Caller } from '../../../harness/driver/index.ts';
 import { NS } from '../../../protocol/namespaces.ts';
 import { buildInvoke, type TaskEvent } from '../../../protocol/stanza/index.ts';
 import type { CaseContext, ComponentLinkControl } from '../../framework/context.ts';
-import { CannotTell, NotApplicable } from '../../framework/verdicts.ts';
+import { CannotTell } from '../../framework/verdicts.ts';
 import { expectAccepted } from '../support/task-replies.ts';
 import { TaskSession } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
 import { acceptedOnWire, eventOnWire, WireEvents } from '../support/wire-stanzas.ts';
-import { LAUNCHED_ONLY, invokeOf } from '../support/link-faults.ts';
+import { HARNESS_FEDERATION_ONLY, invokeOf } from '../support/link-faults.ts';
 
 const isTerminalEvent = (type: TaskEvent['type']): boolean =>
   type === 'completed' || type === 'failed' || type === 'cancelled';
@@ -142,7 +142,7 @@ export const linkFaultCases: readonly CaseDeclaration<'events'>[] = [
       'The component link dies silently in the middle of a task (its running status is held back, then the link is cut for a random 100-400 ms while the task goes on): once the gateway is back the task completes and task-state and task-result give its own completion, any terminal event the caller got agrees with them, and every event sent again — after the reconnection, or after the invoking resource bounced it — keeps its event ID, revision and payload.',
     run: async (context) => {
       const link = context.sutControl?.link;
-      if (link === undefined) throw new NotApplicable(LAUNCHED_ONLY);
+      if (link === undefined) throw new CannotTell(HARNESS_FEDERATION_ONLY);
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
       const tasks = new TaskSession(context, caller, target);

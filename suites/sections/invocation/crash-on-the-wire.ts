@@ -22,15 +22,15 @@ import type { JsonValue } from '../../../protocol/json/json-value.ts';
 import { buildInvoke, type Invoke, type TaskEvent } from '../../../protocol/stanza/index.ts';
 import type { ComponentLinkControl, StorageFaultControl } from '../../framework/context.ts';
 import { expectThat } from '../../framework/expect.ts';
-import { CannotTell, MissingFixture, NotApplicable } from '../../framework/verdicts.ts';
+import { CannotTell, MissingFixture } from '../../framework/verdicts.ts';
 import { freshLedgerKey, readLedger } from '../support/ledger.ts';
 import { expectAccepted, expectTaskResult } from '../support/task-replies.ts';
 import { freshRequestId, TaskSession } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
 import { acceptedOnWire, eventOnWire, WireEvents } from '../support/wire-stanzas.ts';
-import { launchedOnly } from '../support/launched-only.ts';
+import { harnessFederationOnly } from '../support/launched-only.ts';
 
-const LAUNCHED_ONLY = launchedOnly("the harness's own component link");
+const HARNESS_FEDERATION_ONLY = harnessFederationOnly("the fault proxy on the gateway's component link");
 
 /** What the gateway writes that a kill point can stop. */
 const KILL_POINTS = ['accepted', 'running', 'progress', 'input_required', 'completed'] as const;
@@ -257,10 +257,10 @@ export const crashOnTheWireCases: readonly CaseDeclaration<'invocation'>[] = [
     scenario: 'crash',
     timeoutMs: 600_000,
     statement:
-      'At kill points chosen at random (the <accepted/> of an invocation, the running status, a progress update, an input request, the completion), the gateway is killed with SIGKILL as that stanza leaves it, before the server sees it, and started again: the identical invocation then returns the task whose <accepted/> had left, the task answers task-state, a settlement whose event had left is what task-state and task-result say, an event sent again at a revision already written is identical, and the tool ran at most once. Inapplicable to a gateway the harness does not launch.',
+      'At kill points chosen at random (the <accepted/> of an invocation, the running status, a progress update, an input request, the completion), the gateway is killed with SIGKILL as that stanza leaves it, before the server sees it, and started again: the identical invocation then returns the task whose <accepted/> had left, the task answers task-state, a settlement whose event had left is what task-state and task-result say, an event sent again at a revision already written is identical, and the tool ran at most once. A gateway the harness does not start is killed by the external.kill command of its SUT file; without it the case cannot tell.',
     run: async (context) => {
       const link = context.sutControl?.link;
-      if (link === undefined) throw new NotApplicable(LAUNCHED_ONLY);
+      if (link === undefined) throw new CannotTell(HARNESS_FEDERATION_ONLY);
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
       const tasks = new TaskSession(context, caller, target);
@@ -296,17 +296,18 @@ export const crashOnTheWireCases: readonly CaseDeclaration<'invocation'>[] = [
     timeoutMs: 120_000,
     needs: ['libfiu'],
     statement:
-      'The launched gateway runs under libfiu; while every fsync and fdatasync (or every pwrite) inside it fails, an invocation gets no <accepted/> — none is written on the component link, whether the gateway answers with an error, says nothing or stops — and once storage works again (the gateway restarted if it stopped) the identical retry is admitted and the tool ran at most once. Inapplicable to a gateway the harness does not launch; cannot tell without fiu-utils.',
+      'While every fsync and fdatasync (or every pwrite) inside the gateway fails (libfiu in a launched gateway), an invocation gets no <accepted/> — none is written on the component link, whether the gateway answers with an error, says nothing or stops — and once storage works again (the gateway restarted if it stopped) the identical retry is admitted and the tool ran at most once. A gateway the harness does not start has its storage failed by the external.storageFault commands of its SUT file; without them, or without fiu-utils, the case cannot tell.',
     run: async (context) => {
       const control = context.sutControl;
       const link = control?.link;
-      if (control === undefined || link === undefined) throw new NotApplicable(LAUNCHED_ONLY);
+      if (control === undefined || link === undefined) throw new CannotTell(HARNESS_FEDERATION_ONLY);
       const storage = control.storage;
       // libfiu missing from the machine is decided before the case runs (case-tools.ts); this is
-      // libfiu there but not in the gateway's process (its preload libraries not found).
+      // libfiu there but not in the launched gateway's process (its preload libraries not found),
+      // or a gateway the harness does not start whose SUT file gives no storage-fault commands.
       if (storage === undefined) {
         throw new MissingFixture(
-          'the gateway was not started under libfiu, so its storage cannot be made to fail',
+          "the gateway's storage cannot be made to fail: a launched gateway was not started under libfiu, or the SUT file of a gateway the harness does not start gives no external.storageFault commands (docs/sut.md)",
         );
       }
       const target = conformanceTarget(context);

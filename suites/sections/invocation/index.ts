@@ -299,12 +299,12 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     profiles: ['task-execution'],
     level: 'MUST',
     statement:
-      'The gateway is killed with SIGKILL the moment an <accepted/> arrives and started again: the task then answers task-state, the identical invocation returns the original acceptance, and the ledger shows the tool ran at most once. Cannot tell when the harness did not launch the gateway (registry fixture gateway-restart).',
+      'The gateway is killed with SIGKILL the moment an <accepted/> arrives and started again: the task then answers task-state, the identical invocation returns the original acceptance, and the ledger shows the tool ran at most once. Cannot tell for a gateway the harness does not start unless the SUT file gives external.kill (registry fixture gateway-restart).',
     run: async (context) => {
       const control = context.sutControl;
       if (control === undefined) {
         throw new MissingFixture(
-          'needs a gateway the harness launches, so that it can kill it with SIGKILL and start it again on the same state: give the SUT file a "launch" command (docs/sut.md) instead of "external"',
+          'needs the harness\'s own federation (native or container, not --provider external), whose component link shows that the gateway died and came back: with "launch" the harness kills it with SIGKILL, with "launch": "external" the SUT file\'s external.kill command does (docs/sut.md)',
         );
       }
       const target = conformanceTarget(context);

@@ -8,13 +8,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { buildInvoke } from '../../../protocol/stanza/index.ts';
 import type { CaseContext, ComponentLinkControl } from '../../framework/context.ts';
 import { expectThat } from '../../framework/expect.ts';
-import { NotApplicable } from '../../framework/verdicts.ts';
+import { CannotTell } from '../../framework/verdicts.ts';
 import { freshLedgerKey, readLedger } from '../support/ledger.ts';
 import { expectAccepted } from '../support/task-replies.ts';
 import { TaskSession } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
 import { acceptedOnWire } from '../support/wire-stanzas.ts';
-import { LAUNCHED_ONLY, invokeOf } from '../support/link-faults.ts';
+import { HARNESS_FEDERATION_ONLY, invokeOf } from '../support/link-faults.ts';
 
 /** Every <accepted/> the gateway writes on the component link for one request ID. */
 function acceptancesOf(
@@ -116,7 +116,7 @@ export const linkFaultCases: readonly CaseDeclaration<'invocation'>[] = [
       const control = context.sutControl;
       const link = control?.link;
       const s2s = control?.s2s;
-      if (link === undefined || s2s === undefined) throw new NotApplicable(LAUNCHED_ONLY);
+      if (link === undefined || s2s === undefined) throw new CannotTell(HARNESS_FEDERATION_ONLY);
       const target = conformanceTarget(context);
       const caller = await context.callers.remote();
       const tasks = new TaskSession(context, caller, target);

@@ -8,9 +8,9 @@ import { type Invoke } from '../../../protocol/stanza/index.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import { freshRequestId } from './task-session.ts';
 import type { TaskTarget } from './task-target.ts';
-import { launchedOnly } from './launched-only.ts';
+import { harnessFederationOnly } from './launched-only.ts';
 
-export const LAUNCHED_ONLY = launchedOnly("the harness's own fault proxies");
+export const HARNESS_FEDERATION_ONLY = harnessFederationOnly("the fault proxies on the gateway's links");
 
 export function invokeOf(context: CaseContext, target: TaskTarget, args: JsonValue): Invoke {
   return {

@@ -6,14 +6,14 @@
  * (CDATA-split arguments).
  */
 import type { CaseContext, ComponentLinkControl } from '../../framework/context.ts';
-import { NotApplicable } from '../../framework/verdicts.ts';
-import { launchedOnly } from './launched-only.ts';
+import { CannotTell } from '../../framework/verdicts.ts';
+import { harnessFederationOnly } from './launched-only.ts';
 
-export const LAUNCHED_ONLY = launchedOnly("the harness's own fault proxies");
+export const HARNESS_FEDERATION_ONLY = harnessFederationOnly("the fault proxies on the gateway's links");
 export const LOWER = 'abcdefghijklmnopqrstuvwxyz';
 
 export function link(context: CaseContext): ComponentLinkControl {
   const control = context.sutControl?.link;
-  if (control === undefined) throw new NotApplicable(LAUNCHED_ONLY);
+  if (control === undefined) throw new CannotTell(HARNESS_FEDERATION_ONLY);
   return control;
 }

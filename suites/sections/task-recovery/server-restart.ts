@@ -17,15 +17,17 @@ import type { CaseDeclaration } from '../../framework/case.ts';
 import { buildInvoke, type Invoke } from '../../../protocol/stanza/index.ts';
 import type { CaseContext, ComponentLinkControl, ServerRestartControl } from '../../framework/context.ts';
 import { expectThat } from '../../framework/expect.ts';
-import { NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
+import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
 import { freshLedgerKey, readLedger } from '../support/ledger.ts';
 import { expectAccepted } from '../support/task-replies.ts';
 import { freshRequestId, TaskSession } from '../support/task-session.ts';
 import { conformanceTarget, type TaskTarget } from '../support/task-target.ts';
 import { WireEvents } from '../support/wire-stanzas.ts';
-import { launchedOnly } from '../support/launched-only.ts';
+import { harnessFederationOnly } from '../support/launched-only.ts';
 
-const LAUNCHED_ONLY = launchedOnly("the harness's own fault proxies and servers");
+const HARNESS_FEDERATION_ONLY = harnessFederationOnly(
+  "the fault proxy on the gateway's component link and the server behind it",
+);
 
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
 
@@ -135,7 +137,7 @@ export const serverRestartCases: readonly CaseDeclaration<'task-recovery'>[] = [
     run: async (context) => {
       const server = context.sutControl?.server;
       const link = context.sutControl?.link;
-      if (server === undefined || link === undefined) throw new NotApplicable(LAUNCHED_ONLY);
+      if (server === undefined || link === undefined) throw new CannotTell(HARNESS_FEDERATION_ONLY);
       const target = conformanceTarget(context);
       const wire = new WireEvents(link);
       try {
