@@ -8,7 +8,7 @@ import { type Invoke } from '../../../protocol/stanza/index.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import { freshRequestId } from './task-session.ts';
 import type { TaskTarget } from './task-target.ts';
-import { harnessFederationOnly } from './launched-only.ts';
+import { harnessFederationOnly } from './harness-federation-only.ts';
 
 export const HARNESS_FEDERATION_ONLY = harnessFederationOnly("the fault proxies on the gateway's links");
 

@@ -7,7 +7,7 @@
  */
 import type { CaseContext, ComponentLinkControl } from '../../framework/context.ts';
 import { CannotTell } from '../../framework/verdicts.ts';
-import { harnessFederationOnly } from './launched-only.ts';
+import { harnessFederationOnly } from './harness-federation-only.ts';
 
 export const HARNESS_FEDERATION_ONLY = harnessFederationOnly("the fault proxies on the gateway's links");
 export const LOWER = 'abcdefghijklmnopqrstuvwxyz';

@@ -23,7 +23,7 @@ import { expectAccepted } from '../support/task-replies.ts';
 import { freshRequestId, TaskSession } from '../support/task-session.ts';
 import { conformanceTarget, type TaskTarget } from '../support/task-target.ts';
 import { WireEvents } from '../support/wire-stanzas.ts';
-import { harnessFederationOnly } from '../support/launched-only.ts';
+import { harnessFederationOnly } from '../support/harness-federation-only.ts';
 
 const HARNESS_FEDERATION_ONLY = harnessFederationOnly(
   "the fault proxy on the gateway's component link and the server behind it",
