@@ -128,9 +128,13 @@ describe('FaultProxy', () => {
     socket.write(`${header}<a x="1`);
     socket.write('"/>');
     await first;
+    // The upstream echoes what reaches it: the echo proves the bytes before the held stanza
+    // arrived there, not merely left the proxy.
+    const headOfHeld = readUntil(socket, '<ho');
     socket.write('<ho');
     socket.write('ld/><b/>');
     await proxy.waitFor('held', () => proxy.heldConnections === 1);
+    await headOfHeld;
     // Reported as written, held or not.
     expect(seen).toEqual(['a', 'hold', 'b']);
     expect(upstream.received).toBe(`${header}<a x="1"/><ho`);
