@@ -92,6 +92,8 @@ describe('profile verdicts', () => {
           outcome: 'passed',
           durationMs: 1,
           warnings: [{ requirement: 'gateway-info.identity', message: 'slow' }],
+          checks: 1,
+          decided: ['gateway-info.identity'],
           transcript: { title: 'a.s', startedAt: '2026-12-01T00:00:00Z', entries: [] },
           transcriptText: '',
         },

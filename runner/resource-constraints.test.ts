@@ -54,6 +54,8 @@ function failed(
         violation: { requirement: testCase.requirements[0], expected: 'a result', received, message: 'm' },
         reason: `expected a result, received ${received}`,
         warnings: [],
+        checks: 0,
+        decided: [],
         transcript: transcript.toJSON(),
         transcriptText: transcript.toText(),
       },

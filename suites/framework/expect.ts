@@ -7,6 +7,8 @@
  * a value read from one), the requirement, then the allowed answers or what is expected; after
  * those, the reply's XML to show when the first argument is a value read from it, and last the
  * context, for the verifiers that may only warn.
+ *
+ * A verifier that holds records one check of its requirement (evidence.ts): what a pass rests on.
  */
 import { Element } from '@xmpp/xml';
 import type { IqExchange } from '../../harness/driver/index.ts';
@@ -33,6 +35,7 @@ import {
 } from '../../protocol/stanza/index.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 import type { CaseContext } from './context.ts';
+import { checkHeld } from './evidence.ts';
 import { CannotTell, RequirementViolation } from './verdicts.ts';
 
 /** Fails `requirement` unless `holds`; `received` and `expected` are shown side by side. */
@@ -43,6 +46,7 @@ export function expectThat(
   holds: boolean,
 ): void {
   if (!holds) throw new RequirementViolation(requirement, expected, received);
+  checkHeld(requirement);
 }
 
 /** The reply must be an IQ result; returns its payload (undefined for an empty result). */
@@ -54,6 +58,7 @@ export function expectResult(
   if (exchange.parsed.type !== 'result') {
     throw new RequirementViolation(requirement, expected, exchange.reply.xml);
   }
+  checkHeld(requirement);
   return exchange.parsed.payload;
 }
 
@@ -89,6 +94,7 @@ export function expectError(
   if (!allowed.includes(parsed.error.condition) || (type !== undefined && parsed.error.type !== type)) {
     throw new RequirementViolation(requirement, expected, exchange.reply.xml);
   }
+  checkHeld(requirement);
 }
 
 function sortedCopy(element: Element, omit: readonly string[]): Element {
@@ -183,6 +189,7 @@ export function expectSameErrorPayload(
       `${requirement}: the two error replies differ (${difference})`,
     );
   }
+  checkHeld(requirement);
 }
 
 /**
@@ -210,7 +217,9 @@ export function expectParsed<T>(
   replyXml: string,
 ): T {
   try {
-    return parse(payload);
+    const parsed = parse(payload);
+    checkHeld(requirement);
+    return parsed;
   } catch (error) {
     if (!(error instanceof StanzaParseError)) throw error;
     throw new RequirementViolation(
@@ -348,6 +357,7 @@ export function expectIndistinguishable(
   };
   for (const reply of replies.slice(1)) {
     const difference = differenceFrom(reply);
+    if (difference === undefined) checkHeld(requirement);
     if (difference !== undefined) {
       throw new RequirementViolation(
         requirement,
@@ -447,6 +457,7 @@ export function expectFormField(
   if (field === undefined || value === undefined || field.values.length !== 1) {
     throw new RequirementViolation(requirement, `the field ${name} with one <value/>`, replyXml);
   }
+  checkHeld(requirement);
   return value;
 }
 
@@ -520,4 +531,5 @@ export function expectNotReflected(
       `${requirement}: the reply ${echoed.length > 0 ? `reflects ${echoed.join(', ')}` : `is ${String(size)} bytes long`}`,
     );
   }
+  checkHeld(requirement);
 }

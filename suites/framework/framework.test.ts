@@ -188,11 +188,17 @@ describe('runCase', () => {
     });
   }
 
+  /** One check that held: what a passing case must have decided (evidence.ts). */
+  const held = (): Promise<void> => {
+    expectThat('<iq/>', 'gateway-info.identity', 'an identity', true);
+    return Promise.resolve();
+  };
+
   it('passes a case that returns, keeping its SHOULD warnings', async () => {
     const result = await runCase(
       testCase((context) => {
         context.warn('find-gateway.server-lists-gateway', 'no name given');
-        return Promise.resolve();
+        return held();
       }),
       options(),
     );
@@ -222,7 +228,7 @@ describe('runCase', () => {
     const result = await runCase(
       testCase(() => {
         calls += 1;
-        return calls === 1 ? Promise.reject(new Error('lost')) : Promise.resolve();
+        return calls === 1 ? Promise.reject(new Error('lost')) : held();
       }),
       options(),
     );
@@ -236,7 +242,7 @@ describe('runCase', () => {
       calls += 1;
       return calls === 1
         ? Promise.reject(new RequirementViolation('gateway-info.identity', 'one terminal state', 'two'))
-        : Promise.resolve();
+        : held();
     };
     const race = options();
     const result = await runCase(testCase(flipping, { scenario: 'race' }), race);

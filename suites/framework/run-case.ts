@@ -10,11 +10,13 @@ import type { Transcript, TranscriptJson } from '../../harness/driver/index.ts';
 import type { AttemptBudget } from './budget.ts';
 import type { ConformanceCase } from './case.ts';
 import { missingTool, withDeclaredTools } from './case-tools.ts';
+import { AttemptEvidence, withEvidence } from './evidence.ts';
 import type { CaseContext, SutFacts } from './context.ts';
 import type { Outcome } from './outcome.ts';
 import { PROFILE_REQUIRED_FEATURES } from './preflight.ts';
 import type { ProfileId } from '../../protocol/profiles.ts';
 import { caseSeed } from './seeded-random.ts';
+import type { RequirementId } from '../registry/requirement-ids.ts';
 import { CannotTell, NotApplicable, RequirementViolation } from './verdicts.ts';
 
 export interface Finding {
@@ -40,6 +42,13 @@ export interface AttemptReport {
   readonly warnings: readonly Finding[];
   /** Iterations the attempt ran, for a case that took a budget (budget.ts). */
   readonly iterations?: number;
+  /**
+   * Checks that held against what the SUT answered (evidence.ts), one per verifier call; a
+   * passed attempt has at least one. The run's wire checks are not among them.
+   */
+  readonly checks: number;
+  /** The requirements those checks decided, in first-decided order. */
+  readonly decided: readonly RequirementId[];
   readonly transcript: TranscriptJson;
   readonly transcriptText: string;
 }
@@ -83,6 +92,11 @@ export interface RunCaseOptions {
   readonly rerunFailures?: boolean;
   /** Claimed profiles the preflight found lacking a required feature, with the finding. */
   readonly blockers?: ReadonlyMap<ProfileId, string>;
+  /**
+   * A promise the case left unawaited rejected after its attempt's report was written (the
+   * runner turns a pass into that outcome); without it such a rejection is written to stderr.
+   */
+  readonly lateRejection?: (caseId: string, reason: unknown) => void;
 }
 
 /** Why the case does not run against this SUT, or undefined when it does. */
@@ -143,6 +157,58 @@ export function attemptSeed(runSeed: number, caseId: string, attempt: number): n
     : caseSeed(runSeed, `${caseId}#attempt-${String(attempt)}`);
 }
 
+/** How an error thrown (or left behind) by a case ends its attempt. */
+function verdictOf(
+  error: unknown,
+): Pick<AttemptReport, 'outcome' | 'violation' | 'reason'> & { reason: string } {
+  if (error instanceof RequirementViolation) {
+    return {
+      outcome: 'failed',
+      violation: {
+        requirement: error.requirement,
+        expected: error.expected,
+        received: error.received,
+        message: error.message,
+      },
+      reason: error.message,
+    };
+  }
+  if (error instanceof CannotTell) return { outcome: 'cantTell', reason: error.message };
+  if (error instanceof NotApplicable) return { outcome: 'inapplicable', reason: error.message };
+  // A timeout, a disconnect, a malformed reply: the SUT did not let the case reach a verdict.
+  return { outcome: 'failed', reason: describeError(error) };
+}
+
+/**
+ * An unhandled rejection surfaces once the microtasks after it ran: one turn of the event loop
+ * after the attempt's callers closed, everything the case left pending has settled or surfaced.
+ */
+function afterPendingRejections(): Promise<void> {
+  return new Promise((resolve) => {
+    setImmediate(resolve);
+  });
+}
+
+/**
+ * A pass must rest on evidence, and nothing the case started may have failed unseen: a
+ * rejection it left behind is its verdict, and an attempt that decided no check cannot tell.
+ */
+function judgedPass(evidence: AttemptEvidence): Pick<AttemptReport, 'outcome' | 'violation' | 'reason'> {
+  const [left] = evidence.leftBehind;
+  if (evidence.leftBehind.length > 0) {
+    const verdict = verdictOf(left);
+    return { ...verdict, reason: `the case left a promise unawaited that rejected: ${verdict.reason}` };
+  }
+  if (evidence.checks === 0) {
+    return {
+      outcome: 'cantTell',
+      reason:
+        'decided no check: the case ran to its end without one verifier holding against an answer from the SUT (an empty listing or a skipped loop proves nothing)',
+    };
+  }
+  return { outcome: 'passed' };
+}
+
 async function runAttempt(
   testCase: ConformanceCase,
   attemptNumber: number,
@@ -151,41 +217,40 @@ async function runAttempt(
   const seed = attemptSeed(options.runSeed, testCase.id, attemptNumber);
   const warnings: Finding[] = [];
   const attempt = options.prepare(testCase, seed, (finding) => warnings.push(finding));
+  const evidence = new AttemptEvidence((reason) => {
+    if (options.lateRejection !== undefined) options.lateRejection(testCase.id, reason);
+    else
+      process.stderr.write(
+        `${testCase.id}: a promise it left unawaited rejected late: ${describeError(reason)}\n`,
+      );
+  });
   const started = performance.now();
-  let outcome: Outcome = 'passed';
-  let violation: AttemptReport['violation'];
-  let reason: string | undefined;
+  let verdict: Pick<AttemptReport, 'outcome' | 'violation' | 'reason'>;
   try {
-    await withTimeout(
-      testCase.run(withDeclaredTools(testCase, attempt.context)),
-      testCase.timeoutMs ?? options.defaultTimeoutMs,
-      testCase.id,
+    await withEvidence(evidence, () =>
+      withTimeout(
+        testCase.run(withDeclaredTools(testCase, attempt.context)),
+        testCase.timeoutMs ?? options.defaultTimeoutMs,
+        testCase.id,
+      ),
     );
     await attempt.verify?.();
+    verdict = { outcome: 'passed' };
   } catch (error) {
-    if (error instanceof RequirementViolation) {
-      outcome = 'failed';
-      violation = {
-        requirement: error.requirement,
-        expected: error.expected,
-        received: error.received,
-        message: error.message,
-      };
-      reason = error.message;
-    } else if (error instanceof CannotTell) {
-      outcome = 'cantTell';
-      reason = error.message;
-    } else if (error instanceof NotApplicable) {
-      outcome = 'inapplicable';
-      reason = error.message;
-    } else {
-      // A timeout, a disconnect, a malformed reply: the SUT did not let the case reach a verdict.
-      outcome = 'failed';
-      reason = describeError(error);
-    }
+    verdict = verdictOf(error);
   } finally {
     await attempt.dispose();
+    await afterPendingRejections();
+    evidence.close();
   }
+  if (verdict.outcome === 'passed') verdict = judgedPass(evidence);
+  const { outcome, violation, reason } = verdict;
+  for (const left of evidence.leftBehind) {
+    attempt.transcript.note(`left behind: a promise the case did not await rejected: ${describeError(left)}`);
+  }
+  attempt.transcript.note(
+    `evidence: ${String(evidence.checks)} check(s) held${evidence.requirements.length === 0 ? '' : ` (${evidence.requirements.join(', ')})`}`,
+  );
   if (reason !== undefined) attempt.transcript.note(`verdict: ${outcome}: ${reason}`);
   return {
     attempt: attemptNumber,
@@ -196,6 +261,8 @@ async function runAttempt(
     ...(reason === undefined ? {} : { reason }),
     warnings,
     ...(attempt.budget?.recorded === undefined ? {} : { iterations: attempt.budget.recorded }),
+    checks: evidence.checks,
+    decided: evidence.requirements,
     transcript: attempt.transcript.toJSON(),
     transcriptText: attempt.transcript.toText(),
   };

@@ -120,7 +120,7 @@ function attempt(
   t: Transcript,
   outcome: AttemptReport['outcome'],
   durationMs: number,
-  extra: Partial<Pick<AttemptReport, 'violation' | 'reason' | 'attempt' | 'seed'>> & {
+  extra: Partial<Pick<AttemptReport, 'violation' | 'reason' | 'attempt' | 'seed' | 'checks'>> & {
     warnings?: Finding[];
   } = {},
 ): AttemptReport {
@@ -133,6 +133,8 @@ function attempt(
     ...(extra.violation === undefined ? {} : { violation: extra.violation }),
     ...(extra.reason === undefined ? {} : { reason: extra.reason }),
     warnings: extra.warnings ?? [],
+    checks: extra.checks ?? (outcome === 'passed' ? 1 : 0),
+    decided: [],
     transcript: t.toJSON(),
     transcriptText: t.toText(),
   };

@@ -270,6 +270,12 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
         requests.map(({ to, type, payload }) => caller.exchangeIq(to, type, payload)),
       );
       for (const exchange of replies) expectAnyStanzaError(exchange, 'errors.unhandled-iq-error', context);
+      // The gateway half alone does not decide the requirement: endpoints answer on their own.
+      if (endpoint === undefined) {
+        throw new MissingFixture(
+          `the directory lists no endpoint to the local caller (${directory.parsed.type === 'result' ? 'an empty listing' : 'an error'}), so the endpoint half cannot run: the fixture world's visible endpoints are missing`,
+        );
+      }
     },
   },
   {

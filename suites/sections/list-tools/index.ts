@@ -160,6 +160,11 @@ function collectionInfoCase(
       const world = requireWorld(context);
       const caller = await callerFor(context, role);
       const manifests = world.listedFor(role).flatMap((endpoint) => endpoint.versions);
+      if (manifests.length === 0) {
+        throw new MissingFixture(
+          `${world.source} lists no registered version of an endpoint the ${role} caller may see: no collection node to ask`,
+        );
+      }
       for (const manifest of manifests) {
         const exchange = await discoInfo(caller, manifest.jid, manifest.collectionNode);
         const info = expectDiscoInfo(exchange, 'list-tools.collection-node-info');
@@ -193,7 +198,13 @@ export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
     run: async (context) => {
       const world = requireWorld(context);
       const caller = await context.callers.local();
-      for (const endpoint of world.listedFor('local')) {
+      const active = world.listedFor('local').filter((endpoint) => endpoint.active !== undefined);
+      if (active.length === 0) {
+        throw new MissingFixture(
+          `${world.source} lists no active endpoint the local caller may see: no active collection to list`,
+        );
+      }
+      for (const endpoint of active) {
         if (endpoint.active === undefined) continue;
         const { names } = await collectionOf(
           caller,

@@ -30,6 +30,7 @@ import {
   expectParsedResult,
   requirePositiveControl,
 } from '../../framework/expect.ts';
+import { checkHeld } from '../../framework/evidence.ts';
 import { CannotTell, MissingFixture, RequirementViolation } from '../../framework/verdicts.ts';
 import {
   requireWorld,
@@ -270,6 +271,7 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
             exchange.reply.xml,
           );
         }
+        checkHeld('schemas.request-attributes');
         if (exchange.parsed.error.condition !== 'bad-request') {
           context.warn(
             'schemas.request-attributes',

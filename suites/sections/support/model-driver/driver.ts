@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import type { Caller, IqExchange } from '../../../../harness/driver/index.ts';
 import type { CaseContext } from '../../../framework/context.ts';
 import { expectSameErrorPayload } from '../../../framework/expect.ts';
+import { checkHeld } from '../../../framework/evidence.ts';
 import { MissingFixture, RequirementViolation } from '../../../framework/verdicts.ts';
 import { requirement as registryRequirement } from '../../../registry/registry.ts';
 import { REQUIREMENT_IDS, type RequirementId } from '../../../registry/requirement-ids.ts';
@@ -210,6 +211,7 @@ class ModelDriver {
     }
     if (judgement.verdict === 'warn')
       this.warnings.set(requirement, `${expected.operation}: ${judgement.reasons.join('; ')}`);
+    else checkHeld(requirement);
     if (expected.sameAsNonexistent && exchange.parsed.type === 'error')
       await this.#compareWithNonexistent(record, caller, operation, exchange);
   }
