@@ -11,7 +11,7 @@ import type { SutConfig } from '../harness/sut/sut-config.ts';
 import type { ConformanceCase, Suite } from '../suites/framework/case.ts';
 import { AttemptBudget } from '../suites/framework/budget.ts';
 import { caseSeed, SeededRandom } from '../suites/framework/seeded-random.ts';
-import { runCase, type CaseResult, type RunCaseOptions } from '../suites/framework/run-case.ts';
+import { runCase, verdictOf, type CaseResult, type RunCaseOptions } from '../suites/framework/run-case.ts';
 import {
   DeferredWireChecks,
   MIN_CREDENTIAL_LENGTH,
@@ -113,6 +113,28 @@ function withWireViolations(
       outcome: 'failed',
       reason: violation.message,
       attempts: [...result.attempts.slice(0, -1), failedAttempt],
+    };
+  });
+}
+
+/**
+ * A passed case that left a promise unawaited which rejected after its report was written ends
+ * as that rejection says (suites/framework/evidence.ts): nothing a case started fails unseen.
+ */
+function withLateRejections(
+  results: readonly CaseResult[],
+  late: ReadonlyMap<string, unknown>,
+): CaseResult[] {
+  return results.map((result) => {
+    const last = result.attempts.at(-1);
+    if (!late.has(result.case.id) || result.outcome !== 'passed' || last === undefined) return result;
+    const verdict = verdictOf(late.get(result.case.id));
+    const reason = `the case left a promise unawaited that rejected after it ended: ${verdict.reason}`;
+    return {
+      ...result,
+      outcome: verdict.outcome,
+      reason,
+      attempts: [...result.attempts.slice(0, -1), { ...last, ...verdict, reason }],
     };
   });
 }
@@ -239,6 +261,7 @@ async function afterTheLastCase(
   caseResults: readonly CaseResult[],
   wireChecks: DeferredWireChecks,
   options: RunConformanceOptions,
+  late: ReadonlyMap<string, unknown>,
 ): Promise<CaseResult[]> {
   const { progress } = options;
   const violations = await wireChecks.violations();
@@ -246,7 +269,7 @@ async function afterTheLastCase(
   for (const [caseId, violation] of secondReplyViolations(session.driver.secondReplies(), caseIds)) {
     if (!violations.has(caseId)) violations.set(caseId, violation);
   }
-  const results = withWireViolations(caseResults, violations);
+  const results = withWireViolations(withLateRejections(caseResults, late), violations);
   const schemaFailures = results.filter(
     (result) => violations.has(result.case.id) && result.outcome === 'failed',
   );
@@ -387,12 +410,16 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
   const wireChecks = new DeferredWireChecks(session.facts.gatewayJid, [secret]);
   const redactions = secret.length >= MIN_CREDENTIAL_LENGTH ? [{ secret, label: REDACTED_SECRET }] : [];
   const findings = await preflightFindings(options);
+  const late = new Map<string, unknown>();
   const caseOptions: RunCaseOptions = {
     sut: session.facts,
     runSeed: options.seed,
     defaultTimeoutMs: options.defaultTimeoutMs ?? session.facts.taskTimeoutMs + session.facts.replyTimeoutMs,
     blockers: new Map(findings.map((finding) => [finding.profile, finding.message] as const)),
     prepare: attemptPreparer(session, options.deep === true, wireChecks, redactions),
+    lateRejection: (caseId, reason) => {
+      if (!late.has(caseId)) late.set(caseId, reason);
+    },
   };
   const stops = new RunStops(session, progress, options.interrupt);
   const caseResults: CaseResult[] = [];
@@ -412,6 +439,6 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
     progress.sectionFinished(suite.section, sectionResults);
   }
   if (stops.interruptedBy === undefined) await awaitStragglers(session);
-  const results = await afterTheLastCase(session, caseResults, wireChecks, options);
+  const results = await afterTheLastCase(session, caseResults, wireChecks, options, late);
   return runResultOf(options, { results, findings, stops, startedAt, started });
 }

@@ -41,6 +41,7 @@ import { operatorChecklist, provisionWorld, unconfirmedItems, type ChecklistItem
 import { RunCallers, type CallerRoles } from './caller-pool.ts';
 import { externalSutControl } from './external-sut-control.ts';
 import { componentLinkRequest } from './federation-request.ts';
+import { checkProvisioned, checkWorldLoaded, FixturesNotInPlace } from './fixture-check.ts';
 import { keepLogs, keepLogsOfFailedStart } from './session-logs.ts';
 import { StartedParts } from './started-parts.ts';
 import { launchedSutControl } from './sut-control.ts';
@@ -279,14 +280,18 @@ async function sessionWorldOf(
 ): Promise<SessionWorld> {
   const { config, world: given, log } = options;
   if (given === undefined) return {};
-  if (config.fixtures === 'world-file') return { world: referenceWorldOf(given, roles) };
+  if (config.fixtures === 'world-file') {
+    const world = referenceWorldOf(given, roles);
+    await checkWorldLoaded(await callers.callerOf('local'), world);
+    return { world };
+  }
   if (config.fixtures !== 'admin-iq') return {};
   const provisioned = await provisionWorld(await callers.callerOf('admin'), gatewayJid, given);
   parts.provisioned = provisioned;
   log(
     `fixtures: admin-iq as ${roles.admin ?? '(no admin)'}: ${String(provisioned.registered)} version(s) registered, ${String(provisioned.activated)} activated`,
   );
-  for (const problem of provisioned.problems) log(`fixtures: not provisioned: ${problem}`);
+  checkProvisioned(provisioned, roles.admin);
   const items = operatorChecklist(provisioned.world);
   const unconfirmed = unconfirmedItems(items, config.fixturesConfirmed);
   const world = referenceWorldOf(
@@ -385,7 +390,10 @@ async function failedStart(
   const failure: unknown = conflict ?? error;
   const logs = await keepLogsOfFailedStart(options.logsDirOnFailure, federation, sut, options.log);
   await parts.stop();
-  const message = startFailureMessage(failure, [federation.component.secret]);
+  const message =
+    failure instanceof FixturesNotInPlace
+      ? failure.message
+      : startFailureMessage(failure, [federation.component.secret]);
   return message === undefined ? failure : new SessionStartFailure(message, { cause: failure, logs });
 }
 

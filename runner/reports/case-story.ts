@@ -91,7 +91,7 @@ export function attemptTranscripts(result: CaseResult): string {
   const total = result.attempts.length;
   return result.attempts
     .map((attempt, index) => {
-      const heading = `--- attempt ${String(index + 1)} of ${String(total)}: ${attempt.outcome} in ${attempt.durationMs.toFixed(0)} ms${attempt.reason === undefined ? '' : ` (${attempt.reason})`}`;
+      const heading = `--- attempt ${String(index + 1)} of ${String(total)}: ${attempt.outcome} in ${attempt.durationMs.toFixed(0)} ms, ${String(attempt.checks)} check(s) held${attempt.reason === undefined ? '' : ` (${attempt.reason})`}`;
       return `${heading}\n${attempt.transcriptText}`;
     })
     .join('\n\n');

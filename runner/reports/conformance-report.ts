@@ -81,6 +81,8 @@ export interface AttemptStatement {
   readonly seed: number;
   readonly outcome: Outcome;
   readonly durationMs: number;
+  /** Checks that held against the SUT's answers (suites/framework/evidence.ts); a pass has one at least. */
+  readonly checks: number;
   readonly violation?: { readonly requirement: string; readonly expected: string; readonly received: string };
   readonly reason?: string;
 }
@@ -216,6 +218,7 @@ function caseFailure(result: CaseResult, run: RunResult, context: ReportContext)
       seed: attempt.seed,
       outcome: attempt.outcome,
       durationMs: Math.round(attempt.durationMs),
+      checks: attempt.checks,
       ...violationOf(attempt.violation),
       ...(attempt.reason === undefined ? {} : { reason: attempt.reason }),
     })),

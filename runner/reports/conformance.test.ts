@@ -194,6 +194,7 @@ describe('conformance.json', () => {
         seed: 1002,
         outcome: 'failed',
         durationMs: 9,
+        checks: 0,
         violation: {
           requirement: FIRST_ATTEMPT_VIOLATION.requirement,
           expected: FIRST_ATTEMPT_VIOLATION.expected,
@@ -206,6 +207,7 @@ describe('conformance.json', () => {
         seed: 2002,
         outcome: 'failed',
         durationMs: 7,
+        checks: 0,
         violation: {
           requirement: 'gateway-info.features',
           expected: FAILED_EXPECTED,

@@ -8,6 +8,7 @@ import { ALL_SUITES } from '../index.ts';
 import { AttemptBudget } from './budget.ts';
 import { defineSuite, type ConformanceCase } from './case.ts';
 import { missingToolReason, withDeclaredTools } from './case-tools.ts';
+import { checkHeld } from './evidence.ts';
 import type { CaseContext, StorageFaultControl, SutControl, SutFacts } from './context.ts';
 import { runCase } from './run-case.ts';
 import { SeededRandom } from './seeded-random.ts';
@@ -41,7 +42,10 @@ function storageCase(overrides: Partial<ConformanceCase> = {}): ConformanceCase 
     profiles: ['task-execution'],
     level: 'MUST',
     statement: 'statement',
-    run: () => Promise.resolve(),
+    run: () => {
+      checkHeld('invocation.durable-before-accepted');
+      return Promise.resolve();
+    },
     ...overrides,
   };
 }

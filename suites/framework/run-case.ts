@@ -158,7 +158,7 @@ export function attemptSeed(runSeed: number, caseId: string, attempt: number): n
 }
 
 /** How an error thrown (or left behind) by a case ends its attempt. */
-function verdictOf(
+export function verdictOf(
   error: unknown,
 ): Pick<AttemptReport, 'outcome' | 'violation' | 'reason'> & { reason: string } {
   if (error instanceof RequirementViolation) {
