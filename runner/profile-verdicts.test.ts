@@ -150,3 +150,66 @@ describe('profile verdicts', () => {
     expect(unknownBaselineEntries(['a.x', 'a.z'], baseline)).toEqual(['gone.case']);
   });
 });
+
+describe('every testable MUST of a claimed profile decided by a case counted toward it', () => {
+  const citing = (
+    id: string,
+    outcome: Outcome,
+    requirement: string,
+    level: ConformanceCase['level'] = 'MUST',
+  ) => {
+    const base = result(id, outcome, level, 'core-directory');
+    return { ...base, case: { ...base.case, requirements: [requirement] } } as CaseResult;
+  };
+  const mustDecide = new Map<ProfileId, readonly string[]>([
+    ['core-directory', ['gateway-info.identity', 'list-agents.octet-order']],
+  ]);
+  const verdict = (results: CaseResult[], partial = false) =>
+    profileVerdicts(results, { claimed, strict: false, mustDecide, partial }).find(
+      (v) => v.profile === 'core-directory',
+    );
+
+  it('passes when each requirement was decided by a passed or failed case of the profile', () => {
+    const results = [
+      citing('a.x', 'passed', 'gateway-info.identity'),
+      citing('a.y', 'passed', 'list-agents.octet-order'),
+    ];
+    expect(verdict(results)).toMatchObject({ verdict: 'passed' });
+    expect(verdict(results)?.undecidedRequirements).toBeUndefined();
+  });
+
+  it('is INCOMPLETE naming a requirement no case of it cites, or only a SHOULD case does', () => {
+    const results = [
+      citing('a.x', 'passed', 'gateway-info.identity'),
+      citing('a.s', 'passed', 'list-agents.octet-order', 'SHOULD'),
+    ];
+    expect(verdict(results)).toMatchObject({
+      verdict: 'incomplete',
+      undecidedRequirements: ['list-agents.octet-order'],
+      reason: '1 MUST requirement(s) no case of it decided: list-agents.octet-order',
+    });
+  });
+
+  it('leaves a requirement whose cases were all inapplicable, or that a partial run did not select, to the run', () => {
+    const results = [
+      citing('a.x', 'passed', 'gateway-info.identity'),
+      citing('a.y', 'inapplicable', 'list-agents.octet-order'),
+    ];
+    expect(verdict(results)?.verdict).toBe('passed');
+    expect(verdict([citing('a.x', 'passed', 'gateway-info.identity')], true)?.verdict).toBe('passed');
+  });
+
+  it('shows the known gaps beside the verdict without changing it', () => {
+    const results = [
+      citing('a.x', 'passed', 'gateway-info.identity'),
+      citing('a.y', 'passed', 'list-agents.octet-order'),
+    ];
+    const withGaps = profileVerdicts(results, {
+      claimed,
+      strict: false,
+      mustDecide,
+      knownGaps: new Map([['core-directory', ['rules.resource-bounds']]]),
+    }).find((v) => v.profile === 'core-directory');
+    expect(withGaps).toMatchObject({ verdict: 'passed', knownGaps: ['rules.resource-bounds'] });
+  });
+});

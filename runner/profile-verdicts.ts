@@ -8,6 +8,11 @@
  * broken". Under --strict every SHOULD finding, a warning on a passing case included, counts
  * like a MUST. A case listed in the SUT's baseline (expected failures) does not count against
  * its profile while it still fails; once it passes the baseline is stale and the run fails.
+ *
+ * Passing cases are not enough either: every testable MUST requirement of the profile must have
+ * been decided (passed or failed) by a case counted toward it. One that no such case decided —
+ * its cases could not run, or none was written for this profile — makes the profile INCOMPLETE
+ * naming it; the suite's known gaps (suites/registry/profile-gaps.json) are shown instead.
  */
 import { PROFILE_IDS, PROFILE_TITLES, type ProfileId } from '../protocol/profiles.ts';
 import { mustFirst, type Level, type Outcome } from '../suites/framework/outcome.ts';
@@ -38,6 +43,10 @@ export interface ProfileVerdict {
   readonly failingCases: readonly string[];
   /** IDs of the blocking cases that could not be decided. */
   readonly undecidedCases: readonly string[];
+  /** Testable MUST requirements of the profile no case counted toward it decided (absent when none). */
+  readonly undecidedRequirements?: readonly string[];
+  /** Its testable MUSTs the suite has no case of this profile for yet (absent when none). */
+  readonly knownGaps?: readonly string[];
   /** Preflight findings against the claim (a required feature the SUT does not advertise). */
   readonly blockers: readonly string[];
   /** The main reason for any verdict but passed and not-claimed, in one line. */
@@ -60,6 +69,39 @@ export interface VerdictOptions {
   readonly baseline?: Baseline;
   /** What the preflight found missing for each claimed profile. */
   readonly blockers?: readonly ProfileBlocker[];
+  /**
+   * Per profile, the testable MUST requirements a case counted toward it must decide (the
+   * registry's, less the wire checks and the known gaps); absent, only cases are judged.
+   */
+  readonly mustDecide?: ReadonlyMap<ProfileId, readonly string[]>;
+  /** Per profile, its known gaps (suites/registry/profile-gaps.json), shown beside the verdict. */
+  readonly knownGaps?: ReadonlyMap<ProfileId, readonly string[]>;
+  /**
+   * The selection left cases out (--grep, --profile): a requirement with no selected case is
+   * then not held against the profile (a partial run is labelled as such).
+   */
+  readonly partial?: boolean;
+}
+
+/**
+ * The requirements of `required` that no MUST case of `profileResults` decided. One whose every
+ * citing case was inapplicable (an optional feature the SUT does not advertise) is not held
+ * against the profile; one no selected case cites is, unless the run is partial.
+ */
+export function undecidedRequirements(
+  profileResults: readonly CaseResult[],
+  required: readonly string[],
+  partial: boolean,
+): string[] {
+  return required.filter((requirement) => {
+    const citing = profileResults.filter(
+      (result) =>
+        result.case.level === 'MUST' && (result.case.requirements as readonly string[]).includes(requirement),
+    );
+    if (citing.some((result) => result.outcome === 'passed' || result.outcome === 'failed')) return false;
+    if (citing.length === 0) return !partial;
+    return !citing.every((result) => result.outcome === 'inapplicable');
+  });
 }
 
 function zeroCounts(): OutcomeCounts {
@@ -122,12 +164,16 @@ function mainReason(
   failing: readonly CaseResult[],
   undecided: readonly CaseResult[],
   profileResults: readonly CaseResult[],
+  requirements: readonly string[],
 ): string | undefined {
   switch (verdict) {
     case 'failed':
       if (blockers.length > 0) return blockers[0];
       return `${String(failing.length)} case(s) failed: ${listed(failing.map((r) => r.case.id))}`;
     case 'incomplete': {
+      if (undecided.length === 0 && requirements.length > 0) {
+        return `${String(requirements.length)} MUST requirement(s) no case of it decided: ${listed(requirements)}`;
+      }
       const first = undecided[0];
       const why =
         first?.reason === undefined ? '' : ` (${first.case.id}: ${first.reason.split('\n')[0] ?? ''})`;
@@ -170,6 +216,13 @@ export function profileVerdicts(results: readonly CaseResult[], options: Verdict
       .filter((blocker) => blocker.profile === profile)
       .map((blocker) => blocker.message);
     const decidedMust = levelCounts.MUST.passed + levelCounts.MUST.failed + levelCounts.MUST.cantTell;
+    const requirements = claimed
+      ? undecidedRequirements(
+          profileResults,
+          options.mustDecide?.get(profile) ?? [],
+          options.partial === true,
+        )
+      : [];
     const verdict: ProfileVerdictName = !claimed
       ? 'not-claimed'
       : blockers.length > 0 || failing.length > 0
@@ -178,10 +231,13 @@ export function profileVerdicts(results: readonly CaseResult[], options: Verdict
           ? 'incomplete'
           : decidedMust === 0
             ? 'not-assessed'
-            : 'passed';
+            : requirements.length > 0
+              ? 'incomplete'
+              : 'passed';
     const failingFirst = mustFirst(failing);
     const undecidedFirst = mustFirst(undecided);
-    const reason = mainReason(verdict, blockers, failingFirst, undecidedFirst, profileResults);
+    const reason = mainReason(verdict, blockers, failingFirst, undecidedFirst, profileResults, requirements);
+    const gaps = claimed ? (options.knownGaps?.get(profile) ?? []) : [];
     return {
       profile,
       title: PROFILE_TITLES[profile],
@@ -193,6 +249,8 @@ export function profileVerdicts(results: readonly CaseResult[], options: Verdict
       failingCases: failingFirst.map((result) => result.case.id),
       undecidedCases: undecidedFirst.map((result) => result.case.id),
       blockers,
+      ...(requirements.length === 0 ? {} : { undecidedRequirements: requirements }),
+      ...(gaps.length === 0 ? {} : { knownGaps: gaps }),
       ...(reason === undefined ? {} : { reason }),
     };
   });

@@ -16,6 +16,7 @@ import {
   DeferredWireChecks,
   MIN_CREDENTIAL_LENGTH,
   REDACTED_SECRET,
+  WIRE_CHECK_REQUIREMENTS,
 } from '../suites/framework/wire-checks.ts';
 import type { RequirementViolation } from '../suites/framework/verdicts.ts';
 import { preflight, type PreflightFinding } from '../suites/framework/preflight.ts';
@@ -24,7 +25,10 @@ import {
   staleBaselineEntries,
   unknownBaselineEntries,
   type Baseline,
+  type VerdictOptions,
 } from './profile-verdicts.ts';
+import { knownProfileGaps, profileMusts } from '../suites/registry/profile-coverage.ts';
+import { committedRegistry } from '../suites/registry/registry.ts';
 import type { RunResult } from './run-result.ts';
 import type { ProfileId } from '../protocol/profiles.ts';
 import type { RunSession } from './run-session.ts';
@@ -317,6 +321,25 @@ interface JudgedCases {
   readonly started: number;
 }
 
+/**
+ * What each profile's cases must decide between them (the registry's testable MUSTs of it, less
+ * the wire checks every case runs and the suite's known gaps), and those known gaps.
+ */
+function requirementsToDecide(): Pick<VerdictOptions, 'mustDecide' | 'knownGaps'> {
+  const known = knownProfileGaps();
+  const gapsOf = (profile: ProfileId): string[] =>
+    known.filter((gap) => gap.profile === profile).map((gap) => gap.requirement);
+  const musts = profileMusts(committedRegistry(), WIRE_CHECK_REQUIREMENTS);
+  return {
+    mustDecide: new Map(
+      [...musts].map(
+        ([profile, ids]) => [profile, ids.filter((id) => !gapsOf(profile).includes(id))] as const,
+      ),
+    ),
+    knownGaps: new Map([...musts.keys()].map((profile) => [profile, gapsOf(profile)] as const)),
+  };
+}
+
 /** The gateway judged, as the reports name it. */
 function subjectOf(config: SutConfig, session: RunSession): RunResult['subject'] {
   return {
@@ -339,6 +362,8 @@ function runResultOf(options: RunConformanceOptions, judged: JudgedCases): RunRe
   const profiles = profileVerdicts(results, {
     claimed,
     strict: options.strict,
+    ...requirementsToDecide(),
+    partial,
     blockers: findings.filter((finding) => finding.kind === 'missing'),
     ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
   });

@@ -246,6 +246,15 @@ export function summaryTable(run: RunResult): string {
       lines.push(`${verdict.title} ${VERDICT_WORDS[verdict.verdict]}: ${verdict.reason}`);
     }
   }
+  const gaps = run.profiles.filter((verdict) => verdict.claimed && (verdict.knownGaps?.length ?? 0) > 0);
+  if (gaps.length > 0) {
+    // Said plainly beside any PASS: these requirements no case of the profile decides yet.
+    lines.push(
+      `not yet decided by any case of the profile (suite gaps, suites/registry/profile-gaps.json): ${gaps
+        .map((verdict) => `${verdict.title} ${String(verdict.knownGaps?.length ?? 0)}`)
+        .join(', ')}`,
+    );
+  }
   lines.push(
     '',
     `${String(run.cases.length)} cases in ${(run.durationMs / 1000).toFixed(1)} s (setup ${(run.setupMs / 1000).toFixed(1)} s), seed ${String(run.seed)}${run.strict ? ', strict' : ''}${flaky > 0 ? `, ${String(flaky)} flaky` : ''}`,

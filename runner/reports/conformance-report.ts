@@ -54,6 +54,10 @@ export interface ClaimedProfileStatement {
   readonly failingCases: readonly string[];
   /** The cases that left it undecided. */
   readonly undecidedCases: readonly string[];
+  /** Testable MUST requirements of it that no case counted toward it decided (absent when none). */
+  readonly undecidedRequirements?: readonly string[];
+  /** Testable MUST requirements of it the suite has no case of this profile for yet (profile-gaps.json). */
+  readonly knownGaps?: readonly string[];
   /** Preflight findings that fail the claim. */
   readonly blockers: readonly string[];
   /** Every case of it that did not pass (or counts against it), with its reason. */
@@ -244,6 +248,10 @@ function profileStatement(verdict: ProfileVerdict, run: RunResult): ProfileState
     expectedFailures: verdict.expectedFailures,
     failingCases: verdict.failingCases,
     undecidedCases: verdict.undecidedCases,
+    ...(verdict.undecidedRequirements === undefined
+      ? {}
+      : { undecidedRequirements: verdict.undecidedRequirements }),
+    ...(verdict.knownGaps === undefined ? {} : { knownGaps: verdict.knownGaps }),
     blockers: verdict.blockers,
     notPassed: caseNotes(run, verdict),
   };

@@ -12,6 +12,7 @@ import { parseCheckArgs, type CheckCliIo } from '../../protocol/cli/check-args.t
 import { WIRE_CHECK_REQUIREMENTS } from '../framework/wire-checks.ts';
 import { ALL_SUITES } from '../index.ts';
 import { coverageOf, formatCoverage, uncoveredAtLeast } from './coverage.ts';
+import { formatProfileGaps, profileGaps } from './profile-coverage.ts';
 import {
   loadRegistry,
   REGISTRY_PATH,
@@ -55,6 +56,16 @@ export function runCoverageCli(argv: readonly string[], io: CheckCliIo): 0 | 1 |
     WIRE_CHECK_REQUIREMENTS,
   );
   io.stdout(formatCoverage(report));
+  // Cited is not enough for a single-profile claim: the citing case must count toward it.
+  io.stdout(
+    `\nPer profile:\n${formatProfileGaps(
+      profileGaps(
+        registry,
+        ALL_SUITES.flatMap((suite) => suite.cases),
+        WIRE_CHECK_REQUIREMENTS,
+      ),
+    )}`,
+  );
   if (failOn === undefined) return 0;
   const failing = uncoveredAtLeast(report, failOn);
   if (failing.length === 0) return 0;

@@ -320,7 +320,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
       'json-encoding.media-type-present',
       'json-encoding.utf8-xml-legal',
     ],
-    profiles: ['tool-discovery'],
+    profiles: ['tool-discovery', 'task-execution'],
     level: 'MUST',
     statement:
       'Every active manifest in the local directory, and its first tool’s input schema, comes as one strict JSON value in legal XML, in an element carrying its media-type (application/json, application/schema+json).',
@@ -396,7 +396,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
   {
     id: 'json-encoding.producer-escaping',
     requirements: ['json-encoding.producer-escaping', 'json-encoding.utf8-xml-legal'],
-    profiles: ['tool-discovery'],
+    profiles: ['tool-discovery', 'task-execution'],
     level: 'MUST',
     features: [FEATURE.admin],
     interpretations: ['interp-12'],

@@ -487,7 +487,7 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
   {
     id: 'security.rate-limit-enforced',
     requirements: ['security.rate-limits'],
-    profiles: ['core-directory'],
+    profiles: ['core-directory', 'task-execution'],
     level: 'MUST',
     interpretations: ['interp-42'],
     statement:
