@@ -13,6 +13,7 @@ import type { Mutant, MutantRecord } from './mutant.ts';
 import { withPatchFile } from './patch-files.ts';
 import { RAW_INPUT_MUTANTS } from './catalog-raw-input.ts';
 import { ADVERSARIAL } from './catalog-adversarial.ts';
+import { WAVE22_MUTANTS } from './catalog-wave22.ts';
 
 // ---------------------------------------------------------------------------------------------
 // bad-input: request validation, RSM values, strict JSON, identifiers
@@ -1146,6 +1147,7 @@ const RECORDS: readonly MutantRecord[] = [
   ...MESSAGING,
   ...ADVERSARIAL,
   ...RAW_INPUT_MUTANTS,
+  ...WAVE22_MUTANTS,
 ];
 
 export const MUTANTS: readonly Mutant[] = RECORDS.map((record) => withPatchFile(record));

@@ -37,6 +37,7 @@ export const BUG_CLASSES = [
   'schema-hash',
   'crash-recovery',
   'link-fault',
+  'blocking',
 ] as const;
 
 export type BugClass = (typeof BUG_CLASSES)[number];
