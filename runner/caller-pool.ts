@@ -6,6 +6,7 @@
  */
 import type { Caller, CallerSendOptions, Driver, Transcript } from '../harness/driver/index.ts';
 import type { CallerPool } from '../suites/framework/context.ts';
+import type { AttemptCaller } from './attempt-tasks.ts';
 
 /** Bare JIDs playing each role of the fixture world. */
 export interface CallerRoles {
@@ -37,42 +38,57 @@ export class RunCallers {
     this.#roles = roles;
   }
 
-  /** The pool one attempt uses; its transcript receives every stanza of every caller. */
-  forAttempt(transcript: Transcript): CallerPool & { release(): Promise<void> } {
+  /**
+   * The pool one attempt uses; its transcript receives every stanza of every caller. `used` lists
+   * each caller it handed out with where its inbound stanzas of this attempt begin (what the
+   * attempt's clean-up reads its admitted tasks from).
+   */
+  forAttempt(
+    transcript: Transcript,
+  ): CallerPool & { used(): readonly AttemptCaller[]; release(): Promise<void> } {
     this.#driver.useTranscript(transcript);
     const siblings: Caller[] = [];
+    const used = new Map<Caller, number>();
+    const handOut = async (connecting: Promise<Caller>): Promise<Caller> => {
+      const caller = await connecting;
+      if (!used.has(caller)) used.set(caller, caller.inbound.length);
+      return caller;
+    };
+    const role = (jid: string | undefined, missing: string, options: CallerSendOptions = {}) =>
+      jid === undefined ? Promise.reject(new Error(missing)) : handOut(this.#role(jid, options));
+    const roles = this.#roles;
     return {
-      local: () => this.#role(this.#roles.local),
-      remote: () => this.#role(this.#roles.remote),
-      remotePeer: () => this.#role(this.#roles.remotePeer),
-      denied: () => this.#role(this.#roles.denied),
-      admin: () => {
-        const { admin } = this.#roles;
-        if (admin === undefined) return Promise.reject(new Error('the SUT config names no adminJid'));
-        return this.#role(admin);
-      },
-      registrant: () => this.#role(this.#roles.registrant),
-      localPeer: () => {
-        const { localPeer } = this.#roles;
-        if (localPeer === undefined) return Promise.reject(new Error('the run names no localPeer account'));
-        return this.#role(localPeer);
-      },
-      prober: () => {
-        const { prober } = this.#roles;
-        if (prober === undefined) return Promise.reject(new Error('the run names no prober account'));
-        return this.#role(prober, { unpaced: true });
-      },
+      local: () => role(roles.local, 'the run names no local account'),
+      remote: () => role(roles.remote, 'the run names no remote account'),
+      remotePeer: () => role(roles.remotePeer, 'the run names no remotePeer account'),
+      denied: () => role(roles.denied, 'the run names no denied account'),
+      admin: () => role(roles.admin, 'the SUT config names no adminJid'),
+      registrant: () => role(roles.registrant, 'the run names no registrant account'),
+      localPeer: () => role(roles.localPeer, 'the run names no localPeer account'),
+      prober: () => role(roles.prober, 'the run names no prober account', { unpaced: true }),
       sibling: async (of: Caller) => {
-        const caller = await this.#driver.connect(of.bareJid, this.#nextResource('sibling'));
+        const caller = await handOut(this.#driver.connect(of.bareJid, this.#nextResource('sibling')));
         siblings.push(caller);
         this.#siblings.push(caller);
         return caller;
       },
+      used: () => [...used].map(([caller, since]) => ({ caller, since })),
       release: async () => {
         await Promise.all(siblings.map((caller) => caller.close().catch(() => undefined)));
         this.#siblings = this.#siblings.filter((caller) => !siblings.includes(caller));
       },
     };
+  }
+
+  /**
+   * The run's long-lived caller of the account `bareJid`, whatever role it plays (clean-up acts
+   * as a task's owner); undefined for an account that is none of the run's.
+   */
+  ownerCaller(bareJid: string): Promise<Caller> | undefined {
+    const roles: readonly (string | undefined)[] = Object.values(this.#roles);
+    const jid = roles.find((role) => role?.toLowerCase() === bareJid.toLowerCase());
+    if (jid === undefined) return undefined;
+    return this.#role(jid, jid === this.#roles.prober ? { unpaced: true } : {});
   }
 
   /**

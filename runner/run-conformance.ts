@@ -11,7 +11,13 @@ import type { SutConfig } from '../harness/sut/sut-config.ts';
 import type { ConformanceCase, Suite } from '../suites/framework/case.ts';
 import { AttemptBudget } from '../suites/framework/budget.ts';
 import { caseSeed, SeededRandom } from '../suites/framework/seeded-random.ts';
-import { runCase, verdictOf, type CaseResult, type RunCaseOptions } from '../suites/framework/run-case.ts';
+import {
+  applicability,
+  runCase,
+  verdictOf,
+  type CaseResult,
+  type RunCaseOptions,
+} from '../suites/framework/run-case.ts';
 import {
   DeferredWireChecks,
   MIN_CREDENTIAL_LENGTH,
@@ -35,6 +41,13 @@ import type { RunSession } from './run-session.ts';
 import type { Pace } from './request-pacing.ts';
 import { recognisePreflightConstraints, recogniseResourceConstraints } from './resource-constraints.ts';
 import { selectCases, type CaseSelection } from './select-cases.ts';
+import {
+  describeLeftover,
+  SETTLE_BOUND_MS,
+  startsTasks,
+  TaskLeftovers,
+  type TaskLeftover,
+} from './task-leftovers.ts';
 
 /** A case the run did not start because the gateway had gone: undecided, with the reason. */
 function notRun(testCase: ConformanceCase, runSeed: number, reason: string): CaseResult {
@@ -206,8 +219,10 @@ function attemptPreparer(
   deep: boolean,
   wireChecks: DeferredWireChecks,
   redactions: readonly { secret: string; label: string }[],
+  leftovers: TaskLeftovers,
 ): RunCaseOptions['prepare'] {
   return (testCase, seed, warn) => {
+    let left: readonly TaskLeftover[] = [];
     const transcript = new Transcript(testCase.id, { redactions });
     const pool = session.callers.forAttempt(transcript);
     const budget = new AttemptBudget(deep);
@@ -231,8 +246,43 @@ function attemptPreparer(
         wireChecks.record(testCase.id, transcript.entries);
         return Promise.resolve();
       },
-      dispose: () => pool.release(),
+      // Settled before the siblings close: a task's events go to the resource that invoked it.
+      dispose: async () => {
+        left = await leftovers.settleAttempt(testCase.id, pool.used(), (text) => transcript.note(text));
+        await pool.release();
+      },
+      leftover: () => (left.length === 0 ? undefined : leftAsReason(left)),
     };
+  };
+}
+
+function leftAsReason(left: readonly TaskLeftover[]): string {
+  return `left ${left.map(describeLeftover).join('; ')}: later task cases cannot start from a known gateway state`;
+}
+
+/**
+ * A task case starts only when no task the run's earlier cases left is outstanding: one that
+ * still is makes it cantTell naming the leftover, whatever the case would have blamed.
+ */
+async function fromKnownState(
+  testCase: ConformanceCase,
+  caseOptions: RunCaseOptions,
+  options: RunConformanceOptions,
+  leftovers: TaskLeftovers,
+): Promise<CaseResult | undefined> {
+  if (leftovers.outstanding.length === 0 || !startsTasks(testCase)) return undefined;
+  if (applicability(testCase, caseOptions.sut, caseOptions.blockers) !== undefined) return undefined;
+  const transcript = new Transcript(`${testCase.id}: tasks left by earlier cases`);
+  options.session.driver.useTranscript(transcript);
+  const outstanding = await leftovers.recheck((text) => transcript.note(text));
+  if (outstanding.length === 0) return undefined;
+  return {
+    case: testCase,
+    outcome: 'cantTell',
+    seed: caseSeed(options.seed, testCase.id),
+    flaky: false,
+    reason: `not run: the gateway is not in a known state: ${outstanding.map(describeLeftover).join('; ')}`,
+    attempts: [],
   };
 }
 
@@ -245,7 +295,10 @@ async function runOrInterrupt(
   caseOptions: RunCaseOptions,
   options: RunConformanceOptions,
   stops: RunStops,
+  leftovers: TaskLeftovers,
 ): Promise<CaseResult> {
+  const blocked = await fromKnownState(testCase, caseOptions, options, leftovers);
+  if (blocked !== undefined) return blocked;
   const running = runCase(testCase, caseOptions);
   running.catch(() => undefined);
   const interrupted = options.interrupt?.requested.then((reason) => ({ interrupted: reason }));
@@ -436,12 +489,15 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
   const redactions = secret.length >= MIN_CREDENTIAL_LENGTH ? [{ secret, label: REDACTED_SECRET }] : [];
   const findings = await preflightFindings(options);
   const late = new Map<string, unknown>();
+  const leftovers = new TaskLeftovers((owner) => session.callers.ownerCaller(owner), {
+    boundMs: Math.min(SETTLE_BOUND_MS, session.facts.taskTimeoutMs),
+  });
   const caseOptions: RunCaseOptions = {
     sut: session.facts,
     runSeed: options.seed,
     defaultTimeoutMs: options.defaultTimeoutMs ?? session.facts.taskTimeoutMs + session.facts.replyTimeoutMs,
     blockers: new Map(findings.map((finding) => [finding.profile, finding.message] as const)),
-    prepare: attemptPreparer(session, options.deep === true, wireChecks, redactions),
+    prepare: attemptPreparer(session, options.deep === true, wireChecks, redactions, leftovers),
     lateRejection: (caseId, reason) => {
       if (!late.has(caseId)) late.set(caseId, reason);
     },
@@ -455,7 +511,7 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
       const stopReason = stops.beforeCase();
       const result =
         stopReason === undefined
-          ? await runOrInterrupt(testCase, caseOptions, options, stops)
+          ? await runOrInterrupt(testCase, caseOptions, options, stops, leftovers)
           : notRun(testCase, options.seed, stopReason);
       caseResults.push(result);
       sectionResults.push(result);

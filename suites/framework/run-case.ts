@@ -74,8 +74,13 @@ export interface CaseAttempt {
    * case's own assertions passed; throws a verdict like a case does.
    */
   verify?(): Promise<void>;
-  /** Closes the attempt's callers; never rejects. */
+  /** Settles what the attempt created and closes its callers; never rejects. */
   dispose(): Promise<void>;
+  /**
+   * After dispose: what it could not remove, in words. A case that passed then cannot tell (the
+   * cases after it would not start from a known state); any other outcome keeps its own reason.
+   */
+  leftover?(): string | undefined;
 }
 
 export interface RunCaseOptions {
@@ -244,6 +249,10 @@ async function runAttempt(
     evidence.close();
   }
   if (verdict.outcome === 'passed') verdict = judgedPass(evidence);
+  const leftover = attempt.leftover?.();
+  if (leftover !== undefined && verdict.outcome === 'passed') {
+    verdict = { outcome: 'cantTell', reason: `passed its checks, but ${leftover}` };
+  }
   const { outcome, violation, reason } = verdict;
   for (const left of evidence.leftBehind) {
     attempt.transcript.note(`left behind: a promise the case did not await rejected: ${describeError(left)}`);
