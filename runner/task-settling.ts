@@ -33,7 +33,9 @@ function describeError(error: unknown): string {
 }
 
 function describeReply(exchange: IqExchange): string {
-  return exchange.parsed.type === 'error' ? exchange.parsed.error.condition : exchange.reply.xml;
+  if (exchange.parsed.type === 'error') return exchange.parsed.error.condition;
+  const payload = exchange.parsed.payload;
+  return payload === undefined ? 'an empty result' : `<${payload.getName()}/>`;
 }
 
 async function observe(caller: Caller, target: string, taskId: string): Promise<Observed> {
