@@ -20,6 +20,7 @@ import { silentProgress } from '../runner/terminal-report.ts';
 import { defineSuite, type Suite } from '../suites/framework/case.ts';
 import { RequirementViolation } from '../suites/framework/verdicts.ts';
 import { ALL_SUITES } from '../suites/index.ts';
+import { setBlocked } from '../suites/sections/support/blocklist.ts';
 import { TaskSession } from '../suites/sections/support/task-session.ts';
 import { conformanceTarget } from '../suites/sections/support/task-target.ts';
 
@@ -104,14 +105,15 @@ async function judged(
   session: RunSession,
   suites: readonly Suite[],
   grep: readonly string[],
+  seed = SEED,
 ): Promise<RunResult> {
   return runConformance({
-    runId: `isolation-${String(SEED)}`,
+    runId: `isolation-${String(seed)}`,
     session,
     config: cappedSut(),
     suites,
     selection: { grep },
-    seed: SEED,
+    seed,
     strict: false,
     suiteVersion: 'test',
     specRevision: 'test',
@@ -199,5 +201,70 @@ describe('a failed case that fills the task capacity with never-ending tasks', (
     expect(next?.reason).toMatch(
       /not run: the gateway is not in a known state: task task-\S+ of bob@server\.example at conformance@agents\.example \(left by unsettleable\.leaves-task-ignoring-cancel\): still cancelling/,
     );
+  });
+});
+
+/** Leaves XEP-0191 blocks of the gateway behind, as a failed case that swallowed its unblock did. */
+const BLOCK_LEAVER: Suite = defineSuite('block-leaver', 'A case that leaves blocks behind', [
+  {
+    id: 'block-leaver.blocks-gateway-then-fails',
+    requirements: ['security.honor-blocking'],
+    profiles: ['human-messaging'],
+    level: 'MUST',
+    statement: 'Blocks the gateway’s domain and the conformance endpoint, then fails without unblocking.',
+    run: async (context) => {
+      const endpoint = conformanceTarget(context).jid;
+      await setBlocked(await context.callers.remote(), 'block', context.sut.gatewayJid);
+      await setBlocked(await context.callers.localPeer(), 'block', endpoint);
+      throw new RequirementViolation(
+        'security.honor-blocking',
+        'a deliberate failure',
+        'leaving blocks behind',
+      );
+    },
+  },
+]);
+
+const BLOCKING_CASES = ['messaging.blocked-endpoint-online', 'messaging.blocked-domain-offline'];
+
+describe('XEP-0191 blocks a failed case left behind', () => {
+  const session = useSession();
+  const LATER = [...BLOCKING_CASES, 'task-recovery.other-caller-like-nonexistent'];
+  let sameRun: RunResult;
+  let nextRun: RunResult;
+
+  beforeAll(async () => {
+    sameRun = await judged(session(), [BLOCK_LEAVER, ...ALL_SUITES], ['block-leaver.', ...LATER]);
+    // Blocks an earlier run left (cut short, or by a version that swallowed its clean-up) stay on
+    // a federation that keeps its data.
+    const gateway = session().facts.gatewayJid;
+    await setBlocked(await session().callers.callerOf('remote'), 'block', gateway);
+    const peer = session().callers.ownerCaller('dave@server.example');
+    if (peer === undefined) throw new Error('the run has no dave@server.example');
+    await setBlocked(await peer, 'block', `conformance@${gateway}`);
+    // Another seed: the same gateway would take this run's request IDs for replays of the last's.
+    nextRun = await judged(session(), ALL_SUITES, LATER, SEED + 1);
+  }, 600_000);
+
+  it('show up in no later case as a missing fixture, in the same run or the next', () => {
+    const ids = nextRun.cases.map((entry) => entry.case.id);
+    expect(ids.length, describeCases(nextRun)).toBe(LATER.length);
+    expect(
+      nextRun.cases.every((entry) => entry.outcome === 'passed'),
+      describeCases(nextRun),
+    ).toBe(true);
+    expect(outcomes(sameRun, ids), describeCases(sameRun)).toEqual(outcomes(nextRun, ids));
+  });
+
+  it('are removed, and said to be, after the case that left them and at the next run’s first login', () => {
+    for (const run of [sameRun, nextRun]) {
+      const notes = run.cases
+        .flatMap((entry) => entry.attempts.flatMap((attempt) => attempt.transcript.entries))
+        .map((entry) => entry.text ?? '')
+        .filter((text) => text.includes('held blocks left by an earlier case or run'))
+        .join('\n');
+      expect(notes).toMatch(/alice@example\.com held blocks .*: unblocked agents\.example/);
+      expect(notes).toMatch(/dave@server\.example held blocks .*: unblocked conformance@agents\.example/);
+    }
   });
 });

@@ -32,6 +32,9 @@ export class RunCallers {
   #siblings: Caller[] = [];
   /** Numbers the resources this run opens, so no two open callers share a full JID. */
   #resources = 0;
+  /** Each account's first-login preparation this run, by bare JID. */
+  readonly #ready = new Map<string, Promise<void>>();
+  #firstLogin: ((caller: Caller) => Promise<void>) | undefined;
 
   constructor(driver: Driver, roles: CallerRoles) {
     this.#driver = driver;
@@ -101,12 +104,40 @@ export class RunCallers {
     return this.#role(jid);
   }
 
+  /**
+   * Starts a run on these callers: `prepare` runs on each account's first use from now on, before
+   * any case gets its caller (the run clears what earlier runs left on the account); a rejection
+   * fails that use, and the next one tries again.
+   */
+  onFirstLogin(prepare: (caller: Caller) => Promise<void>): void {
+    this.#firstLogin = prepare;
+    this.#ready.clear();
+  }
+
   #role(jid: string, options: CallerSendOptions = {}): Promise<Caller> {
     const existing = this.#connected.get(jid);
-    if (existing !== undefined) {
-      return existing.then((caller) => (caller.status === 'online' ? caller : this.#reconnect(jid, options)));
+    const online =
+      existing === undefined
+        ? this.#reconnect(jid, options)
+        : existing.then((caller) => (caller.status === 'online' ? caller : this.#reconnect(jid, options)));
+    return online.then((caller) => this.#prepared(jid, caller));
+  }
+
+  /** The caller once its account's first-login preparation is done (once per account and run). */
+  #prepared(jid: string, caller: Caller): Promise<Caller> {
+    const prepare = this.#firstLogin;
+    if (prepare === undefined) return Promise.resolve(caller);
+    let ready = this.#ready.get(jid);
+    if (ready === undefined) {
+      const preparing = prepare(caller);
+      // A failed preparation is not remembered: the next case tries again (and reports its own).
+      preparing.catch(() => {
+        if (this.#ready.get(jid) === preparing) this.#ready.delete(jid);
+      });
+      this.#ready.set(jid, preparing);
+      ready = preparing;
     }
-    return this.#reconnect(jid, options);
+    return ready.then(() => caller);
   }
 
   #nextResource(prefix: string): string {

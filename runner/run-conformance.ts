@@ -24,7 +24,7 @@ import {
   REDACTED_SECRET,
   WIRE_CHECK_REQUIREMENTS,
 } from '../suites/framework/wire-checks.ts';
-import type { RequirementViolation } from '../suites/framework/verdicts.ts';
+import { CannotTell, type RequirementViolation } from '../suites/framework/verdicts.ts';
 import { preflight, type PreflightFinding } from '../suites/framework/preflight.ts';
 import {
   profileVerdicts,
@@ -41,6 +41,7 @@ import type { RunSession } from './run-session.ts';
 import type { Pace } from './request-pacing.ts';
 import { recognisePreflightConstraints, recogniseResourceConstraints } from './resource-constraints.ts';
 import { selectCases, type CaseSelection } from './select-cases.ts';
+import { clearAttemptBlocks, clearedOrWhy } from './attempt-blocks.ts';
 import {
   describeLeftover,
   SETTLE_BOUND_MS,
@@ -223,6 +224,7 @@ function attemptPreparer(
 ): RunCaseOptions['prepare'] {
   return (testCase, seed, warn) => {
     let left: readonly TaskLeftover[] = [];
+    let blocksLeft: readonly string[] = [];
     const transcript = new Transcript(testCase.id, { redactions });
     const pool = session.callers.forAttempt(transcript);
     const budget = new AttemptBudget(deep);
@@ -248,16 +250,35 @@ function attemptPreparer(
       },
       // Settled before the siblings close: a task's events go to the resource that invoked it.
       dispose: async () => {
-        left = await leftovers.settleAttempt(testCase.id, pool.used(), (text) => transcript.note(text));
+        const note = (text: string): void => {
+          transcript.note(text);
+        };
+        [left, blocksLeft] = await Promise.all([
+          leftovers.settleAttempt(testCase.id, pool.used(), note),
+          clearAttemptBlocks(
+            transcript.entries,
+            (owner) => session.callers.ownerCaller(owner),
+            session.facts.gatewayJid,
+          ),
+        ]);
+        for (const why of blocksLeft) note(`clean-up: ${why}`);
         await pool.release();
       },
-      leftover: () => (left.length === 0 ? undefined : leftAsReason(left)),
+      leftover: () => leftAsReason(left, blocksLeft),
     };
   };
 }
 
-function leftAsReason(left: readonly TaskLeftover[]): string {
-  return `left ${left.map(describeLeftover).join('; ')}: later task cases cannot start from a known gateway state`;
+function leftAsReason(left: readonly TaskLeftover[], blocksLeft: readonly string[]): string | undefined {
+  const parts = [
+    ...(left.length === 0
+      ? []
+      : [
+          `left ${left.map(describeLeftover).join('; ')}: later task cases cannot start from a known gateway state`,
+        ]),
+    ...blocksLeft.map((why) => `left a block it could not remove: ${why}`),
+  ];
+  return parts.length === 0 ? undefined : parts.join('; ');
 }
 
 /**
@@ -487,6 +508,11 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
   const secret = session.federation.component.secret;
   const wireChecks = new DeferredWireChecks(session.facts.gatewayJid, [secret]);
   const redactions = secret.length >= MIN_CREDENTIAL_LENGTH ? [{ secret, label: REDACTED_SECRET }] : [];
+  // Each account starts the run without the gateway's blocks an earlier run may have left.
+  session.callers.onFirstLogin(async (caller) => {
+    const why = await clearedOrWhy(caller, session.facts.gatewayJid);
+    if (why !== undefined) throw new CannotTell(why);
+  });
   const findings = await preflightFindings(options);
   const late = new Map<string, unknown>();
   const leftovers = new TaskLeftovers((owner) => session.callers.ownerCaller(owner), {

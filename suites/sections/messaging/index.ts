@@ -33,6 +33,7 @@ import { CannotTell, MissingFixture } from '../../framework/verdicts.ts';
 import type { CallerRole } from '../../fixtures/reference-world.ts';
 import { requireWorld } from '../../fixtures/reference-world.ts';
 import { eventPayload } from '../support/task-events.ts';
+import { setBlocked, withCleanUp } from '../support/blocklist.ts';
 import { TaskSession } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
 
@@ -159,21 +160,6 @@ async function release(
   await exchange(context, releaser, endpoint, JSON.stringify({ release: token }), `"released":"${token}"`);
 }
 
-/** XEP-0191 block or unblock of one JID at the human's own server; its IQ result is the settle point. */
-async function blocklist(human: Caller, action: 'block' | 'unblock', jid: string): Promise<void> {
-  const { reply } = await human.exchangeIq(
-    human.bareJid,
-    'set',
-    xml(action, { xmlns: MESSAGING_NS.blocking }, xml('item', { jid })),
-  );
-  if (reply.type !== 'result') {
-    throw new MissingFixture(
-      `${human.bareJid}'s server refused the XEP-0191 ${action} of ${jid} (${reply.xml}): the case needs XEP-0191 on the recipient's server`,
-    );
-  }
-  human.transcript.note(`${human.bareJid} ${action}ed ${jid} (XEP-0191 result received)`);
-}
-
 /** A round trip to the human's own server: stanzas sent to the session before it (offline messages) have arrived. */
 async function fence(human: Caller): Promise<void> {
   await human.exchangeIq(
@@ -231,7 +217,7 @@ async function blockedOnline(
   const blockedToken = fresh(context, 'blocked');
   const blockedText = `held while blocked ${blockedToken}`;
   let blocked = false;
-  try {
+  const body = async (): Promise<void> => {
     // identity-presence.presence-not-unblock-evidence: a subscription and available presence
     // the endpoint saw before the block, and presence sent after it, change nothing.
     const subscribedSince = rosterResource.inbound.length;
@@ -239,7 +225,7 @@ async function blockedOnline(
     await messageOrPresence(context, rosterResource, endpoint, subscribedSince);
     await human.send(xml('presence', { to: endpoint }));
     await hold(context, human, endpoint, blockedToken, blockedText);
-    await blocklist(human, 'block', endpoint);
+    await setBlocked(human, 'block', endpoint);
     blocked = true;
     const since = [
       { caller: human, since: human.inbound.length },
@@ -247,7 +233,7 @@ async function blockedOnline(
     ];
     await human.send(xml('presence', { to: endpoint }));
     await release(context, releaser, endpoint, blockedToken);
-    await blocklist(human, 'unblock', endpoint);
+    await setBlocked(human, 'unblock', endpoint);
     blocked = false;
     const controlToken = fresh(context, 'control');
     const controlText = `held after unblocking ${controlToken}`;
@@ -267,17 +253,20 @@ async function blockedOnline(
       human.bareJid,
       endpoint,
     );
-  } finally {
-    if (blocked) await blocklist(human, 'unblock', endpoint).catch(() => undefined);
+  };
+  await withCleanUp(human, body, async () => {
+    if (blocked) await setBlocked(human, 'unblock', endpoint);
     // Leaves the account's roster as it was: no subscription to the endpoint.
-    await rosterResource
-      .exchangeIq(
-        rosterResource.bareJid,
-        'set',
-        xml('query', { xmlns: NS_ROSTER }, xml('item', { jid: endpoint, subscription: 'remove' })),
-      )
-      .catch(() => undefined);
-  }
+    const removed = await rosterResource.exchangeIq(
+      rosterResource.bareJid,
+      'set',
+      xml('query', { xmlns: NS_ROSTER }, xml('item', { jid: endpoint, subscription: 'remove' })),
+    );
+    // item-not-found: the case stopped before the subscription made the item.
+    if (removed.parsed.type === 'error' && removed.parsed.error.condition !== 'item-not-found') {
+      throw new Error(`${rosterResource.bareJid}'s roster kept ${endpoint}: ${removed.reply.xml}`);
+    }
+  });
 }
 
 /** Waits briefly for the endpoint's answer to a subscription request (any answer, or none). */
@@ -605,9 +594,9 @@ export const messagingSuite = defineSuite('messaging', 'Human Messaging Profile'
       const blockedToken = fresh(context, 'blocked');
       const blockedText = `held while blocked ${blockedToken}`;
       let blocked = false;
-      try {
+      const body = async (): Promise<void> => {
         await hold(context, human, endpoint, blockedToken, blockedText);
-        await blocklist(human, 'block', domain);
+        await setBlocked(human, 'block', domain);
         blocked = true;
         await human.close();
         await release(context, releaser, endpoint, blockedToken);
@@ -615,7 +604,7 @@ export const messagingSuite = defineSuite('messaging', 'Human Messaging Profile'
         await fence(human);
         // What offline storage held for the account arrived before the fence's result.
         const leaked = delivered(endpoint, blockedText, [{ caller: human, since: 0 }]);
-        await blocklist(human, 'unblock', domain);
+        await setBlocked(human, 'unblock', domain);
         blocked = false;
         expectThat(
           leaked.map((stanza) => stanza.xml).join('\n'),
@@ -635,12 +624,12 @@ export const messagingSuite = defineSuite('messaging', 'Human Messaging Profile'
           `${human.bareJid} (offline)`,
           endpoint,
         );
-      } finally {
-        if (blocked) {
-          const current = human.status === 'online' ? human : await context.callers.remote();
-          await blocklist(current, 'unblock', domain).catch(() => undefined);
-        }
-      }
+      };
+      await withCleanUp(releaser, body, async () => {
+        if (!blocked) return;
+        const current = human.status === 'online' ? human : await context.callers.remote();
+        await setBlocked(current, 'unblock', domain);
+      });
     },
   },
 ]);
