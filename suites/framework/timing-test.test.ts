@@ -3,6 +3,7 @@ import { SeededRandom } from './seeded-random.ts';
 import {
   CLEAR_T,
   LEAK_T,
+  MIN_EFFECT,
   compare,
   describeComparison,
   detectableDelay,
@@ -37,6 +38,8 @@ function plan(seed: number, delays: readonly number[], overrides: Partial<Timing
     checkEvery: 20,
     measure: (index) => Promise.resolve(draw() + (delays[index] ?? 0)),
     order: (indices) => random.shuffle(indices),
+    // The statistics alone; the floor has its own tests below.
+    minEffect: 0,
     ...overrides,
   };
 }
@@ -224,6 +227,55 @@ describe('runTimingTest', () => {
     await expect(runTimingTest(plan(9, [0], { comparisons: [] }))).rejects.toThrow(/at least two/);
     await expect(runTimingTest(plan(9, [0, 0], { maxRounds: 0 }))).rejects.toThrow(/maxRounds/);
     await expect(runTimingTest(plan(9, [0, 0], { order: () => [0, 0] }))).rejects.toThrow(/every class/);
+  });
+});
+
+describe('the minimum effect size', () => {
+  // Round trips around 1000 µs (sd 40): the floor is MIN_EFFECT × 1000 µs.
+  const floored = { minEffect: MIN_EFFECT, minRounds: 400 };
+
+  it('does not call a significant difference below the floor a leak, and says so', async () => {
+    // 4 % of the round trip, like the bias a correct gateway showed (issue 22): |t| far above 5.
+    const outcome = await runTimingTest(plan(21, [0, 40], { ...floored, maxRounds: 1000 }));
+    const comparison = outcome.comparisons[0];
+    if (comparison === undefined) throw new Error('no comparison');
+    expect(Math.abs(comparison.strongest?.welch.t ?? 0)).toBeGreaterThan(LEAK_T);
+    expect(comparison.verdict).toBe('no-evidence');
+    expect(comparison.belowFloor).toBe(true);
+    expect(comparison.floor).toBeCloseTo(MIN_EFFECT * comparison.scale, 6);
+    expect(comparison.scale).toBeGreaterThan(990);
+    expect(comparison.scale).toBeLessThan(1030);
+    // What it could have seen is never below the floor.
+    expect(comparison.detectable?.delay).toBeGreaterThanOrEqual(comparison.floor);
+    expect(describeComparison(comparison)).toMatch(
+      /no finding: the difference is below the minimum effect size \(\d+ µs = [\d.]+ × the median round trip\).*no leak detectable above \d+ µs at this N \(the minimum effect size/,
+    );
+  });
+
+  it('the same bias is a leak on significance alone (minEffect 0)', async () => {
+    const outcome = await runTimingTest(plan(21, [0, 40], { minRounds: 400, maxRounds: 1000 }));
+    expect(outcome.verdict).toBe('leak');
+  });
+
+  it('still calls a difference above the floor a leak, early when it is clear', async () => {
+    const outcome = await runTimingTest(plan(22, [0, 250], { minEffect: MIN_EFFECT }));
+    expect(outcome.verdict).toBe('leak');
+    expect(outcome.stoppedEarly).toBe(true);
+    expect(describeComparison(outcome.comparisons[0] ?? ({} as never))).toMatch(
+      /: leak \(stopped early\): .*effect 0\.2\d\d × median \d+ µs/,
+    );
+  });
+
+  it('catches a delay of the bound it reports (floor included) most of the time', async () => {
+    const reference = await runTimingTest(plan(23, [0, 0], floored));
+    const bound = reference.comparisons[0]?.detectable?.delay ?? Infinity;
+    expect(reference.comparisons[0]?.detectable?.test).toBe('floor');
+    let caught = 0;
+    for (let seed = 200; seed < 230; seed += 1) {
+      const outcome = await runTimingTest(plan(seed, [0, bound], floored));
+      if (outcome.verdict === 'leak') caught += 1;
+    }
+    expect(caught / 30).toBeGreaterThanOrEqual(0.7);
   });
 });
 

@@ -33,6 +33,19 @@ const POWER_Z = 1.2816;
 /** Fewer samples per class than this (after cropping) and a test is not computed. */
 export const MIN_SAMPLES = 10;
 
+/**
+ * The minimum effect size, as a fraction of the measured round trip: a test's difference counts
+ * as a leak only when it is also at least MIN_EFFECT × the round trip's scale (the pooled median,
+ * `scaleOf`). At a large N Welch's |t| makes any systematic difference "significant", also the
+ * measurement's own (the classes' requests differ by a few characters, a lookup that misses may
+ * cost a few µs more than one that hits, in the gateway or in the servers on the way): on a correct
+ * gateway such a difference was 18 µs of a 380 µs round trip (4.7 %), enough for |t| ≥ 5 in 10 of
+ * 102 runs (issue 22). The floor is relative so that it carries to other machines and loads: a
+ * loaded machine slows the work on both paths alike, and its round trip with it. Calibration:
+ * docs/timing.md, "Minimum effect size".
+ */
+export const MIN_EFFECT = 0.1;
+
 /** The crops: each keeps the samples below this percentile of the pooled samples. */
 export const CROP_PERCENTILES = [0.5, 0.75, 0.9, 0.99] as const;
 
@@ -88,6 +101,72 @@ export interface TestResult {
   readonly cutoff?: number;
   /** Absent when a class kept fewer than MIN_SAMPLES samples below the cut-off. */
   readonly welch?: Welch;
+}
+
+/** The median of unsorted values (NaN for none). */
+function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = values.toSorted((x, y) => x - y);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
+}
+
+/** MAD × 1.4826 estimates a normal distribution's standard deviation, unmoved by the long tail. */
+const MAD_TO_SD = 1.4826;
+
+/** The robust standard deviation of one class: its median absolute deviation × 1.4826. */
+function robustSd(values: readonly number[]): number {
+  const centre = median(values);
+  return MAD_TO_SD * median(values.map((value) => Math.abs(value - centre)));
+}
+
+/**
+ * The spread of a comparison's samples: the mean of the two classes' robust standard deviations
+ * over the raw samples, each class on its own (so a real difference between them does not widen
+ * it), unmoved by the few long stalls of a loaded machine. It sizes the error of the difference of
+ * medians (floorDelay); 0 below MIN_SAMPLES per class.
+ */
+export function noiseOf(a: readonly number[], b: readonly number[]): number {
+  if (a.length < MIN_SAMPLES || b.length < MIN_SAMPLES) return 0;
+  return (robustSd(a) + robustSd(b)) / 2;
+}
+
+/** The scale of the round trip the floor is relative to: the median of both classes' samples. */
+export function scaleOf(a: readonly number[], b: readonly number[]): number {
+  if (a.length < MIN_SAMPLES || b.length < MIN_SAMPLES) return 0;
+  return median([...a, ...b]);
+}
+
+/** The difference of the two classes' medians (raw samples), in the samples' unit. */
+export function medianShift(a: readonly number[], b: readonly number[]): number {
+  return Math.abs(median(a) - median(b));
+}
+
+/**
+ * The size of a test's difference, as a fraction of the scale: the larger of the test's difference
+ * of means and the classes' difference of medians. A crop shrinks the difference of means of a
+ * constant delay (the slow class loses more samples above the cut-off), the median does not; the
+ * raw mean keeps a difference that lives in the tail. Infinity over a zero scale.
+ */
+export function effectOf(welch: Welch, shift: number, scale: number): number {
+  const difference = Math.max(Math.abs(welch.meanA - welch.meanB), shift);
+  if (scale > 0) return difference / scale;
+  return difference === 0 ? 0 : Infinity;
+}
+
+/** The standard error of a median over that of a mean, for normal samples (√(π/2)). */
+const MEDIAN_SE_FACTOR = 1.2533;
+
+/**
+ * The smallest constant delay whose observed difference of medians reaches the floor about 90 %
+ * of the time at `n` samples per class: the floor plus z₀.₉ standard errors of that difference,
+ * scaled up because the delay raises the pooled median, and the floor with it, by half its size.
+ */
+export function floorDelay(floor: number, noise: number, n: number, minEffect: number): number {
+  if (floor <= 0 || n < 1) return floor;
+  return (floor + POWER_Z * MEDIAN_SE_FACTOR * noise * Math.sqrt(2 / n)) / (1 - minEffect / 2);
 }
 
 function cropped(values: readonly number[], cutoff: number): number[] {
@@ -227,30 +306,81 @@ export interface Comparison {
   /** The test with the largest |t|. */
   readonly strongest?: TestResult & { readonly welch: Welch };
   readonly verdict: TimingVerdict;
-  /** For no-evidence and inconclusive: the smallest delay of one class that N would have caught. */
+  /** The classes' robust standard deviation (noiseOf), in the samples' unit. */
+  readonly noise: number;
+  /** The pooled median round trip (scaleOf), in the samples' unit. */
+  readonly scale: number;
+  /** MIN_EFFECT × scale: the smallest difference that counts as a leak. */
+  readonly floor: number;
+  /** The difference of the classes' medians (medianShift). */
+  readonly shift: number;
+  /**
+   * Some test reached the leak bar (or the evidence bar) with a difference of means below the
+   * floor: statistically there, too small to be a finding (judged no evidence).
+   */
+  readonly belowFloor?: boolean;
+  /**
+   * For no-evidence and inconclusive: the smallest delay of one class that this N would have
+   * caught, and never below the floor (a smaller one would not count as a finding).
+   */
   readonly detectable?: { readonly delay: number; readonly test: string };
   /** Judged at an interim look that stopped the test (the leak bar was CLEAR_T). */
   readonly stoppedEarly?: boolean;
 }
 
-/** Judges one pair of classes; `interim` raises the bar for a leak to CLEAR_T. */
+/**
+ * Judges one pair of classes; `interim` raises the bar for a leak to CLEAR_T. A test is a finding
+ * when its |t| reaches the bar AND its difference reaches the floor (MIN_EFFECT × scale, effectOf):
+ * significance alone, at a large N, also flags the measurement's own small biases.
+ */
 export function compare(
   labels: readonly [string, string],
   a: readonly number[],
   b: readonly number[],
-  options: { readonly interim?: boolean; readonly percentiles?: readonly number[] } = {},
+  options: {
+    readonly interim?: boolean;
+    readonly percentiles?: readonly number[];
+    readonly minEffect?: number;
+  } = {},
 ): Comparison {
   const tests = welchTests(a, b, options.percentiles);
   const top = strongest(tests);
   const n = [a.length, b.length] as const;
-  const base = { labels, n, tests, ...(top === undefined ? {} : { strongest: top }) };
-  const t = top === undefined ? 0 : Math.abs(top.welch.t);
-  if (top !== undefined && t >= (options.interim === true ? CLEAR_T : LEAK_T))
-    return { ...base, verdict: 'leak' };
+  const noise = noiseOf(a, b);
+  const scale = scaleOf(a, b);
+  const shift = a.length > 0 && b.length > 0 ? medianShift(a, b) : 0;
+  const minEffect = options.minEffect ?? MIN_EFFECT;
+  const floor = minEffect * scale;
+  const base = {
+    labels,
+    n,
+    tests,
+    noise,
+    scale,
+    floor,
+    shift,
+    ...(top === undefined ? {} : { strongest: top }),
+  };
+  const bar = options.interim === true ? CLEAR_T : LEAK_T;
+  const reaching = (threshold: number): (TestResult & { readonly welch: Welch })[] =>
+    tests.flatMap((test) =>
+      test.welch !== undefined && Math.abs(test.welch.t) >= threshold ? [{ ...test, welch: test.welch }] : [],
+    );
+  const aboveFloor = (test: { readonly welch: Welch }): boolean =>
+    effectOf(test.welch, shift, scale) >= minEffect;
+  const findings = reaching(bar).filter(aboveFloor);
+  const strongestFinding = strongest(findings);
+  if (strongestFinding !== undefined) return { ...base, strongest: strongestFinding, verdict: 'leak' };
   if (options.interim === true) return { ...base, verdict: 'inconclusive' };
-  const detectable = detectableDelay([...a, ...b], Math.min(a.length, b.length), options.percentiles);
-  const verdict = top === undefined || t >= EVIDENCE_T ? 'inconclusive' : 'no-evidence';
-  return { ...base, verdict, detectable };
+  const measured = detectableDelay([...a, ...b], Math.min(a.length, b.length), options.percentiles);
+  const floorBound = floorDelay(floor, noise, Math.min(a.length, b.length), minEffect);
+  const detectable = measured.delay >= floorBound ? measured : { delay: floorBound, test: 'floor' };
+  const significant = reaching(EVIDENCE_T);
+  if (top === undefined) return { ...base, verdict: 'inconclusive', detectable };
+  if (significant.length === 0) return { ...base, verdict: 'no-evidence', detectable };
+  // Evidence of a difference, but every test that shows it differs by less than the floor.
+  if (!significant.some(aboveFloor)) return { ...base, verdict: 'no-evidence', belowFloor: true, detectable };
+  return { ...base, verdict: 'inconclusive', detectable };
 }
 
 export interface TimingPlan {
@@ -267,6 +397,8 @@ export interface TimingPlan {
   /** Rounds between interim looks. */
   readonly checkEvery: number;
   readonly percentiles?: readonly number[];
+  /** The minimum effect size (default MIN_EFFECT); 0 judges on significance alone. */
+  readonly minEffect?: number;
   /** One measurement of a class, in the samples' unit (the cases use microseconds). */
   readonly measure: (classIndex: number) => Promise<number>;
   /** The order of one round's classes (the case's seeded shuffle). */
@@ -332,6 +464,7 @@ export async function runTimingTest(plan: TimingPlan): Promise<TimingOutcome> {
       compare([plan.classes[i] ?? '', plan.classes[j] ?? ''], samples[i] ?? [], samples[j] ?? [], {
         interim,
         ...(plan.percentiles === undefined ? {} : { percentiles: plan.percentiles }),
+        ...(plan.minEffect === undefined ? {} : { minEffect: plan.minEffect }),
       }),
     );
   let rounds = 0;
@@ -384,7 +517,7 @@ export function describeComparison(comparison: Comparison): string {
   const stat =
     top === undefined
       ? 'no test computable'
-      : `max |t| = ${Math.abs(top.welch.t).toFixed(1)} (${top.test}${top.cutoff === undefined ? '' : ` < ${micros(top.cutoff)} µs`}: means ${micros(top.welch.meanA)} vs ${micros(top.welch.meanB)} µs)`;
+      : `max |t| = ${Math.abs(top.welch.t).toFixed(1)} (${top.test}${top.cutoff === undefined ? '' : ` < ${micros(top.cutoff)} µs`}: means ${micros(top.welch.meanA)} vs ${micros(top.welch.meanB)} µs, effect ${effectOf(top.welch, comparison.shift, comparison.scale).toFixed(3)} × median ${micros(comparison.scale)} µs)`;
   const all = comparison.tests
     .map((test) => `${test.test} ${test.welch === undefined ? '–' : Math.abs(test.welch.t).toFixed(1)}`)
     .join(', ');
@@ -392,14 +525,16 @@ export function describeComparison(comparison: Comparison): string {
     comparison.detectable === undefined
       ? ''
       : Number.isFinite(comparison.detectable.delay)
-        ? `; no leak detectable above ${micros(comparison.detectable.delay)} µs at this N (${comparison.detectable.test})`
+        ? `; no leak detectable above ${micros(comparison.detectable.delay)} µs at this N (${comparison.detectable.test === 'floor' ? `the minimum effect size, ${String(MIN_EFFECT)} × the median round trip` : comparison.detectable.test})`
         : '; no delay of any size would be detectable at this N';
   const head =
     comparison.verdict === 'leak'
       ? `leak${comparison.stoppedEarly === true ? ' (stopped early)' : ''}`
-      : comparison.verdict === 'no-evidence'
-        ? 'no evidence of a difference'
-        : `inconclusive (|t| between ${String(EVIDENCE_T)} and ${String(LEAK_T)}, or too few samples)`;
+      : comparison.belowFloor === true
+        ? `no finding: the difference is below the minimum effect size (${micros(comparison.floor)} µs = ${String(MIN_EFFECT)} × the median round trip)`
+        : comparison.verdict === 'no-evidence'
+          ? 'no evidence of a difference'
+          : `inconclusive (|t| between ${String(EVIDENCE_T)} and ${String(LEAK_T)}, or too few samples)`;
   return `${first} vs ${second}: ${head}: ${stat}, ${n}; |t| per test: ${all}${bound}`;
 }
 

@@ -14,6 +14,12 @@ import { ALL_SUITES } from '../index.ts';
 import { coverageOf, formatCoverage, uncoveredAtLeast } from './coverage.ts';
 import { formatProfileGaps, profileGaps } from './profile-coverage.ts';
 import {
+  classCoverageOf,
+  formatClassCoverage,
+  InputClassesError,
+  loadInputClasses,
+} from './input-classes.ts';
+import {
   loadRegistry,
   REGISTRY_PATH,
   RegistryError,
@@ -66,6 +72,20 @@ export function runCoverageCli(argv: readonly string[], io: CheckCliIo): 0 | 1 |
       ),
     )}`,
   );
+  // The input classes (input-classes.json) are checked against the committed registry only.
+  if (values.registry === undefined) {
+    try {
+      const classes = loadInputClasses(
+        registry,
+        ALL_SUITES.flatMap((suite) => suite.cases),
+      );
+      io.stdout(`\n${formatClassCoverage(classCoverageOf(classes))}`);
+    } catch (error) {
+      if (!(error instanceof InputClassesError)) throw error;
+      io.stderr(`${error.message}\n`);
+      return 2;
+    }
+  }
   if (failOn === undefined) return 0;
   const failing = uncoveredAtLeast(report, failOn);
   if (failing.length === 0) return 0;
