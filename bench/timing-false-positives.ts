@@ -4,7 +4,7 @@
  * project's machine has), then runs `agentconf run --strict` of the reference gateway `--runs`
  * times (seeds 1, 2, …), whole or limited by `--grep`, and counts the runs whose claimed profiles
  * did not all pass. It also gathers every timing comparison of those runs — its largest |t| and
- * its effect as a fraction of the median round trip — which is the calibration data of the minimum effect
+ * its effect as a fraction of the fast round trip (p10) — which is the calibration data of the minimum effect
  * size: on a correct gateway, how large does a "significant" difference get?
  *
  *   node bin/run-ts.js bench/timing-false-positives.ts [--runs 20] [--grep ID]… [--no-hog]
@@ -43,9 +43,9 @@ interface TimingFigure {
   readonly labels: string;
   readonly verdict: string;
   readonly maxT: number;
-  /** The strongest test's effect, as a fraction of the median round trip. */
+  /** The strongest test's effect, as a fraction of the fast round trip (p10). */
   readonly effect: number;
-  readonly median: number;
+  readonly p10: number;
 }
 
 interface RunFigures {
@@ -96,7 +96,7 @@ function agentconf(seed: number, out: string): Promise<number> {
 }
 
 const NOTE =
-  /note timing: (.+?): (leak|no evidence|no finding|inconclusive).*?: max \|t\| = ([\d.]+|Infinity) \(.*?effect ([\d.]+|Infinity) × median ([\d.]+) µs\)/u;
+  /note timing: (.+?): (leak|no evidence|no finding|inconclusive).*?: max \|t\| = ([\d.]+|Infinity) \(.*?effect ([\d.]+|Infinity) × p10 ([\d.]+) µs\)/u;
 
 function timingFigures(id: string, transcript: string): TimingFigure[] {
   return transcript.split('\n').flatMap((line) => {
@@ -109,7 +109,7 @@ function timingFigures(id: string, transcript: string): TimingFigure[] {
         verdict: match[2] ?? '',
         maxT: Number(match[3]),
         effect: Number(match[4]),
-        median: Number(match[5]),
+        p10: Number(match[5]),
       },
     ];
   });
@@ -186,7 +186,7 @@ console.info(
 );
 if (timing.length > 0) {
   console.info(
-    `timing comparisons: ${String(timing.length)}; |t| ≥ 5 in ${String(significant.length)} (effects ${significant.map((t) => t.effect.toFixed(3)).join(', ') || '–'}); effect (fraction of the median round trip): median ${quantile(0.5).toFixed(3)}, 95th percentile ${quantile(0.95).toFixed(3)}, largest ${(effects.at(-1) ?? NaN).toFixed(3)}`,
+    `timing comparisons: ${String(timing.length)}; |t| ≥ 5 in ${String(significant.length)} (effects ${significant.map((t) => t.effect.toFixed(3)).join(', ') || '–'}); effect (fraction of the fast round trip): median ${quantile(0.5).toFixed(3)}, 95th percentile ${quantile(0.95).toFixed(3)}, largest ${(effects.at(-1) ?? NaN).toFixed(3)}`,
   );
 }
 if (values.json !== undefined) writeFileSync(values.json, `${JSON.stringify(figures, null, 2)}\n`);

@@ -34,15 +34,14 @@ const POWER_Z = 1.2816;
 export const MIN_SAMPLES = 10;
 
 /**
- * The minimum effect size, as a fraction of the measured round trip: a test's difference counts
- * as a leak only when it is also at least MIN_EFFECT × the round trip's scale (the pooled median,
- * `scaleOf`). At a large N Welch's |t| makes any systematic difference "significant", also the
- * measurement's own (the classes' requests differ by a few characters, a lookup that misses may
- * cost a few µs more than one that hits, in the gateway or in the servers on the way): on a correct
- * gateway such a difference was 18 µs of a 380 µs round trip (4.7 %), enough for |t| ≥ 5 in 10 of
- * 102 runs (issue 22). The floor is relative so that it carries to other machines and loads: a
- * loaded machine slows the work on both paths alike, and its round trip with it. Calibration:
- * docs/timing.md, "Minimum effect size".
+ * The minimum effect size, as a fraction of the fast round trip: a test's difference counts as a
+ * leak only when it is also at least MIN_EFFECT × the round trip's scale (`scaleOf`, the pooled
+ * 10th percentile). At a large N Welch's |t| makes any systematic difference "significant", also
+ * the measurement's own (the classes' requests differ by a few characters, a lookup that misses
+ * may cost a few µs more than one that hits, in the gateway or in the servers on the way): on a
+ * correct gateway such a difference was 18 µs of a 380 µs round trip (4.7 %), enough for |t| ≥ 5
+ * in 10 of 102 runs (issue 22). The floor is relative so that it carries to other machines and
+ * loads. Calibration: docs/timing.md, "Minimum effect size".
  */
 export const MIN_EFFECT = 0.1;
 
@@ -133,10 +132,22 @@ export function noiseOf(a: readonly number[], b: readonly number[]): number {
   return (robustSd(a) + robustSd(b)) / 2;
 }
 
-/** The scale of the round trip the floor is relative to: the median of both classes' samples. */
+/** The quantile of the pooled samples the floor is relative to (scaleOf). */
+export const SCALE_QUANTILE = 0.1;
+
+/**
+ * The scale of the round trip the floor is relative to: the fast round trip, the 10th percentile
+ * of both classes' samples. A gateway's bias and a real leak are work on one path, which a loaded
+ * machine slows like the rest of the work; the median also holds the time a request waits for a
+ * core (40 times the idle round trip beside a CPU hog at load 20), which is nobody's work, and a
+ * floor relative to it would hide a 5 ms leak there.
+ */
 export function scaleOf(a: readonly number[], b: readonly number[]): number {
   if (a.length < MIN_SAMPLES || b.length < MIN_SAMPLES) return 0;
-  return median([...a, ...b]);
+  return quantileSorted(
+    [...a, ...b].sort((x, y) => x - y),
+    SCALE_QUANTILE,
+  );
 }
 
 /** The difference of the two classes' medians (raw samples), in the samples' unit. */
@@ -308,7 +319,7 @@ export interface Comparison {
   readonly verdict: TimingVerdict;
   /** The classes' robust standard deviation (noiseOf), in the samples' unit. */
   readonly noise: number;
-  /** The pooled median round trip (scaleOf), in the samples' unit. */
+  /** The fast round trip (scaleOf: the pooled 10th percentile), in the samples' unit. */
   readonly scale: number;
   /** MIN_EFFECT × scale: the smallest difference that counts as a leak. */
   readonly floor: number;
@@ -517,7 +528,7 @@ export function describeComparison(comparison: Comparison): string {
   const stat =
     top === undefined
       ? 'no test computable'
-      : `max |t| = ${Math.abs(top.welch.t).toFixed(1)} (${top.test}${top.cutoff === undefined ? '' : ` < ${micros(top.cutoff)} µs`}: means ${micros(top.welch.meanA)} vs ${micros(top.welch.meanB)} µs, effect ${effectOf(top.welch, comparison.shift, comparison.scale).toFixed(3)} × median ${micros(comparison.scale)} µs)`;
+      : `max |t| = ${Math.abs(top.welch.t).toFixed(1)} (${top.test}${top.cutoff === undefined ? '' : ` < ${micros(top.cutoff)} µs`}: means ${micros(top.welch.meanA)} vs ${micros(top.welch.meanB)} µs, effect ${effectOf(top.welch, comparison.shift, comparison.scale).toFixed(3)} × p10 ${micros(comparison.scale)} µs)`;
   const all = comparison.tests
     .map((test) => `${test.test} ${test.welch === undefined ? '–' : Math.abs(test.welch.t).toFixed(1)}`)
     .join(', ');
@@ -525,13 +536,13 @@ export function describeComparison(comparison: Comparison): string {
     comparison.detectable === undefined
       ? ''
       : Number.isFinite(comparison.detectable.delay)
-        ? `; no leak detectable above ${micros(comparison.detectable.delay)} µs at this N (${comparison.detectable.test === 'floor' ? `the minimum effect size, ${String(MIN_EFFECT)} × the median round trip` : comparison.detectable.test})`
+        ? `; no leak detectable above ${micros(comparison.detectable.delay)} µs at this N (${comparison.detectable.test === 'floor' ? `the minimum effect size, ${String(MIN_EFFECT)} × the fast round trip` : comparison.detectable.test})`
         : '; no delay of any size would be detectable at this N';
   const head =
     comparison.verdict === 'leak'
       ? `leak${comparison.stoppedEarly === true ? ' (stopped early)' : ''}`
       : comparison.belowFloor === true
-        ? `no finding: the difference is below the minimum effect size (${micros(comparison.floor)} µs = ${String(MIN_EFFECT)} × the median round trip)`
+        ? `no finding: the difference is below the minimum effect size (${micros(comparison.floor)} µs = ${String(MIN_EFFECT)} × the fast round trip)`
         : comparison.verdict === 'no-evidence'
           ? 'no evidence of a difference'
           : `inconclusive (|t| between ${String(EVIDENCE_T)} and ${String(LEAK_T)}, or too few samples)`;
