@@ -200,6 +200,27 @@ export const LINK_AND_LIMIT_ALTERNATIVES: GatewayVariant = {
   },
 };
 
+/**
+ * h. An empty search lists nothing (#search: a query without criteria MAY list every visible
+ * endpoint; interp-18 allows nothing, or a refusal): the order and paging cases take a result set
+ * from a nick the endpoints they provision share.
+ */
+export const EMPTY_SEARCH_LISTS_NOTHING: GatewayVariant = {
+  name: 'empty-search-lists-nothing',
+  change: 'a search without criteria matches nothing',
+  patches: variantPatches('empty-search-lists-nothing'),
+};
+
+/**
+ * i. Tasks served a minute past their retain-until (#events: state and result stay queryable
+ * until retain-until, a minimum, not a deadline to forget them by).
+ */
+export const SERVES_PAST_RETAIN_UNTIL: GatewayVariant = {
+  name: 'serves-past-retain-until',
+  change: 'terminal tasks stay queryable, and are purged, a minute after their retain-until',
+  patches: variantPatches('serves-past-retain-until'),
+};
+
 export const PERMITTED_VARIANTS: readonly GatewayVariant[] = [
   ECHO_IN_ERRORS,
   PREFIXED_IDS,
@@ -209,6 +230,8 @@ export const PERMITTED_VARIANTS: readonly GatewayVariant[] = [
   TRANSIENT_OUTAGE_WAIT,
   PROGRESS_COALESCING,
   LINK_AND_LIMIT_ALTERNATIVES,
+  EMPTY_SEARCH_LISTS_NOTHING,
+  SERVES_PAST_RETAIN_UNTIL,
 ];
 
 // ---------------------------------------------------------------------------------------------

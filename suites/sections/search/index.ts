@@ -56,6 +56,7 @@ import {
   type Found,
 } from '../support/search.ts';
 import { judgeTiming, measureTiming, TIMING_CASE_TIMEOUT_MS } from '../support/timing.ts';
+import { sharedNameResults } from './shared-name.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
 import { rsmPropertyCases } from './rsm-properties.ts';
 import { modelCases } from './model-checks.ts';
@@ -164,6 +165,45 @@ async function emptyQueryListing(
   };
   const traversal = await traverseSearch(submit, max, requirement);
   return traversal.jids.length === 0 ? undefined : traversal;
+}
+
+/**
+ * Pages a result set forward and expects ascending octet order of the normalized bare JIDs
+ * across it, and each page's <first/> and <last/> exactly its first and last item.
+ */
+async function expectOctetOrderedPages(
+  context: CaseContext,
+  submit: (rsm: RsmRequest) => Promise<IqExchange>,
+  max: number,
+): Promise<void> {
+  const { pages, jids } = await traverseSearch(submit, max, 'search.octet-order');
+  const normalized = jids.map((jid) => normalizeBareJid(jid));
+  const ascending = normalized.every(
+    (jid, index) => index === 0 || compareUtf8(normalized[index - 1] ?? '', jid) < 0,
+  );
+  if (!ascending) {
+    if (!normalized.every(orderIsUnambiguous)) {
+      context.warn(
+        'search.octet-order',
+        `non-ASCII JIDs out of octet order: ${normalized.join(', ')} (interp-15)`,
+      );
+    } else {
+      throw new RequirementViolation(
+        'search.octet-order',
+        listing(normalized.toSorted(compareUtf8)),
+        listing(jids),
+      );
+    }
+  }
+  for (const { results, jids: items, exchange } of pages) {
+    if (items.length === 0) continue;
+    expectThat(
+      exchange.reply.xml,
+      'search.octet-order',
+      '<first/> and <last/> that are exactly the JIDs of the page’s first and last items',
+      results.rsm?.first?.uid === items[0] && results.rsm?.last === items.at(-1),
+    );
+  }
 }
 
 /** The endpoints a role may see, with deactivated ones a listing may show with a warning (interp-23). */
@@ -551,49 +591,23 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', [
     interpretations: ['interp-15', 'interp-18'],
     statement:
       'Search results page in ascending octet order of the normalized bare JIDs across the whole result set; each page’s <first/> and <last/> are exactly its first and last item’s JID, in a <set/> outside the result form.',
-    run: async (context) => {
-      const caller = await context.callers.local();
-      const gateway = context.sut.gatewayJid;
-      const max = context.random.int(1, 3);
-      if ((await emptyQueryListing(context, caller, 50, 'search.octet-order')) === undefined) {
-        throw new CannotTell(
-          'an empty search lists nothing (interp-18 allows it), and no other query is known to match several endpoints whatever fields the deployment matches: the order of a result set cannot be seen',
-        );
-      }
-      const { offer } = await searchForm(caller, gateway, 'search.octet-order');
-      const submit = (rsm: RsmRequest): Promise<IqExchange> =>
-        offer.form === undefined
-          ? searchLegacy(caller, gateway, {}, rsm)
-          : searchWithForm(caller, gateway, {}, rsm);
-      const { pages, jids } = await traverseSearch(submit, max, 'search.octet-order');
-      const normalized = jids.map((jid) => normalizeBareJid(jid));
-      const ascending = normalized.every(
-        (jid, index) => index === 0 || compareUtf8(normalized[index - 1] ?? '', jid) < 0,
-      );
-      if (!ascending) {
-        if (!normalized.every(orderIsUnambiguous)) {
-          context.warn(
-            'search.octet-order',
-            `non-ASCII JIDs out of octet order: ${normalized.join(', ')} (interp-15)`,
-          );
-        } else {
-          throw new RequirementViolation(
-            'search.octet-order',
-            listing(normalized.toSorted(compareUtf8)),
-            listing(jids),
-          );
-        }
-      }
-      for (const { results, jids: items, exchange } of pages) {
-        if (items.length === 0) continue;
-        expectThat(
-          exchange.reply.xml,
-          'search.octet-order',
-          '<first/> and <last/> that are exactly the JIDs of the page’s first and last items',
-          results.rsm?.first?.uid === items[0] && results.rsm?.last === items.at(-1),
-        );
-      }
-    },
+    run: (context) =>
+      withRestore(context, async (restorer) => {
+        const caller = await context.callers.local();
+        const gateway = context.sut.gatewayJid;
+        const max = context.random.int(1, 3);
+        const { offer } = await searchForm(caller, gateway, 'search.octet-order');
+        const emptyQuery = (rsm: RsmRequest): Promise<IqExchange> =>
+          offer.form === undefined
+            ? searchLegacy(caller, gateway, {}, rsm)
+            : searchWithForm(caller, gateway, {}, rsm);
+        const submit =
+          (await emptyQueryListing(context, caller, 50, 'search.octet-order')) === undefined
+            ? (await sharedNameResults(context, restorer, caller, 'the order of a result set cannot be seen'))
+                .fetch
+            : emptyQuery;
+        await expectOctetOrderedPages(context, submit, max);
+      }),
   },
   {
     id: 'search.visibility-filter-listing',

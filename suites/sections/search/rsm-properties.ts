@@ -10,7 +10,7 @@ import type { RsmRequest } from '../../../protocol/stanza/index.ts';
 import { expectStanzaError } from '../../framework/expect.ts';
 import { CannotTell } from '../../framework/verdicts.ts';
 import { callerFor } from '../support/discovery.ts';
-import { hasAdmin, withRestore } from '../support/provisioning.ts';
+import { freshToken, hasAdmin, withRestore } from '../support/provisioning.ts';
 import { readFound, searchForm, searchLegacy, searchWithForm } from '../support/search.ts';
 import {
   PATHS,
@@ -18,6 +18,7 @@ import {
   walkPaths,
   LETTERS,
   localDirectory,
+  octets,
   provisionRandomWorld,
   RANDOM_WORLD_EXTRA,
   RANDOM_WORLD_PATHS,
@@ -38,17 +39,20 @@ export const rsmPropertyCases: readonly CaseDeclaration<'search'>[] = [
       withRestore(context, async (restorer) => {
         const caller = await callerFor(context, 'local');
         const gateway = context.sut.gatewayJid;
+        // One name for all of them: the nick that pages them where the empty search lists nothing.
+        const sharedName = `agentconf-rsm-${freshToken(context)}`;
         const added = hasAdmin(context)
           ? await provisionRandomWorld(
               context,
               restorer,
               caller,
               context.budget.iterations(...RANDOM_WORLD_EXTRA),
+              sharedName,
             )
           : [];
-        const uids = await localDirectory(context, caller, added);
+        let uids = await localDirectory(context, caller, added);
         const { offer } = await searchForm(caller, gateway, 'search.octet-order');
-        const fetch = (rsm: RsmRequest): Promise<IqExchange> =>
+        let fetch = (rsm: RsmRequest): Promise<IqExchange> =>
           offer.form === undefined
             ? searchLegacy(caller, gateway, {}, rsm)
             : searchWithForm(caller, gateway, {}, rsm);
@@ -56,9 +60,21 @@ export const rsmPropertyCases: readonly CaseDeclaration<'search'>[] = [
         if (probe.parsed.type === 'error' || readFound(probe, 'search.octet-order').jids.length === 0) {
           if (probe.parsed.type === 'error')
             expectStanzaError(probe, 'search.octet-order', 'not-acceptable', context);
-          throw new CannotTell(
-            'an empty search lists nothing (interp-18 allows it): no result set is known to hold the whole directory, so its paging cannot be walked',
+          // interp-18 lets the empty search list nothing: the provisioned endpoints' shared name
+          // is then the result set the paths walk, where the deployment matches nick on names.
+          const byName = (rsm: RsmRequest): Promise<IqExchange> =>
+            searchLegacy(caller, gateway, { nick: sharedName }, rsm);
+          const named = added.length === 0 ? undefined : await byName({ max: 1 });
+          if (named?.parsed.type !== 'result' || readFound(named, 'search.octet-order').jids.length === 0) {
+            throw new CannotTell(
+              `an empty search lists nothing (interp-18 allows it), and ${added.length === 0 ? 'without Administrative Provisioning no endpoints sharing a name can be provisioned' : `the nick ${sharedName}, the name of the ${String(added.length)} provisioned endpoints, finds none of them`}: no result set is known to hold several endpoints, so its paging cannot be walked`,
+            );
+          }
+          caller.transcript.note(
+            `rsm-order: the empty search lists nothing; the paths walk the nick ${sharedName} (${String(added.length)} endpoints)`,
           );
+          fetch = byName;
+          uids = added.toSorted(octets);
         }
         await walkPaths(
           context,

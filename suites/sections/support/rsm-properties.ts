@@ -343,20 +343,21 @@ export function orderDifferences(jids: readonly string[]): string {
 }
 
 /**
- * Registers and activates the random endpoints as the administrator (removed again by the
- * restorer); the local caller must see them, or the case cannot tell.
+ * Registers and activates the random endpoints as the administrator, all with the agent name
+ * `name` (removed again by the restorer); the local caller must see them, or the case cannot tell.
  */
 export async function provisionRandomWorld(
   context: CaseContext,
   restorer: Restorer,
   caller: Caller,
   extra: number,
+  name = 'agentconf-rsm',
 ): Promise<string[]> {
   const admin = await adminFor(context);
   const jids = randomWorldJids(context, extra);
   for (const jid of jids) {
     const version = freshVersion(context);
-    await provisionActive(restorer, admin, jid, version, minimalManifest(jid, version, 'agentconf-rsm'));
+    await provisionActive(restorer, admin, jid, version, minimalManifest(jid, version, name));
   }
   const [first] = jids;
   if (first !== undefined && (await discoInfo(caller, first)).parsed.type === 'error') {
