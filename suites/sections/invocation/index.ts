@@ -506,6 +506,9 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
           `${world.source} has no endpoint the local caller may invoke without seeing it (registry fixture access-policy): add a hidden endpoint the local caller's grants let it invoke`,
         );
       }
+      // Admission is only shown by an <accepted/>, which a gateway may withhold from an endpoint
+      // nothing executes: with admin-iq fixtures, who runs it is on the operator checklist.
+      world.requireConfirmed(`runtime:${hiddenButInvocable.jid}`);
       const target = targetOf(hiddenButInvocable);
       const tool = target.manifest.tools.find((candidate) =>
         world.mayInvoke('local', hiddenButInvocable, candidate.name),
