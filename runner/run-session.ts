@@ -11,7 +11,14 @@ import { parseDiscoInfo, StanzaParseError } from '../protocol/stanza/index.ts';
 import type { OutOfBandLedger, SutControl, SutFacts } from '../suites/framework/context.ts';
 import { referenceWorldOf, type ReferenceWorld } from '../suites/fixtures/reference-world.ts';
 import { REFERENCE_WORLD_ACCOUNTS, referenceWorldJids } from '../suites/fixtures/world-accounts.ts';
-import { createDriver, StanzaErrorReply, type Caller, type Driver } from '../harness/driver/index.ts';
+import {
+  createDriver,
+  IqTimeout,
+  MalformedReply,
+  StanzaErrorReply,
+  type Caller,
+  type Driver,
+} from '../harness/driver/index.ts';
 import type { Federation, ServerProvider } from '../harness/federation/server-provider.ts';
 import { ProcessExitedError } from '../harness/faults/managed-process.ts';
 import { componentFor, launchSut, type SutInstance } from '../harness/sut/launch.ts';
@@ -126,8 +133,8 @@ export interface StartSessionOptions {
 
 /**
  * The features the gateway advertises, for capability gating, asked by `caller` (the run's local
- * caller, kept for the cases). A gateway whose disco#info is an error or malformed advertises
- * nothing: the #gateway-info cases then say what is wrong.
+ * caller, kept for the cases). A gateway whose disco#info is an error, malformed or unanswered
+ * advertises nothing: the #gateway-info cases then say what is wrong.
  */
 async function advertisedFeatures(
   caller: Caller,
@@ -139,7 +146,14 @@ async function advertisedFeatures(
     if (payload === undefined) return new Set();
     return new Set(parseDiscoInfo(payload).features);
   } catch (error) {
-    if (!(error instanceof StanzaErrorReply || error instanceof StanzaParseError)) throw error;
+    // Whatever the gateway answered (or left unanswered) is the #gateway-info cases' to judge;
+    // only a failure of the harness itself stops the run here.
+    const gatewaysAnswer =
+      error instanceof StanzaErrorReply ||
+      error instanceof StanzaParseError ||
+      error instanceof MalformedReply ||
+      error instanceof IqTimeout;
+    if (!gatewaysAnswer) throw error;
     log(
       `gateway disco#info unusable (${error.message.split('\n')[0] ?? ''}): treating it as advertising no feature`,
     );

@@ -346,11 +346,24 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
       'Error replies leave out the attacker-controlled JSON the request carried, or truncate it: refused registrations (schema-invalid, malformed, unauthorized) and refused invocations (unknown tool, schema-invalid arguments) never echo a marker planted in the JSON behind 4 KiB of padding.',
     run: async (context) =>
       withRestore(context, async (restorer) => {
+        const registers =
+          context.sut.profiles.has('self-registration') || context.sut.profiles.has('admin-provisioning');
+        const invokes = context.sut.profiles.has('task-execution');
+        if (!registers && !invokes) {
+          throw new NotApplicable(
+            'the SUT claims no profile that takes JSON from a caller (registration or invocation): there is nothing to reflect',
+          );
+        }
+        // Before anything is sent: without a fixture world (a gateway that registers but hosts
+        // nothing) the case says so as its reason, instead of being cut off while refusals it
+        // sent are still in flight.
+        const target = invokes ? conformanceTarget(context) : undefined;
         const canary = `agentconfcanary${freshToken(context)}`;
         // Behind the padding: a responder that truncates what it echoes (#errors allows it) drops it.
         const padding = 'p'.repeat(4096);
         const planted = { padding, marker: canary };
-        const checks: Promise<void>[] = [];
+        // Started together at the end, so that no exchange is in flight while a step can throw.
+        const checks: (() => Promise<IqExchange>)[] = [];
         const expectRefusedUnreflected = async (exchange: Promise<IqExchange>): Promise<void> => {
           const reply = await exchange;
           expectThat(reply.reply.xml, 'errors.no-payload-echo', 'a refusal', reply.parsed.type === 'error');
@@ -361,8 +374,6 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
             );
           }
         };
-        const registers =
-          context.sut.profiles.has('self-registration') || context.sut.profiles.has('admin-provisioning');
         if (registers) {
           const registrant = await registrantFor(context, 'echo');
           const version = freshVersion(context);
@@ -384,12 +395,10 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
             [registrant.provisioning, registrant.jid, malformed],
             [unauthorized, claim, foreign],
           ] as const) {
-            checks.push(expectRefusedUnreflected(restorer.register(provisioning, jid, text)));
+            checks.push(() => restorer.register(provisioning, jid, text));
           }
         }
-        const invokes = context.sut.profiles.has('task-execution');
-        if (invokes) {
-          const target = conformanceTarget(context);
+        if (target !== undefined) {
           const caller = await context.callers.local();
           const invoke = (tool: string, argumentsJson: string): Promise<IqExchange> =>
             caller.exchangeIq(
@@ -403,16 +412,11 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
                 argumentsJson,
               }),
             );
-          checks.push(expectRefusedUnreflected(invoke(`no-such-tool-${canary}`, JSON.stringify(planted))));
+          checks.push(() => invoke(`no-such-tool-${canary}`, JSON.stringify(planted)));
           // script.typed takes no such member: schema-invalid arguments, refused before admission.
-          checks.push(expectRefusedUnreflected(invoke('script.typed', JSON.stringify({ steps: planted }))));
+          checks.push(() => invoke('script.typed', JSON.stringify({ steps: planted })));
         }
-        if (!registers && !invokes) {
-          throw new NotApplicable(
-            'the SUT claims no profile that takes JSON from a caller (registration or invocation): there is nothing to reflect',
-          );
-        }
-        await Promise.all(checks);
+        await Promise.all(checks.map((send) => expectRefusedUnreflected(send())));
       }),
   },
   {

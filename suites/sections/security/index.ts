@@ -216,17 +216,16 @@ async function expectRefusedToNonAdmin(
 ): Promise<void> {
   const caller = role === 'registrant' ? await context.callers.registrant() : await callerFor(context, role);
   const provisioning = new ProvisioningClient(caller, context.sut.gatewayJid);
-  const malformed = caller.exchangeIq(
-    context.sut.gatewayJid,
-    'set',
-    xml('activate', { xmlns: NS_AGENT_API }),
-  );
-  const pairs = await Promise.all(
-    operations.map(async ([name, operation]) => ({
-      name,
-      replies: await Promise.all([operation(provisioning, existing), operation(provisioning, nobody)]),
-    })),
-  );
+  // Awaited together: when one exchange fails the case, the others' failures are not left behind.
+  const [malformed, pairs] = await Promise.all([
+    caller.exchangeIq(context.sut.gatewayJid, 'set', xml('activate', { xmlns: NS_AGENT_API })),
+    Promise.all(
+      operations.map(async ([name, operation]) => ({
+        name,
+        replies: await Promise.all([operation(provisioning, existing), operation(provisioning, nobody)]),
+      })),
+    ),
+  ]);
   for (const { name, replies } of pairs) {
     const [onExisting, onMissing] = replies;
     // A non-admin's <register/> for another JID is a failed self-registration (interp-24, interp-07).
@@ -245,7 +244,7 @@ async function expectRefusedToNonAdmin(
     );
   }
   expectStanzaError(
-    await malformed,
+    malformed,
     'security.admin-authentication',
     ['forbidden', 'item-not-found', 'bad-request'],
     context,
