@@ -1,0 +1,58 @@
+// The run's callers against a real federation. A sibling an attempt opened closes when the
+// attempt ends; its graceful close is what ends the listening for second replies to its
+// requests (suites/framework/second-replies.ts): the server's closing tag comes after whatever was
+// queued for it, so a second reply the gateway wrote before is still recorded.
+import { xml } from '@xmpp/xml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createDriver, Transcript, type Driver } from '../harness/driver/index.ts';
+import { nativeProvider } from '../harness/federation/native-provider.ts';
+import type { Federation } from '../harness/federation/server-provider.ts';
+import {
+  ECHO_NS,
+  startEchoComponent,
+  type EchoComponent,
+} from '../harness/federation/test-support/echo-component.ts';
+import { RunCallers } from './caller-pool.ts';
+
+const ECHO = 'echo@agents.example';
+const ALICE = 'alice@example.com';
+
+describe('RunCallers', () => {
+  let federation: Federation;
+  let component: EchoComponent;
+  let driver: Driver;
+
+  beforeAll(async () => {
+    federation = await nativeProvider.start();
+    const { host, port, domain, secret } = federation.component;
+    component = await startEchoComponent({ host, port, domain, secret });
+    driver = createDriver(federation, { timeoutMs: 5000 });
+  }, 300_000);
+
+  afterAll(async () => {
+    await driver.closeAll();
+    await component.stop();
+    await federation.stop();
+  });
+
+  it("records the second reply to a sibling's request, though the sibling closes as the attempt ends", async () => {
+    const roles = {
+      local: ALICE,
+      remote: ALICE,
+      remotePeer: ALICE,
+      denied: ALICE,
+      admin: undefined,
+      registrant: ALICE,
+    };
+    const pool = new RunCallers(driver, roles).forAttempt(new Transcript('the attempt'));
+    const sibling = await pool.sibling(await pool.local());
+    // Answered twice: an empty result, then at once a service-unavailable error.
+    expect(await sibling.iq(ECHO, 'get', xml('twice', { xmlns: ECHO_NS }))).toBeUndefined();
+    await pool.release();
+    expect(sibling.status).not.toBe('online');
+    const seconds = driver.secondReplies().filter((reply) => reply.caller === sibling.jid);
+    expect(seconds).toHaveLength(1);
+    expect(seconds[0]).toMatchObject({ to: ECHO, sentDuring: 'the attempt' });
+  });
+});
