@@ -14,7 +14,9 @@ const SEED = 2201;
 
 describe('the chaos gateway', () => {
   it(`seed ${String(SEED)}: the runner survives a slice of the suite, reports it, passes nothing on garbage`, async () => {
-    console.info(`chaos gateway: seed ${String(SEED)} (replay: the same seed in integration/chaos-gateway.test.ts)`);
+    console.info(
+      `chaos gateway: seed ${String(SEED)} (replay: the same seed in integration/chaos-gateway.test.ts)`,
+    );
     const chaos = await run({ seed: SEED, discoInfo: 'advertise-all', fixtures: 'world-file', grep: SLICE });
     expectSurvivedChaos(chaos, SEED);
   }, 300_000);

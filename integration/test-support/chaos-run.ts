@@ -90,7 +90,9 @@ export function chaosRuns(): (options: ChaosRunOptions) => Promise<ChaosRun> {
     return {
       code,
       output: run.output(),
-      result: existsSync(resultFile) ? (JSON.parse(readFileSync(resultFile, 'utf8')) as RunResult) : undefined,
+      result: existsSync(resultFile)
+        ? (JSON.parse(readFileSync(resultFile, 'utf8')) as RunResult)
+        : undefined,
       reports: Object.fromEntries(REPORT_FILES.map((name) => [name, existsSync(join(out, name))])),
     };
   };
