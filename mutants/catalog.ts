@@ -298,9 +298,9 @@ const EQUIVALENCE: MutantRecord[] = [
     profile: 'task-execution',
     scenario: 'equivalence',
     // Only the model-driven case tries a tool grant on a tool it does not name (weather's
-    // alerts.list for example.com, whose grant names forecast.get).
+    // alerts.list for example.com, whose grant names forecast.get): a grant edge it tries first
+    // on every seed.
     grep: ['invocation.model-authorization'],
-    deep: true,
   },
   {
     name: 'search-matches-description',
@@ -309,9 +309,9 @@ const EQUIVALENCE: MutantRecord[] = [
     requirements: ['search.legacy-nick'],
     profile: 'jabber-search',
     scenario: 'equivalence',
-    // Only the model-driven case searches by description words (no reading of #search matches them).
+    // Only the model-driven case searches by description words (no reading of #search matches
+    // them), each description-only word first on every seed.
     grep: ['search.model-search'],
-    deep: true,
   },
   {
     name: 'non-admin-administers',

@@ -9,7 +9,15 @@ import { FEATURE, NODE_DIRECTORY } from '../../../../protocol/namespaces.ts';
 import { encodeCollectionNode, encodeToolNode } from '../../../../protocol/tool-node.ts';
 import { parseBareJid } from '../../../../protocol/jid/index.ts';
 import type { RsmRequest } from '../../../../protocol/stanza/index.ts';
-import { mayInvoke, maySee, searchFields, type ModelWorld, type Principal } from '../../../model/index.ts';
+import {
+  activeVersionOf,
+  mayInvoke,
+  maySee,
+  searchBounds,
+  searchFields,
+  type ModelWorld,
+  type Principal,
+} from '../../../model/index.ts';
 import type { ModelOperation, ModelStep } from './operations.ts';
 import type { DrivenRole } from './run-world.ts';
 
@@ -236,4 +244,68 @@ export function stepArbitrary(vocabulary: WorldVocabulary, family: OperationFami
   return fc
     .constantFrom(...vocabulary.roles)
     .chain((role) => operationArbitrary(vocabulary, family, role).map((operation) => ({ role, operation })));
+}
+
+/** Description words at least this long are tried as nicks: shorter ones tend to occur in names. */
+const DESCRIPTION_WORD_MIN = 5;
+
+/**
+ * Nicks only an agent description holds, each with a role that sees the endpoint: no reading of
+ * #search matches a description, so each must find nothing the names do not already find.
+ */
+function descriptionOnlySearches(
+  world: ModelWorld,
+  roles: readonly DrivenRole[],
+  principalOf: (role: DrivenRole) => Principal,
+): ModelStep[] {
+  return world.endpoints.flatMap((endpoint) => {
+    const description = activeVersionOf(endpoint)?.description ?? '';
+    const role = roles.find((candidate) => maySee(world, principalOf(candidate), endpoint));
+    if (role === undefined) return [];
+    const nick = description
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((word) => word.length >= DESCRIPTION_WORD_MIN)
+      .find((word) => {
+        const bounds = searchBounds(world, principalOf(role), word);
+        return ![...bounds.permitted, ...bounds.tolerated].includes(endpoint.jid);
+      });
+    return nick === undefined ? [] : [{ role, operation: { kind: 'search' as const, nick } }];
+  });
+}
+
+/**
+ * The steps every check tries before random ones, one step each, whatever the seed: the edges where
+ * a plausible bug hides and random sampling finds it only by luck. For invocation, every grant edge
+ * of every role (a tool a partial tool grant leaves out, an endpoint seen but not invocable or
+ * invocable but not seen), sent with a hash no manifest has so that an authorized request stops at
+ * the hash check and nothing starts; for search, every description-only nick.
+ */
+export function edgeSteps(
+  world: ModelWorld,
+  vocabulary: WorldVocabulary,
+  family: OperationFamily,
+  principalOf: (role: DrivenRole) => Principal,
+): ModelStep[] {
+  const distinct = (steps: readonly ModelStep[]): ModelStep[] => [
+    ...new Map(steps.map((step) => [JSON.stringify(step), step])).values(),
+  ];
+  switch (family) {
+    case 'invocation':
+      return vocabulary.roles.flatMap((role) =>
+        (vocabulary.edges.get(role) ?? []).map((target) => ({
+          role,
+          operation: {
+            kind: 'invoke' as const,
+            jid: target.jid,
+            tool: target.tool,
+            version: target.version,
+            manifestHash: FOREIGN_HASH,
+          },
+        })),
+      );
+    case 'search':
+      return distinct(descriptionOnlySearches(world, vocabulary.roles, principalOf));
+    default:
+      return [];
+  }
 }

@@ -24,7 +24,7 @@ import {
   type Principal,
 } from '../../../model/index.ts';
 import { traverseSearch } from '../search.ts';
-import { stepArbitrary, vocabularyOf, FOREIGN_HASH, type OperationFamily } from './arbitraries.ts';
+import { edgeSteps, stepArbitrary, vocabularyOf, FOREIGN_HASH, type OperationFamily } from './arbitraries.ts';
 import { describeExpectation, judgeReply, type Judgement } from './judge.ts';
 import {
   expectationOf,
@@ -259,8 +259,14 @@ export async function checkAgainstModel(context: CaseContext, options: ModelChec
     throw new MissingFixture(
       'the run provisioned no endpoint, so the model has nothing to judge answers about',
     );
-  const vocabulary = vocabularyOf(world.model, world.roles, (role) => world.principalOf(role));
-  const numRuns = context.budget.iterations(...options.runs);
+  const principalOf = (role: DrivenRole): Principal => world.principalOf(role);
+  const vocabulary = vocabularyOf(world.model, world.roles, principalOf);
+  // The edges run first on every seed, each alone; the sampled runs follow (fast-check counts
+  // examples within numRuns).
+  const examples = edgeSteps(world.model, vocabulary, options.family, principalOf).map(
+    (step) => [[step]] as [ModelStep[]],
+  );
+  const numRuns = examples.length + context.budget.iterations(...options.runs);
   const seed = context.random.int(0, 0x7fff_ffff);
   const driver = new ModelDriver(context, world);
   let failure: { readonly mismatch: ModelMismatch; readonly steps: StepRecord[] } | undefined;
@@ -280,7 +286,7 @@ export async function checkAgainstModel(context: CaseContext, options: ModelChec
       }
     },
   );
-  const details = await fc.check(property, { seed, numRuns });
+  const details = await fc.check(property, { seed, numRuns, examples });
   context.budget.ran(Math.min(numRuns, details.numRuns));
   if (details.failed) {
     if (failure === undefined)

@@ -13,8 +13,8 @@ import {
 } from '../../../fixtures/reference-world.ts';
 import { inlineWorldFile } from '../../../../protocol/fixture-world-file.ts';
 import type { CaseContext } from '../../../framework/context.ts';
-import { directoryItems, manifestRetrieval } from '../../../model/index.ts';
-import { vocabularyOf } from './arbitraries.ts';
+import { directoryItems, manifestRetrieval, searchBounds } from '../../../model/index.ts';
+import { edgeSteps, vocabularyOf } from './arbitraries.ts';
 import { judgeReply } from './judge.ts';
 import { runWorldOf } from './run-world.ts';
 
@@ -75,6 +75,27 @@ describe('the run world', () => {
       'weather@agents.example 2.0.0 alerts.list',
     );
     expect(carolEdges.map((target) => target.tool)).not.toContain('forecast.get');
+  });
+
+  it('tries every grant edge and every description-only nick first, whatever the seed', () => {
+    const principalOf = (role: Parameters<typeof run.principalOf>[0]) => run.principalOf(role);
+    const vocabulary = vocabularyOf(run.model, run.roles, principalOf);
+    const invocations = edgeSteps(run.model, vocabulary, 'invocation', principalOf);
+    expect(invocations).toContainEqual({
+      role: 'remotePeer',
+      operation: expect.objectContaining({ jid: 'weather@agents.example', tool: 'alerts.list' }) as unknown,
+    });
+    const searches = edgeSteps(run.model, vocabulary, 'search', principalOf);
+    expect(searches.length).toBeGreaterThan(0);
+    for (const { role, operation } of searches) {
+      if (operation.kind !== 'search') throw new Error('a search edge that is not a search');
+      const described = run.model.endpoints.filter((endpoint) =>
+        endpoint.versions.some((version) => version.description?.includes(operation.nick)),
+      );
+      const bounds = searchBounds(run.model, run.principalOf(role), operation.nick);
+      expect(described.some((endpoint) => !bounds.permitted.includes(endpoint.jid))).toBe(true);
+    }
+    expect(edgeSteps(run.model, vocabulary, 'directory', principalOf)).toEqual([]);
   });
 });
 
