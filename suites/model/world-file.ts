@@ -136,7 +136,15 @@ export function versionOfManifest(manifest: JsonObject): ModelVersion {
   };
 }
 
-function endpointOf(raw: JsonValue, setting: WorldSetting): ModelEndpoint {
+/**
+ * One endpoint of an inlined world file (`{ jid, versions: [{ manifest }], active, hidden,
+ * restrictedInvocation, runtime }`): the one converter of endpoints into the model, for the world
+ * file and for the run's world alike (suites/sections/support/model-driver/run-world.ts).
+ */
+export function modelEndpointOf(
+  raw: JsonValue,
+  setting: Pick<WorldSetting, 'domains' | 'chatEndpoints'>,
+): ModelEndpoint {
   if (!isJsonObject(raw) || typeof raw['jid'] !== 'string' || !Array.isArray(raw['versions'])) {
     throw new WorldFileError('an endpoint needs a jid and versions');
   }
@@ -214,7 +222,7 @@ function principalsOf(setting: WorldSetting): Record<PrincipalKind, Principal> {
 export function modelWorldFromFile(world: JsonValue, setting: WorldSetting = REFERENCE_SETTING): ModelWorld {
   if (!isJsonObject(world) || !Array.isArray(world['endpoints']))
     throw new WorldFileError('expected { "endpoints": [...] }');
-  const endpoints = world['endpoints'].map((endpoint) => endpointOf(endpoint, setting));
+  const endpoints = world['endpoints'].map((endpoint) => modelEndpointOf(endpoint, setting));
   return {
     domains: setting.domains,
     principals: principalsOf(setting),

@@ -36,7 +36,14 @@ import {
   type ModelOperation,
   type ModelStep,
 } from './operations.ts';
+import {
+  describeProvisioned,
+  provisionGeneratedWorld,
+  worldFileEndpoints,
+  type ProvisionedWorld,
+} from './generated-world.ts';
 import { runWorldOf, type DrivenRole, type RunWorld } from './run-world.ts';
+import { withRestore } from '../provisioning.ts';
 
 /** A reply outside the model's set, with what was expected and received. */
 class ModelMismatch extends Error {
@@ -90,6 +97,8 @@ export interface ModelCheckOptions {
   /** Property runs by default and under --deep; each run is up to `maxSteps` steps. */
   readonly runs: readonly [number, number];
   readonly maxSteps?: number;
+  /** false: judge the fixture world only, without provisioning a generated one. */
+  readonly generated?: boolean;
 }
 
 interface StepRecord {
@@ -249,12 +258,27 @@ function formatSteps(records: readonly StepRecord[]): string {
 }
 
 /**
- * Runs random steps of `family` against the gateway and judges each reply with the model. Throws
- * RequirementViolation for the shortest failing list of steps; MissingFixture when the run's world
- * cannot be given to the model.
+ * Runs random steps of `family` against the gateway and judges each reply with the model, over the
+ * run's fixture world plus a generated world the administrator provisions for the case (when the
+ * SUT offers Administrative Provisioning; removed at the end). Throws RequirementViolation for the
+ * shortest failing list of steps; MissingFixture when the run's world cannot be given to the model.
  */
 export async function checkAgainstModel(context: CaseContext, options: ModelCheckOptions): Promise<void> {
-  const world = runWorldOf(context);
+  runWorldOf(context); // cantTell before anything is provisioned when the run's world cannot be had
+  const worldSeed = context.random.int(0, 0x7fff_ffff);
+  await withRestore(context, async (restorer) => {
+    const generated =
+      options.generated === false ? undefined : await provisionGeneratedWorld(context, restorer, worldSeed);
+    await checkWorld(context, options, generated);
+  });
+}
+
+async function checkWorld(
+  context: CaseContext,
+  options: ModelCheckOptions,
+  generated: ProvisionedWorld | undefined,
+): Promise<void> {
+  const world = runWorldOf(context, generated === undefined ? [] : worldFileEndpoints(generated));
   if (world.model.endpoints.length === 0)
     throw new MissingFixture(
       'the run provisioned no endpoint, so the model has nothing to judge answers about',
@@ -293,9 +317,16 @@ export async function checkAgainstModel(context: CaseContext, options: ModelChec
       throw details.errorInstance instanceof Error
         ? details.errorInstance
         : new Error(String(details.errorInstance));
-    const where = `fast-check seed ${String(seed)}, path ${details.counterexamplePath ?? '?'}, ${String(details.numShrinks)} shrink(s)`;
+    const where = `case seed ${String(context.random.seed)}, fast-check seed ${String(seed)}, path ${details.counterexamplePath ?? '?'}, ${String(details.numShrinks)} shrink(s)`;
     const { mismatch, steps } = failure;
-    const received = `${formatSteps(steps)}\n  → ${mismatch.received}\n(${where})`;
+    const replay = `replay: these steps, in order: ${JSON.stringify(steps.map((record) => record.step))}`;
+    const received = [
+      ...(generated === undefined ? [] : [describeProvisioned(generated)]),
+      formatSteps(steps),
+      `  → ${mismatch.received}`,
+      replay,
+      `(${where})`,
+    ].join('\n');
     if (isMustLevel(mismatch.requirement)) {
       throw new RequirementViolation(
         mismatch.requirement,

@@ -1,6 +1,7 @@
 // The model driver's pure parts: the run world handed to the model (grants as the suites read the
 // world file, unconfirmed items refused), the operations' edges, and the judging of real replies
 // against the model's answer sets.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NODE_DIRECTORY } from '../../../../protocol/namespaces.ts';
 import { exchangeOf } from '../../../framework/test-support/iq-exchange.ts';
@@ -13,7 +14,8 @@ import {
 } from '../../../fixtures/reference-world.ts';
 import { inlineWorldFile } from '../../../../protocol/fixture-world-file.ts';
 import type { CaseContext } from '../../../framework/context.ts';
-import { directoryItems, manifestRetrieval, searchBounds } from '../../../model/index.ts';
+import { directoryItems, manifestRetrieval, maySee, searchBounds } from '../../../model/index.ts';
+import { generatedEndpointsArbitrary, manifestOf, worldFileEndpoints } from './generated-world.ts';
 import { edgeSteps, vocabularyOf } from './arbitraries.ts';
 import { judgeReply } from './judge.ts';
 import { runWorldOf } from './run-world.ts';
@@ -126,5 +128,49 @@ describe('judging a reply against the model', () => {
     const forbidden = `<iq type='error' id='a'><error type='auth'><forbidden xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>`;
     expect(judgeReply(refusal, exchangeOf(notFound), 'jids').verdict).toBe('pass');
     expect(judgeReply(refusal, exchangeOf(forbidden), 'jids').verdict).toBe('fail');
+  });
+});
+
+describe('a generated world', () => {
+  const sample = (seed: number) => fc.sample(generatedEndpointsArbitrary, { seed, numRuns: 1 })[0] ?? [];
+
+  it('is the same world for the same seed, and holds multi-tool versions and description-only words', () => {
+    expect(sample(11)).toEqual(sample(11));
+    const worlds = [1, 2, 3, 4, 5, 6, 7, 8].map(sample);
+    const versions = worlds.flat().flatMap((endpoint) => endpoint.versions);
+    expect(versions.some((version) => version.tools.length > 1)).toBe(true);
+    expect(worlds.flat().some((endpoint) => endpoint.active === undefined)).toBe(true);
+    expect(worlds.flat().some((endpoint) => endpoint.versions.length > 1)).toBe(true);
+  });
+
+  it('joins the run world under the run grants, and its description words become search edges', () => {
+    const endpoints = sample(3).map((shape, index) => {
+      const jid = `gen${String(index)}@agents.example`;
+      const versions = shape.versions.map((version, at) => ({
+        version: `${String(at + 1)}.0.0`,
+        manifest: manifestOf(jid, `${String(at + 1)}.0.0`, version),
+      }));
+      return { jid, versions, active: versions[0]?.version, shape };
+    });
+    const context = contextWith(loadReferenceWorld(REFERENCE_WORLD_FILE, ROLES));
+    const joined = runWorldOf(context, worldFileEndpoints({ seed: 3, endpoints }));
+    expect(joined.model.endpoints.map((endpoint) => endpoint.jid)).toEqual(
+      expect.arrayContaining(['gen0@agents.example', 'gen1@agents.example']),
+    );
+    const local = joined.principalOf('local');
+    const hostile = joined.principalOf('denied');
+    const gen0 = joined.model.endpoints.find((endpoint) => endpoint.jid === 'gen0@agents.example');
+    if (gen0 === undefined) throw new Error('gen0 missing');
+    // The world file's "*" items cover it for the local domain; deny by default for the hostile one.
+    expect(maySee(joined.model, local, gen0)).toBe(true);
+    expect(maySee(joined.model, hostile, gen0)).toBe(false);
+    const principalOf = (role: Parameters<typeof joined.principalOf>[0]) => joined.principalOf(role);
+    const vocabulary = vocabularyOf(joined.model, joined.roles, principalOf);
+    const nicks = edgeSteps(joined.model, vocabulary, 'search', principalOf).map((step) =>
+      step.operation.kind === 'search' ? step.operation.nick : '',
+    );
+    expect(
+      nicks.some((nick) => ['tabulates', 'harvests', 'reconciles', 'archives', 'forecasts'].includes(nick)),
+    ).toBe(true);
   });
 });

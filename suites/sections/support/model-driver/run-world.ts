@@ -10,13 +10,21 @@
  * a decision the run cannot make (an unconfirmed item) ends the case as cantTell here, before any
  * stanza is judged. The driver only acts as these roles, so nothing is lost for them.
  */
-import { normalizeBareJid, normalizeJid, parseBareJid } from '../../../../protocol/jid/index.ts';
+import { compareUtf8, normalizeBareJid, normalizeJid, parseBareJid } from '../../../../protocol/jid/index.ts';
 import type { CaseContext } from '../../../framework/context.ts';
 import { MissingFixture } from '../../../framework/verdicts.ts';
-import { requireWorld, type CallerRole, type ReferenceWorld } from '../../../fixtures/reference-world.ts';
+import type { JsonObject } from '../../../../protocol/json/json-value.ts';
 import {
-  versionOfManifest,
+  referenceWorldOf,
+  requireWorld,
+  type CallerRole,
+  type FixtureEndpoint,
+  type ReferenceWorld,
+} from '../../../fixtures/reference-world.ts';
+import {
+  modelEndpointOf,
   type ModelEndpoint,
+  type WorldDomains,
   type ModelGrant,
   type ModelWorld,
   type Principal,
@@ -53,25 +61,36 @@ function roleJid(world: ReferenceWorld, role: CallerRole): string | undefined {
   }
 }
 
-function endpointsOf(world: ReferenceWorld, serverDomain: string): ModelEndpoint[] {
-  return world.endpoints.map((endpoint) => ({
-    jid: endpoint.jid,
-    versions: endpoint.versions.map((manifest) => versionOfManifest(manifest.value)),
-    active: endpoint.active?.version,
-    hidden: endpoint.hidden,
-    restrictedInvocation: endpoint.restrictedInvocation,
-    provisioning: parseBareJid(endpoint.jid).domainpart === serverDomain ? 'self' : 'admin',
-    // Runtime availability is told by presence only; the driver never asks what depends on it.
-    available: false,
-    chat: false,
-  }));
+/**
+ * The run's endpoints through the model's one endpoint converter (world-file.ts), as the world
+ * file would write them. Runtime availability is told by presence only and the driver never asks
+ * what depends on it, so no endpoint is given a runtime or a chat role here.
+ */
+function endpointsOf(endpoints: readonly FixtureEndpoint[], domains: WorldDomains): ModelEndpoint[] {
+  return endpoints.map((endpoint) =>
+    modelEndpointOf(
+      {
+        jid: endpoint.jid,
+        versions: endpoint.versions.map((manifest) => ({ manifest: manifest.value })),
+        ...(endpoint.active === undefined ? {} : { active: endpoint.active.version }),
+        hidden: endpoint.hidden,
+        restrictedInvocation: endpoint.restrictedInvocation,
+      },
+      { domains, chatEndpoints: [] },
+    ),
+  );
 }
 
 /** One principal grant per role: what ReferenceWorld lets it see and invoke, nothing more. */
-function grantOf(world: ReferenceWorld, role: DrivenRole, bare: string): ModelGrant {
+function grantOf(
+  world: ReferenceWorld,
+  endpoints: readonly FixtureEndpoint[],
+  role: DrivenRole,
+  bare: string,
+): ModelGrant {
   const see = new Set<string>();
   const invoke = new Map<string, Set<string>>();
-  for (const endpoint of world.endpoints) {
+  for (const endpoint of endpoints) {
     if (world.maySee(role, endpoint)) see.add(endpoint.jid);
     const names = new Set(endpoint.versions.flatMap((manifest) => manifest.tools.map((tool) => tool.name)));
     const granted = [...names].filter((name) => world.mayInvoke(role, endpoint, name));
@@ -81,11 +100,17 @@ function grantOf(world: ReferenceWorld, role: DrivenRole, bare: string): ModelGr
 }
 
 /**
- * The run's world as the model sees it. MissingFixture (cantTell) when the run has no fixture
+ * The run's world as the model sees it, with the endpoints a case provisioned itself
+ * (`provisioned`, world-file shaped: generated-world.ts), which the run's grants cover as they
+ * cover any endpoint they do not name. MissingFixture (cantTell) when the run has no fixture
  * world, or when a grant decision waits on an unconfirmed checklist item.
  */
-export function runWorldOf(context: CaseContext): RunWorld {
+export function runWorldOf(context: CaseContext, provisioned: readonly JsonObject[] = []): RunWorld {
   const world = requireWorld(context);
+  const endpoints = [
+    ...world.endpoints,
+    ...referenceWorldOf({ endpoints: [...provisioned] }, world.roles, 'the generated world').endpoints,
+  ];
   const local = world.jidOf('local');
   const remote = world.jidOf('remote');
   const denied = world.jidOf('denied');
@@ -98,23 +123,24 @@ export function runWorldOf(context: CaseContext): RunWorld {
     principals.set(role, { kind: KIND_OF_ROLE[role], bare, full: normalizeJid(`${bare}/model`) });
   }
   const roles = DRIVEN_ROLES.filter((role) => principals.has(role));
-  const grants = roles.map((role) => grantOf(world, role, principals.get(role)?.bare ?? ''));
+  const grants = roles.map((role) => grantOf(world, endpoints, role, principals.get(role)?.bare ?? ''));
   const pageMax = context.sut.limits?.rsmPageMax;
   const principalRecord = Object.fromEntries(
     [...principals.values()].map((principal) => [principal.kind, principal]),
   ) as ModelWorld['principals'];
+  const domains: WorldDomains = {
+    gateway: normalizeBareJid(context.sut.gatewayJid),
+    delegated: [],
+    server: domainOf(local),
+    peer: domainOf(remote),
+    hostile: domainOf(denied),
+  };
   const model: ModelWorld = {
-    domains: {
-      gateway: normalizeBareJid(context.sut.gatewayJid),
-      delegated: [],
-      server: domainOf(local),
-      peer: domainOf(remote),
-      hostile: domainOf(denied),
-    },
+    domains,
     principals: principalRecord,
     admins: new Set(principals.has('admin') ? [principals.get('admin')?.bare ?? ''] : []),
     selfRegistration: false,
-    endpoints: endpointsOf(world, domainOf(local)),
+    endpoints: endpointsOf(endpoints, domains).toSorted((a, b) => compareUtf8(a.jid, b.jid)),
     grants,
     limits: {
       ...(pageMax === undefined ? {} : { pageMax }),
