@@ -34,8 +34,15 @@ export type ModelAnswer =
   | { readonly kind: 'accepted' }
   /** Admission followed by a `failed` event with this code and no running state (interp-30). */
   | { readonly kind: 'accepted-then-failed'; readonly code: string }
-  /** A successful provisioning result child: registered, active, deactivated, registration, removed. */
-  | { readonly kind: 'provisioned'; readonly element: string }
+  /**
+   * A successful provisioning result child: registered, active, deactivated, registration, removed.
+   * A <registration/> of a hosted endpoint lists exactly `versions` (#registration-flow).
+   */
+  | {
+      readonly kind: 'provisioned';
+      readonly element: string;
+      readonly versions?: readonly RegisteredVersion[];
+    }
   /** A presence stanza of this type sent back to the requester (RFC 6121). */
   | { readonly kind: 'presence'; readonly types: readonly string[] }
   /** Nothing comes back (a presence or message the gateway leaves unanswered). */
@@ -44,6 +51,13 @@ export type ModelAnswer =
   | { readonly kind: 'delivered' }
   /** No message from the endpoint reaches the human. */
   | { readonly kind: 'withheld' };
+
+/** A version as registration-status must list it: its label, whether it is active, its hash. */
+export interface RegisteredVersion {
+  readonly id: string;
+  readonly active: boolean;
+  readonly hash: string;
+}
 
 export interface EndpointInfoAnswer {
   readonly kind: 'endpoint-info';

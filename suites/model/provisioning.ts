@@ -105,7 +105,7 @@ function onHostedTarget(request: AdminRequest, endpoint: ModelEndpoint | undefin
   if (endpoint === undefined) {
     // Status of a JID with nothing registered: the nonexistent object's item-not-found, or an empty registration.
     return operation === 'registration-status'
-      ? [pass(error('item-not-found')), result(operation)]
+      ? [pass(error('item-not-found')), pass({ kind: 'provisioned', element: 'registration', versions: [] })]
       : [pass(error('item-not-found'))];
   }
   const version = request.version === undefined ? undefined : versionOf(endpoint, request.version);
@@ -121,7 +121,18 @@ function onHostedTarget(request: AdminRequest, endpoint: ModelEndpoint | undefin
         ? [result(operation), pass(error('conflict'))]
         : [result(operation)];
     case 'registration-status':
-      return [result(operation)];
+      // Every registered version, the active one marked, each with its hash (#registration-flow).
+      return [
+        pass({
+          kind: 'provisioned',
+          element: RESULT_ELEMENT[operation],
+          versions: endpoint.versions.map((registered) => ({
+            id: registered.version,
+            active: registered.version === endpoint.active,
+            hash: registered.hash,
+          })),
+        }),
+      ];
     case 'remove-version':
       if (version === undefined) return [pass(error('item-not-found'))];
       if (endpoint.active === version.version || request.retainedByTask === true) {

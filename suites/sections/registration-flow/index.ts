@@ -43,6 +43,7 @@ import { expectRefusals, type RefusalVector } from '../support/refusals.ts';
 import { TaskSession } from '../support/task-session.ts';
 import { activateTarget, conformanceTarget, registerTargetVersion } from '../support/task-target.ts';
 import { adminLifecycle } from './admin-lifecycle.ts';
+import { modelCases } from './model-checks.ts';
 import {
   adminOrSelf,
   expectRegisteredAs,
@@ -389,4 +390,5 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
         );
       }),
   },
+  ...modelCases,
 ]);

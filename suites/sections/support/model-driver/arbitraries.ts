@@ -50,6 +50,15 @@ export interface WorldVocabulary {
    * of, endpoints it may invoke but not see or see but not invoke. Where access bugs live.
    */
   readonly edges: ReadonlyMap<DrivenRole, readonly Target[]>;
+  /** Endpoints the case provisioned itself (generated-world.ts): refusals of changes to them harm nothing. */
+  readonly scratch: readonly string[];
+  /** Well-formed JIDs on domains the gateway does not host; a JID with a resource. */
+  readonly outside: readonly string[];
+  readonly malformed: readonly string[];
+  /** Each role's own bare JID: a requester naming itself (a registrant's own JID). */
+  readonly selves: ReadonlyMap<DrivenRole, string>;
+  /** Each active endpoint's active version: removing it must be refused. */
+  readonly active: readonly Target[];
 }
 
 function edgeTargets(
@@ -74,8 +83,9 @@ export function vocabularyOf(
   world: ModelWorld,
   roles: readonly DrivenRole[],
   principalOf: (role: DrivenRole) => Principal,
+  scratch: readonly string[] = [],
 ): WorldVocabulary {
-  const { gateway } = world.domains;
+  const { gateway, server, peer, hostile } = world.domains;
   const versions = world.endpoints.flatMap((endpoint) => endpoint.versions);
   const jids = world.endpoints.map((endpoint) => endpoint.jid);
   const fields = world.endpoints.flatMap((endpoint) => searchFields(endpoint));
@@ -112,6 +122,16 @@ export function vocabularyOf(
     ]).filter((nick) => nick !== ''),
     targets,
     edges: new Map(roles.map((role) => [role, edgeTargets(world, principalOf(role), targets)])),
+    scratch,
+    outside: [server, peer, hostile].map((domain) => `model-absent@${domain}`),
+    malformed: [`model-absent@${gateway}/model`],
+    selves: new Map(roles.map((role) => [role, principalOf(role).bare])),
+    active: world.endpoints.flatMap((endpoint) => {
+      const active = activeVersionOf(endpoint);
+      return active === undefined
+        ? []
+        : [{ jid: endpoint.jid, version: active.version, tool: '', hash: active.hash }];
+    }),
   };
 }
 
@@ -127,7 +147,7 @@ function rsmArbitrary(uids: readonly string[]): fc.Arbitrary<RsmRequest> {
 }
 
 export type OperationFamily =
-  'directory' | 'search' | 'endpoint-info' | 'tool-discovery' | 'metadata' | 'invocation';
+  'directory' | 'search' | 'endpoint-info' | 'tool-discovery' | 'metadata' | 'invocation' | 'provisioning';
 
 /** The operations of one family over the vocabulary. */
 export function operationArbitrary(
@@ -228,6 +248,8 @@ export function operationArbitrary(
             manifestHash: stale ?? at.hash,
           })),
       );
+    case 'provisioning':
+      return provisioningArbitrary(vocabulary, role, target);
     case 'invocation':
       return fc.record({ at: target, stale: fc.option(hash, { freq: 2 }) }).map(({ at, stale }) => ({
         kind: 'invoke' as const,
@@ -237,6 +259,69 @@ export function operationArbitrary(
         manifestHash: stale ?? at.hash,
       }));
   }
+}
+
+type AdminStep = ModelOperation & { kind: 'admin' };
+
+/**
+ * Administrative IQs whose only permitted outcomes leave the world as it is, so that the model's
+ * world stays the gateway's: from anyone, registration-status of anything; from a non-admin, any
+ * operation on the case's own endpoints, nonexistent, foreign, malformed or its own JID (all
+ * refused); from the administrator, changes to targets the gateway does not host or that do not
+ * exist, activation with a hash no manifest has or of an absent version, removal of an active
+ * version (all refused).
+ */
+function provisioningArbitrary(
+  vocabulary: WorldVocabulary,
+  role: DrivenRole,
+  target: fc.Arbitrary<Target>,
+): fc.Arbitrary<ModelOperation> {
+  const self = vocabulary.selves.get(role) ?? vocabulary.absentJids[0] ?? '';
+  const unhosted = [...vocabulary.absentJids, ...vocabulary.outside, ...vocabulary.malformed, self];
+  const status = fc
+    .constantFrom(...vocabulary.jids, ...unhosted)
+    .map((jid): AdminStep => ({ kind: 'admin', request: 'registration-status', jid }));
+  const change = (jids: readonly string[]): fc.Arbitrary<AdminStep> =>
+    fc
+      .record({
+        request: fc.constantFrom(
+          'activate',
+          'deactivate',
+          'remove-version',
+          'remove-endpoint',
+        ),
+        jid: fc.constantFrom(...jids),
+        version: fc.constantFrom(...vocabulary.versions),
+        manifestHash: fc.constantFrom(...vocabulary.hashes),
+      })
+      .map((parts): AdminStep => ({ kind: 'admin', ...parts }));
+  if (role !== 'admin') return fc.oneof(status, change([...vocabulary.scratch, ...unhosted]));
+  const refusedOnHosted: fc.Arbitrary<AdminStep>[] = [
+    target.map((at): AdminStep => ({
+      kind: 'admin',
+      request: 'activate',
+      jid: at.jid,
+      version: at.version,
+      manifestHash: FOREIGN_HASH,
+    })),
+    target.map((at): AdminStep => ({
+      kind: 'admin',
+      request: 'activate',
+      jid: at.jid,
+      version: '0.0.0-absent',
+      manifestHash: at.hash,
+    })),
+  ];
+  if (vocabulary.active.length > 0)
+    refusedOnHosted.push(
+      fc.constantFrom(...vocabulary.active).map((at): AdminStep => ({
+        kind: 'admin',
+        request: 'remove-version',
+        jid: at.jid,
+        version: at.version,
+      })),
+    );
+  return fc.oneof(status, change(unhosted), ...refusedOnHosted);
 }
 
 /** Steps: a random principal of the run and an operation of the family. */
@@ -274,6 +359,47 @@ function descriptionOnlySearches(
 }
 
 /**
+ * Administrative IQs at the edges of who and what: every non-admin asking the status of and
+ * deactivating one of the case's own endpoints, and the administrator asking the status of and
+ * removing every kind of target the gateway does not host (a foreign domain, itself, a JID with a
+ * resource, a nonexistent endpoint of its own domain) and removing an active version.
+ */
+function provisioningEdges(vocabulary: WorldVocabulary): ModelStep[] {
+  const scratch = vocabulary.scratch[0];
+  const steps: ModelStep[] = [];
+  for (const role of vocabulary.roles) {
+    const self = vocabulary.selves.get(role) ?? '';
+    if (role !== 'admin') {
+      for (const jid of scratch === undefined ? [] : [scratch]) {
+        steps.push({ role, operation: { kind: 'admin', request: 'registration-status', jid } });
+        steps.push({ role, operation: { kind: 'admin', request: 'deactivate', jid } });
+      }
+      continue;
+    }
+    const unhosted = [
+      ...vocabulary.outside,
+      self,
+      ...vocabulary.malformed,
+      ...vocabulary.absentJids.slice(0, 1),
+    ];
+    for (const jid of unhosted) {
+      steps.push({ role, operation: { kind: 'admin', request: 'registration-status', jid } });
+      steps.push({ role, operation: { kind: 'admin', request: 'remove-endpoint', jid } });
+    }
+    for (const jid of scratch === undefined ? [] : [scratch])
+      steps.push({ role, operation: { kind: 'admin', request: 'registration-status', jid } });
+    const active =
+      vocabulary.active.find((target) => vocabulary.scratch.includes(target.jid)) ?? vocabulary.active[0];
+    if (active !== undefined)
+      steps.push({
+        role,
+        operation: { kind: 'admin', request: 'remove-version', jid: active.jid, version: active.version },
+      });
+  }
+  return steps;
+}
+
+/**
  * The steps every check tries before random ones, one step each, whatever the seed: the edges where
  * a plausible bug hides and random sampling finds it only by luck. For invocation, every grant edge
  * of every role (a tool a partial tool grant leaves out, an endpoint seen but not invocable or
@@ -305,6 +431,8 @@ export function edgeSteps(
       );
     case 'search':
       return distinct(descriptionOnlySearches(world, vocabulary.roles, principalOf));
+    case 'provisioning':
+      return distinct(provisioningEdges(vocabulary));
     default:
       return [];
   }

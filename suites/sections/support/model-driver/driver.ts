@@ -284,7 +284,8 @@ async function checkWorld(
       'the run provisioned no endpoint, so the model has nothing to judge answers about',
     );
   const principalOf = (role: DrivenRole): Principal => world.principalOf(role);
-  const vocabulary = vocabularyOf(world.model, world.roles, principalOf);
+  const scratch = generated?.endpoints.map((endpoint) => endpoint.jid) ?? [];
+  const vocabulary = vocabularyOf(world.model, world.roles, principalOf, scratch);
   // The edges run first on every seed, each alone; the sampled runs follow (fast-check counts
   // examples within numRuns).
   const examples = edgeSteps(world.model, vocabulary, options.family, principalOf).map(

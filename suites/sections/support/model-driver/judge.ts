@@ -11,10 +11,12 @@ import {
   parseDiscoInfo,
   parseDiscoItems,
   parseManifest,
+  parseRegistration,
   parseSchema,
   parseSearchResults,
   type DataForm,
   type DiscoInfo,
+  type RegistrationVersion,
   type RsmResponse,
 } from '../../../../protocol/stanza/index.ts';
 import {
@@ -23,7 +25,9 @@ import {
   type Expectation,
   type ModelAnswer,
   type ObservedPage,
+  type RegisteredVersion,
 } from '../../../model/index.ts';
+import { NS_AGENT_API } from '../../../../protocol/namespaces.ts';
 import { ENDPOINT_IDENTITY, ERROR_TYPES, TOOL_IDENTITY } from '../../../model/index.ts';
 
 /** How the items of a page-shaped result are read: directory JIDs, tool nodes or search hits. */
@@ -127,6 +131,31 @@ function missing(
   ];
 }
 
+/** Problems of a provisioning result: its child, and for a <registration/> the versions it lists. */
+function provisionedProblems(
+  answer: ModelAnswer & { kind: 'provisioned' },
+  payload: Element | undefined,
+): string[] {
+  if (payload?.name !== answer.element || payload.attrs['xmlns'] !== NS_AGENT_API)
+    return [`no <${answer.element} xmlns='${NS_AGENT_API}'/>`];
+  if (answer.versions === undefined) return [];
+  let listed: readonly RegistrationVersion[];
+  try {
+    listed = parseRegistration(payload).versions;
+  } catch (problem) {
+    return [`an unreadable registration (${problem instanceof Error ? problem.message : String(problem)})`];
+  }
+  const line = (version: RegisteredVersion): string =>
+    `${version.id}${version.active ? ' (active)' : ''} ${version.hash}`;
+  const expected = answer.versions.map(line).toSorted();
+  const shown = listed
+    .map((version) => line({ id: version.id, active: version.active, hash: version.hash.value }))
+    .toSorted();
+  return JSON.stringify(expected) === JSON.stringify(shown)
+    ? []
+    : [`versions ${JSON.stringify(shown)}, not ${JSON.stringify(expected)}`];
+}
+
 /** Problems of a result against one non-error answer; empty when it matches. */
 function resultProblems(answer: ModelAnswer, payload: Element | undefined, pageKind: PageKind): string[] {
   switch (answer.kind) {
@@ -188,6 +217,8 @@ function resultProblems(answer: ModelAnswer, payload: Element | undefined, pageK
         return [`an unreadable schema (${problem instanceof Error ? problem.message : String(problem)})`];
       }
     }
+    case 'provisioned':
+      return provisionedProblems(answer, payload);
     default:
       return [`a result, where the model expects ${describeAnswer(answer)}`];
   }
@@ -211,6 +242,10 @@ export function describeAnswer(answer: ModelAnswer): string {
       return `disco#info with identity ${answer.type} and features ${answer.features.join(', ')}`;
     case 'manifest':
       return `manifest version ${answer.version} hash ${answer.hash}`;
+    case 'provisioned':
+      return answer.versions === undefined
+        ? `<${answer.element}/>`
+        : `<${answer.element}/> listing ${JSON.stringify(answer.versions.map((version) => `${version.id}${version.active ? ' (active)' : ''}`))}`;
     case 'schema':
       return `${answer.direction} schema of ${answer.tool} hash ${answer.schemaHash}`;
     default:

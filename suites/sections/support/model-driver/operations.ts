@@ -13,9 +13,13 @@ import {
   buildManifestRequest,
   buildSchemaRequest,
   buildSearchRequest,
+  provisioningRequest,
+  type ProvisioningRequest,
   type RsmRequest,
 } from '../../../../protocol/stanza/index.ts';
+import type { RateLimitedRequest } from '../../../../protocol/rate-limits.ts';
 import {
+  administration,
   directoryItems,
   endpointInfo,
   endpointItems,
@@ -25,6 +29,7 @@ import {
   schemaRetrieval,
   searchPage,
   toolCollectionItems,
+  type AdminOperation,
   type Alternative,
   type Expectation,
   type ModelWorld,
@@ -59,7 +64,14 @@ export type ModelOperation =
       readonly version: string;
       readonly manifestHash: string;
     }
-  | { readonly kind: 'search'; readonly nick: string; readonly rsm?: RsmRequest };
+  | { readonly kind: 'search'; readonly nick: string; readonly rsm?: RsmRequest }
+  | {
+      readonly kind: 'admin';
+      readonly request: Exclude<AdminOperation, 'register'>;
+      readonly jid: string;
+      readonly version?: string;
+      readonly manifestHash?: string;
+    };
 
 export interface ModelStep {
   readonly role: DrivenRole;
@@ -129,6 +141,8 @@ export function wireRequestOf(operation: ModelOperation, gateway: string, reques
           argumentsJson: '{}',
         }),
       };
+    case 'admin':
+      return { to: gateway, ...adminRequestOf(operation) };
     case 'search':
       return {
         to: gateway,
@@ -139,6 +153,22 @@ export function wireRequestOf(operation: ModelOperation, gateway: string, reques
           ...(operation.rsm === undefined ? {} : { rsm: operation.rsm }),
         }),
       };
+  }
+}
+
+function adminRequestOf(operation: ModelOperation & { kind: 'admin' }): ProvisioningRequest {
+  const { jid, version = '', manifestHash = '' } = operation;
+  switch (operation.request) {
+    case 'activate':
+      return provisioningRequest.activate(jid, version, { algo: HASH_ALGO_SHA256, value: manifestHash });
+    case 'deactivate':
+      return provisioningRequest.deactivate(jid);
+    case 'registration-status':
+      return provisioningRequest.registrationStatus(jid);
+    case 'remove-version':
+      return provisioningRequest.removeVersion(jid, version);
+    case 'remove-endpoint':
+      return provisioningRequest.removeEndpoint(jid);
   }
 }
 
@@ -219,6 +249,13 @@ export function expectationOf(
       return schemaRetrieval(world, principal, operation);
     case 'invoke':
       return invocationEither(world, principal, operation);
+    case 'admin':
+      return administration(world, principal, {
+        operation: operation.request,
+        jid: operation.jid,
+        ...(operation.version === undefined ? {} : { version: operation.version }),
+        ...(operation.manifestHash === undefined ? {} : { hash: operation.manifestHash }),
+      });
     case 'search':
       return searchPage(world, principal, {
         nick: operation.nick,
@@ -234,8 +271,10 @@ export function retargeted(operation: ModelOperation, jid: string): ModelOperati
 }
 
 /** Which RateLimitedRequest bucket an operation draws on (#security). */
-export function surfaceOf(operation: ModelOperation): 'discovery' | 'search' | 'metadata' | 'invocation' {
+export function surfaceOf(operation: ModelOperation): RateLimitedRequest {
   switch (operation.kind) {
+    case 'admin':
+      return 'registration';
     case 'search':
       return 'search';
     case 'manifest':
