@@ -284,12 +284,7 @@ function provisioningArbitrary(
   const change = (jids: readonly string[]): fc.Arbitrary<AdminStep> =>
     fc
       .record({
-        request: fc.constantFrom(
-          'activate',
-          'deactivate',
-          'remove-version',
-          'remove-endpoint',
-        ),
+        request: fc.constantFrom('activate', 'deactivate', 'remove-version', 'remove-endpoint'),
         jid: fc.constantFrom(...jids),
         version: fc.constantFrom(...vocabulary.versions),
         manifestHash: fc.constantFrom(...vocabulary.hashes),
