@@ -66,16 +66,27 @@ function edgeTargets(
   principal: Principal,
   targets: readonly (readonly Target[])[],
 ): Target[] {
+  const invocableOf = (group: readonly Target[]): Target[] => {
+    const endpoint = world.endpoints.find((candidate) => candidate.jid === group[0]?.jid);
+    return endpoint === undefined
+      ? []
+      : group.filter(
+          (target) => target.tool !== ABSENT_TOOL && mayInvoke(world, principal, endpoint, target.tool),
+        );
+  };
+  // Names the principal may invoke somewhere: the same name elsewhere is not granted by them.
+  const grantedNames = new Set(targets.flatMap((group) => invocableOf(group).map((target) => target.tool)));
   return targets.flatMap((group) => {
     const endpoint = world.endpoints.find((candidate) => candidate.jid === group[0]?.jid);
     if (endpoint === undefined) return [];
     const real = group.filter((target) => target.tool !== ABSENT_TOOL);
-    const invocable = real.filter((target) => mayInvoke(world, principal, endpoint, target.tool));
+    const invocable = invocableOf(group);
     // A grant that names some tools: the ones it does not name.
     if (invocable.length > 0 && invocable.length < real.length)
       return real.filter((target) => !invocable.includes(target));
     // Seeing without invoking, or invoking without seeing.
-    return maySee(world, principal, endpoint) !== invocable.length > 0 ? real : [];
+    if (maySee(world, principal, endpoint) !== invocable.length > 0) return real;
+    return invocable.length === 0 ? real.filter((target) => grantedNames.has(target.tool)) : [];
   });
 }
 

@@ -40,10 +40,12 @@ import {
   describeProvisioned,
   provisionGeneratedWorld,
   worldFileEndpoints,
+  type PartialToolGrant,
   type ProvisionedWorld,
 } from './generated-world.ts';
 import { runWorldOf, type DrivenRole, type RunWorld } from './run-world.ts';
 import { withRestore } from '../provisioning.ts';
+import { requireWorld } from '../../../fixtures/reference-world.ts';
 
 /** A reply outside the model's set, with what was expected and received. */
 class ModelMismatch extends Error {
@@ -264,12 +266,36 @@ function formatSteps(records: readonly StepRecord[]): string {
  * shortest failing list of steps; MissingFixture when the run's world cannot be given to the model.
  */
 export async function checkAgainstModel(context: CaseContext, options: ModelCheckOptions): Promise<void> {
-  runWorldOf(context); // cantTell before anything is provisioned when the run's world cannot be had
+  // cantTell before anything is provisioned when the run's world cannot be had
+  const partial = partialToolGrants(context, runWorldOf(context));
   const worldSeed = context.random.int(0, 0x7fff_ffff);
   await withRestore(context, async (restorer) => {
     const generated =
-      options.generated === false ? undefined : await provisionGeneratedWorld(context, restorer, worldSeed);
+      options.generated === false
+        ? undefined
+        : await provisionGeneratedWorld(context, restorer, worldSeed, partial);
     await checkWorld(context, options, generated);
+  });
+}
+
+/**
+ * The run's endpoints some role may invoke only some tools of, with the names granted: the generated
+ * world adds a version to each whose tool names lengthen the granted ones, and reuses those names.
+ */
+function partialToolGrants(context: CaseContext, world: RunWorld): PartialToolGrant[] {
+  const fixture = requireWorld(context);
+  const granted = new Map<string, Set<string>>();
+  for (const grant of world.model.grants) {
+    for (const [jid, tools] of grant.invoke) {
+      const endpoint = fixture.endpoints.find((candidate) => candidate.jid === jid);
+      const all = endpoint?.versions.flatMap((manifest) => manifest.tools.map((tool) => tool.name)) ?? [];
+      if (tools === 'all' || all.every((name) => tools.has(name))) continue;
+      granted.set(jid, new Set([...(granted.get(jid) ?? []), ...tools]));
+    }
+  }
+  return [...granted].flatMap(([jid, tools]) => {
+    const manifest = fixture.endpoints.find((endpoint) => endpoint.jid === jid)?.active?.value;
+    return manifest === undefined || tools.size === 0 ? [] : [{ jid, manifest, granted: [...tools] }];
   });
 }
 
@@ -284,7 +310,11 @@ async function checkWorld(
       'the run provisioned no endpoint, so the model has nothing to judge answers about',
     );
   const principalOf = (role: DrivenRole): Principal => world.principalOf(role);
-  const scratch = generated?.endpoints.map((endpoint) => endpoint.jid) ?? [];
+  // The case's own endpoints; a version added to a run endpoint leaves that endpoint the run's.
+  const runJids = new Set(requireWorld(context).endpoints.map((endpoint) => endpoint.jid));
+  const scratch = (generated?.endpoints ?? [])
+    .map((endpoint) => endpoint.jid)
+    .filter((jid) => !runJids.has(jid));
   const vocabulary = vocabularyOf(world.model, world.roles, principalOf, scratch);
   // The edges run first on every seed, each alone; the sampled runs follow (fast-check counts
   // examples within numRuns).

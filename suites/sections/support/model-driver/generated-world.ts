@@ -12,7 +12,8 @@
  */
 import fc from 'fast-check';
 import { canonicalDocument } from '../../../../protocol/json/canonical.ts';
-import type { JsonObject } from '../../../../protocol/json/json-value.ts';
+import { isJsonObject, type JsonObject } from '../../../../protocol/json/json-value.ts';
+import type { ProvisioningClient } from '../../../../harness/provisioning/provisioning-client.ts';
 import type { CaseContext } from '../../../framework/context.ts';
 import { CannotTell } from '../../../framework/verdicts.ts';
 import { adminFor, freshEndpoint, freshVersion, hasAdmin, type Restorer } from '../provisioning.ts';
@@ -37,28 +38,39 @@ export interface GeneratedEndpoint {
   readonly active: number | undefined;
 }
 
-const versionArbitrary: fc.Arbitrary<GeneratedVersion> = fc.record(
-  {
-    name: fc.constantFrom(...NAME_WORDS),
-    title: fc.constantFrom(...NAME_WORDS.map((word) => `${word} Agent`)),
-    description: fc
-      .subarray(DESCRIPTION_WORDS, { minLength: 1, maxLength: 2 })
-      .map((words) => `It ${words.join(' and ')} records.`),
-    tools: fc.uniqueArray(fc.constantFrom(...TOOL_NAMES), { minLength: 1, maxLength: 4 }),
-  },
-  { requiredKeys: ['name', 'tools'] },
-);
+function versionArbitrary(toolNames: readonly string[]): fc.Arbitrary<GeneratedVersion> {
+  return fc.record(
+    {
+      name: fc.constantFrom(...NAME_WORDS),
+      title: fc.constantFrom(...NAME_WORDS.map((word) => `${word} Agent`)),
+      description: fc
+        .subarray(DESCRIPTION_WORDS, { minLength: 1, maxLength: 2 })
+        .map((words) => `It ${words.join(' and ')} records.`),
+      tools: fc.uniqueArray(fc.constantFrom(...toolNames), { minLength: 1, maxLength: 4 }),
+    },
+    { requiredKeys: ['name', 'tools'] },
+  );
+}
 
-export const generatedEndpointsArbitrary: fc.Arbitrary<readonly GeneratedEndpoint[]> = fc.array(
-  fc.array(versionArbitrary, { minLength: 1, maxLength: 3 }).chain((versions) =>
-    fc.record({
-      versions: fc.constant(versions),
-      // Mostly active; a registered endpoint never activated is listed nowhere (interp-23).
-      active: fc.option(fc.nat({ max: versions.length - 1 }), { freq: 5, nil: undefined }),
-    }),
-  ),
-  { minLength: 2, maxLength: 4 },
-);
+/**
+ * Endpoints whose tools are drawn from TOOL_NAMES and from `grantedToolNames`, the tool names the
+ * run's per-tool grants name on other endpoints: a grant must not follow a tool's name elsewhere.
+ */
+export function generatedEndpointsArbitrary(
+  grantedToolNames: readonly string[] = [],
+): fc.Arbitrary<readonly GeneratedEndpoint[]> {
+  const toolNames = [...new Set([...TOOL_NAMES, ...grantedToolNames])];
+  return fc.array(
+    fc.array(versionArbitrary(toolNames), { minLength: 1, maxLength: 3 }).chain((versions) =>
+      fc.record({
+        versions: fc.constant(versions),
+        // Mostly active; a registered endpoint never activated is listed nowhere (interp-23).
+        active: fc.option(fc.nat({ max: versions.length - 1 }), { freq: 5, nil: undefined }),
+      }),
+    ),
+    { minLength: 2, maxLength: 4 },
+  );
+}
 
 /** The manifest a generated version is registered as. */
 export function manifestOf(jid: string, version: string, generated: GeneratedVersion): JsonObject {
@@ -110,11 +122,15 @@ export async function provisionGeneratedWorld(
   context: CaseContext,
   restorer: Restorer,
   seed: number,
+  partialGrants: readonly PartialToolGrant[] = [],
 ): Promise<ProvisionedWorld | undefined> {
   if (!hasAdmin(context)) return undefined;
   const admin = await adminFor(context);
-  const [sample] = fc.sample(generatedEndpointsArbitrary, { seed, numRuns: 1 });
+  const granted = partialGrants.flatMap((grant) => grant.granted);
+  const [sample] = fc.sample(generatedEndpointsArbitrary(granted), { seed, numRuns: 1 });
   const endpoints: ProvisionedEndpoint[] = [];
+  for (const grant of partialGrants)
+    endpoints.push(await addGrantEdgeVersion(context, restorer, admin, grant));
   for (const [index, generated] of (sample ?? []).entries()) {
     const { jid } = freshEndpoint(context, `model${String(index)}`);
     const versions = generated.versions.map((version, at) => {
@@ -139,6 +155,53 @@ export async function provisionGeneratedWorld(
     endpoints.push({ jid, versions, active: active?.version, shape: generated });
   }
   return { seed, endpoints };
+}
+
+/** A run endpoint some role may invoke only some tools of: the tools its grant names. */
+export interface PartialToolGrant {
+  readonly jid: string;
+  /** The active manifest (world-file value), the base of the added version. */
+  readonly manifest: JsonObject;
+  readonly granted: readonly string[];
+}
+
+/**
+ * Registers, never activates, a version of a run endpoint with a partial tool grant whose tools are
+ * the granted names, each also lengthened ('x' granted, 'x.more' not) and cased otherwise: a grant
+ * names whole tool names, exactly. The version is removed at the end; the endpoint stays.
+ */
+async function addGrantEdgeVersion(
+  context: CaseContext,
+  restorer: Restorer,
+  admin: ProvisioningClient,
+  grant: PartialToolGrant,
+): Promise<ProvisionedEndpoint> {
+  const version = freshVersion(context, '7.0.0');
+  const baseTools = Array.isArray(grant.manifest['tools']) ? grant.manifest['tools'] : [];
+  const template = baseTools.find(isJsonObject) ?? { inputSchema: { type: 'object' } };
+  const names = [
+    ...new Set(grant.granted.flatMap((name) => [name, `${name}.more`, `${name}x`, name.toUpperCase()])),
+  ];
+  const agent = isJsonObject(grant.manifest['agent']) ? grant.manifest['agent'] : {};
+  const manifest: JsonObject = {
+    ...grant.manifest,
+    agent: { ...agent, version },
+    tools: names.map((name) => {
+      const existing = baseTools.find((tool) => isJsonObject(tool) && tool['name'] === name);
+      return isJsonObject(existing) ? existing : { ...template, name };
+    }),
+  };
+  const registered = await admin.register(JSON.stringify(manifest));
+  if (registered.parsed.type === 'error')
+    throw new CannotTell(
+      `the administrator could not register version ${version} of ${grant.jid}: ${registered.parsed.error.condition}`,
+    );
+  restorer.removeVersionAtEnd(grant.jid, version);
+  const shape: GeneratedEndpoint = {
+    versions: [{ name: typeof agent['name'] === 'string' ? agent['name'] : '', tools: names }],
+    active: undefined,
+  };
+  return { jid: grant.jid, versions: [{ version, manifest }], active: undefined, shape };
 }
 
 /** One line per endpoint for a failure message: enough to rebuild the world by hand. */

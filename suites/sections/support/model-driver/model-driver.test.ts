@@ -132,7 +132,7 @@ describe('judging a reply against the model', () => {
 });
 
 describe('a generated world', () => {
-  const sample = (seed: number) => fc.sample(generatedEndpointsArbitrary, { seed, numRuns: 1 })[0] ?? [];
+  const sample = (seed: number) => fc.sample(generatedEndpointsArbitrary(), { seed, numRuns: 1 })[0] ?? [];
 
   it('is the same world for the same seed, and holds multi-tool versions and description-only words', () => {
     expect(sample(11)).toEqual(sample(11));

@@ -107,9 +107,18 @@ function grantOf(
  */
 export function runWorldOf(context: CaseContext, provisioned: readonly JsonObject[] = []): RunWorld {
   const world = requireWorld(context);
+  const added = referenceWorldOf(
+    { endpoints: [...provisioned] },
+    world.roles,
+    'the generated world',
+  ).endpoints;
+  // A version added to a run endpoint joins it; the endpoint keeps its flags and active version.
   const endpoints = [
-    ...world.endpoints,
-    ...referenceWorldOf({ endpoints: [...provisioned] }, world.roles, 'the generated world').endpoints,
+    ...world.endpoints.map((endpoint) => {
+      const extra = added.filter((other) => other.jid === endpoint.jid).flatMap((other) => other.versions);
+      return extra.length === 0 ? endpoint : { ...endpoint, versions: [...endpoint.versions, ...extra] };
+    }),
+    ...added.filter((endpoint) => !world.endpoints.some((known) => known.jid === endpoint.jid)),
   ];
   const local = world.jidOf('local');
   const remote = world.jidOf('remote');
