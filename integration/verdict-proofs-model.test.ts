@@ -2,8 +2,8 @@
 // IDs) fail against broken variants of the reference gateway, each run on a --grep subset (a
 // subset proves a failure, never a pass) and --deep so the verdict does not hang on one seed's
 // sample: catalog mutants the older cases already kill, and the two only these cases kill
-// (tool-grant-covers-endpoint, search-matches-description). A permitted variant (a documented
-// page maximum of 2) passes them.
+// (tool-grant-covers-endpoint, search-matches-description), and a non-admin administering for the
+// provisioning case. A permitted variant (a documented page maximum of 2) passes them.
 import { describe, expect, it } from 'vitest';
 import { readPatchFile } from '../harness/sut/patch-file.ts';
 import { PAGE_MAX_2, type GatewayVariant } from './variants/gateway-variants.ts';
@@ -73,6 +73,12 @@ const PROOFS: readonly Proof[] = [
     requirements: ['invocation.unauthorized-item-not-found'],
   },
   {
+    mutant: 'non-admin-administers',
+    change: 'administration requests are not restricted to admins',
+    caseId: 'registration-flow.model-provisioning',
+    requirements: ['security.admin-authentication'],
+  },
+  {
     mutant: 'search-matches-description',
     change: 'nick search also matches description words',
     caseId: 'search.model-search',
@@ -101,7 +107,7 @@ describe('the model-driven cases against a gateway with a documented page maximu
     const ids = run()
       .result.cases.map((result) => result.case.id)
       .filter((id) => id.includes('.model-'));
-    expect(ids).toHaveLength(6);
+    expect(ids).toHaveLength(7);
     for (const id of ids) expect(caseOf(run(), id).outcome, `${id}\n${describeRun(run())}`).toBe('passed');
   });
 });

@@ -267,13 +267,13 @@ function formatSteps(records: readonly StepRecord[]): string {
  */
 export async function checkAgainstModel(context: CaseContext, options: ModelCheckOptions): Promise<void> {
   // cantTell before anything is provisioned when the run's world cannot be had
-  const partial = partialToolGrants(context, runWorldOf(context));
+  const grantEdges = grantEdgesOf(context, runWorldOf(context));
   const worldSeed = context.random.int(0, 0x7fff_ffff);
   await withRestore(context, async (restorer) => {
     const generated =
       options.generated === false
         ? undefined
-        : await provisionGeneratedWorld(context, restorer, worldSeed, partial);
+        : await provisionGeneratedWorld(context, restorer, worldSeed, grantEdges);
     await checkWorld(context, options, generated);
   });
 }
@@ -282,7 +282,10 @@ export async function checkAgainstModel(context: CaseContext, options: ModelChec
  * The run's endpoints some role may invoke only some tools of, with the names granted: the generated
  * world adds a version to each whose tool names lengthen the granted ones, and reuses those names.
  */
-function partialToolGrants(context: CaseContext, world: RunWorld): PartialToolGrant[] {
+function grantEdgesOf(
+  context: CaseContext,
+  world: RunWorld,
+): { readonly partial: PartialToolGrant[]; readonly named: string[] } {
   const fixture = requireWorld(context);
   const granted = new Map<string, Set<string>>();
   for (const grant of world.model.grants) {
@@ -293,10 +296,20 @@ function partialToolGrants(context: CaseContext, world: RunWorld): PartialToolGr
       granted.set(jid, new Set([...(granted.get(jid) ?? []), ...tools]));
     }
   }
-  return [...granted].flatMap(([jid, tools]) => {
+  // One tool name of every endpoint each role is granted tools of: the generated world's
+  // name-sharing endpoint offers them all again, where no grant names them.
+  const named = new Set<string>();
+  for (const grant of world.model.grants)
+    for (const tools of grant.invoke.values())
+      if (tools !== 'all') {
+        const first = [...tools].toSorted()[0];
+        if (first !== undefined) named.add(first);
+      }
+  const partial = [...granted].flatMap(([jid, tools]) => {
     const manifest = fixture.endpoints.find((endpoint) => endpoint.jid === jid)?.active?.value;
     return manifest === undefined || tools.size === 0 ? [] : [{ jid, manifest, granted: [...tools] }];
   });
+  return { partial, named: [...named] };
 }
 
 async function checkWorld(

@@ -122,16 +122,24 @@ export async function provisionGeneratedWorld(
   context: CaseContext,
   restorer: Restorer,
   seed: number,
-  partialGrants: readonly PartialToolGrant[] = [],
+  grantEdges: { readonly partial: readonly PartialToolGrant[]; readonly named: readonly string[] } = {
+    partial: [],
+    named: [],
+  },
 ): Promise<ProvisionedWorld | undefined> {
   if (!hasAdmin(context)) return undefined;
   const admin = await adminFor(context);
+  const partialGrants = grantEdges.partial;
   const granted = partialGrants.flatMap((grant) => grant.granted);
-  const [sample] = fc.sample(generatedEndpointsArbitrary(granted), { seed, numRuns: 1 });
+  const [drawn = []] = fc.sample(generatedEndpointsArbitrary(granted), { seed, numRuns: 1 });
+  // Whatever the seed: one active endpoint offering tool names the run grants on other endpoints.
+  const shared = [...new Set([...granted, ...grantEdges.named])];
+  const sample: readonly GeneratedEndpoint[] =
+    shared.length === 0 ? drawn : [...drawn, { versions: [{ name: 'Namesake', tools: shared }], active: 0 }];
   const endpoints: ProvisionedEndpoint[] = [];
   for (const grant of partialGrants)
     endpoints.push(await addGrantEdgeVersion(context, restorer, admin, grant));
-  for (const [index, generated] of (sample ?? []).entries()) {
+  for (const [index, generated] of sample.entries()) {
     const { jid } = freshEndpoint(context, `model${String(index)}`);
     const versions = generated.versions.map((version, at) => {
       const label = freshVersion(context, `${String(at + 1)}.0.0`);
