@@ -164,8 +164,6 @@ const ACCESS: MutantRecord[] = [
       'invocation.unauthorized-item-not-found',
       'invocation.invoke-without-visibility',
     ],
-    knownGap:
-      'a generated world with two endpoints offering a tool of the same name and a per-tool invoke grant on one of them only: invoking the other must get item-not-found',
   },
   {
     name: 'tool-grant-prefix-match',
@@ -179,8 +177,6 @@ const ACCESS: MutantRecord[] = [
       'invocation.unauthorized-item-not-found',
       'invocation.invoke-without-visibility',
     ],
-    knownGap:
-      "a per-tool invoke grant on a multi-tool endpoint whose tool names share a prefix ('x' granted, 'x2' not): the ungranted tool must get item-not-found",
   },
   {
     name: 'tool-grants-last-wins',
