@@ -16,3 +16,4 @@ export * from './limits.ts';
 export * from './presence.ts';
 export * from './provisioning.ts';
 export * from './messaging.ts';
+export * from './tasks.ts';
