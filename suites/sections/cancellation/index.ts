@@ -26,6 +26,7 @@ import { TaskSession } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
 import { requireToolFeatures } from '../support/tool-features.ts';
 import { linkFaultCases } from './link-faults.ts';
+import { modelCases } from './model-checks.ts';
 import { raceCases } from './races.ts';
 
 /** The tool's own reason: a cancelled payload carrying it was committed by the tool's cancel step. */
@@ -369,4 +370,5 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
   },
   ...linkFaultCases,
   ...raceCases,
+  ...modelCases,
 ]);

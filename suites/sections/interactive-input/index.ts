@@ -19,6 +19,7 @@ import { expectCancelAccepted, expectInputAccepted, expectTaskState } from '../s
 import { freshRequestId, TaskSession } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
 import { requireToolFeatures } from '../support/tool-features.ts';
+import { modelCases } from './model-checks.ts';
 import { raceCases } from './races.ts';
 
 const UNIT_SCHEMA = { type: 'object', properties: { unit: { enum: ['C', 'F'] } }, required: ['unit'] };
@@ -326,4 +327,5 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
     },
   },
   ...raceCases,
+  ...modelCases,
 ]);
