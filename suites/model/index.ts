@@ -17,3 +17,4 @@ export * from './presence.ts';
 export * from './provisioning.ts';
 export * from './messaging.ts';
 export * from './tasks.ts';
+export * from './metered-requests.ts';

@@ -39,6 +39,12 @@ export interface InvocationRequest {
   readonly argumentsValid: boolean;
   /** The deadline, in seconds after the gateway's now; absent: no deadline. */
   readonly deadlineInSeconds?: number;
+  /**
+   * How far the deadline's distance from the gateway's now at admission may differ from
+   * `deadlineInSeconds` (a measured clock narrows it); CLOCK_SKEW_SECONDS unless given. Only the
+   * comparison with the tool maximum uses it: interp-30 fixes the expiry window itself.
+   */
+  readonly deadlineUncertaintySeconds?: number;
 }
 
 /** What the caller holds when it invokes. */
@@ -81,7 +87,9 @@ function deadlineFault(request: InvocationRequest, maximumSeconds: number | unde
       admissions: [pass(ACCEPTED), pass({ kind: 'accepted-then-failed', code: 'deadline-expired' })],
     };
   }
-  if (maximumSeconds !== undefined && deadline > maximumSeconds + CLOCK_SKEW_SECONDS) {
+  // Possibly above the maximum on the gateway's clock: clamping and refusal both pass (interp-32).
+  const uncertainty = request.deadlineUncertaintySeconds ?? CLOCK_SKEW_SECONDS;
+  if (maximumSeconds !== undefined && deadline + uncertainty > maximumSeconds) {
     return {
       interpretation: 'interp-32',
       errors: [pass(error('not-acceptable'))],

@@ -7,6 +7,7 @@
  */
 import type { CaseDeclaration } from '../../framework/case.ts';
 import { checkAgainstModel } from '../support/model-driver/driver.ts';
+import { checkCapacityPaths, checkDeadlines } from '../support/model-driver/limit-checks.ts';
 
 export const modelCases: readonly CaseDeclaration<'invocation'>[] = [
   {
@@ -23,5 +24,25 @@ export const modelCases: readonly CaseDeclaration<'invocation'>[] = [
     statement:
       'Every grant reaches each tool it names and no other: an invocation by a principal without a grant for that tool is refused as if the endpoint did not exist, one with a grant gets past authorization to the manifest-hash check, whether or not the principal may see the endpoint.',
     run: (context) => checkAgainstModel(context, { family: 'invocation', runs: [4, 60] }),
+  },
+  {
+    id: 'invocation.model-capacity',
+    requirements: ['rules.resource-bounds'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-42'],
+    statement:
+      'A caller at its documented task capacity is refused one more invocation while a task of it is non-terminal (cancelling included) and admitted once that task has completed, failed, been cancelled, passed its deadline or let its input request expire: capacity is released by every terminal path, never before.',
+    run: (context) => checkCapacityPaths(context, [1, 4]),
+  },
+  {
+    id: 'invocation.model-deadlines',
+    requirements: ['rules.resource-bounds', 'cancellation.deadline-at-commit'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-30', 'interp-32'],
+    statement:
+      "Deadlines placed on the gateway's measured clock get the answers the model allows: long expired refused (or admitted and failed at once, warned), within the clock window either, below and at the tool maximum admitted, above it clamped or refused — and an admitted deadline above the maximum is not kept beyond it.",
+    run: checkDeadlines,
   },
 ];

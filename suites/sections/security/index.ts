@@ -55,6 +55,7 @@ import { prober } from '../support/task-accounts.ts';
 import { terminalPayload } from '../support/task-events.ts';
 import { TaskSession } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
+import { modelCases } from './model-checks.ts';
 import { rawComponentInputCases } from './raw-component-input.ts';
 
 /** The bare JID a stanza came from, or undefined when it has no (valid) from. */
@@ -521,4 +522,5 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
     },
   },
   ...rawComponentInputCases,
+  ...modelCases,
 ]);

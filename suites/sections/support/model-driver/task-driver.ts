@@ -256,8 +256,15 @@ export class ModelledTask {
   async settle(): Promise<void> {
     this.sync();
     if (isTerminal(this.model.state)) return;
-    if (this.model.cancellation === undefined) {
-      await this.session.cancel(this.taskId, this.model.revision);
+    // The task may move between the revision read and the cancellation: read it from task-state
+    // (authoritative) and try again on a conflict, a few times.
+    for (let attempt = 0; this.model.cancellation === undefined && attempt < 4; attempt++) {
+      const state = await this.session.state(this.taskId);
+      const payload = state.parsed.type === 'result' ? state.parsed.payload : undefined;
+      const current = payload === undefined ? this.model.revision : parseTaskState(payload).revision;
+      if (payload !== undefined && isTerminal(parseTaskState(payload).state)) break;
+      const cancelled = await this.session.cancel(this.taskId, current);
+      if (cancelled.parsed.type === 'result') break;
     }
     await this.session.awaitSettled(this.taskId);
   }

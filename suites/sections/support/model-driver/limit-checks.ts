@@ -1,0 +1,605 @@
+/**
+ * Limits judged by the spec model against the gateway: task capacity on every terminal path
+ * (invocation.ts with the caller's non-terminal tasks from the task-lifecycle model), deadlines
+ * below, at and above the tool maximum and expired (invocation.ts, on the gateway's measured
+ * clock), and documented rate limits request by request (metered-requests.ts): burst, overload,
+ * sustained rate, and unauthorized requests over the limit, which keep their not-found answer.
+ * The cases that exhaust a per-sender bound run as the prober, which no other case uses.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Caller, IqExchange } from '../../../../harness/driver/index.ts';
+import type { XmppDateTime } from '../../../../protocol/datetime.ts';
+import { toEpochMillis } from '../../../../protocol/datetime.ts';
+import type { JsonValue } from '../../../../protocol/json/json-value.ts';
+import { parseAccepted, parseTaskState } from '../../../../protocol/stanza/index.ts';
+import { isTerminal } from '../../../../protocol/task-states.ts';
+import type { CaseContext } from '../../../framework/context.ts';
+import { expectSameErrorPayload, expectThat } from '../../../framework/expect.ts';
+import { CannotTell, MissingFixture, RequirementViolation } from '../../../framework/verdicts.ts';
+import {
+  invocation,
+  meteredDecision,
+  underLimit,
+  verdictOfError,
+  type Expectation,
+  type MeteredRequest,
+  type ModelWorld,
+  type Principal,
+  type TokenBucket,
+} from '../../../model/index.ts';
+import type { RequirementId } from '../../../registry/requirement-ids.ts';
+import { measureGatewayClock, type GatewayClock } from '../gateway-clock.ts';
+import { prober } from '../task-accounts.ts';
+import { TaskSession } from '../task-session.ts';
+import { conformanceTarget } from '../task-target.ts';
+import { requireToolFeatures } from '../tool-features.ts';
+import { FOREIGN_HASH } from './arbitraries.ts';
+import { describeExpectation, judgeReply } from './judge.ts';
+import { expectationOf, pageKindOf, wireRequestOf, type ModelOperation } from './operations.ts';
+import { runWorldOf } from './run-world.ts';
+import { ModelledTask } from './task-driver.ts';
+
+/** The run's world with the prober in it: the local caller's grants, the SUT file's documented limits. */
+function proberWorld(context: CaseContext, caller: Caller): { world: ModelWorld; principal: Principal } {
+  const run = runWorldOf(context);
+  const local = run.principalOf('local');
+  const principal: Principal = { ...local, bare: caller.bareJid, full: caller.jid };
+  const grant = run.model.grants.find(
+    (candidate) => 'principal' in candidate.subject && candidate.subject.principal === local.bare,
+  );
+  const limits = context.sut.limits ?? {};
+  const world: ModelWorld = {
+    ...run.model,
+    grants: [
+      ...run.model.grants,
+      ...(grant === undefined ? [] : [{ ...grant, subject: { principal: caller.bareJid } }]),
+    ],
+    limits: {
+      ...run.model.limits,
+      principalRateLimits: new Map([[caller.bareJid, { ...(limits.rateLimits ?? {}) }]]),
+      taskCapacityOf:
+        limits.activeTasksPerCaller === undefined
+          ? new Map()
+          : new Map([[caller.bareJid, limits.activeTasksPerCaller]]),
+    },
+  };
+  return { world, principal };
+}
+
+/** Judges an invocation reply against the admission expectations of every count the race allows. */
+function judgeAdmission(
+  expectations: readonly Expectation[],
+  exchange: IqExchange,
+  requirement: RequirementId,
+  transcript: () => string,
+): 'admitted' | 'refused' {
+  const { parsed } = exchange;
+  const admitted = parsed.type === 'result';
+  const fits = expectations.some((expected) =>
+    parsed.type === 'result'
+      ? expected.alternatives.some((alternative) => alternative.answer.kind === 'accepted')
+      : verdictOfError(expected, parsed.error.condition) !== 'fail',
+  );
+  if (!fits)
+    throw new RequirementViolation(
+      requirement,
+      expectations.map(describeExpectation).join('\n'),
+      `${exchange.reply.xml}\n--- stanzas:\n${transcript()}`,
+    );
+  return admitted ? 'admitted' : 'refused';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Task capacity
+
+const QUESTION: JsonValue = { input: { question: 'Go on?', inputSchema: { type: 'object' } } };
+/** How long the scripted tasks that settle on their own wait first: long enough to probe before. */
+const SELF_SETTLE_MS = 400;
+
+interface TerminalPath {
+  readonly name: 'completed' | 'failed' | 'cancelled' | 'deadline-expired' | 'input-expired';
+  readonly args: JsonValue;
+  readonly deadlineMs?: number;
+}
+
+const TERMINAL_PATHS: readonly TerminalPath[] = [
+  { name: 'completed', args: { steps: [QUESTION, { complete: {} }] } },
+  {
+    name: 'failed',
+    args: {
+      steps: [
+        QUESTION,
+        { fail: { code: 'org.agentconf.model:refused', message: 'Refused as scripted.', retryable: false } },
+      ],
+    },
+  },
+  {
+    name: 'cancelled',
+    args: {
+      steps: [
+        { wait: { onCancel: 'proceed' } },
+        { wait: { ms: SELF_SETTLE_MS, onCancel: 'ignore' } },
+        { cancel: {} },
+      ],
+    },
+  },
+  { name: 'deadline-expired', args: { steps: [{ wait: {} }] }, deadlineMs: SELF_SETTLE_MS },
+  {
+    name: 'input-expired',
+    args: {
+      steps: [
+        { input: { question: 'Still there?', inputSchema: { type: 'object' }, expiresInMs: SELF_SETTLE_MS } },
+        { complete: {} },
+      ],
+    },
+  },
+];
+
+class CapacityRun {
+  readonly tasks: ModelledTask[] = [];
+  readonly #log: string[] = [];
+
+  constructor(
+    readonly session: TaskSession,
+    readonly world: ModelWorld,
+    readonly principal: Principal,
+    readonly clock: GatewayClock,
+  ) {}
+
+  #held(): number {
+    return this.tasks.filter((task) => {
+      task.sync();
+      return !isTerminal(task.model.state);
+    }).length;
+  }
+
+  #expected(held: number, deadline?: number): Expectation {
+    const { target } = this.session;
+    return invocation(
+      this.world,
+      this.principal,
+      {
+        jid: target.jid,
+        tool: 'script',
+        version: target.version,
+        manifestHash: target.hash.value,
+        argumentsValid: true,
+        ...(deadline === undefined ? {} : { deadlineInSeconds: deadline / 1000 }),
+      },
+      { nonTerminalTasks: held },
+    );
+  }
+
+  transcript = (): string => [...this.#log, ...this.tasks.map((task) => task.transcript())].join('\n');
+
+  /** Invokes and judges against the capacity the caller holds before and after the reply. */
+  async invoke(args: JsonValue, deadlineMs?: number): Promise<ModelledTask | undefined> {
+    const before = this.#held();
+    const deadline: XmppDateTime | undefined =
+      deadlineMs === undefined ? undefined : this.clock.ahead(deadlineMs);
+    const { exchange } = await this.session.invoke(
+      'script',
+      args,
+      deadline === undefined ? {} : { deadline },
+    );
+    this.#log.push(`sent: ${exchange.requestXml}`, `received: ${exchange.reply.xml}`);
+    let task: ModelledTask | undefined;
+    if (exchange.parsed.type === 'result' && exchange.parsed.payload !== undefined) {
+      task = new ModelledTask(this.session, parseAccepted(exchange.parsed.payload).taskId, exchange);
+      this.tasks.push(task);
+    }
+    const after = this.#held() - (task === undefined ? 0 : 1);
+    judgeAdmission(
+      [...new Set([before, after])].map((held) => this.#expected(held, deadlineMs)),
+      exchange,
+      'rules.resource-bounds',
+      this.transcript,
+    );
+    return task;
+  }
+
+  async settleAll(): Promise<void> {
+    for (const task of this.tasks) await task.settle();
+  }
+}
+
+/** Brings a path's task to where it waits for its end, and then ends it (or lets it end). */
+async function armPath(task: ModelledTask, path: TerminalPath): Promise<void> {
+  if (path.name === 'completed' || path.name === 'failed' || path.name === 'input-expired') {
+    while (task.model.state !== 'input_required' && !isTerminal(task.model.state)) await task.awaitBeyond();
+  } else {
+    while (task.model.state === 'accepted') await task.awaitBeyond();
+  }
+}
+
+async function endPath(task: ModelledTask, path: TerminalPath): Promise<void> {
+  const pending = task.model.inputRequests.find((request) => request.disposition.kind === 'pending');
+  if ((path.name === 'completed' || path.name === 'failed') && pending !== undefined)
+    await task.provideInput(pending.requestId, task.model.revision, {}, true);
+  await task.awaitTerminal();
+}
+
+/**
+ * invocation.model-capacity: the prober fills its documented task capacity with waiting tasks and
+ * one task for each terminal path in turn; one more invocation is refused while that task is
+ * non-terminal (also while it is cancelling), and admitted once it has completed, failed, been
+ * cancelled, passed its deadline or let its input request expire.
+ */
+export async function checkCapacityPaths(
+  context: CaseContext,
+  runs: readonly [number, number],
+): Promise<void> {
+  const capacity = context.sut.limits?.activeTasksPerCaller;
+  if (capacity === undefined)
+    throw new MissingFixture(
+      'the SUT file documents no task capacity (limits.activeTasksPerCaller): document it to have capacity on every terminal path tested',
+    );
+  if (capacity > 8)
+    throw new MissingFixture(
+      `the documented task capacity (${String(capacity)}) is more than this case fills (8)`,
+    );
+  const caller = await prober(context);
+  const session = new TaskSession(context, caller, conformanceTarget(context));
+  await requireToolFeatures(session, 'script', ['cancel', 'input']);
+  const { world, principal } = proberWorld(context, caller);
+  const clock = await measureGatewayClock(session);
+  const run = new CapacityRun(session, world, principal, clock);
+  const rounds = context.budget.iterations(...runs);
+  try {
+    for (let parked = 0; parked < capacity - 1; parked++) await run.invoke({ steps: [{ wait: {} }] });
+    for (let round = 0; round < rounds; round++) {
+      // A seeded shuffle: each path is met with the others' leftovers in a different order.
+      const order = TERMINAL_PATHS.map((path) => ({ path, key: context.random.int(0, 1_000_000) }))
+        .toSorted((a, b) => a.key - b.key)
+        .map(({ path }) => path);
+      for (const path of order) {
+        const task = await run.invoke(path.args, path.deadlineMs);
+        if (task === undefined) {
+          // Only a deadline within the clock window may be refused (interp-30): that path is undecided.
+          if (path.name === 'deadline-expired') continue;
+          throw new CannotTell(`the ${path.name} path's task was not admitted within capacity`);
+        }
+        await armPath(task, path);
+        await run.invoke({ steps: [{ wait: {} }] });
+        if (path.name === 'cancelled') {
+          await task.cancel({ expectedRevision: task.model.revision });
+          await run.invoke({ steps: [{ wait: {} }] });
+        }
+        await endPath(task, path);
+        const extra = await run.invoke({ steps: [{ wait: {} }] });
+        expectThat(
+          run.transcript(),
+          'rules.resource-bounds',
+          `an invocation admitted once the ${path.name} task was terminal: capacity is released by every terminal state`,
+          extra !== undefined,
+        );
+        await extra?.settle();
+      }
+    }
+  } finally {
+    await run.settleAll();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deadlines
+
+const DEADLINE_CLASSES = [
+  'expired',
+  'past-within-skew',
+  'future-within-skew',
+  'below-maximum',
+  'at-maximum',
+  'above-maximum-within-uncertainty',
+  'above-maximum',
+  'far-above-maximum',
+] as const;
+
+/**
+ * invocation.model-deadlines: deadlines placed on the gateway's measured clock for each class; the
+ * answer must be one the model allows (interp-30, interp-32), an admitted task must not keep a
+ * deadline past the tool maximum, and one admitted with an expired deadline must fail with
+ * deadline-expired without running.
+ */
+export async function checkDeadlines(context: CaseContext): Promise<void> {
+  const session = new TaskSession(context, await context.callers.local(), conformanceTarget(context));
+  const run = runWorldOf(context);
+  const principal = run.principalOf('local');
+  const { target } = session;
+  const maximum = run.model.endpoints
+    .find((endpoint) => endpoint.jid === target.jid)
+    ?.versions.find((version) => version.version === target.version)
+    ?.tools.find((tool) => tool.name === 'script')?.maximumTimeoutSeconds;
+  if (maximum === undefined)
+    throw new MissingFixture(
+      `script at ${target.jid} declares no maximumTimeoutSeconds (docs/conformance-tools.md)`,
+    );
+  const clock = await measureGatewayClock(session);
+  const clockUncertainty = (clock.offsetHighMs - clock.offsetLowMs) / 1000;
+  const secondsOf: Record<(typeof DEADLINE_CLASSES)[number], number> = {
+    expired: -120,
+    'past-within-skew': -5,
+    'future-within-skew': 30,
+    'below-maximum': maximum - 120,
+    'at-maximum': maximum - 1 - clockUncertainty,
+    'above-maximum-within-uncertainty': maximum + 1,
+    'above-maximum': maximum + 120,
+    'far-above-maximum': maximum + 366 * 86_400,
+  };
+  const started: ModelledTask[] = [];
+  try {
+    for (const deadlineClass of DEADLINE_CLASSES) {
+      const seconds = secondsOf[deadlineClass];
+      const deadline = seconds >= 0 ? clock.ahead(seconds * 1000) : clock.ago(-seconds * 1000);
+      const sent = Date.now();
+      const { exchange } = await session.invoke('script', { steps: [{ wait: {} }] }, { deadline });
+      const roundTrip = (Date.now() - sent) / 1000;
+      const expected = invocation(run.model, principal, {
+        jid: target.jid,
+        tool: 'script',
+        version: target.version,
+        manifestHash: target.hash.value,
+        argumentsValid: true,
+        deadlineInSeconds: seconds,
+        deadlineUncertaintySeconds: clockUncertainty + roundTrip,
+      });
+      const requirement: RequirementId =
+        seconds <= 60 ? 'cancellation.deadline-at-commit' : 'rules.resource-bounds';
+      const admitted = judgeAdmission(
+        [expected],
+        exchange,
+        requirement,
+        () => `${deadlineClass}: ${exchange.requestXml}\n${exchange.reply.xml}`,
+      );
+      if (
+        admitted === 'refused' ||
+        exchange.parsed.type !== 'result' ||
+        exchange.parsed.payload === undefined
+      )
+        continue;
+      const task = new ModelledTask(session, parseAccepted(exchange.parsed.payload).taskId, exchange);
+      started.push(task);
+      if (!expected.alternatives.some((alternative) => alternative.answer.kind === 'accepted')) {
+        // Only admission-then-failure is allowed: no running state, failed with deadline-expired.
+        await task.awaitTerminal();
+        const history = session.caller.events
+          .all(task.taskId)
+          .flatMap((received) => (received.valid ? [received] : []));
+        expectThat(
+          task.transcript(),
+          'cancellation.deadline-at-commit',
+          'an admitted expired deadline settles failed with deadline-expired, never running first (interp-30)',
+          history.every(
+            (received) => received.event.type !== 'status' && received.event.type !== 'progress',
+          ) &&
+            history.some(
+              (received) =>
+                received.event.type === 'failed' && received.event.json.includes('"deadline-expired"'),
+            ),
+        );
+        context.warn(
+          'cancellation.deadline-at-commit',
+          `${deadlineClass}: admitted an expired deadline, then failed it (interp-30)`,
+        );
+        continue;
+      }
+      if (seconds > maximum) {
+        const state = await session.state(task.taskId);
+        if (state.parsed.type === 'result' && state.parsed.payload !== undefined) {
+          const shown = parseTaskState(state.parsed.payload).deadline;
+          const latest =
+            Date.now() + clock.offsetHighMs + (maximum + clockUncertainty + roundTrip + 1) * 1000;
+          expectThat(
+            state.reply.xml,
+            'rules.resource-bounds',
+            `a deadline admitted above the tool maximum (${String(maximum)} s) is clamped to it: task-state shows none later than ${new Date(latest).toISOString()} (interp-32)`,
+            shown === undefined || toEpochMillis(shown) <= latest,
+          );
+        }
+      }
+      await task.settle();
+    }
+  } finally {
+    for (const task of started) await task.settle();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rate limits
+
+interface SurfaceProbe {
+  /** An operation the prober is authorized for. */
+  readonly authorized: ModelOperation;
+  /** One it is not (a hidden or unauthorized object), with its nonexistent twin; absent for search. */
+  readonly unauthorized?: { readonly hidden: ModelOperation; readonly absent: ModelOperation };
+}
+
+/** An operation of `kind` on an object the principal may not use, refused as if it did not exist. */
+function unauthorizedOf(
+  world: ModelWorld,
+  principal: Principal,
+  build: (jid: string, version: string, tool: string) => ModelOperation,
+): SurfaceProbe['unauthorized'] {
+  const absent = `model-absent@${world.domains.gateway}`;
+  for (const endpoint of world.endpoints) {
+    const version = endpoint.versions.find((candidate) => candidate.version === endpoint.active);
+    for (const tool of version?.tools ?? []) {
+      const hidden = build(endpoint.jid, version?.version ?? '', tool.name);
+      const expected = expectationOf(world, principal, hidden);
+      if (expected.unauthorized && expected.sameAsNonexistent)
+        return { hidden, absent: build(absent, version?.version ?? '', tool.name) };
+    }
+  }
+  return undefined;
+}
+
+function probesOf(
+  context: CaseContext,
+  world: ModelWorld,
+  principal: Principal,
+): Partial<Record<string, SurfaceProbe>> {
+  const target = conformanceTarget(context);
+  const withUnauthorized = (
+    authorized: ModelOperation,
+    build: (jid: string, version: string, tool: string) => ModelOperation,
+  ): SurfaceProbe => {
+    const unauthorized = unauthorizedOf(world, principal, build);
+    return unauthorized === undefined ? { authorized } : { authorized, unauthorized };
+  };
+  return {
+    discovery: withUnauthorized({ kind: 'endpoint-info', jid: target.jid }, (jid) => ({
+      kind: 'endpoint-info',
+      jid,
+    })),
+    metadata: withUnauthorized({ kind: 'manifest', jid: target.jid }, (jid) => ({ kind: 'manifest', jid })),
+    invocation: withUnauthorized(
+      {
+        kind: 'invoke',
+        jid: target.jid,
+        tool: 'script',
+        version: target.version,
+        manifestHash: FOREIGN_HASH,
+      },
+      (jid, version, tool) => ({ kind: 'invoke', jid, tool, version, manifestHash: FOREIGN_HASH }),
+    ),
+    ...(context.sut.profiles.has('jabber-search')
+      ? { search: { authorized: { kind: 'search', nick: '' } } }
+      : {}),
+  };
+}
+
+/** The schedule, in multiples of the documented refill interval after the burst: overload, then sustained. */
+const OVERLOAD_REQUESTS = 8;
+const OVERLOAD_PACE = 0.25;
+const SUSTAINED_REQUESTS = 4;
+const SUSTAINED_PACE = 2;
+
+/**
+ * security.model-rate-limits: for every surface whose per-sender bucket the SUT file documents,
+ * from a bucket left idle for a full documented refill: a burst past it, an overload at four
+ * times the rate, then the sustained rate at half of it; each answer judged against the bucket
+ * given what the gateway had served so far. Unauthorized requests sent while the bucket is empty
+ * must keep the not-found answer, identical to the nonexistent object's (interp-42).
+ */
+export async function checkRateLimits(context: CaseContext): Promise<void> {
+  const documented = context.sut.limits?.rateLimits ?? {};
+  const caller = await prober(context);
+  const { world, principal } = proberWorld(context, caller);
+  const probes = probesOf(context, world, principal);
+  const surfaces = Object.entries(documented).flatMap(([surface, bucket]) => {
+    const probe = probes[surface];
+    return probe === undefined ? [] : [{ surface, bucket, probe }];
+  });
+  if (surfaces.length === 0)
+    throw new MissingFixture(
+      `the SUT file documents no per-sender rate limit on a surface this case drives (limits.rateLimits: discovery, metadata, invocation, search; documented: ${Object.keys(documented).join(', ') || 'none'})`,
+    );
+  let decided = 0;
+  for (const { surface, bucket, probe } of surfaces)
+    decided += await driveSurface(context, caller, world, principal, surface, bucket, probe);
+  if (decided === 0)
+    throw new CannotTell(
+      'no answer fell where the documented bucket decides it (the round trips were too slow to tell)',
+    );
+}
+
+async function driveSurface(
+  context: CaseContext,
+  caller: Caller,
+  world: ModelWorld,
+  principal: Principal,
+  surface: string,
+  bucket: TokenBucket,
+  probe: SurfaceProbe,
+): Promise<number> {
+  const interval = 1 / bucket.perSecond;
+  // A measured wait against the documented rate: idle for a full refill, the bucket is full.
+  await delay(((bucket.burst + 1) / bucket.perSecond) * 1000);
+  const fullAt = performance.now() / 1000;
+  const past: MeteredRequest[] = [];
+  const log: string[] = [];
+  let sequence = 0;
+  let decided = 0;
+  const send = async (
+    operation: ModelOperation,
+  ): Promise<{ exchange: IqExchange; sentAt: number; answeredAt: number }> => {
+    sequence += 1;
+    const request = wireRequestOf(
+      operation,
+      context.sut.gatewayJid,
+      `agentconf-rate-${String(context.random.seed)}-${String(sequence)}`,
+    );
+    const sentAt = performance.now() / 1000;
+    const exchange = await caller.exchangeIq(request.to, request.type, request.payload);
+    const answeredAt = performance.now() / 1000;
+    log.push(
+      `[${(sentAt - fullAt).toFixed(3)} s] sent: ${exchange.requestXml}`,
+      `[${(answeredAt - fullAt).toFixed(3)} s] received: ${exchange.reply.xml}`,
+    );
+    return { exchange, sentAt, answeredAt };
+  };
+  const fail = (requirement: RequirementId, expected: string, received: string): never => {
+    throw new RequirementViolation(
+      requirement,
+      expected,
+      `${received}\n--- ${surface} requests of ${caller.bareJid} (bucket ${String(bucket.burst)} at ${String(bucket.perSecond)}/s, seed ${String(context.random.seed)}):\n${log.join('\n')}`,
+    );
+  };
+  const authorized = async (): Promise<void> => {
+    const { exchange, sentAt, answeredAt } = await send(probe.authorized);
+    const decision = meteredDecision(bucket, fullAt, past, { sentAt, answeredAt });
+    const expected = underLimit(expectationOf(world, principal, probe.authorized), decision);
+    const judgement = judgeReply(expected, exchange, pageKindOf(probe.authorized));
+    if (judgement.verdict === 'fail')
+      fail(
+        decision === 'serve'
+          ? ((expected.requirements.find((id) => id !== 'security.rate-limits') as
+              RequirementId | undefined) ?? 'security.rate-limits')
+          : 'security.rate-limits',
+        `${describeExpectation(expected)}\n(the bucket ${decision === 'serve' ? 'has a token for it' : decision === 'limit' ? 'is empty' : 'may or may not have a token'})`,
+        `${exchange.reply.xml} (${judgement.reasons.join('; ')})`,
+      );
+    if (decision !== 'either') decided += 1;
+    const limited =
+      exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'resource-constraint';
+    past.push({ sentAt, answeredAt, took: limited ? 'none' : 'one' });
+  };
+  const unauthorized = async (): Promise<void> => {
+    if (probe.unauthorized === undefined) return;
+    const { hidden, absent } = probe.unauthorized;
+    const first = await send(hidden);
+    const twin = await send(absent);
+    for (const sent of [first, twin])
+      past.push({ sentAt: sent.sentAt, answeredAt: sent.answeredAt, took: 'maybe' });
+    const expected = expectationOf(world, principal, hidden);
+    const judgement = judgeReply(expected, first.exchange, pageKindOf(hidden));
+    if (judgement.verdict === 'fail' || first.exchange.parsed.type !== 'error')
+      fail(
+        'errors.not-found-equivalence',
+        `${describeExpectation(expected)}\n(an unauthorized request keeps its refusal over the rate limit: never resource-constraint, interp-42)`,
+        first.exchange.reply.xml,
+      );
+    try {
+      expectSameErrorPayload([first.exchange, twin.exchange], 'errors.not-found-equivalence');
+    } catch (problem) {
+      if (problem instanceof RequirementViolation)
+        fail(problem.requirement, problem.expected, problem.received);
+      throw problem;
+    }
+    decided += 1;
+  };
+  for (let request = 0; request < bucket.burst + 2; request++) await authorized();
+  await unauthorized();
+  const paced = async (count: number, pace: number): Promise<void> => {
+    for (let request = 0; request < count; request++) {
+      const at = past.at(-1)?.sentAt ?? fullAt;
+      const wait = (at + pace * interval) * 1000 - performance.now();
+      if (wait > 0) await delay(wait);
+      await authorized();
+      if (request === Math.floor(count / 2)) await unauthorized();
+    }
+  };
+  await paced(OVERLOAD_REQUESTS, OVERLOAD_PACE);
+  await paced(SUSTAINED_REQUESTS, SUSTAINED_PACE);
+  return decided;
+}
