@@ -27,7 +27,9 @@ export const modelCases: readonly CaseDeclaration<'invocation'>[] = [
   },
   {
     id: 'invocation.model-capacity',
-    requirements: ['rules.resource-bounds'],
+    // security.rate-limits: it paces to the documented invocation bucket and judges a
+    // resource-constraint against it, so a refusal is never taken for a rate limit unjudged.
+    requirements: ['rules.resource-bounds', 'security.rate-limits'],
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-42'],

@@ -8,7 +8,6 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Caller, IqExchange } from '../../../../harness/driver/index.ts';
-import type { XmppDateTime } from '../../../../protocol/datetime.ts';
 import { toEpochMillis } from '../../../../protocol/datetime.ts';
 import type { JsonValue } from '../../../../protocol/json/json-value.ts';
 import { parseAccepted, parseTaskState } from '../../../../protocol/stanza/index.ts';
@@ -28,7 +27,7 @@ import {
   type TokenBucket,
 } from '../../../model/index.ts';
 import type { RequirementId } from '../../../registry/requirement-ids.ts';
-import { measureGatewayClock, type GatewayClock } from '../gateway-clock.ts';
+import { instantFromNow, measureGatewayClock } from '../gateway-clock.ts';
 import { prober } from '../task-accounts.ts';
 import { TaskSession } from '../task-session.ts';
 import { conformanceTarget } from '../task-target.ts';
@@ -138,13 +137,34 @@ const TERMINAL_PATHS: readonly TerminalPath[] = [
 class CapacityRun {
   readonly tasks: ModelledTask[] = [];
   readonly #log: string[] = [];
+  /** The prober's invocations as the documented invocation bucket meters them, if documented. */
+  readonly #metered: MeteredRequest[] = [];
+  #fullAt = 0;
 
   constructor(
     readonly session: TaskSession,
     readonly world: ModelWorld,
     readonly principal: Principal,
-    readonly clock: GatewayClock,
+    readonly bucket: TokenBucket | undefined,
   ) {}
+
+  /** A measured wait against the documented rate: idle for a full refill, the bucket is full. */
+  async start(): Promise<void> {
+    if (this.bucket !== undefined) await delay(((this.bucket.burst + 1) / this.bucket.perSecond) * 1000);
+    this.#fullAt = performance.now() / 1000;
+  }
+
+  /** Waits until the documented invocation bucket certainly has a token, so no rate limit can refuse. */
+  async #paced(): Promise<void> {
+    const { bucket } = this;
+    if (bucket === undefined) return;
+    for (;;) {
+      const now = performance.now() / 1000;
+      if (meteredDecision(bucket, this.#fullAt, this.#metered, { sentAt: now, answeredAt: now }) === 'serve')
+        return;
+      await delay(500 / bucket.perSecond);
+    }
+  }
 
   #held(): number {
     return this.tasks.filter((task) => {
@@ -174,33 +194,51 @@ class CapacityRun {
 
   /** Invokes and judges against the capacity the caller holds before and after the reply. */
   async invoke(args: JsonValue, deadlineMs?: number): Promise<ModelledTask | undefined> {
+    await this.#paced();
     const before = this.#held();
-    const deadline: XmppDateTime | undefined =
-      deadlineMs === undefined ? undefined : this.clock.ahead(deadlineMs);
+    // On this machine's clock: a deadline this close may be refused or fail at once (interp-30).
+    const deadline = deadlineMs === undefined ? undefined : instantFromNow(deadlineMs);
+    const sentAt = performance.now() / 1000;
     const { exchange } = await this.session.invoke(
       'script',
       args,
       deadline === undefined ? {} : { deadline },
     );
+    const answeredAt = performance.now() / 1000;
     this.#log.push(`sent: ${exchange.requestXml}`, `received: ${exchange.reply.xml}`);
     let task: ModelledTask | undefined;
     if (exchange.parsed.type === 'result' && exchange.parsed.payload !== undefined) {
       task = new ModelledTask(this.session, parseAccepted(exchange.parsed.payload).taskId, exchange);
       this.tasks.push(task);
     }
+    this.#metered.push({ sentAt, answeredAt, took: task === undefined ? 'maybe' : 'one' });
     const after = this.#held() - (task === undefined ? 0 : 1);
-    judgeAdmission(
-      [...new Set([before, after])].map((held) => this.#expected(held, deadlineMs)),
-      exchange,
-      'rules.resource-bounds',
-      this.transcript,
-    );
+    const expectations = [...new Set([before, after])].map((held) => this.#expected(held, deadlineMs));
+    const refusedForLimit =
+      exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'resource-constraint';
+    if (
+      refusedForLimit &&
+      this.bucket === undefined &&
+      expectations.every((expected) => mayAdmitOnly(expected))
+    )
+      throw new CannotTell(
+        `${exchange.reply.xml}: resource-constraint where the caller holds ${String(before)} of its ${String(this.world.limits.taskCapacityOf.get(this.principal.bare) ?? '?')} tasks; with no documented invocation rate (limits.rateLimits.invocation) a rate limit may have refused it`,
+      );
+    judgeAdmission(expectations, exchange, 'rules.resource-bounds', this.transcript);
     return task;
   }
 
   async settleAll(): Promise<void> {
     for (const task of this.tasks) await task.settle();
   }
+}
+
+/** Whether the expectation admits and refuses nothing for the caller's capacity. */
+function mayAdmitOnly(expected: Expectation): boolean {
+  return !expected.alternatives.some(
+    (alternative) =>
+      alternative.answer.kind === 'error' && alternative.answer.condition === 'resource-constraint',
+  );
 }
 
 /** Brings a path's task to where it waits for its end, and then ends it (or lets it end). */
@@ -242,9 +280,9 @@ export async function checkCapacityPaths(
   const session = new TaskSession(context, caller, conformanceTarget(context));
   await requireToolFeatures(session, 'script', ['cancel', 'input']);
   const { world, principal } = proberWorld(context, caller);
-  const clock = await measureGatewayClock(session);
-  const run = new CapacityRun(session, world, principal, clock);
+  const run = new CapacityRun(session, world, principal, context.sut.limits?.rateLimits?.invocation);
   const rounds = context.budget.iterations(...runs);
+  await run.start();
   try {
     for (let parked = 0; parked < capacity - 1; parked++) await run.invoke({ steps: [{ wait: {} }] });
     for (let round = 0; round < rounds; round++) {
@@ -447,10 +485,12 @@ function probesOf(
     return unauthorized === undefined ? { authorized } : { authorized, unauthorized };
   };
   return {
+    // Directory enumeration (#security); the unauthorized twin is an endpoint's disco#info.
     discovery: withUnauthorized({ kind: 'endpoint-info', jid: target.jid }, (jid) => ({
       kind: 'endpoint-info',
       jid,
     })),
+
     metadata: withUnauthorized({ kind: 'manifest', jid: target.jid }, (jid) => ({ kind: 'manifest', jid })),
     invocation: withUnauthorized(
       {
@@ -471,7 +511,7 @@ function probesOf(
 /** The schedule, in multiples of the documented refill interval after the burst: overload, then sustained. */
 const OVERLOAD_REQUESTS = 8;
 const OVERLOAD_PACE = 0.25;
-const SUSTAINED_REQUESTS = 4;
+const SUSTAINED_REQUESTS = 3;
 const SUSTAINED_PACE = 2;
 
 /**
@@ -494,13 +534,34 @@ export async function checkRateLimits(context: CaseContext): Promise<void> {
     throw new MissingFixture(
       `the SUT file documents no per-sender rate limit on a surface this case drives (limits.rateLimits: discovery, metadata, invocation, search; documented: ${Object.keys(documented).join(', ') || 'none'})`,
     );
+  // Each surface has a bucket of its own: they are driven at the same time.
+  // One measured wait against the documented rates: idle for a full refill, every bucket is full
+  // and stays full until its surface is driven. Surfaces go one after another: driven together
+  // they share the gateway's throughput, and the bucket could no longer be told from it.
+  const longest = Math.max(...surfaces.map(({ bucket }) => (bucket.burst + 1) / bucket.perSecond));
+  await delay(longest * 1000);
+  const fullAt = performance.now() / 1000;
   let decided = 0;
-  for (const { surface, bucket, probe } of surfaces)
-    decided += await driveSurface(context, caller, world, principal, surface, bucket, probe);
+  // The default run drives a seeded share of the surfaces; --deep drives them all.
+  const share = context.budget.iterations(1, surfaces.length);
+  const driven = surfaces
+    .map((surface) => ({ surface, key: context.random.int(0, 1_000_000) }))
+    .toSorted((a, b) => a.key - b.key)
+    .slice(0, share)
+    .map(({ surface }) => surface);
+  for (const { surface, bucket, probe } of driven)
+    decided += await driveSurface(context, caller, world, principal, surface, bucket, probe, fullAt);
   if (decided === 0)
     throw new CannotTell(
       'no answer fell where the documented bucket decides it (the round trips were too slow to tell)',
     );
+}
+
+interface Answered {
+  readonly operation: ModelOperation;
+  readonly exchange: IqExchange;
+  readonly sentAt: number;
+  readonly answeredAt: number;
 }
 
 async function driveSurface(
@@ -511,68 +572,56 @@ async function driveSurface(
   surface: string,
   bucket: TokenBucket,
   probe: SurfaceProbe,
+  fullAt: number,
 ): Promise<number> {
   const interval = 1 / bucket.perSecond;
-  // A measured wait against the documented rate: idle for a full refill, the bucket is full.
-  await delay(((bucket.burst + 1) / bucket.perSecond) * 1000);
-  const fullAt = performance.now() / 1000;
   const past: MeteredRequest[] = [];
   const log: string[] = [];
   let sequence = 0;
-  let decided = 0;
-  const send = async (
-    operation: ModelOperation,
-  ): Promise<{ exchange: IqExchange; sentAt: number; answeredAt: number }> => {
+  const decided = { serve: 0, limit: 0, unauthorized: 0, refused: 0 };
+  // Requests are sent without waiting for the answers before (the gateway takes them in order):
+  // round trips then do not refill the bucket between them.
+  const send = (operation: ModelOperation): Promise<Answered> => {
     sequence += 1;
     const request = wireRequestOf(
       operation,
       context.sut.gatewayJid,
-      `agentconf-rate-${String(context.random.seed)}-${String(sequence)}`,
+      `agentconf-rate-${surface}-${String(context.random.seed)}-${String(sequence)}`,
     );
     const sentAt = performance.now() / 1000;
-    const exchange = await caller.exchangeIq(request.to, request.type, request.payload);
-    const answeredAt = performance.now() / 1000;
-    log.push(
-      `[${(sentAt - fullAt).toFixed(3)} s] sent: ${exchange.requestXml}`,
-      `[${(answeredAt - fullAt).toFixed(3)} s] received: ${exchange.reply.xml}`,
-    );
-    return { exchange, sentAt, answeredAt };
+    return caller
+      .exchangeIq(request.to, request.type, request.payload)
+      .then((exchange) => ({ operation, exchange, sentAt, answeredAt: performance.now() / 1000 }));
   };
   const fail = (requirement: RequirementId, expected: string, received: string): never => {
     throw new RequirementViolation(
       requirement,
       expected,
-      `${received}\n--- ${surface} requests of ${caller.bareJid} (bucket ${String(bucket.burst)} at ${String(bucket.perSecond)}/s, seed ${String(context.random.seed)}):\n${log.join('\n')}`,
+      `${received}\n--- ${surface} requests of ${caller.bareJid} (bucket ${String(bucket.burst)} at ${String(bucket.perSecond)}/s, seed ${String(context.random.seed)}; seconds after the bucket was full):\n${log.join('\n')}`,
     );
   };
-  const authorized = async (): Promise<void> => {
-    const { exchange, sentAt, answeredAt } = await send(probe.authorized);
+  const judgeAuthorized = ({ operation, exchange, sentAt, answeredAt }: Answered): void => {
     const decision = meteredDecision(bucket, fullAt, past, { sentAt, answeredAt });
-    const expected = underLimit(expectationOf(world, principal, probe.authorized), decision);
-    const judgement = judgeReply(expected, exchange, pageKindOf(probe.authorized));
+    const expected = underLimit(expectationOf(world, principal, operation), decision);
+    const judgement = judgeReply(expected, exchange, pageKindOf(operation));
     if (judgement.verdict === 'fail')
       fail(
-        decision === 'serve'
-          ? ((expected.requirements.find((id) => id !== 'security.rate-limits') as
-              RequirementId | undefined) ?? 'security.rate-limits')
-          : 'security.rate-limits',
-        `${describeExpectation(expected)}\n(the bucket ${decision === 'serve' ? 'has a token for it' : decision === 'limit' ? 'is empty' : 'may or may not have a token'})`,
+        'security.rate-limits',
+        `${describeExpectation(expected)}\n(the documented bucket ${decision === 'serve' ? 'has a token for it' : decision === 'limit' ? 'is empty' : 'may or may not have a token'})`,
         `${exchange.reply.xml} (${judgement.reasons.join('; ')})`,
       );
-    if (decision !== 'either') decided += 1;
+    if (decision === 'serve') decided.serve += 1;
+    if (decision === 'limit') decided.limit += 1;
     const limited =
       exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'resource-constraint';
+    if (limited) decided.refused += 1;
     past.push({ sentAt, answeredAt, took: limited ? 'none' : 'one' });
   };
-  const unauthorized = async (): Promise<void> => {
-    if (probe.unauthorized === undefined) return;
-    const { hidden, absent } = probe.unauthorized;
-    const first = await send(hidden);
-    const twin = await send(absent);
+  const judgeUnauthorized = (first: Answered, twin: Answered): void => {
     for (const sent of [first, twin])
       past.push({ sentAt: sent.sentAt, answeredAt: sent.answeredAt, took: 'maybe' });
-    const expected = expectationOf(world, principal, hidden);
-    const judgement = judgeReply(expected, first.exchange, pageKindOf(hidden));
+    const expected = expectationOf(world, principal, first.operation);
+    const judgement = judgeReply(expected, first.exchange, pageKindOf(first.operation));
     if (judgement.verdict === 'fail' || first.exchange.parsed.type !== 'error')
       fail(
         'errors.not-found-equivalence',
@@ -586,20 +635,43 @@ async function driveSurface(
         fail(problem.requirement, problem.expected, problem.received);
       throw problem;
     }
-    decided += 1;
+    decided.unauthorized += 1;
   };
-  for (let request = 0; request < bucket.burst + 2; request++) await authorized();
-  await unauthorized();
-  const paced = async (count: number, pace: number): Promise<void> => {
-    for (let request = 0; request < count; request++) {
-      const at = past.at(-1)?.sentAt ?? fullAt;
-      const wait = (at + pace * interval) * 1000 - performance.now();
-      if (wait > 0) await delay(wait);
-      await authorized();
-      if (request === Math.floor(count / 2)) await unauthorized();
+  /** Sends `count` authorized requests `pace` refill intervals apart (0: at once), then the unauthorized pair; judges in order. */
+  const phase = async (count: number, pace: number): Promise<void> => {
+    const pending: Promise<Answered>[] = [];
+    for (let index = 0; index < count; index++) {
+      if (index > 0 && pace > 0) await delay(pace * interval * 1000);
+      pending.push(send(probe.authorized));
     }
+    const unauthorized =
+      probe.unauthorized === undefined
+        ? []
+        : [send(probe.unauthorized.hidden), send(probe.unauthorized.absent)];
+    const answered = await Promise.all(pending);
+    const refusals = await Promise.all(unauthorized);
+    for (const item of [...answered, ...refusals])
+      log.push(
+        `[${(item.sentAt - fullAt).toFixed(3)}] sent: ${item.exchange.requestXml}`,
+        `[${(item.answeredAt - fullAt).toFixed(3)}] received: ${item.exchange.reply.xml}`,
+      );
+    for (const item of answered) judgeAuthorized(item);
+    const [first, twin] = refusals;
+    if (first !== undefined && twin !== undefined) judgeUnauthorized(first, twin);
   };
-  await paced(OVERLOAD_REQUESTS, OVERLOAD_PACE);
-  await paced(SUSTAINED_REQUESTS, SUSTAINED_PACE);
-  return decided;
+  // Twice the burst at once: a gateway that serves them all meets must-refuse answers, however
+  // slowly they come back; one that limits shows its refusals.
+  await phase(2 * bucket.burst + 4, 0);
+  await phase(OVERLOAD_REQUESTS, OVERLOAD_PACE);
+  for (let index = 0; index < SUSTAINED_REQUESTS; index++) {
+    await delay(SUSTAINED_PACE * interval * 1000);
+    await phase(1, 0);
+  }
+  // Evidence both ways: answers the bucket had to serve, and the limit seen biting (a refusal the
+  // bucket allowed, or one it required).
+  if (decided.serve === 0 || decided.limit + decided.refused === 0)
+    throw new CannotTell(
+      `${surface}: ${decided.serve === 0 ? 'no answer fell where the documented bucket must serve' : 'the gateway refused nothing, and no answer fell where the documented bucket must refuse'} (${String(decided.serve)} must-serve, ${String(decided.limit)} must-refuse, ${String(decided.refused)} refused; the round trips were too slow to tell)`,
+    );
+  return decided.serve + decided.limit + decided.unauthorized;
 }
