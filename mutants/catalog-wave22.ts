@@ -245,8 +245,6 @@ const LIMITS: MutantRecord[] = [
       'security.rate-limits',
       'invocation.unauthorized-item-not-found',
     ],
-    knownGap:
-      'an unauthorized caller over its invocation rate must still get item-not-found (the order of the rate limit against authorization on <invoke/>; the authorize-before-limits case covers registration)',
   },
   {
     name: 'metadata-not-rate-limited',
@@ -278,8 +276,6 @@ const LIMITS: MutantRecord[] = [
     profile: 'task-execution',
     scenario: 'equivalence',
     grep: ['rules.resource-bounds', 'cancellation.'],
-    knownGap:
-      'fill the per-caller task capacity, cancel tasks and let them settle, then invoke: a cancelling task still counts, and after settlement exactly as many slots are free as tasks settled',
   },
   {
     name: 'capacity-leaks-on-failure',
@@ -290,8 +286,6 @@ const LIMITS: MutantRecord[] = [
     profile: 'task-execution',
     scenario: 'equivalence',
     grep: ['rules.resource-bounds', 'cancellation.'],
-    knownGap:
-      'task capacity after tasks that failed, were cancelled or hit their deadline: a caller whose tasks all settled without completing must be admitted again',
   },
   {
     name: 'requested-deadline-unbounded',
@@ -302,8 +296,6 @@ const LIMITS: MutantRecord[] = [
     profile: 'task-execution',
     scenario: 'equivalence',
     grep: ['rules.resource-bounds', 'cancellation.deadline', 'task-recovery.state-contents'],
-    knownGap:
-      'a deadline far beyond the documented maxTaskDurationSeconds: the task state must show a deadline within the bound, or the invocation be refused not-acceptable (interp-32)',
   },
   {
     name: 'tool-maximum-timeout-ignored',

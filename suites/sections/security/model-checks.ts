@@ -9,7 +9,11 @@ import { checkRateLimits } from '../support/model-driver/limit-checks.ts';
 export const modelCases: readonly CaseDeclaration<'security'>[] = [
   {
     id: 'security.model-rate-limits',
-    requirements: ['security.rate-limits', 'errors.not-found-equivalence'],
+    requirements: [
+      'security.rate-limits',
+      'errors.not-found-equivalence',
+      'json-encoding.authorize-before-limits',
+    ],
     profiles: ['core-directory'],
     level: 'MUST',
     interpretations: ['interp-19', 'interp-42'],

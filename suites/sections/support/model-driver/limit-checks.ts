@@ -622,9 +622,14 @@ async function driveSurface(
       past.push({ sentAt: sent.sentAt, answeredAt: sent.answeredAt, took: 'maybe' });
     const expected = expectationOf(world, principal, first.operation);
     const judgement = judgeReply(expected, first.exchange, pageKindOf(first.operation));
+    const limitedFirst =
+      first.exchange.parsed.type === 'error' &&
+      first.exchange.parsed.error.condition === 'resource-constraint';
     if (judgement.verdict === 'fail' || first.exchange.parsed.type !== 'error')
       fail(
-        'errors.not-found-equivalence',
+        // A limit answered before authorization breaks the order rule itself, not only the
+        // equivalence with a nonexistent object that follows from it.
+        limitedFirst ? 'json-encoding.authorize-before-limits' : 'errors.not-found-equivalence',
         `${describeExpectation(expected)}\n(an unauthorized request keeps its refusal over the rate limit: never resource-constraint, interp-42)`,
         first.exchange.reply.xml,
       );
