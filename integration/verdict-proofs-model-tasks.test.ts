@@ -38,7 +38,7 @@ const PROOFS: readonly Proof[] = [
     bug: 'invoke-rate-limit-before-authorization',
     change: 'the invocation rate limit is answered before authorization',
     caseId: 'security.model-rate-limits',
-    requirements: ['errors.not-found-equivalence'],
+    requirements: ['json-encoding.authorize-before-limits'],
   },
 ];
 
