@@ -241,7 +241,8 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
   {
     id: 'errors.unhandled-iq',
     requirements: ['errors.unhandled-iq-error'],
-    profiles: ['core-directory'],
+    // A self-registration gateway is a component too: its unknown IQs are decided the same way.
+    profiles: ['core-directory', 'self-registration'],
     level: 'MUST',
     interpretations: ['interp-42'],
     statement:

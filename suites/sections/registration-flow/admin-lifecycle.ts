@@ -264,7 +264,13 @@ async function removeEndpoint(lifecycle: Lifecycle): Promise<void> {
 
 export const adminLifecycle: CaseDeclaration<'registration-flow'> = {
   id: 'registration-flow.admin-lifecycle',
-  requirements: ['registration-flow.admin-operations', 'registration-flow.no-semver-ordering'],
+  // Every operation works at the #admin it rests on: the advertised feature is implemented
+  // (conformance.no-false-advertising; refuses-registration fails it).
+  requirements: [
+    'registration-flow.admin-operations',
+    'registration-flow.no-semver-ordering',
+    'conformance.no-false-advertising',
+  ],
   profiles: ['admin-provisioning'],
   level: 'MUST',
   features: [FEATURE.admin],

@@ -218,7 +218,10 @@ export const rawComponentInputCases: readonly CaseDeclaration<'security'>[] = [
   {
     id: 'security.restricted-xml-on-component-link',
     requirements: [NO_XXE, 'security.authorize-and-validate'],
-    profiles: ['core-directory'],
+    // The component link is the only place XML reaches any gateway unfiltered by a server (a
+    // C2S registration request cannot carry a DTD), so it decides #security for every profile
+    // whose surface is an XML one: the directory and both registration profiles.
+    profiles: ['core-directory', 'self-registration', 'admin-provisioning'],
     level: 'MUST',
     scenario: 'bad-input',
     timeoutMs: 180_000,
