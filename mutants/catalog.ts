@@ -116,6 +116,15 @@ const BAD_INPUT: MutantRecord[] = [
     grep: ['task-recovery.malformed-task-id'],
   },
   {
+    name: 'version-grammar-not-checked',
+    change: 'a manifest whose agent.version is outside the version grammar registers',
+    bugClass: 'input-validation',
+    requirements: ['namespaces.version-grammar'],
+    profile: 'self-registration',
+    scenario: 'bad-input',
+    grep: ['manifest.version-grammar'],
+  },
+  {
     name: 'json-trailing-data-accepted',
     change: 'the strict JSON parser ignores what follows the first value',
     bugClass: 'input-validation',

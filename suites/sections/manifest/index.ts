@@ -130,6 +130,29 @@ const SCHEMA_RULES: readonly RefusalVector[] = [
   fixture('schema.uniqueItems', 'a repeated tag'),
 ];
 
+/** A vector whose agent.version is `mangle` of the fresh version (nothing a rerun meets). */
+function withVersion(label: string, mangle: (fresh: string) => string): RefusalVector {
+  return {
+    label,
+    text: (jid, version) => {
+      const manifest = minimalManifest(jid, version) as JsonObject & { agent: JsonObject };
+      manifest.agent['version'] = mangle(version);
+      return JSON.stringify(manifest);
+    },
+  };
+}
+
+/** Versions just outside the #namespaces grammar: 1 to 64 unreserved URI characters. */
+const VERSION_GRAMMAR: readonly RefusalVector[] = [
+  withVersion('an empty version', () => ''),
+  withVersion('a 65-character version', (fresh) => fresh.padEnd(65, '~')),
+  withVersion('a space in the version', (fresh) => `${fresh} beta`),
+  withVersion('a "/" in the version', (fresh) => `${fresh}/2`),
+  withVersion('a "+" in the version', (fresh) => `${fresh}+build`),
+  withVersion('a percent-encoding in the version', (fresh) => `${fresh}%41`),
+  withVersion('a non-ASCII letter in the version', (fresh) => `${fresh}\u00e9`),
+];
+
 /** The manifest's `agent.jid`, `version` and hash must come back in <registered/>. */
 async function expectRegistered(
   context: CaseContext,
@@ -263,6 +286,26 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
       'A manifest the normative manifest JSON Schema rejects (unknown top-level member, version grammar, member types, lengths, minimums, unique tags) is refused before anything is stored.',
     run: async (context) => {
       await expectRefusals(context, 'registration-flow.validate-before-commit', 'schema', SCHEMA_RULES);
+    },
+  },
+  {
+    id: 'manifest.version-grammar',
+    requirements: ['namespaces.version-grammar'],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    interpretations: ['interp-11'],
+    statement:
+      'A manifest whose agent.version is outside the version grammar (empty, 65 characters, a space, "/", "+", a percent-encoding, a non-ASCII letter) is refused, while one of exactly 64 unreserved characters of every kind registers under that exact version.',
+    run: async (context) => {
+      await expectRefusals(context, 'namespaces.version-grammar', 'version grammar', VERSION_GRAMMAR);
+      // The upper bound is inclusive and every unreserved character is allowed.
+      await expectRegistered(
+        context,
+        'namespaces.version-grammar',
+        'version grammar',
+        (jid, version) => minimalManifest(jid, `${version}_~.-Az`.padEnd(64, '~')),
+        1,
+      );
     },
   },
   {
