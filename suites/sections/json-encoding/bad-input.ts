@@ -359,6 +359,7 @@ export const badInputCases: readonly CaseDeclaration<'json-encoding'>[] = [
     id: 'json-encoding.catastrophic-pattern',
     requirements: [
       'rules.resource-bounds',
+      'schemas.bounded-regex',
       'rules.target-validates-arguments',
       'json-encoding.no-reflection',
     ],

@@ -297,12 +297,12 @@ export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
     statement:
       'A manifest whose agent.version is outside the version grammar (empty, 65 characters, a space, "/", "+", a percent-encoding, a non-ASCII letter) is refused, while one of exactly 64 unreserved characters of every kind registers under that exact version.',
     run: async (context) => {
-      await expectRefusals(context, 'namespaces.version-grammar', 'version grammar', VERSION_GRAMMAR);
+      await expectRefusals(context, 'namespaces.version-grammar', 'versions', VERSION_GRAMMAR);
       // The upper bound is inclusive and every unreserved character is allowed.
       await expectRegistered(
         context,
         'namespaces.version-grammar',
-        'version grammar',
+        'versions',
         (jid, version) => minimalManifest(jid, `${version}_~.-Az`.padEnd(64, '~')),
         1,
       );
