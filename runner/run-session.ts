@@ -332,6 +332,7 @@ function sutFactsOf(
     replyTimeoutMs: config.timeouts.replySeconds * 1_000,
     taskTimeoutMs: config.timeouts.taskSeconds * 1_000,
     limits: config.limits,
+    ...(config.adminJid === undefined ? {} : { adminJid: config.adminJid }),
     ...(locale === undefined ? {} : { locale }),
     ...(missingTools.size === 0 ? {} : { missingTools }),
   };

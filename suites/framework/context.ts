@@ -66,6 +66,11 @@ export interface SutFacts {
    */
   readonly limits?: SutLimits;
   /**
+   * The administrator the SUT config names (`adminJid`), whether or not it claims Administrative
+   * Provisioning: a case of another profile may need one to set up its fixture.
+   */
+  readonly adminJid?: string;
+  /**
    * The locale the harness started the gateway under (harness/sut/sut-locale.ts: LC_ALL, else
    * LC_MESSAGES, else LANG of its environment); undefined for a gateway started by someone else
    * or in the C locale. What i18n.locale-independent-matching needs to mean anything.

@@ -74,8 +74,11 @@ export function freshVersion(context: CaseContext, prefix = '1.0.0'): string {
 
 /** Whether the SUT offers Administrative Provisioning over IQ: claimed, advertised and with an admin account. */
 export function hasAdmin(context: CaseContext): boolean {
-  // A claim of the profile makes the SUT config name its adminJid (docs/sut.md).
-  return context.sut.profiles.has('admin-provisioning') && context.sut.features.has(FEATURE.admin);
+  // A claim of the profile makes the SUT config name its adminJid (docs/sut.md); a gateway
+  // claiming another profile may still name one, so that the cases of that profile which set up
+  // their fixture as administrator can run.
+  const named = context.sut.profiles.has('admin-provisioning') || context.sut.adminJid !== undefined;
+  return named && context.sut.features.has(FEATURE.admin);
 }
 
 /** What interp-24 accepts when someone without the authority registers or administers. */
@@ -109,7 +112,7 @@ export async function adminFor(context: CaseContext): Promise<ProvisioningClient
     throw new MissingFixture(
       claimed
         ? `the SUT claims Administrative Provisioning but does not advertise ${FEATURE.admin}: the suite cannot act as its administrator (advertise the feature, or drop the claim)`
-        : `the SUT advertises ${FEATURE.admin} without claiming Administrative Provisioning, so its SUT config names no administrator: claim the profile and give adminJid (docs/sut.md)`,
+        : `the SUT advertises ${FEATURE.admin} but its SUT config names no administrator: give adminJid (docs/sut.md)`,
     );
   }
   return new ProvisioningClient(await context.callers.admin(), context.sut.gatewayJid);
