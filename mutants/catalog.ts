@@ -1065,6 +1065,16 @@ const ADVERTISING: MutantRecord[] = [
     grep: ['search.advertised-and-paged', 'gateway-info.claimed-profiles-advertised'],
   },
   {
+    name: 'admin-refusal-discloses-existence',
+    change:
+      "a non-admin's administrative request is refused forbidden for an existing endpoint, item-not-found otherwise",
+    bugClass: 'access-control',
+    requirements: ['errors.not-found-equivalence'],
+    profile: 'admin-provisioning',
+    scenario: 'equivalence',
+    grep: ['registration-flow.non-admin-like-nonexistent'],
+  },
+  {
     name: 'admin-not-advertised',
     change: '#admin is implemented but not advertised',
     bugClass: 'false-advertising',

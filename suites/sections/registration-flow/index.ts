@@ -20,6 +20,7 @@ import { FEATURE, NS_AGENT_API } from '../../../protocol/namespaces.ts';
 import { defineSuite } from '../../framework/case.ts';
 import {
   expectResultPayload,
+  expectSameErrorPayload,
   expectStanzaError,
   expectThat,
   requirePositiveControl,
@@ -146,6 +147,39 @@ export const registrationFlowSuite = defineSuite('registration-flow', 'Registrat
             'after the conflicting registrations',
           );
         }
+      }),
+  },
+  {
+    id: 'registration-flow.non-admin-like-nonexistent',
+    scenario: 'equivalence',
+    requirements: ['errors.not-found-equivalence'],
+    profiles: ['admin-provisioning'],
+    level: 'MUST',
+    features: [FEATURE.admin],
+    interpretations: ['interp-24'],
+    statement:
+      'A local account that is not the administrator asks registration-status of an endpoint the administrator just registered and of one nobody registered: both are refused (forbidden or item-not-found, interp-24) with the same error, so the refusal does not tell whether the endpoint exists.',
+    run: (context) =>
+      withRestore(context, async (restorer) => {
+        const admin = await adminFor(context);
+        const existing = freshEndpoint(context, 'exists').jid;
+        requirePositiveControl(
+          await restorer.register(
+            admin,
+            existing,
+            JSON.stringify(minimalManifest(existing, freshVersion(context))),
+          ),
+          `the administrator registering ${existing}`,
+        );
+        const outsider = new ProvisioningClient(await context.callers.local(), context.sut.gatewayJid);
+        const replies = [
+          await outsider.status(existing),
+          await outsider.status(freshEndpoint(context, 'absent').jid),
+        ] as const;
+        for (const reply of replies) {
+          expectStanzaError(reply, 'errors.not-found-equivalence', ['forbidden', 'item-not-found'], context);
+        }
+        expectSameErrorPayload(replies, 'errors.not-found-equivalence');
       }),
   },
   {
