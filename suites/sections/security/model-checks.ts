@@ -14,7 +14,7 @@ export const modelCases: readonly CaseDeclaration<'security'>[] = [
       'errors.not-found-equivalence',
       'json-encoding.authorize-before-limits',
     ],
-    profiles: ['core-directory'],
+    profiles: ['core-directory', 'task-execution'],
     level: 'MUST',
     interpretations: ['interp-19', 'interp-42'],
     statement:
