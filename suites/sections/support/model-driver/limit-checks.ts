@@ -224,9 +224,18 @@ class CapacityRun {
       throw new CannotTell(
         `${exchange.reply.xml}: resource-constraint where the caller holds ${String(before)} of its ${String(this.world.limits.taskCapacityOf.get(this.principal.bare) ?? '?')} tasks; with no documented invocation rate (limits.rateLimits.invocation) a rate limit may have refused it`,
       );
+    if (refusedForLimit && !this.pathEnded && expectations.every((expected) => mayAdmitOnly(expected)))
+      // Before any task of this case has ended, an early refusal cannot be told apart from a task
+      // of the same caller that an earlier case left running and the gateway still counts.
+      throw new CannotTell(
+        `${exchange.reply.xml}: resource-constraint where the caller holds ${String(before)} of its ${String(this.world.limits.taskCapacityOf.get(this.principal.bare) ?? '?')} tasks, before any task of this case ended: the caller may still hold a task an earlier case left`,
+      );
     judgeAdmission(expectations, exchange, 'rules.resource-bounds', this.transcript);
     return task;
   }
+
+  /** Set once a task of this case has reached a terminal state through one of the paths. */
+  pathEnded = false;
 
   async settleAll(): Promise<void> {
     for (const task of this.tasks) await task.settle();
@@ -304,6 +313,7 @@ export async function checkCapacityPaths(
           await run.invoke({ steps: [{ wait: {} }] });
         }
         await endPath(task, path);
+        run.pathEnded = true;
         const extra = await run.invoke({ steps: [{ wait: {} }] });
         expectThat(
           run.transcript(),
