@@ -1,6 +1,6 @@
 /** What a gateway the harness does not start needs to connect, printed once the servers are up. */
 import type { ConnectionFile } from '../harness/federation/connection-file.ts';
-import { textTable } from '../runner/text-table.ts';
+import { textTable } from '../suites/framework/text-table.ts';
 
 export function externalGatewayText(details: ConnectionFile, connectionFile: string | undefined): string {
   const { component, gateway } = details;

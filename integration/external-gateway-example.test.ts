@@ -6,7 +6,6 @@
 // commands (external: kill, freeze, thaw, storageFault) and the harness's fault proxy on the
 // component link leave no MUST case to a gateway the harness launches. Without those commands the
 // cases that need them cannot tell, each naming the command, and no profile passes.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,28 +14,14 @@ import { REPO_ROOT } from '../harness/repo-root.ts';
 import type { ConformanceReport } from '../runner/reports/conformance-report.ts';
 import type { RunResult } from '../runner/run-result.ts';
 import { runAgentconf, type AgentconfRun } from './variants/run-agentconf.ts';
-
-interface ScriptRun {
-  readonly code: number | null;
-  readonly output: string;
-}
+import { runScript, type ScriptRun } from './test-support/script-run.ts';
 
 const EXAMPLE = join(REPO_ROOT, 'examples/external-gateway');
 
 function runExample(out: string, sut?: string, args: readonly string[] = []): Promise<ScriptRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', [join(EXAMPLE, 'run.sh'), out, ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...(sut === undefined ? {} : { AGENTCONF_SUT: sut }) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      resolve({ code, output });
-    });
+  return runScript(join(EXAMPLE, 'run.sh'), [out, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...(sut === undefined ? {} : { AGENTCONF_SUT: sut }) },
   });
 }
 

@@ -3,7 +3,7 @@
 // with vault@agents.example's runtime neither set up by its operator nor listed in
 // "fixturesConfirmed" FAILED invocation.invoke-without-visibility, which never checked the item:
 // the hidden endpoint it invokes has nothing to execute its tools.
-import { spawn } from 'node:child_process';
+import { runScript, type ScriptRun } from './test-support/script-run.ts';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,33 +46,15 @@ gateway.on('exit', (code) => process.exit(code ?? 1));
   return file;
 }
 
-function runExternal(dir: string, out: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'sh',
-      [
-        join(REPO_ROOT, 'examples/ci/run-external-gateway.sh'),
-        '--sut',
-        sutWithoutVaultRuntime(dir),
-        '--out',
-        out,
-        '--grep',
-        'invocation.invoke-without-visibility',
-      ],
-      {
-        cwd: REPO_ROOT,
-        env: { ...process.env, AGENTCONF_GATEWAY: `node '${gatewayWithoutVaultRuntime(dir)}'` },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      resolve({ code, output });
-    });
-  });
+function runExternal(dir: string, out: string): Promise<ScriptRun> {
+  return runScript(
+    join(REPO_ROOT, 'examples/ci/run-external-gateway.sh'),
+    ['--sut', sutWithoutVaultRuntime(dir), '--out', out, '--grep', 'invocation.invoke-without-visibility'],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, AGENTCONF_GATEWAY: `node '${gatewayWithoutVaultRuntime(dir)}'` },
+    },
+  );
 }
 
 describe('an operator checklist item left unconfirmed (admin-iq fixtures)', () => {

@@ -14,7 +14,6 @@
 //
 // resent-event-new-id: the cut of the component link in front of the external gateway makes it
 // re-send the events committed while it was offline, under a fresh event ID.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +27,7 @@ import {
   RESENT_EVENT_NEW_ID,
   type GatewayVariant,
 } from './variants/gateway-variants.ts';
+import { runScript } from './test-support/script-run.ts';
 
 interface ExampleRun {
   readonly code: number | null;
@@ -38,26 +38,14 @@ interface ExampleRun {
 /** Generous: setup with admin-iq provisioning takes about 10 s alone, longer under load. */
 const RUN_TIMEOUT_MS = 300_000;
 
-function runExample(root: string, out: string, grep: readonly string[]): Promise<ExampleRun> {
-  return new Promise((resolve, reject) => {
-    const args = ['--seed', '7', ...grep.flatMap((pattern) => ['--grep', pattern])];
-    const child = spawn('sh', [join(root, 'examples/external-gateway/run.sh'), out, ...args], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const file = join(out, 'result.json');
-      if (!existsSync(file)) {
-        reject(new Error(`run.sh wrote no result.json (exit ${String(code)}):\n${output}`));
-        return;
-      }
-      resolve({ code, output, result: JSON.parse(readFileSync(file, 'utf8')) as RunResult });
-    });
+async function runExample(root: string, out: string, grep: readonly string[]): Promise<ExampleRun> {
+  const args = ['--seed', '7', ...grep.flatMap((pattern) => ['--grep', pattern])];
+  const { code, output } = await runScript(join(root, 'examples/external-gateway/run.sh'), [out, ...args], {
+    cwd: root,
   });
+  const file = join(out, 'result.json');
+  if (!existsSync(file)) throw new Error(`run.sh wrote no result.json (exit ${String(code)}):\n${output}`);
+  return { code, output, result: JSON.parse(readFileSync(file, 'utf8')) as RunResult };
 }
 
 /** The example run against `variant` on the `grep` subset, in beforeAll; the copy removed after. */

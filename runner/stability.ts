@@ -7,7 +7,7 @@
  */
 import type { Outcome } from '../suites/framework/outcome.ts';
 import type { RunResult } from './run-result.ts';
-import { textTable } from './text-table.ts';
+import { textTable } from '../suites/framework/text-table.ts';
 
 export interface CaseStability {
   readonly id: string;

@@ -7,7 +7,7 @@ import type { CaseResult } from '../suites/framework/run-case.ts';
 import { mustFirst, type Outcome } from '../suites/framework/outcome.ts';
 import { unconfirmedItemOf } from '../suites/fixtures/reference-world.ts';
 import { citedRequirementLines } from '../suites/registry/cited-requirements.ts';
-import { textTable } from './text-table.ts';
+import { textTable } from '../suites/framework/text-table.ts';
 import type { RunProgress } from './run-conformance.ts';
 import type { RunResult } from './run-result.ts';
 import type { ProfileVerdict } from './profile-verdicts.ts';

@@ -32,7 +32,7 @@ import { SutNotReadyError } from '../../harness/sut/readiness.ts';
 import { SutConfigError, type SutConfig } from '../../harness/sut/sut-config.ts';
 import { checkWritableFile, EXIT, UsageError, type CliIo, type ExitCode } from '../io.ts';
 import type { Command } from '../main.ts';
-import { textTable } from '../../runner/text-table.ts';
+import { textTable } from '../../suites/framework/text-table.ts';
 import { parseCommandArgs, type CommandSpec } from '../options.ts';
 import {
   DEFAULT_WORLD,

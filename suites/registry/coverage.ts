@@ -5,6 +5,7 @@
  * registry and are only counted.
  */
 import type { Registry, Requirement, RequirementLevel } from './registry.ts';
+import { textTable } from '../framework/text-table.ts';
 
 export interface CoverageReport {
   /** Requirements a case could check: testability black-box or needs-fixture. */
@@ -55,13 +56,7 @@ export function formatCoverage(report: CoverageReport): string {
     testabilityText(entry),
     entry.id,
   ]);
-  const widths = [0, 1, 2].map((column) => Math.max(0, ...rows.map((row) => (row[column] ?? '').length)));
-  const lines = rows.map((row) =>
-    row
-      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-      .join('  ')
-      .trimEnd(),
-  );
+  const lines = textTable(rows, '');
   const covered = report.testable.length - report.uncovered.length;
   const byLevel = (['MUST', 'SHOULD', 'MAY'] as const)
     .map((level) => `${String(report.uncovered.filter((entry) => entry.level === level).length)} ${level}`)

@@ -21,6 +21,7 @@ import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import inputClassesSchema from '../../fixtures/schemas/input-classes.schema.json' with { type: 'json' };
 import type { Registry } from './registry.ts';
+import { textTable } from '../framework/text-table.ts';
 
 export const INPUT_CLASSES_PATH = resolve(import.meta.dirname, 'input-classes.json');
 
@@ -163,13 +164,7 @@ export function formatClassCoverage(report: ClassCoverage): string {
     inputClass.id,
     inputClass.summary,
   ]);
-  const widths = [0, 1, 2].map((column) => Math.max(0, ...rows.map((row) => (row[column] ?? '').length)));
-  const lines = rows.map((row) =>
-    row
-      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-      .join('  ')
-      .trimEnd(),
-  );
+  const lines = textTable(rows, '');
   const covered = report.classes.length - report.uncovered.length;
   const gaps = new Set(report.uncovered.map((inputClass) => inputClass.requirement)).size;
   lines.push(
