@@ -129,6 +129,14 @@ describe('judging a reply against the model', () => {
     expect(judgeReply(refusal, exchangeOf(notFound), 'jids').verdict).toBe('pass');
     expect(judgeReply(refusal, exchangeOf(forbidden), 'jids').verdict).toBe('fail');
   });
+
+  it('only warns about the right condition with another error type (interp-42)', () => {
+    const refusal = manifestRetrieval(run.model, carol, 'vault@agents.example');
+    const typedModify = `<iq type='error' id='a'><error type='modify'><item-not-found xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>`;
+    const judged = judgeReply(refusal, exchangeOf(typedModify), 'jids');
+    expect(judged.verdict).toBe('warn');
+    expect(judged.reasons.join(' ')).toContain('error type modify, not cancel');
+  });
 });
 
 describe('a generated world', () => {
