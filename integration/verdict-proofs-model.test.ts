@@ -107,7 +107,7 @@ describe('the model-driven cases against a gateway with a documented page maximu
     const ids = run()
       .result.cases.map((result) => result.case.id)
       .filter((id) => id.includes('.model-'));
-    expect(ids).toHaveLength(7);
+    expect(ids).toHaveLength(12);
     for (const id of ids) expect(caseOf(run(), id).outcome, `${id}\n${describeRun(run())}`).toBe('passed');
   });
 });
