@@ -47,7 +47,7 @@ describe(`a gateway whose hidden and unauthorized lookups take ${String(PLANTED_
       expect(result.outcome, `${id}\n${describeRun(run())}`).toBe('passed');
       const [warning] = timingWarnings(run(), id);
       expect(warning, `${id}\n${transcriptOf(run(), id)}`).toMatch(
-        /: leak( \(stopped early\))?: max \|t\| = \d+\.\d \(\w+.*means \d+(\.\d)? vs \d+(\.\d)? µs\), N = \d+/,
+        /: leak( \(stopped early\))?: max \|t\| = \d+\.\d \(\w+.*means \d+(\.\d)? vs \d+(\.\d)? µs, effect \d+\.\d+ × p10 \d+ µs\), N = \d+/,
       );
       expect(result.attempts.at(-1)?.iterations).toBeGreaterThan(0);
     }
