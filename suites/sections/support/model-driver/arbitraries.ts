@@ -276,10 +276,10 @@ type AdminStep = ModelOperation & { kind: 'admin' };
 
 /**
  * Administrative IQs whose only permitted outcomes leave the world as it is, so that the model's
- * world stays the gateway's: from anyone, registration-status of anything; from a non-admin, any
+ * world stays the gateway's: from a non-admin, registration-status of anything (refused), and any
  * operation on the case's own endpoints, nonexistent, foreign, malformed or its own JID (all
- * refused); from the administrator, changes to targets the gateway does not host or that do not
- * exist, activation with a hash no manifest has or of an absent version, removal of an active
+ * refused); from the administrator, registration-status of the case's own endpoints and of
+ * targets it does not host, changes to targets the gateway does not host or that do not exist, activation with a hash no manifest has or of an absent version, removal of an active
  * version (all refused).
  */
 function provisioningArbitrary(
@@ -289,8 +289,12 @@ function provisioningArbitrary(
 ): fc.Arbitrary<ModelOperation> {
   const self = vocabulary.selves.get(role) ?? vocabulary.absentJids[0] ?? '';
   const unhosted = [...vocabulary.absentJids, ...vocabulary.outside, ...vocabulary.malformed, self];
+  // The administrator's listing of a run endpoint shows versions other cases may leave behind
+  // (one a retained task blocks from removal, interp-24), which the world file does not hold:
+  // only the case's own endpoints have a registration history the model knows whole.
+  const listed = role === 'admin' ? vocabulary.scratch : vocabulary.jids;
   const status = fc
-    .constantFrom(...vocabulary.jids, ...unhosted)
+    .constantFrom(...listed, ...unhosted)
     .map((jid): AdminStep => ({ kind: 'admin', request: 'registration-status', jid }));
   const change = (jids: readonly string[]): fc.Arbitrary<AdminStep> =>
     fc
