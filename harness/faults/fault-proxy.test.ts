@@ -130,11 +130,13 @@ describe('FaultProxy', () => {
     await first;
     // The upstream echoes what reaches it: the echo proves the bytes before the held stanza
     // arrived there, not merely left the proxy.
+    // The rest of the held stanza goes only after its head came back: written at once, the two
+    // writes can reach the proxy as one chunk, and a whole <hold/> is held before any byte of it.
     const headOfHeld = readUntil(socket, '<ho');
     socket.write('<ho');
+    await headOfHeld;
     socket.write('ld/><b/>');
     await proxy.waitFor('held', () => proxy.heldConnections === 1);
-    await headOfHeld;
     // Reported as written, held or not.
     expect(seen).toEqual(['a', 'hold', 'b']);
     expect(upstream.received).toBe(`${header}<a x="1"/><ho`);
