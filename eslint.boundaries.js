@@ -15,7 +15,7 @@ export const LAYERS = {
   // Developer tools beside the product (the spec/artifact check): they read the wire model and
   // nothing imports them.
   tools: ['protocol'],
-  bench: ['runner', 'suites', 'harness', 'reference-gateway', 'protocol'],
+  bench: ['cli', 'runner', 'suites', 'harness', 'reference-gateway', 'protocol'],
   // The mutant catalog and its runner: patched copies of the gateway judged by agentconf runs.
   mutants: ['integration', 'cli', 'runner', 'suites', 'harness', 'reference-gateway', 'protocol'],
   // Tests that start a federation and a gateway together, and run cases against it.

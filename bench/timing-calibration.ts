@@ -14,11 +14,11 @@
  * Each run starts its own federation; the machine's load average is printed with each run,
  * because on a shared machine it decides the figures more than anything else.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { agentconfVerdictRun } from '../cli/agentconf-child.ts';
 import { REPO_ROOT } from '../harness/repo-root.ts';
 import { buildSourceVariant } from '../harness/sut/source-variant.ts';
 import { plantedTimingLeak } from '../harness/sut/test-support/planted-timing-leak.ts';
@@ -94,19 +94,12 @@ function buildLeakVariant(delayMicros: number): { readonly sutFile: string; remo
 }
 
 function agentconf(sutFile: string | undefined, seed: number, out: string): Promise<void> {
-  const argv = ['bin/agentconf.js', 'run', '--provider', 'native', '--seed', String(seed), '--out', out];
+  const argv = ['--provider', 'native', '--seed', String(seed), '--out', out];
   if (sutFile !== undefined) argv.push('--sut', sutFile);
   for (const pattern of grep) argv.push('--grep', pattern);
   if (values.deep) argv.push('--deep');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-    child.on('error', reject);
-    // Exit 1 is a verdict (a SHOULD warning under --strict, or another claimed profile): read the result.
-    child.on('exit', (code) => {
-      if (code === 0 || code === 1) resolve();
-      else reject(new Error(`agentconf run exited ${String(code)}`));
-    });
-  });
+  // Exit 1 is a verdict (a SHOULD warning under --strict, or another claimed profile): read the result.
+  return agentconfVerdictRun(argv);
 }
 
 async function runOnce(delayMicros: number, sutFile: string | undefined, seed: number): Promise<RunFigures> {

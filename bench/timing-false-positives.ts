@@ -17,7 +17,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT } from '../harness/repo-root.ts';
+import { agentconfExitCode } from '../cli/agentconf-child.ts';
 
 interface ResultJson {
   readonly profiles: readonly {
@@ -82,17 +82,10 @@ function startHog(): ChildProcess {
 }
 
 function agentconf(seed: number, out: string): Promise<number> {
-  const argv = ['bin/agentconf.js', 'run', '--strict', '--provider', 'native', '--seed', String(seed)];
-  argv.push('--out', out);
+  const argv = ['run', '--strict', '--provider', 'native', '--seed', String(seed), '--out', out];
   if (values.sut !== undefined) argv.push('--sut', values.sut);
   for (const pattern of values.grep ?? []) argv.push('--grep', pattern);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      resolve(code ?? -1);
-    });
-  });
+  return agentconfExitCode(argv);
 }
 
 const NOTE =

@@ -10,12 +10,11 @@
  *
  *   node bin/run-ts.js mutants/race-schedules.ts [--seeds 20] [--only NAME]… [--target 0.95] [--json FILE]
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT } from '../harness/repo-root.ts';
+import { agentconfVerdictRun } from '../cli/agentconf-child.ts';
 import { buildGatewayVariant } from '../integration/variants/gateway-variants.ts';
 import { MUTANTS } from './catalog.ts';
 import type { Mutant } from './mutant.ts';
@@ -68,17 +67,9 @@ function raceMutants(): Mutant[] {
 }
 
 function agentconf(sutFile: string, grep: readonly string[], seed: number, out: string): Promise<void> {
-  const argv = ['bin/agentconf.js', 'run', '--provider', 'native', '--deep', '--seed', String(seed)];
-  argv.push('--out', out, '--sut', sutFile);
+  const argv = ['--provider', 'native', '--deep', '--seed', String(seed), '--out', out, '--sut', sutFile];
   for (const pattern of grep) argv.push('--grep', pattern);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code === 0 || code === 1) resolve();
-      else reject(new Error(`agentconf run exited ${String(code)}`));
-    });
-  });
+  return agentconfVerdictRun(argv);
 }
 
 /** "schedule 7: … → …; 1 violation(s)" or a schedule that ended in a requirement violation. */
