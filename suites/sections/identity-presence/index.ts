@@ -100,6 +100,11 @@ function subscribeCase(
   };
 }
 
+/** The first presence from `jid` already received since `since`. */
+function firstPresence(caller: Caller, jid: string, since: number): ReceivedStanza | undefined {
+  return caller.inbound.slice(since).find((stanza) => isFrom(stanza, jid));
+}
+
 /** The answer with its sender left out, for comparing what two endpoints said. */
 function answerShape(stanza: ReceivedStanza | undefined): string {
   if (stanza === undefined) return '(no answer)';
@@ -177,6 +182,48 @@ export const identityPresenceSuite = defineSuite('identity-presence', 'Identity 
         'identity-presence.presence-handling',
         `a declined subscription (unsubscribed), as XMPP IM answers for a JID without an account`,
         toHidden?.type === 'unsubscribed',
+      );
+    },
+  },
+  {
+    id: 'identity-presence.probe-hidden-like-nonexistent',
+    scenario: 'equivalence',
+    requirements: ['identity-presence.presence-handling'],
+    profiles: ['core-directory'],
+    level: 'SHOULD',
+    statement:
+      'A presence probe from a local caller without a subscription to a hidden endpoint is answered exactly as one to a JID that names nothing, and neither answer is available presence.',
+    run: async (context) => {
+      const world = requireWorld(context);
+      const hidden = world.hiddenEndpoint.jid;
+      const missing = world.nonexistentJid;
+      const visible = world.visibleEndpoint.jid;
+      const caller = await context.callers.local();
+      const since = caller.inbound.length;
+      await caller.send(xml('presence', { to: hidden, type: 'probe' }));
+      await caller.send(xml('presence', { to: missing, type: 'probe' }));
+      // The visible endpoint's answer travels the same path after the other two: once it is in,
+      // so is whatever they answered. Without it the wait spans the whole reply timeout.
+      await caller.send(xml('presence', { to: visible, type: 'probe' }));
+      await presenceFrom(context, caller, visible, since);
+      const toHidden = firstPresence(caller, hidden, since);
+      const toMissing = firstPresence(caller, missing, since);
+      expectThat(
+        toHidden?.xml ?? '(no answer)',
+        'identity-presence.presence-handling',
+        `the same answer to a probe of hidden ${hidden} as of nonexistent ${missing}:\n${toMissing?.xml ?? '(no answer)'}`,
+        answerShape(toHidden) === answerShape(toMissing),
+      );
+      // XMPP IM (RFC 6121 §4.3.2) answers a probe from a sender without a subscription with
+      // 'unsubscribed', and a JID that names nothing has no availability to show.
+      const available = [toHidden, toMissing].filter(
+        (answer) => answer !== undefined && answer.type === undefined,
+      );
+      expectThat(
+        available.map((answer) => answer?.xml).join('\n') || '(none)',
+        'identity-presence.presence-handling',
+        `no available presence from ${hidden} (hidden from ${caller.bareJid}) or ${missing} (no endpoint) in answer to a probe`,
+        available.length === 0,
       );
     },
   },

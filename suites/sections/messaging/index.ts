@@ -21,188 +21,37 @@
  * there a gateway that relies on server routing delivers; the gateway's own server does apply
  * them, as a well-behaved deployment's would.
  */
-import { xml, type Element } from '@xmpp/xml';
+import { xml } from '@xmpp/xml';
 import { WaitTimeout, type Caller, type ReceivedStanza } from '../../../harness/driver/index.ts';
 import { MESSAGING_NS } from '../../../protocol/messaging.ts';
-import { bareJidOf, JidError, normalizeBareJid } from '../../../protocol/jid/index.ts';
 import { NS_AGENT_TASK } from '../../../protocol/namespaces.ts';
 import { defineSuite } from '../../framework/case.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import { expectThat } from '../../framework/expect.ts';
-import { CannotTell, MissingFixture } from '../../framework/verdicts.ts';
-import type { CallerRole } from '../../fixtures/reference-world.ts';
-import { requireWorld } from '../../fixtures/reference-world.ts';
+import { MissingFixture } from '../../framework/verdicts.ts';
 import { eventPayload } from '../support/task-events.ts';
 import { setBlocked, withCleanUp } from '../support/blocklist.ts';
 import { TaskSession } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
+import { blockStateFaultCases } from './block-state-faults.ts';
+import {
+  BLOCKING_REQUIREMENTS,
+  bodyContains,
+  bodyOf,
+  chat,
+  chatEndpoint,
+  delivered,
+  exchange,
+  expectControl,
+  fence,
+  fresh,
+  hold,
+  isFromEndpoint,
+  messageFrom,
+  release,
+} from './conversation.ts';
 
 const NS_ROSTER = 'jabber:iq:roster';
-const TOKEN_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
-
-/** The conformance tools' endpoint, which the fixture makes chat; `roles` must be allowed to see it. */
-function chatEndpoint(context: CaseContext, roles: readonly CallerRole[]): string {
-  const world = requireWorld(context);
-  const endpoint = world.conformanceEndpoint();
-  if (endpoint === undefined) {
-    throw new MissingFixture(
-      `the fixture world (${world.source}) hosts no conformance tools' endpoint, which answers the conformance chat (docs/conformance-tools.md, "Chat")`,
-    );
-  }
-  for (const role of roles) {
-    if (!world.maySee(role, endpoint)) {
-      throw new MissingFixture(
-        `${world.jidOf(role)} may not see ${endpoint.jid} in ${world.source}, so it cannot chat with it`,
-      );
-    }
-  }
-  return endpoint.jid;
-}
-
-function fresh(context: CaseContext, label: string): string {
-  return `${label}-${context.random.string(TOKEN_ALPHABET, 12)}`;
-}
-
-function isFromEndpoint(stanza: ReceivedStanza, endpoint: string): boolean {
-  if (stanza.from === undefined) return false;
-  try {
-    return bareJidOf(stanza.from) === normalizeBareJid(endpoint);
-  } catch (error) {
-    if (error instanceof JidError) return false;
-    throw error;
-  }
-}
-
-function bodyOf(stanza: ReceivedStanza): string | undefined {
-  const body = stanza.element?.getChild('body');
-  return body === undefined ? undefined : body.getText();
-}
-
-/** A one-to-one chat message to the endpoint, with a fresh id. */
-function chat(context: CaseContext, to: string, body: string, extra: readonly Element[] = []): Element {
-  return xml('message', { type: 'chat', to, id: fresh(context, 'm') }, xml('body', {}, body), ...extra);
-}
-
-/** The first message from the endpoint since `since` that satisfies `matches`, or undefined at the deadline. */
-async function messageFrom(
-  context: CaseContext,
-  caller: Caller,
-  endpoint: string,
-  since: number,
-  what: string,
-  matches: (stanza: ReceivedStanza) => boolean,
-): Promise<ReceivedStanza | undefined> {
-  try {
-    return await caller.waitForStanza(
-      (stanza) => stanza.name === 'message' && isFromEndpoint(stanza, endpoint) && matches(stanza),
-      { since, timeoutMs: context.sut.replyTimeoutMs, description: what },
-    );
-  } catch (error) {
-    if (error instanceof WaitTimeout) return undefined;
-    throw error;
-  }
-}
-
-function bodyContains(text: string): (stanza: ReceivedStanza) => boolean {
-  return (stanza) => bodyOf(stanza)?.includes(text) === true;
-}
-
-/** Sends `body` and waits for the endpoint's chat answer containing `expect`; none means no fixture. */
-async function exchange(
-  context: CaseContext,
-  caller: Caller,
-  endpoint: string,
-  body: string,
-  expect: string,
-): Promise<ReceivedStanza> {
-  const since = caller.inbound.length;
-  await caller.send(chat(context, endpoint, body));
-  const answer = await messageFrom(
-    context,
-    caller,
-    endpoint,
-    since,
-    `chat answer containing ${expect}`,
-    bodyContains(expect),
-  );
-  if (answer === undefined) {
-    throw new MissingFixture(
-      `${endpoint} did not answer ${body} with a chat message containing ${expect} within ${String(context.sut.replyTimeoutMs)} ms: the case needs the conformance chat (docs/conformance-tools.md, "Chat")`,
-    );
-  }
-  return answer;
-}
-
-/** Holds a reply under `token`: acknowledged before the case goes on. */
-async function hold(
-  context: CaseContext,
-  human: Caller,
-  endpoint: string,
-  token: string,
-  text: string,
-): Promise<void> {
-  await exchange(
-    context,
-    human,
-    endpoint,
-    JSON.stringify({ hold: token, text }),
-    JSON.stringify({ holding: token }),
-  );
-}
-
-/** Releases `token` from another account; resolves once the endpoint says it tried every held reply. */
-async function release(
-  context: CaseContext,
-  releaser: Caller,
-  endpoint: string,
-  token: string,
-): Promise<void> {
-  await exchange(context, releaser, endpoint, JSON.stringify({ release: token }), `"released":"${token}"`);
-}
-
-/** A round trip to the human's own server: stanzas sent to the session before it (offline messages) have arrived. */
-async function fence(human: Caller): Promise<void> {
-  await human.exchangeIq(
-    human.bareJid.slice(human.bareJid.indexOf('@') + 1),
-    'get',
-    xml('ping', { xmlns: 'urn:xmpp:ping' }),
-  );
-}
-
-/** Every message from the endpoint carrying `text` that any of `humans` received since its index. */
-function delivered(
-  endpoint: string,
-  text: string,
-  humans: readonly { caller: Caller; since: number }[],
-): ReceivedStanza[] {
-  return humans.flatMap(({ caller, since }) =>
-    caller.inbound.filter(
-      (stanza) =>
-        stanza.index >= since &&
-        stanza.name === 'message' &&
-        isFromEndpoint(stanza, endpoint) &&
-        stanza.xml.includes(text),
-    ),
-  );
-}
-
-const BLOCKING_REQUIREMENTS = [
-  'security.honor-blocking',
-  'security.no-assumed-server-blocking',
-  'identity-presence.presence-not-unblock-evidence',
-  'messaging.blocking-claim',
-  'security.no-unfounded-blocking-claim',
-] as const;
-
-/** After unblocking, a released reply must arrive, or the blocked half proved nothing. */
-function expectControl(arrived: readonly ReceivedStanza[], who: string, endpoint: string): void {
-  if (arrived.length === 0) {
-    throw new CannotTell(
-      `${endpoint} delivered nothing to ${who} after the block was lifted either: the case cannot tell blocking from an endpoint that never originates messages`,
-    );
-  }
-}
-
 /** One online human: hold, subscribe and send presence, block `item`, release, and then the control. */
 async function blockedOnline(
   context: CaseContext,
@@ -632,4 +481,5 @@ export const messagingSuite = defineSuite('messaging', 'Human Messaging Profile'
       });
     },
   },
+  ...blockStateFaultCases,
 ]);
