@@ -1,8 +1,15 @@
 // Issue 16, Done when: a gateway that delivers to a blocked recipient (it leaves XEP-0191 to
 // server routing) and one that turns a chat answer into a task each fail the Human Messaging
 // profile. Each is a --grep run over #messaging (a subset can prove a failure, never a pass).
+// Issue 22: a gateway taking the quiet paths the blocking and probe cases allow passes every
+// claimed profile on a full run.
 import { describe, expect, it } from 'vitest';
-import { ASSUMES_SERVER_BLOCKING, CHAT_REPLY_AS_TASK } from './variants/messaging-variants.ts';
+import {
+  ASSUMES_SERVER_BLOCKING,
+  CHAT_REPLY_AS_TASK,
+  QUIET_CHAT_AND_PROBES,
+} from './variants/messaging-variants.ts';
+import { itPassesEveryClaimedProfile } from './variants/permitted-proofs.ts';
 import { caseOf, describeRun, verdictOf } from './variants/run-agentconf.ts';
 import { useVariantRun } from './variants/use-variant-run.ts';
 
@@ -24,5 +31,19 @@ describe('a gateway that answers chat with a task', () => {
   it('FAILS messaging.chat-answer-stays-chat, and Human Messaging', () => {
     expect(caseOf(run(), 'messaging.chat-answer-stays-chat').outcome, describeRun(run())).toBe('failed');
     expect(verdictOf(run(), 'human-messaging').verdict).toBe('failed');
+  });
+});
+
+describe('a gateway without receipts whose probes of unseen endpoints go unanswered (permitted)', () => {
+  const run = useVariantRun(QUIET_CHAT_AND_PROBES);
+  itPassesEveryClaimedProfile(run);
+
+  it('takes the quiet paths in the cases that accept them', () => {
+    const transcriptOf = (id: string): string => caseOf(run(), id).attempts.at(-1)?.transcriptText ?? '';
+    // Decided on the withheld answer alone: no receipt was ever due.
+    expect(transcriptOf('messaging.blocked-before-answer')).toMatch(/without a receipt/);
+    const probes = transcriptOf('identity-presence.probe-hidden-like-nonexistent');
+    expect(probes).toMatch(/RECV\s+<presence[^>]*from='weather@/);
+    expect(probes).not.toMatch(/RECV\s+<presence[^>]*from='vault/);
   });
 });

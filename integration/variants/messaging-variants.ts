@@ -28,3 +28,16 @@ export const CHAT_REPLY_AS_TASK: GatewayVariant = {
   change: 'the answer to a chat message is sent as a completed agent-task event instead of a chat message',
   patches: variantPatches('chat-reply-as-task'),
 };
+
+/**
+ * Permitted: chat endpoints without XEP-0184 (not advertised, a request ignored: #messaging asks
+ * only that what is advertised be implemented), and presence probes of an endpoint the sender may
+ * not see left unanswered, like those of a JID that names nothing (RFC 6121 §4.3.2 has the
+ * contact's server answer 'unsubscribed' with a SHOULD; silence shows nothing either way).
+ */
+export const QUIET_CHAT_AND_PROBES: GatewayVariant = {
+  name: 'quiet-chat-and-probes',
+  change:
+    'chat endpoints neither advertise nor send XEP-0184 receipts, and probes of endpoints the sender may not see go unanswered',
+  patches: variantPatches('quiet-chat-and-probes'),
+};
