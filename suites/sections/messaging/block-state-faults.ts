@@ -76,11 +76,14 @@ async function whileS2sDelayed<T>(
 /**
  * A disco#info round trip from the human to the gateway's domain (the human blocks the endpoint,
  * not the domain), over the links the endpoint's messages take: once its result is in, whatever
- * the gateway wrote to the human before answering it has arrived.
+ * the gateway wrote to the human before answering it has arrived. Its answer queues behind what
+ * the links still hold from the delay (`delayedMs`), so the wait covers that too.
  */
-async function gatewayRoundTrip(context: CaseContext, human: Caller): Promise<void> {
+async function gatewayRoundTrip(context: CaseContext, human: Caller, delayedMs: number): Promise<void> {
   try {
-    await human.exchangeIq(context.sut.gatewayJid, 'get', xml('query', { xmlns: NS_DISCO_INFO }));
+    await human.exchangeIq(context.sut.gatewayJid, 'get', xml('query', { xmlns: NS_DISCO_INFO }), {
+      timeoutMs: context.sut.replyTimeoutMs + delayedMs,
+    });
   } catch (error) {
     if (!(error instanceof IqTimeout)) throw error;
     throw new CannotTell(
@@ -169,7 +172,7 @@ async function blockedBeforeAnswer(context: CaseContext, human: Caller, endpoint
     human.transcript.note(
       `blocked ${blockedAfterMs.toFixed(0)} ms after sending ${messageId}, which the s2s links hold ${String(S2S_DELAY_MS)} ms: the gateway reads it with the block in force`,
     );
-    await gatewayRoundTrip(context, human);
+    await gatewayRoundTrip(context, human, S2S_DELAY_MS);
     const leaked = human.inbound
       .slice(since)
       .filter(
@@ -195,14 +198,15 @@ type Unanswered = 'error' | 'silence';
  * While `during` runs, every IQ the gateway sends to the human is answered by the harness with
  * <service-unavailable/>, as a server without the gateway's block-state source answers, at once,
  * while the s2s links delay the real query ('error'); or the links delay it longer than the reply
- * timeout ('silence'), past any sensible block-state timeout of the gateway's.
+ * timeout ('silence'), past any sensible block-state timeout of the gateway's. Resolves with
+ * the delay the links applied.
  */
 async function blockStateUnanswered(
   context: CaseContext,
   human: Caller,
   how: Unanswered,
   during: () => Promise<void>,
-): Promise<void> {
+): Promise<number> {
   const link = linkOf(context);
   const injected: Promise<void>[] = [];
   const stop = link.onSent((stanza) => {
@@ -220,13 +224,14 @@ async function blockStateUnanswered(
     );
     injected.push(link.inject(answer.toString()));
   });
+  const delayMs = how === 'error' ? S2S_DELAY_MS : context.sut.replyTimeoutMs;
   try {
-    const delayMs = how === 'error' ? S2S_DELAY_MS : context.sut.replyTimeoutMs;
     await whileS2sDelayed(s2sOf(context), delayMs, during);
   } finally {
     stop();
   }
   await Promise.all(injected);
+  return delayMs;
 }
 
 function addressedTo(stanza: Element, bareJid: string): boolean {
@@ -256,8 +261,10 @@ async function releasedUnanswered(
     await block();
     const since = human.inbound.length;
     // The release is answered once the endpoint tried the held reply, before the links return.
-    await blockStateUnanswered(context, human, how, () => release(context, releaser, endpoint, token));
-    await gatewayRoundTrip(context, human);
+    const delayedMs = await blockStateUnanswered(context, human, how, () =>
+      release(context, releaser, endpoint, token),
+    );
+    await gatewayRoundTrip(context, human, delayedMs);
     const leaked = delivered(endpoint, text, [{ caller: human, since }]);
     expectThat(
       leaked.map((stanza) => stanza.xml).join('\n'),
