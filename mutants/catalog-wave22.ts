@@ -443,8 +443,6 @@ const IDENTIFIERS: MutantRecord[] = [
     profile: 'task-execution',
     scenario: 'equivalence',
     grep: ['invocation.identifier-unpredictability'],
-    knownGap:
-      'a statistical test of many task and event IDs beyond distinctness and shared prefixes: per-position bit balance, and increments between consecutive IDs in any byte window (here the low four bytes count up)',
   },
   {
     name: 'id-timestamp-prefix',
@@ -454,8 +452,6 @@ const IDENTIFIERS: MutantRecord[] = [
     profile: 'task-execution',
     scenario: 'equivalence',
     grep: ['invocation.identifier-unpredictability'],
-    knownGap:
-      'IDs tested against the clock: leading bits that decode to the creation instant (a UUIDv7-like layout) leave fewer than 128 random bits',
   },
   {
     name: 'id-hash-of-timestamp',

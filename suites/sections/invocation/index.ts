@@ -9,7 +9,7 @@
  */
 import type { Element } from '@xmpp/xml';
 import type { Caller, IqExchange } from '../../../harness/driver/index.ts';
-import { dateTimeFromMillis, toEpochMillis } from '../../../protocol/datetime.ts';
+import { dateTimeFromMillis, toEpochMillis, type XmppDateTime } from '../../../protocol/datetime.ts';
 import { buildInvoke, type Invoke } from '../../../protocol/stanza/index.ts';
 import { defineSuite } from '../../framework/case.ts';
 import type { CaseContext } from '../../framework/context.ts';
@@ -24,6 +24,7 @@ import {
 import { CannotTell, MissingFixture } from '../../framework/verdicts.ts';
 import { requireWorld } from '../../fixtures/reference-world.ts';
 import { duplicates, estimatedBits, IDENTIFIER_ALPHABET_SIZE, varyingPositions } from './identifiers.ts';
+import { BATTERY_ALPHA, expectUnpredictableBits, REQUIRED_BITS } from './identifier-predictability.ts';
 import { discoInfo } from '../support/discovery.ts';
 import { adminFor, freshVersion, hasAdmin, withRestore } from '../support/provisioning.ts';
 import { expectServedManifest, manifestRequest } from '../support/served-manifest.ts';
@@ -117,16 +118,20 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     requirements: ['invocation.identifier-unpredictability', 'invocation.identifier-grammar'],
     profiles: ['task-execution'],
     level: 'MUST',
-    statement: `Task IDs of ${String(SEQUENTIAL_IDS)} consecutive invocations, of ${String(SEQUENTIAL_IDS + CONCURRENT_IDS)} in all, and the event IDs of their tasks are all distinct, and the consecutive task IDs differ in enough characters to hold 64 bits (a counter or a clock differs in a few; a fixed or time prefix before random bits is fine). A per-position estimate below ${String(WARN_BELOW_BITS)} bits over all task IDs, or over all event IDs, is a warning: statistics on a sample show only gross failures (spec positions, section I).`,
+    statement: `Task IDs of ${String(SEQUENTIAL_IDS)} consecutive invocations, of ${String(SEQUENTIAL_IDS + CONCURRENT_IDS)} in all, and the event IDs of their tasks are all distinct; the consecutive task IDs differ in enough characters to hold 64 bits; and in each sample, after a predictor battery (bit balance, repeats, increments in every window, the creation clock) has marked the bit positions it guesses from earlier IDs beyond chance, at least ${String(REQUIRED_BITS)} bits remain (a counter or a clock in place of random bits leaves fewer; a fixed or time prefix beside 128 random bits is fine; the battery's false-positive probability for CSPRNG IDs, at most ${BATTERY_ALPHA.toExponential(0)}, is printed). A per-position estimate below ${String(WARN_BELOW_BITS)} bits over all task IDs, or over all event IDs, is a warning: statistics on a sample show only gross failures (spec positions, section I).`,
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
       const session = new TaskSession(context, caller, target);
-      const tasks: string[] = [];
+      // In send order, which does not depend on the IDs (the battery's predictors rely on it).
+      const admitted: { taskId: string; createdMs: number }[] = [];
+      const admit = (accepted: { taskId: string; created: XmppDateTime }): void => {
+        admitted.push({ taskId: accepted.taskId, createdMs: toEpochMillis(accepted.created) });
+      };
       for (let index = 0; index < SEQUENTIAL_IDS; index++) {
-        tasks.push((await session.start('script', QUICK)).accepted.taskId);
+        admit((await session.start('script', QUICK)).accepted);
       }
-      const sequential = [...tasks];
+      const sequential = admitted.map(({ taskId }) => taskId);
       // The rest in batches; a gateway may refuse some for capacity or rate (#security), which
       // only makes the sample smaller.
       let limited = false;
@@ -139,12 +144,18 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
             limited = true;
             continue;
           }
-          tasks.push(expectAccepted(exchange, 'invocation.identifier-grammar', invoke).taskId);
+          admit(expectAccepted(exchange, 'invocation.identifier-grammar', invoke));
         }
       }
+      const tasks = admitted.map(({ taskId }) => taskId);
       const events: string[] = [];
       for (const taskId of tasks) {
-        events.push(...(await session.awaitSettled(taskId)).map((received) => received.event.eventId));
+        const history = await session.awaitSettled(taskId);
+        events.push(
+          ...[...history]
+            .sort((a, b) => a.event.revision - b.event.revision)
+            .map((received) => received.event.eventId),
+        );
       }
       const repeated = duplicates([...tasks, ...events]);
       expectThat(
@@ -160,6 +171,10 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         `${String(SEQUENTIAL_IDS)} consecutive task IDs differing in at least ${String(Math.ceil(64 / Math.log2(IDENTIFIER_ALPHABET_SIZE)))} characters (they differ in ${String(varying)}: a counter or a clock, not random bits)`,
         varying * Math.log2(IDENTIFIER_ALPHABET_SIZE) >= 64,
       );
+      expectUnpredictableBits(caller, [
+        { label: 'task IDs', ids: tasks, instants: admitted.map(({ createdMs }) => createdMs) },
+        { label: 'event IDs', ids: events },
+      ]);
       for (const [label, ids] of [
         ['task IDs', tasks],
         ['event IDs', events],
