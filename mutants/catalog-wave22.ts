@@ -463,7 +463,7 @@ const IDENTIFIERS: MutantRecord[] = [
     scenario: 'equivalence',
     grep: ['invocation.identifier-unpredictability'],
     knownGap:
-      'statistically invisible: a digest of clock and counter passes every black-box randomness test; only a case that recomputes known weak schemes from the created instant (or a source review) can catch it',
+      "statistically invisible: a SHA-256 digest of (millisecond clock, sequence number) passes every black-box randomness test, including invocation.identifiers-unpredictable's predictor battery (no bit position is guessable without the hash); catching it needs the scheme itself (recompute candidate digests from each task's created instant), which tests one implementation's derivation, not the requirement: a design or source review (spec positions, section I)",
   },
   {
     name: 'id-from-math-random',
@@ -474,7 +474,7 @@ const IDENTIFIERS: MutantRecord[] = [
     scenario: 'equivalence',
     grep: ['invocation.identifier-unpredictability'],
     knownGap:
-      'statistically invisible to simple tests: a case would have to recover the xorshift128+ state from observed ID bytes and predict the next ID',
+      "statistically invisible within a case's budget: V8's Math.random is GF(2)-linear (xorshift128+, the double taken from state0), so each 18-byte ID not straddling a refill lies in one fixed 128-dimensional subspace, but V8 hands the values out from a 64-entry cache in reverse and the gateway draws unseen IDs (handles, stanza IDs) between observed ones: a rank or linear-complexity test (NIST SP 800-22 2.5, 2.10) would need thousands of IDs grouped by the cache's phase, i.e. a model of V8's generator rather than of the requirement",
   },
 ];
 

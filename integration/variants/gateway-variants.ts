@@ -84,13 +84,14 @@ export const ECHO_IN_ERRORS: GatewayVariant = {
 };
 
 /**
- * b. Task, event and input-request IDs: a fixed deployment prefix, the kind, then exactly 128
- * CSPRNG bits (#invocation: 22-128 characters of the grammar, at least 128 bits of
- * unpredictability; nothing forbids a prefix).
+ * b. Task, event and input-request IDs: a fixed deployment prefix, the kind, the creation time
+ * in base 36 milliseconds, then exactly 128 CSPRNG bits (#invocation: 22-128 characters of the
+ * grammar, at least 128 bits of unpredictability; nothing forbids a prefix or a time field beside
+ * them).
  */
 export const PREFIXED_IDS: GatewayVariant = {
   name: 'prefixed-ids',
-  change: "identifiers are 'gw-node-0001.' + kind prefix + 128 random bits",
+  change: "identifiers are 'gw-node-0001.' + kind prefix + base-36 milliseconds + '-' + 128 random bits",
   patches: variantPatches('prefixed-ids'),
 };
 
