@@ -83,11 +83,16 @@ export function judgeIdentifierSamples(samples: readonly IdentifierSample[]): Ba
   };
 }
 
+/** Bits as counted: whole for a power-of-two alphabet, to a tenth for another radix. */
+function bits(count: number): string {
+  return Number.isInteger(count) ? String(count) : count.toFixed(1);
+}
+
 /** One line per sample for the transcript, and the battery's size. */
 export function describeBattery(judgement: BatteryJudgement): string {
   const lines = judgement.samples.map(
     (sample) =>
-      `${sample.label}: ${String(sample.identifiers)} IDs, ${sample.encoding}; ${String(sample.predictable.length)} predictable positions, at most ${sample.remainingBits.toFixed(1)} of ${sample.capacityBits.toFixed(1)} bits left`,
+      `${sample.label}: ${String(sample.identifiers)} IDs, ${sample.encoding}; ${String(sample.predictable.length)} predictable positions, at most ${bits(sample.remainingBits)} of ${bits(sample.capacityBits)} bits left`,
   );
   for (const label of judgement.skipped) lines.push(`${label}: too few IDs of one length to test`);
   lines.push(
@@ -116,7 +121,7 @@ export function expectUnpredictableBits(caller: Caller, samples: readonly Identi
   caller.transcript.note(`identifier predictor battery:\n${describeBattery(judgement)}`);
   for (const sample of judgement.samples) {
     expectThat(
-      `${sample.label} (${String(sample.identifiers)}, ${sample.encoding}): ${String(sample.predictable.length)} of ${sample.capacityBits.toFixed(1)} bit positions guessed from earlier IDs beyond chance, at most ${sample.remainingBits.toFixed(1)} bits left\n${describePredictable(sample)}`,
+      `${sample.label} (${String(sample.identifiers)}, ${sample.encoding}): ${String(sample.predictable.length)} of ${bits(sample.capacityBits)} bit positions guessed from earlier IDs beyond chance, at most ${bits(sample.remainingBits)} bits left\n${describePredictable(sample)}`,
       'invocation.identifier-unpredictability',
       `at least ${String(REQUIRED_BITS)} bit positions no predictor guesses beyond chance (false-positive probability for CSPRNG IDs at most ${judgement.falsePositiveBound.toExponential(2)} over ${String(judgement.tests)} tests)`,
       sample.remainingBits >= REQUIRED_BITS,
