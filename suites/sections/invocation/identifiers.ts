@@ -4,7 +4,9 @@
  * so two questions are asked: whether consecutive IDs differ in so few characters that a
  * counter or a clock must have made them (evidence for a MUST failure), and roughly how many
  * bits a larger sample spreads over its character positions (a warning only). A fixed or time
- * prefix before the random part changes neither answer: its positions add nothing.
+ * prefix before the random part changes neither answer: its positions add nothing. Which bit
+ * positions earlier IDs predict, with a computed false-positive bound, is the predictor battery's
+ * question (identifier-predictability.ts).
  */
 
 /** The identifier grammar's alphabet, [A-Za-z0-9._~-]: no position carries more than log2 of it. */
