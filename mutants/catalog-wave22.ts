@@ -248,8 +248,6 @@ const LIMITS: MutantRecord[] = [
     profile: 'tool-discovery',
     scenario: 'equivalence',
     grep: ['security.rate-limits', 'json-encoding.authorize-before-limits'],
-    knownGap:
-      'a rate-limit case for schema and manifest retrieval (#security names schema retrieval): security.rate-limit-enforced drives discovery only',
   },
   {
     name: 'self-registration-not-rate-limited',
