@@ -86,8 +86,6 @@ const PROVISIONING: MutantRecord[] = [
     profile: 'admin-provisioning',
     scenario: 'bad-input',
     grep: ['registration-flow.', 'security.no-sender-spoofing', 'security.admin-authentication'],
-    knownGap:
-      "an administrator registering a manifest whose agent.jid is on a domain the gateway does not host (the federated server's domain, a C2S account's JID): it must be refused and never listed",
   },
   {
     name: 'admin-by-domain',

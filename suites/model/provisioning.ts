@@ -8,8 +8,11 @@
  *
  * For what: the gateway hosts endpoints below its own domain or domains delegated to it
  * (#addressing). Model position (not in spec-positions.md): provisioning a JID on any other domain
- * must not succeed, since no server routes that JID to the gateway; the spec names no condition,
- * so every refusal condition of the #errors table that fits passes. Endpoints a local account
+ * must not succeed, since no server routes that JID to the gateway, and a C2S account's JID is
+ * that account's to register (#registration-flow: self-registration proves control of the JID);
+ * a gateway that registered either would act for an address it does not host (#security, sender
+ * spoofing). The spec names no condition, so every refusal condition of the #errors table that
+ * fits passes. Endpoints a local account
  * self-registered live on the server's domain; whether an administrator may manage them the spec
  * does not say, so success and those refusals both pass.
  *
@@ -174,7 +177,12 @@ export function administration(world: ModelWorld, principal: Principal, request:
     const selfRegistered = endpoint?.provisioning === 'self';
     return expectation({
       operation,
-      requirements,
+      // Registering a JID of another domain or account would have the gateway act for an address
+      // it does not host (#security: no sender spoofing for virtual endpoint JIDs; #addressing).
+      requirements:
+        request.operation === 'register' && !selfRegistered
+          ? ['security.no-sender-spoofing', 'addressing.endpoint-bare-jid', ...requirements]
+          : requirements,
       alternatives: selfRegistered ? [...onHostedTarget(request, endpoint), ...refusals] : refusals,
     });
   }

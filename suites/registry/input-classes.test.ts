@@ -98,6 +98,6 @@ describe('input classes', () => {
     const code = runCoverageCli([], { stdout: (text) => (out += text), stderr: () => undefined });
     expect(code).toBe(0);
     expect(out).toMatch(/\ninput classes without a case:\n/);
-    expect(out).toMatch(/security\.rate-limits +bound +pattern-sustained/);
+    expect(out).toMatch(/security\.rate-limits +surface +surface-progress-events/);
   });
 });

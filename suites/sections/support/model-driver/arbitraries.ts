@@ -27,6 +27,9 @@ export const FOREIGN_HASH = Buffer.alloc(32).toString('base64');
 /** A tool name no manifest has. */
 const ABSENT_TOOL = 'absent.tool';
 
+/** A version label no manifest has; also what an admin `register` step claims. */
+const ABSENT_VERSION = '0.0.0-absent';
+
 /** What the world names, and names it does not have, for the operations to draw from. */
 export interface Target {
   readonly jid: string;
@@ -120,7 +123,7 @@ export function vocabularyOf(
     jids,
     // One before every endpoint in octet order, one after, one in the middle of the alphabet.
     absentJids: ['0-absent', 'model-absent', 'zz-absent'].map((local) => `${local}@${gateway}`),
-    versions: unique([...versions.map((version) => version.version), '0.0.0-absent']),
+    versions: unique([...versions.map((version) => version.version), ABSENT_VERSION]),
     tools: unique([...versions.flatMap((version) => version.tools.map((tool) => tool.name)), ABSENT_TOOL]),
     hashes: unique([...versions.map((version) => version.hash), FOREIGN_HASH]),
     nicks: unique([
@@ -279,8 +282,10 @@ type AdminStep = ModelOperation & { kind: 'admin' };
  * world stays the gateway's: from a non-admin, registration-status of anything (refused), and any
  * operation on the case's own endpoints, nonexistent, foreign, malformed or its own JID (all
  * refused); from the administrator, registration-status of the case's own endpoints and of
- * targets it does not host, changes to targets the gateway does not host or that do not exist, activation with a hash no manifest has or of an absent version, removal of an active
- * version (all refused).
+ * targets it does not host, changes to targets the gateway does not host or that do not exist,
+ * registration of a manifest claiming a JID the gateway does not host (another domain's, another
+ * account's), activation with a hash no manifest has or of an absent version, removal of an
+ * active version (all refused).
  */
 function provisioningArbitrary(
   vocabulary: WorldVocabulary,
@@ -306,6 +311,9 @@ function provisioningArbitrary(
       })
       .map((parts): AdminStep => ({ kind: 'admin', ...parts }));
   if (role !== 'admin') return fc.oneof(status, change([...vocabulary.scratch, ...unhosted]));
+  const registerAbroad = fc
+    .constantFrom(...claimedElsewhere(vocabulary, role))
+    .map((jid): AdminStep => ({ kind: 'admin', request: 'register', jid, version: ABSENT_VERSION }));
   const refusedOnHosted: fc.Arbitrary<AdminStep>[] = [
     target.map((at): AdminStep => ({
       kind: 'admin',
@@ -318,7 +326,7 @@ function provisioningArbitrary(
       kind: 'admin',
       request: 'activate',
       jid: at.jid,
-      version: '0.0.0-absent',
+      version: ABSENT_VERSION,
       manifestHash: at.hash,
     })),
   ];
@@ -331,7 +339,18 @@ function provisioningArbitrary(
         version: at.version,
       })),
     );
-  return fc.oneof(status, change(unhosted), ...refusedOnHosted);
+  return fc.oneof(status, change(unhosted), registerAbroad, ...refusedOnHosted);
+}
+
+/**
+ * JIDs the administrator must not register a manifest for: well-formed JIDs on the domains the
+ * gateway does not host (the C2S server's, the federated peer's, the hostile one's) and the bare
+ * JIDs of the run's other accounts (C2S and federated), never the administrator's own (which it
+ * may self-register as the C2S account it is).
+ */
+function claimedElsewhere(vocabulary: WorldVocabulary, admin: DrivenRole): string[] {
+  const accounts = [...vocabulary.selves].filter(([role]) => role !== admin).map(([, jid]) => jid);
+  return [...new Set([...vocabulary.outside, ...accounts])];
 }
 
 /** Steps: a random principal of the run and an operation of the family. */
@@ -372,7 +391,9 @@ function descriptionOnlySearches(
  * Administrative IQs at the edges of who and what: every non-admin asking the status of and
  * deactivating one of the case's own endpoints, and the administrator asking the status of and
  * removing every kind of target the gateway does not host (a foreign domain, itself, a JID with a
- * resource, a nonexistent endpoint of its own domain) and removing an active version.
+ * resource, a nonexistent endpoint of its own domain), registering a manifest for each JID it
+ * does not host (every other domain, every other account of the run) and removing an active
+ * version.
  */
 function provisioningEdges(vocabulary: WorldVocabulary): ModelStep[] {
   const scratch = vocabulary.scratch[0];
@@ -396,6 +417,8 @@ function provisioningEdges(vocabulary: WorldVocabulary): ModelStep[] {
       steps.push({ role, operation: { kind: 'admin', request: 'registration-status', jid } });
       steps.push({ role, operation: { kind: 'admin', request: 'remove-endpoint', jid } });
     }
+    for (const jid of claimedElsewhere(vocabulary, role))
+      steps.push({ role, operation: { kind: 'admin', request: 'register', jid, version: ABSENT_VERSION } });
     for (const jid of scratch === undefined ? [] : [scratch])
       steps.push({ role, operation: { kind: 'admin', request: 'registration-status', jid } });
     const active =

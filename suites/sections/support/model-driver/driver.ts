@@ -44,7 +44,7 @@ import {
   type ProvisionedWorld,
 } from './generated-world.ts';
 import { runWorldOf, type DrivenRole, type RunWorld } from './run-world.ts';
-import { withRestore } from '../provisioning.ts';
+import { withRestore, type Restorer } from '../provisioning.ts';
 import { requireWorld } from '../../../fixtures/reference-world.ts';
 
 /** A reply outside the model's set, with what was expected and received. */
@@ -114,15 +114,17 @@ const SEARCH_TRAVERSAL_MAX = 5;
 class ModelDriver {
   readonly #context: CaseContext;
   readonly #world: RunWorld;
+  readonly #restorer: Restorer;
   readonly #callers = new Map<DrivenRole, Promise<Caller>>();
   readonly #buckets = new Map<string, { readonly tokens: number; readonly at: number }>();
   readonly warnings = new Map<RequirementId, string>();
   #requests = 0;
   transcript: StepRecord[] = [];
 
-  constructor(context: CaseContext, world: RunWorld) {
+  constructor(context: CaseContext, world: RunWorld, restorer: Restorer) {
     this.#context = context;
     this.#world = world;
+    this.#restorer = restorer;
   }
 
   #caller(role: DrivenRole): Promise<Caller> {
@@ -161,9 +163,18 @@ class ModelDriver {
       this.#context.sut.gatewayJid,
       `agentconf-model-${String(this.#context.random.seed).padStart(10, '0')}-${String(this.#requests)}`,
     );
-    const exchange = await caller.exchangeIq(request.to, request.type, request.payload);
-    record.exchanges.push(exchange);
-    return exchange;
+    let refused = false;
+    try {
+      const exchange = await caller.exchangeIq(request.to, request.type, request.payload);
+      record.exchanges.push(exchange);
+      refused = exchange.parsed.type === 'error';
+      return exchange;
+    } finally {
+      // A registration the model refuses but the gateway took (or whose reply was lost) is
+      // removed at the end of the case, so a failing gateway is left as the case found it.
+      if (operation.kind === 'admin' && operation.request === 'register' && !refused)
+        this.#restorer.track(operation.jid);
+    }
   }
 
   /** An invocation the model would admit gets a hash no manifest has, so nothing starts a task. */
@@ -274,7 +285,7 @@ export async function checkAgainstModel(context: CaseContext, options: ModelChec
       options.generated === false
         ? undefined
         : await provisionGeneratedWorld(context, restorer, worldSeed, grantEdges);
-    await checkWorld(context, options, generated);
+    await checkWorld(context, options, generated, restorer);
   });
 }
 
@@ -316,6 +327,7 @@ async function checkWorld(
   context: CaseContext,
   options: ModelCheckOptions,
   generated: ProvisionedWorld | undefined,
+  restorer: Restorer,
 ): Promise<void> {
   const world = runWorldOf(context, generated === undefined ? [] : worldFileEndpoints(generated));
   if (world.model.endpoints.length === 0)
@@ -336,7 +348,7 @@ async function checkWorld(
   );
   const numRuns = examples.length + context.budget.iterations(...options.runs);
   const seed = context.random.int(0, 0x7fff_ffff);
-  const driver = new ModelDriver(context, world);
+  const driver = new ModelDriver(context, world, restorer);
   let failure: { readonly mismatch: ModelMismatch; readonly steps: StepRecord[] } | undefined;
   const property = fc.asyncProperty(
     fc.array(stepArbitrary(vocabulary, options.family), { minLength: 1, maxLength: options.maxSteps ?? 3 }),

@@ -18,6 +18,7 @@ import { directoryItems, manifestRetrieval, maySee, searchBounds } from '../../.
 import { generatedEndpointsArbitrary, manifestOf, worldFileEndpoints } from './generated-world.ts';
 import { edgeSteps, vocabularyOf } from './arbitraries.ts';
 import { judgeReply } from './judge.ts';
+import { expectationOf } from './operations.ts';
 import { runWorldOf } from './run-world.ts';
 
 const ROLES: RoleJids = {
@@ -98,6 +99,43 @@ describe('the run world', () => {
       expect(described.some((endpoint) => !bounds.permitted.includes(endpoint.jid))).toBe(true);
     }
     expect(edgeSteps(run.model, vocabulary, 'directory', principalOf)).toEqual([]);
+  });
+});
+
+describe('the administrator registering JIDs the gateway does not host', () => {
+  const principalOf = (role: Parameters<typeof run.principalOf>[0]) => run.principalOf(role);
+  const vocabulary = vocabularyOf(run.model, run.roles, principalOf);
+  const registrations = edgeSteps(run.model, vocabulary, 'provisioning', principalOf).filter(
+    ({ operation }) => operation.kind === 'admin' && operation.request === 'register',
+  );
+
+  it('claims every other domain and every other account of the run, never its own JID', () => {
+    const claimed = registrations.map(
+      ({ role, operation }) => `${role} ${'jid' in operation ? operation.jid : ''}`,
+    );
+    expect(claimed).toEqual(
+      expect.arrayContaining([
+        'admin model-absent@server.example',
+        'admin model-absent@example.com',
+        'admin bob@server.example',
+        'admin alice@example.com',
+      ]),
+    );
+    expect(claimed).not.toContain('admin admin@server.example');
+  });
+
+  it('takes any refusal, and fails a <registered/> citing sender spoofing', () => {
+    const admin = run.principalOf('admin');
+    const step = registrations.find(
+      ({ operation }) => 'jid' in operation && operation.jid === 'bob@server.example',
+    );
+    if (step === undefined) throw new Error('no registration of another account');
+    const expected = expectationOf(run.model, admin, step.operation);
+    expect(expected.requirements[0]).toBe('security.no-sender-spoofing');
+    const refused = `<iq type='error' id='a'><error type='auth'><forbidden xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>`;
+    const registered = `<iq type='result' id='a'><registered xmlns='urn:xmpp:agent-api:0' jid='bob@server.example' version='0.0.0-absent'><hash xmlns='urn:xmpp:hashes:2' algo='sha-256'>AAAA</hash></registered></iq>`;
+    expect(judgeReply(expected, exchangeOf(refused), 'jids').verdict).toBe('pass');
+    expect(judgeReply(expected, exchangeOf(registered), 'jids').verdict).toBe('fail');
   });
 });
 

@@ -5,6 +5,7 @@
  * refused (authorization, an unknown tool or version, a stale manifest hash), so no task starts.
  */
 import type { Element } from '@xmpp/xml';
+import { canonicalDocument } from '../../../../protocol/json/canonical.ts';
 import { HASH_ALGO_SHA256 } from '../../../../protocol/namespaces.ts';
 import {
   buildDiscoInfoRequest,
@@ -35,6 +36,7 @@ import {
   type ModelWorld,
   type Principal,
 } from '../../../model/index.ts';
+import { minimalManifest } from '../manifests.ts';
 import type { PageKind } from './judge.ts';
 import type { DrivenRole } from './run-world.ts';
 
@@ -67,7 +69,8 @@ export type ModelOperation =
   | { readonly kind: 'search'; readonly nick: string; readonly rsm?: RsmRequest }
   | {
       readonly kind: 'admin';
-      readonly request: Exclude<AdminOperation, 'register'>;
+      /** register: a minimal manifest claiming `jid` and `version` (sent only where all outcomes are refusals). */
+      readonly request: AdminOperation;
       readonly jid: string;
       readonly version?: string;
       readonly manifestHash?: string;
@@ -156,9 +159,16 @@ export function wireRequestOf(operation: ModelOperation, gateway: string, reques
   }
 }
 
+/** The manifest text an admin `register` step sends. */
+export function registeredManifestOf(jid: string, version: string): string {
+  return JSON.stringify(minimalManifest(jid, version));
+}
+
 function adminRequestOf(operation: ModelOperation & { kind: 'admin' }): ProvisioningRequest {
   const { jid, version = '', manifestHash = '' } = operation;
   switch (operation.request) {
+    case 'register':
+      return provisioningRequest.register(registeredManifestOf(jid, version));
     case 'activate':
       return provisioningRequest.activate(jid, version, { algo: HASH_ALGO_SHA256, value: manifestHash });
     case 'deactivate':
@@ -250,6 +260,17 @@ export function expectationOf(
     case 'invoke':
       return invocationEither(world, principal, operation);
     case 'admin':
+      if (operation.request === 'register') {
+        const version = operation.version ?? '';
+        const { hash } = canonicalDocument(minimalManifest(operation.jid, version));
+        return administration(world, principal, {
+          operation: 'register',
+          jid: operation.jid,
+          version,
+          hash: hash.value,
+          manifestValid: true,
+        });
+      }
       return administration(world, principal, {
         operation: operation.request,
         jid: operation.jid,
