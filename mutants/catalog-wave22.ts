@@ -255,7 +255,6 @@ const LIMITS: MutantRecord[] = [
     profile: 'self-registration',
     scenario: 'equivalence',
     grep: ['security.rate-limits', 'json-encoding.authorize-before-limits'],
-    knownGap: 'a rate-limit case for <register/> from a self-registrant (#security names registration)',
   },
   {
     name: 'capacity-freed-at-cancelling',

@@ -144,7 +144,7 @@ class ModelDriver {
    */
   async paceToDocumentedLimit(step: ModelStep): Promise<void> {
     const surface = surfaceOf(step.operation);
-    const bucket = this.#context.sut.limits?.rateLimits?.[surface];
+    const bucket = surface === undefined ? undefined : this.#context.sut.limits?.rateLimits?.[surface];
     if (bucket === undefined) return;
     const key = `${step.role} ${surface}`;
     const cost = step.operation.kind === 'search' ? SEARCH_TRAVERSAL_MAX + 2 : 2;

@@ -13,6 +13,7 @@ import type { JsonValue } from '../../../../protocol/json/json-value.ts';
 import { parseAccepted, parseTaskState } from '../../../../protocol/stanza/index.ts';
 import { isTerminal } from '../../../../protocol/task-states.ts';
 import type { CaseContext } from '../../../framework/context.ts';
+import { checkHeld } from '../../../framework/evidence.ts';
 import { expectSameErrorPayload, expectThat } from '../../../framework/expect.ts';
 import { CannotTell, MissingFixture, RequirementViolation } from '../../../framework/verdicts.ts';
 import {
@@ -28,6 +29,7 @@ import {
 } from '../../../model/index.ts';
 import type { RequirementId } from '../../../registry/requirement-ids.ts';
 import { instantFromNow, measureGatewayClock } from '../gateway-clock.ts';
+import { freshVersion, hasSelfRegistration, withRestore } from '../provisioning.ts';
 import { prober } from '../task-accounts.ts';
 import { TaskSession } from '../task-session.ts';
 import { conformanceTarget } from '../task-target.ts';
@@ -49,6 +51,7 @@ function proberWorld(context: CaseContext, caller: Caller): { world: ModelWorld;
   const limits = context.sut.limits ?? {};
   const world: ModelWorld = {
     ...run.model,
+    selfRegistration: hasSelfRegistration(context),
     grants: [
       ...run.model.grants,
       ...(grant === undefined ? [] : [{ ...grant, subject: { principal: caller.bareJid } }]),
@@ -487,6 +490,7 @@ function probesOf(
   principal: Principal,
 ): Partial<Record<string, SurfaceProbe>> {
   const target = conformanceTarget(context);
+  const version = freshVersion(context);
   const withUnauthorized = (
     authorized: ModelOperation,
     build: (jid: string, version: string, tool: string) => ModelOperation,
@@ -533,6 +537,20 @@ function probesOf(
     ...(context.sut.profiles.has('jabber-search')
       ? { search: { authorized: { kind: 'search', nick: '' } } }
       : {}),
+    // Registration (#security) as a self-registrant: its own bare JID, registered again and again
+    // with the same content (idempotent, #registration-flow). Unauthorized: a manifest claiming
+    // a registered endpoint's JID, and one claiming a JID nobody registered — the same refusal.
+    ...(hasSelfRegistration(context)
+      ? {
+          registration: {
+            authorized: { kind: 'self-register', jid: principal.bare, version },
+            unauthorized: {
+              hidden: { kind: 'self-register', jid: target.jid, version },
+              absent: { kind: 'self-register', jid: `model-absent@${world.domains.gateway}`, version },
+            },
+          },
+        }
+      : {}),
   };
 }
 
@@ -542,27 +560,30 @@ const OVERLOAD_PACE = 0.25;
 const SUSTAINED_REQUESTS = 3;
 const SUSTAINED_PACE = 2;
 
+/** The surfaces security.model-rate-limits drives; registration has a case of its own (Self Registration). */
+export const REQUEST_SURFACES = ['discovery', 'metadata', 'invocation', 'search'] as const;
+
 /**
- * security.model-rate-limits: for every surface whose per-sender bucket the SUT file documents,
- * from a bucket left idle for a full documented refill: a burst past it, an overload at four
- * times the rate, then the sustained rate at half of it; each answer judged against the bucket
- * given what the gateway had served so far. Unauthorized requests sent while the bucket is empty
- * must keep the not-found answer, identical to the nonexistent object's (interp-42).
+ * security.model-rate-limits and security.model-registration-rate-limit: for every surface of
+ * `driven` whose per-sender bucket the SUT file documents, from a bucket left idle for a full
+ * documented refill: a burst past it, an overload at four times the rate, then the sustained
+ * rate at half of it; each answer judged against the bucket given what the gateway had served so
+ * far. Unauthorized requests sent while the bucket is empty must keep the not-found answer,
+ * identical to the nonexistent object's (interp-42).
  */
-export async function checkRateLimits(context: CaseContext): Promise<void> {
+export async function checkRateLimits(context: CaseContext, driven: readonly string[]): Promise<void> {
   const documented = context.sut.limits?.rateLimits ?? {};
   const caller = await prober(context);
   const { world, principal } = proberWorld(context, caller);
   const probes = probesOf(context, world, principal);
   const surfaces = Object.entries(documented).flatMap(([surface, bucket]) => {
-    const probe = probes[surface];
+    const probe = driven.includes(surface) ? probes[surface] : undefined;
     return probe === undefined ? [] : [{ surface, bucket, probe }];
   });
   if (surfaces.length === 0)
     throw new MissingFixture(
-      `the SUT file documents no per-sender rate limit on a surface this case drives (limits.rateLimits: discovery, metadata, invocation, search; documented: ${Object.keys(documented).join(', ') || 'none'})`,
+      `the SUT file documents no per-sender rate limit on a surface this case drives (limits.rateLimits: ${driven.join(', ')}; documented: ${Object.keys(documented).join(', ') || 'none'})`,
     );
-  // Each surface has a bucket of its own: they are driven at the same time.
   // One measured wait against the documented rates: idle for a full refill, every bucket is full
   // and stays full until its surface is driven. Surfaces go one after another: driven together
   // they share the gateway's throughput, and the bucket could no longer be told from it.
@@ -572,12 +593,17 @@ export async function checkRateLimits(context: CaseContext): Promise<void> {
   let decided = 0;
   // Every documented surface, every run (#security names each one; a seeded share let a gateway
   // that meters all but one pass on most seeds), in a seeded order: about half a second each.
-  const driven = surfaces
+  const order = surfaces
     .map((surface) => ({ surface, key: context.random.int(0, 1_000_000) }))
     .toSorted((a, b) => a.key - b.key)
     .map(({ surface }) => surface);
-  for (const { surface, bucket, probe } of driven)
-    decided += await driveSurface(context, caller, world, principal, surface, bucket, probe, fullAt);
+  // A registration the gateway takes is the prober's own endpoint: removed at the end.
+  await withRestore(context, async (restorer) => {
+    for (const { surface, bucket, probe } of order) {
+      if (surface === 'registration') restorer.track(principal.bare);
+      decided += await driveSurface(context, caller, world, principal, surface, bucket, probe, fullAt);
+    }
+  });
   if (decided === 0)
     throw new CannotTell(
       'no answer fell where the documented bucket decides it (the round trips were too slow to tell)',
@@ -639,6 +665,7 @@ async function driveSurface(
       );
     if (decision === 'serve') decided.serve += 1;
     if (decision === 'limit') decided.limit += 1;
+    if (decision !== 'either') checkHeld('security.rate-limits');
     const limited =
       exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'resource-constraint';
     if (limited) decided.refused += 1;
@@ -668,6 +695,7 @@ async function driveSurface(
       throw problem;
     }
     decided.unauthorized += 1;
+    checkHeld('json-encoding.authorize-before-limits');
   };
   /** Sends `count` authorized requests `pace` refill intervals apart (0: at once), then the unauthorized pair; judges in order. */
   const phase = async (count: number, pace: number): Promise<void> => {

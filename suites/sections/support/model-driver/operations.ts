@@ -29,6 +29,7 @@ import {
   manifestRetrieval,
   schemaRetrieval,
   searchPage,
+  selfRegistration,
   toolCollectionItems,
   type AdminOperation,
   type Alternative,
@@ -67,6 +68,8 @@ export type ModelOperation =
       readonly manifestHash: string;
     }
   | { readonly kind: 'search'; readonly nick: string; readonly rsm?: RsmRequest }
+  /** A <register/> outside the administrative path: a minimal manifest claiming `jid` (#registration-flow). */
+  | { readonly kind: 'self-register'; readonly jid: string; readonly version: string }
   | {
       readonly kind: 'admin';
       /** register: a minimal manifest claiming `jid` and `version` (sent only where all outcomes are refusals). */
@@ -146,6 +149,11 @@ export function wireRequestOf(operation: ModelOperation, gateway: string, reques
       };
     case 'admin':
       return { to: gateway, ...adminRequestOf(operation) };
+    case 'self-register':
+      return {
+        to: gateway,
+        ...provisioningRequest.register(registeredManifestOf(operation.jid, operation.version)),
+      };
     case 'search':
       return {
         to: gateway,
@@ -277,6 +285,8 @@ export function expectationOf(
         ...(operation.version === undefined ? {} : { version: operation.version }),
         ...(operation.manifestHash === undefined ? {} : { hash: operation.manifestHash }),
       });
+    case 'self-register':
+      return selfRegistration(world, principal, operation.jid);
     case 'search':
       return searchPage(world, principal, {
         nick: operation.nick,
@@ -291,10 +301,15 @@ export function retargeted(operation: ModelOperation, jid: string): ModelOperati
   return 'jid' in operation ? { ...operation, jid } : undefined;
 }
 
-/** Which RateLimitedRequest bucket an operation draws on (#security). */
-export function surfaceOf(operation: ModelOperation): RateLimitedRequest {
+/**
+ * Which RateLimitedRequest bucket an operation draws on (#security); undefined for the
+ * administrative operations other than <register/>, which #security does not name.
+ */
+export function surfaceOf(operation: ModelOperation): RateLimitedRequest | undefined {
   switch (operation.kind) {
     case 'admin':
+      return operation.request === 'register' ? 'registration' : undefined;
+    case 'self-register':
       return 'registration';
     case 'search':
       return 'search';
