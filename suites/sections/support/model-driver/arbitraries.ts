@@ -84,9 +84,9 @@ function edgeTargets(
     if (endpoint === undefined) return [];
     const real = group.filter((target) => target.tool !== ABSENT_TOOL);
     const invocable = invocableOf(group);
-    // A grant that names some tools: the ones it does not name.
-    if (invocable.length > 0 && invocable.length < real.length)
-      return real.filter((target) => !invocable.includes(target));
+    // A grant that names some tools: the ones it does not name, and each one it names (a
+    // gateway keeping one of several per-tool grants refuses a named tool).
+    if (invocable.length > 0 && invocable.length < real.length) return real;
     // Seeing without invoking, or invoking without seeing.
     if (maySee(world, principal, endpoint) !== invocable.length > 0) return real;
     return invocable.length === 0 ? real.filter((target) => grantedNames.has(target.tool)) : [];

@@ -71,13 +71,13 @@ describe('the run world', () => {
     expect(() => runWorldOf(contextWith(pending))).toThrow(MissingFixture);
   });
 
-  it('aims invocations at the edges of each grant: the tools a partial tool grant leaves out', () => {
+  it('aims invocations at the edges of each grant: every tool of an endpoint a tool grant names some of', () => {
     const vocabulary = vocabularyOf(run.model, run.roles, (role) => run.principalOf(role));
     const carolEdges = vocabulary.edges.get('remotePeer') ?? [];
-    expect(carolEdges.map((target) => `${target.jid} ${target.version} ${target.tool}`)).toContain(
-      'weather@agents.example 2.0.0 alerts.list',
-    );
-    expect(carolEdges.map((target) => target.tool)).not.toContain('forecast.get');
+    const described = carolEdges.map((target) => `${target.jid} ${target.version} ${target.tool}`);
+    expect(described).toContain('weather@agents.example 2.0.0 alerts.list');
+    expect(described).toContain('weather@agents.example 2.0.0 forecast.get');
+    expect(carolEdges.map((target) => target.tool)).not.toContain('absent.tool');
   });
 
   it('tries every grant edge and every description-only nick first, whatever the seed', () => {
