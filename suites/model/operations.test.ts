@@ -183,6 +183,24 @@ describe('provisioning (interp-24)', () => {
     ).toEqual(['bad-request', 'jid-malformed', 'not-acceptable']);
   });
 
+  it('a JID of another domain: never provisioned, its status refused or an empty registration', () => {
+    const foreign = 'ghost@example.com';
+    for (const operation of [
+      'register',
+      'activate',
+      'deactivate',
+      'remove-version',
+      'remove-endpoint',
+    ] as const) {
+      const expected = administration(world, admin, { operation, jid: foreign, version: '1', hash: 'x' });
+      expect(answers(expected), operation).not.toContain('provisioned');
+      if (operation === 'register') expect(expected.requirements[0]).toBe('security.no-sender-spoofing');
+    }
+    expect(answers(administration(world, admin, { operation: 'registration-status', jid: foreign }))).toEqual(
+      expect.arrayContaining(['item-not-found', 'provisioned']),
+    );
+  });
+
   it('a self-registered endpoint on the server domain may be managed by the administrator or refused', () => {
     const selfRegistered: ModelWorld = {
       ...world,
@@ -210,7 +228,9 @@ describe('provisioning (interp-24)', () => {
       operation: 'registration-status',
       jid: 'other@server.example',
     });
-    expect(answers(stranger)).not.toContain('provisioned');
+    // Nothing registered under it: refused, or an empty registration, never a version.
+    for (const { answer } of stranger.alternatives)
+      if (answer.kind === 'provisioned') expect(answer.versions).toEqual([]);
   });
 
   it('the registrant and everyone else but the administrator get the same refusal for every target', () => {

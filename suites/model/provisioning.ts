@@ -175,6 +175,10 @@ export function administration(world: ModelWorld, principal: Principal, request:
   if (!hostsDomainOf(world, request.jid)) {
     const refusals = REFUSALS_OUTSIDE.map((condition) => pass(error(condition)));
     const selfRegistered = endpoint?.provisioning === 'self';
+    // Reading is not provisioning: nothing is registered under such a JID, and an empty
+    // registration says so as truthfully as for a nonexistent JID of the gateway's own domain.
+    if (request.operation === 'registration-status' && !selfRegistered)
+      refusals.push(pass({ kind: 'provisioned', element: 'registration', versions: [] }));
     return expectation({
       operation,
       // Registering a JID of another domain or account would have the gateway act for an address
