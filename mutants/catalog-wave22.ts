@@ -327,7 +327,7 @@ const REVISIONS: MutantRecord[] = [
     change:
       'an answer naming a revision behind the current one (progress committed since the question) is accepted; only a revision ahead gets conflict',
     bugClass: 'state-machine',
-    requirements: ['interactive-input.race-loser-conflict'],
+    requirements: ['interactive-input.stale-revision-conflict', 'interactive-input.race-loser-conflict'],
     profile: 'interactive-tasks',
     scenario: 'replay',
     grep: ['interactive-input.'],
@@ -337,12 +337,10 @@ const REVISIONS: MutantRecord[] = [
     change:
       'an answer naming a revision ahead of the current one is accepted; only a stale revision gets conflict',
     bugClass: 'state-machine',
-    requirements: ['interactive-input.race-loser-conflict'],
+    requirements: ['interactive-input.stale-revision-conflict'],
     profile: 'interactive-tasks',
     scenario: 'replay',
     grep: ['interactive-input.'],
-    knownGap:
-      'a provide-input naming an expected revision ahead of the current one must get conflict (the cases send only a stale one)',
   },
 ];
 

@@ -532,7 +532,7 @@ const RACE: MutantRecord[] = [
     name: 'input-revision-unchecked',
     change: 'an answer naming a stale expected revision is accepted',
     bugClass: 'state-machine',
-    requirements: ['interactive-input.race-loser-conflict'],
+    requirements: ['interactive-input.stale-revision-conflict', 'interactive-input.race-loser-conflict'],
     profile: 'interactive-tasks',
     scenario: 'race',
     grep: ['interactive-input'],

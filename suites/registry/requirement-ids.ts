@@ -91,6 +91,7 @@ export const REQUIREMENT_IDS = [
   'interactive-input.race-loser-conflict',
   'interactive-input.schema-invalid-not-acceptable',
   'interactive-input.secrets-out-of-band',
+  'interactive-input.stale-revision-conflict',
   'interactive-input.unknown-request-not-found',
   'invocation.authorize-first',
   'invocation.caller-no-guessing',

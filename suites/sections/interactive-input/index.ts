@@ -87,8 +87,16 @@ async function expectBadAnswersRefused(context: CaseContext, pending: PendingInp
   // after it) is stale: conflict, and it must not be taken.
   expectStanzaError(
     await answerTo(pending, revision - 1, { unit: 'C' }),
-    'interactive-input.race-loser-conflict',
+    'interactive-input.stale-revision-conflict',
     'conflict',
+    context,
+  );
+  // One naming a revision the task has not reached is refused too: conflict or bad-request
+  // (interp-36). Neither is taken: the accepted answer later completes the task alone.
+  expectStanzaError(
+    await answerTo(pending, revision + 1, { unit: 'C' }),
+    'interactive-input.stale-revision-conflict',
+    ['conflict', 'bad-request'],
     context,
   );
 }
@@ -155,14 +163,14 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
       'interactive-input.acceptance-retention',
       'interactive-input.schema-invalid-not-acceptable',
       'interactive-input.unknown-request-not-found',
-      'interactive-input.race-loser-conflict',
+      'interactive-input.stale-revision-conflict',
       'task-recovery.result-only-terminal',
     ],
     profiles: ['interactive-tasks'],
     level: 'MUST',
     interpretations: ['interp-33', 'interp-36', 'interp-37', 'interp-39'],
     statement:
-      'While input is pending, task state carries the complete input_required object and the result is refused with unexpected-request; schema-invalid input gets not-acceptable, a valid answer naming a stale expected revision conflict; the accepted answer is replayed identically to the original acceptance (also after settlement), another answer gets conflict, an unknown request ID item-not-found.',
+      'While input is pending, task state carries the complete input_required object and the result is refused with unexpected-request; schema-invalid input gets not-acceptable, a valid answer naming a stale expected revision conflict, one naming a revision ahead conflict or bad-request; the accepted answer is replayed identically to the original acceptance (also after settlement), another answer gets conflict, an unknown request ID item-not-found.',
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
