@@ -295,8 +295,6 @@ const LIMITS: MutantRecord[] = [
     profile: 'task-execution',
     scenario: 'equivalence',
     grep: ['rules.resource-bounds', 'cancellation.deadline', 'task-recovery.state-contents'],
-    knownGap:
-      'a fixture tool with a small maximumTimeoutSeconds invoked with a deadline above it: task state must show the clamped deadline, or the invocation be refused not-acceptable (interp-32)',
   },
 ];
 
@@ -355,8 +353,6 @@ const CHARACTER_DATA: MutantRecord[] = [
     profile: 'task-execution',
     scenario: 'bad-input',
     grep: ['schemas.same-document-refs', 'rules.target-validates-arguments'],
-    knownGap:
-      'a fixture tool whose inputSchema has a $ref with sibling keywords (2020-12 applies both), invoked with arguments that break only a sibling: not-acceptable',
   },
   {
     name: 'format-asserted',
@@ -367,8 +363,6 @@ const CHARACTER_DATA: MutantRecord[] = [
     profile: 'task-execution',
     scenario: 'bad-input',
     grep: ['schemas.', 'rules.target-validates-arguments', 'interactive-input.schema-invalid-not-acceptable'],
-    knownGap:
-      "a fixture tool whose inputSchema uses 'format' (email, date-time), invoked with a string that is not of that format: format is annotation-only, so the task must be admitted",
   },
   {
     name: 'character-data-last-node-only',

@@ -64,7 +64,9 @@ describe('tools/list', () => {
       'script.typed',
       'script.plain',
       'script.approval',
+      'script.bounded',
       'counter',
+      'schema.keywords',
     ]);
     for (const [index, tool] of manifest.tools.entries()) {
       const { [NS_AGENT_API]: declarations, ...mcp } = tool;
@@ -282,6 +284,14 @@ describe('tools/call', () => {
     expect(await bridge.call('counter', { key: 'k:count' }).done).toEqual({
       content: [{ type: 'text', text: '2' }],
       structuredContent: { key: 'k:count', count: 2 },
+    });
+  });
+
+  it('schema.keywords answers at once with the arguments it was given', async () => {
+    const args = { code: 'abc', email: 'not an address' };
+    expect(await bridge.call('schema.keywords', args).done).toEqual({
+      content: [],
+      structuredContent: { arguments: args },
     });
   });
 

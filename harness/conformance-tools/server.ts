@@ -21,11 +21,13 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import {
   COUNTER_TOOL,
+  KEYWORDS_TOOL,
   SCRIPT_TOOLS,
   SYSTEM_CLOCK,
   UNKNOWN_TOOL_FAILURE,
   argumentFailure,
   counterResult,
+  keywordsResult,
   parseCounterArguments,
   parseScript,
   runScript,
@@ -91,6 +93,7 @@ export function createConformanceToolsServer(options: ConformanceToolsOptions): 
       const { key } = parsed.value;
       return counterResult(key, options.ledger.read(key));
     }
+    if (name === KEYWORDS_TOOL) return keywordsResult(args);
     if (!(SCRIPT_TOOLS as readonly string[]).includes(name)) {
       throw outcomeError({ kind: 'failed', failure: UNKNOWN_TOOL_FAILURE });
     }

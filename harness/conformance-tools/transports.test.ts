@@ -40,7 +40,7 @@ describe('stdio', () => {
     const file = join(dir, 'ledger.jsonl');
     const first = await connectBridgeClient(stdioClient(file));
     try {
-      expect((await first.client.listTools()).tools).toHaveLength(5);
+      expect((await first.client.listTools()).tools).toHaveLength(7);
       await expect(
         first.call('script', {
           ledgerKey: 'k:stdio',

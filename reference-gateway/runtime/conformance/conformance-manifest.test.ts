@@ -9,7 +9,7 @@ import { failureCodeViolation } from '../../../protocol/events/failure-code.ts';
 import { canonicalJson } from '../../../protocol/json/canonical.ts';
 import type { JsonValue } from '../../../protocol/json/json-value.ts';
 import type { ValidManifest } from '../../../protocol/manifest/index.ts';
-import { CONFORMANCE_TOOLS, COUNTER_TOOL, SCRIPT_TOOLS } from './conformance-runtime.ts';
+import { CONFORMANCE_TOOLS, COUNTER_TOOL, KEYWORDS_TOOL, SCRIPT_TOOLS } from './conformance-runtime.ts';
 import {
   DEFAULT_EXPIRY_FAILURE,
   REFUSAL_FAILURE,
@@ -73,7 +73,43 @@ describe('fixtures/manifests/conformance.json', () => {
     expect(declared('script.typed')).toEqual({ ...all, approval: false, output: true });
     expect(declared('script.plain')).toEqual({ ...none, approval: false, output: false });
     expect(declared('script.approval')).toEqual({ ...all, approval: true, output: false });
+    expect(declared('script.bounded')).toEqual({ ...all, approval: false, output: false });
     expect(declared(COUNTER_TOOL)).toEqual({ ...none, approval: false, output: true });
+    expect(declared(KEYWORDS_TOOL)).toEqual({ ...none, approval: false, output: false });
+  });
+
+  it("gives script.bounded a maximum timeout below the script tools' and any usual gateway limit", () => {
+    const timeouts = (name: string) => {
+      const ext = tool(name)['urn:xmpp:agent-api:0'] ?? {};
+      return [ext.defaultTimeoutSeconds, ext.maximumTimeoutSeconds];
+    };
+    expect(timeouts('script')).toEqual([300, 3600]);
+    expect(timeouts('script.bounded')).toEqual([60, 600]);
+  });
+
+  it("schema.keywords's inputSchema applies 2020-12: $ref with its siblings, $anchor, $dynamicRef, format as an annotation", () => {
+    const { input } = toolSchemas(manifest, KEYWORDS_TOOL);
+    const valid = (value: JsonValue) => input.validate(value).valid;
+    const admitted: JsonValue[] = [
+      {},
+      {
+        code: 'abcdefgh',
+        country: 'FR',
+        tree: { value: 1, children: [{ value: 2, children: [{ value: 3 }] }] },
+      },
+      { email: 'not an address', when: 'yesterday' },
+    ];
+    const refused: JsonValue[] = [
+      { code: 'abcdefghi' }, // the sibling maxLength
+      { code: 'ABC' }, // the $ref target's pattern
+      { country: 'France' }, // through $anchor
+      { tree: { value: 1, children: [{ value: 'two' }] } }, // through $dynamicRef
+      { tree: { value: 1, children: [{ value: 2, extra: true }] } },
+      { email: 1 },
+      { other: 1 },
+    ];
+    for (const value of admitted) expect(valid(value), JSON.stringify(value)).toBe(true);
+    for (const value of refused) expect(valid(value), JSON.stringify(value)).toBe(false);
   });
 
   it("script.typed's outputSchema holds a value or echoed inputs, and nothing else", () => {

@@ -93,3 +93,22 @@ describe('the counter tool', () => {
     ]);
   });
 });
+
+describe('the schema.keywords tool', () => {
+  it('completes at once with the arguments it was given, whatever they are (the schema is the test)', async () => {
+    const { engine, ledger, run } = runtimeHarness();
+    const args = { code: 'abc', email: 'not an address', when: 'yesterday' };
+    await run(args, 'schema.keywords');
+    expect(engine.calls).toEqual([
+      { kind: 'complete', result: { content: [], structuredContent: { arguments: args } } },
+    ]);
+    expect(ledger.increments).toEqual([]);
+  });
+
+  it('falls back to the refusal failure when its result is refused as invalid', async () => {
+    const { engine, run } = runtimeHarness();
+    engine.refuseNext('complete', 'invalid');
+    await run({}, 'schema.keywords');
+    expect(engine.calls.at(-1)).toEqual({ kind: 'fail', failure: REFUSAL_FAILURE });
+  });
+});

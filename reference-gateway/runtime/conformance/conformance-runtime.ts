@@ -7,6 +7,7 @@
  */
 import {
   COUNTER_TOOL,
+  KEYWORDS_TOOL,
   SCRIPT_TOOLS,
   SYSTEM_CLOCK,
   UNKNOWN_TOOL_FAILURE,
@@ -14,6 +15,7 @@ import {
   parseCounterArguments,
   parseScript,
   runCounter,
+  runKeywords,
   runScript,
   type RuntimeClock,
 } from '../../../protocol/conformance-script/index.ts';
@@ -21,7 +23,12 @@ import type { TaskActions, ToolInvocation, ToolLedger, ToolRuntime } from '../to
 
 export const CONFORMANCE_RUNTIME_NAME = 'conformance';
 
-export { CONFORMANCE_TOOLS, COUNTER_TOOL, SCRIPT_TOOLS } from '../../../protocol/conformance-script/index.ts';
+export {
+  CONFORMANCE_TOOLS,
+  COUNTER_TOOL,
+  KEYWORDS_TOOL,
+  SCRIPT_TOOLS,
+} from '../../../protocol/conformance-script/index.ts';
 
 export interface ConformanceRuntimeOptions {
   /** The gateway's durable ledger (kept in its store). */
@@ -57,6 +64,10 @@ export class ConformanceRuntime implements ToolRuntime {
         return;
       }
       await runCounter(parsed.value, actions, this.#ledger);
+      return;
+    }
+    if (invocation.tool === KEYWORDS_TOOL) {
+      await runKeywords(invocation.arguments, actions);
       return;
     }
     await actions.fail(UNKNOWN_TOOL_FAILURE);

@@ -9,6 +9,7 @@ export {
   CONFORMANCE_RUNTIME_NAME,
   CONFORMANCE_TOOLS,
   ConformanceRuntime,
+  KEYWORDS_TOOL,
   SCRIPT_TOOLS,
   type ConformanceRuntimeOptions,
 } from './conformance-runtime.ts';

@@ -54,6 +54,7 @@ import { TaskSession } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
 import { requireToolFeatures } from '../support/tool-features.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
+import { argumentKeywordCases } from './argument-keywords.ts';
 
 /**
  * Nested quantifiers: a backtracking engine tries about 2^n ways to split n letters before it
@@ -550,4 +551,5 @@ export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
       );
     },
   },
+  ...argumentKeywordCases,
 ]);

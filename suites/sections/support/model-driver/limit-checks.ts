@@ -357,14 +357,19 @@ export async function checkDeadlines(context: CaseContext): Promise<void> {
   const run = runWorldOf(context);
   const principal = run.principalOf('local');
   const { target } = session;
-  const maximum = run.model.endpoints
+  const tools = run.model.endpoints
     .find((endpoint) => endpoint.jid === target.jid)
-    ?.versions.find((version) => version.version === target.version)
-    ?.tools.find((tool) => tool.name === 'script')?.maximumTimeoutSeconds;
-  if (maximum === undefined)
+    ?.versions.find((version) => version.version === target.version)?.tools;
+  // script.bounded's maximum lies below the gateway's own task limit, so only a gateway that
+  // bounds deadlines by the tool's maximum clamps there (interp-32); script's may equal it.
+  const bounded =
+    tools?.find((tool) => tool.name === 'script.bounded') ?? tools?.find((tool) => tool.name === 'script');
+  const maximum = bounded?.maximumTimeoutSeconds;
+  if (bounded === undefined || maximum === undefined)
     throw new MissingFixture(
-      `script at ${target.jid} declares no maximumTimeoutSeconds (docs/conformance-tools.md)`,
+      `neither script.bounded nor script at ${target.jid} declares a maximumTimeoutSeconds (docs/conformance-tools.md)`,
     );
+  const toolName = bounded.name;
   const clock = await measureGatewayClock(session);
   const clockUncertainty = (clock.offsetHighMs - clock.offsetLowMs) / 1000;
   const secondsOf: Record<(typeof DEADLINE_CLASSES)[number], number> = {
@@ -383,11 +388,11 @@ export async function checkDeadlines(context: CaseContext): Promise<void> {
       const seconds = secondsOf[deadlineClass];
       const deadline = seconds >= 0 ? clock.ahead(seconds * 1000) : clock.ago(-seconds * 1000);
       const sent = Date.now();
-      const { exchange } = await session.invoke('script', { steps: [{ wait: {} }] }, { deadline });
+      const { exchange } = await session.invoke(toolName, { steps: [{ wait: {} }] }, { deadline });
       const roundTrip = (Date.now() - sent) / 1000;
       const expected = invocation(run.model, principal, {
         jid: target.jid,
-        tool: 'script',
+        tool: toolName,
         version: target.version,
         manifestHash: target.hash.value,
         argumentsValid: true,
@@ -443,7 +448,7 @@ export async function checkDeadlines(context: CaseContext): Promise<void> {
           expectThat(
             state.reply.xml,
             'rules.resource-bounds',
-            `a deadline admitted above the tool maximum (${String(maximum)} s) is clamped to it: task-state shows none later than ${new Date(latest).toISOString()} (interp-32)`,
+            `a deadline admitted above the maximum of ${toolName} (${String(maximum)} s) is clamped to it: task-state shows none later than ${new Date(latest).toISOString()} (interp-32)`,
             shown === undefined || toEpochMillis(shown) <= latest,
           );
         }
