@@ -9,8 +9,6 @@
  */
 import type { CaseDeclaration } from '../../framework/case.ts';
 import type { Caller, IqExchange } from '../../../harness/driver/index.ts';
-import { canonicalDocument } from '../../../protocol/json/canonical.ts';
-import type { JsonObject } from '../../../protocol/json/json-value.ts';
 import { FEATURE, NS_AGENT_TASK } from '../../../protocol/namespaces.ts';
 import { buildInvoke, buildProvideInput, parseAccepted, type Hash } from '../../../protocol/stanza/index.ts';
 import type { ProvisioningClient } from '../../../harness/provisioning/provisioning-client.ts';
@@ -46,6 +44,7 @@ import { freshRequestId, TaskSession } from '../support/task-session.ts';
 import { conformanceTarget, type TaskTarget } from '../support/task-target.ts';
 import { requireToolFeatures } from '../support/tool-features.ts';
 import { sendAll, note } from '../support/bad-input.ts';
+import { activateExtraToolVersion, registerWithExtraTool } from './extra-tool-version.ts';
 
 function canaryOf(context: CaseContext): string {
   return `agentconfcanary${freshToken(context)}`;
@@ -93,9 +92,8 @@ async function expectEdgeReplay(tasks: TaskSession, input: BadJson, exchange: Iq
 
 /**
  * Registers and activates a version of the conformance endpoint with one more tool, whose schema
- * pattern backtracks catastrophically; the endpoint's own version is reactivated at the end. A
- * tool of the conformance endpoint, so a runtime stands behind it: a gateway may refuse an
- * invocation of a tool nothing executes before it validates the arguments.
+ * pattern backtracks catastrophically, removed at the end (the invocations are refused: no task
+ * pins it).
  */
 async function activateBacktrackingVersion(
   context: CaseContext,
@@ -103,31 +101,28 @@ async function activateBacktrackingVersion(
   admin: ProvisioningClient,
   target: TaskTarget,
 ): Promise<{ readonly version: string; readonly hash: Hash }> {
-  const value = JSON.parse(JSON.stringify(target.manifest.value)) as JsonObject & {
-    agent: JsonObject;
-    tools: JsonObject[];
-  };
-  const version = freshVersion(context, '1.0.9');
-  value.agent['version'] = version;
-  value.tools.push({
-    name: 'agentconf.match',
-    inputSchema: {
-      type: 'object',
-      properties: { s: { type: 'string', pattern: '^(a+)+$' } },
-      required: ['s'],
+  const extra = await registerWithExtraTool(
+    context,
+    restorer,
+    admin,
+    target,
+    {
+      name: 'agentconf.match',
+      inputSchema: {
+        type: 'object',
+        properties: { s: { type: 'string', pattern: '^(a+)+$' } },
+        required: ['s'],
+      },
     },
-  });
-  const { hash } = canonicalDocument(value);
-  restorer.reactivateAtEnd({ jid: target.jid, version: target.version, hash: target.hash });
+    '1.0.9',
+  );
+  const { version, hash } = extra.target;
   requirePositiveControl(
-    await admin.register(JSON.stringify(value)),
+    extra.registered,
     `registering ${target.jid} ${version} with a tool whose pattern backtracks`,
   );
   restorer.removeVersionAtEnd(target.jid, version);
-  requirePositiveControl(
-    await admin.activate(target.jid, version, hash),
-    `activating ${target.jid} ${version}`,
-  );
+  await activateExtraToolVersion(admin, extra);
   return { version, hash };
 }
 

@@ -87,6 +87,7 @@ import { requireToolFeatures } from '../support/tool-features.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
 import { badInputCases } from './bad-input.ts';
 import { rawComponentInputCases } from './raw-component-input.ts';
+import { activateExtraToolVersion, registerWithExtraTool } from './extra-tool-version.ts';
 
 /**
  * The largest registration this suite sends: below the 256 KiB Prosody accepts from a C2S
@@ -262,6 +263,27 @@ function externalRefSchema(canary: CanaryListener): JsonObject {
       nested: { type: 'array', items: { $ref: canary.url('https', 'item.json') } },
     },
   };
+}
+
+/**
+ * Invokes the tool whose schema $refs the canary; true when the task was admitted. It then
+ * settles (no runtime knows the tool), and its version stays registered, inactive, while the
+ * task is retained: a version a retained task pins is not removed.
+ */
+async function invokeRemoteRefTool(tasks: TaskSession): Promise<boolean> {
+  const { invoke, exchange } = await tasks.invoke('agentconf.remote', {
+    remote: { any: 'thing' },
+    pointer: 1,
+    nested: [true],
+  });
+  if (exchange.parsed.type === 'error') return false;
+  const { taskId } = expectAccepted(exchange, 'json-encoding.no-external-refs', invoke);
+  await tasks.awaitSettled(taskId);
+  const { jid, version } = tasks.target;
+  tasks.caller.transcript.note(
+    `${jid} ${version} stays registered (inactive) while task ${taskId} is retained`,
+  );
+  return true;
 }
 
 /**
@@ -911,6 +933,50 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
           'external $ref targets in an input request schema',
         );
       }),
+  },
+  {
+    id: 'json-encoding.no-external-refs-invoke',
+    requirements: ['json-encoding.no-external-refs'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    features: [FEATURE.admin],
+    statement:
+      'A version of the conformance endpoint with one more tool, whose input schema $refs documents on a canary listener on this machine, is registered or refused — either is allowed; when registered and activated, an invocation of that tool is admitted or refused — either is allowed — and nothing ever connects to the listener, neither at registration nor while arguments are validated.',
+    run: (context) =>
+      withRestore(context, (restorer) =>
+        withCanaryListener(async (canary) => {
+          const admin = await adminFor(context);
+          const caller = await context.callers.local();
+          const tool = { name: 'agentconf.remote', inputSchema: externalRefSchema(canary) };
+          const extra = await registerWithExtraTool(
+            context,
+            restorer,
+            admin,
+            conformanceTarget(context),
+            tool,
+            '1.0.8',
+          );
+          const { jid, version } = extra.target;
+          if (extra.registered.parsed.type === 'result') {
+            let pinned = false;
+            try {
+              await activateExtraToolVersion(admin, extra);
+              pinned = await invokeRemoteRefTool(new TaskSession(context, caller, extra.target));
+            } finally {
+              if (!pinned) restorer.removeVersionAtEnd(jid, version);
+            }
+          } else {
+            caller.transcript.note(
+              `${jid} ${version} refused (${extra.registered.parsed.error.condition}): the schema never reaches argument validation`,
+            );
+          }
+          expectNoContact(
+            canary,
+            'json-encoding.no-external-refs',
+            "external $ref targets in an invoked tool's input schema",
+          );
+        }),
+      ),
   },
   ...badInputCases,
   ...rawComponentInputCases,
