@@ -334,7 +334,7 @@ export function provideInputAnswers(task: ModelTask, tuple: InputTuple, valid: b
   const decided = byRevision(
     task,
     tuple.expectedRevision,
-    'interactive-input.late-answer-conflict',
+    'interactive-input.stale-revision-conflict',
     accepted,
   );
   if (valid) return { operation, ...decided };

@@ -14,6 +14,7 @@ export const modelCases: readonly CaseDeclaration<'interactive-input'>[] = [
       'interactive-input.identical-replay',
       'interactive-input.different-tuple-conflict',
       'interactive-input.late-answer-conflict',
+      'interactive-input.stale-revision-conflict',
       'interactive-input.unknown-request-not-found',
       'interactive-input.schema-invalid-not-acceptable',
     ],
