@@ -185,8 +185,6 @@ const ACCESS: MutantRecord[] = [
       'invocation.unauthorized-item-not-found',
       'invocation.invoke-without-visibility',
     ],
-    knownGap:
-      'a principal given two per-tool invoke grants on one multi-tool endpoint: both tools must be admitted. invocation.model-authorization tries every tool of such an endpoint first (its grant edges), but no world grants two tools of one endpoint per tool (fixtures/worlds/reference.json names forecast.get alone), and admin IQs cannot express grants: it needs such a grant in the world file, or generated grants carried through the world-file path',
   },
   {
     name: 'probe-ignores-visibility',

@@ -89,7 +89,12 @@ function edgeTargets(
     if (invocable.length > 0 && invocable.length < real.length) return real;
     // Seeing without invoking, or invoking without seeing.
     if (maySee(world, principal, endpoint) !== invocable.length > 0) return real;
-    return invocable.length === 0 ? real.filter((target) => grantedNames.has(target.tool)) : [];
+    if (invocable.length === 0) return real.filter((target) => grantedNames.has(target.tool));
+    // Several tools granted on one endpoint: a gateway keeping only one of several grants (the
+    // first or the last) refuses the first or the last of them, whatever the grants' order.
+    const first = invocable[0];
+    const last = invocable[invocable.length - 1];
+    return first === undefined || last === undefined || first === last ? [] : [first, last];
   });
 }
 
