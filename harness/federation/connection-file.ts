@@ -55,10 +55,11 @@ export interface ConnectionFile {
   readonly gateway?: ConnectionGateway;
 }
 
-function serverEntry(server: FederationServer, componentDomain: string): ConnectionServer {
+/** `componentDomains`: the gateway's and the fake target's, which are no account domains. */
+function serverEntry(server: FederationServer, componentDomains: readonly string[]): ConnectionServer {
   return {
     host: server.c2s.host,
-    domains: server.domains.filter((domain) => domain !== componentDomain),
+    domains: server.domains.filter((domain) => !componentDomains.includes(domain)),
     c2sPort: server.c2s.port,
     c2sDirectTlsPort: server.c2sDirectTls.port,
     s2sPort: server.s2s.port,
@@ -71,13 +72,14 @@ function serverEntry(server: FederationServer, componentDomain: string): Connect
 export function connectionFileOf(federation: Federation, gateway?: ConnectionGateway): ConnectionFile {
   const { a, b, hostile } = federation.servers;
   const componentDomain = federation.component.domain;
+  const componentDomains = [componentDomain, federation.domains.target];
   return {
     provider: federation.provider,
     domains: { ...federation.domains },
     servers: {
-      a: serverEntry(a, componentDomain),
-      b: serverEntry(b, componentDomain),
-      ...(hostile === undefined ? {} : { hostile: serverEntry(hostile, componentDomain) }),
+      a: serverEntry(a, componentDomains),
+      b: serverEntry(b, componentDomains),
+      ...(hostile === undefined ? {} : { hostile: serverEntry(hostile, componentDomains) }),
     },
     component: {
       host: federation.component.host,

@@ -43,7 +43,11 @@ export interface ContainerServerSpec {
   readonly hostAddress: string;
   readonly ports: ProsodyPorts;
   readonly virtualHosts: readonly string[];
-  readonly components: readonly { readonly domain: string; readonly secret: string }[];
+  readonly components: readonly {
+    readonly domain: string;
+    readonly secret: string;
+    readonly listed?: boolean;
+  }[];
   /** The run's DNS stub for this server, as the container reaches it. */
   readonly resolver: Endpoint;
   readonly logLevel: 'debug' | 'info';

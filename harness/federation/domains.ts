@@ -8,12 +8,18 @@ export const FEDERATION_DOMAINS = {
   component: 'agents.example',
   /** Optional third server: a peer nobody configured, for deny-by-default tests. */
   hostile: 'hostile.example',
+  /**
+   * Server B: the harness's scriptable fake target (harness/fake-target/), a second XEP-0114
+   * component that a caller under test on server A reaches across s2s.
+   */
+  target: 'target.example',
 } as const;
 
-/** The same four roles in every federation; an external one may give them other names. */
+/** The same roles in every federation; an external one may give them other names. */
 export interface FederationDomains {
   readonly remote: string;
   readonly local: string;
   readonly component: string;
   readonly hostile: string;
+  readonly target: string;
 }

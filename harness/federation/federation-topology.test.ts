@@ -15,11 +15,13 @@ describe('planTopology', () => {
       'example.com': '127.1.0.1',
       'server.example': '127.1.0.3',
       'agents.example': '127.1.0.3',
+      'target.example': '127.1.0.3',
     });
     expect(Object.fromEntries(b?.routes ?? [])).toEqual({
       'example.com': '127.1.0.4',
       'server.example': '127.1.0.2',
       'agents.example': '127.1.0.2',
+      'target.example': '127.1.0.2',
     });
     expect(links).toEqual([
       {
@@ -50,6 +52,7 @@ describe('planTopology', () => {
       'example.com': '127.1.0.1',
       'server.example': '127.1.0.2',
       'agents.example': '127.1.0.2',
+      'target.example': '127.1.0.2',
       'hostile.example': '127.1.0.6',
     });
     expect(hostile?.virtualHosts).toEqual(['hostile.example']);

@@ -47,7 +47,7 @@ export function addressesNeeded(withHostile: boolean): number {
   return withHostile ? 6 : 5;
 }
 
-const { remote, local, component, hostile } = FEDERATION_DOMAINS;
+const { remote, local, component, hostile, target: fakeTarget } = FEDERATION_DOMAINS;
 
 export interface ServedDomains {
   readonly virtualHosts: readonly string[];
@@ -67,9 +67,21 @@ export function blockingUnenforcedFor(role: ServerRole): readonly string[] {
 
 export const SERVED_DOMAINS: Readonly<Record<ServerRole, ServedDomains>> = {
   a: { virtualHosts: [remote], componentDomains: [] },
-  b: { virtualHosts: [local], componentDomains: [component] },
+  b: { virtualHosts: [local], componentDomains: [component, fakeTarget] },
   hostile: { virtualHosts: [hostile], componentDomains: [] },
 };
+
+export interface ComponentSpec {
+  readonly domain: string;
+  readonly secret: string;
+  /** Listed among the server's disco#items (#find-gateway); the fake target is not a gateway. */
+  readonly listed: boolean;
+}
+
+/** The XEP-0114 components a server accepts, all with the run's one component secret. */
+export function componentSpecs(componentDomains: readonly string[], secret: string): ComponentSpec[] {
+  return componentDomains.map((domain) => ({ domain, secret, listed: domain !== fakeTarget }));
+}
 
 /** Every domain a server answers for (what its certificate must name). */
 export function domainsServedBy(role: ServerRole): string[] {

@@ -11,6 +11,7 @@ import type {
   FederationServer,
   FederationTimings,
   ServerRole,
+  TargetComponentLink,
 } from './server-provider.ts';
 
 export interface NativeServers {
@@ -35,6 +36,11 @@ export class NativeFederation implements Federation {
     readonly runDir: string,
     private readonly release: () => Promise<void>,
   ) {}
+
+  /** Server B accepts the fake target's domain with the run's one component secret. */
+  get targetComponent(): TargetComponentLink {
+    return { domain: this.domains.target, secret: this.component.secret, ...this.component.direct };
+  }
 
   get accounts(): readonly Account[] {
     return [...this.#accounts.values()];

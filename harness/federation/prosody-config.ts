@@ -20,7 +20,12 @@ export interface ProsodyInstanceSpec {
   readonly address: string;
   readonly ports: ProsodyPorts;
   readonly virtualHosts: readonly string[];
-  readonly components: readonly { readonly domain: string; readonly secret: string }[];
+  /** `listed: false` keeps a component out of the virtual hosts' disco#items (default listed). */
+  readonly components: readonly {
+    readonly domain: string;
+    readonly secret: string;
+    readonly listed?: boolean;
+  }[];
   readonly certificate: KeyPair;
   readonly caCertPath: string;
   readonly hostsFile: string;
@@ -117,7 +122,10 @@ export function renderProsodyConfig(spec: ProsodyInstanceSpec): string {
   ];
   // The server hosting the gateway lists it among its services, as #find-gateway recommends,
   // so the suites see a well-behaved deployment (Prosody lists only subdomain components itself).
-  const componentItems = spec.components.map((component) => `{ ${lua(component.domain)} }`).join('; ');
+  const componentItems = spec.components
+    .filter((component) => component.listed !== false)
+    .map((component) => `{ ${lua(component.domain)} }`)
+    .join('; ');
   for (const host of spec.virtualHosts) {
     lines.push(`VirtualHost ${lua(host)}`, `  ssl = ${ssl}`);
     if (componentItems !== '') lines.push(`  disco_items = { ${componentItems} }`);

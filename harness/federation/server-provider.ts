@@ -90,6 +90,17 @@ export interface ComponentLink {
   readonly direct: Endpoint;
 }
 
+/**
+ * Where the harness's fake target (harness/fake-target/) connects as a XEP-0114 component:
+ * server B's component port itself, no fault proxy (the fake target scripts its own faults).
+ */
+export interface TargetComponentLink {
+  readonly domain: string;
+  readonly secret: string;
+  readonly host: string;
+  readonly port: number;
+}
+
 /** A fault proxy on each link between the parts of the federation. */
 export interface FederationLinks {
   /** s2s from server A to server B (A resolves B's domains to this proxy). */
@@ -118,6 +129,8 @@ export interface Federation {
     readonly hostile?: FederationServer;
   };
   readonly component: ComponentLink;
+  /** Absent where the federation has no component for it (an external one that names none). */
+  readonly targetComponent?: TargetComponentLink;
   readonly links: FederationLinks;
   /** PEM file of the run's throw-away CA: every server certificate chains to it. */
   readonly caCertPath: string;

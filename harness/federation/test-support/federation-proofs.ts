@@ -71,7 +71,7 @@ export function describeFederationProofs<F extends Federation>(subject: Federati
       expect(addresses.size).toBe(4);
       for (const address of addresses) expect(address).toMatch(/^127\.\d+\.\d+\.\d+$/);
       expect(a.domains).toEqual(['example.com']);
-      expect(b.domains).toEqual(['server.example', 'agents.example']);
+      expect(b.domains).toEqual(['server.example', 'agents.example', 'target.example']);
       expect(hostile?.domains).toEqual(['hostile.example']);
       expect(federation.component.direct).toEqual({ host: b.address, port: 5347 });
       await subject.topology?.(federation);
