@@ -11,8 +11,10 @@ import {
   DEFAULT_TIMEOUTS,
   loadSutConfig,
   parseSutConfig,
+  parseSutFile,
   SutConfigError,
   type SutConfig,
+  type SutFile,
 } from './sut-config.ts';
 
 const MINIMAL = {
@@ -23,14 +25,23 @@ const MINIMAL = {
   fixtures: 'manual',
 };
 
+const BRIDGE = {
+  name: 'bridge',
+  caller: { mcp: { command: ['node', 'bin/agentconf.js', 'mcp-bridge', '--config', '{config}'], cwd: '.' } },
+};
+
+function parseFile(value: unknown): SutFile {
+  return parseSutFile(JSON.stringify(value), '/configs/bridge.json', { baseDir: REPO_ROOT });
+}
+
 function parse(value: unknown): SutConfig {
   return parseSutConfig(JSON.stringify(value), '/configs/gw.json', { baseDir: REPO_ROOT });
 }
 
 /** The violations, as "path: message" lines. */
-function problems(value: unknown): string[] {
+function problems(value: unknown, read: (value: unknown) => unknown = parse): string[] {
   try {
-    parse(value);
+    read(value);
   } catch (error) {
     if (error instanceof SutConfigError) return error.violations.map((v) => `${v.path}: ${v.message}`);
     throw error;
@@ -177,7 +188,7 @@ describe('SUT config', () => {
       }),
     ).toEqual([
       '/adminJid: "adminJid" is required: fixtures \'admin-iq\' provisions as adminJid',
-      '/extra: unknown member "extra"; allowed here: $schema, name, version, homepage, component, launch, external, profiles, adminJid, fixtures, fixturesConfirmed, conformanceTools, limits, timeouts',
+      '/extra: unknown member "extra"; allowed here: $schema, name, version, homepage, component, launch, external, profiles, adminJid, fixtures, fixturesConfirmed, conformanceTools, limits, caller, timeouts',
       '/name: must not be empty',
       '/homepage: must match ^https?://[^\\s]+$',
       '/component/domian: unknown member "domian" (did you mean "domain"?); allowed here: domain, port, secret',
@@ -191,6 +202,73 @@ describe('SUT config', () => {
       '/profiles/2: repeats item 1',
       '/limits/rsmPageMax: must be at least 1',
       '/timeouts/startupSeconds: must be greater than 0',
+    ]);
+  });
+
+  it('reads an MCP bridge file, which needs nothing of a gateway, as a caller only', () => {
+    expect(parseFile(BRIDGE)).toEqual({
+      kind: 'mcp-caller',
+      config: {
+        source: '/configs/bridge.json',
+        name: 'bridge',
+        caller: { kind: 'mcp', command: BRIDGE.caller.mcp.command, cwd: REPO_ROOT, env: {} },
+        timeouts: DEFAULT_TIMEOUTS,
+      },
+    });
+    const http = {
+      mcp: { command: ['b', '--config', '{config}', '--http', '{port}'], url: 'http://127.0.0.1:{port}/mcp' },
+    };
+    expect(parseFile({ ...BRIDGE, caller: http })).toMatchObject({
+      kind: 'mcp-caller',
+      config: { caller: { kind: 'mcp', url: 'http://127.0.0.1:{port}/mcp' } },
+    });
+    // The gateway suites cannot take it.
+    expect(problems(BRIDGE)).toEqual([expect.stringMatching(/^: describes an MCP caller and no gateway/)]);
+  });
+
+  it("reads a gateway's call-out tool beside the gateway, which it still needs", () => {
+    const gateway = {
+      ...MINIMAL,
+      caller: { gatewayTool: { endpoint: 'caller@agents.example', tool: 'call.out' } },
+    };
+    expect(parse(gateway).caller).toEqual({
+      kind: 'gateway-tool',
+      endpoint: 'caller@agents.example',
+      tool: 'call.out',
+    });
+    expect(problems({ name: 'gw', caller: gateway.caller })).toEqual([
+      '/component: "component" is required',
+      '/launch: "launch" is required',
+      '/profiles: "profiles" is required',
+      '/fixtures: "fixtures" is required',
+    ]);
+  });
+
+  it("checks a caller's command: {config} passed, only known placeholders, {port} only with a url", () => {
+    expect(
+      problems(
+        { name: 'b', caller: { mcp: { command: ['b', '--port', '{port}', '{confg}'], cwd: 'nowhere' } } },
+        parseFile,
+      ),
+    ).toEqual([
+      '/caller/mcp/command/2: {port} is picked for Streamable HTTP: it needs "url"',
+      '/caller/mcp/command/3: unknown placeholder {confg} (a caller command knows {config} and {port}; write {{confg} for a literal)',
+      '/caller/mcp/command: the command must pass {config}, the caller config the suite writes (docs/caller.md)',
+      `/caller/mcp/cwd: no such directory: ${resolve(REPO_ROOT, 'nowhere')}`,
+    ]);
+    expect(
+      problems({ name: 'b', caller: { mcp: { command: ['b', '{config}'] }, gatewayTool: {} } }, parseFile),
+    ).toEqual([
+      '/caller: must hold one of "mcp" or "gatewayTool"',
+      '/caller/gatewayTool/endpoint: "endpoint" is required',
+      '/caller/gatewayTool/tool: "tool" is required',
+    ]);
+    expect(problems({ name: 'b', caller: {} }, parseFile)).toEqual([
+      '/component: "component" is required',
+      '/launch: "launch" is required',
+      '/profiles: "profiles" is required',
+      '/fixtures: "fixtures" is required',
+      '/caller: must hold one of "mcp" or "gatewayTool"',
     ]);
   });
 

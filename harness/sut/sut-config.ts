@@ -114,6 +114,47 @@ export interface SutTimeouts {
   readonly taskSeconds: number;
 }
 
+/**
+ * An MCP bridge the suite starts and drives as an MCP client (docs/caller.md). In `command` and
+ * `url`, {config} is the caller config's path and {port} a free port (CALLER_PLACEHOLDERS).
+ */
+export interface McpCallerDeclaration {
+  readonly kind: 'mcp';
+  readonly command: Argv;
+  /** Streamable HTTP at this URL (a template); absent: stdio. */
+  readonly url?: string;
+  /** Absolute: resolved against the SUT file's directory. */
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** The gateway's conformance call-out tool (docs/caller.md): invoking it makes the gateway call. */
+export interface GatewayToolCallerDeclaration {
+  readonly kind: 'gateway-tool';
+  readonly endpoint: string;
+  readonly tool: string;
+}
+
+export type CallerDeclaration = McpCallerDeclaration | GatewayToolCallerDeclaration;
+
+/** The placeholders of a caller declaration's command and url. */
+export const CALLER_PLACEHOLDERS = ['config', 'port'] as const;
+
+/** A SUT file that declares an MCP caller and no gateway: an MCP bridge on its own. */
+export interface CallerSutConfig {
+  readonly source: string;
+  readonly name: string;
+  readonly version?: string;
+  readonly homepage?: string;
+  readonly caller: McpCallerDeclaration;
+  readonly timeouts: SutTimeouts;
+}
+
+/** What a SUT file describes: a gateway (perhaps also a caller), or only an MCP bridge. */
+export type SutFile =
+  | { readonly kind: 'gateway'; readonly config: SutConfig }
+  | { readonly kind: 'mcp-caller'; readonly config: CallerSutConfig };
+
 export interface SutConfig {
   /** Where the config was read from (a path, or a label for configs built in code). */
   readonly source: string;
@@ -144,6 +185,8 @@ export interface SutConfig {
   readonly conformanceTools: ConformanceToolsHosting;
   readonly limits: SutLimits;
   readonly timeouts: SutTimeouts;
+  /** How the suite makes the gateway call out, when the file declares it. */
+  readonly caller?: CallerDeclaration;
 }
 
 export const DEFAULT_COMPONENT_DOMAIN = 'agents.example';
@@ -175,6 +218,12 @@ function rewordLaunch(error: ErrorObject): SutConfigViolation | undefined {
   if (error.instancePath === '/launch' && (error.keyword === 'type' || error.keyword === 'const')) {
     return { path: '/launch', message: 'must be "external" or an object with "command"' };
   }
+  if (
+    error.instancePath === '/caller' &&
+    (error.keyword === 'minProperties' || error.keyword === 'maxProperties')
+  ) {
+    return { path: '/caller', message: 'must hold one of "mcp" or "gatewayTool"' };
+  }
   return undefined;
 }
 
@@ -205,7 +254,24 @@ interface RawSutConfig {
   readonly conformanceTools?: 'native' | { readonly mcp: 'stdio' | 'http' };
   readonly limits?: SutLimits;
   readonly timeouts?: Partial<SutTimeouts>;
+  readonly caller?: RawCaller;
 }
+
+type RawCaller =
+  | {
+      readonly mcp: {
+        readonly command: [string, ...string[]];
+        readonly url?: string;
+        readonly cwd?: string;
+        readonly env?: Record<string, string>;
+      };
+    }
+  | { readonly gatewayTool: { readonly endpoint: string; readonly tool: string } };
+
+/** A file with an MCP caller and no gateway (the schema then requires nothing else). */
+type RawBridgeConfig = Pick<RawSutConfig, 'name' | 'version' | 'homepage' | 'timeouts'> & {
+  readonly caller: Extract<RawCaller, { mcp: unknown }>;
+};
 
 function objectOf(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -299,6 +365,74 @@ function conformanceToolsViolations(
   return [];
 }
 
+/** A caller's command and url use only {config} and {port}, and {port} only with a url. */
+function callerViolations(
+  caller: Record<string, unknown> | undefined,
+  baseDir: string,
+): PlaceholderProblem[] {
+  const mcp = objectOf(caller?.['mcp']);
+  if (mcp === undefined) return [];
+  const problems: PlaceholderProblem[] = [];
+  const templates: [string, string][] = [];
+  const command = mcp['command'];
+  if (Array.isArray(command)) {
+    command.forEach((arg: unknown, index) => {
+      if (typeof arg === 'string') templates.push([arg, `/caller/mcp/command/${index}`]);
+    });
+  }
+  const url = mcp['url'];
+  if (typeof url === 'string') templates.push([url, '/caller/mcp/url']);
+  for (const [template, path] of templates) {
+    for (const name of placeholdersIn(template)) {
+      if (!(CALLER_PLACEHOLDERS as readonly string[]).includes(name)) {
+        problems.push({
+          path,
+          message: `unknown placeholder {${name}} (a caller command knows {config} and {port}; write {{${name}} for a literal)`,
+        });
+      } else if (name === 'port' && url === undefined) {
+        problems.push({ path, message: '{port} is picked for Streamable HTTP: it needs "url"' });
+      }
+    }
+  }
+  if (
+    Array.isArray(command) &&
+    !templates.some(([template]) => placeholdersIn(template).includes('config'))
+  ) {
+    problems.push({
+      path: '/caller/mcp/command',
+      message: 'the command must pass {config}, the caller config the suite writes (docs/caller.md)',
+    });
+  }
+  const cwd = mcp['cwd'];
+  if (typeof cwd === 'string' && !isDirectory(resolve(baseDir, cwd))) {
+    problems.push({ path: '/caller/mcp/cwd', message: `no such directory: ${resolve(baseDir, cwd)}` });
+  }
+  return problems;
+}
+
+function callerDeclaration(raw: RawCaller, baseDir: string): CallerDeclaration {
+  if ('gatewayTool' in raw) return { kind: 'gateway-tool', ...raw.gatewayTool };
+  const { mcp } = raw;
+  return {
+    kind: 'mcp',
+    command: mcp.command,
+    ...(mcp.url === undefined ? {} : { url: mcp.url }),
+    cwd: resolve(baseDir, mcp.cwd ?? '.'),
+    env: mcp.env ?? {},
+  };
+}
+
+function buildBridgeConfig(raw: RawBridgeConfig, source: string, baseDir: string): CallerSutConfig {
+  return {
+    source,
+    name: raw.name,
+    ...(raw.version === undefined ? {} : { version: raw.version }),
+    ...(raw.homepage === undefined ? {} : { homepage: raw.homepage }),
+    caller: callerDeclaration(raw.caller, baseDir) as McpCallerDeclaration,
+    timeouts: { ...DEFAULT_TIMEOUTS, ...raw.timeouts },
+  };
+}
+
 /**
  * The rules beyond the schema. They run even when the schema found problems (each rule looks
  * only at members of the right type), so that one pass reports everything.
@@ -359,6 +493,7 @@ function semanticViolations(value: JsonValue, baseDir: string): SutConfigViolati
       message: 'only a gateway the harness does not start ("launch": "external") is described by "external"',
     });
   }
+  violations.push(...callerViolations(objectOf(config['caller']), baseDir));
   const domain = component?.['domain'];
   if (typeof domain === 'string') {
     try {
@@ -411,6 +546,7 @@ function buildConfig(raw: RawSutConfig, source: string, baseDir: string): SutCon
     conformanceTools: conformanceToolsHosting(raw.conformanceTools),
     limits: raw.limits ?? {},
     timeouts: { ...DEFAULT_TIMEOUTS, ...raw.timeouts },
+    ...(raw.caller === undefined ? {} : { caller: callerDeclaration(raw.caller, baseDir) }),
   };
 }
 
@@ -419,12 +555,28 @@ export interface ParseOptions {
   readonly baseDir?: string;
 }
 
-/** Parses and checks a config; throws SutConfigError listing every problem. */
+/**
+ * Parses and checks a gateway's config; throws SutConfigError listing every problem, also when
+ * the file describes an MCP bridge and no gateway (read those with parseSutFile).
+ */
 export function parseSutConfig(
   text: Uint8Array | string,
   source: string,
   options: ParseOptions = {},
 ): SutConfig {
+  const file = parseSutFile(text, source, options);
+  if (file.kind === 'gateway') return file.config;
+  throw new SutConfigError(source, [
+    {
+      path: '',
+      message:
+        'describes an MCP caller and no gateway ("caller": {"mcp": …} without "component"): the gateway suites have nothing to test',
+    },
+  ]);
+}
+
+/** Parses and checks a SUT file: a gateway, or an MCP bridge alone (docs/caller.md). */
+export function parseSutFile(text: Uint8Array | string, source: string, options: ParseOptions = {}): SutFile {
   let value: JsonValue;
   try {
     value = parseStrictJson(text);
@@ -442,18 +594,31 @@ export function parseSutConfig(
     if (!violations.some((v) => v.path === violation.path)) violations.push(violation);
   }
   if (violations.length > 0) throw new SutConfigError(source, violations);
-  // The schema has vouched for the shape.
-  return buildConfig(value as unknown as RawSutConfig, source, baseDir);
+  // The schema has vouched for the shape: without "component" it is a bridge's file.
+  if (objectOf(value)?.['component'] === undefined) {
+    return {
+      kind: 'mcp-caller',
+      config: buildBridgeConfig(value as unknown as RawBridgeConfig, source, baseDir),
+    };
+  }
+  return { kind: 'gateway', config: buildConfig(value as unknown as RawSutConfig, source, baseDir) };
 }
 
-/** Reads and checks the config file at `path`. */
-export async function loadSutConfig(path: string): Promise<SutConfig> {
-  let bytes: Buffer;
+async function readSutBytes(path: string): Promise<Buffer> {
   try {
-    bytes = await readFile(path);
+    return await readFile(path);
   } catch (error) {
     const reason = error instanceof Error && 'code' in error ? String(error.code) : 'unreadable';
     throw new SutConfigError(path, [{ path: '', message: `cannot read the file (${reason})` }]);
   }
-  return parseSutConfig(bytes, path);
+}
+
+/** Reads and checks the gateway config file at `path`. */
+export async function loadSutConfig(path: string): Promise<SutConfig> {
+  return parseSutConfig(await readSutBytes(path), path);
+}
+
+/** Reads and checks the SUT file at `path`, a gateway's or an MCP bridge's. */
+export async function loadSutFile(path: string): Promise<SutFile> {
+  return parseSutFile(await readSutBytes(path), path);
 }
