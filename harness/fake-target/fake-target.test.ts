@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateIdentifier } from '../../protocol/identifiers.ts';
 import { canonicalDocument } from '../../protocol/json/canonical.ts';
 import type { JsonValue } from '../../protocol/json/json-value.ts';
+import { validateEventPayload } from '../../protocol/events/index.ts';
 import { FEATURE, FORM_TYPE, NS } from '../../protocol/namespaces.ts';
 import {
   buildCancel,
@@ -38,6 +39,7 @@ import { IqTimeout, StanzaErrorReply } from '../driver/errors.ts';
 import { transcriptPerTest } from '../driver/test-support/vitest-transcripts.ts';
 import { nativeProvider } from '../federation/native-provider.ts';
 import type { Federation } from '../federation/server-provider.ts';
+import { completedPayloadOfSize } from './event-payloads.ts';
 import { FakeTarget, startFakeTarget, type RuleHandle } from './fake-target.ts';
 import { StanzaWaitTimeout } from './stanza-log.ts';
 import { simpleManifest, type FakeTargetWorld } from './target-world.ts';
@@ -329,6 +331,28 @@ describe('fake target', () => {
     await alice.events.next(taskId);
     const result = parseTaskResult(await ask(WEATHER, 'get', buildTaskResultRequest({ taskId })));
     expect(result).toMatchObject({ state: 'cancelled', revision: 2, json: '{}' });
+  });
+
+  it('sends a completed result of at least the size asked for, valid by the event schema', async () => {
+    const invokes = target.stream({ kind: 'invoke' });
+    const accepted = parseAccepted(
+      await ask(WEATHER, 'set', invoke(generateIdentifier('req-'), '{"city":"Riga"}')),
+    );
+    const task = target.taskOf(await invokes.next(1000));
+    const payload = completedPayloadOfSize(70_000);
+    expect(validateEventPayload('completed', payload).ok).toBe(true);
+    const sent = await target.sendEvent(task, { type: 'completed', payload });
+    expect(Buffer.byteLength(sent.event.json)).toBeGreaterThanOrEqual(70_000);
+    expect(await alice.events.next(accepted.taskId)).toMatchObject({
+      valid: true,
+      event: { type: 'completed' },
+    });
+    expect(task.state).toBe('completed');
+  });
+
+  it('is not listed among the services of server.example, where only the gateway is', async () => {
+    const services = parseDiscoItems(await ask('server.example', 'get', buildDiscoItemsRequest({})));
+    expect(services.items.map((item) => item.jid)).toEqual(['agents.example']);
   });
 
   it('answers an unknown endpoint with item-not-found', async () => {

@@ -20,6 +20,7 @@ export {
   type StanzaKind,
   type StanzaMatch,
 } from './stanza-log.ts';
+export { completedPayloadOfSize } from './event-payloads.ts';
 export type { FakeTask } from './task-book.ts';
 export {
   DEFAULT_REPLAY_SECONDS,
