@@ -40,7 +40,7 @@ import { transcriptPerTest } from '../driver/test-support/vitest-transcripts.ts'
 import { nativeProvider } from '../federation/native-provider.ts';
 import type { Federation } from '../federation/server-provider.ts';
 import { completedPayloadOfSize } from './event-payloads.ts';
-import { FakeTarget, startFakeTarget, type RuleHandle } from './fake-target.ts';
+import { DEFAULT_LATE_RETRY, FakeTarget, startFakeTarget, type RuleHandle } from './fake-target.ts';
 import { StanzaWaitTimeout } from './stanza-log.ts';
 import { simpleManifest, type FakeTargetWorld } from './target-world.ts';
 
@@ -232,6 +232,15 @@ describe('fake target', () => {
       error: { condition: 'not-acceptable' },
     });
     expect(target.tasks.filter((task) => task.requestId === requestId)).toHaveLength(1);
+    // A target that forgot the request ID may admit it as new work: what makes a late retry unsafe.
+    target.setLateRetry({ admitAsNew: true });
+    try {
+      const again = parseAccepted(await ask(WEATHER, 'set', invoke(requestId, '{"city":"Riga"}')));
+      expect(again.taskId).not.toBe(accepted.taskId);
+      expect(target.tasks.filter((task) => task.requestId === requestId)).toHaveLength(2);
+    } finally {
+      target.setLateRetry(DEFAULT_LATE_RETRY);
+    }
   });
 
   it('loses an <accepted/> while admitting the task, so an identical retry returns that task', async () => {

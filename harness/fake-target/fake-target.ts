@@ -198,7 +198,7 @@ export class FakeTarget {
   readonly #book: TaskBook;
   readonly #now: () => number;
   readonly #retainSeconds: number;
-  readonly #lateRetry: LateRetryPolicy;
+  #lateRetry: LateRetryPolicy;
   readonly #sent: string[] = [];
   #world: CompiledWorld;
 
@@ -288,7 +288,7 @@ export class FakeTarget {
   taskOf(invoke: RecordedStanza): FakeTask {
     const requestId = invoke.element.getChild('invoke', NS_AGENT_TASK)?.attrs['request-id'];
     const task = this.#book.tasks.find(
-      (candidate) => candidate.requestId === requestId && candidate.caller === invoke.from,
+      (candidate) => candidate.requestId === requestId && bareOf(candidate.caller) === bareOf(invoke.from),
     );
     if (task === undefined) throw new Error(`no task was admitted for ${invoke.xml}`);
     return task;
@@ -296,6 +296,11 @@ export class FakeTarget {
 
   get tasks(): FakeTask[] {
     return this.#book.tasks;
+  }
+
+  /** What a retry after its replay window meets from now on. */
+  setLateRetry(policy: LateRetryPolicy): void {
+    this.#lateRetry = policy;
   }
 
   /** Forgets request IDs as if their replay windows had passed (all, or those given). */
