@@ -284,10 +284,10 @@ export class FakeTarget {
     return task;
   }
 
-  /** The task an invoke stanza created (or replayed). */
+  /** The task an invoke stanza created or replayed (the newest, after a late retry admitted anew). */
   taskOf(invoke: RecordedStanza): FakeTask {
     const requestId = invoke.element.getChild('invoke', NS_AGENT_TASK)?.attrs['request-id'];
-    const task = this.#book.tasks.find(
+    const task = this.#book.tasks.findLast(
       (candidate) => candidate.requestId === requestId && bareOf(candidate.caller) === bareOf(invoke.from),
     );
     if (task === undefined) throw new Error(`no task was admitted for ${invoke.xml}`);
