@@ -2,6 +2,10 @@
 // the test driver) calls endpoints of target.example (a component on server B) across s2s.
 // Every scripted behaviour is checked on the caller's side of the wire, and what the fake target
 // records is checked against what the caller sent.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { xml, type Element } from '@xmpp/xml';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -39,12 +43,15 @@ import { IqTimeout, StanzaErrorReply } from '../driver/errors.ts';
 import { transcriptPerTest } from '../driver/test-support/vitest-transcripts.ts';
 import { nativeProvider } from '../federation/native-provider.ts';
 import type { Federation } from '../federation/server-provider.ts';
+import { startTsProcess } from '../federation/test-support/run-ts-process.ts';
+import { callerConfigFor, writeCallerConfig } from '../caller-under-test/caller-config-file.ts';
 import { completedPayloadOfSize } from './event-payloads.ts';
 import { DEFAULT_LATE_RETRY, FakeTarget, startFakeTarget, type RuleHandle } from './fake-target.ts';
 import { StanzaWaitTimeout } from './stanza-log.ts';
 import { simpleManifest, type FakeTargetWorld } from './target-world.ts';
 
 const WEATHER = 'weather@target.example';
+const STARTTLS_LOGIN = new URL('../caller-under-test/test-support/starttls-login-main.ts', import.meta.url);
 const TOOL = 'forecast.get';
 const INPUT_SCHEMA = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
 const OUTPUT_SCHEMA = { type: 'object', properties: { temperature: { type: 'number' } } };
@@ -362,6 +369,27 @@ describe('fake target', () => {
   it('is not listed among the services of server.example, where only the gateway is', async () => {
     const services = parseDiscoItems(await ask('server.example', 'get', buildDiscoItemsRequest({})));
     expect(services.items.map((item) => item.jid)).toEqual(['agents.example']);
+  });
+
+  it('hands a caller a config it can log in with over STARTTLS and reach the fake target with', async () => {
+    const account = await federation.createAccount({ username: 'bridge', domain: federation.domains.remote });
+    const dir = await mkdtemp(join(tmpdir(), 'caller-config-'));
+    const configPath = join(dir, 'caller.json');
+    const config = callerConfigFor({ account, endpoints: [{ jid: WEATHER }], caFile: federation.caCertPath });
+    await writeCallerConfig(configPath, config);
+    const probes = target.stream({ kind: 'disco-info', from: 'bridge@example.com' });
+    const login = await startTsProcess('starttls login', STARTTLS_LOGIN, ['--config', configPath], {
+      NODE_EXTRA_CA_CERTS: federation.caCertPath,
+    });
+    try {
+      expect(await login.waitForOutput(/reply \S+ from \S+/, 20_000)).toContain(
+        `reply result from ${WEATHER}`,
+      );
+      expect((await probes.next(1000)).from).toBe('bridge@example.com/starttls-probe');
+    } finally {
+      await login.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('answers an unknown endpoint with item-not-found', async () => {
