@@ -1,5 +1,6 @@
 // The caller-under-test harness (docs/caller.md): the caller config the suite hands a caller,
 // starting an MCP bridge from its SUT declaration, and the MCP client driver the cases use.
+export { startCallerSession, type CallerSession, type CallerSessionOptions } from './caller-session.ts';
 export { callerConfigFor, writeCallerConfig, type CallerConfigFacts } from './caller-config-file.ts';
 export {
   CALLER_CONFIG_FILE,
