@@ -1,6 +1,7 @@
 /**
  * The caller config the suite hands a caller under test through {config} (docs/caller.md):
- * an account of the harness federation, the fake target's endpoints, the local timeout. It is
+ * an account of the harness federation, the fake target's endpoints, the local timeout; exactly
+ * the members of the contract with the bridge, nothing more (the CA goes in the environment). It is
  * checked against the schema before it is written, so a caller never gets a file the contract
  * does not allow; it holds a password, so only its owner may read it.
  */
@@ -19,8 +20,6 @@ export interface CallerConfigFacts {
   readonly account: Account;
   readonly endpoints: readonly CallerEndpoint[];
   readonly timeoutSeconds?: number;
-  /** The run's CA, which the servers' certificates chain to. */
-  readonly caFile: string;
 }
 
 export function callerConfigFor(facts: CallerConfigFacts): CallerConfig {
@@ -31,8 +30,6 @@ export function callerConfigFor(facts: CallerConfigFacts): CallerConfig {
       password: account.password,
       host: account.c2s.host,
       port: account.c2s.port,
-      directTlsPort: account.c2sDirectTls.port,
-      caFile: facts.caFile,
     },
     endpoints: facts.endpoints,
     ...(facts.timeoutSeconds === undefined ? {} : { timeoutSeconds: facts.timeoutSeconds }),

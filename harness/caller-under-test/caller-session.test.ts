@@ -74,7 +74,6 @@ describe('caller session', () => {
         jid: session.account.jid,
         host: session.account.c2s.host,
         port: session.account.c2s.port,
-        caFile: federation.caCertPath,
       });
       const listing = await session.caller.driver.listTools();
       expect(listing.tools.map((tool) => tool.target?.jid)).toEqual([WEATHER, CALENDAR]);

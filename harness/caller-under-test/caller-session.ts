@@ -54,13 +54,13 @@ export async function startCallerSession(options: CallerSessionOptions): Promise
     const config = callerConfigFor({
       account,
       endpoints,
-      caFile: federation.caCertPath,
       ...(options.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds }),
     });
     const caller = await startMcpCaller({
       declaration: options.declaration,
       config,
       dataDir: options.dataDir,
+      caFile: federation.caCertPath,
       ...(options.startupMs === undefined ? {} : { startupMs: options.startupMs }),
     });
     return {

@@ -52,7 +52,6 @@ describe('caller under test over MCP', () => {
     account: ACCOUNT,
     endpoints: [{ jid: 'weather@target.example', version: '2.0.0' }, { jid: 'calendar@target.example' }],
     timeoutSeconds: 3,
-    caFile: '/run/ca.pem',
   });
 
   it('fills {config} and {port}, and keeps {{name} literal', () => {
@@ -66,6 +65,7 @@ describe('caller under test over MCP', () => {
       declaration: declared({ command: RUN_TINY, cwd: '.' }),
       config,
       dataDir,
+      caFile: '/run/ca.pem',
     });
     const written = parseCallerConfig(await readFile(caller.configPath), caller.configPath);
     expect(written).toEqual(config);
@@ -79,7 +79,7 @@ describe('caller under test over MCP', () => {
     expect(result['structuredContent']).toEqual({
       jid: 'bridge@example.com',
       timeoutSeconds: 3,
-      trustsRunCa: true,
+      caInEnvironment: '/run/ca.pem',
     });
   });
 

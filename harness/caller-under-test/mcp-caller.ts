@@ -5,8 +5,8 @@
  * connects to its url, probing with a short back-off until it answers; a command that exits
  * ends the wait at once, with its output).
  *
- * The run's CA reaches the bridge twice: as `xmpp.caFile` in the config, and as
- * NODE_EXTRA_CA_CERTS, because a Node XMPP client's STARTTLS takes no CA of its own.
+ * The run's CA reaches the bridge in its environment: NODE_EXTRA_CA_CERTS (a Node XMPP client's
+ * STARTTLS takes no CA of its own) and SSL_CERT_FILE (OpenSSL's default trust for others).
  */
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -27,6 +27,8 @@ export interface StartMcpCallerOptions {
   readonly config: CallerConfig;
   /** Where the config file is written (the run's data directory). */
   readonly dataDir: string;
+  /** PEM of the CA the servers' certificates chain to (the federation's caCertPath). */
+  readonly caFile?: string;
   /** How long a Streamable HTTP bridge gets to answer (default 20 s). */
   readonly startupMs?: number;
 }
@@ -86,7 +88,9 @@ export async function startMcpCaller(options: StartMcpCallerOptions): Promise<Mc
   const [program, ...args] = declaration.command.map((part) => fillCallerTemplate(part, facts));
   const env = {
     ...declaration.env,
-    ...(config.xmpp.caFile === undefined ? {} : { NODE_EXTRA_CA_CERTS: config.xmpp.caFile }),
+    ...(options.caFile === undefined
+      ? {}
+      : { NODE_EXTRA_CA_CERTS: options.caFile, SSL_CERT_FILE: options.caFile }),
   };
   if (declaration.url === undefined) {
     return await startStdio(program ?? '', args, declaration.cwd, env, configPath);

@@ -375,7 +375,7 @@ describe('fake target', () => {
     const account = await federation.createAccount({ username: 'bridge', domain: federation.domains.remote });
     const dir = await mkdtemp(join(tmpdir(), 'caller-config-'));
     const configPath = join(dir, 'caller.json');
-    const config = callerConfigFor({ account, endpoints: [{ jid: WEATHER }], caFile: federation.caCertPath });
+    const config = callerConfigFor({ account, endpoints: [{ jid: WEATHER }] });
     await writeCallerConfig(configPath, config);
     const probes = target.stream({ kind: 'disco-info', from: 'bridge@example.com' });
     const login = await startTsProcess('starttls login', STARTTLS_LOGIN, ['--config', configPath], {

@@ -17,12 +17,8 @@ export interface CallerXmppAccount {
   readonly jid: string;
   readonly password: string;
   readonly host: string;
-  /** c2s with STARTTLS. */
+  /** c2s with STARTTLS; the run's CA comes in the environment (docs/caller.md). */
   readonly port: number;
-  /** XEP-0368 direct TLS on the same server. */
-  readonly directTlsPort?: number;
-  /** PEM of the CA the server certificate chains to. */
-  readonly caFile?: string;
 }
 
 export interface CallerEndpoint {

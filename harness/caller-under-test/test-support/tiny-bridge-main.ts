@@ -41,7 +41,7 @@ function tinyBridge(config: CallerConfig): TinyServer {
     structuredContent: {
       jid: config.xmpp.jid,
       timeoutSeconds: config.timeoutSeconds ?? null,
-      trustsRunCa: process.env['NODE_EXTRA_CA_CERTS'] === config.xmpp.caFile,
+      caInEnvironment: process.env['NODE_EXTRA_CA_CERTS'] ?? null,
     },
   }));
   return server;
