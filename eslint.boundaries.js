@@ -8,18 +8,30 @@ export const LAYERS = {
   protocol: [],
   harness: ['protocol'],
   'reference-gateway': ['protocol'],
+  // The reference MCP bridge (an MCP server calling XMPP agents): a caller under test, so it sits
+  // beside the gateway and the harness and reads neither.
+  'reference-bridge': ['protocol'],
   suites: ['harness', 'protocol'],
   runner: ['suites', 'harness', 'protocol'],
-  cli: ['runner', 'suites', 'harness', 'reference-gateway', 'protocol'],
+  cli: ['runner', 'suites', 'harness', 'reference-gateway', 'reference-bridge', 'protocol'],
   bin: ['cli', 'protocol'],
   // Developer tools beside the product (the spec/artifact check): they read the wire model and
   // nothing imports them.
   tools: ['protocol'],
-  bench: ['cli', 'runner', 'suites', 'harness', 'reference-gateway', 'protocol'],
+  bench: ['cli', 'runner', 'suites', 'harness', 'reference-gateway', 'reference-bridge', 'protocol'],
   // The mutant catalog and its runner: patched copies of the gateway judged by agentconf runs.
-  mutants: ['integration', 'cli', 'runner', 'suites', 'harness', 'reference-gateway', 'protocol'],
+  mutants: [
+    'integration',
+    'cli',
+    'runner',
+    'suites',
+    'harness',
+    'reference-gateway',
+    'reference-bridge',
+    'protocol',
+  ],
   // Tests that start a federation and a gateway together, and run cases against it.
-  integration: ['cli', 'runner', 'suites', 'harness', 'reference-gateway', 'protocol'],
+  integration: ['cli', 'runner', 'suites', 'harness', 'reference-gateway', 'reference-bridge', 'protocol'],
 };
 
 export const boundariesConfig = {

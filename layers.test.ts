@@ -35,6 +35,13 @@ describe('layer boundaries', () => {
     ['protocol/violating.ts', "import { checkArtifacts } from '../tools/spec-artifacts/check.ts';"],
     ['suites/violating.ts', "import { extractSpec } from '../tools/spec-artifacts/extract.ts';"],
     ['tools/violating.ts', "import type { Caller } from '../harness/driver/index.ts';"],
+    ['reference-bridge/violating.ts', "import { createDriver } from '../harness/driver/index.ts';"],
+    [
+      'reference-bridge/violating.ts',
+      "import { DEFAULT_LIMITS } from '../reference-gateway/config/limits.ts';",
+    ],
+    ['reference-gateway/violating.ts', "import { startBridge } from '../reference-bridge/bridge.ts';"],
+    ['suites/violating.ts', "import { startBridge } from '../reference-bridge/bridge.ts';"],
   ])('refuses %s: %s', async (file, source) => {
     expect(await boundaryErrors(file, source)).toHaveLength(1);
   });
@@ -45,6 +52,9 @@ describe('layer boundaries', () => {
     ['cli/allowed.ts', "import { DEFAULT_LIMITS } from '../reference-gateway/config/limits.ts';"],
     ['mutants/allowed.ts', "import { runAgentconf } from '../integration/variants/run-agentconf.ts';"],
     ['tools/allowed.ts', "import { readXml } from '../protocol/xml/read-xml.ts';"],
+    ['reference-bridge/allowed.ts', "import { NS } from '../protocol/namespaces.ts';"],
+    ['cli/allowed.ts', "import { startBridge } from '../reference-bridge/bridge.ts';"],
+    ['integration/allowed.ts', "import { startBridge } from '../reference-bridge/bridge.ts';"],
   ])('allows %s: %s', async (file, source) => {
     expect(await boundaryErrors(file, source)).toEqual([]);
   });

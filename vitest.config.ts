@@ -7,6 +7,7 @@ export default defineConfig({
       'tools/**/*.test.ts',
       'harness/**/*.test.ts',
       'reference-gateway/**/*.test.ts',
+      'reference-bridge/**/*.test.ts',
       'bin/**/*.test.ts',
       'suites/**/*.test.ts',
       'runner/**/*.test.ts',

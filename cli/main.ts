@@ -31,6 +31,10 @@ const COMMANDS: readonly CommandEntry[] = [
   { name: 'gateway', load: async () => (await import('./commands/gateway.ts')).gatewayCommand },
   { name: 'hash', load: async () => (await import('./commands/hash.ts')).hashCommand },
   { name: 'matrix', load: async () => (await import('./commands/matrix.ts')).matrixCommand },
+  {
+    name: 'mcp-bridge',
+    load: async () => (await import('./commands/mcp-bridge.ts')).mcpBridgeCommand,
+  },
   { name: 'node', load: async () => (await import('./commands/node.ts')).nodeCommand },
   { name: 'run', load: async () => (await import('./commands/run.ts')).runCommand },
   {

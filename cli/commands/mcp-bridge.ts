@@ -1,0 +1,137 @@
+/**
+ * agentconf mcp-bridge --config FILE [--http PORT] [--host HOST] [--transcript FILE]
+ * agentconf mcp-bridge --loss-table
+ *
+ * The reference MCP bridge (docs/mcp-bridge.md): an MCP server that logs in as an XMPP caller
+ * and exposes the configured endpoints' pinned tools. Without --http it serves one client on
+ * stdin/stdout (stdout is the MCP channel: nothing else is written there) until stdin closes;
+ * with --http it serves Streamable HTTP at http://HOST:PORT/mcp until SIGTERM or SIGINT.
+ * --loss-table prints the semantic-loss table (JSON) and exits.
+ *
+ * Exit codes: 0 when stdin closed or a signal stopped it (or after --loss-table); 1 when the
+ * config is invalid (every problem listed), the login fails or the port cannot be bound; 2 for
+ * usage errors. Log lines (pins, protocol errors, cancellations) go to stderr.
+ */
+import { appendFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConfigError } from '../../protocol/json/config-file.ts';
+import { startBridge } from '../../reference-bridge/bridge.ts';
+import { loadBridgeConfig } from '../../reference-bridge/config/bridge-config.ts';
+import { lossTableDocument } from '../../reference-bridge/loss/semantic-loss.ts';
+import { serveBridgeHttp, serveBridgeStdio } from '../../reference-bridge/mcp/transports.ts';
+import type { TranscriptEntry } from '../../reference-bridge/xmpp/xmpp-session.ts';
+import { checkReadableFile, checkWritableFile, EXIT, UsageError } from '../io.ts';
+import type { Command } from '../main.ts';
+import { expectPositionals, parseCommandArgs, type CommandSpec } from '../options.ts';
+import { listenForStopSignal } from '../stop-signal.ts';
+
+const SPEC = {
+  name: 'mcp-bridge',
+  summary: "serve remote XMPP agents' tools to MCP clients (stdio, or Streamable HTTP with --http)",
+  usage: ['mcp-bridge --config FILE', 'mcp-bridge --loss-table'],
+  options: {
+    config: {
+      type: 'string',
+      valueName: 'FILE',
+      description: "the bridge's config (docs/mcp-bridge.md): XMPP account, endpoints, time limits",
+    },
+    http: {
+      type: 'integer',
+      valueName: 'PORT',
+      min: 0,
+      max: 65_535,
+      description: 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (0: any free port)',
+    },
+    host: {
+      type: 'string',
+      valueName: 'HOST',
+      description: 'the address --http listens on',
+      defaultText: '127.0.0.1',
+    },
+    transcript: {
+      type: 'string',
+      valueName: 'FILE',
+      description: 'append every XMPP stanza sent and received to FILE, one JSON object per line',
+    },
+    'loss-table': {
+      type: 'boolean',
+      description: 'print the semantic-loss table as JSON and exit',
+    },
+  },
+  example: 'mcp-bridge --config bridge.json --http 0',
+  notes:
+    'Runs until stdin closes (stdio) or SIGTERM/SIGINT (--http). Exit 1 when the config is invalid, the login fails or the port cannot be bound.',
+} as const satisfies CommandSpec;
+
+function transcriptWriter(path: string | undefined): ((entry: TranscriptEntry) => void) | undefined {
+  if (path === undefined) return undefined;
+  const file = resolve(path);
+  checkWritableFile(file, '--transcript');
+  return (entry) => {
+    appendFileSync(file, `${JSON.stringify(entry)}\n`);
+  };
+}
+
+export const mcpBridgeCommand: Command = {
+  spec: SPEC,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(SPEC, args);
+    expectPositionals(positionals, 0, '');
+    if (values['loss-table']) {
+      if (values.config !== undefined || values.http !== undefined) {
+        throw new UsageError('--loss-table takes no other option');
+      }
+      io.out(`${JSON.stringify(lossTableDocument(), null, 2)}\n`);
+      return EXIT.ok;
+    }
+    if (values.config === undefined) throw new UsageError('missing --config FILE');
+    if (values.host !== undefined && values.http === undefined) throw new UsageError('--host needs --http');
+    checkReadableFile(values.config, '--config');
+    const onTranscript = transcriptWriter(values.transcript);
+    let config;
+    try {
+      config = loadBridgeConfig(values.config);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      io.err(`invalid: ${error.message}\n`);
+      return EXIT.invalid;
+    }
+    const log = (line: string): void => {
+      io.err(`mcp-bridge: ${line}\n`);
+    };
+    const signal = values.http === undefined ? undefined : listenForStopSignal();
+    let core;
+    try {
+      core = await startBridge(config, { log, ...(onTranscript === undefined ? {} : { onTranscript }) });
+    } catch (error) {
+      signal?.dispose();
+      io.err(`agentconf mcp-bridge: ${error instanceof Error ? error.message : String(error)}\n`);
+      return EXIT.invalid;
+    }
+    try {
+      if (signal === undefined) {
+        log('MCP on stdio');
+        await serveBridgeStdio(core);
+        return EXIT.ok;
+      }
+      let served;
+      try {
+        served = await serveBridgeHttp(core, values.http ?? 0, values.host);
+      } catch (error) {
+        signal.dispose();
+        const reason = error instanceof Error && 'code' in error ? String(error.code) : String(error);
+        io.err(
+          `agentconf mcp-bridge: cannot listen on ${values.host ?? '127.0.0.1'}:${String(values.http)} (${reason})\n`,
+        );
+        return EXIT.invalid;
+      }
+      io.out(`mcp-bridge: MCP at ${served.url}\n`);
+      const received = await signal.received;
+      await served.close();
+      io.out(`mcp-bridge: stopped (${received})\n`);
+      return EXIT.ok;
+    } finally {
+      await core.close();
+    }
+  },
+};

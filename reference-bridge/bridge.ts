@@ -1,0 +1,57 @@
+/**
+ * The bridge's shared core: one XMPP session, one pinned catalog and one task tracker, used by
+ * every MCP connection (a stdio process has one; Streamable HTTP one per session). Each MCP
+ * connection gets its own Server from createBridgeServer (mcp/bridge-server.ts).
+ */
+import type { BridgeConfig } from './config/bridge-config.ts';
+import { PinnedCatalog } from './catalog/pinned-catalog.ts';
+import type { Querier } from './catalog/discovery-queries.ts';
+import { TaskTracker } from './tasks/task-tracker.ts';
+import type { ToolCallDeps } from './tasks/tool-call.ts';
+import { XmppSession, type TranscriptEntry } from './xmpp/xmpp-session.ts';
+
+export interface BridgeCore {
+  readonly config: BridgeConfig;
+  readonly session: XmppSession;
+  readonly catalog: PinnedCatalog;
+  readonly calls: ToolCallDeps;
+  readonly log: (line: string) => void;
+  close(): Promise<void>;
+}
+
+export interface StartBridgeOptions {
+  /** One line per event worth an operator's attention (stderr in the CLI). */
+  readonly log: (line: string) => void;
+  readonly onTranscript?: (entry: TranscriptEntry) => void;
+}
+
+/** Logs in and prepares the catalog; endpoints are pinned at the first tools/list. */
+export async function startBridge(config: BridgeConfig, options: StartBridgeOptions): Promise<BridgeCore> {
+  const { log } = options;
+  const session = await XmppSession.open({
+    account: config.xmpp,
+    ...(options.onTranscript === undefined ? {} : { onTranscript: options.onTranscript }),
+  });
+  const querier: Querier = (to, type, payload) => session.iq(to, type, payload, config.iqTimeoutMs);
+  const tracker = new TaskTracker(log);
+  session.onMessage((message) => {
+    tracker.receive(message);
+  });
+  const catalog = new PinnedCatalog(querier, config.endpoints, log);
+  log(`logged in as ${session.jid}; ${String(config.endpoints.length)} endpoint(s) configured`);
+  return {
+    config,
+    session,
+    catalog,
+    log,
+    calls: {
+      querier,
+      tracker,
+      now: () => performance.now(),
+      pollMs: config.pollMs,
+      ...(config.callTimeoutMs === undefined ? {} : { callTimeoutMs: config.callTimeoutMs }),
+      log,
+    },
+    close: () => session.close(),
+  };
+}

@@ -1,0 +1,268 @@
+/**
+ * The bridge's one XMPP session: @xmpp/client logs in (direct TLS trusting the config's CA, or
+ * STARTTLS trusting the system), then the bridge sends IQs and reads messages through the
+ * protocol/ codecs. Every stanza in either direction is offered to a transcript hook, so a test
+ * or an operator can see exactly what the caller sent (#task-message-routing: to whom).
+ *
+ * Why the transport dance: @xmpp/client takes no TLS options, but looks its transports up per
+ * client, so a direct-TLS transport that adds the CA and server name to tls.connect goes first.
+ */
+import type { XmppClient, Transport, TransportClass } from '@xmpp/client';
+import { client } from '@xmpp/client';
+import { xml, type Element } from '@xmpp/xml';
+import { generateIdentifier } from '../../protocol/identifiers.ts';
+import { normalizeJid } from '../../protocol/jid/index.ts';
+import { decodeUtf8AcrossChunks } from '../../protocol/stanza/chunk-decoding.ts';
+import { buildIq, parseIq, type IqError, type IqResult } from '../../protocol/stanza/index.ts';
+import type { XmppAccountConfig } from '../config/bridge-config.ts';
+
+const NS_STREAMS = 'http://etherx.jabber.org/streams';
+const NS_STREAM_MANAGEMENT = 'urn:xmpp:sm:3';
+
+/** No answer to an IQ within its time: the request may or may not have been processed. */
+export class IqLost extends Error {
+  override readonly name = 'IqLost';
+  constructor(
+    readonly to: string,
+    readonly stanzaId: string,
+  ) {
+    super(`no answer from ${to} to IQ ${stanzaId}`);
+  }
+}
+
+export class SessionClosed extends Error {
+  override readonly name = 'SessionClosed';
+}
+
+export type IqAnswer = IqResult | IqError;
+
+export interface TranscriptEntry {
+  readonly at: string;
+  readonly direction: 'sent' | 'received';
+  readonly xml: string;
+}
+
+export interface XmppSessionOptions {
+  readonly account: XmppAccountConfig;
+  /** Every stanza sent and received, as text (the library's serialization). */
+  readonly onTranscript?: (entry: TranscriptEntry) => void;
+  readonly loginTimeoutMs?: number;
+}
+
+interface PendingIq {
+  readonly to: string;
+  readonly resolve: (answer: IqAnswer) => void;
+}
+
+function trustingDirectTls(connection: XmppClient, ca: string, servername: string): TransportClass {
+  const base = connection.transports.find(
+    (transport) =>
+      (transport.prototype as Transport).socketParameters('xmpps://probe.invalid:1') !== undefined,
+  );
+  if (base === undefined) throw new Error('@xmpp/client has no direct TLS transport');
+  return class TrustingDirectTls extends base {
+    override socketParameters(service: string): Record<string, unknown> | undefined {
+      const parameters = super.socketParameters(service);
+      return parameters === undefined ? undefined : { ...parameters, ca, servername };
+    }
+  };
+}
+
+export class XmppSession {
+  readonly #connection: XmppClient;
+  readonly #pending = new Map<string, PendingIq>();
+  readonly #messageListeners = new Set<(message: Element) => void>();
+  readonly #onTranscript: ((entry: TranscriptEntry) => void) | undefined;
+  #closed = false;
+  #jid = '';
+
+  private constructor(connection: XmppClient, onTranscript?: (entry: TranscriptEntry) => void) {
+    this.#connection = connection;
+    this.#onTranscript = onTranscript;
+  }
+
+  /** Logs in, sends initial presence (so a bare-JID event fallback reaches this session) and returns. */
+  static async open(options: XmppSessionOptions): Promise<XmppSession> {
+    const { account } = options;
+    const scheme = account.tls === 'direct' ? 'xmpps' : 'xmpp';
+    const service = `${scheme}://${account.host}:${String(account.port)}`;
+    const timeout = options.loginTimeoutMs ?? 15_000;
+    const connection = client({
+      service,
+      domain: account.domain,
+      username: account.localpart,
+      password: account.password,
+      ...(account.resource === undefined ? {} : { resource: account.resource }),
+      timeout,
+    });
+    connection.reconnect.stop();
+    decodeUtf8AcrossChunks(connection);
+    connection.on('error', () => undefined);
+    if (account.tls === 'direct' && account.ca !== undefined) {
+      connection.transports.unshift(trustingDirectTls(connection, account.ca, account.domain));
+    }
+    // No XEP-0198: the library enables it concurrently with the first stanzas, which some servers
+    // answer by ending the stream; the bridge recovers task state by IQ instead (#task-recovery).
+    connection.prependListener('element', (element: Element) => {
+      if (element.is('features', NS_STREAMS)) element.remove('sm', NS_STREAM_MANAGEMENT);
+    });
+    const session = new XmppSession(connection, options.onTranscript);
+    connection.on('stanza', (stanza: Element) => {
+      session.#received(stanza);
+    });
+    connection.on('offline', () => {
+      session.#fail();
+    });
+    try {
+      session.#jid = await logIn(connection, service, account.domain, timeout);
+    } catch (error) {
+      await connection.stop().catch(() => undefined);
+      throw new Error(
+        `cannot log in as ${account.bareJid} at ${service}: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
+    }
+    await session.send(buildPresence());
+    return session;
+  }
+
+  /** The bound full JID. */
+  get jid(): string {
+    return this.#jid;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  async send(stanza: Element): Promise<void> {
+    if (this.#closed) throw new SessionClosed('the XMPP session is closed');
+    this.#onTranscript?.({ at: new Date().toISOString(), direction: 'sent', xml: stanza.toString() });
+    await this.#connection.send(stanza);
+  }
+
+  /**
+   * Sends an IQ get or set and resolves with its result or error; rejects with IqLost when no
+   * answer comes in time. The answer must come from the addressee (RFC 6120 §8.1.2.1): a reply
+   * from anyone else with the same ID is not an answer.
+   */
+  async iq(to: string, type: 'get' | 'set', payload: Element, timeoutMs: number): Promise<IqAnswer> {
+    const stanzaId = generateIdentifier('iq-');
+    let timer: NodeJS.Timeout | undefined;
+    const answer = new Promise<IqAnswer>((resolve, reject) => {
+      this.#pending.set(stanzaId, { to, resolve });
+      timer = setTimeout(() => {
+        this.#pending.delete(stanzaId);
+        reject(new IqLost(to, stanzaId));
+      }, timeoutMs);
+    });
+    try {
+      await this.send(buildIq({ id: stanzaId, type, to }, payload));
+      return await answer;
+    } finally {
+      clearTimeout(timer);
+      this.#pending.delete(stanzaId);
+    }
+  }
+
+  onMessage(listener: (message: Element) => void): () => void {
+    this.#messageListeners.add(listener);
+    return () => this.#messageListeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.#connection.stop().catch(() => undefined),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, 2000);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  #received(stanza: Element): void {
+    this.#onTranscript?.({ at: new Date().toISOString(), direction: 'received', xml: stanza.toString() });
+    if (stanza.is('message')) {
+      for (const listener of this.#messageListeners) listener(stanza);
+      return;
+    }
+    if (!stanza.is('iq')) return;
+    const type = stanza.attrs['type'];
+    const id = stanza.attrs['id'];
+    if ((type !== 'result' && type !== 'error') || typeof id !== 'string') return;
+    const pending = this.#pending.get(id);
+    const from = stanza.attrs['from'];
+    if (pending === undefined || typeof from !== 'string' || !sameAddress(from, pending.to)) return;
+    let parsed;
+    try {
+      parsed = parseIq(stanza);
+    } catch {
+      return;
+    }
+    if (parsed.type === 'result' || parsed.type === 'error') {
+      this.#pending.delete(id);
+      pending.resolve(parsed);
+    }
+  }
+
+  #fail(): void {
+    this.#closed = true;
+  }
+}
+
+function sameAddress(from: string, to: string): boolean {
+  try {
+    return normalizeJid(from) === normalizeJid(to);
+  } catch {
+    return false;
+  }
+}
+
+function buildPresence(): Element {
+  return xml('presence');
+}
+
+/**
+ * XmppClient#start without its flaw: start() creates its 'online' promise before the stream
+ * opens and awaits it only afterwards, so a SASL failure in between is an unhandled rejection.
+ * Here the promise is handled from the start, and the whole login has a deadline.
+ */
+async function logIn(
+  connection: XmppClient,
+  service: string,
+  domain: string,
+  timeoutMs: number,
+): Promise<string> {
+  let fail: (error: unknown) => void = () => undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const online = new Promise<string>((resolve, reject) => {
+    fail = reject;
+    connection.once('online', (jid: { toString(): string }) => {
+      resolve(jid.toString());
+    });
+    timer = setTimeout(() => {
+      reject(new Error(`not online within ${String(timeoutMs)} ms`));
+    }, timeoutMs);
+  });
+  online.catch(() => undefined);
+  const onError = (error: unknown): void => {
+    fail(error);
+  };
+  connection.on('error', onError);
+  try {
+    await Promise.race([
+      (async () => {
+        await connection.connect(service);
+        await connection.open({ domain });
+      })(),
+      online,
+    ]);
+    return await online;
+  } finally {
+    clearTimeout(timer);
+    connection.off('error', onError);
+  }
+}
