@@ -45,9 +45,9 @@ type CallExtra = Parameters<Parameters<BridgeServer['setRequestHandler']>[1]>[1]
 function callSink(server: BridgeServer, extra: CallExtra, log: (line: string) => void): CallSink {
   const progressToken = extra._meta?.progressToken;
   return {
-    progress(payload, revision, taskId) {
+    async progress(payload, revision, taskId) {
       if (progressToken === undefined) return;
-      void extra
+      await extra
         .sendNotification({
           method: 'notifications/progress',
           params: progressNotificationParams(progressToken, payload, revision, taskId) as never,

@@ -42,6 +42,8 @@ export type Intake =
   /** No agent-task <event/> child: not a task event, and the bridge shows no chat. */
   | { readonly kind: 'not-lifecycle' }
   | { readonly kind: 'invalid'; readonly reason: string }
+  /** Valid in itself, but for no task this caller retains (yet: see TaskTracker). */
+  | { readonly kind: 'unknown-task'; readonly reason: string }
   /** The same event ID, type and canonical payload at a known revision: ignored silently. */
   | { readonly kind: 'replay'; readonly taskId: string; readonly revision: number }
   /** Another event at a known revision: a protocol error, ignored and logged. */
@@ -99,7 +101,8 @@ export function intakeMessage(message: Element, lookup: (taskId: string) => Task
     };
   }
   const record = lookup(event.taskId);
-  if (record === undefined) return { kind: 'invalid', reason: `${where}: not a task this caller retains` };
+  if (record === undefined)
+    return { kind: 'unknown-task', reason: `${where}: not a task this caller retains` };
   if (record.target !== sender)
     return { kind: 'invalid', reason: `${where}: sent by another entity than the task's target` };
   const seen: SeenEvent = {

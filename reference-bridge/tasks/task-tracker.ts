@@ -26,8 +26,19 @@ function senderOf(message: Element): string {
   }
 }
 
+/** Messages held while an admission is open, at most (a flood is dropped, not stored). */
+const MAX_HELD_MESSAGES = 256;
+
 export class TaskTracker {
   readonly #records = new Map<string, TaskRecord>();
+  /**
+   * Events can overtake the caller's own bookkeeping: the target sends them right after
+   * <accepted/>, and they may be read before the admission's continuation has registered the
+   * task. While any admission is open, a message for a task not known yet is held, then
+   * replayed once the task is tracked, or judged (and dropped) when no admission is left.
+   */
+  #openAdmissions = 0;
+  #held: Element[] = [];
   readonly #listeners = new Map<string, (happening: TaskHappening) => void>();
   readonly #log: (line: string) => void;
 
@@ -35,8 +46,27 @@ export class TaskTracker {
     this.#log = log;
   }
 
+  /** Marks an admission in flight; call the returned function once it is decided. */
+  admissionOpened(): () => void {
+    this.#openAdmissions += 1;
+    let closed = false;
+    return () => {
+      if (closed) return;
+      closed = true;
+      this.#openAdmissions -= 1;
+      this.#releaseHeld();
+    };
+  }
+
   track(record: TaskRecord): void {
     this.#records.set(record.taskId, record);
+  }
+
+  /** Judges the held messages again now that the tracked tasks may have changed (held anew while unknown). */
+  #releaseHeld(): void {
+    const held = this.#held;
+    this.#held = [];
+    for (const message of held) this.receive(message);
   }
 
   record(taskId: string): TaskRecord | undefined {
@@ -53,12 +83,17 @@ export class TaskTracker {
 
   receive(message: Element): void {
     const intake = intakeMessage(message, (taskId) => this.#records.get(taskId));
+    if (intake.kind === 'unknown-task' && this.#openAdmissions > 0 && this.#held.length < MAX_HELD_MESSAGES) {
+      this.#held.push(message);
+      return;
+    }
     switch (intake.kind) {
       case 'not-lifecycle':
         this.#log(
           `ignored a message from ${senderOf(message)} that carries no task event (the bridge shows no chat)`,
         );
         return;
+      case 'unknown-task':
       case 'invalid':
         this.#log(`protocol error: ignored a lifecycle message from ${senderOf(message)}: ${intake.reason}`);
         return;

@@ -41,7 +41,8 @@ export type ElicitAnswer =
 
 /** The MCP side of a call. */
 export interface CallSink {
-  progress(payload: ProgressPayload, revision: number, taskId: string): void;
+  /** Resolves once the notification is written: the call's answer must not overtake it. */
+  progress(payload: ProgressPayload, revision: number, taskId: string): Promise<void>;
   elicit(request: InputRequiredPayload, taskId: string, refusedBefore: boolean): Promise<ElicitAnswer>;
 }
 
@@ -146,8 +147,9 @@ class RunningTask {
   onEvent(happening: TaskHappening): Promise<void> | undefined {
     if (happening.kind === 'gap') return this.recover();
     const { event, payload } = happening.accepted;
-    if (event.type === 'progress')
-      this.#sink.progress(payload as ProgressPayload, event.revision, this.record.taskId);
+    if (event.type === 'progress') {
+      return this.#sink.progress(payload as ProgressPayload, event.revision, this.record.taskId);
+    }
     if (event.type === 'input_required') this.#answer(payload as InputRequiredPayload);
     return undefined;
   }
@@ -284,17 +286,25 @@ export async function runToolCall(
   const started = deps.now();
   const timedOut = (): boolean =>
     deps.callTimeoutMs !== undefined && deps.now() - started >= deps.callTimeoutMs;
-  const admission = await admit(target, canonicalArguments, {
-    querier: deps.querier,
-    now: deps.now,
-    log: deps.log,
-    stop: () =>
-      signal.aborted
-        ? 'the MCP client cancelled the call'
-        : timedOut()
-          ? 'the local time limit passed'
-          : undefined,
-  });
+  const admissionClosed = deps.tracker.admissionOpened();
+  let admission;
+  try {
+    admission = await admit(target, canonicalArguments, {
+      querier: deps.querier,
+      now: deps.now,
+      log: deps.log,
+      stop: () =>
+        signal.aborted
+          ? 'the MCP client cancelled the call'
+          : timedOut()
+            ? 'the local time limit passed'
+            : undefined,
+    });
+  } catch (error) {
+    admissionClosed();
+    throw error;
+  }
+  if (admission.kind !== 'accepted') admissionClosed();
   if (admission.kind === 'refused') return admission;
   if (admission.kind === 'uncertain') {
     return timedOut()
@@ -309,6 +319,8 @@ export async function runToolCall(
   const unlisten = deps.tracker.listen(record.taskId, (happening) => {
     wakes.push(happening);
   });
+  // Tracked and heard: events that overtook the admission's answer are replayed now.
+  admissionClosed();
   const poll = setInterval(() => {
     wakes.push({ kind: 'poll' });
   }, deps.pollMs);
