@@ -52,6 +52,7 @@ const NEEDS_OPERATOR_COMMAND: Readonly<Record<string, string>> = {
   'cancellation.frozen-gateway-timeout-local': 'external.freeze',
 };
 const NEEDS_FAULT_PROXY = [
+  'cancellation.reason-line-ends',
   'events.component-link-cut',
   'invocation.s2s-fault-identical-retry',
   'json-encoding.cdata-split-arguments',

@@ -36,4 +36,14 @@ export const RAW_INPUT_MUTANTS: readonly MutantRecord[] = [
     scenario: 'bad-input',
     grep: ['json-encoding.multibyte-across-reads'],
   },
+  {
+    name: 'stream-tree-last-text-node',
+    change:
+      "stanzas go to the codecs as the stream reader built them (each CDATA section its own text node), and an element's character data is its last text node: JSON split into text and CDATA sections loses its head",
+    bugClass: 'input-validation',
+    requirements: ['json-encoding.cdata-independent'],
+    profile: 'task-execution',
+    scenario: 'bad-input',
+    grep: ['json-encoding.cdata-split-arguments'],
+  },
 ];

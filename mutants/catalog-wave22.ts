@@ -371,8 +371,8 @@ const CHARACTER_DATA: MutantRecord[] = [
     profile: 'task-execution',
     scenario: 'bad-input',
     grep: ['json-encoding.cdata-independent', 'json-encoding.string-whitespace-preserved'],
-    knownGap:
-      "JSON split into text and CDATA nodes reaching the gateway as such: the C2S server re-serializes every stanza as one text node, so only raw component input (the harness in the server's place) can deliver it",
+    equivalent:
+      "unreachable in this gateway: it re-reads every stanza from its own serialization, which writes each run of character data as one text node, so no element its codecs read has a second one (json-encoding.cdata-split-arguments sends CDATA, references and text on the component link and passes). The bug in a gateway that reads the stream parser's tree is stream-tree-last-text-node (catalog-raw-input.ts), which that case kills",
   },
   {
     name: 'text-nodes-trimmed',
@@ -397,11 +397,9 @@ const CHARACTER_DATA: MutantRecord[] = [
       'a cancellation reason has CR and CRLF folded to LF after parsing, so a reason carrying &#xD; replays as the same tuple as one with a line feed',
     bugClass: 'replay-identity',
     requirements: ['cancellation.different-tuple-conflict'],
-    profile: 'task-execution',
+    profile: 'interactive-tasks',
     scenario: 'replay',
     grep: ['cancellation.different-tuple-conflict', 'cancellation.identical-replay'],
-    knownGap:
-      'raw component input: a cancellation whose reason carries &#xD; and one whose reason has a line feed there are different tuples (conflict); through a C2S server the character reference may already be folded',
   },
   {
     name: 'cancel-reason-nfc-normalized',
@@ -409,11 +407,9 @@ const CHARACTER_DATA: MutantRecord[] = [
       'a cancellation reason is NFC-normalized before the replay comparison, so canonically equivalent but different reasons replay instead of conflicting',
     bugClass: 'replay-identity',
     requirements: ['cancellation.different-tuple-conflict'],
-    profile: 'task-execution',
+    profile: 'interactive-tasks',
     scenario: 'replay',
     grep: ['cancellation.different-tuple-conflict', 'cancellation.identical-replay'],
-    knownGap:
-      'two cancellations whose reasons are canonically equivalent but differ in code points (precomposed vs decomposed): the second must be conflict',
   },
 ];
 

@@ -28,6 +28,7 @@ import { requireToolFeatures } from '../support/tool-features.ts';
 import { linkFaultCases } from './link-faults.ts';
 import { modelCases } from './model-checks.ts';
 import { raceCases } from './races.ts';
+import { reasonIdentityCases } from './reason-identity.ts';
 
 /** The tool's own reason: a cancelled payload carrying it was committed by the tool's cancel step. */
 const TOOL_REASON = 'confirmed by the tool, late output follows';
@@ -371,4 +372,5 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
   ...linkFaultCases,
   ...raceCases,
   ...modelCases,
+  ...reasonIdentityCases,
 ]);
