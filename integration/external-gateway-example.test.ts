@@ -54,6 +54,7 @@ const NEEDS_OPERATOR_COMMAND: Readonly<Record<string, string>> = {
 const NEEDS_FAULT_PROXY = [
   'cancellation.reason-line-ends',
   'events.component-link-cut',
+  'i18n.sender-jid-turkish-i',
   'invocation.s2s-fault-identical-retry',
   'json-encoding.cdata-split-arguments',
   'security.restricted-xml-on-component-link',

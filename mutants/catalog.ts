@@ -1115,6 +1115,16 @@ const ADVERTISING: MutantRecord[] = [
     grep: ['i18n.locale-independent-matching'],
   },
   {
+    name: 'tool-name-locale-folded',
+    change:
+      'an invocation finds its tool by name upper-cased in the process locale (toLocaleUpperCase of LC_ALL; the reference SUT runs under tr_TR), so scrİpt invokes script',
+    bugClass: 'locale',
+    requirements: ['i18n.locale-independent-matching'],
+    profile: 'task-execution',
+    scenario: 'equivalence',
+    grep: ['i18n.tool-name-turkish-i'],
+  },
+  {
     name: 'legacy-nick-search-refused',
     change: 'a legacy search that fills <nick/> is refused',
     bugClass: 'input-validation',

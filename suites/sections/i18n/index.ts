@@ -28,7 +28,6 @@ import {
   formText,
   requirePositiveControl,
 } from '../../framework/expect.ts';
-import { MissingFixture } from '../../framework/verdicts.ts';
 import { discoverableRegistrant } from '../support/canary-listener.ts';
 import { discoInfo, listing, traverse } from '../support/discovery.ts';
 import { probeManifest } from '../support/manifests.ts';
@@ -39,14 +38,11 @@ import {
   withRestore,
   type Registrant,
 } from '../support/provisioning.ts';
+import { requireTurkishLocale } from './turkish-locale.ts';
+import { wireMatchingCases } from './wire-matching.ts';
 
 /** Four distinct tool names that a Turkish locale folds together in pairs (I/ı and i/İ). */
 const TURKISH_NAMES = ['i18n.I', 'i18n.i', 'i18n.\u0130', 'i18n.\u0131'] as const;
-
-/** Locales whose case mapping of I and i differs from the root locale's (CLDR: tr, az). */
-function caseMappingDiffers(locale: string | undefined): boolean {
-  return locale !== undefined && /^(tr|az)(?:[_-]|$)/i.test(locale);
-}
 
 function manifestFor(jid: string, version: string, description: string): JsonObject {
   return {
@@ -159,11 +155,8 @@ export const i18nSuite = defineSuite('i18n', 'Internationalization Consideration
           }
           await expectJidsAndNamesMatched(context, registrant, versions);
         }
-        if (!caseMappingDiffers(context.sut.locale)) {
-          throw new MissingFixture(
-            `the gateway runs ${context.sut.locale === undefined ? 'in no known locale (started by someone else, or in C)' : `under ${context.sut.locale}`}, where I and i case-map as everywhere else: nothing shows locale independence. Start it under a Turkish locale: "env": { "LC_ALL": "tr_TR.UTF-8" } in the SUT file's launch, or, for a gateway the harness does not start, run it so and declare "external": { "locale": "tr_TR.UTF-8" } (docs/sut.md)`,
-          );
-        }
+        requireTurkishLocale(context);
       }),
   },
+  ...wireMatchingCases,
 ]);

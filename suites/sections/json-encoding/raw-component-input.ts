@@ -7,9 +7,8 @@
  * its result carries the string that was split).
  */
 import type { CaseDeclaration } from '../../framework/case.ts';
-import { xml, type Element } from '@xmpp/xml';
 import type { JsonValue } from '../../../protocol/json/json-value.ts';
-import { buildInvoke, serialize, type Invoke } from '../../../protocol/stanza/index.ts';
+import { buildInvoke, type Invoke } from '../../../protocol/stanza/index.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import { expectThat } from '../../framework/expect.ts';
 import { freshLedgerKey, readLedger } from '../support/ledger.ts';
@@ -17,7 +16,7 @@ import { expectAccepted, expectTaskResult } from '../support/task-replies.ts';
 import { freshRequestId, TaskSession } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
 import { acceptedOnWire } from '../support/wire-stanzas.ts';
-import { LOWER, link } from '../support/raw-component-input.ts';
+import { answerOnTheLink, LOWER, link } from '../support/raw-component-input.ts';
 
 /** `text` as XML character content in random pieces: CDATA sections, character references, escaped text. */
 function splitCharacterData(context: CaseContext, text: string): string {
@@ -43,7 +42,7 @@ function splitCharacterData(context: CaseContext, text: string): string {
 }
 
 async function cdataSplitArguments(context: CaseContext): Promise<void> {
-  const control = link(context);
+  link(context);
   const target = conformanceTarget(context);
   const caller = await context.callers.local();
   const tasks = new TaskSession(context, caller, target);
@@ -62,38 +61,15 @@ async function cdataSplitArguments(context: CaseContext): Promise<void> {
       argumentsJson,
     };
     const placeholder = `@@${context.random.string(LOWER, 16)}@@`;
-    const iqId = `raw-cdata-${context.random.string(LOWER, 10)}`;
-    const template = serialize(
-      xml(
-        'iq',
-        { type: 'set', from: caller.jid, to: target.jid, id: iqId },
-        buildInvoke({ ...invoke, argumentsJson: placeholder }),
-      ),
-    );
-    const raw = template.replace(placeholder, splitCharacterData(context, argumentsJson));
-    let reply: Element | undefined;
-    const answered = new Promise<void>((resolve) => {
-      const stop = control.onSent((stanza) => {
-        if (stanza.name !== 'iq' || stanza.attrs['id'] !== iqId) return;
-        reply = stanza;
-        stop();
-        resolve();
-      });
+    const reply = await answerOnTheLink(context, caller, {
+      to: target.jid,
+      type: 'set',
+      payload: buildInvoke({ ...invoke, argumentsJson: placeholder }),
+      raw: { [placeholder]: splitCharacterData(context, argumentsJson) },
     });
-    caller.transcript.note(`injected on the component link: ${raw}`);
-    await control.inject(raw);
-    const timedOut = await Promise.race([
-      answered.then(() => false),
-      new Promise<boolean>((resolve) => {
-        setTimeout(() => {
-          resolve(true);
-        }, context.sut.replyTimeoutMs);
-      }),
-    ]);
-    const replyXml = reply === undefined ? '(no answer on the component link)' : reply.toString();
     const accepted = reply === undefined ? undefined : acceptedOnWire(reply, invoke.requestId);
     expectThat(
-      timedOut ? `no answer within ${String(context.sut.replyTimeoutMs)} ms` : replyXml,
+      reply?.toString() ?? `no answer within ${String(context.sut.replyTimeoutMs)} ms`,
       'json-encoding.cdata-independent',
       `<accepted/> for request ${invoke.requestId}: its arguments, split into CDATA sections and character references, are the same JSON as unsplit`,
       accepted !== undefined,

@@ -23,8 +23,10 @@ export function link(context: CaseContext): ComponentLinkControl {
   return control;
 }
 
-/** An IQ request from `caller`, with XML character content spliced in raw where its placeholders stand. */
+/** An IQ request, with XML character content spliced in raw where its placeholders stand. */
 export interface RawIqRequest {
+  /** The sender the server would vouch for; the caller's full JID when absent. */
+  readonly from?: string;
   readonly to: string;
   readonly type: 'get' | 'set';
   readonly payload: Element;
@@ -33,6 +35,22 @@ export interface RawIqRequest {
    * wire, as written: CDATA sections, character references, literal CR.
    */
   readonly raw: Readonly<Record<string, string>>;
+}
+
+/** The request as written on the link, with a fresh seeded id. */
+function rawIqText(context: CaseContext, caller: Caller, request: RawIqRequest): { id: string; raw: string } {
+  const id = `raw-${context.random.string(LOWER, 12)}`;
+  const from = request.from ?? caller.jid;
+  let raw = serialize(buildIq({ id, type: request.type, from, to: request.to }, request.payload));
+  for (const [placeholder, content] of Object.entries(request.raw)) {
+    const pieces = raw.split(placeholder);
+    if (pieces.length !== 2) {
+      throw new Error(`placeholder ${placeholder} occurs ${String(pieces.length - 1)} times`);
+    }
+    raw = pieces.join(content);
+  }
+  caller.transcript.note(`written raw on the component link, as though from ${from}'s server: ${raw}`);
+  return { id, raw };
 }
 
 /**
@@ -48,14 +66,7 @@ export async function exchangeRawIq(
   requirement: RequirementId,
 ): Promise<IqExchange> {
   const control = link(context);
-  const id = `raw-${context.random.string(LOWER, 12)}`;
-  let raw = serialize(buildIq({ id, type: request.type, from: caller.jid, to: request.to }, request.payload));
-  for (const [placeholder, content] of Object.entries(request.raw)) {
-    const pieces = raw.split(placeholder);
-    if (pieces.length !== 2)
-      throw new Error(`placeholder ${placeholder} occurs ${String(pieces.length - 1)} times`);
-    raw = pieces.join(content);
-  }
+  const { id, raw } = rawIqText(context, caller, request);
   const isReply = (stanza: ReceivedStanza): boolean =>
     stanza.name === 'iq' && stanza.id === id && (stanza.type === 'result' || stanza.type === 'error');
   const replied = caller
@@ -65,7 +76,6 @@ export async function exchangeRawIq(
       description: `the answer to iq ${id}`,
     })
     .catch(() => undefined);
-  caller.transcript.note(`written raw on the component link, as though from ${caller.jid}'s server: ${raw}`);
   await control.inject(raw);
   const reply = await replied;
   expectThat(
@@ -74,10 +84,47 @@ export async function exchangeRawIq(
     `an answer to iq ${id}`,
     reply !== undefined,
   );
-  if (reply?.element === undefined)
+  if (reply?.element === undefined) {
     throw new Error(`the answer to iq ${id} is not well-formed: ${reply?.xml ?? ''}`);
+  }
   const parsed = parseIq(reply.element);
-  if (parsed.type !== 'result' && parsed.type !== 'error')
+  if (parsed.type !== 'result' && parsed.type !== 'error') {
     throw new Error(`iq ${id} answered with type ${parsed.type}`);
+  }
   return { id, requestXml: raw, reply, parsed };
+}
+
+/**
+ * Writes the request on the component link and returns the gateway's answer as it leaves the
+ * gateway, before its server routes it: for a sender no caller of the run connects as. Undefined
+ * when none comes within the reply timeout. The answer goes into the transcript as a note.
+ */
+export async function answerOnTheLink(
+  context: CaseContext,
+  caller: Caller,
+  request: RawIqRequest,
+): Promise<Element | undefined> {
+  const control = link(context);
+  const { id, raw } = rawIqText(context, caller, request);
+  let stop = (): void => undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const answered = new Promise<Element | undefined>((resolve) => {
+    stop = control.onSent((stanza) => {
+      if (stanza.name === 'iq' && stanza.attrs['id'] === id) resolve(stanza);
+    });
+    timer = setTimeout(() => {
+      resolve(undefined);
+    }, context.sut.replyTimeoutMs);
+  });
+  try {
+    await control.inject(raw);
+    const reply = await answered;
+    caller.transcript.note(
+      `the gateway answered iq ${id} on the component link: ${reply?.toString() ?? `nothing within ${String(context.sut.replyTimeoutMs)} ms`}`,
+    );
+    return reply;
+  } finally {
+    stop();
+    clearTimeout(timer);
+  }
 }
