@@ -9,6 +9,7 @@ import {
   PAGE_MAX_2,
   PREFIXED_IDS,
   RETRY_HINT_NS,
+  STREAM_TREE_READ,
   TRANSIENT_OUTAGE_WAIT,
 } from './variants/gateway-variants.ts';
 import { itPassesEveryClaimedProfile } from './variants/permitted-proofs.ts';
@@ -72,6 +73,21 @@ describe('g. the other paths four cases accept, in one gateway (RFC 6120 §11.1,
     expect(rate).toContain(RETRY_HINT_NS);
     // Refused sooner than the documented burst of 10 allows (the gateway's is 4).
     expect(discoResultsBeforeRefusal(rate), rate).toBeLessThan(10);
+  });
+});
+
+describe('j. stanzas read as the stream reader built them, CDATA sections as text nodes of their own', () => {
+  // The raw-input cases reach the changed reading: json-encoding.cdata-split-arguments writes its
+  // arguments in CDATA sections (text nodes of their own here), cancellation.reason-line-ends its
+  // reasons with references and literal CRs (folded by the stream reader alone here). Broken
+  // counterpart: the mutant stream-tree-last-text-node (this reading, only the last node kept).
+  const run = useVariantRun(STREAM_TREE_READ);
+  itPassesEveryClaimedProfile(run);
+
+  it('decides the raw-input cases that send split character data', () => {
+    for (const id of ['json-encoding.cdata-split-arguments', 'cancellation.reason-line-ends']) {
+      expect(caseOf(run(), id).outcome, id).toBe('passed');
+    }
   });
 });
 

@@ -222,6 +222,18 @@ export const SERVES_PAST_RETAIN_UNTIL: GatewayVariant = {
   patches: variantPatches('serves-past-retain-until'),
 };
 
+/**
+ * j. Stanzas read as the component stream's reader built them, each CDATA section a text node of
+ * its own, instead of re-read from the gateway's serialization (one text node per run): how
+ * character data reaches the codecs is the gateway's business, as long as they concatenate it
+ * (#json-encoding). Broken counterpart: the mutant stream-tree-last-text-node.
+ */
+export const STREAM_TREE_READ: GatewayVariant = {
+  name: 'stream-tree-read',
+  change: "stanzas go to the codecs as the component stream's reader built them, not re-read",
+  patches: variantPatches('stream-tree-read'),
+};
+
 export const PERMITTED_VARIANTS: readonly GatewayVariant[] = [
   ECHO_IN_ERRORS,
   PREFIXED_IDS,
@@ -233,6 +245,7 @@ export const PERMITTED_VARIANTS: readonly GatewayVariant[] = [
   LINK_AND_LIMIT_ALTERNATIVES,
   EMPTY_SEARCH_LISTS_NOTHING,
   SERVES_PAST_RETAIN_UNTIL,
+  STREAM_TREE_READ,
 ];
 
 // ---------------------------------------------------------------------------------------------
