@@ -20,6 +20,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { LEDGER_KEY_PATTERN } from '../../protocol/conformance-script/index.ts';
 import type { ConformanceLedger } from './ledger.ts';
 import { createConformanceToolsServer, type ConformanceToolsOptions } from './server.ts';
+import { holdEarlyCancellations } from './early-cancellations.ts';
 
 export interface LedgerOptions extends ConformanceToolsOptions {
   readonly ledger: ConformanceLedger;
@@ -127,6 +128,7 @@ export async function serveConformanceToolsHttp(
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
     await createConformanceToolsServer(options).connect(transport);
+    holdEarlyCancellations(transport);
     await transport.handleRequest(req, res, body);
   }
 
