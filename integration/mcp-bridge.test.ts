@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
   CallToolResultSchema,
   ElicitRequestSchema,
@@ -74,13 +74,10 @@ beforeAll(async () => {
       xmpp: {
         jid: `${BOB}/bridge`,
         password: account.password,
-        host: account.c2sDirectTls.host,
-        port: account.c2sDirectTls.port,
-        tls: 'direct',
-        ca: federation.caCertPath,
+        host: account.c2s.host,
+        port: account.c2s.port,
       },
       endpoints: [{ jid: CONFORMANCE }],
-      iqTimeoutSeconds: 5,
     }),
   );
   const transport = new StdioClientTransport({
@@ -90,9 +87,13 @@ beforeAll(async () => {
       'mcp-bridge',
       '--config',
       config,
+      '--iq-timeout',
+      '5',
       '--transcript',
       join(dir, 'transcript.jsonl'),
     ],
+    // The caller config carries no CA: the federation's reaches STARTTLS through the environment.
+    env: { ...getDefaultEnvironment(), NODE_EXTRA_CA_CERTS: federation.caCertPath },
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => {

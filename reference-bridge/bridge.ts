@@ -3,7 +3,7 @@
  * every MCP connection (a stdio process has one; Streamable HTTP one per session). Each MCP
  * connection gets its own Server from createBridgeServer (mcp/bridge-server.ts).
  */
-import type { BridgeConfig } from './config/bridge-config.ts';
+import type { BridgeSettings } from './config/bridge-settings.ts';
 import { PinnedCatalog } from './catalog/pinned-catalog.ts';
 import type { Querier } from './catalog/discovery-queries.ts';
 import { TaskTracker } from './tasks/task-tracker.ts';
@@ -11,7 +11,7 @@ import type { ToolCallDeps } from './tasks/tool-call.ts';
 import { XmppSession, type TranscriptEntry } from './xmpp/xmpp-session.ts';
 
 export interface BridgeCore {
-  readonly config: BridgeConfig;
+  readonly settings: BridgeSettings;
   readonly session: XmppSession;
   readonly catalog: PinnedCatalog;
   readonly calls: ToolCallDeps;
@@ -26,21 +26,24 @@ export interface StartBridgeOptions {
 }
 
 /** Logs in and prepares the catalog; endpoints are pinned at the first tools/list. */
-export async function startBridge(config: BridgeConfig, options: StartBridgeOptions): Promise<BridgeCore> {
+export async function startBridge(
+  settings: BridgeSettings,
+  options: StartBridgeOptions,
+): Promise<BridgeCore> {
   const { log } = options;
   const session = await XmppSession.open({
-    account: config.xmpp,
+    account: settings.xmpp,
     ...(options.onTranscript === undefined ? {} : { onTranscript: options.onTranscript }),
   });
-  const querier: Querier = (to, type, payload) => session.iq(to, type, payload, config.iqTimeoutMs);
+  const querier: Querier = (to, type, payload) => session.iq(to, type, payload, settings.iqTimeoutMs);
   const tracker = new TaskTracker(log);
   session.onMessage((message) => {
     tracker.receive(message);
   });
-  const catalog = new PinnedCatalog(querier, config.endpoints, log);
-  log(`logged in as ${session.jid}; ${String(config.endpoints.length)} endpoint(s) configured`);
+  const catalog = new PinnedCatalog(querier, settings.endpoints, log);
+  log(`logged in as ${session.jid}; ${String(settings.endpoints.length)} endpoint(s) configured`);
   return {
-    config,
+    settings,
     session,
     catalog,
     log,
@@ -48,8 +51,8 @@ export async function startBridge(config: BridgeConfig, options: StartBridgeOpti
       querier,
       tracker,
       now: () => performance.now(),
-      pollMs: config.pollMs,
-      ...(config.callTimeoutMs === undefined ? {} : { callTimeoutMs: config.callTimeoutMs }),
+      pollMs: settings.pollMs,
+      ...(settings.callTimeoutMs === undefined ? {} : { callTimeoutMs: settings.callTimeoutMs }),
       log,
     },
     close: () => session.close(),

@@ -1,8 +1,8 @@
 // `agentconf mcp-bridge` through the CLI's main(): --loss-table prints the table, an invalid
-// config exits 1 with every problem, a login that cannot happen exits 1 in one line, usage
-// mistakes exit 2. The bridge at work is integration/mcp-bridge.test.ts.
+// caller config exits 1 with every problem, a login that cannot happen exits 1 in one line, a
+// server without STARTTLS gets no authentication, usage mistakes exit 2. The bridge at work is integration/mcp-bridge.test.ts.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -50,10 +50,15 @@ describe('agentconf mcp-bridge', () => {
 
   it('lists every problem of an invalid config and exits 1', async () => {
     const path = join(dir, 'bridge.json');
-    writeFileSync(path, JSON.stringify({ xmpp: { jid: 'nobody', password: '' }, endpoints: [] }));
+    writeFileSync(
+      path,
+      JSON.stringify({ xmpp: { jid: 'nobody', password: '', tls: 'direct' }, endpoints: [], pollSeconds: 5 }),
+    );
     const { code, stderr } = await run(['--config', path]);
     expect(code).toBe(1);
-    expect(stderr).toMatch(/3 problem\(s\)/);
+    for (const pointer of ['/xmpp/jid', '/xmpp/password', '/xmpp/tls', '/endpoints', '/pollSeconds']) {
+      expect(stderr).toContain(`${pointer}:`);
+    }
   });
 
   it('exits 1 in one line when the server cannot be reached', async () => {
@@ -69,15 +74,52 @@ describe('agentconf mcp-bridge', () => {
     const { code, stderr } = await run(['--config', path]);
     expect(code).toBe(1);
     expect(stderr).toMatch(
-      /^agentconf mcp-bridge: cannot log in as bob@server\.example at xmpps:\/\/127\.0\.0\.1:\d+: /,
+      /^agentconf mcp-bridge: cannot log in as bob@server\.example at xmpp:\/\/127\.0\.0\.1:\d+: /,
     );
     expect(stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  it.each([[[]], [['--loss-table', '--http', '0']], [['--config', 'x.json', '--host', '0.0.0.0']]])(
-    'refuses %j as a usage error',
-    async (args) => {
-      expect((await run(args)).code).toBe(2);
-    },
-  );
+  it('never authenticates on a stream without STARTTLS', async () => {
+    const received: string[] = [];
+    const server = createServer((socket: Socket) => {
+      socket.on('data', (chunk: Buffer) => {
+        const text = chunk.toString('utf8');
+        received.push(text);
+        if (text.includes('</stream:stream>')) socket.end('</stream:stream>');
+        if (!text.includes('<stream:stream')) return;
+        socket.write(
+          "<?xml version='1.0'?><stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams' id='s1' from='server.example' version='1.0'>" +
+            "<stream:features><mechanisms xmlns='urn:ietf:params:xml:ns:xmpp-sasl'><mechanism>PLAIN</mechanism></mechanisms></stream:features>",
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const path = join(dir, 'bridge.json');
+      writeFileSync(
+        path,
+        JSON.stringify({
+          xmpp: { jid: 'bob@server.example', password: 'p', host: '127.0.0.1', port },
+          endpoints: [{ jid: 'a@agents.example' }],
+        }),
+      );
+      const { code, stderr } = await run(['--config', path]);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/offered no STARTTLS/);
+      expect(received.join('')).not.toMatch(/<auth /);
+    } finally {
+      server.close();
+    }
+  });
+
+  it.each([
+    [[]],
+    [['--loss-table', '--http', '0']],
+    [['--loss-table', '--poll', '1']],
+    [['--config', 'x.json', '--host', '0.0.0.0']],
+    [['--config', 'x.json', '--iq-timeout', '0']],
+  ])('refuses %j as a usage error', async (args) => {
+    expect((await run(args)).code).toBe(2);
+  });
 });

@@ -1,9 +1,11 @@
 /**
- * agentconf mcp-bridge --config FILE [--http PORT] [--host HOST] [--transcript FILE]
+ * agentconf mcp-bridge --config FILE [--iq-timeout S] [--poll S] [--http PORT] [--host HOST]
+ *   [--transcript FILE]
  * agentconf mcp-bridge --loss-table
  *
  * The reference MCP bridge (docs/mcp-bridge.md): an MCP server that logs in as an XMPP caller
- * and exposes the configured endpoints' pinned tools. Without --http it serves one client on
+ * and exposes the configured endpoints' pinned tools. Its config is the caller config every
+ * caller under test is handed (docs/caller.md); the timings are options, not config members. Without --http it serves one client on
  * stdin/stdout (stdout is the MCP channel: nothing else is written there) until stdin closes;
  * with --http it serves Streamable HTTP at http://HOST:PORT/mcp until SIGTERM or SIGINT.
  * --loss-table prints the semantic-loss table (JSON) and exits.
@@ -15,8 +17,13 @@
 import { appendFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from '../../protocol/json/config-file.ts';
+import { readCallerConfig } from '../../protocol/json/caller-config.ts';
 import { startBridge } from '../../reference-bridge/bridge.ts';
-import { loadBridgeConfig } from '../../reference-bridge/config/bridge-config.ts';
+import {
+  bridgeSettingsOf,
+  DEFAULT_IQ_TIMEOUT_SECONDS,
+  DEFAULT_POLL_SECONDS,
+} from '../../reference-bridge/config/bridge-settings.ts';
 import { lossTableDocument } from '../../reference-bridge/loss/semantic-loss.ts';
 import { serveBridgeHttp, serveBridgeStdio } from '../../reference-bridge/mcp/transports.ts';
 import type { TranscriptEntry } from '../../reference-bridge/xmpp/xmpp-session.ts';
@@ -33,7 +40,21 @@ const SPEC = {
     config: {
       type: 'string',
       valueName: 'FILE',
-      description: "the bridge's config (docs/mcp-bridge.md): XMPP account, endpoints, time limits",
+      description: 'the caller config (docs/caller.md): XMPP account, endpoints, local call timeout',
+    },
+    'iq-timeout': {
+      type: 'number',
+      valueName: 'SECONDS',
+      above: 0,
+      description: 'how long an IQ waits before its answer counts as lost (an <invoke/> is then retried)',
+      defaultText: String(DEFAULT_IQ_TIMEOUT_SECONDS),
+    },
+    poll: {
+      type: 'number',
+      valueName: 'SECONDS',
+      above: 0,
+      description: "how often a waiting call recovers its task's state by <task-state-request/>",
+      defaultText: String(DEFAULT_POLL_SECONDS),
     },
     http: {
       type: 'integer',
@@ -78,7 +99,8 @@ export const mcpBridgeCommand: Command = {
     const { values, positionals } = parseCommandArgs(SPEC, args);
     expectPositionals(positionals, 0, '');
     if (values['loss-table']) {
-      if (values.config !== undefined || values.http !== undefined) {
+      const others = [values.config, values.http, values['iq-timeout'], values.poll];
+      if (others.some((value) => value !== undefined)) {
         throw new UsageError('--loss-table takes no other option');
       }
       io.out(`${JSON.stringify(lossTableDocument(), null, 2)}\n`);
@@ -88,9 +110,12 @@ export const mcpBridgeCommand: Command = {
     if (values.host !== undefined && values.http === undefined) throw new UsageError('--host needs --http');
     checkReadableFile(values.config, '--config');
     const onTranscript = transcriptWriter(values.transcript);
-    let config;
+    let settings;
     try {
-      config = loadBridgeConfig(values.config);
+      settings = bridgeSettingsOf(readCallerConfig(resolve(values.config)), {
+        iqTimeoutSeconds: values['iq-timeout'] ?? DEFAULT_IQ_TIMEOUT_SECONDS,
+        pollSeconds: values.poll ?? DEFAULT_POLL_SECONDS,
+      });
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       io.err(`invalid: ${error.message}\n`);
@@ -102,7 +127,7 @@ export const mcpBridgeCommand: Command = {
     const signal = values.http === undefined ? undefined : listenForStopSignal();
     let core;
     try {
-      core = await startBridge(config, { log, ...(onTranscript === undefined ? {} : { onTranscript }) });
+      core = await startBridge(settings, { log, ...(onTranscript === undefined ? {} : { onTranscript }) });
     } catch (error) {
       signal?.dispose();
       io.err(`agentconf mcp-bridge: ${error instanceof Error ? error.message : String(error)}\n`);

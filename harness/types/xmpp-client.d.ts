@@ -70,6 +70,8 @@ declare module '@xmpp/client' {
     open(options: { domain: string; lang?: string }): Promise<Element>;
     stop(): Promise<void>;
     send(element: Element): Promise<void>;
+    /** True once the stream runs over TLS (direct, or after STARTTLS). */
+    isSecure(): boolean;
   }
 
   export function client(options: ClientOptions): XmppClient;

@@ -49,6 +49,8 @@ describe('caller config', () => {
   it('refuses a JID that breaks RFC 7622 and an endpoint listed twice', () => {
     const twice = { ...VALID, endpoints: [{ jid: 'w@t.example' }, { jid: 'w@t.example' }] };
     expect(problemsOf(twice)).toEqual(['/endpoints/1/jid: listed twice']);
+    const spelledTwice = { ...VALID, endpoints: [{ jid: 'W@t.example' }, { jid: 'w@T.example' }] };
+    expect(problemsOf(spelledTwice)).toEqual(['/endpoints/1/jid: listed twice']);
     const long = { ...VALID, xmpp: { ...VALID.xmpp, jid: `${'a'.repeat(1100)}@example.com` } };
     expect(problemsOf(long)).toEqual([expect.stringMatching(/^\/xmpp\/jid: not a valid JID/)]);
   });

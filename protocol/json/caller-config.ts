@@ -5,7 +5,7 @@
  * the reference bridge checks what it is given, and neither may import the other.
  */
 import callerConfigSchema from '../../fixtures/schemas/caller-config.schema.json' with { type: 'json' };
-import { JidError, parseBareJid, parseJid } from '../jid/index.ts';
+import { JidError, normalizeBareJid, parseBareJid, parseJid } from '../jid/index.ts';
 import { ConfigError, readJsonFile } from './config-file.ts';
 import { createConfigAjv, schemaViolations, type ConfigViolation } from './config-problems.ts';
 import { JsonRejection } from './json-rejection.ts';
@@ -56,11 +56,13 @@ function jidViolations(value: JsonValue): ConfigViolation[] {
   if (Array.isArray(config.endpoints)) {
     const seen = new Set<string>();
     config.endpoints.forEach((endpoint: { jid?: unknown }, index) => {
+      const before = violations.length;
       check(endpoint.jid, `/endpoints/${index}/jid`, true);
-      if (typeof endpoint.jid !== 'string') return;
-      if (seen.has(endpoint.jid))
-        violations.push({ path: `/endpoints/${index}/jid`, message: 'listed twice' });
-      seen.add(endpoint.jid);
+      if (typeof endpoint.jid !== 'string' || violations.length > before) return;
+      // Two spellings of one JID (case, width) are one endpoint: a caller would pin it twice.
+      const normalized = normalizeBareJid(endpoint.jid);
+      if (seen.has(normalized)) violations.push({ path: `/endpoints/${index}/jid`, message: 'listed twice' });
+      seen.add(normalized);
     });
   }
   return violations;

@@ -14,7 +14,7 @@ import { bareJidOf, normalizeJid } from '../../protocol/jid/index.ts';
 import type { JsonObject } from '../../protocol/json/json-value.ts';
 import type { ManifestTool } from '../../protocol/manifest/manifest-types.ts';
 import type { Hash } from '../../protocol/stanza/index.ts';
-import type { EndpointConfig } from '../config/bridge-config.ts';
+import type { EndpointSettings } from '../config/bridge-settings.ts';
 import {
   QueryFailed,
   endpointInfo,
@@ -55,13 +55,13 @@ export type CatalogLog = (line: string) => void;
 
 export class PinnedCatalog {
   readonly #querier: Querier;
-  readonly #endpoints: readonly EndpointConfig[];
+  readonly #endpoints: readonly EndpointSettings[];
   readonly #log: CatalogLog;
   readonly #pinned = new Map<string, PinnedEndpoint>();
   readonly #verifiedGateways = new Set<string>();
   #listed: readonly ListedTool[] = [];
 
-  constructor(querier: Querier, endpoints: readonly EndpointConfig[], log: CatalogLog) {
+  constructor(querier: Querier, endpoints: readonly EndpointSettings[], log: CatalogLog) {
     this.#querier = querier;
     this.#endpoints = endpoints;
     this.#log = log;
@@ -102,7 +102,7 @@ export class PinnedCatalog {
     this.#verifiedGateways.add(gateway);
   }
 
-  async #pin(endpoint: EndpointConfig): Promise<PinnedEndpoint> {
+  async #pin(endpoint: EndpointSettings): Promise<PinnedEndpoint> {
     const querier = this.#querier;
     await this.#verifyGatewayOf(endpoint.jid);
     const info = await endpointInfo(querier, endpoint.jid);

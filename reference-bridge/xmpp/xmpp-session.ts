@@ -1,23 +1,26 @@
 /**
- * The bridge's one XMPP session: @xmpp/client logs in (direct TLS trusting the config's CA, or
- * STARTTLS trusting the system), then the bridge sends IQs and reads messages through the
- * protocol/ codecs. Every stanza in either direction is offered to a transcript hook, so a test
- * or an operator can see exactly what the caller sent (#task-message-routing: to whom).
+ * The bridge's one XMPP session: @xmpp/client logs in over STARTTLS on the caller config's
+ * host and port, then the bridge sends IQs and reads messages through the protocol/ codecs.
+ * Every stanza in either direction is offered to a transcript hook, so a test or an operator can
+ * see exactly what the caller sent (#task-message-routing: to whom).
  *
- * Why the transport dance: @xmpp/client takes no TLS options, but looks its transports up per
- * client, so a direct-TLS transport that adds the CA and server name to tls.connect goes first.
+ * Trust: @xmpp/client's STARTTLS takes no CA of its own and checks the certificate against the
+ * JID's domain with Node's trust store, so a private CA (the harness's throw-away one) comes in
+ * through NODE_EXTRA_CA_CERTS (docs/caller.md).
  */
-import type { XmppClient, Transport, TransportClass } from '@xmpp/client';
+import type { XmppClient } from '@xmpp/client';
 import { client } from '@xmpp/client';
 import { xml, type Element } from '@xmpp/xml';
 import { generateIdentifier } from '../../protocol/identifiers.ts';
 import { normalizeJid } from '../../protocol/jid/index.ts';
 import { decodeUtf8AcrossChunks } from '../../protocol/stanza/chunk-decoding.ts';
 import { buildIq, parseIq, type IqError, type IqResult } from '../../protocol/stanza/index.ts';
-import type { XmppAccountConfig } from '../config/bridge-config.ts';
+import type { XmppAccountSettings } from '../config/bridge-settings.ts';
 
 const NS_STREAMS = 'http://etherx.jabber.org/streams';
 const NS_STREAM_MANAGEMENT = 'urn:xmpp:sm:3';
+const NS_STARTTLS = 'urn:ietf:params:xml:ns:xmpp-tls';
+const NS_SASL = 'urn:ietf:params:xml:ns:xmpp-sasl';
 
 /** No answer to an IQ within its time: the request may or may not have been processed. */
 export class IqLost extends Error {
@@ -43,7 +46,7 @@ export interface TranscriptEntry {
 }
 
 export interface XmppSessionOptions {
-  readonly account: XmppAccountConfig;
+  readonly account: XmppAccountSettings;
   /** Every stanza sent and received, as text (the library's serialization). */
   readonly onTranscript?: (entry: TranscriptEntry) => void;
   readonly loginTimeoutMs?: number;
@@ -52,20 +55,6 @@ export interface XmppSessionOptions {
 interface PendingIq {
   readonly to: string;
   readonly resolve: (answer: IqAnswer) => void;
-}
-
-function trustingDirectTls(connection: XmppClient, ca: string, servername: string): TransportClass {
-  const base = connection.transports.find(
-    (transport) =>
-      (transport.prototype as Transport).socketParameters('xmpps://probe.invalid:1') !== undefined,
-  );
-  if (base === undefined) throw new Error('@xmpp/client has no direct TLS transport');
-  return class TrustingDirectTls extends base {
-    override socketParameters(service: string): Record<string, unknown> | undefined {
-      const parameters = super.socketParameters(service);
-      return parameters === undefined ? undefined : { ...parameters, ca, servername };
-    }
-  };
 }
 
 export class XmppSession {
@@ -84,8 +73,7 @@ export class XmppSession {
   /** Logs in, sends initial presence (so a bare-JID event fallback reaches this session) and returns. */
   static async open(options: XmppSessionOptions): Promise<XmppSession> {
     const { account } = options;
-    const scheme = account.tls === 'direct' ? 'xmpps' : 'xmpp';
-    const service = `${scheme}://${account.host}:${String(account.port)}`;
+    const service = `xmpp://${account.host}:${String(account.port)}`;
     const timeout = options.loginTimeoutMs ?? 15_000;
     const connection = client({
       service,
@@ -98,13 +86,20 @@ export class XmppSession {
     connection.reconnect.stop();
     decodeUtf8AcrossChunks(connection);
     connection.on('error', () => undefined);
-    if (account.tls === 'direct' && account.ca !== undefined) {
-      connection.transports.unshift(trustingDirectTls(connection, account.ca, account.domain));
-    }
-    // No XEP-0198: the library enables it concurrently with the first stanzas, which some servers
-    // answer by ending the stream; the bridge recovers task state by IQ instead (#task-recovery).
     connection.prependListener('element', (element: Element) => {
-      if (element.is('features', NS_STREAMS)) element.remove('sm', NS_STREAM_MANAGEMENT);
+      if (!element.is('features', NS_STREAMS)) return;
+      // No XEP-0198: the library enables it concurrently with the first stanzas, which some servers
+      // answer by ending the stream; the bridge recovers task state by IQ instead (#task-recovery).
+      element.remove('sm', NS_STREAM_MANAGEMENT);
+      // The library would authenticate on a plain stream when no STARTTLS is offered; the bridge
+      // never does: the caller contract requires TLS.
+      if (!connection.isSecure() && element.getChild('starttls', NS_STARTTLS) === undefined) {
+        element.remove('mechanisms', NS_SASL);
+        connection.emit(
+          'error',
+          new Error('the server offered no STARTTLS; not authenticating in the clear'),
+        );
+      }
     });
     const session = new XmppSession(connection, options.onTranscript);
     connection.on('stanza', (stanza: Element) => {
@@ -116,7 +111,7 @@ export class XmppSession {
     try {
       session.#jid = await logIn(connection, service, account.domain, timeout);
     } catch (error) {
-      await connection.stop().catch(() => undefined);
+      await stopWithin(connection, 2000);
       throw new Error(
         `cannot log in as ${account.bareJid} at ${service}: ${error instanceof Error ? error.message : String(error)}`,
         { cause: error },
@@ -173,14 +168,7 @@ export class XmppSession {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.#connection.stop().catch(() => undefined),
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, 2000);
-      }),
-    ]);
-    clearTimeout(timer);
+    await stopWithin(this.#connection, 2000);
   }
 
   #received(stanza: Element): void {
@@ -211,6 +199,18 @@ export class XmppSession {
   #fail(): void {
     this.#closed = true;
   }
+}
+
+/** Ends the stream, waiting at most `ms` for a server that may never close its side. */
+async function stopWithin(connection: XmppClient, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    connection.stop().catch(() => undefined),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 function sameAddress(from: string, to: string): boolean {
