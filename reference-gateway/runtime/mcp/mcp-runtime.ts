@@ -127,6 +127,11 @@ async function settleWith(actions: TaskActions, outcome: BridgeOutcome | undefin
 }
 
 /** One task as one tools/call. */
+/** Whether the task was cancelled or settled before its tools/call could be sent. */
+function endedBeforeTheCall(actions: TaskActions): boolean {
+  return actions.settled.aborted || actions.cancellation.aborted;
+}
+
 class McpCall {
   readonly #session: McpSession;
   readonly #actions: TaskActions;
@@ -157,10 +162,12 @@ class McpCall {
       this.#cancel(SETTLED_CANCEL_REASON);
       this.#lateOutcome(undefined);
     };
+    // Cancelled or settled before the call went out: the server never sees it (the SDK refuses
+    // to send a request whose signal has aborted), so no outcome of its can come, and returning
+    // lets the engine settle a cancelling task as cancelled.
+    if (endedBeforeTheCall(actions)) return;
     actions.cancellation.addEventListener('abort', onCancel, { once: true });
     actions.settled.addEventListener('abort', onSettled, { once: true });
-    if (actions.settled.aborted) onSettled();
-    else if (actions.cancellation.aborted) onCancel();
     try {
       const answer = await this.#session.callTool(
         invocation.tool,

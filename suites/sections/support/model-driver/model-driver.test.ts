@@ -55,7 +55,7 @@ describe('the run world', () => {
           ? [alternative.answer.page.fullSet]
           : [],
       )[0];
-    expect(listed(carol)).toEqual(['calendar@agents.example', 'weather@agents.example']);
+    expect(listed(carol)).toEqual(['weather@agents.example']);
     expect(listed(local)).not.toContain('vault@agents.example');
     expect(run.roles).toContain('denied');
     expect(run.principalOf('denied').kind).toBe('hostile');
@@ -144,24 +144,19 @@ describe('judging a reply against the model', () => {
   const expected = directoryItems(run.model, carol, { node: NODE_DIRECTORY, rsm: { max: 5 } });
 
   it('passes the page the model expects', () => {
-    const reply = directoryReply(['calendar@agents.example', 'weather@agents.example'], 2);
-    const judged = judgeReply(expected, exchangeOf(reply), 'jids');
+    const judged = judgeReply(expected, exchangeOf(directoryReply(['weather@agents.example'], 1)), 'jids');
     expect(judged.verdict).toBe('pass');
   });
 
   it('fails a page showing an endpoint the requester may not see, as a disclosure', () => {
-    const reply = directoryReply(
-      ['archive@agents.example', 'calendar@agents.example', 'weather@agents.example'],
-      3,
-    );
+    const reply = directoryReply(['calendar@agents.example', 'weather@agents.example'], 2);
     const judged = judgeReply(expected, exchangeOf(reply), 'jids');
     expect(judged.verdict).toBe('fail');
     expect(judged.kind).toBe('disclosed');
   });
 
   it('fails a wrong count as a count', () => {
-    const reply = directoryReply(['calendar@agents.example', 'weather@agents.example'], 3);
-    const judged = judgeReply(expected, exchangeOf(reply), 'jids');
+    const judged = judgeReply(expected, exchangeOf(directoryReply(['weather@agents.example'], 3)), 'jids');
     expect(judged).toMatchObject({ verdict: 'fail', kind: 'count' });
   });
 
