@@ -1,0 +1,160 @@
+/**
+ * Test-only variants of the reference MCP bridge (reference-bridge/), built as patched copies of
+ * the source tree like the gateway variants (gateway-variants.ts). Each gets its own SUT file,
+ * written into the copy at fixtures/sut/<name>.json and derived from
+ * fixtures/sut/reference-mcp-bridge.json, so its `"cwd": "../.."` starts the copy's bridge.
+ *
+ * BROKEN variants call in a way the spec forbids (#invocation, #events, #mcp-mapping,
+ * #use-case-mcp-bridge): none may pass the assessment that judges it. PERMITTED variants differ
+ * only in ways the spec allows: each must pass a full caller run. README.md gives the reasons.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../harness/repo-root.ts';
+import { buildSourceVariant, type DiffPatch } from '../../harness/sut/source-variant.ts';
+import type { BuiltVariant } from './gateway-variants.ts';
+import { variantPatches } from './gateway-variants.ts';
+
+/** The reference bridge's SUT file as JSON, the shape the variants edit. */
+interface BridgeSutFile {
+  name: string;
+  caller: { mcp: { command: string[]; cwd?: string } };
+  [member: string]: unknown;
+}
+
+export interface BridgeVariant {
+  /** Kebab-case, starting with `bridge-`. */
+  readonly name: string;
+  /** One line: what differs from the reference bridge. */
+  readonly change: string;
+  /** The requirement a case must fail it on (broken variants only). */
+  readonly violates?: string;
+  readonly patches: readonly DiffPatch[];
+  /** Edits the variant's copy of the reference bridge's SUT file (its command line). */
+  readonly sut?: (sut: BridgeSutFile) => void;
+}
+
+/** Builds the variant's source copy with its SUT file; remove() deletes it. */
+export function buildBridgeVariant(variant: BridgeVariant): BuiltVariant {
+  const sut = JSON.parse(
+    readFileSync(join(REPO_ROOT, 'fixtures', 'sut', 'reference-mcp-bridge.json'), 'utf8'),
+  ) as BridgeSutFile;
+  sut.name = `reference MCP bridge variant ${variant.name}`;
+  variant.sut?.(sut);
+  const sutPath = join('fixtures', 'sut', `${variant.name}.json`);
+  const built = buildSourceVariant(REPO_ROOT, {
+    name: variant.name,
+    patches: variant.patches,
+    addFiles: { [sutPath]: `${JSON.stringify(sut, null, 2)}\n` },
+  });
+  return {
+    name: variant.name,
+    root: built.root,
+    sutFile: join(built.root, sutPath),
+    remove: () => {
+      built.remove();
+    },
+  };
+}
+
+function patched(name: string, change: string, violates?: string): BridgeVariant {
+  return { name, change, ...(violates === undefined ? {} : { violates }), patches: variantPatches(name) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Broken variants
+
+/** After a lost `<accepted/>`, the retry carries a fresh request ID (#invocation). */
+export const BRIDGE_RETRIES_NEW_ID = patched(
+  'bridge-retries-new-id',
+  'a lost <accepted/> is retried with a fresh request ID',
+  'invocation.caller-retries-identically',
+);
+
+/** An event at a known revision with another event ID or payload is applied, not ignored (#events). */
+export const BRIDGE_ACCEPTS_CONFLICTING_REVISION = patched(
+  'bridge-accepts-conflicting-revision',
+  'a conflicting event at a known revision replaces the one seen and is applied',
+  'events.caller-ignores-conflicting-revision',
+);
+
+/** `<cancel-accepted/>` settles the call as cancelled before the target settles (#mcp-mapping). */
+export const BRIDGE_CANCEL_ACCEPTED_AS_CANCELLED = patched(
+  'bridge-cancel-accepted-as-cancelled',
+  '<cancel-accepted/> settles the call as cancelled at once',
+  'mcp-mapping.cancel-accepted-not-cancellation',
+);
+
+/** A chat message from the task's target is read as the task's result (#events). */
+export const BRIDGE_CHAT_FALLBACK = patched(
+  'bridge-chat-fallback',
+  "a chat message from the task's target completes the call with its body as text content",
+  'events.caller-no-chat-fallback',
+);
+
+/** A completed result loses its `isError` member (#mcp-mapping). */
+export const BRIDGE_DROPS_IS_ERROR = patched(
+  'bridge-drops-is-error',
+  'the CallToolResult of a completed task loses isError',
+  'mcp-mapping.preserve-call-result',
+);
+
+/** A tool without `destructiveHint` is listed with MCP's default written out (#mcp-mapping, #tool-info). */
+export const BRIDGE_INVENTS_ANNOTATION = patched(
+  'bridge-invents-annotation',
+  'every listed tool gets annotations.destructiveHint true unless the manifest says otherwise',
+  'mcp-mapping.preserve-tool-members',
+);
+
+/** Declares the MCP `tasks` capability while its loss table lists task-semantics losses. */
+export const BRIDGE_CLAIMS_MCP_TASKS = patched(
+  'bridge-claims-mcp-tasks',
+  'the server declares MCP Tasks support for tools/call while the loss table is non-empty',
+  'use-case-mcp-bridge.no-false-tasks-claim',
+);
+
+export const BROKEN_BRIDGE_VARIANTS: readonly BridgeVariant[] = [
+  BRIDGE_RETRIES_NEW_ID,
+  BRIDGE_ACCEPTS_CONFLICTING_REVISION,
+  BRIDGE_CANCEL_ACCEPTED_AS_CANCELLED,
+  BRIDGE_CHAT_FALLBACK,
+  BRIDGE_DROPS_IS_ERROR,
+  BRIDGE_INVENTS_ANNOTATION,
+  BRIDGE_CLAIMS_MCP_TASKS,
+];
+
+// ---------------------------------------------------------------------------------------------
+// Permitted variants
+
+/** The local limit of a call is half the configured timeoutSeconds (#cancellation: it is local). */
+export const BRIDGE_STRICTER_TIMEOUT = patched(
+  'bridge-stricter-timeout',
+  "each call's local wait limit is half the configured timeoutSeconds",
+);
+
+/**
+ * structuredContent is checked against the listed outputSchema again, and a result that breaks
+ * it becomes a JSON-RPC error (MCP 2025-11-25: a server with an outputSchema returns conforming
+ * structured results; a client may validate them).
+ */
+export const BRIDGE_REVALIDATES_OUTPUT = patched(
+  'bridge-revalidates-output',
+  'structuredContent is validated against the outputSchema; a breaking result is a JSON-RPC error',
+);
+
+/**
+ * Polling instead of events: every inbound message is left unread and the task's state is
+ * recovered every second (#task-message-routing: correctness never depends on notifications).
+ */
+export const BRIDGE_POLLS: BridgeVariant = {
+  ...patched('bridge-polls', 'lifecycle events are never read; task-state is polled every second'),
+  sut: (sut) => {
+    sut.caller.mcp.command.push('--poll', '1');
+  },
+};
+
+export const PERMITTED_BRIDGE_VARIANTS: readonly BridgeVariant[] = [
+  BRIDGE_STRICTER_TIMEOUT,
+  BRIDGE_REVALIDATES_OUTPUT,
+  BRIDGE_POLLS,
+];
