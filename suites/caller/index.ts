@@ -4,5 +4,10 @@
  */
 import type { CallerSuite } from './framework/caller-case.ts';
 import { invocationCallerSuite } from './invocation/index.ts';
+import { mcpMappingCallerSuite } from './mcp-mapping/index.ts';
 
-export const ALL_CALLER_SUITES: readonly CallerSuite[] = [invocationCallerSuite];
+export const ALL_CALLER_SUITES: readonly CallerSuite[] = [
+  invocationCallerSuite,
+  // #mcp-mapping sits in the informative #impl section, after every normative one.
+  mcpMappingCallerSuite,
+];

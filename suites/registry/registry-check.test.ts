@@ -70,10 +70,32 @@ describe('registry:check on a small spec', () => {
     tinyRegistry([{ anchor: 'list-agents', text: 'Listing MUST support XEP-0059 paging.' }]),
   );
 
+  it('lets only an informativeSource entry cite a sentence of an informative section', () => {
+    const informative = { anchor: 'impl', text: 'Bridges MUST map things.' };
+    const entries = JSON.parse(
+      tinyRegistry([{ anchor: 'list-agents', text: 'Listing MUST support XEP-0059 paging.' }, informative]),
+    ) as { requirements: Record<string, unknown>[] };
+    const plain = run(['--spec', spec, '--registry', write('plain.json', JSON.stringify(entries))]);
+    expect(plain.stdout).toContain('STALE impl.entry-1 cites #impl');
+    expect(plain.code).toBe(1);
+    const marked = entries.requirements[1] ?? {};
+    Object.assign(marked, {
+      profiles: [],
+      role: 'caller',
+      assessments: ['mcp-bridge'],
+      informativeSource: true,
+    });
+    const allowed = run(['--spec', spec, '--registry', write('marked.json', JSON.stringify(entries))]);
+    expect(allowed.stdout).toContain(
+      '1 in informative sections not required, 1 of them registered for an assessment',
+    );
+    expect(allowed.code).toBe(0);
+  });
+
   it('passes when every normative sentence is registered, counting informative ones apart', () => {
     const { code, stdout } = run(['--spec', spec, '--registry', registry]);
     expect(stdout).toBe(
-      'registry:check spec v0.0.5: 1 normative keyword sentences, all registered; 1 in informative sections not required (#impl); ' +
+      'registry:check spec v0.0.5: 1 normative keyword sentences, all registered; 1 in informative sections not required, 0 of them registered for an assessment (#impl); ' +
         '1 requirements (MUST 1, SHOULD 0, MAY 0; black-box 1, needs-fixture 0, not-testable 0)\n',
     );
     expect(code).toBe(0);

@@ -2,7 +2,9 @@
  * The registry check: every normative keyword sentence of the spec must be cited by at least
  * one registry entry (else a spec revision could add a requirement nobody tests), and every
  * citation must still name a normative sentence (else an entry describes wording the spec no
- * longer has). Sentences in sections the spec declares informative are counted, not required.
+ * longer has). Sentences in sections the spec declares informative are counted, not required;
+ * only an entry marked `informativeSource` may cite one (the MCP bridge rules of #mcp-mapping,
+ * judged under the mcp-bridge assessment, never a profile).
  */
 import type { Registry, Requirement, SentenceLocator } from './registry.ts';
 import {
@@ -28,6 +30,8 @@ export interface RegistryCheckReport {
   readonly normativeSentences: number;
   /** Keyword sentences in informative sections, by anchor. */
   readonly informative: ReadonlyMap<string, number>;
+  /** How many of those an informativeSource entry cites (the #mcp-mapping bridge rules). */
+  readonly informativeRegistered: number;
   readonly requirements: readonly Requirement[];
 }
 
@@ -36,13 +40,18 @@ const locatorKey = (anchor: string, fingerprint: string): string => `${anchor}#$
 export function checkRegistry(spec: SpecSentences, registry: Registry): RegistryCheckReport {
   const normative = spec.sentences.filter((sentence) => sentence.normative);
   const known = new Set(normative.map((sentence) => locatorKey(sentence.anchor, sentence.fingerprint)));
+  // An informative-source entry may cite a normative sentence too (#use-case-mcp-bridge).
+  const knownInformative = new Set(
+    spec.sentences.map((sentence) => locatorKey(sentence.anchor, sentence.fingerprint)),
+  );
   const cited = new Set<string>();
   const staleLocators: { requirement: string; locator: SentenceLocator }[] = [];
   for (const entry of registry.requirements) {
+    const citable = entry.informativeSource ? knownInformative : known;
     for (const locator of entry.sources) {
       const key = locatorKey(locator.anchor, locator.sentence);
       cited.add(key);
-      if (!known.has(key)) staleLocators.push({ requirement: entry.id, locator });
+      if (!citable.has(key)) staleLocators.push({ requirement: entry.id, locator });
     }
   }
   const unregistered = normative.filter(
@@ -62,6 +71,9 @@ export function checkRegistry(spec: SpecSentences, registry: Registry): Registry
     })),
     normativeSentences: normative.length,
     informative,
+    informativeRegistered: spec.sentences.filter(
+      (sentence) => !sentence.normative && cited.has(locatorKey(sentence.anchor, sentence.fingerprint)),
+    ).length,
     requirements: registry.requirements,
   };
 }
@@ -110,7 +122,7 @@ export function formatCheckReport(report: RegistryCheckReport): string {
     : `${report.unregistered.length} unregistered, ${report.stale.length} stale citation(s)`;
   lines.push(
     `registry:check spec v${report.specVersion ?? '?'}: ${report.normativeSentences} normative keyword sentences, ${verdict}; ` +
-      `${informative} in informative sections not required (${[...report.informative.keys()].map((anchor) => `#${anchor}`).join(' ')}); ` +
+      `${informative} in informative sections not required, ${String(report.informativeRegistered)} of them registered for an assessment (${[...report.informative.keys()].map((anchor) => `#${anchor}`).join(' ')}); ` +
       `${report.requirements.length} requirements (${counts(
         levels,
         report.requirements.map((entry) => entry.level),

@@ -51,6 +51,11 @@ export interface Requirement {
    * gateway cases decide. One with assessments counts toward no profile's verdict.
    */
   readonly assessments: readonly AssessmentId[];
+  /**
+   * Cites sentences of a section the spec marks informative (#mcp-mapping): no profile, an
+   * assessment only.
+   */
+  readonly informativeSource: boolean;
 }
 
 export interface Registry {
@@ -112,6 +117,7 @@ interface RawRequirement {
   readonly sources: SentenceLocator[];
   readonly interpretations?: string[];
   readonly assessments?: AssessmentId[];
+  readonly informativeSource?: true;
 }
 
 interface RawRegistry {
@@ -219,6 +225,7 @@ function toRequirement(raw: RawRequirement): Requirement {
     sources: raw.sources,
     interpretations: raw.interpretations ?? [],
     assessments: raw.assessments ?? [],
+    informativeSource: raw.informativeSource === true,
   };
 }
 
