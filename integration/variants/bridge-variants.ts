@@ -110,7 +110,7 @@ export const BRIDGE_INVENTS_ANNOTATION = patched(
 export const BRIDGE_CLAIMS_MCP_TASKS = patched(
   'bridge-claims-mcp-tasks',
   'the server declares MCP Tasks support for tools/call while the loss table is non-empty',
-  'use-case-mcp-bridge.no-false-tasks-claim',
+  'mcp-mapping.no-false-tasks-claim',
 );
 
 export const BROKEN_BRIDGE_VARIANTS: readonly BridgeVariant[] = [
@@ -143,11 +143,12 @@ export const BRIDGE_REVALIDATES_OUTPUT = patched(
 );
 
 /**
- * Polling instead of events: every inbound message is left unread and the task's state is
- * recovered every second (#task-message-routing: correctness never depends on notifications).
+ * Polling instead of events: of the lifecycle events only progress is read; the task's state and
+ * result come from task-state and task-result every second (#task-message-routing: correctness
+ * never depends on notifications).
  */
 export const BRIDGE_POLLS: BridgeVariant = {
-  ...patched('bridge-polls', 'lifecycle events are never read; task-state is polled every second'),
+  ...patched('bridge-polls', 'only progress is read from events; state and result are polled every second'),
   sut: (sut) => {
     sut.caller.mcp.command.push('--poll', '1');
   },

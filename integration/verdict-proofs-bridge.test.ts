@@ -1,0 +1,136 @@
+// Verdict proofs for the MCP bridge (issue 23): every broken variant of the reference bridge
+// (integration/variants/bridge-variants.ts) fails the case that must catch it, citing the
+// requirement it breaks, while that case passes the unchanged reference bridge; every permitted
+// variant passes a full caller run (`agentconf run`, every caller case, both assessments).
+// A broken variant is judged by its one case (a subset proves a failure); a permitted one never is.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { nativeProvider } from '../harness/federation/native-provider.ts';
+import type { Federation } from '../harness/federation/server-provider.ts';
+import { REPO_ROOT } from '../harness/repo-root.ts';
+import { parseSutFile } from '../harness/sut/sut-config.ts';
+import type { CallerCase } from '../suites/caller/framework/caller-case.ts';
+import { runCallerCase, type CallerCaseResult } from '../suites/caller/framework/run-caller-case.ts';
+import { ALL_CALLER_SUITES } from '../suites/caller/index.ts';
+import {
+  BRIDGE_ACCEPTS_CONFLICTING_REVISION,
+  BRIDGE_CANCEL_ACCEPTED_AS_CANCELLED,
+  BRIDGE_CHAT_FALLBACK,
+  BRIDGE_CLAIMS_MCP_TASKS,
+  BRIDGE_DROPS_IS_ERROR,
+  BRIDGE_INVENTS_ANNOTATION,
+  BRIDGE_RETRIES_NEW_ID,
+  PERMITTED_BRIDGE_VARIANTS,
+  buildBridgeVariant,
+  type BridgeVariant,
+} from './variants/bridge-variants.ts';
+import { runAgentconf, type AgentconfRun } from './variants/run-agentconf.ts';
+
+const RUN_SEED = 23;
+const REFERENCE_SUT = join(REPO_ROOT, 'fixtures', 'sut', 'reference-mcp-bridge.json');
+
+/** Which case must fail which broken variant. */
+const BROKEN: readonly { readonly variant: BridgeVariant; readonly caseId: string }[] = [
+  { variant: BRIDGE_RETRIES_NEW_ID, caseId: 'invocation.caller-retry-identical-after-lost-accepted' },
+  { variant: BRIDGE_ACCEPTS_CONFLICTING_REVISION, caseId: 'events.caller-ignores-conflicting-revision' },
+  {
+    variant: BRIDGE_CANCEL_ACCEPTED_AS_CANCELLED,
+    caseId: 'mcp-mapping.bridge-cancel-accepted-is-not-cancelled',
+  },
+  { variant: BRIDGE_CHAT_FALLBACK, caseId: 'events.caller-shows-no-rejected-message-as-chat' },
+  { variant: BRIDGE_DROPS_IS_ERROR, caseId: 'mcp-mapping.bridge-returns-call-result-exactly' },
+  { variant: BRIDGE_INVENTS_ANNOTATION, caseId: 'mcp-mapping.bridge-lists-tool-members-exactly' },
+  { variant: BRIDGE_CLAIMS_MCP_TASKS, caseId: 'mcp-mapping.bridge-claims-no-mcp-tasks-with-loss' },
+];
+
+function callerCase(id: string): CallerCase {
+  const found = ALL_CALLER_SUITES.flatMap((suite) => suite.cases).find((testCase) => testCase.id === id);
+  if (found === undefined) throw new Error(`no caller case ${id}`);
+  return found;
+}
+
+describe('broken bridges fail the case that must catch them; the reference bridge passes it', () => {
+  let federation: Federation;
+
+  beforeAll(async () => {
+    federation = await nativeProvider.start();
+  }, 300_000);
+
+  afterAll(async () => {
+    await federation.stop();
+  });
+
+  /** Runs one case against the bridge a SUT file declares (inside a variant's copy, or the tree). */
+  async function judge(testCase: CallerCase, sutFile: string): Promise<CallerCaseResult> {
+    const file = parseSutFile(readFileSync(sutFile), sutFile);
+    if (file.kind !== 'mcp-caller') throw new Error(`${sutFile} declares no MCP caller`);
+    return await runCallerCase(testCase, {
+      environment: { federation, declaration: file.config.caller, timeouts: file.config.timeouts },
+      runSeed: RUN_SEED,
+      defaultTimeoutMs: 90_000,
+      rerunFailures: false,
+    });
+  }
+
+  for (const { variant, caseId } of BROKEN) {
+    it(`${caseId} passes the reference bridge`, async () => {
+      const result = await judge(callerCase(caseId), REFERENCE_SUT);
+      expect(result.outcome, result.attempts.at(-1)?.transcriptText).toBe('passed');
+    }, 120_000);
+
+    it(`${variant.name} fails ${caseId}, citing ${variant.violates ?? '?'}`, async () => {
+      const built = buildBridgeVariant(variant);
+      try {
+        const result = await judge(callerCase(caseId), built.sutFile);
+        const attempt = result.attempts.at(-1);
+        expect(result.outcome, attempt?.transcriptText).toBe('failed');
+        expect(attempt?.violation?.requirement, attempt?.transcriptText).toBe(variant.violates);
+        console.info(`[verdict proof] ${variant.name}: ${caseId} failed on ${String(variant.violates)}`);
+      } finally {
+        built.remove();
+      }
+    }, 120_000);
+  }
+});
+
+describe.each(PERMITTED_BRIDGE_VARIANTS.map((variant) => [variant.name, variant] as const))(
+  'permitted %s passes a full caller run',
+  (_name, variant) => {
+    let run: AgentconfRun | undefined;
+    let built: ReturnType<typeof buildBridgeVariant> | undefined;
+
+    beforeAll(async () => {
+      built = buildBridgeVariant(variant);
+      run = await runAgentconf({ sut: built.sutFile, seed: RUN_SEED });
+      const verdicts = (run.result.assessments ?? []).map((entry) => `${entry.assessment} ${entry.verdict}`);
+      console.info(
+        `[verdict proof] ${variant.name} [${variant.change}]: ${verdicts.join(', ')}; ${run.seconds.toFixed(1)} s`,
+      );
+    }, 600_000);
+
+    afterAll(() => {
+      built?.remove();
+    });
+
+    it('passes both assessments, every caller case passed, exit 0', () => {
+      if (run === undefined) throw new Error(`the run of ${variant.name} did not happen`);
+      const unpassed = (run.result.callerCases ?? [])
+        .filter((result) => result.outcome !== 'passed')
+        .map(
+          (result) => `${result.case.id} ${result.outcome}: ${(result.reason ?? '').split('\n')[0] ?? ''}`,
+        );
+      expect(unpassed, run.stdout).toEqual([]);
+      expect(
+        (run.result.assessments ?? []).map((entry) => [entry.assessment, entry.verdict]),
+        run.stdout,
+      ).toEqual([
+        ['caller-side', 'passed'],
+        ['mcp-bridge', 'passed'],
+      ]);
+      expect(run.code, run.stdout).toBe(0);
+    });
+  },
+);
