@@ -148,19 +148,6 @@ export function parity(value: bigint): number {
   return odd;
 }
 
-function popcount(value: bigint): number {
-  let rest = value;
-  let count = 0;
-  while (rest > 0n) {
-    let chunk = Number(rest & 0xffffffffn);
-    rest >>= 32n;
-    chunk -= (chunk >>> 1) & 0x55555555;
-    chunk = (chunk & 0x33333333) + ((chunk >>> 2) & 0x33333333);
-    count += (((chunk + (chunk >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-  }
-  return count;
-}
-
 const models = new Map<string, DrawModel>();
 
 /** The model of `draws` draws of `drawBits` bits (computed once, then shared). */
@@ -217,14 +204,30 @@ function weightCounts(checks: readonly bigint[], width: number): number[] {
   const exact = Array.from({ length: width + 1 }, () => 0);
   // Beyond 2^22 combinations the walk is too slow for a case: report every weight as possible.
   if (checks.length > 22) return exact.map(() => 2 ** checks.length - 1);
-  let word = 0n;
+  // 32-bit words: a bigint per combination would allocate 65 536 times per model.
+  const words = Math.ceil(width / 32);
+  const split = checks.map((check) =>
+    Uint32Array.from({ length: words }, (_, index) => Number((check >> BigInt(32 * index)) & 0xffffffffn)),
+  );
+  const current = new Uint32Array(words);
   for (let step = 1; step < 2 ** checks.length; step++) {
-    word ^= checks[31 - Math.clz32(step & -step)] ?? 0n;
-    const weight = popcount(word);
+    const flip = split[31 - Math.clz32(step & -step)] ?? current;
+    let weight = 0;
+    for (let index = 0; index < words; index++) {
+      const word = ((current[index] ?? 0) ^ (flip[index] ?? 0)) >>> 0;
+      current[index] = word;
+      weight += popcount32(word);
+    }
     exact[weight] = (exact[weight] ?? 0) + 1;
   }
   let sum = 0;
   return exact.map((count) => (sum += count));
+}
+
+function popcount32(word: number): number {
+  let chunk = word - ((word >>> 1) & 0x55555555);
+  chunk = (chunk & 0x33333333) + ((chunk >>> 2) & 0x33333333);
+  return (((chunk + (chunk >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /** Window bits as a bigint (bit r = window bit r), draws taken in the given order. */
