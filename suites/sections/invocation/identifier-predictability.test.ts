@@ -205,6 +205,11 @@ describe('identifier predictability', () => {
     expect(test?.size).toBeLessThanOrEqual(judged.falsePositiveBound);
     expect(judged.falsePositiveBound).toBeLessThanOrEqual(1e-6);
     expect(test?.hits, ids.join('\n')).toBeLessThan(test?.critical ?? 0);
+    // Hex digits of CSPRNG bytes: the 4- and 8-bit draw models both read these bits.
+    const hex = Array.from({ length: 64 }, () => randomBytes(18).toString('hex'));
+    const hexTest = judgeIdentifierSamples([{ label: 'task IDs', ids: hex }]).samples[0]?.generator;
+    expect(hexTest?.nullProbability).toBe(6 * 2 ** -16);
+    expect(hexTest?.hits, hex.join('\n')).toBeLessThan(hexTest?.critical ?? 0);
   });
 
   it('cannot tell from fewer than 16 IDs of one length, once every decodable sample passed', () => {
