@@ -25,6 +25,7 @@ import {
 } from '../../../model/index.ts';
 import { traverseSearch } from '../search.ts';
 import { edgeSteps, stepArbitrary, vocabularyOf, FOREIGN_HASH, type OperationFamily } from './arbitraries.ts';
+import { ModelExperiment } from './experiment.ts';
 import { describeExpectation, judgeReply, type Judgement } from './judge.ts';
 import {
   expectationOf,
@@ -279,13 +280,14 @@ function formatSteps(records: readonly StepRecord[]): string {
 export async function checkAgainstModel(context: CaseContext, options: ModelCheckOptions): Promise<void> {
   // cantTell before anything is provisioned when the run's world cannot be had
   const grantEdges = grantEdgesOf(context, runWorldOf(context));
-  const worldSeed = context.random.int(0, 0x7fff_ffff);
+  const experiment = new ModelExperiment(context);
+  const worldSeed = experiment.nextSeed();
   await withRestore(context, async (restorer) => {
     const generated =
       options.generated === false
         ? undefined
         : await provisionGeneratedWorld(context, restorer, worldSeed, grantEdges);
-    await checkWorld(context, options, generated, restorer);
+    await checkWorld(context, options, generated, restorer, experiment);
   });
 }
 
@@ -328,6 +330,7 @@ async function checkWorld(
   options: ModelCheckOptions,
   generated: ProvisionedWorld | undefined,
   restorer: Restorer,
+  experiment: ModelExperiment,
 ): Promise<void> {
   const world = runWorldOf(context, generated === undefined ? [] : worldFileEndpoints(generated));
   if (world.model.endpoints.length === 0)
@@ -347,7 +350,7 @@ async function checkWorld(
     (step) => [[step]] as [ModelStep[]],
   );
   const numRuns = examples.length + context.budget.iterations(...options.runs);
-  const seed = context.random.int(0, 0x7fff_ffff);
+  const seed = experiment.nextSeed();
   const driver = new ModelDriver(context, world, restorer);
   let failure: { readonly mismatch: ModelMismatch; readonly steps: StepRecord[] } | undefined;
   const property = fc.asyncProperty(
@@ -373,7 +376,7 @@ async function checkWorld(
       throw details.errorInstance instanceof Error
         ? details.errorInstance
         : new Error(String(details.errorInstance));
-    const where = `case seed ${String(context.random.seed)}, fast-check seed ${String(seed)}, path ${details.counterexamplePath ?? '?'}, ${String(details.numShrinks)} shrink(s)`;
+    const where = `${experiment.describe()}, fast-check seed ${String(seed)}, path ${details.counterexamplePath ?? '?'}, ${String(details.numShrinks)} shrink(s)`;
     const { mismatch, steps } = failure;
     const replay = `replay: these steps, in order: ${JSON.stringify(steps.map((record) => record.step))}`;
     const received = [

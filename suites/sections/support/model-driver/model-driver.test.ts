@@ -14,9 +14,11 @@ import {
 } from '../../../fixtures/reference-world.ts';
 import { inlineWorldFile } from '../../../../protocol/fixture-world-file.ts';
 import type { CaseContext } from '../../../framework/context.ts';
+import { SeededRandom } from '../../../framework/seeded-random.ts';
 import { directoryItems, manifestRetrieval, maySee, searchBounds } from '../../../model/index.ts';
 import { generatedEndpointsArbitrary, manifestOf, worldFileEndpoints } from './generated-world.ts';
-import { edgeSteps, vocabularyOf } from './arbitraries.ts';
+import { edgeSteps, stepArbitrary, vocabularyOf } from './arbitraries.ts';
+import { ModelExperiment } from './experiment.ts';
 import { judgeReply } from './judge.ts';
 import { expectationOf } from './operations.ts';
 import { runWorldOf } from './run-world.ts';
@@ -218,5 +220,72 @@ describe('a generated world', () => {
     expect(
       nicks.some((nick) => ['tabulates', 'harvests', 'reconciles', 'archives', 'forecasts'].includes(nick)),
     ).toBe(true);
+  });
+});
+
+describe("a model case's re-run", () => {
+  const shapes = fc.sample(generatedEndpointsArbitrary(), { seed: 2295397938, numRuns: 1 })[0] ?? [];
+  /** The world an attempt provisions: the case's world shape under the attempt's own names. */
+  const provisioned = (token: string) => {
+    const endpoints = shapes.map((shape, index) => {
+      const jid = `agentconf-model${String(index)}-${token}@agents.example`;
+      const versions = shape.versions.map((version, at) => {
+        const label = `${String(at + 1)}.0.0-${token}`;
+        return { version: label, manifest: manifestOf(jid, label, version) };
+      });
+      return { jid, versions, active: versions[0]?.version, shape };
+    });
+    return runWorldOf(
+      contextWith(loadReferenceWorld(REFERENCE_WORLD_FILE, ROLES)),
+      worldFileEndpoints({ seed: 1, endpoints }),
+    );
+  };
+
+  it('draws the world shape and the steps from the case seed, whatever the attempt', () => {
+    const first = new ModelExperiment({
+      random: new SeededRandom(17),
+      attempt: { number: 1, caseSeed: 17 },
+    });
+    const rerun = new ModelExperiment({
+      random: new SeededRandom(99),
+      attempt: { number: 2, caseSeed: 17 },
+    });
+    expect([rerun.nextSeed(), rerun.nextSeed()]).toEqual([first.nextSeed(), first.nextSeed()]);
+    expect(rerun.describe()).toContain('attempt 2, attempt seed 99 (names), case seed 17');
+    // A context without an attempt identity is a first attempt.
+    expect(new ModelExperiment({ random: new SeededRandom(17) }).nextSeed()).toBe(
+      new ModelExperiment({ random: new SeededRandom(17), attempt: { number: 1, caseSeed: 17 } }).nextSeed(),
+    );
+  });
+
+  it("repeats the first attempt's steps on the fresh names of its own world", () => {
+    const stepsOf = (token: string) => {
+      const world = provisioned(token);
+      const principalOf = (role: Parameters<typeof world.principalOf>[0]) => world.principalOf(role);
+      const vocabulary = vocabularyOf(world.model, world.roles, principalOf);
+      return {
+        world,
+        steps: fc.sample(fc.array(stepArbitrary(vocabulary, 'metadata'), { maxLength: 3 }), {
+          seed: 747178461,
+          numRuns: 40,
+        }),
+      };
+    };
+    const first = stepsOf('aaaaaaaa');
+    const rerun = stepsOf('zzzzzzzz');
+    // Every name and hash of the first world, as the re-run's world spells it.
+    const renamed = new Map<string, string>();
+    first.world.model.endpoints.forEach((endpoint, index) => {
+      const twin = rerun.world.model.endpoints[index];
+      endpoint.versions.forEach((version, at) => {
+        const twinVersion = twin?.versions[at];
+        if (twinVersion !== undefined) renamed.set(version.hash, twinVersion.hash);
+      });
+    });
+    let text = JSON.stringify(first.steps).replaceAll('aaaaaaaa', 'zzzzzzzz');
+    for (const [hash, twin] of renamed) text = text.replaceAll(hash, twin);
+    expect(JSON.parse(text)).toEqual(rerun.steps);
+    expect(JSON.stringify(first.steps)).toContain('aaaaaaaa');
+    expect(JSON.stringify(rerun.steps)).not.toContain('aaaaaaaa');
   });
 });
