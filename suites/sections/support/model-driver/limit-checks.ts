@@ -347,9 +347,48 @@ const DEADLINE_CLASSES = [
 ] as const;
 
 /**
+ * Task state of a task admitted with a deadline: it MUST show the deadline (#task-recovery, the
+ * deadline "if any"), and one requested above the tool maximum no later than the maximum allows
+ * (interp-32: clamped). A state that shows none decides neither, so it is a violation itself.
+ */
+async function checkDeadlineShown(
+  session: TaskSession,
+  task: ModelledTask,
+  admitted: {
+    readonly deadlineClass: string;
+    readonly toolName: string;
+    readonly maximum: number;
+    readonly above: boolean;
+    readonly slackSeconds: number;
+    readonly offsetHighMs: number;
+  },
+): Promise<void> {
+  const state = await session.state(task.taskId);
+  if (state.parsed.type !== 'result' || state.parsed.payload === undefined)
+    throw new CannotTell(
+      `${admitted.deadlineClass}: task-state of the admitted task was not answered, so the deadline it keeps cannot be told: ${state.reply.xml}`,
+    );
+  const shown = parseTaskState(state.parsed.payload).deadline;
+  expectThat(
+    `${task.transcript()}\n${state.reply.xml}`,
+    'task-recovery.state-contents',
+    `${admitted.deadlineClass}: task-state of a task admitted with a deadline shows that deadline`,
+    shown !== undefined,
+  );
+  if (!admitted.above || shown === undefined) return;
+  const latest = Date.now() + admitted.offsetHighMs + (admitted.maximum + admitted.slackSeconds) * 1000;
+  expectThat(
+    state.reply.xml,
+    'rules.resource-bounds',
+    `a deadline admitted above the maximum of ${admitted.toolName} (${String(admitted.maximum)} s) is clamped to it: task-state shows none later than ${new Date(latest).toISOString()} (interp-32)`,
+    toEpochMillis(shown) <= latest,
+  );
+}
+
+/**
  * invocation.model-deadlines: deadlines placed on the gateway's measured clock for each class; the
- * answer must be one the model allows (interp-30, interp-32), an admitted task must not keep a
- * deadline past the tool maximum, and one admitted with an expired deadline must fail with
+ * answer must be one the model allows (interp-30, interp-32), an admitted task shows its deadline
+ * in task state and keeps none past the tool maximum, and one admitted with an expired deadline must fail with
  * deadline-expired without running.
  */
 export async function checkDeadlines(context: CaseContext): Promise<void> {
@@ -439,20 +478,14 @@ export async function checkDeadlines(context: CaseContext): Promise<void> {
         );
         continue;
       }
-      if (seconds > maximum) {
-        const state = await session.state(task.taskId);
-        if (state.parsed.type === 'result' && state.parsed.payload !== undefined) {
-          const shown = parseTaskState(state.parsed.payload).deadline;
-          const latest =
-            Date.now() + clock.offsetHighMs + (maximum + clockUncertainty + roundTrip + 1) * 1000;
-          expectThat(
-            state.reply.xml,
-            'rules.resource-bounds',
-            `a deadline admitted above the maximum of ${toolName} (${String(maximum)} s) is clamped to it: task-state shows none later than ${new Date(latest).toISOString()} (interp-32)`,
-            shown === undefined || toEpochMillis(shown) <= latest,
-          );
-        }
-      }
+      await checkDeadlineShown(session, task, {
+        deadlineClass,
+        toolName,
+        maximum,
+        above: seconds > maximum,
+        slackSeconds: clockUncertainty + roundTrip + 1,
+        offsetHighMs: clock.offsetHighMs,
+      });
       await task.settle();
     }
   } finally {
