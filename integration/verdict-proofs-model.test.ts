@@ -1,8 +1,9 @@
 // Issue 22, item 2: the cases that judge random operations with the spec model (`model-` in their
 // IDs) fail against broken variants of the reference gateway, each run on a --grep subset (a
 // subset proves a failure, never a pass) and --deep so the verdict does not hang on one seed's
-// sample: catalog mutants the older cases already kill, and the two only these cases kill
-// (tool-grant-covers-endpoint, search-matches-description), and a non-admin administering for the
+// sample: catalog mutants the older cases already kill, and the three only these cases kill
+// (tool-grant-covers-endpoint, search-matches-description, tool-grants-last-wins: the world's tool
+// grantee holds three per-tool grants on toolbox), and a non-admin administering for the
 // provisioning case. A permitted variant (a documented page maximum of 2) passes them.
 import { describe, expect, it } from 'vitest';
 import { readPatchFile } from '../harness/sut/patch-file.ts';
@@ -78,6 +79,12 @@ const PROOFS: readonly Proof[] = [
     change: 'a grant of some tools covers every tool of the endpoint',
     caseId: 'invocation.model-authorization',
     requirements: ['invocation.unauthorized-item-not-found'],
+  },
+  {
+    mutant: 'tool-grants-last-wins',
+    change: 'of several per-tool grants of one subject on one endpoint only the last counts',
+    caseId: 'invocation.model-authorization',
+    requirements: ['invocation.invoke-without-visibility'],
   },
   {
     mutant: 'non-admin-administers',

@@ -185,8 +185,6 @@ const ACCESS: MutantRecord[] = [
       'invocation.unauthorized-item-not-found',
       'invocation.invoke-without-visibility',
     ],
-    knownGap:
-      'a principal given two per-tool invoke grants on one multi-tool endpoint: both tools must be admitted. invocation.model-authorization tries the first and last tool of every endpoint a role may invoke several tools of (its grant edges), but no world grants two tools of one endpoint by separate grants, and admin IQs cannot express grants. Each caller role is defined by the grants it holds (suites/framework/context.ts CallerPool; giving carol such grants broke 17 tests relying on it holding none): it needs an account of its own in the world file, or generated grants carried through the world-file path',
   },
   {
     name: 'probe-ignores-visibility',

@@ -46,6 +46,12 @@ export interface CallerPool {
    * than a documented rate. Rejects when the run has no such account.
    */
   prober(): Promise<Caller>;
+  /**
+   * Another account on the federated server whose own grants are per-tool invoke grants only,
+   * several tools of one endpoint (the world's `toolGrantee`); beyond them it has its domain's.
+   * Rejects when the run has no such account.
+   */
+  toolGrantee(): Promise<Caller>;
   /** Another resource of a caller's account, e.g. to prove any resource may recover a task. */
   sibling(of: Caller): Promise<Caller>;
 }

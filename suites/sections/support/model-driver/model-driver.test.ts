@@ -30,6 +30,7 @@ const ROLES: RoleJids = {
   denied: 'mallory@hostile.example',
   admin: 'admin@server.example',
   localPeer: 'dave@server.example',
+  toolGrantee: 'grantee@example.com',
 };
 
 function contextWith(world: CaseContext['world']): CaseContext {
@@ -80,6 +81,33 @@ describe('the run world', () => {
     expect(described).toContain('weather@agents.example 2.0.0 alerts.list');
     expect(described).toContain('weather@agents.example 2.0.0 forecast.get');
     expect(carolEdges.map((target) => target.tool)).not.toContain('absent.tool');
+  });
+
+  it('tries every toolbox tool as the tool grantee: the ones its separate grants name admitted, the rest refused as absent', () => {
+    const principalOf = (role: Parameters<typeof run.principalOf>[0]) => run.principalOf(role);
+    const vocabulary = vocabularyOf(run.model, run.roles, principalOf);
+    const grantee = run.principalOf('toolGrantee');
+    const toolbox = edgeSteps(run.model, vocabulary, 'invocation', principalOf).flatMap(
+      ({ role, operation }) =>
+        role === 'toolGrantee' && operation.kind === 'invoke' && operation.jid === 'toolbox@agents.example'
+          ? [operation]
+          : [],
+    );
+    const tools = run.model.endpoints.find((endpoint) => endpoint.jid === 'toolbox@agents.example')
+      ?.versions[0]?.tools;
+    expect(toolbox.map((operation) => operation.tool).toSorted()).toEqual(
+      (tools ?? []).map((tool) => tool.name).toSorted(),
+    );
+    const admitted = toolbox.filter((operation) =>
+      expectationOf(run.model, grantee, operation).alternatives.some(
+        (alternative) => alternative.answer.kind === 'error' && alternative.answer.condition === 'conflict',
+      ),
+    );
+    expect(admitted.map((operation) => operation.tool).toSorted()).toEqual(['tool.01', 'tool.30', '\u0416']);
+    const refused = toolbox.filter((operation) => !admitted.includes(operation));
+    expect(refused.length).toBe((tools ?? []).length - 3);
+    for (const operation of refused)
+      expect(expectationOf(run.model, grantee, operation).sameAsNonexistent).toBe(true);
   });
 
   it('tries every grant edge and every description-only nick first, whatever the seed', () => {
