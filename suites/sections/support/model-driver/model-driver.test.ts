@@ -39,6 +39,18 @@ function contextWith(world: CaseContext['world']): CaseContext {
 
 const run = runWorldOf(contextWith(loadReferenceWorld(REFERENCE_WORLD_FILE, ROLES)));
 
+function requireEndpoint(jid: string): { readonly jid: string } {
+  const found = run.model.endpoints.find((endpoint) => endpoint.jid === jid);
+  if (found === undefined) throw new Error(`the reference world has no ${jid}`);
+  return found;
+}
+
+function edgeManifest(names: readonly string[]): {
+  tools: { name: string; inputSchema: { type: 'object' } }[];
+} {
+  return { tools: names.map((name) => ({ name, inputSchema: { type: 'object' } })) };
+}
+
 function directoryReply(jids: readonly string[], count: number): string {
   const items = jids.map((jid) => `<item jid='${jid}'/>`).join('');
   const set =
@@ -83,7 +95,7 @@ describe('the run world', () => {
     expect(carolEdges.map((target) => target.tool)).not.toContain('absent.tool');
   });
 
-  it('tries every toolbox tool as the tool grantee: the ones its separate grants name admitted, the rest refused as absent', () => {
+  it('tries, as the tool grantee, every toolbox tool its separate grants name and the ungranted ones a bug reaches first', () => {
     const principalOf = (role: Parameters<typeof run.principalOf>[0]) => run.principalOf(role);
     const vocabulary = vocabularyOf(run.model, run.roles, principalOf);
     const grantee = run.principalOf('toolGrantee');
@@ -93,21 +105,80 @@ describe('the run world', () => {
           ? [operation]
           : [],
     );
-    const tools = run.model.endpoints.find((endpoint) => endpoint.jid === 'toolbox@agents.example')
-      ?.versions[0]?.tools;
-    expect(toolbox.map((operation) => operation.tool).toSorted()).toEqual(
-      (tools ?? []).map((tool) => tool.name).toSorted(),
-    );
     const admitted = toolbox.filter((operation) =>
       expectationOf(run.model, grantee, operation).alternatives.some(
         (alternative) => alternative.answer.kind === 'error' && alternative.answer.condition === 'conflict',
       ),
     );
     expect(admitted.map((operation) => operation.tool).toSorted()).toEqual(['tool.01', 'tool.30', '\u0416']);
-    const refused = toolbox.filter((operation) => !admitted.includes(operation));
-    expect(refused.length).toBe((tools ?? []).length - 3);
-    for (const operation of refused)
+    const refused = toolbox
+      .filter((operation) => !admitted.includes(operation))
+      .map((operation) => operation.tool);
+    // The first and last tool in UTF-8 order (A, the emoji), and each granted tool's neighbours.
+    expect(refused).toEqual(
+      expect.arrayContaining([
+        'A',
+        '\u{1F600}.grin',
+        'tool.02',
+        'tool.29',
+        '\u00E9t\u00E9',
+        '\uE000.private-use',
+      ]),
+    );
+    expect(refused).not.toContain('tool.15');
+    for (const operation of toolbox.filter((candidate) => !admitted.includes(candidate)))
       expect(expectationOf(run.model, grantee, operation).sameAsNonexistent).toBe(true);
+    // Weather's tools it has by its domain's grant, as carol does: carol's edges try them.
+    expect(
+      (vocabulary.edges.get('toolGrantee') ?? []).filter((target) => target.jid === 'weather@agents.example'),
+    ).toEqual([]);
+    // On weather's few tools, carol's edges are all of them, as before.
+    expect(
+      (vocabulary.edges.get('remotePeer') ?? []).map((target) => `${target.version} ${target.tool}`),
+    ).toEqual(['1.4.0 forecast.get', '2.0.0 alerts.list', '2.0.0 forecast.get']);
+  });
+
+  it("keeps every lengthened and recased name of a granted tool in a version added to the grantee's endpoint", () => {
+    const toolbox = requireEndpoint('toolbox@agents.example');
+    const names = [
+      'tool.01',
+      'tool.01.more',
+      'tool.01x',
+      'TOOL.01',
+      'tool.14',
+      'tool.15',
+      'tool.16',
+      'tool.30',
+      'tool.30x',
+      'zz',
+    ];
+    const added = {
+      jid: toolbox.jid,
+      versions: [
+        {
+          version: '7.0.0',
+          manifest: {
+            ...edgeManifest(names),
+            agent: { jid: toolbox.jid, name: 'toolbox', version: '7.0.0' },
+          },
+        },
+      ],
+      active: undefined,
+      shape: { versions: [{ name: 'toolbox', tools: names }], active: undefined },
+    };
+    const joined = runWorldOf(
+      contextWith(loadReferenceWorld(REFERENCE_WORLD_FILE, ROLES)),
+      worldFileEndpoints({ seed: 1, endpoints: [added] }),
+    );
+    const principalOf = (role: Parameters<typeof joined.principalOf>[0]) => joined.principalOf(role);
+    const vocabulary = vocabularyOf(joined.model, joined.roles, principalOf);
+    const edges = (vocabulary.edges.get('toolGrantee') ?? [])
+      .filter((target) => target.version === '7.0.0')
+      .map((target) => target.tool);
+    // Not tool.14 or tool.15: neither a loose match of a granted name, next to one, first nor last.
+    expect(edges.toSorted()).toEqual(
+      ['TOOL.01', 'tool.01', 'tool.01.more', 'tool.01x', 'tool.16', 'tool.30', 'tool.30x', 'zz'].toSorted(),
+    );
   });
 
   it('tries every grant edge and every description-only nick first, whatever the seed', () => {
