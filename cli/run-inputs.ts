@@ -5,6 +5,7 @@
  * returns EXIT.usage instead of a value, so a bad file stops the command with a readable message
  * and no half-started servers.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JsonValue } from '../protocol/json/json-value.ts';
 import { ConfigError } from '../protocol/json/config-file.ts';
@@ -14,6 +15,8 @@ import { parseConnectionFile } from '../harness/federation/connection-file.ts';
 import {
   formatViolation,
   parseSutConfig,
+  parseSutFile,
+  type CallerSutConfig,
   SutConfigError,
   type SutConfig,
 } from '../harness/sut/sut-config.ts';
@@ -31,6 +34,21 @@ export const DEFAULT_WORLD = join(REPO_ROOT, 'fixtures', 'worlds', 'reference.js
 export function checkExternalProvider(provider: string, externalFile: string | undefined): void {
   if ((provider === 'external') !== (externalFile !== undefined)) {
     throw new UsageError('--provider external and --external FILE go together');
+  }
+}
+
+/**
+ * The SUT file at `path` when it declares only a caller (an MCP bridge, docs/caller.md); anything
+ * else — a gateway's file, an unreadable or invalid one — is left to readSutConfigFile to read
+ * and report.
+ */
+export function callerOnlySut(path: string | undefined): CallerSutConfig | undefined {
+  if (path === undefined) return undefined;
+  try {
+    const file = parseSutFile(readFileSync(path), path);
+    return file.kind === 'mcp-caller' ? file.config : undefined;
+  } catch {
+    return undefined;
   }
 }
 

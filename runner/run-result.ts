@@ -8,6 +8,8 @@ import type { PreflightFinding } from '../suites/framework/preflight.ts';
 import type { SutConfig } from '../harness/sut/sut-config.ts';
 import type { ProfileVerdict } from './profile-verdicts.ts';
 import type { Pace } from './request-pacing.ts';
+import type { CallerCaseResult } from '../suites/caller/framework/run-caller-case.ts';
+import type { AssessmentVerdict } from './assessment-verdicts.ts';
 
 export interface RunSubject {
   readonly name: string;
@@ -71,6 +73,15 @@ export interface RunResult {
   readonly staleBaseline: readonly string[];
   /** Baseline entries naming no case. */
   readonly unknownBaseline: readonly string[];
-  /** Every claimed profile passed (of the selection, when partial) and the baseline is current. */
+  /**
+   * Every claimed profile passed (of the selection, when partial), the baseline is current, and
+   * every assessment run passed.
+   */
   readonly passed: boolean;
+  /** The caller under test the SUT file declares, when the run judged one (docs/caller.md). */
+  readonly caller?: { readonly kind: 'mcp'; readonly name: string };
+  /** The caller cases run (suites/caller/), in suite order. */
+  readonly callerCases?: readonly CallerCaseResult[];
+  /** The caller's assessments: not spec profiles, shown beside them (runner/assessment-verdicts.ts). */
+  readonly assessments?: readonly AssessmentVerdict[];
 }

@@ -12,6 +12,16 @@ import type { RunProgress } from './run-conformance.ts';
 import type { RunResult } from './run-result.ts';
 import type { ProfileVerdict } from './profile-verdicts.ts';
 import { paceLine } from './request-pacing.ts';
+import { assessmentsNotPassedText, assessmentSummaryLines } from './assessment-summary.ts';
+import type { ConformanceCase } from '../suites/framework/case.ts';
+
+/** What describeFailure reads of a result: a gateway case's or a caller case's. */
+export type DescribedResult = Pick<CaseResult, 'outcome' | 'seed' | 'flaky' | 'reason' | 'attempts'> & {
+  readonly case: Pick<
+    ConformanceCase,
+    'id' | 'level' | 'requirements' | 'statement' | 'section' | 'interpretations'
+  >;
+};
 
 const MARKS: Readonly<Record<Outcome, string>> = {
   passed: '.',
@@ -49,7 +59,7 @@ export function cutAroundDifference(expected: string, received: string, limit = 
 }
 
 /** The full story of one case that did not pass, as printed and as attached to reports. */
-export function describeFailure(result: CaseResult, cut = false): string {
+export function describeFailure(result: DescribedResult, cut = false): string {
   const last = result.attempts.at(-1);
   const lines = [
     `  ${result.flaky ? 'FLAKY' : result.outcome.toUpperCase()} ${result.case.id} [${result.case.level}] (seed ${String(result.seed)})`,
@@ -235,7 +245,7 @@ export function summaryTable(run: RunResult): string {
     ]),
   ];
   const flaky = run.cases.filter((result) => result.flaky).length;
-  const lines = ['', textTable(rows, '').join('\n'), ''];
+  const lines = ['', textTable(rows, '').join('\n'), ...assessmentSummaryLines(run.assessments), ''];
   lines.push(
     'MUST/SHOULD: passed/decided, ?N: undecided; n/a: inapplicable (optional features not advertised)',
   );
@@ -257,7 +267,7 @@ export function summaryTable(run: RunResult): string {
   }
   lines.push(
     '',
-    `${String(run.cases.length)} cases in ${(run.durationMs / 1000).toFixed(1)} s (setup ${(run.setupMs / 1000).toFixed(1)} s), seed ${String(run.seed)}${run.strict ? ', strict' : ''}${flaky > 0 ? `, ${String(flaky)} flaky` : ''}`,
+    `${String(run.cases.length + (run.callerCases?.length ?? 0))} cases in ${(run.durationMs / 1000).toFixed(1)} s (setup ${(run.setupMs / 1000).toFixed(1)} s), seed ${String(run.seed)}${run.strict ? ', strict' : ''}${flaky > 0 ? `, ${String(flaky)} flaky` : ''}`,
   );
   if (run.staleBaseline.length > 0) {
     lines.push(`stale baseline: these cases pass now, remove them: ${run.staleBaseline.join(', ')}`);
@@ -282,12 +292,13 @@ function notPassedText(run: RunResult): string {
     run.partial &&
     verdict.verdict === 'not-assessed' &&
     Object.values(verdict.counts.MUST).every((count) => count === 0);
-  const groups = (['failed', 'incomplete', 'not-assessed'] as const).flatMap((name) => {
+  const groups: string[] = (['failed', 'incomplete', 'not-assessed'] as const).flatMap((name) => {
     const titles = run.profiles
       .filter((verdict) => verdict.claimed && verdict.verdict === name && !unreached(verdict))
       .map((verdict) => verdict.title);
     return titles.length === 0 ? [] : [`${VERDICT_WORDS[name]}: ${titles.join(', ')}`];
   });
+  groups.push(...assessmentsNotPassedText(run.assessments));
   if (groups.length > 0) return groups.join('; ');
   return run.staleBaseline.length > 0 || run.unknownBaseline.length > 0
     ? 'FAIL: the baseline is not current'
@@ -314,5 +325,11 @@ export function runVerdictLine(run: RunResult): string {
       ? `PARTIAL: ${scope}; every claimed profile they reach passed them (not a conformance verdict)`
       : `${notPassedText(run)} (PARTIAL: ${scope})`;
   }
-  return run.passed ? 'PASS: every claimed profile' : notPassedText(run);
+  const judged = run.assessments?.some((verdict) => verdict.verdict !== 'not-run') === true;
+  const passedText = judged
+    ? run.subject.profiles.length === 0
+      ? 'PASS: every assessment run (not a spec profile)'
+      : 'PASS: every claimed profile and every assessment run'
+    : 'PASS: every claimed profile';
+  return run.passed ? passedText : notPassedText(run);
 }

@@ -21,6 +21,8 @@ import type { RunContext } from '../run/context.ts';
 import { runOnce, startingUp } from '../run/one-run.ts';
 import { planRun, type RunPlan } from '../run/plan.ts';
 import { runRepeated } from '../run/repeat.ts';
+import { runCallerOnly } from '../run/caller-run.ts';
+import { callerOnlySut } from '../run-inputs.ts';
 import { located, reportRun } from '../run/report.ts';
 
 function parseRunArgs(args: readonly string[]): RunValues {
@@ -84,6 +86,8 @@ export const runCommand: Command = {
   spec: RUN_SPEC,
   async run(args, io) {
     const values = parseRunArgs(args);
+    const caller = callerOnlySut(values.sut);
+    if (caller !== undefined) return runCallerOnly(values, caller, io);
     const inputs = readRunInputs(values, io);
     if (typeof inputs === 'number') return inputs;
     return executeAndReport(planRun(values, inputs), io);

@@ -40,7 +40,7 @@ export interface RunPlan {
 }
 
 /** The suite's version, from package.json: reports name the suite that judged. */
-function suiteVersion(): string {
+export function suiteVersion(): string {
   const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version?: unknown };
   return String(manifest.version);
 }

@@ -38,7 +38,7 @@ export function requirementLine(requirement: CitedRequirement): string {
   return `${requirement.id} [${requirement.level ?? '?'}]: ${requirement.summary}`;
 }
 
-export function lastAttempt(result: CaseResult): AttemptReport | undefined {
+export function lastAttempt(result: Pick<CaseResult, 'attempts'>): AttemptReport | undefined {
   return result.attempts.at(-1);
 }
 
@@ -53,7 +53,7 @@ export function transcriptPath(caseId: string): string {
 }
 
 /** Why the case did not pass, as lines: violated requirement with expected and received, or the reason. */
-export function failureDetails(result: CaseResult): string[] {
+export function failureDetails(result: Pick<CaseResult, 'attempts' | 'flaky' | 'reason'>): string[] {
   const violation = lastAttempt(result)?.violation;
   const lines: string[] = [];
   if (result.flaky) lines.push(`flaky: ${result.reason ?? 'failed, then passed when re-run alone'}`);
@@ -87,7 +87,7 @@ export function caseHeader(result: CaseResult, context: ReportContext): string[]
 }
 
 /** Each attempt's transcript under a heading; a flaky case shows the failing run and the passing one. */
-export function attemptTranscripts(result: CaseResult): string {
+export function attemptTranscripts(result: Pick<CaseResult, 'attempts'>): string {
   const total = result.attempts.length;
   return result.attempts
     .map((attempt, index) => {

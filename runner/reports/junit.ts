@@ -21,6 +21,9 @@
  */
 import type { CaseResult } from '../../suites/framework/run-case.ts';
 import type { RunResult } from '../run-result.ts';
+import type { CallerCaseResult } from '../../suites/caller/framework/run-caller-case.ts';
+import { ASSESSMENT_LABEL } from '../../suites/registry/assessments.ts';
+import type { AssessmentVerdict } from '../assessment-verdicts.ts';
 import {
   profileStatements,
   type ClaimedProfileStatement,
@@ -47,7 +50,7 @@ function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
 
-function caseMs(result: CaseResult): number {
+function caseMs(result: Pick<CaseResult, 'attempts'>): number {
   return result.attempts.reduce((total, attempt) => total + attempt.durationMs, 0);
 }
 
@@ -286,6 +289,158 @@ function bySection(cases: readonly CaseResult[]): Map<string, CaseResult[]> {
   return sections;
 }
 
+const ASSESSMENT_ELEMENTS: Readonly<
+  Record<Exclude<AssessmentVerdict['verdict'], 'passed' | 'not-run'>, { state: JunitState; name: string }>
+> = {
+  failed: { state: 'failure', name: 'failure' },
+  incomplete: { state: 'error', name: 'error' },
+  'not-assessed': { state: 'error', name: 'error' },
+};
+
+/** A judged assessment as a testcase (classname "assessments"), labelled as not a spec profile. */
+function assessmentTestcase(assessment: AssessmentVerdict): { verdict: Verdict; xml: string } {
+  const children: string[] = [];
+  let verdict: Verdict = { state: 'passed' };
+  if (assessment.verdict !== 'passed' && assessment.verdict !== 'not-run') {
+    const kind = ASSESSMENT_ELEMENTS[assessment.verdict];
+    const child = element(kind.name, {
+      type: `Assessment-${assessment.verdict}`,
+      message: assessment.reason ?? assessment.verdict,
+    });
+    verdict = { state: kind.state, element: child };
+    children.push(child);
+  }
+  const text = [
+    `${assessment.title} (${ASSESSMENT_LABEL}): ${assessment.verdict}${assessment.reason === undefined ? '' : `: ${assessment.reason}`}`,
+    `MUST: ${outcomeCountsText(assessment.counts.MUST)}`,
+    `SHOULD: ${outcomeCountsText(assessment.counts.SHOULD)}`,
+  ].join('\n');
+  children.push(element('system-out', {}, xmlText(text)));
+  return {
+    verdict,
+    xml: testcaseElement(
+      { classname: 'assessments', name: assessment.assessment, time: seconds(0) },
+      children,
+    ),
+  };
+}
+
+/** How a caller case shows: as a gateway case does, without a baseline (none applies to callers). */
+function callerCaseVerdict(result: CallerCaseResult): Verdict {
+  const details = [
+    `${result.case.id}: ${result.outcome} [${result.case.level}] (case seed ${String(result.seed)})`,
+    `requirements: ${result.case.requirements.join(', ')}`,
+    `assessments (${ASSESSMENT_LABEL}): ${result.case.assessments.join(', ')}`,
+    `statement: ${result.case.statement}`,
+    ...failureDetails(result),
+  ].join('\n');
+  const violation = lastAttempt(result)?.violation;
+  switch (result.outcome) {
+    case 'passed':
+      return { state: 'passed' };
+    case 'failed':
+      return {
+        state: 'failure',
+        element: element(
+          'failure',
+          {
+            type: violation === undefined ? 'NoVerdict' : 'RequirementViolation',
+            message: violation?.message ?? result.reason ?? 'failed',
+          },
+          xmlText(details),
+        ),
+      };
+    case 'cantTell':
+      return {
+        state: 'error',
+        element: element(
+          'error',
+          { type: result.flaky ? 'flaky' : 'cantTell', message: result.reason ?? 'could not tell' },
+          xmlText(details),
+        ),
+      };
+    case 'inapplicable':
+    case 'untested':
+      return {
+        state: 'skipped',
+        element: element('skipped', {
+          type: result.outcome,
+          message: `${result.outcome}: ${result.reason ?? ''}`,
+        }),
+      };
+  }
+}
+
+/** The "assessments" testsuite and one "caller:<section>" testsuite per caller section run. */
+function callerSuites(
+  result: RunResult,
+  context: ReportContext,
+  firstIndex: number,
+): { suites: string[]; verdicts: Verdict[] } {
+  const judged = (result.assessments ?? []).filter((assessment) => assessment.verdict !== 'not-run');
+  if (judged.length === 0 && (result.callerCases ?? []).length === 0) return { suites: [], verdicts: [] };
+  const properties = runProperties(result, context);
+  const assessments = judged.map(assessmentTestcase);
+  const suites = [
+    suiteElement(
+      'assessments',
+      tally(
+        assessments.map((assessment) => assessment.verdict),
+        0,
+      ),
+      firstIndex,
+      result,
+      context,
+      [
+        propertiesElement([
+          ...properties,
+          ...judged.map((assessment): [string, string] => [
+            `assessment.${assessment.assessment}`,
+            `${assessment.verdict} (${ASSESSMENT_LABEL})`,
+          ]),
+        ]),
+        ...assessments.map((assessment) => assessment.xml),
+      ],
+    ),
+  ];
+  const verdicts = assessments.map((assessment) => assessment.verdict);
+  const sections = new Map<string, CallerCaseResult[]>();
+  for (const caseResult of result.callerCases ?? []) {
+    sections.set(caseResult.case.section, [...(sections.get(caseResult.case.section) ?? []), caseResult]);
+  }
+  for (const [section, results] of sections) {
+    const judgedCases = results.map((caseResult) => ({ caseResult, verdict: callerCaseVerdict(caseResult) }));
+    verdicts.push(...judgedCases.map(({ verdict }) => verdict));
+    const ms = results.reduce((total, caseResult) => total + caseMs(caseResult), 0);
+    suites.push(
+      suiteElement(
+        `caller:${section}`,
+        tally(
+          judgedCases.map(({ verdict }) => verdict),
+          ms,
+        ),
+        firstIndex + suites.length,
+        result,
+        context,
+        [
+          propertiesElement(properties),
+          ...judgedCases.map(({ caseResult, verdict }) => {
+            const children = verdict.element === undefined ? [] : [verdict.element];
+            if (caseResult.outcome !== 'passed' && caseResult.attempts.length > 0) {
+              children.push(element('system-out', {}, xmlText(attemptTranscripts(caseResult))));
+            }
+            return testcaseElement(
+              { classname: `caller:${section}`, name: caseResult.case.id, time: seconds(caseMs(caseResult)) },
+              children,
+            );
+          }),
+        ],
+      ),
+    );
+  }
+  return { suites, verdicts };
+}
+
 export function junitXml(result: RunResult, context: ReportContext): string {
   const properties = runProperties(result, context);
   const statements = profileStatements(result);
@@ -324,6 +479,9 @@ export function junitXml(result: RunResult, context: ReportContext): string {
       ]),
     );
   }
+  const callers = callerSuites(result, context, suites.length);
+  suites.push(...callers.suites);
+  all.push(...callers.verdicts);
   const totals = tally(all, 0);
   const subject = `${result.subject.name}${result.subject.version === undefined ? '' : ` ${result.subject.version}`}`;
   const root = element(

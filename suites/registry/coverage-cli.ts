@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { parseCheckArgs, type CheckCliIo } from '../../protocol/cli/check-args.ts';
 import { WIRE_CHECK_REQUIREMENTS } from '../framework/wire-checks.ts';
 import { ALL_SUITES } from '../index.ts';
+import { ALL_CALLER_SUITES } from '../caller/index.ts';
 import { coverageOf, formatCoverage, uncoveredAtLeast } from './coverage.ts';
 import { formatProfileGaps, profileGaps } from './profile-coverage.ts';
 import {
@@ -56,9 +57,10 @@ export function runCoverageCli(argv: readonly string[], io: CheckCliIo): 0 | 1 |
     return 2;
   }
   // The wire checks run on every case's traffic, so what they enforce counts as cited.
+  // Caller cases (suites/caller/) cite the caller requirements an assessment judges.
   const report = coverageOf(
     registry,
-    ALL_SUITES.flatMap((suite) => suite.cases),
+    [...ALL_SUITES.flatMap((suite) => suite.cases), ...ALL_CALLER_SUITES.flatMap((suite) => suite.cases)],
     WIRE_CHECK_REQUIREMENTS,
   );
   io.stdout(formatCoverage(report));

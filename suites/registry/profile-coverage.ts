@@ -28,7 +28,7 @@ interface CitingCase {
 
 /**
  * Each profile's testable MUST requirements, less `alsoChecked` (the wire checks every case
- * runs), in registry order.
+ * runs) and those judged by an assessment instead, in registry order.
  */
 export function profileMusts(
   registry: Registry,
@@ -36,7 +36,11 @@ export function profileMusts(
 ): ReadonlyMap<ProfileId, readonly string[]> {
   const musts = registry.requirements.filter(
     (entry) =>
-      entry.level === 'MUST' && entry.testability.kind !== 'not-testable' && !alsoChecked.includes(entry.id),
+      entry.level === 'MUST' &&
+      entry.testability.kind !== 'not-testable' &&
+      // Decided by caller cases toward an assessment (assessments.ts), never by a profile's cases.
+      entry.assessments.length === 0 &&
+      !alsoChecked.includes(entry.id),
   );
   return new Map(
     PROFILE_IDS.map((profile) => [

@@ -18,6 +18,7 @@ import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import { withImpliedProfiles, type ProfileId } from '../../protocol/profiles.ts';
 import registrySchema from '../../fixtures/schemas/requirement-registry.schema.json' with { type: 'json' };
+import type { AssessmentId } from './assessments.ts';
 import type { RequirementLevel } from './spec-sentences.ts';
 
 export type { RequirementLevel };
@@ -45,6 +46,11 @@ export interface Requirement {
   readonly sources: readonly SentenceLocator[];
   /** IDs of docs/interpretations.md entries (interp-NN); empty when none applies. */
   readonly interpretations: readonly string[];
+  /**
+   * The assessments (not spec profiles) caller cases decide it for; empty for a requirement the
+   * gateway cases decide. One with assessments counts toward no profile's verdict.
+   */
+  readonly assessments: readonly AssessmentId[];
 }
 
 export interface Registry {
@@ -105,6 +111,7 @@ interface RawRequirement {
   readonly reason?: string;
   readonly sources: SentenceLocator[];
   readonly interpretations?: string[];
+  readonly assessments?: AssessmentId[];
 }
 
 interface RawRegistry {
@@ -211,6 +218,7 @@ function toRequirement(raw: RawRequirement): Requirement {
     testability,
     sources: raw.sources,
     interpretations: raw.interpretations ?? [],
+    assessments: raw.assessments ?? [],
   };
 }
 

@@ -1,0 +1,129 @@
+/**
+ * What a caller case gets (docs/caller.md): a caller under test started on demand against the
+ * fake target, stopped by the framework whatever the verdict; the case's seeded randomness; the
+ * SUT file's timeouts; the transcript (MCP messages, notes, and at the end the fake target's
+ * stanza log); and `held`, which records a decided check (a pass needs one).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import {
+  startCallerSession,
+  type CallerSession,
+  type CallerSessionOptions,
+} from '../../../harness/caller-under-test/index.ts';
+import { Transcript } from '../../../harness/driver/index.ts';
+import type { FakeTargetWorld } from '../../../harness/fake-target/index.ts';
+import type { Federation } from '../../../harness/federation/server-provider.ts';
+import type { McpCallerDeclaration, SutTimeouts } from '../../../harness/sut/sut-config.ts';
+import { checkHeld } from '../../framework/evidence.ts';
+import { SeededRandom } from '../../framework/seeded-random.ts';
+import type { RequirementId } from '../../registry/requirement-ids.ts';
+import { tapMcpMessages } from './mcp-tap.ts';
+
+/** Per endpoint pins, the caller config's timeoutSeconds, the fake target's clock and policies. */
+export type StartSessionOptions = Pick<CallerSessionOptions, 'pins' | 'timeoutSeconds' | 'target'>;
+
+export interface CallerCaseContext {
+  readonly caseId: string;
+  /** The fake target's domain: every endpoint of a world is a JID on it. */
+  readonly targetDomain: string;
+  /** Printed with every verdict: `--seed` with the run seed replays the case. */
+  readonly seed: number;
+  readonly random: SeededRandom;
+  /** The SUT file's timeouts: replySeconds bounds each wait for the caller's next stanza. */
+  readonly timeouts: SutTimeouts;
+  readonly transcript: Transcript;
+  /** Starts the caller under test against a fake target serving `world`; stopped when the case ends. */
+  startSession(world: FakeTargetWorld, options?: StartSessionOptions): Promise<CallerSession>;
+  /** A remark in the transcript (what the case scripted, what it waits for). */
+  note(text: string): void;
+  /** A check of `requirement` held against what the caller did: the evidence a pass rests on. */
+  held(requirement: RequirementId, what: string): void;
+}
+
+/** What the runner hands every caller case. */
+export interface CallerEnvironment {
+  readonly federation: Federation;
+  readonly declaration: McpCallerDeclaration;
+  readonly timeouts: SutTimeouts;
+}
+
+/** One attempt's context and what it started, for the runner to stop and report. */
+export class CallerCaseScope {
+  readonly transcript: Transcript;
+  readonly context: CallerCaseContext;
+  readonly #sessions: { readonly session: CallerSession; readonly dataDir: string }[] = [];
+  readonly #environment: CallerEnvironment;
+
+  constructor(environment: CallerEnvironment, caseId: string, seed: number) {
+    this.#environment = environment;
+    this.transcript = new Transcript(caseId);
+    const transcript = this.transcript;
+    this.context = {
+      caseId,
+      targetDomain: environment.federation.domains.target,
+      seed,
+      random: new SeededRandom(seed),
+      timeouts: environment.timeouts,
+      transcript,
+      startSession: (world, options) => this.#start(world, options ?? {}),
+      note: (text) => {
+        transcript.note(text);
+      },
+      held: (requirement, what) => {
+        transcript.note(`held: ${requirement}: ${what}`);
+        checkHeld(requirement);
+      },
+    };
+  }
+
+  async #start(world: FakeTargetWorld, options: StartSessionOptions): Promise<CallerSession> {
+    const dataDir = await mkdtemp(join(tmpdir(), 'agentconf-caller-'));
+    try {
+      const session = await startCallerSession({
+        federation: this.#environment.federation,
+        declaration: this.#environment.declaration,
+        world,
+        dataDir,
+        ...options,
+        startupMs: this.#environment.timeouts.startupSeconds * 1000,
+      });
+      this.#sessions.push({ session, dataDir });
+      tapMcpMessages(session.caller.driver, this.transcript);
+      this.transcript.note(
+        `caller under test started as ${session.account.jid}; fake target serves ${world.endpoints.map((e) => e.jid).join(', ')}`,
+      );
+      return session;
+    } catch (error) {
+      await rm(dataDir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  /** Stops every session the case started, then appends what the fake targets saw and sent. */
+  async dispose(): Promise<void> {
+    for (const { session, dataDir } of this.#sessions.splice(0)) {
+      await session.stop().catch((error: unknown) => {
+        this.transcript.note(`stopping the caller session failed: ${String(error)}`);
+      });
+      await rm(dataDir, { recursive: true, force: true });
+      this.transcript.note(`fake target received (${String(session.target.log.length)} stanzas):`);
+      for (const stanza of session.target.log.all()) {
+        this.transcript.record({
+          kind: 'stanza',
+          direction: 'received',
+          jid: 'fake target',
+          xml: stanza.xml,
+          text: `${stanza.kind} at +${stanza.atMs.toFixed(1)} ms`,
+        });
+      }
+      for (const text of session.target.sent) {
+        this.transcript.record({ kind: 'stanza', direction: 'sent', jid: 'fake target', xml: text });
+      }
+      const output = session.caller.output().trim();
+      if (output !== '') this.transcript.note(`caller under test output:\n${output.slice(-4000)}`);
+    }
+  }
+}
