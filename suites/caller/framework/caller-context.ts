@@ -20,7 +20,12 @@ import type { McpCallerDeclaration, SutTimeouts } from '../../../harness/sut/sut
 import { checkHeld } from '../../framework/evidence.ts';
 import { SeededRandom } from '../../framework/seeded-random.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
-import { tapMcpMessages } from './mcp-tap.ts';
+import { MCP_PARTY, tapMcpMessages } from './mcp-tap.ts';
+
+/** No MCP message of the kind a case waited for arrived in time. */
+export class McpWaitTimeout extends Error {
+  override readonly name = 'McpWaitTimeout';
+}
 
 /** Per endpoint pins, the caller config's timeoutSeconds, the fake target's clock and policies. */
 export type StartSessionOptions = Pick<CallerSessionOptions, 'pins' | 'timeoutSeconds' | 'target'>;
@@ -37,6 +42,11 @@ export interface CallerCaseContext {
   readonly transcript: Transcript;
   /** Starts the caller under test against a fake target serving `world`; stopped when the case ends. */
   startSession(world: FakeTargetWorld, options?: StartSessionOptions): Promise<CallerSession>;
+  /**
+   * The first MCP message the caller under test sent the suite (so far, or within `timeoutMs`)
+   * whose JSON text satisfies `match`; rejects with McpWaitTimeout naming `what`.
+   */
+  mcpMessage(match: (json: string) => boolean, what: string, timeoutMs: number): Promise<string>;
   /** A remark in the transcript (what the case scripted, what it waits for). */
   note(text: string): void;
   /** A check of `requirement` held against what the caller did: the evidence a pass rests on. */
@@ -56,6 +66,7 @@ export class CallerCaseScope {
   readonly context: CallerCaseContext;
   readonly #sessions: { readonly session: CallerSession; readonly dataDir: string }[] = [];
   readonly #environment: CallerEnvironment;
+  readonly #mcpWaiters = new Set<(json: string) => boolean>();
 
   constructor(environment: CallerEnvironment, caseId: string, seed: number) {
     this.#environment = environment;
@@ -69,6 +80,7 @@ export class CallerCaseScope {
       timeouts: environment.timeouts,
       transcript,
       startSession: (world, options) => this.#start(world, options ?? {}),
+      mcpMessage: (match, what, timeoutMs) => this.#mcpMessage(match, what, timeoutMs),
       note: (text) => {
         transcript.note(text);
       },
@@ -91,7 +103,9 @@ export class CallerCaseScope {
         startupMs: this.#environment.timeouts.startupSeconds * 1000,
       });
       this.#sessions.push({ session, dataDir });
-      tapMcpMessages(session.caller.driver, this.transcript);
+      tapMcpMessages(session.caller.driver, this.transcript, (json) => {
+        for (const waiter of [...this.#mcpWaiters]) if (waiter(json)) this.#mcpWaiters.delete(waiter);
+      });
       this.transcript.note(
         `caller under test started as ${session.account.jid}; fake target serves ${world.endpoints.map((e) => e.jid).join(', ')}`,
       );
@@ -100,6 +114,34 @@ export class CallerCaseScope {
       await rm(dataDir, { recursive: true, force: true });
       throw error;
     }
+  }
+
+  async #mcpMessage(match: (json: string) => boolean, what: string, timeoutMs: number): Promise<string> {
+    const seen = this.transcript.entries.find(
+      (entry) =>
+        entry.jid === MCP_PARTY &&
+        entry.direction === 'received' &&
+        entry.xml !== undefined &&
+        match(entry.xml),
+    );
+    if (seen?.xml !== undefined) return seen.xml;
+    return await new Promise<string>((resolve, reject) => {
+      const waiter = (json: string): boolean => {
+        if (!match(json)) return false;
+        clearTimeout(timer);
+        resolve(json);
+        return true;
+      };
+      const timer = setTimeout(() => {
+        this.#mcpWaiters.delete(waiter);
+        reject(
+          new McpWaitTimeout(
+            `the caller under test sent no MCP message with ${what} within ${String(timeoutMs)} ms`,
+          ),
+        );
+      }, timeoutMs);
+      this.#mcpWaiters.add(waiter);
+    });
   }
 
   /** Stops every session the case started, then appends what the fake targets saw and sent. */

@@ -9,7 +9,14 @@ import type { McpCallerDriver } from '../../../harness/caller-under-test/index.t
 /** The transcript's "JID" column for MCP traffic. */
 export const MCP_PARTY = 'mcp';
 
-export function tapMcpMessages(driver: McpCallerDriver, transcript: Transcript): void {
+/** Called with each MCP message the caller under test sends the suite, as JSON text. */
+export type McpListener = (json: string) => void;
+
+export function tapMcpMessages(
+  driver: McpCallerDriver,
+  transcript: Transcript,
+  onReceived?: McpListener,
+): void {
   const transport = driver.client.transport;
   if (transport === undefined) return;
   const send = transport.send.bind(transport);
@@ -19,7 +26,9 @@ export function tapMcpMessages(driver: McpCallerDriver, transcript: Transcript):
   };
   const receive = transport.onmessage;
   transport.onmessage = (message, extra) => {
-    transcript.record({ kind: 'raw', direction: 'received', jid: MCP_PARTY, xml: JSON.stringify(message) });
+    const json = JSON.stringify(message);
+    transcript.record({ kind: 'raw', direction: 'received', jid: MCP_PARTY, xml: json });
+    onReceived?.(json);
     receive?.(message, extra);
   };
 }

@@ -9,6 +9,32 @@ import { defineCallerSuite } from '../framework/caller-case.ts';
 import { callerWaitMs, listedTool, oneToolWorld } from '../framework/caller-steps.ts';
 import { fingerprintDifferences, fingerprintedContent, invokeOf } from '../framework/invoke-stanzas.ts';
 
+/** The endpoint's advertised replay window in the no-late-retry world: short, so the case ends soon. */
+const SHORT_REPLAY_SECONDS = 4;
+/** Transit slack: a retry the caller sent inside the window may arrive a little after it. */
+const ARRIVAL_GRACE_MS = 1000;
+
+/** Resolves true once the call settled (either way), false when `timeoutMs` passed first. */
+async function settledWithin(done: Promise<unknown>, timeoutMs: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => {
+      resolve(false);
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      done.then(
+        () => true,
+        () => true,
+      ),
+      expired,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function contentText(content: Record<string, string>): string {
   return Object.entries(content)
     .map(([key, value]) => `${key}=${value}`)
@@ -69,6 +95,61 @@ export const invocationCallerSuite = defineCallerSuite('invocation', 'Invocation
         payload: { result: { content: [{ type: 'text', text }] } },
       });
       await call.done.catch(() => undefined);
+    },
+  },
+  {
+    id: 'invocation.caller-no-retry-after-replay-window',
+    requirements: ['invocation.caller-no-late-retry'],
+    assessments: ['caller-side'],
+    level: 'MUST',
+    statement:
+      'When no <accepted/> ever arrives, the caller stops repeating the request once the endpoint’s advertised replay window has passed; a fresh request ID or recovery is its own choice.',
+    async run(context) {
+      const { world, jid, tool } = oneToolWorld(context, 'window', 'echo.say', {
+        replaySeconds: SHORT_REPLAY_SECONDS,
+      });
+      const session = await context.startSession(world);
+      const listed = await listedTool(session, jid, tool);
+      const invokes = session.target.stream({ kind: 'invoke' });
+      // Every invoke is admitted and its answer lost: the caller never learns the outcome.
+      session.target.on({ kind: 'invoke' }, { answer: 'drop' });
+      context.note(
+        `every <accepted/> is lost; ${jid} advertises a ${String(SHORT_REPLAY_SECONDS)} s replay window`,
+      );
+      const call = session.caller.driver.call(listed.name, { text: context.random.string('abcdefgh', 8) });
+      const first = await invokes.next(callerWaitMs(context));
+      const requestId = invokeOf(first).requestId;
+      const windowEndsMs = first.atMs + SHORT_REPLAY_SECONDS * 1000 + ARRIVAL_GRACE_MS;
+      const settled = await settledWithin(call.done, SHORT_REPLAY_SECONDS * 1000 + callerWaitMs(context));
+      context.note(settled ? 'the call settled' : 'the call is still open');
+      // Then a quiet stretch as long as the SUT file's reply timeout: a late retry would show in it.
+      const quietUntil = performance.now() + context.timeouts.replySeconds * 1000;
+      for (;;) {
+        const left = quietUntil - performance.now();
+        if (left <= 0) break;
+        try {
+          await invokes.next(left);
+        } catch (error) {
+          if (error instanceof StanzaWaitTimeout) break;
+          throw error;
+        }
+      }
+      const repeats = session.target.log
+        .all({ kind: 'invoke' })
+        .filter((stanza) => invokeOf(stanza).requestId === requestId);
+      const late = repeats.filter((stanza) => stanza.atMs > windowEndsMs);
+      if (late[0] !== undefined) {
+        throw new RequirementViolation(
+          'invocation.caller-no-late-retry',
+          `no invoke with request-id ${requestId} after ${String(SHORT_REPLAY_SECONDS)} s from its first arrival (+${String(ARRIVAL_GRACE_MS)} ms transit slack)`,
+          `${String(late.length)} late repeat(s), the first ${(late[0].atMs - first.atMs).toFixed(0)} ms after the first send:\n${late[0].xml}`,
+          `invocation.caller-no-late-retry: the caller repeated request ${requestId} after the endpoint's replay window`,
+        );
+      }
+      context.held(
+        'invocation.caller-no-late-retry',
+        `${String(repeats.length)} send(s) of ${requestId}, none after the replay window`,
+      );
     },
   },
 ]);
