@@ -3,11 +3,23 @@
  * cases that judge a caller under test (an MCP bridge, a calling gateway) against the fake target.
  */
 import type { CallerSuite } from './framework/caller-case.ts';
+import { cancellationCallerSuite } from './cancellation/index.ts';
 import { eventJsonSchemasCallerSuite, eventsCallerSuite } from './events/index.ts';
+import { findGatewayCallerSuite } from './find-gateway/index.ts';
 import { invocationCallerSuite } from './invocation/index.ts';
+import { jsonEncodingCallerSuite } from './json-encoding/index.ts';
+import { manifestRetrievalCallerSuite } from './manifest-retrieval/index.ts';
+import { taskMessageRoutingCallerSuite } from './task-message-routing/index.ts';
+import { useCaseDiscoveryCallerSuite } from './use-case-discovery/index.ts';
 
 export const ALL_CALLER_SUITES: readonly CallerSuite[] = [
+  useCaseDiscoveryCallerSuite,
+  findGatewayCallerSuite,
+  manifestRetrievalCallerSuite,
+  jsonEncodingCallerSuite,
   eventJsonSchemasCallerSuite,
   invocationCallerSuite,
   eventsCallerSuite,
+  cancellationCallerSuite,
+  taskMessageRoutingCallerSuite,
 ];

@@ -1,0 +1,77 @@
+/**
+ * #cancellation, judged on the caller: its own wait limit is a local observation. Reaching it
+ * neither creates a remote terminal state (no <cancel/> goes out for it) nor asserts one (the
+ * caller's answer does not present the task as settled).
+ */
+import { StanzaWaitTimeout } from '../../../harness/fake-target/index.ts';
+import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
+import { defineCallerSuite } from '../framework/caller-case.ts';
+import { marker, startCalledTask } from '../framework/task-steps.ts';
+
+/** The caller config's timeoutSeconds for this case: short, so the case ends soon. */
+const LOCAL_TIMEOUT_SECONDS = 2;
+
+/** What the caller answered: a JSON-RPC error (the wait ended, nothing asserted) or a result. */
+async function answerOf(done: Promise<unknown>): Promise<{ error: boolean; text: string }> {
+  try {
+    return { error: false, text: JSON.stringify(await done) };
+  } catch (error) {
+    return { error: true, text: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+export const cancellationCallerSuite = defineCallerSuite('cancellation', 'Cancellation (caller side)', [
+  {
+    id: 'cancellation.caller-local-timeout-stays-local',
+    requirements: ['cancellation.caller-timeout-local'],
+    assessments: ['caller-side'],
+    level: 'MUST',
+    statement:
+      'When the caller’s own wait limit passes on a task that never settles, it sends no <cancel/> for it and does not answer as if the task had completed.',
+    async run(context) {
+      const called = await startCalledTask(context, 'frozen', { timeoutSeconds: LOCAL_TIMEOUT_SECONDS });
+      const cancels = called.session.target.stream({ kind: 'cancel' });
+      context.note(
+        `the task stays accepted and silent past the caller's ${String(LOCAL_TIMEOUT_SECONDS)} s timeoutSeconds`,
+      );
+      const answer = await answerOf(called.call.done);
+      // The caller's answer came at its limit; a cancel it sends for that would follow at once.
+      try {
+        const cancel = await cancels.next(context.timeouts.replySeconds * 1000);
+        throw new RequirementViolation(
+          'cancellation.caller-timeout-local',
+          `no <cancel/> for task ${called.task.taskId}: the ${String(LOCAL_TIMEOUT_SECONDS)} s wait limit is the caller's own`,
+          cancel.xml,
+          'cancellation.caller-timeout-local: the caller asked the target to cancel a task because its own wait limit passed',
+        );
+      } catch (error) {
+        if (!(error instanceof StanzaWaitTimeout)) throw error;
+      }
+      if (!answer.error) {
+        const result = JSON.parse(answer.text) as { isError?: unknown };
+        if (result.isError !== true) {
+          throw new RequirementViolation(
+            'cancellation.caller-timeout-local',
+            'an answer that does not present the task as completed (the task never settled)',
+            answer.text,
+            'cancellation.caller-timeout-local: the caller answered a call whose task never settled as a completed result',
+          );
+        }
+      }
+      if (called.session.target.task(called.task.taskId).state !== 'accepted') {
+        throw new CannotTell(
+          'the fake target’s task moved, so the caller’s answer was not about a silent task',
+        );
+      }
+      context.held(
+        'cancellation.caller-timeout-local',
+        `the wait ended with ${answer.error ? 'an error' : 'an isError result'} and no <cancel/> followed`,
+      );
+      context.note(`answer: ${answer.text}`);
+      await called.session.target.sendEvent(called.task, {
+        type: 'cancelled',
+        payload: { reason: marker(context, 'cleanup') },
+      });
+    },
+  },
+]);
