@@ -44,4 +44,16 @@ describe('caller suites', () => {
       );
     expect(uncited).toEqual([]);
   });
+
+  it('give a caller requirement left not-testable a reason of its own, never that the suite is the caller', () => {
+    const stale = committedRegistry().requirements.filter(
+      (entry) =>
+        entry.role === 'caller' &&
+        entry.testability.kind === 'not-testable' &&
+        /the caller is the suite|the suite (?:itself )?is the (?:client|caller)|the suite itself|the suite's own|^Caller-side obligation/i.test(
+          entry.testability.reason,
+        ),
+    );
+    expect(stale.map((entry) => entry.id)).toEqual([]);
+  });
 });

@@ -9,6 +9,7 @@ import { xml } from '@xmpp/xml';
 
 import { generateIdentifier } from '../../../protocol/identifiers.ts';
 import { buildEvent, buildMessage, serialize } from '../../../protocol/stanza/index.ts';
+import { StanzaWaitTimeout } from '../../../harness/fake-target/index.ts';
 import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
 import { defineCallerSuite } from '../framework/caller-case.ts';
 import { McpWaitTimeout, type CallerCaseContext } from '../framework/caller-context.ts';
@@ -327,6 +328,39 @@ export const eventsCallerSuite = defineCallerSuite('events', 'Lifecycle events (
         );
       }
       context.held('events.caller-no-chat-fallback', 'no MCP message showed the rejected messages');
+    },
+  },
+  {
+    id: 'events.caller-recovers-state-after-gap',
+    requirements: ['events.caller-queries-on-gap'],
+    assessments: ['caller-side'],
+    level: 'SHOULD',
+    statement:
+      'An event that skips a revision makes the caller ask for the task’s state rather than assume a failure.',
+    async run(context) {
+      const called = await startCalledTask(context, 'gap');
+      const { target } = called.session;
+      const queries = target.stream({ kind: 'task-state', from: called.session.account.jid });
+      context.note(`a progress event two revisions ahead of the task's ${String(called.task.revision)}`);
+      await target.sendEvent(called.task, {
+        type: 'progress',
+        payload: { message: marker(context, 'ahead') },
+        revision: called.task.revision + 2,
+        uncommitted: true,
+      });
+      try {
+        await queries.next(callerWaitMs(context));
+      } catch (error) {
+        if (!(error instanceof StanzaWaitTimeout)) throw error;
+        throw new RequirementViolation(
+          'events.caller-queries-on-gap',
+          `a <task-state-request/> for ${called.task.taskId} after the gap`,
+          `no state query within ${String(callerWaitMs(context))} ms`,
+          'events.caller-queries-on-gap: the caller did not recover state after a revision gap',
+        );
+      }
+      context.held('events.caller-queries-on-gap', 'the caller queried the task state after the gap');
+      await settleAndRead(context, called, marker(context, 'valid'));
     },
   },
 ]);
