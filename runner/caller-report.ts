@@ -25,6 +25,13 @@ function tally(results: readonly CallerCaseResult[]): string {
   return parts.join(', ');
 }
 
+/** Progress that prints nothing (--repeat prints one line per repetition instead). */
+export const silentCallerProgress: CallerRunProgress = {
+  sectionStarted: () => undefined,
+  caseFinished: () => undefined,
+  sectionFinished: () => undefined,
+};
+
 export function callerProgress(write: (text: string) => void): CallerRunProgress {
   return {
     sectionStarted(section) {

@@ -26,7 +26,8 @@ import { suiteVersion } from './plan.ts';
 import { writeReports } from '../../runner/reports/write-reports.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 
-function runResultOf(
+/** The run's result: no profile claimed, the caller's cases and assessments; passed only when they all did. */
+export function runResultOf(
   config: CallerSutConfig,
   values: RunValues,
   facts: {
@@ -81,6 +82,11 @@ function runResultOf(
   };
 }
 
+/** 0 only when every assessment run passed; 1 when one failed or could not be decided. */
+export function callerRunExit(result: RunResult): ExitCode {
+  return result.passed ? EXIT.ok : EXIT.invalid;
+}
+
 export async function runCallerOnly(
   values: RunValues,
   config: CallerSutConfig,
@@ -133,7 +139,7 @@ export async function runCallerOnly(
     const reports = await writeReports(result, out, { allureHtml: values['allure-html'] });
     for (const note of reports.notes) log(note);
     log(`results: ${out}`);
-    return result.passed ? EXIT.ok : EXIT.invalid;
+    return callerRunExit(result);
   } finally {
     await federation?.stop();
   }

@@ -16,6 +16,11 @@ import { silentProgress, terminalProgress } from '../../runner/terminal-report.t
 import { externalGatewayText } from '../external-gateway-text.ts';
 import { writeNotRunStatement, type NotRunStatement } from '../not-run-statement.ts';
 import type { RunContext } from './context.ts';
+import { ALL_CALLER_SUITES } from '../../suites/caller/index.ts';
+import { committedRegistry } from '../../suites/registry/registry.ts';
+import { assessmentsPassed } from '../../runner/assessment-verdicts.ts';
+import { callerProgress, silentCallerProgress } from '../../runner/caller-report.ts';
+import { runCallers } from '../../runner/run-callers.ts';
 
 /** One repetition of the run (the only one without --repeat). */
 export interface Repetition {
@@ -110,7 +115,57 @@ async function startRepetitionSession(context: RunContext, repetition: Repetitio
   }
 }
 
-function runCases(context: RunContext, session: RunSession, repetition: Repetition): Promise<RunResult> {
+/**
+ * A gateway SUT file that also declares an MCP caller (docs/caller.md) has the caller suites run
+ * after the gateway's, on the same federation; their assessments join the run's verdict.
+ */
+async function withCallerSuites(
+  context: RunContext,
+  session: RunSession,
+  repetition: Repetition,
+  result: RunResult,
+): Promise<RunResult> {
+  const { config, selection } = context.plan.inputs;
+  if (config.caller?.kind !== 'mcp' || result.interrupted !== undefined) return result;
+  const callers = await runCallers({
+    federation: session.federation,
+    declaration: config.caller,
+    timeouts: config.timeouts,
+    suites: ALL_CALLER_SUITES,
+    ...(selection.grep === undefined ? {} : { grep: selection.grep }),
+    seed: repetition.seed,
+    strict: context.plan.strict,
+    registry: committedRegistry(),
+    progress: repetition.quiet
+      ? silentCallerProgress
+      : callerProgress((text) => {
+          context.io.out(text);
+        }),
+    stopReason: () => context.stopper.reason,
+  });
+  return {
+    ...result,
+    caller: { kind: 'mcp', name: config.name },
+    callerCases: callers.cases,
+    assessments: callers.assessments,
+    passed: result.passed && assessmentsPassed(callers.assessments),
+  };
+}
+
+async function runCases(
+  context: RunContext,
+  session: RunSession,
+  repetition: Repetition,
+): Promise<RunResult> {
+  const result = await runGatewayCases(context, session, repetition);
+  return await withCallerSuites(context, session, repetition, result);
+}
+
+function runGatewayCases(
+  context: RunContext,
+  session: RunSession,
+  repetition: Repetition,
+): Promise<RunResult> {
   const { plan, io } = context;
   const { config, baseline, selection } = plan.inputs;
   return runConformance({
