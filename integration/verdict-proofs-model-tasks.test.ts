@@ -1,7 +1,8 @@
 // Issue 22, item 2: the task-side model cases (invocation.model-capacity, invocation.model-deadlines,
 // security.model-rate-limits) fail against gateway bugs written without reference to the model
 // (the wave-22 independent bug hunt, patches copied to integration/variants/patches/model-*.patch),
-// each on a --grep subset (a subset proves a failure, never a pass) and --deep.
+// each on a --grep subset (a subset proves a failure, never a pass) and --deep; and two hollow
+// passes of issue 22: a task state without its deadline, and a surface whose limit refuses everything.
 import { describe, expect, it } from 'vitest';
 import { readPatchFile } from '../harness/sut/patch-file.ts';
 import type { GatewayVariant } from './variants/gateway-variants.ts';
@@ -33,6 +34,18 @@ const PROOFS: readonly Proof[] = [
     change: 'a requested deadline is clamped neither to the tool maximum nor to the task duration limit',
     caseId: 'invocation.model-deadlines',
     requirements: ['rules.resource-bounds'],
+  },
+  {
+    bug: 'state-omits-deadline',
+    change: 'task state never shows the deadline a task was admitted with',
+    caseId: 'invocation.model-deadlines',
+    requirements: ['task-recovery.state-contents'],
+  },
+  {
+    bug: 'metadata-limit-refuses-all',
+    change: "a sender's own schema-retrieval rate limit refuses every request, however long it waited",
+    caseId: 'security.model-rate-limits',
+    requirements: ['security.rate-limits'],
   },
   {
     bug: 'invoke-rate-limit-before-authorization',

@@ -1,14 +1,15 @@
 // Issue 22, item 2: the cases that judge random operations with the spec model (`model-` in their
 // IDs) fail against broken variants of the reference gateway, each run on a --grep subset (a
 // subset proves a failure, never a pass) and --deep so the verdict does not hang on one seed's
-// sample: catalog mutants the older cases already kill, and the two only these cases kill
-// (tool-grant-covers-endpoint, search-matches-description), and a non-admin administering for the
+// sample: catalog mutants the older cases already kill, and the three only these cases kill
+// (tool-grant-covers-endpoint, search-matches-description, tool-grants-last-wins: the world's tool
+// grantee holds three per-tool grants on toolbox), and a non-admin administering for the
 // provisioning case. A permitted variant (a documented page maximum of 2) passes them.
 import { describe, expect, it } from 'vitest';
 import { readPatchFile } from '../harness/sut/patch-file.ts';
 import { ALL_SUITES } from '../suites/index.ts';
 import { PAGE_MAX_2, type GatewayVariant } from './variants/gateway-variants.ts';
-import { caseOf, describeRun, violated } from './variants/run-agentconf.ts';
+import { caseOf, describeRun } from './variants/run-agentconf.ts';
 import { useVariantRun } from './variants/use-variant-run.ts';
 
 const MODEL_CASE_IDS = ALL_SUITES.flatMap((suite) => suite.cases.map((testCase) => testCase.id))
@@ -80,6 +81,12 @@ const PROOFS: readonly Proof[] = [
     requirements: ['invocation.unauthorized-item-not-found'],
   },
   {
+    mutant: 'tool-grants-last-wins',
+    change: 'of several per-tool grants of one subject on one endpoint only the last counts',
+    caseId: 'invocation.model-authorization',
+    requirements: ['invocation.invoke-without-visibility'],
+  },
+  {
     mutant: 'non-admin-administers',
     change: 'administration requests are not restricted to admins',
     caseId: 'registration-flow.model-provisioning',
@@ -93,21 +100,37 @@ const PROOFS: readonly Proof[] = [
   },
 ];
 
-for (const proof of PROOFS) {
-  describe(`the model-driven case against ${proof.mutant}`, () => {
+/**
+ * Run seeds a proof once met a verdict on: with 2295397938 the re-run of the failed first attempt
+ * drew another world and other steps, passed, and the case ended flaky. A re-run now repeats the
+ * experiment on fresh names (model-driver/experiment.ts), so the bug fails it again.
+ */
+const REGRESSION_SEEDS: readonly { readonly mutant: string; readonly seed: number }[] = [
+  { mutant: 'schema-stale-hash-served', seed: 2295397938 },
+];
+
+const RUNS = [
+  ...PROOFS.map((proof) => ({ proof, seed: undefined })),
+  ...REGRESSION_SEEDS.flatMap(({ mutant, seed }) =>
+    PROOFS.filter((proof) => proof.mutant === mutant).map((proof) => ({ proof, seed })),
+  ),
+];
+
+for (const { proof, seed } of RUNS) {
+  describe(`the model-driven case against ${proof.mutant}${seed === undefined ? '' : ` (run seed ${String(seed)})`}`, () => {
     const run = useVariantRun(mutantVariant(proof.mutant, proof.change), {
       grep: [proof.caseId],
       deep: true,
+      ...(seed === undefined ? {} : { seed }),
     });
 
-    // The re-run of a failed attempt provisions its generated world again on a gateway that
-    // already saw the first one: a bug that needs the state the first attempt built (a stale
-    // hash of a version since removed, seed 2295397938 for schema-stale-hash-served) may not show
-    // again, and the runner then reports the case flaky, cantTell. The first attempt's violation
-    // is the evidence either way, and the case never passes.
-    it(`does not pass ${proof.caseId}: its first attempt violates ${proof.requirements.join(' or ')}`, () => {
-      expect(['failed', 'cantTell'], describeRun(run())).toContain(caseOf(run(), proof.caseId).outcome);
-      expect(proof.requirements, describeRun(run())).toContain(violated(run(), proof.caseId)[0]);
+    // Failed, never flaky: a re-run repeats the failed attempt's world shape and steps on names
+    // the gateway has not seen, so the bug shows on both attempts.
+    it(`FAILS ${proof.caseId} citing ${proof.requirements.join(' or ')} on every attempt`, () => {
+      const result = caseOf(run(), proof.caseId);
+      expect(result.outcome, describeRun(run())).toBe('failed');
+      for (const attempt of result.attempts)
+        expect(proof.requirements, describeRun(run())).toContain(attempt.violation?.requirement);
     });
   });
 }

@@ -185,8 +185,6 @@ const ACCESS: MutantRecord[] = [
       'invocation.unauthorized-item-not-found',
       'invocation.invoke-without-visibility',
     ],
-    knownGap:
-      'a principal given two per-tool invoke grants on one multi-tool endpoint: both tools must be admitted. invocation.model-authorization tries the first and last tool of every endpoint a role may invoke several tools of (its grant edges), but no world grants two tools of one endpoint by separate grants, and admin IQs cannot express grants. Each caller role is defined by the grants it holds (suites/framework/context.ts CallerPool; giving carol such grants broke 17 tests relying on it holding none): it needs an account of its own in the world file, or generated grants carried through the world-file path',
   },
   {
     name: 'probe-ignores-visibility',
@@ -445,8 +443,8 @@ const IDENTIFIERS: MutantRecord[] = [
     profile: 'task-execution',
     scenario: 'equivalence',
     grep: ['invocation.identifier-unpredictability'],
-    knownGap:
-      "statistically invisible: a SHA-256 digest of (millisecond clock, sequence number) passes every black-box randomness test, including invocation.identifiers-unpredictable's predictor battery (no bit position is guessable without the hash); catching it needs the scheme itself (recompute candidate digests from each task's created instant), which tests one implementation's derivation, not the requirement: a design or source review (spec positions, section I)",
+    equivalent:
+      "indistinguishable on the wire, though not conformant: a client sees only the IDs and the tasks' created instants, and no known statistical test tells truncated SHA-256 digests of distinct (millisecond, sequence number) inputs from CSPRNG output without recomputing that derivation; recomputing it from each created instant would test this one implementation's scheme, not the requirement. The registry's invocation.identifier-unpredictability detects only gross failures statistically, and spec positions section I leaves where the bits come from to review, not to a black-box run",
   },
   {
     name: 'id-from-math-random',
@@ -456,8 +454,6 @@ const IDENTIFIERS: MutantRecord[] = [
     profile: 'task-execution',
     scenario: 'equivalence',
     grep: ['invocation.identifier-unpredictability'],
-    knownGap:
-      "statistically invisible within a case's budget: V8's Math.random is GF(2)-linear (xorshift128+, the double taken from state0), so each 18-byte ID not straddling a refill lies in one fixed 128-dimensional subspace, but V8 hands the values out from a 64-entry cache in reverse and the gateway draws unseen IDs (handles, stanza IDs) between observed ones: a rank or linear-complexity test (NIST SP 800-22 2.5, 2.10) would need thousands of IDs grouped by the cache's phase, i.e. a model of V8's generator rather than of the requirement",
   },
 ];
 

@@ -87,4 +87,15 @@ describe('assessment summary', () => {
     expect(assessmentsNotPassedText(run.assessments)).toEqual(['FAIL: Caller side (assessment)']);
     expect(runVerdictLine(run)).toBe('FAIL: Caller side (assessment)');
   });
+
+  it('words a partial caller run by its assessments', () => {
+    const run = {
+      ...callerRun([verdict('caller-side', 'passed')], true),
+      partial: true,
+      selection: { grep: ['events.'], profiles: [], selectedCases: 1, totalCases: 3 },
+    };
+    expect(runVerdictLine(run)).toBe(
+      'PARTIAL: 1 of 3 cases selected; every assessment they reach passed them (not a conformance verdict)',
+    );
+  });
 });

@@ -23,6 +23,8 @@ export interface CallerRoles {
    * (task capacity, rate limits); its stanzas skip the run's pacing.
    */
   readonly prober?: string | undefined;
+  /** A remote account whose own grants are per-tool invoke grants only. */
+  readonly toolGrantee?: string | undefined;
 }
 
 export class RunCallers {
@@ -69,6 +71,7 @@ export class RunCallers {
       registrant: () => role(roles.registrant, 'the run names no registrant account'),
       localPeer: () => role(roles.localPeer, 'the run names no localPeer account'),
       prober: () => role(roles.prober, 'the run names no prober account', { unpaced: true }),
+      toolGrantee: () => role(roles.toolGrantee, 'the run names no toolGrantee account'),
       sibling: async (of: Caller) => {
         const caller = await handOut(this.#driver.connect(of.bareJid, this.#nextResource('sibling')));
         siblings.push(caller);
@@ -98,7 +101,7 @@ export class RunCallers {
    * The role's long-lived caller outside any attempt: the run's own queries before the cases (the
    * advertised features) ride on the connection the cases then use, instead of a login of their own.
    */
-  callerOf(role: Exclude<keyof CallerRoles, 'localPeer' | 'prober'>): Promise<Caller> {
+  callerOf(role: Exclude<keyof CallerRoles, 'localPeer' | 'prober' | 'toolGrantee'>): Promise<Caller> {
     const jid = this.#roles[role];
     if (jid === undefined) return Promise.reject(new Error(`the SUT config names no ${role} account`));
     return this.#role(jid);

@@ -222,7 +222,7 @@ function attemptPreparer(
   redactions: readonly { secret: string; label: string }[],
   leftovers: TaskLeftovers,
 ): RunCaseOptions['prepare'] {
-  return (testCase, seed, warn) => {
+  return (testCase, seed, warn, attempt) => {
     let left: readonly TaskLeftover[] = [];
     let blocksLeft: readonly string[] = [];
     const transcript = new Transcript(testCase.id, { redactions });
@@ -236,6 +236,7 @@ function attemptPreparer(
         sut: session.facts,
         callers: pool,
         random: new SeededRandom(seed),
+        attempt,
         ...(session.world === undefined ? {} : { world: session.world }),
         ...(session.sutControl === undefined ? {} : { sutControl: session.sutControl }),
         ...(session.ledger === undefined ? {} : { ledger: session.ledger }),

@@ -322,7 +322,7 @@ export function runVerdictLine(run: RunResult): string {
   if (run.partial) {
     const scope = `${String(run.selection.selectedCases)} of ${String(run.selection.totalCases)} cases selected`;
     return run.passed
-      ? `PARTIAL: ${scope}; every claimed profile they reach passed them (not a conformance verdict)`
+      ? `PARTIAL: ${scope}; every ${run.subject.profiles.length === 0 && run.assessments !== undefined ? 'assessment' : 'claimed profile'} they reach passed them (not a conformance verdict)`
       : `${notPassedText(run)} (PARTIAL: ${scope})`;
   }
   const judged = run.assessments?.some((verdict) => verdict.verdict !== 'not-run') === true;

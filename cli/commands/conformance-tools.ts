@@ -19,8 +19,9 @@ import {
   serveConformanceToolsHttp,
   serveConformanceToolsStdio,
 } from '../../harness/conformance-tools/transports.ts';
-import { checkWritableFile, EXIT, UsageError } from '../io.ts';
+import { checkWritableFile, EXIT } from '../io.ts';
 import type { Command } from '../main.ts';
+import { expectHostWithHttp, MCP_HTTP_OPTIONS, serveHttpUntilStopped } from '../mcp-http-serving.ts';
 import { expectPositionals, parseCommandArgs, type CommandSpec } from '../options.ts';
 import { listenForStopSignal } from '../stop-signal.ts';
 
@@ -29,19 +30,7 @@ const SPEC = {
   summary: 'serve the conformance tools as an MCP server (stdio, or Streamable HTTP with --http)',
   usage: ['conformance-tools'],
   options: {
-    http: {
-      type: 'integer',
-      valueName: 'PORT',
-      min: 0,
-      max: 65_535,
-      description: 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (0: any free port)',
-    },
-    host: {
-      type: 'string',
-      valueName: 'HOST',
-      description: 'the address --http listens on',
-      defaultText: '127.0.0.1',
-    },
+    ...MCP_HTTP_OPTIONS,
     ledger: {
       type: 'string',
       valueName: 'FILE',
@@ -63,7 +52,7 @@ export const conformanceToolsCommand: Command = {
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(SPEC, args);
     expectPositionals(positionals, 0, '');
-    if (values.host !== undefined && values.http === undefined) throw new UsageError('--host needs --http');
+    expectHostWithHttp(values);
     const port = values.http;
     if (values.ledger !== undefined) checkWritableFile(resolve(values.ledger), '--ledger');
     let ledger: ConformanceLedger;
@@ -84,28 +73,20 @@ export const conformanceToolsCommand: Command = {
         await serveConformanceToolsStdio({ ledger });
         return EXIT.ok;
       }
-      const signal = listenForStopSignal();
-      let served;
-      try {
-        served = await serveConformanceToolsHttp({
-          ledger,
-          port,
-          ...(values.host === undefined ? {} : { host: values.host }),
-        });
-      } catch (error) {
-        signal.dispose();
-        io.err(
-          `agentconf conformance-tools: cannot listen on ${values.host ?? '127.0.0.1'}:${String(port)} (${reasonOf(error)})\n`,
-        );
-        return EXIT.invalid;
-      }
-      io.out(
-        `conformance-tools: MCP at ${served.url}; ledger at ${served.ledgerUrl}/KEY${ledger.file === undefined ? '' : ` and in ${ledger.file}`}\n`,
-      );
-      const received = await signal.received;
-      await served.close();
-      io.out(`conformance-tools: stopped (${received})\n`);
-      return EXIT.ok;
+      return await serveHttpUntilStopped(io, {
+        command: 'conformance-tools',
+        port,
+        host: values.host,
+        signal: listenForStopSignal(),
+        listen: () =>
+          serveConformanceToolsHttp({
+            ledger,
+            port,
+            ...(values.host === undefined ? {} : { host: values.host }),
+          }),
+        announce: (served) =>
+          `MCP at ${served.url}; ledger at ${served.ledgerUrl}/KEY${ledger.file === undefined ? '' : ` and in ${ledger.file}`}`,
+      });
     } finally {
       ledger.close();
     }

@@ -148,6 +148,7 @@ const RUN_ACCOUNTS = [
   { username: 'registrant', domain: 'server.example' },
   { username: 'dave', domain: 'server.example' },
   { username: 'prober', domain: 'server.example' },
+  { username: 'grantee', domain: 'example.com' },
   { username: 'admin', domain: 'server.example' },
 ];
 

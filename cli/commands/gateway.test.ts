@@ -11,6 +11,7 @@ import type { JsonObject } from '../../protocol/json/json-value.ts';
 import { REFERENCE_WORLD } from '../../reference-gateway/registration/test-support/manifests.ts';
 import type { CliIo } from '../io.ts';
 import { main } from '../main.ts';
+import { closedPort } from '../test-support/closed-port.ts';
 
 let dir: string;
 
@@ -20,19 +21,6 @@ beforeEach(() => {
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** A port nothing listens on: bound by the system, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) =>
-    server.close(() => {
-      resolve();
-    }),
-  );
-  return port;
-}
 
 async function runGateway(config: JsonObject): Promise<{ code: number; stdout: string; stderr: string }> {
   const path = join(dir, 'gateway.json');

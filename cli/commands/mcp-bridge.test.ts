@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../io.ts';
 import { main } from '../main.ts';
+import { closedPort } from '../test-support/closed-port.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -29,16 +30,17 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
   return { code, stdout, stderr };
 }
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) =>
-    server.close(() => {
-      resolve();
+/** A valid caller config for bob@server.example whose server is at 127.0.0.1:port. */
+function bridgeConfig(port: number): string {
+  const path = join(dir, 'bridge.json');
+  writeFileSync(
+    path,
+    JSON.stringify({
+      xmpp: { jid: 'bob@server.example', password: 'p', host: '127.0.0.1', port },
+      endpoints: [{ jid: 'a@agents.example' }],
     }),
   );
-  return port;
+  return path;
 }
 
 describe('agentconf mcp-bridge', () => {
@@ -62,15 +64,7 @@ describe('agentconf mcp-bridge', () => {
   });
 
   it('exits 1 in one line when the server cannot be reached', async () => {
-    const path = join(dir, 'bridge.json');
-    const port = await closedPort();
-    writeFileSync(
-      path,
-      JSON.stringify({
-        xmpp: { jid: 'bob@server.example', password: 'p', host: '127.0.0.1', port },
-        endpoints: [{ jid: 'a@agents.example' }],
-      }),
-    );
+    const path = bridgeConfig(await closedPort());
     const { code, stderr } = await run(['--config', path]);
     expect(code).toBe(1);
     expect(stderr).toMatch(
@@ -96,14 +90,7 @@ describe('agentconf mcp-bridge', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as { port: number };
-      const path = join(dir, 'bridge.json');
-      writeFileSync(
-        path,
-        JSON.stringify({
-          xmpp: { jid: 'bob@server.example', password: 'p', host: '127.0.0.1', port },
-          endpoints: [{ jid: 'a@agents.example' }],
-        }),
-      );
+      const path = bridgeConfig(port);
       const { code, stderr } = await run(['--config', path]);
       expect(code).toBe(1);
       expect(stderr).toMatch(/offered no STARTTLS/);

@@ -29,6 +29,7 @@ import { serveBridgeHttp, serveBridgeStdio } from '../../reference-bridge/mcp/tr
 import type { TranscriptEntry } from '../../reference-bridge/xmpp/xmpp-session.ts';
 import { checkReadableFile, checkWritableFile, EXIT, UsageError } from '../io.ts';
 import type { Command } from '../main.ts';
+import { expectHostWithHttp, MCP_HTTP_OPTIONS, serveHttpUntilStopped } from '../mcp-http-serving.ts';
 import { expectPositionals, parseCommandArgs, type CommandSpec } from '../options.ts';
 import { listenForStopSignal } from '../stop-signal.ts';
 
@@ -56,19 +57,7 @@ const SPEC = {
       description: "how often a waiting call recovers its task's state by <task-state-request/>",
       defaultText: String(DEFAULT_POLL_SECONDS),
     },
-    http: {
-      type: 'integer',
-      valueName: 'PORT',
-      min: 0,
-      max: 65_535,
-      description: 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (0: any free port)',
-    },
-    host: {
-      type: 'string',
-      valueName: 'HOST',
-      description: 'the address --http listens on',
-      defaultText: '127.0.0.1',
-    },
+    ...MCP_HTTP_OPTIONS,
     transcript: {
       type: 'string',
       valueName: 'FILE',
@@ -107,7 +96,7 @@ export const mcpBridgeCommand: Command = {
       return EXIT.ok;
     }
     if (values.config === undefined) throw new UsageError('missing --config FILE');
-    if (values.host !== undefined && values.http === undefined) throw new UsageError('--host needs --http');
+    expectHostWithHttp(values);
     checkReadableFile(values.config, '--config');
     const onTranscript = transcriptWriter(values.transcript);
     let settings;
@@ -139,22 +128,15 @@ export const mcpBridgeCommand: Command = {
         await serveBridgeStdio(core);
         return EXIT.ok;
       }
-      let served;
-      try {
-        served = await serveBridgeHttp(core, values.http ?? 0, values.host);
-      } catch (error) {
-        signal.dispose();
-        const reason = error instanceof Error && 'code' in error ? String(error.code) : String(error);
-        io.err(
-          `agentconf mcp-bridge: cannot listen on ${values.host ?? '127.0.0.1'}:${String(values.http)} (${reason})\n`,
-        );
-        return EXIT.invalid;
-      }
-      io.out(`mcp-bridge: MCP at ${served.url}\n`);
-      const received = await signal.received;
-      await served.close();
-      io.out(`mcp-bridge: stopped (${received})\n`);
-      return EXIT.ok;
+      const port = values.http ?? 0;
+      return await serveHttpUntilStopped(io, {
+        command: 'mcp-bridge',
+        port,
+        host: values.host,
+        signal,
+        listen: () => serveBridgeHttp(core, port, values.host),
+        announce: (served) => `MCP at ${served.url}`,
+      });
     } finally {
       await core.close();
     }

@@ -7,23 +7,12 @@
 // only.
 import type { Socket } from 'node:net';
 
-import {
-  client,
-  type Jid,
-  type Transport,
-  type TransportClass,
-  type TransportSocketClass,
-  type XmppClient,
-} from '@xmpp/client';
-import type { Element } from '@xmpp/xml';
+import type { Transport, TransportClass, TransportSocketClass, XmppClient } from '@xmpp/client';
 
 import type { Account } from '../federation/server-provider.ts';
 import { LoginFailed } from './errors.ts';
 import { useNativeScramSha1 } from './scram-sha-1.ts';
-import { decodeUtf8AcrossChunks } from '../../protocol/stanza/chunk-decoding.ts';
-
-const NS_STREAM_MANAGEMENT = 'urn:xmpp:sm:3';
-const NS_STREAMS = 'http://etherx.jabber.org/streams';
+import { logIn, newClientConnection, stopWithin } from '../../protocol/stanza/client-login.ts';
 
 /** Sees every byte of the connection: decrypted input as it arrives, output as it is written. */
 export interface WireTap {
@@ -106,9 +95,8 @@ function saslCondition(error: unknown): string | undefined {
 }
 
 /**
- * XmppClient#stop, bounded: it writes the closing tag and waits for the write to complete, which
- * never happens on a socket whose TLS handshake hangs or whose peer is frozen. After `graceMs`
- * the socket is destroyed, which also settles the pending write.
+ * Closes within `graceMs`; after it the socket is destroyed, which also settles a closing write
+ * that a hung TLS handshake or a frozen peer never completes.
  */
 async function closeBounded(
   connection: XmppClient,
@@ -116,56 +104,8 @@ async function closeBounded(
   graceMs: number,
 ): Promise<void> {
   // Only an open stream has a closing tag to exchange; before that there is nobody to say goodbye to.
-  if (connection.status === 'open' || connection.status === 'online') {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, graceMs);
-    });
-    await Promise.race([connection.stop().catch(() => undefined), deadline]);
-    clearTimeout(timer);
-  }
+  if (connection.status === 'open' || connection.status === 'online') await stopWithin(connection, graceMs);
   socket?.destroy();
-}
-
-/**
- * What XmppClient#start does, minus its flaws: start() creates its 'online' promise before the
- * stream is open and awaits it only afterwards, so a SASL failure in between rejects it unhandled
- * (an unhandled rejection in the test run); and nothing bounds it (a blackholed server keeps it
- * waiting forever). Ours is handled from the start, and has a deadline.
- */
-async function startConnection(
-  connection: XmppClient,
-  service: string,
-  domain: string,
-  timeoutMs: number,
-): Promise<Jid> {
-  let fail: (error: unknown) => void = () => undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const online = new Promise<Jid>((resolve, reject) => {
-    fail = reject;
-    connection.once('online', resolve);
-    timer = setTimeout(() => {
-      reject(new Error(`not online within ${timeoutMs} ms`));
-    }, timeoutMs);
-  });
-  online.catch(() => undefined);
-  const onError = (error: unknown): void => {
-    fail(error);
-  };
-  connection.on('error', onError);
-  try {
-    await Promise.race([
-      (async () => {
-        await connection.connect(service);
-        await connection.open({ domain });
-      })(),
-      online,
-    ]);
-    return await online;
-  } finally {
-    clearTimeout(timer);
-    connection.off('error', onError);
-  }
 }
 
 /** Logs in; rejects with LoginFailed (naming the JID) and leaves no socket behind on failure. */
@@ -173,38 +113,23 @@ export async function openClientConnection(options: ClientConnectionOptions): Pr
   const { account, ca, resource, tap } = options;
   const service = `xmpps://${account.c2sDirectTls.host}:${account.c2sDirectTls.port}`;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const connection = client({
+  const connection = newClientConnection({
     service,
     domain: account.domain,
     username: account.username,
     password: account.password,
     resource,
-    // The library's own waits (stream open: 2 s by default) get the login's deadline: a server
-    // that has just restarted on a loaded machine may take longer than 2 s to answer the header.
-    timeout: timeoutMs,
+    // A server that has just restarted on a loaded machine may take longer than the library's
+    // 2 s to answer the stream header.
+    timeoutMs,
   });
-  // A lost connection stays lost: the test decides what happens next.
-  connection.reconnect.stop();
-  decodeUtf8AcrossChunks(connection);
   // Standard SCRAM iteration counts cost milliseconds with native PBKDF2 (scram-sha-1.ts).
   useNativeScramSha1(connection.saslFactory);
-  // Errors also surface as rejections of the login and of requests; the event must not crash the process.
-  connection.on('error', () => undefined);
   let socket: Socket | undefined;
   const onSocket = (opened: Socket): void => {
     socket = opened;
   };
   connection.transports.unshift(trustingDirectTls(connection, ca, account.domain, onSocket, tap));
-  // No XEP-0198 on c2s. The library enables it after binding, concurrently with the first stanzas
-  // (it fires 'online' at bind, and resets its inbound count when <enabled/> is processed, after
-  // stanzas that came with it were counted): Prosody then ends the stream with "Client
-  // acknowledged less stanzas than already acknowledged". Raw writes would also bypass its
-  // outbound count, and Prosody keeps a resumable session "hibernating" after a lost connection.
-  // This listener runs before the library's middleware: without <sm/> in the features it never
-  // enables stream management.
-  connection.prependListener('element', (element: Element) => {
-    if (element.is('features', NS_STREAMS)) element.remove('sm', NS_STREAM_MANAGEMENT);
-  });
   const writable = connection as unknown as Writable;
   const write = writable.write.bind(connection);
   if (tap !== undefined) {
@@ -216,7 +141,7 @@ export async function openClientConnection(options: ClientConnectionOptions): Pr
   }
   const jid = `${account.jid}/${resource}`;
   try {
-    const bound = await startConnection(connection, service, account.domain, timeoutMs);
+    const bound = await logIn(connection, service, account.domain, timeoutMs);
     return {
       connection,
       jid: bound.toString(),

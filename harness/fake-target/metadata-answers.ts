@@ -10,26 +10,19 @@
  */
 import type { Element } from '@xmpp/xml';
 
+import { FEATURE, IDENTITY_CATEGORY, IDENTITY_TYPE, NODE_DIRECTORY, NS } from '../../protocol/namespaces.ts';
 import {
-  FEATURE,
-  FORM_TYPE,
-  IDENTITY_CATEGORY,
-  IDENTITY_TYPE,
-  NODE_DIRECTORY,
-  NS,
-} from '../../protocol/namespaces.ts';
-import {
-  FORM_TYPE_FIELD,
   buildDiscoInfo,
   buildDiscoItems,
   buildManifest,
   buildSchema,
-  formBooleanText,
+  endpointInfoFields,
   isSha256,
   parseDiscoInfoRequest,
   parseDiscoItemsRequest,
   parseManifestRequest,
   parseSchemaRequest,
+  toolInfoFields,
   type FormFieldInput,
   type StanzaError,
 } from '../../protocol/stanza/index.ts';
@@ -47,7 +40,6 @@ import {
   type CompiledWorld,
   type EndpointRecord,
   type ToolRecord,
-  type VersionRecord,
 } from './target-world.ts';
 
 export type MetadataAnswer =
@@ -65,72 +57,14 @@ const ITEM_NOT_FOUND = refuse('item-not-found');
 
 const GATEWAY_FEATURES: readonly string[] = [NS.discoInfo, NS.discoItems, FEATURE.directory];
 
-const textSingle = (name: string, value: string): FormFieldInput => ({
-  var: name,
-  type: 'text-single',
-  values: [value],
-});
-const textMulti = (name: string, value: string): FormFieldInput => ({
-  var: name,
-  type: 'text-multi',
-  values: value.replace(/\r\n?/g, '\n').split('\n'),
-});
-const booleanField = (name: string, value: boolean): FormFieldInput => ({
-  var: name,
-  type: 'boolean',
-  values: [formBooleanText(value)],
-});
-const formType = (value: string): FormFieldInput => ({
-  var: FORM_TYPE_FIELD,
-  type: 'hidden',
-  values: [value],
-});
-
-function endpointInfoFields(endpoint: EndpointRecord): FormFieldInput[] {
-  const { agent, active } = endpoint;
-  return [
-    formType(FORM_TYPE.endpointInfo),
-    textSingle('server_name', agent.name),
-    textSingle('server_title', agent.title ?? agent.name),
-    ...(agent.description === undefined ? [] : [textMulti('description', agent.description)]),
-    textSingle('version', active.version),
-    textSingle('manifest_hash_algo', active.document.hash.algo),
-    textSingle('manifest_hash_value', active.document.hash.value),
-    booleanField('cold_start_supported', endpoint.coldStart),
-    textSingle('request_replay_seconds', String(endpoint.replaySeconds)),
-  ];
-}
-
-const ANNOTATION_FIELDS = [
-  ['readOnlyHint', 'read_only'],
-  ['destructiveHint', 'destructive'],
-  ['idempotentHint', 'idempotent'],
-  ['openWorldHint', 'open_world'],
-] as const;
-
-function toolInfoFields(version: VersionRecord, tool: ToolRecord): FormFieldInput[] {
-  const { title, description, annotations = {} } = tool.definition;
-  const output = tool.outputSchema;
-  return [
-    formType(FORM_TYPE.toolInfo),
-    textSingle('name', tool.name),
-    ...(title === undefined ? [] : [textSingle('title', title)]),
-    ...(description === undefined ? [] : [textMulti('description', description)]),
-    textSingle('api_version', version.version),
-    textSingle('input_schema_hash_algo', tool.inputSchema.hash.algo),
-    textSingle('input_schema_hash_value', tool.inputSchema.hash.value),
-    ...(output === undefined
-      ? []
-      : [
-          textSingle('output_schema_hash_algo', output.hash.algo),
-          textSingle('output_schema_hash_value', output.hash.value),
-        ]),
-    // An absent hint stays absent (#tool-info).
-    ...ANNOTATION_FIELDS.flatMap(([hint, field]) => {
-      const value = annotations[hint];
-      return typeof value === 'boolean' ? [booleanField(field, value)] : [];
-    }),
-  ];
+function endpointInfoForm(endpoint: EndpointRecord): FormFieldInput[] {
+  return endpointInfoFields({
+    agent: endpoint.agent,
+    version: endpoint.active.version,
+    manifestHash: endpoint.active.document.hash,
+    coldStartSupported: endpoint.coldStart,
+    requestReplaySeconds: endpoint.replaySeconds,
+  });
 }
 
 /** Tool task features: the endpoint's advertised ones the tool also declares (#conformance). */
@@ -209,7 +143,7 @@ function endpointDiscoInfo(
           },
         ],
         features: chooseFeatures(ENDPOINT_FEATURES, endpoint.features),
-        forms: [{ type: 'result', fields: endpointInfoFields(endpoint) }],
+        forms: [{ type: 'result', fields: endpointInfoForm(endpoint) }],
       }),
     );
   }
@@ -234,7 +168,7 @@ function endpointDiscoInfo(
         { category: IDENTITY_CATEGORY, type: IDENTITY_TYPE.tool, name: tool.definition.title ?? tool.name },
       ],
       features: [NS.discoInfo, FEATURE.tool, ...toolTaskFeatures(endpoint, tool)],
-      forms: [{ type: 'result', fields: toolInfoFields(version, tool) }],
+      forms: [{ type: 'result', fields: toolInfoFields(version.version, tool) }],
     }),
   );
 }

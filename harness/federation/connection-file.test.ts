@@ -16,6 +16,7 @@ import { externalProvider } from './external-provider.ts';
 const RUN_ACCOUNTS = [
   'alice@example.com',
   'carol@example.com',
+  'grantee@example.com',
   'bob@server.example',
   'dave@server.example',
   'prober@server.example',

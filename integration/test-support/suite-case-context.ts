@@ -36,6 +36,7 @@ export function localCaseContext(options: LocalCaseContextOptions): CaseContext 
     admin: unused,
     registrant: unused,
     prober: unused,
+    toolGrantee: unused,
     sibling: unused,
   };
   return {

@@ -22,6 +22,7 @@ export * from './task-event.ts';
 export * from './task-recovery.ts';
 export * from './rsm.ts';
 export * from './data-form.ts';
+export * from './info-forms.ts';
 export * from './disco-info.ts';
 export * from './disco-items.ts';
 export * from './search.ts';

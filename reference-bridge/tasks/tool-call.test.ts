@@ -38,8 +38,9 @@ function accepted(sent: SentIq, taskId: string): Element {
   });
 }
 
-function stateAnswer(taskId: string, state: TaskState, revision: number): Element {
+function stateAnswer(taskId: string, state: TaskState, revision: number, pendingInputJson?: string): Element {
   return buildTaskState({
+    ...(pendingInputJson === undefined ? {} : { pendingInputJson }),
     taskId,
     endpoint: TARGET,
     state,
@@ -163,17 +164,19 @@ describe('runToolCall', () => {
       },
     };
     const inputRequestId = generateIdentifier('input-');
+    // A conformant target: the pending request is in every task-state answer too (#task-recovery),
+    // so a poll that overtakes the input_required event still shows it.
+    const pending = JSON.stringify({
+      requestId: inputRequestId,
+      question: 'Unit?',
+      inputSchema: { type: 'object' },
+      createdAt: '2026-07-27T19:14:04Z',
+    });
     const { sent, deps } = setUp((iq, id, tracker) => {
       switch (localNameOf(iq.payload)) {
         case 'invoke':
           setImmediate(() => {
-            const json = JSON.stringify({
-              requestId: inputRequestId,
-              question: 'Unit?',
-              inputSchema: { type: 'object' },
-              createdAt: '2026-07-27T19:14:04Z',
-            });
-            tracker.receive(eventMessage({ taskId: id, revision: 1, type: 'input_required', json }));
+            tracker.receive(eventMessage({ taskId: id, revision: 1, type: 'input_required', json: pending }));
           });
           return { result: accepted(iq, id) };
         case 'provide-input':
@@ -190,7 +193,7 @@ describe('runToolCall', () => {
           });
           return { result: buildInputAccepted({ taskId: id, revision: 2 }) };
         default:
-          return { result: stateAnswer(id, 'input_required', 1) };
+          return { result: stateAnswer(id, 'input_required', 1, pending) };
       }
     });
     const outcome = await runToolCall(TOOL, '{}', new AbortController().signal, sink, deps);
@@ -205,17 +208,17 @@ describe('runToolCall', () => {
   });
 
   it('asks the target to cancel when the MCP client gives no input', async () => {
+    const pending = JSON.stringify({
+      requestId: generateIdentifier('input-'),
+      question: 'Unit?',
+      inputSchema: { type: 'object' },
+      createdAt: '2026-07-27T19:14:04Z',
+    });
     const { sent, deps } = setUp((iq, id, tracker) => {
       switch (localNameOf(iq.payload)) {
         case 'invoke':
           setImmediate(() => {
-            const json = JSON.stringify({
-              requestId: generateIdentifier('input-'),
-              question: 'Unit?',
-              inputSchema: { type: 'object' },
-              createdAt: '2026-07-27T19:14:04Z',
-            });
-            tracker.receive(eventMessage({ taskId: id, revision: 1, type: 'input_required', json }));
+            tracker.receive(eventMessage({ taskId: id, revision: 1, type: 'input_required', json: pending }));
           });
           return { result: accepted(iq, id) };
         case 'cancel':
@@ -224,7 +227,7 @@ describe('runToolCall', () => {
           });
           return { result: buildCancelAccepted({ taskId: id, revision: 2 }) };
         default:
-          return { result: stateAnswer(id, 'input_required', 1) };
+          return { result: stateAnswer(id, 'input_required', 1, pending) };
       }
     });
     const outcome = await runToolCall(TOOL, '{}', new AbortController().signal, SILENT_SINK, deps);

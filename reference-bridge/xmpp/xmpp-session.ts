@@ -9,16 +9,14 @@
  * through NODE_EXTRA_CA_CERTS (docs/caller.md).
  */
 import type { XmppClient } from '@xmpp/client';
-import { client } from '@xmpp/client';
 import { xml, type Element } from '@xmpp/xml';
 import { generateIdentifier } from '../../protocol/identifiers.ts';
 import { normalizeJid } from '../../protocol/jid/index.ts';
-import { decodeUtf8AcrossChunks } from '../../protocol/stanza/chunk-decoding.ts';
+import { logIn, newClientConnection, stopWithin } from '../../protocol/stanza/client-login.ts';
 import { buildIq, parseIq, type IqError, type IqResult } from '../../protocol/stanza/index.ts';
 import type { XmppAccountSettings } from '../config/bridge-settings.ts';
 
 const NS_STREAMS = 'http://etherx.jabber.org/streams';
-const NS_STREAM_MANAGEMENT = 'urn:xmpp:sm:3';
 const NS_STARTTLS = 'urn:ietf:params:xml:ns:xmpp-tls';
 const NS_SASL = 'urn:ietf:params:xml:ns:xmpp-sasl';
 
@@ -75,31 +73,24 @@ export class XmppSession {
     const { account } = options;
     const service = `xmpp://${account.host}:${String(account.port)}`;
     const timeout = options.loginTimeoutMs ?? 15_000;
-    const connection = client({
+    // No XEP-0198 either (newClientConnection): the library enables it concurrently with the
+    // first stanzas, which some servers answer by ending the stream; the bridge recovers task
+    // state by IQ instead (#task-recovery).
+    const connection = newClientConnection({
       service,
       domain: account.domain,
       username: account.localpart,
       password: account.password,
       ...(account.resource === undefined ? {} : { resource: account.resource }),
-      timeout,
+      timeoutMs: timeout,
     });
-    connection.reconnect.stop();
-    decodeUtf8AcrossChunks(connection);
-    connection.on('error', () => undefined);
     connection.prependListener('element', (element: Element) => {
-      if (!element.is('features', NS_STREAMS)) return;
-      // No XEP-0198: the library enables it concurrently with the first stanzas, which some servers
-      // answer by ending the stream; the bridge recovers task state by IQ instead (#task-recovery).
-      element.remove('sm', NS_STREAM_MANAGEMENT);
       // The library would authenticate on a plain stream when no STARTTLS is offered; the bridge
       // never does: the caller contract requires TLS.
-      if (!connection.isSecure() && element.getChild('starttls', NS_STARTTLS) === undefined) {
-        element.remove('mechanisms', NS_SASL);
-        connection.emit(
-          'error',
-          new Error('the server offered no STARTTLS; not authenticating in the clear'),
-        );
-      }
+      if (!element.is('features', NS_STREAMS) || connection.isSecure()) return;
+      if (element.getChild('starttls', NS_STARTTLS) !== undefined) return;
+      element.remove('mechanisms', NS_SASL);
+      connection.emit('error', new Error('the server offered no STARTTLS; not authenticating in the clear'));
     });
     const session = new XmppSession(connection, options.onTranscript);
     connection.on('stanza', (stanza: Element) => {
@@ -109,7 +100,7 @@ export class XmppSession {
       session.#fail();
     });
     try {
-      session.#jid = await logIn(connection, service, account.domain, timeout);
+      session.#jid = (await logIn(connection, service, account.domain, timeout)).toString();
     } catch (error) {
       await stopWithin(connection, 2000);
       throw new Error(
@@ -201,18 +192,6 @@ export class XmppSession {
   }
 }
 
-/** Ends the stream, waiting at most `ms` for a server that may never close its side. */
-async function stopWithin(connection: XmppClient, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    connection.stop().catch(() => undefined),
-    new Promise((resolve) => {
-      timer = setTimeout(resolve, ms);
-    }),
-  ]);
-  clearTimeout(timer);
-}
-
 function sameAddress(from: string, to: string): boolean {
   try {
     return normalizeJid(from) === normalizeJid(to);
@@ -223,46 +202,4 @@ function sameAddress(from: string, to: string): boolean {
 
 function buildPresence(): Element {
   return xml('presence');
-}
-
-/**
- * XmppClient#start without its flaw: start() creates its 'online' promise before the stream
- * opens and awaits it only afterwards, so a SASL failure in between is an unhandled rejection.
- * Here the promise is handled from the start, and the whole login has a deadline.
- */
-async function logIn(
-  connection: XmppClient,
-  service: string,
-  domain: string,
-  timeoutMs: number,
-): Promise<string> {
-  let fail: (error: unknown) => void = () => undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const online = new Promise<string>((resolve, reject) => {
-    fail = reject;
-    connection.once('online', (jid: { toString(): string }) => {
-      resolve(jid.toString());
-    });
-    timer = setTimeout(() => {
-      reject(new Error(`not online within ${String(timeoutMs)} ms`));
-    }, timeoutMs);
-  });
-  online.catch(() => undefined);
-  const onError = (error: unknown): void => {
-    fail(error);
-  };
-  connection.on('error', onError);
-  try {
-    await Promise.race([
-      (async () => {
-        await connection.connect(service);
-        await connection.open({ domain });
-      })(),
-      online,
-    ]);
-    return await online;
-  } finally {
-    clearTimeout(timer);
-    connection.off('error', onError);
-  }
 }

@@ -4,14 +4,13 @@
  * collection node (interp-16). Both read the active version through
  * Catalog.visibleEndpoint, so hidden, nonexistent and deactivated endpoints are one case.
  */
-import { FEATURE, FORM_TYPE, IDENTITY_CATEGORY, IDENTITY_TYPE, NS } from '../../protocol/namespaces.ts';
+import { FEATURE, IDENTITY_CATEGORY, IDENTITY_TYPE, NS } from '../../protocol/namespaces.ts';
 import { encodeCollectionNode } from '../../protocol/tool-node.ts';
-import { buildDiscoInfo, buildDiscoItems } from '../../protocol/stanza/index.ts';
+import { buildDiscoInfo, buildDiscoItems, endpointInfoFields } from '../../protocol/stanza/index.ts';
 import type { FormFieldInput, RsmRequest } from '../../protocol/stanza/index.ts';
 import type { Catalog, Requester, VisibleEndpoint } from '../catalog/catalog.ts';
 import { FAULT } from '../iq/faults.ts';
 import { type Outcome, answer, refuse } from '../iq/outcome.ts';
-import { booleanField, formTypeField, textMulti, textSingle } from './form-values.ts';
 import { pageResultSet } from './rsm-paging.ts';
 import type { OrderedSet } from './rsm-paging.ts';
 import type { DiscoverySettings, TaskFeatureSwitches } from './settings.ts';
@@ -32,8 +31,8 @@ export function endpointTaskFeatures(switches: TaskFeatureSwitches): string[] {
 }
 
 /**
- * The endpoint-info form. server_name is agent.name and server_title agent.title, falling
- * back to agent.name because the field is REQUIRED and the member OPTIONAL (interp-21).
+ * The endpoint-info form of the active version (protocol/stanza/info-forms.ts: server_title
+ * falls back to agent.name, interp-21).
  *
  * endpoint-info.required-fields, endpoint-info.manifest-hash-fields,
  * endpoint-info.cold-start-boolean, endpoint-info.replay-window-field: every required field, the
@@ -41,18 +40,13 @@ export function endpointTaskFeatures(switches: TaskFeatureSwitches): string[] {
  */
 function endpointInfoForm(endpoint: VisibleEndpoint, settings: DiscoverySettings): FormFieldInput[] {
   const { active } = endpoint;
-  const { agent } = active.manifest;
-  return [
-    formTypeField(FORM_TYPE.endpointInfo),
-    textSingle('server_name', agent.name),
-    textSingle('server_title', agent.title ?? agent.name),
-    ...(agent.description === undefined ? [] : [textMulti('description', agent.description)]),
-    textSingle('version', active.version),
-    textSingle('manifest_hash_algo', active.document.hash.algo),
-    textSingle('manifest_hash_value', active.document.hash.value),
-    booleanField('cold_start_supported', settings.coldStartSupported),
-    textSingle('request_replay_seconds', String(settings.requestReplaySeconds)),
-  ];
+  return endpointInfoFields({
+    agent: active.manifest.agent,
+    version: active.version,
+    manifestHash: active.document.hash,
+    coldStartSupported: settings.coldStartSupported,
+    requestReplaySeconds: settings.requestReplaySeconds,
+  });
 }
 
 export function endpointInfo(

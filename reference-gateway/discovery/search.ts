@@ -6,7 +6,12 @@
  */
 import type { Element } from '@xmpp/xml';
 import { FORM_TYPE } from '../../protocol/namespaces.ts';
-import { buildSearchForm, buildSearchResults, formTypeOf } from '../../protocol/stanza/index.ts';
+import {
+  buildSearchForm,
+  buildSearchResults,
+  formTypeField,
+  formTypeOf,
+} from '../../protocol/stanza/index.ts';
 import type {
   DataForm,
   FormFieldInput,
@@ -18,7 +23,6 @@ import type { Catalog, Requester, VisibleEndpoint } from '../catalog/catalog.ts'
 import { byJidOctets, endpointDisplayName, endpointSet } from './endpoint-order.ts';
 import { FAULT } from '../iq/faults.ts';
 import { type Outcome, answer, refuse } from '../iq/outcome.ts';
-import { formTypeField } from './form-values.ts';
 import { pageResultSet } from './rsm-paging.ts';
 import { searchMatcher } from './search-match.ts';
 import type { SearchCriteria } from './search-match.ts';

@@ -46,6 +46,12 @@ export interface CallerPool {
    * than a documented rate. Rejects when the run has no such account.
    */
   prober(): Promise<Caller>;
+  /**
+   * Another account on the federated server whose own grants are per-tool invoke grants only,
+   * several tools of one endpoint (the world's `toolGrantee`); beyond them it has its domain's.
+   * Rejects when the run has no such account.
+   */
+  toolGrantee(): Promise<Caller>;
   /** Another resource of a caller's account, e.g. to prove any resource may recover a task. */
   sibling(of: Caller): Promise<Caller>;
 }
@@ -214,10 +220,21 @@ export interface OutOfBandLedger {
   read(key: string): Promise<number>;
 }
 
+export interface CaseAttemptIdentity {
+  /** 1 for the first attempt, 2 for the re-run of a failed one. */
+  readonly number: number;
+  readonly caseSeed: number;
+}
+
 export interface CaseContext {
   readonly sut: SutFacts;
   readonly callers: CallerPool;
   readonly random: SeededRandom;
+  /**
+   * Which attempt of the case this is (run-case.ts): `random` is seeded per attempt, `caseSeed`
+   * is the first attempt's seed, the same for every attempt. Absent: a first attempt.
+   */
+  readonly attempt?: CaseAttemptIdentity;
   /**
    * The fixture world the SUT was started with, for a SUT whose config says
    * `"fixtures": "world-file"`; absent otherwise. Cases reach it through `requireWorld`

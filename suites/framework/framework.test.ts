@@ -223,6 +223,28 @@ describe('runCase', () => {
     expect(result.attempts[1]?.transcriptText).toContain('verdict: failed');
   });
 
+  it('tells each attempt its number and the case seed, with a seed of its own', async () => {
+    const seen: { seed: number; attempt: { number: number; caseSeed: number } }[] = [];
+    const base = options();
+    await runCase(
+      testCase(() => Promise.reject(new RequirementViolation('gateway-info.identity', 'identity', '<iq/>'))),
+      {
+        ...base,
+        prepare: (c, seed, warn, attempt) => {
+          seen.push({ seed, attempt });
+          return base.prepare(c, seed, warn, attempt);
+        },
+      },
+    );
+    const caseSeedOfRun = caseSeed(1, 'gateway-info.case');
+    expect(seen.map(({ attempt }) => attempt)).toEqual([
+      { number: 1, caseSeed: caseSeedOfRun },
+      { number: 2, caseSeed: caseSeedOfRun },
+    ]);
+    expect(seen[0]?.seed).toBe(caseSeedOfRun);
+    expect(seen[1]?.seed).not.toBe(caseSeedOfRun);
+  });
+
   it('reports a case that fails and then passes as flaky cantTell, not passed', async () => {
     let calls = 0;
     const result = await runCase(
@@ -299,8 +321,8 @@ describe('runCase', () => {
       testCase(() => Promise.resolve()),
       {
         ...base,
-        prepare: (c, seed, warn) => ({
-          ...base.prepare(c, seed, warn),
+        prepare: (c, seed, warn, attempt) => ({
+          ...base.prepare(c, seed, warn, attempt),
           verify: () =>
             Promise.reject(new RequirementViolation('schema.base-structures-valid', 'valid', '<bad/>')),
         }),

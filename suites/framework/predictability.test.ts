@@ -108,6 +108,35 @@ describe('predictor battery', () => {
     expect(predictable.some((test) => test.predictor === 'clock')).toBe(true);
   });
 
+  it('counts the Math.random predictor as one test of the family, for rows of 144 uniform bits (seed family)', () => {
+    const ids = Array.from({ length: 64 }, (_, index) => hashBytes('family', index, 18));
+    const wide = runPredictorBattery([sample('tasks', ids)], 1e-6);
+    const narrow = runPredictorBattery(
+      [
+        sample(
+          'tasks',
+          ids.map((id) => id.subarray(0, 16)),
+        ),
+      ],
+      1e-6,
+    );
+    const generator = wide.samples[0]?.generator;
+    expect(generator?.trials).toBe(64);
+    expect(generator?.hits).toBe(0);
+    expect(generator?.size).toBeGreaterThan(0);
+    expect(wide.falsePositiveBound).toBeGreaterThanOrEqual(generator?.size ?? Infinity);
+    expect(wide.falsePositiveBound).toBeLessThanOrEqual(1e-6);
+    // 128-bit rows leave 16 byte draws, which any 128-bit state fits: no test, none counted.
+    expect(narrow.samples[0]?.generator).toBeUndefined();
+    // The same rows read with a slight bias (another radix): the same position tests, no generator test.
+    const biased = runPredictorBattery(
+      [{ ...sample('tasks', ids), bias: Array.from({ length: 144 }, () => 2 ** -20) }],
+      1e-6,
+    );
+    expect(biased.samples[0]?.generator).toBeUndefined();
+    expect(wide.tests - biased.tests).toBe(1);
+  });
+
   it('tests nothing in a sample too small to predict from', () => {
     const result = runPredictorBattery([sample('two', [hashBytes('s', 0, 4), hashBytes('s', 1, 4)])], 1e-6);
     expect(result.tests).toBe(0);

@@ -21,12 +21,16 @@
  * - `step`: the window of bits from this position down to a word end, extrapolated by its last
  *   increment — a counter or a clock anywhere in the identifier, in any byte window;
  * - `clock`: the same window advanced by the milliseconds between the two creation instants —
- *   a millisecond time field (UUIDv7-like), also when identifiers are created irregularly.
+ *   a millisecond time field (UUIDv7-like), also when identifiers are created irregularly;
+ * - and one whole-identifier predictor per sample (generator-fit.ts): whether identifiers fit
+ *   V8's Math.random, a linear generator whose next output follows from one identifier. It
+ *   counts as one more test of the family, with its own exact size.
  *
  * The order of the rows must not depend on the identifiers' values (send order, revision order),
  * or a predictor could learn from the order instead of the bits.
  */
 import { binomialUpperTail, criticalCount } from './binomial-tail.ts';
+import { fitProbabilityBound, runGeneratorTest, type GeneratorTest } from './generator-fit.ts';
 
 /** Arithmetic windows span at most this many bits: exact in a double, and wide enough for a 48-bit clock. */
 export const WINDOW_BITS = 48;
@@ -41,6 +45,11 @@ export interface BitSample {
   readonly wordEnds: readonly number[];
   /** Creation instants in milliseconds, one per row; the clock predictor needs them. */
   readonly instants?: readonly number[];
+  /**
+   * For the whole-identifier predictor: the fewest CSPRNG bits a row holds under the null, the
+   * others being anything independent of them (default: every bit is CSPRNG).
+   */
+  readonly nullRandomBits?: number;
 }
 
 export type PredictorKind = 'majority' | 'repeat' | 'step' | 'clock';
@@ -66,6 +75,8 @@ export interface SampleVerdict {
   readonly positions: number;
   /** The most telling test of each predictable position, by position. */
   readonly predictable: readonly PredictionTest[];
+  /** The whole-identifier predictor, when it applies (uniform bits, wide enough rows). */
+  readonly generator?: GeneratorTest;
 }
 
 export interface BatteryResult {
@@ -90,9 +101,10 @@ export function runPredictorBattery(samples: readonly BitSample[], alpha: number
     sample,
     guesses: sample.rows.length < 3 ? [] : planGuesses(sample),
   }));
+  const generatorTests = plans.filter(({ sample }) => generatorApplies(sample)).length;
   const tests = plans.reduce(
     (sum, plan) => sum + plan.guesses.reduce((inner, list) => inner + list.length, 0),
-    0,
+    generatorTests,
   );
   const perTest = tests === 0 ? alpha : alpha / tests;
   const thresholds = new Map<string, { critical: number; size: number }>();
@@ -133,14 +145,31 @@ export function runPredictorBattery(samples: readonly BitSample[], alpha: number
       }
       if (best !== undefined) predictable.push(best);
     });
+    const generator = generatorApplies(sample)
+      ? runGeneratorTest(sample.label, sample.rows, nullRandomBits(sample), perTest)
+      : undefined;
+    if (generator !== undefined) falsePositiveBound += generator.size;
     return {
       label: sample.label,
       identifiers: sample.rows.length,
       positions: sample.rows[0]?.length ?? 0,
       predictable,
+      ...(generator === undefined ? {} : { generator }),
     };
   });
   return { alpha, tests, falsePositiveBound, samples: verdicts };
+}
+
+function nullRandomBits(sample: BitSample): number {
+  return sample.nullRandomBits ?? sample.rows[0]?.length ?? 0;
+}
+
+/** Uniform bits under the null, enough rows, and a window that leaves the test some power. */
+function generatorApplies(sample: BitSample): boolean {
+  const width = sample.rows[0]?.length ?? 0;
+  if (sample.rows.length < 3 || sample.bias.some((bias) => bias !== 0)) return false;
+  const q = fitProbabilityBound(width, nullRandomBits(sample));
+  return q !== undefined && q < 1;
 }
 
 function rightGuesses(sample: BitSample, position: number, plan: Guess): number {

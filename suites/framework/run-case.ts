@@ -11,7 +11,7 @@ import type { AttemptBudget } from './budget.ts';
 import type { ConformanceCase } from './case.ts';
 import { missingTool, withDeclaredTools } from './case-tools.ts';
 import { AttemptEvidence, withEvidence } from './evidence.ts';
-import type { CaseContext, SutFacts } from './context.ts';
+import type { CaseAttemptIdentity, CaseContext, SutFacts } from './context.ts';
 import type { Outcome } from './outcome.ts';
 import { PROFILE_REQUIRED_FEATURES } from './preflight.ts';
 import type { ProfileId } from '../../protocol/profiles.ts';
@@ -92,6 +92,7 @@ export interface RunCaseOptions {
     testCase: ConformanceCase,
     seed: number,
     warn: (finding: Finding) => void,
+    attempt: CaseAttemptIdentity,
   ) => CaseAttempt;
   /** Re-run a failed case once to tell flaky from failing (default true). */
   readonly rerunFailures?: boolean;
@@ -221,7 +222,10 @@ async function runAttempt(
 ): Promise<AttemptReport> {
   const seed = attemptSeed(options.runSeed, testCase.id, attemptNumber);
   const warnings: Finding[] = [];
-  const attempt = options.prepare(testCase, seed, (finding) => warnings.push(finding));
+  const attempt = options.prepare(testCase, seed, (finding) => warnings.push(finding), {
+    number: attemptNumber,
+    caseSeed: caseSeed(options.runSeed, testCase.id),
+  });
   const evidence = new AttemptEvidence((reason) => {
     if (options.lateRejection !== undefined) options.lateRejection(testCase.id, reason);
     else

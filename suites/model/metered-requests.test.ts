@@ -4,7 +4,7 @@
  * answer times.
  */
 import { describe, expect, it } from 'vitest';
-import { meteredDecision, type MeteredRequest } from './metered-requests.ts';
+import { fullAgainAt, meteredDecision, type MeteredRequest } from './metered-requests.ts';
 
 const bucket = { burst: 3, perSecond: 10 };
 const at = (time: number, took: MeteredRequest['took'] = 'one'): MeteredRequest => ({
@@ -34,5 +34,18 @@ describe('meteredDecision', () => {
   it('counts an unauthorized refusal as perhaps metered: it never forces a refusal, and never a service', () => {
     const past = [at(0), at(0), at(0, 'maybe')];
     expect(meteredDecision(bucket, 0, past, { sentAt: 0.001, answeredAt: 0.002 })).toBe('either');
+  });
+});
+
+describe('fullAgainAt', () => {
+  it('is a full refill after the last answer, so a request sent then has the whole burst', () => {
+    const past = [at(0), at(0.5, 'none'), at(0.2, 'maybe')];
+    const again = fullAgainAt(bucket, 0, past);
+    expect(again).toBeCloseTo(0.501 + 0.4);
+    expect(meteredDecision(bucket, 0, past, { sentAt: again, answeredAt: again + 0.001 })).toBe('serve');
+  });
+
+  it('counts from the full start when nothing was sent', () => {
+    expect(fullAgainAt(bucket, 2, [])).toBeCloseTo(2.4);
   });
 });

@@ -53,3 +53,15 @@ export function meteredDecision(
   if (high < 1) return 'limit';
   return 'either';
 }
+
+/**
+ * When (suite clock, seconds) the documented bucket is certainly full again: a full refill,
+ * (burst + 1) / perSecond, after the last answer, which the gateway sent only after handling the
+ * request. A limit that refuses even the request sent then never lets one through: #security asks
+ * for rate limits, and #errors keeps resource-constraint for a limit reached, so such a refusal
+ * of an authorized request is a closed surface, not a stricter limit.
+ */
+export function fullAgainAt(bucket: TokenBucket, fullAt: number, past: readonly MeteredRequest[]): number {
+  const lastAnswer = Math.max(fullAt, ...past.map((request) => request.answeredAt));
+  return lastAnswer + (bucket.burst + 1) / bucket.perSecond;
+}

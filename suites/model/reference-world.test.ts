@@ -88,6 +88,17 @@ describe('the reference world, as its description states it', () => {
     expect(answers(invokeActive('remote', 'weather', 'alerts.list', '2.0.0'))).toEqual(['accepted']);
   });
 
+  it('grantee invokes the three toolbox tools its two per-tool grants name, and no other, without seeing toolbox', () => {
+    const grantee = world.principals.toolGrantee;
+    expect(directorySets(world, grantee)).toEqual({ listed: ['weather@agents.example'], tolerated: [] });
+    expect(maySee(world, grantee, endpoint('toolbox'))).toBe(false);
+    for (const tool of ['tool.01', '\u0416', 'tool.30'])
+      expect(answers(invokeActive('toolGrantee', 'toolbox', tool))).toEqual(['accepted']);
+    const other = invokeActive('toolGrantee', 'toolbox', 'tool.02');
+    expect(answers(other)).toEqual(['item-not-found']);
+    expect(other.sameAsNonexistent).toBe(true);
+  });
+
   it('hostile.example gets nothing: an empty directory, refusals indistinguishable from absence', () => {
     const mallory = world.principals.hostile;
     expect(directorySets(world, mallory)).toEqual({ listed: [], tolerated: [] });

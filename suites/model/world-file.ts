@@ -60,6 +60,7 @@ export const REFERENCE_SETTING: WorldSetting = {
     localPeer: 'dave@server.example',
     remote: 'alice@example.com',
     remotePeer: 'carol@example.com',
+    toolGrantee: 'grantee@example.com',
     admin: 'admin@server.example',
     registrant: 'registrant@server.example',
     hostile: 'mallory@hostile.example',

@@ -28,15 +28,16 @@ export interface WorldDomains {
 
 /**
  * Principal roles. `local` and `localPeer` are two accounts of the server domain (task and
- * grant decisions are per bare JID, not per domain); `remote` and `remotePeer` two of the peer;
- * `registrant` is a local account that self-registers its own bare JID; `hostile` lives on the
- * unconfigured server.
+ * grant decisions are per bare JID, not per domain); `remote`, `remotePeer` and `toolGrantee`
+ * three of the peer (the last one granted tools one by one); `registrant` is a local account that
+ * self-registers its own bare JID; `hostile` lives on the unconfigured server.
  */
 export const PRINCIPAL_KINDS = [
   'local',
   'localPeer',
   'remote',
   'remotePeer',
+  'toolGrantee',
   'admin',
   'registrant',
   'hostile',

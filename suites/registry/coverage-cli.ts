@@ -77,10 +77,10 @@ export function runCoverageCli(argv: readonly string[], io: CheckCliIo): 0 | 1 |
   // The input classes (input-classes.json) are checked against the committed registry only.
   if (values.registry === undefined) {
     try {
-      const classes = loadInputClasses(
-        registry,
-        ALL_SUITES.flatMap((suite) => suite.cases),
-      );
+      const classes = loadInputClasses(registry, [
+        ...ALL_SUITES.flatMap((suite) => suite.cases),
+        ...ALL_CALLER_SUITES.flatMap((suite) => suite.cases),
+      ]);
       io.stdout(`\n${formatClassCoverage(classCoverageOf(classes))}`);
     } catch (error) {
       if (!(error instanceof InputClassesError)) throw error;

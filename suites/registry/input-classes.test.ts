@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../protocol/json/json-value.ts';
+import { ALL_CALLER_SUITES } from '../caller/index.ts';
 import { ALL_SUITES } from '../index.ts';
 import { runCoverageCli } from './coverage-cli.ts';
 import {
@@ -12,7 +13,10 @@ import {
 import { committedRegistry } from './registry.ts';
 
 const registry = committedRegistry();
-const cases = ALL_SUITES.flatMap((suite) => suite.cases);
+const cases = [
+  ...ALL_SUITES.flatMap((suite) => suite.cases),
+  ...ALL_CALLER_SUITES.flatMap((suite) => suite.cases),
+];
 
 function document(requirements: Record<string, unknown>): JsonValue {
   return { description: 'test classes', requirements } as unknown as JsonValue;

@@ -15,7 +15,7 @@
  */
 import type { IqExchange } from '../../../harness/driver/index.ts';
 import { buildCancel, type CancelAccepted } from '../../../protocol/stanza/index.ts';
-import type { CaseDeclaration } from '../../framework/case.ts';
+import type { CaseDeclaration, ConformanceCase } from '../../framework/case.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import { expectStanzaError, expectThat } from '../../framework/expect.ts';
 import { exchangeRawIq, LOWER, link } from '../support/raw-component-input.ts';
@@ -184,25 +184,33 @@ async function codePointsCase(context: CaseContext): Promise<void> {
   }
 }
 
+/**
+ * Both cases replay a cancellation whose reason is written another way than the accepted one's:
+ * the same parsed string returns the original acceptance, another string gets conflict
+ * (interp-38).
+ */
+const REASON_REPLAY_CASE = {
+  requirements: ['cancellation.identical-replay', 'cancellation.different-tuple-conflict'],
+  profiles: ['interactive-tasks'],
+  level: 'MUST',
+  scenario: 'replay',
+  interpretations: ['interp-38'],
+} as const satisfies Pick<
+  ConformanceCase,
+  'requirements' | 'profiles' | 'level' | 'scenario' | 'interpretations'
+>;
+
 export const reasonIdentityCases: readonly CaseDeclaration<'cancellation'>[] = [
   {
     id: 'cancellation.reason-line-ends',
-    requirements: ['cancellation.identical-replay', 'cancellation.different-tuple-conflict'],
-    profiles: ['interactive-tasks'],
-    level: 'MUST',
-    scenario: 'replay',
-    interpretations: ['interp-38'],
+    ...REASON_REPLAY_CASE,
     statement:
       'Cancellations whose reasons reach the gateway raw on its component link, the same two lines joined by a literal LF, CRLF or CR, an &#xA;, &#xD; or &#13; reference or &#xD;&#xA;: after one is accepted, each whose reason parses to the same string (a literal CRLF or CR reads as LF, XML 1.0 §2.11) returns the original acceptance, and each that keeps a CR where the other has none, or the reverse, gets conflict.',
     run: lineEndsCase,
   },
   {
     id: 'cancellation.reason-code-points',
-    requirements: ['cancellation.identical-replay', 'cancellation.different-tuple-conflict'],
-    profiles: ['interactive-tasks'],
-    level: 'MUST',
-    scenario: 'replay',
-    interpretations: ['interp-38'],
+    ...REASON_REPLAY_CASE,
     statement:
       'After a cancellation is accepted with a reason holding a precomposed letter, the OHM SIGN and the fi ligature (or with its NFD form), the same reason replayed returns the original acceptance, and the reason in each other Unicode normalization form (NFC, NFD, NFKC, NFKD or as first written), equivalent but other code points, gets conflict.',
     run: codePointsCase,

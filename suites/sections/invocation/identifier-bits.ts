@@ -56,8 +56,14 @@ export interface DecodedIdentifiers {
   readonly sharedTextBound: number;
 }
 
+/** The fewest identifiers of one length the battery decodes: fewer say too little. */
+export const MINIMUM_IDENTIFIERS = 16;
+
 /** Undefined when fewer than `minimum` identifiers share a length or their bodies are empty. */
-export function decodeIdentifiers(ids: readonly string[], minimum = 16): DecodedIdentifiers | undefined {
+export function decodeIdentifiers(
+  ids: readonly string[],
+  minimum = MINIMUM_IDENTIFIERS,
+): DecodedIdentifiers | undefined {
   const kept = mostCommonLength(ids);
   if (kept.length < minimum) return undefined;
   const group = kept.map((index) => ids[index] ?? '');
@@ -106,7 +112,8 @@ export function decodeIdentifiers(ids: readonly string[], minimum = 16): Decoded
   };
 }
 
-function mostCommonLength(ids: readonly string[]): number[] {
+/** Indices of the largest group of identifiers of one length. */
+export function mostCommonLength(ids: readonly string[]): number[] {
   const byLength = new Map<number, number[]>();
   ids.forEach((id, index) => byLength.set(id.length, [...(byLength.get(id.length) ?? []), index]));
   return [...byLength.values()].sort((a, b) => b.length - a.length)[0] ?? [];

@@ -1,12 +1,21 @@
 // What invocation.identifiers-unpredictable decides from its samples with the predictor battery:
 // IDs with at least 128 CSPRNG bits pass whatever sits beside them (a fixed text, a time field),
-// a counter or a clock in place of random bits fails, and the identifiers are decoded to the bits
-// they carry (base64url after a prefix, a UUID, hex, base32, another radix as one number).
-// Random bytes come from SHA-256 in counter mode over fixed seeds: every run sees the same IDs.
-import { createHash } from 'node:crypto';
+// a counter or a clock in place of random bits fails, IDs drawn from V8's Math.random fail, a
+// sample too small to decode is cantTell, and the identifiers are decoded to the bits they carry
+// (base64url after a prefix, a UUID, hex, base32, another radix as one number). Random bytes
+// come from SHA-256 in counter mode over fixed seeds: every run sees the same IDs.
+import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { Caller } from '../../../harness/driver/index.ts';
+import { V8MathRandomReplica } from '../../framework/v8-math-random.ts';
+import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
 import { decodeIdentifiers } from './identifier-bits.ts';
-import { judgeIdentifierSamples, REQUIRED_BITS, type IdentifierSample } from './identifier-predictability.ts';
+import {
+  expectUnpredictableBits,
+  judgeIdentifierSamples,
+  REQUIRED_BITS,
+  type IdentifierSample,
+} from './identifier-predictability.ts';
 
 function hashBytes(seed: string, index: number, length = 18): Buffer {
   const out = Buffer.alloc(length);
@@ -35,11 +44,50 @@ function tasks(make: (random: Buffer, now: number, index: number) => string, see
   return { label: 'task IDs', ids, instants };
 }
 
+/** The bits left after the battery; the sample must not fit the Math.random model either. */
 function remaining(sample: IdentifierSample): number {
   const judged = judgeIdentifierSamples([sample]);
   expect(judged.falsePositiveBound).toBeLessThanOrEqual(1e-6);
+  const generator = judged.samples[0]?.generator;
+  if (generator !== undefined) expect(generator.hits, sample.label).toBeLessThan(generator.critical);
   return judged.samples[0]?.remainingBits ?? Number.NaN;
 }
+
+/**
+ * A gateway whose IDs come from V8's Math.random: a replica seeded from `seed` (printed in the
+ * test's name), with 0 to 31 draws nobody sees (handles, stanza IDs) before each ID.
+ */
+function v8Gateway(seed: string): { draw: () => number; log: number[] } {
+  const digest = createHash('sha256').update(seed).digest();
+  const replica = new V8MathRandomReplica(
+    { s0: digest.readBigUInt64BE(0), s1: digest.readBigUInt64BE(8) },
+    64,
+  );
+  const log: number[] = [];
+  return {
+    log,
+    draw: () => {
+      const value = replica.nextMantissa() / 2 ** 52;
+      log.push(value);
+      return value;
+    },
+  };
+}
+
+function v8Ids(seed: string, idOf: (draw: () => number) => string): IdentifierSample {
+  const gateway = v8Gateway(seed);
+  const ids = Array.from({ length: 64 }, (_, index) => {
+    const unseen = (hashBytes(`${seed}-unseen`, index)[0] ?? 0) % 32;
+    for (let k = 0; k < unseen; k++) gateway.draw();
+    return idOf(gateway.draw);
+  });
+  return { label: 'task IDs', ids };
+}
+
+const ALPHABET64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/** A caller whose transcript notes are dropped: expectUnpredictableBits only notes. */
+const quietCaller = { transcript: { note: () => undefined } } as unknown as Caller;
 
 /** Crockford base32 of a number, `length` digits. */
 function crockford(value: number, length: number): string {
@@ -100,6 +148,103 @@ describe('identifier predictability', () => {
     expect(judged?.encoding).toContain('a UUID');
     expect(judged?.predictable.map((test) => test.position)).toEqual([48, 49, 50, 51, 64, 65]);
     expect(judged?.remainingBits).toBe(122);
+  });
+
+  it("fails IDs of V8's Math.random bytes between unseen draws, and predicts the next draws (seed v8-bytes)", () => {
+    const gateway = v8Gateway('v8-bytes');
+    const ends: number[] = [];
+    const ids = Array.from({ length: 64 }, (_, index) => {
+      const unseen = (hashBytes('v8-bytes-unseen', index)[0] ?? 0) % 32;
+      for (let k = 0; k < unseen; k++) gateway.draw();
+      const bytes = Buffer.from(Array.from({ length: 18 }, () => Math.floor(gateway.draw() * 256)));
+      ends.push(gateway.log.length);
+      return `task-${bytes.toString('base64url')}`;
+    });
+    const judged = judgeIdentifierSamples([{ label: 'task IDs', ids }]).samples[0];
+    const test = judged?.generator;
+    if (test === undefined) throw new Error('the Math.random predictor applies to 144-bit IDs');
+    // About 47 of 64 IDs lie inside one cache refill; the battery's positions see nothing.
+    expect(test.hits).toBeGreaterThan(30);
+    expect(test.hits).toBeGreaterThanOrEqual(test.critical);
+    expect(test.pValue).toBeLessThan(1e-100);
+    expect(judged?.remainingBits).toBeGreaterThanOrEqual(REQUIRED_BITS);
+    expect(() => {
+      expectUnpredictableBits(quietCaller, [{ label: 'task IDs', ids }]);
+    }).toThrow(RequirementViolation);
+    // A fitting ID with 18 draws left in its cache predicts the gateway's next 18 draws exactly.
+    const predicted = test.matches.filter((match) => {
+      const end = ends[match.row] ?? 0;
+      const actual = gateway.log.slice(end, end + 18).map((value) => Math.floor(value * 256));
+      return actual.length === 18 && actual.every((draw, k) => draw === match.nextDraws[k]);
+    });
+    expect(predicted.length).toBeGreaterThan(5);
+  });
+
+  it("fails V8's Math.random hex digits and base64url digits (seeds v8-hex, v8-base64)", () => {
+    const hex = v8Ids('v8-hex', (draw) =>
+      Array.from({ length: 36 }, () => Math.floor(draw() * 16).toString(16)).join(''),
+    );
+    const base64 = v8Ids(
+      'v8-base64',
+      (draw) => `evt-${Array.from({ length: 24 }, () => ALPHABET64[Math.floor(draw() * 64)] ?? '').join('')}`,
+    );
+    for (const sample of [hex, base64]) {
+      const test = judgeIdentifierSamples([sample]).samples[0]?.generator;
+      expect(test?.hits, sample.ids[0]).toBeGreaterThanOrEqual(test?.critical ?? Infinity);
+    }
+  });
+
+  it('passes crypto.randomBytes IDs: the Math.random predictor is scored at its computed size', () => {
+    const ids = Array.from({ length: 64 }, () => `task-${randomBytes(18).toString('base64url')}`);
+    const judged = judgeIdentifierSamples([{ label: 'task IDs', ids }]);
+    const test = judged.samples[0]?.generator;
+    // Every ID offers one window for each of 3 draw widths and 2 orders, each fitting by chance
+    // with probability 2^-16: the 16 checks' lightest combination (weight 28) cannot hide in
+    // the 16 bits a 144-bit ID need not make random.
+    expect(test?.nullProbability).toBe(6 * 2 ** -16);
+    expect(test?.size).toBeLessThanOrEqual(judged.falsePositiveBound);
+    expect(judged.falsePositiveBound).toBeLessThanOrEqual(1e-6);
+    expect(test?.hits, ids.join('\n')).toBeLessThan(test?.critical ?? 0);
+    // Hex digits of CSPRNG bytes: the 4- and 8-bit draw models both read these bits.
+    const hex = Array.from({ length: 64 }, () => randomBytes(18).toString('hex'));
+    const hexTest = judgeIdentifierSamples([{ label: 'task IDs', ids: hex }]).samples[0]?.generator;
+    expect(hexTest?.nullProbability).toBe(6 * 2 ** -16);
+    expect(hexTest?.hits, hex.join('\n')).toBeLessThan(hexTest?.critical ?? 0);
+  });
+
+  it('cannot tell from fewer than 16 IDs of one length, once every decodable sample passed', () => {
+    const few = Array.from(
+      { length: 10 },
+      (_, index) => `task-${hashBytes('few', index).toString('base64url')}`,
+    );
+    const mixed = Array.from({ length: 40 }, (_, index) =>
+      hashBytes('mixed', index, 32)
+        .toString('base64url')
+        .slice(0, 22 + (index % 4)),
+    );
+    const enough = tasks((random) => `task-${random.subarray(0, 18).toString('base64url')}`, 'enough');
+    for (const [label, ids, message] of [
+      ['task IDs', few, 'task IDs: 10 IDs, at most 10 of one length; the battery needs 16 of one length'],
+      ['event IDs', mixed, 'event IDs: 40 IDs, at most 10 of one length; the battery needs 16 of one length'],
+    ] as const) {
+      let thrown: unknown;
+      try {
+        expectUnpredictableBits(quietCaller, [enough, { label, ids }]);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(CannotTell);
+      expect((thrown as Error).message).toContain(message);
+    }
+    // A violation another sample shows is decided first.
+    let counter = 0;
+    const counted = tasks((random) => {
+      random.writeUInt32BE((counter += 1), 14);
+      return `task-${random.subarray(0, 18).toString('base64url')}`;
+    }, 'counted');
+    expect(() => {
+      expectUnpredictableBits(quietCaller, [counted, { label: 'event IDs', ids: few }]);
+    }).toThrow(RequirementViolation);
   });
 
   it('decodes the bits the bodies carry', () => {

@@ -24,6 +24,7 @@ import {
 import { CannotTell, MissingFixture } from '../../framework/verdicts.ts';
 import { requireWorld } from '../../fixtures/reference-world.ts';
 import { duplicates, estimatedBits, IDENTIFIER_ALPHABET_SIZE, varyingPositions } from './identifiers.ts';
+import { MINIMUM_IDENTIFIERS } from './identifier-bits.ts';
 import { BATTERY_ALPHA, expectUnpredictableBits, REQUIRED_BITS } from './identifier-predictability.ts';
 import { discoInfo } from '../support/discovery.ts';
 import { adminFor, freshVersion, hasAdmin, withRestore } from '../support/provisioning.ts';
@@ -118,7 +119,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
     requirements: ['invocation.identifier-unpredictability', 'invocation.identifier-grammar'],
     profiles: ['task-execution'],
     level: 'MUST',
-    statement: `Task IDs of ${String(SEQUENTIAL_IDS)} consecutive invocations, of ${String(SEQUENTIAL_IDS + CONCURRENT_IDS)} in all, and the event IDs of their tasks are all distinct; the consecutive task IDs differ in enough characters to hold 64 bits; and in each sample, after a predictor battery (bit balance, repeats, increments in every window, the creation clock) has marked the bit positions it guesses from earlier IDs beyond chance, at least ${String(REQUIRED_BITS)} bits remain (a counter or a clock in place of random bits leaves fewer; a fixed or time prefix beside 128 random bits is fine; the battery's false-positive probability for CSPRNG IDs, at most ${BATTERY_ALPHA.toExponential(0)}, is printed). A per-position estimate below ${String(WARN_BELOW_BITS)} bits over all task IDs, or over all event IDs, is a warning: statistics on a sample show only gross failures (spec positions, section I).`,
+    statement: `Task IDs of ${String(SEQUENTIAL_IDS)} consecutive invocations, of ${String(SEQUENTIAL_IDS + CONCURRENT_IDS)} in all, and the event IDs of their tasks are all distinct; the consecutive task IDs differ in enough characters to hold 64 bits; and in each sample, after a predictor battery (bit balance, repeats, increments in every window, the creation clock) has marked the bit positions it guesses from earlier IDs beyond chance, at least ${String(REQUIRED_BITS)} bits remain (a counter or a clock in place of random bits leaves fewer; a fixed or time prefix beside 128 random bits is fine), and no more IDs than chance allows fit V8's Math.random (draws obeying its generator's parity checks). The battery's false-positive probability for CSPRNG IDs, at most ${BATTERY_ALPHA.toExponential(0)}, is printed; fewer than ${String(MINIMUM_IDENTIFIERS)} IDs of one length in a sample decide nothing (cantTell). A per-position estimate below ${String(WARN_BELOW_BITS)} bits over all task IDs, or over all event IDs, is a warning: statistics on a sample show only gross failures (spec positions, section I).`,
     run: async (context) => {
       const target = conformanceTarget(context);
       const caller = await context.callers.local();
@@ -171,10 +172,7 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         `${String(SEQUENTIAL_IDS)} consecutive task IDs differing in at least ${String(Math.ceil(64 / Math.log2(IDENTIFIER_ALPHABET_SIZE)))} characters (they differ in ${String(varying)}: a counter or a clock, not random bits)`,
         varying * Math.log2(IDENTIFIER_ALPHABET_SIZE) >= 64,
       );
-      expectUnpredictableBits(caller, [
-        { label: 'task IDs', ids: tasks, instants: admitted.map(({ createdMs }) => createdMs) },
-        { label: 'event IDs', ids: events },
-      ]);
+      // Warnings first: a sample too small for the battery ends the case as cantTell.
       for (const [label, ids] of [
         ['task IDs', tasks],
         ['event IDs', events],
@@ -187,6 +185,10 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
           );
         }
       }
+      expectUnpredictableBits(caller, [
+        { label: 'task IDs', ids: tasks, instants: admitted.map(({ createdMs }) => createdMs) },
+        { label: 'event IDs', ids: events },
+      ]);
     },
   },
   {

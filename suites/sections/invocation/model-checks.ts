@@ -39,12 +39,16 @@ export const modelCases: readonly CaseDeclaration<'invocation'>[] = [
   },
   {
     id: 'invocation.model-deadlines',
-    requirements: ['rules.resource-bounds', 'cancellation.deadline-at-commit'],
+    requirements: [
+      'rules.resource-bounds',
+      'cancellation.deadline-at-commit',
+      'task-recovery.state-contents',
+    ],
     profiles: ['task-execution'],
     level: 'MUST',
     interpretations: ['interp-30', 'interp-32'],
     statement:
-      "Deadlines placed on the gateway's measured clock get the answers the model allows: long expired refused (or admitted and failed at once, warned), within the clock window either, below and at the tool maximum admitted, above it clamped or refused — and an admitted deadline above the maximum is not kept beyond it.",
+      "Deadlines placed on the gateway's measured clock get the answers the model allows: long expired refused (or admitted and failed at once, warned), within the clock window either, below and at the tool maximum admitted, above it clamped or refused — and an admitted task's state shows its deadline, one requested above the maximum no later than the maximum.",
     run: checkDeadlines,
   },
 ];

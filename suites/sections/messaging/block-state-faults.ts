@@ -24,7 +24,7 @@ import { CannotTell } from '../../framework/verdicts.ts';
 import { setBlocked, withCleanUp } from '../support/blocklist.ts';
 import { harnessFederationOnly } from '../support/harness-federation-only.ts';
 import {
-  BLOCKING_REQUIREMENTS,
+  BLOCKING_CASE,
   bodyContains,
   chat,
   chatEndpoint,
@@ -278,11 +278,8 @@ async function releasedUnanswered(
 export const blockStateFaultCases: readonly CaseDeclaration<'messaging'>[] = [
   {
     id: 'messaging.blocked-before-answer',
-    requirements: [...BLOCKING_REQUIREMENTS],
-    profiles: ['human-messaging'],
-    level: 'MUST',
+    ...BLOCKING_CASE,
     scenario: 'link-fault',
-    interpretations: ['interp-44'],
     statement:
       'A human who asks the endpoint for an answer and a XEP-0184 receipt and blocks it before the message reaches the gateway gets neither, nor a chat state, on a server that leaves blocking to the sender.',
     run: async (context) => {
@@ -292,11 +289,8 @@ export const blockStateFaultCases: readonly CaseDeclaration<'messaging'>[] = [
   },
   {
     id: 'messaging.block-state-unknown',
-    requirements: [...BLOCKING_REQUIREMENTS],
-    profiles: ['human-messaging'],
-    level: 'MUST',
+    ...BLOCKING_CASE,
     scenario: 'link-fault',
-    interpretations: ['interp-44'],
     statement:
       "A reply held for a human who then blocks the endpoint is not delivered when it is released while the human's server cannot tell the block state: it answers the query with an error (and, with --deep, gives no answer at all).",
     run: async (context) => {

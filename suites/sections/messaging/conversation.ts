@@ -7,6 +7,7 @@
 import { xml, type Element } from '@xmpp/xml';
 import { WaitTimeout, type Caller, type ReceivedStanza } from '../../../harness/driver/index.ts';
 import { bareJidOf, JidError, normalizeBareJid } from '../../../protocol/jid/index.ts';
+import type { ConformanceCase } from '../../framework/case.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import { CannotTell, MissingFixture } from '../../framework/verdicts.ts';
 import type { CallerRole } from '../../fixtures/reference-world.ts';
@@ -165,13 +166,24 @@ export function delivered(
   );
 }
 
-export const BLOCKING_REQUIREMENTS = [
+const BLOCKING_REQUIREMENTS = [
   'security.honor-blocking',
   'security.no-assumed-server-blocking',
   'identity-presence.presence-not-unblock-evidence',
   'messaging.blocking-claim',
   'security.no-unfounded-blocking-claim',
 ] as const;
+
+/**
+ * What every blocking case declares, so none of them drifts from the others: the blocking
+ * requirements, Human Messaging, MUST, and the position on who may enforce a block (interp-44).
+ */
+export const BLOCKING_CASE = {
+  requirements: [...BLOCKING_REQUIREMENTS],
+  profiles: ['human-messaging'],
+  level: 'MUST',
+  interpretations: ['interp-44'],
+} as const satisfies Pick<ConformanceCase, 'requirements' | 'profiles' | 'level' | 'interpretations'>;
 
 /** After unblocking, a released reply must arrive, or the blocked half proved nothing. */
 export function expectControl(arrived: readonly ReceivedStanza[], who: string, endpoint: string): void {

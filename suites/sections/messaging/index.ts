@@ -35,7 +35,7 @@ import { TaskSession } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
 import { blockStateFaultCases } from './block-state-faults.ts';
 import {
-  BLOCKING_REQUIREMENTS,
+  BLOCKING_CASE,
   bodyContains,
   bodyOf,
   chat,
@@ -413,10 +413,7 @@ export const messagingSuite = defineSuite('messaging', 'Human Messaging Profile'
   },
   {
     id: 'messaging.blocked-endpoint-online',
-    requirements: [...BLOCKING_REQUIREMENTS],
-    profiles: ['human-messaging'],
-    level: 'MUST',
-    interpretations: ['interp-44'],
+    ...BLOCKING_CASE,
     statement:
       "Online humans on both servers who block the endpoint's bare JID (XEP-0191) get nothing from it while the block holds, though they subscribed to it and sent it presence; after unblocking, its messages arrive again.",
     run: async (context) => {
@@ -429,10 +426,7 @@ export const messagingSuite = defineSuite('messaging', 'Human Messaging Profile'
   },
   {
     id: 'messaging.blocked-domain-offline',
-    requirements: [...BLOCKING_REQUIREMENTS],
-    profiles: ['human-messaging'],
-    level: 'MUST',
-    interpretations: ['interp-44'],
+    ...BLOCKING_CASE,
     statement:
       "An offline human who blocks the gateway's domain (XEP-0191) finds nothing from its endpoints in offline storage; after unblocking, a message to them while offline is stored and delivered.",
     run: async (context) => {

@@ -20,7 +20,7 @@ export const modelCases: readonly CaseDeclaration<'security'>[] = [
     level: 'MUST',
     interpretations: ['interp-19', 'interp-42'],
     statement:
-      'On every surface whose per-sender rate the SUT file documents, a burst, an overload at four times the rate and the sustained rate at half of it are each served or refused with resource-constraint exactly as the documented token bucket allows given what was served before; an unauthorized request sent over the limit still gets the not-found answer a nonexistent object gets.',
+      'On every surface whose per-sender rate the SUT file documents, a burst, an overload at four times the rate and the sustained rate at half of it are each served or refused with resource-constraint as the documented token bucket allows given what was served before (refused sooner is fine, served past it is not), and once the bucket has been idle for a full refill a request is served on every surface; an unauthorized request sent over the limit still gets the not-found answer a nonexistent object gets.',
     run: (context) => checkRateLimits(context, REQUEST_SURFACES),
   },
   {
@@ -35,7 +35,7 @@ export const modelCases: readonly CaseDeclaration<'security'>[] = [
     features: [FEATURE.selfRegister],
     interpretations: ['interp-19', 'interp-42'],
     statement:
-      'A self-registrant registering its own bare JID past the registration rate the SUT file documents (a burst, an overload at four times the rate, the sustained rate at half of it) is served or refused with resource-constraint exactly as the documented token bucket allows; a manifest claiming a registered endpoint’s JID, sent over the limit, keeps the refusal a never-registered JID gets, byte for byte.',
+      'A self-registrant registering its own bare JID past the registration rate the SUT file documents (a burst, an overload at four times the rate, the sustained rate at half of it) is served or refused with resource-constraint as the documented token bucket allows (refused sooner is fine, served past it is not), and served once the bucket has been idle for a full refill; a manifest claiming a registered endpoint’s JID, sent over the limit, keeps the refusal a never-registered JID gets, byte for byte.',
     run: (context) => checkRateLimits(context, ['registration']),
   },
 ];

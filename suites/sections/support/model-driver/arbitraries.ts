@@ -64,6 +64,31 @@ export interface WorldVocabulary {
   readonly active: readonly Target[];
 }
 
+/**
+ * The targets of an endpoint a principal may invoke some tools of: every tool it may invoke, and,
+ * per version, the tools it may not that a plausible bug admits — a longer name starting with a
+ * granted one or one differing only in case (names matched loosely), the neighbours of each
+ * granted tool in UTF-8 order and the first and last tool (a range, or the whole endpoint). On an
+ * endpoint with a few tools that is all of them; on toolbox's forty it keeps the edge steps few.
+ */
+function partialGrantEdges(real: readonly Target[], invocable: readonly Target[]): Target[] {
+  const granted = new Set(invocable);
+  const names = new Set(invocable.map((target) => target.tool));
+  const loose = (tool: string): boolean =>
+    [...names].some((name) => tool.startsWith(name) || tool.toLowerCase() === name.toLowerCase());
+  const kept = new Set<Target>(invocable);
+  for (const version of new Set(real.map((target) => target.version))) {
+    const tools = real.filter((target) => target.version === version);
+    tools.forEach((target, index) => {
+      const nextToGranted = [tools[index - 1], tools[index + 1]].some(
+        (neighbour) => neighbour !== undefined && granted.has(neighbour),
+      );
+      if (nextToGranted || index === 0 || index === tools.length - 1 || loose(target.tool)) kept.add(target);
+    });
+  }
+  return real.filter((target) => kept.has(target));
+}
+
 function edgeTargets(
   world: ModelWorld,
   principal: Principal,
@@ -84,9 +109,9 @@ function edgeTargets(
     if (endpoint === undefined) return [];
     const real = group.filter((target) => target.tool !== ABSENT_TOOL);
     const invocable = invocableOf(group);
-    // A grant that names some tools: the ones it does not name, and each one it names (a
-    // gateway keeping one of several per-tool grants refuses a named tool).
-    if (invocable.length > 0 && invocable.length < real.length) return real;
+    // A grant that names some tools: each one it names (a gateway keeping one of several per-tool
+    // grants refuses a named tool), and the ones it does not name that a bug reaches first.
+    if (invocable.length > 0 && invocable.length < real.length) return partialGrantEdges(real, invocable);
     // Seeing without invoking, or invoking without seeing.
     if (maySee(world, principal, endpoint) !== invocable.length > 0) return real;
     if (invocable.length === 0) return real.filter((target) => grantedNames.has(target.tool));
@@ -96,6 +121,43 @@ function edgeTargets(
     const last = invocable[invocable.length - 1];
     return first === undefined || last === undefined || first === last ? [] : [first, last];
   });
+}
+
+/**
+ * Each role's grant edges. The tool grantee is there for its own per-tool grants; elsewhere it has
+ * its domain's grants, which remotePeer's edges already try: a target remotePeer tries with the
+ * same decision is left to it (weather's tools, a shared name), so the grantee's steps stay few
+ * under a documented invocation rate.
+ */
+function edgesOfRoles(
+  world: ModelWorld,
+  roles: readonly DrivenRole[],
+  principalOf: (role: DrivenRole) => Principal,
+  targets: readonly (readonly Target[])[],
+): Map<DrivenRole, readonly Target[]> {
+  const edges = new Map(roles.map((role) => [role, edgeTargets(world, principalOf(role), targets)]));
+  const peerEdges = edges.get('remotePeer');
+  const grantee = edges.get('toolGrantee');
+  if (peerEdges === undefined || grantee === undefined) return edges;
+  const decision = (role: DrivenRole, target: Target): string => {
+    const endpoint = world.endpoints.find((candidate) => candidate.jid === target.jid);
+    if (endpoint === undefined) return 'absent';
+    const principal = principalOf(role);
+    return `${String(maySee(world, principal, endpoint))} ${String(mayInvoke(world, principal, endpoint, target.tool))}`;
+  };
+  const triedByPeer = (target: Target): boolean =>
+    peerEdges.some(
+      (tried) =>
+        tried.jid === target.jid &&
+        tried.version === target.version &&
+        tried.tool === target.tool &&
+        decision('remotePeer', tried) === decision('toolGrantee', target),
+    );
+  edges.set(
+    'toolGrantee',
+    grantee.filter((target) => !triedByPeer(target)),
+  );
+  return edges;
 }
 
 export function vocabularyOf(
@@ -140,7 +202,7 @@ export function vocabularyOf(
       'absent-nick',
     ]).filter((nick) => nick !== ''),
     targets,
-    edges: new Map(roles.map((role) => [role, edgeTargets(world, principalOf(role), targets)])),
+    edges: edgesOfRoles(world, roles, principalOf, targets),
     scratch,
     outside: [server, peer, hostile].map((domain) => `model-absent@${domain}`),
     malformed: [`model-absent@${gateway}/model`],

@@ -25,6 +25,7 @@ import {
 } from '../../../model/index.ts';
 import { traverseSearch } from '../search.ts';
 import { edgeSteps, stepArbitrary, vocabularyOf, FOREIGN_HASH, type OperationFamily } from './arbitraries.ts';
+import { ModelExperiment } from './experiment.ts';
 import { describeExpectation, judgeReply, type Judgement } from './judge.ts';
 import {
   expectationOf,
@@ -43,7 +44,7 @@ import {
   type PartialToolGrant,
   type ProvisionedWorld,
 } from './generated-world.ts';
-import { runWorldOf, type DrivenRole, type RunWorld } from './run-world.ts';
+import { DRIVEN_ROLES, runWorldOf, type DrivenRole, type RunWorld } from './run-world.ts';
 import { withRestore, type Restorer } from '../provisioning.ts';
 import { requireWorld } from '../../../fixtures/reference-world.ts';
 
@@ -130,7 +131,13 @@ class ModelDriver {
   #caller(role: DrivenRole): Promise<Caller> {
     let caller = this.#callers.get(role);
     if (caller === undefined) {
-      caller = this.#context.callers[role]();
+      caller = this.#context.callers[role]().catch((problem: unknown) => {
+        // The newest account of the run: a federation of one's own may not have it yet.
+        if (role !== 'toolGrantee') throw problem;
+        throw new MissingFixture(
+          `needs the account ${this.#world.principalOf(role).bare}, whose own grants are the world's per-tool invoke grants, to log in (list it under "accounts" for an external federation, docs/sut.md): ${problem instanceof Error ? problem.message : String(problem)}`,
+        );
+      });
       this.#callers.set(role, caller);
     }
     return caller;
@@ -271,6 +278,15 @@ function formatSteps(records: readonly StepRecord[]): string {
 }
 
 /**
+ * The roles a family acts as. The tool grantee's own grants are invoke grants only: in any other
+ * family it would be one more account with its domain's grants (remotePeer), and its partial grant
+ * would add a version to the generated world of every model case.
+ */
+function drivenRolesOf(family: OperationFamily): readonly DrivenRole[] {
+  return family === 'invocation' ? DRIVEN_ROLES : DRIVEN_ROLES.filter((role) => role !== 'toolGrantee');
+}
+
+/**
  * Runs random steps of `family` against the gateway and judges each reply with the model, over the
  * run's fixture world plus a generated world the administrator provisions for the case (when the
  * SUT offers Administrative Provisioning; removed at the end). Throws RequirementViolation for the
@@ -278,14 +294,15 @@ function formatSteps(records: readonly StepRecord[]): string {
  */
 export async function checkAgainstModel(context: CaseContext, options: ModelCheckOptions): Promise<void> {
   // cantTell before anything is provisioned when the run's world cannot be had
-  const grantEdges = grantEdgesOf(context, runWorldOf(context));
-  const worldSeed = context.random.int(0, 0x7fff_ffff);
+  const grantEdges = grantEdgesOf(context, runWorldOf(context, [], drivenRolesOf(options.family)));
+  const experiment = new ModelExperiment(context);
+  const worldSeed = experiment.nextSeed();
   await withRestore(context, async (restorer) => {
     const generated =
       options.generated === false
         ? undefined
         : await provisionGeneratedWorld(context, restorer, worldSeed, grantEdges);
-    await checkWorld(context, options, generated, restorer);
+    await checkWorld(context, options, generated, restorer, experiment);
   });
 }
 
@@ -328,8 +345,13 @@ async function checkWorld(
   options: ModelCheckOptions,
   generated: ProvisionedWorld | undefined,
   restorer: Restorer,
+  experiment: ModelExperiment,
 ): Promise<void> {
-  const world = runWorldOf(context, generated === undefined ? [] : worldFileEndpoints(generated));
+  const world = runWorldOf(
+    context,
+    generated === undefined ? [] : worldFileEndpoints(generated),
+    drivenRolesOf(options.family),
+  );
   if (world.model.endpoints.length === 0)
     throw new MissingFixture(
       'the run provisioned no endpoint, so the model has nothing to judge answers about',
@@ -347,7 +369,7 @@ async function checkWorld(
     (step) => [[step]] as [ModelStep[]],
   );
   const numRuns = examples.length + context.budget.iterations(...options.runs);
-  const seed = context.random.int(0, 0x7fff_ffff);
+  const seed = experiment.nextSeed();
   const driver = new ModelDriver(context, world, restorer);
   let failure: { readonly mismatch: ModelMismatch; readonly steps: StepRecord[] } | undefined;
   const property = fc.asyncProperty(
@@ -373,7 +395,7 @@ async function checkWorld(
       throw details.errorInstance instanceof Error
         ? details.errorInstance
         : new Error(String(details.errorInstance));
-    const where = `case seed ${String(context.random.seed)}, fast-check seed ${String(seed)}, path ${details.counterexamplePath ?? '?'}, ${String(details.numShrinks)} shrink(s)`;
+    const where = `${experiment.describe()}, fast-check seed ${String(seed)}, path ${details.counterexamplePath ?? '?'}, ${String(details.numShrinks)} shrink(s)`;
     const { mismatch, steps } = failure;
     const replay = `replay: these steps, in order: ${JSON.stringify(steps.map((record) => record.step))}`;
     const received = [

@@ -17,6 +17,7 @@ import { checkHeld } from '../../../framework/evidence.ts';
 import { expectSameErrorPayload, expectThat } from '../../../framework/expect.ts';
 import { CannotTell, MissingFixture, RequirementViolation } from '../../../framework/verdicts.ts';
 import {
+  fullAgainAt,
   invocation,
   meteredDecision,
   underLimit,
@@ -347,9 +348,48 @@ const DEADLINE_CLASSES = [
 ] as const;
 
 /**
+ * Task state of a task admitted with a deadline: it MUST show the deadline (#task-recovery, the
+ * deadline "if any"), and one requested above the tool maximum no later than the maximum allows
+ * (interp-32: clamped). A state that shows none decides neither, so it is a violation itself.
+ */
+async function checkDeadlineShown(
+  session: TaskSession,
+  task: ModelledTask,
+  admitted: {
+    readonly deadlineClass: string;
+    readonly toolName: string;
+    readonly maximum: number;
+    readonly above: boolean;
+    readonly slackSeconds: number;
+    readonly offsetHighMs: number;
+  },
+): Promise<void> {
+  const state = await session.state(task.taskId);
+  if (state.parsed.type !== 'result' || state.parsed.payload === undefined)
+    throw new CannotTell(
+      `${admitted.deadlineClass}: task-state of the admitted task was not answered, so the deadline it keeps cannot be told: ${state.reply.xml}`,
+    );
+  const shown = parseTaskState(state.parsed.payload).deadline;
+  expectThat(
+    `${task.transcript()}\n${state.reply.xml}`,
+    'task-recovery.state-contents',
+    `${admitted.deadlineClass}: task-state of a task admitted with a deadline shows that deadline`,
+    shown !== undefined,
+  );
+  if (!admitted.above || shown === undefined) return;
+  const latest = Date.now() + admitted.offsetHighMs + (admitted.maximum + admitted.slackSeconds) * 1000;
+  expectThat(
+    state.reply.xml,
+    'rules.resource-bounds',
+    `a deadline admitted above the maximum of ${admitted.toolName} (${String(admitted.maximum)} s) is clamped to it: task-state shows none later than ${new Date(latest).toISOString()} (interp-32)`,
+    toEpochMillis(shown) <= latest,
+  );
+}
+
+/**
  * invocation.model-deadlines: deadlines placed on the gateway's measured clock for each class; the
- * answer must be one the model allows (interp-30, interp-32), an admitted task must not keep a
- * deadline past the tool maximum, and one admitted with an expired deadline must fail with
+ * answer must be one the model allows (interp-30, interp-32), an admitted task shows its deadline
+ * in task state and keeps none past the tool maximum, and one admitted with an expired deadline must fail with
  * deadline-expired without running.
  */
 export async function checkDeadlines(context: CaseContext): Promise<void> {
@@ -439,20 +479,14 @@ export async function checkDeadlines(context: CaseContext): Promise<void> {
         );
         continue;
       }
-      if (seconds > maximum) {
-        const state = await session.state(task.taskId);
-        if (state.parsed.type === 'result' && state.parsed.payload !== undefined) {
-          const shown = parseTaskState(state.parsed.payload).deadline;
-          const latest =
-            Date.now() + clock.offsetHighMs + (maximum + clockUncertainty + roundTrip + 1) * 1000;
-          expectThat(
-            state.reply.xml,
-            'rules.resource-bounds',
-            `a deadline admitted above the maximum of ${toolName} (${String(maximum)} s) is clamped to it: task-state shows none later than ${new Date(latest).toISOString()} (interp-32)`,
-            shown === undefined || toEpochMillis(shown) <= latest,
-          );
-        }
-      }
+      await checkDeadlineShown(session, task, {
+        deadlineClass,
+        toolName,
+        maximum,
+        above: seconds > maximum,
+        slackSeconds: clockUncertainty + roundTrip + 1,
+        offsetHighMs: clock.offsetHighMs,
+      });
       await task.settle();
     }
   } finally {
@@ -573,7 +607,8 @@ export const REQUEST_SURFACES = ['discovery', 'metadata', 'invocation', 'search'
  * `driven` whose per-sender bucket the SUT file documents, from a bucket left idle for a full
  * documented refill: a burst past it, an overload at four times the rate, then the sustained
  * rate at half of it; each answer judged against the bucket given what the gateway had served so
- * far. Unauthorized requests sent while the bucket is empty must keep the not-found answer,
+ * far, and a surface that served nothing must serve a request sent after a full documented
+ * refill. Unauthorized requests sent while the bucket is empty must keep the not-found answer,
  * identical to the nonexistent object's (interp-42).
  */
 export async function checkRateLimits(context: CaseContext, driven: readonly string[]): Promise<void> {
@@ -622,6 +657,25 @@ interface Answered {
   readonly answeredAt: number;
 }
 
+/** The longest the rate-limit case waits for a documented bucket to refill once more. */
+const REFILL_WAIT_LIMIT_S = 15;
+
+/**
+ * Sends at fullAgainAt (metered-requests.ts): the documented bucket idle for a full refill on the
+ * gateway's clock. Undefined when that refill is longer than the case waits.
+ */
+async function afterFullRefill<T>(
+  bucket: TokenBucket,
+  fullAt: number,
+  past: readonly MeteredRequest[],
+  send: () => Promise<T>,
+): Promise<T | undefined> {
+  if ((bucket.burst + 1) / bucket.perSecond > REFILL_WAIT_LIMIT_S) return undefined;
+  const wait = fullAgainAt(bucket, fullAt, past) - performance.now() / 1000;
+  if (wait > 0) await delay(wait * 1000);
+  return send();
+}
+
 async function driveSurface(
   context: CaseContext,
   caller: Caller,
@@ -636,7 +690,7 @@ async function driveSurface(
   const past: MeteredRequest[] = [];
   const log: string[] = [];
   let sequence = 0;
-  const decided = { serve: 0, limit: 0, unauthorized: 0, refused: 0 };
+  const decided = { serve: 0, limit: 0, unauthorized: 0, refused: 0, served: 0 };
   // Requests are sent without waiting for the answers before (the gateway takes them in order):
   // round trips then do not refill the bucket between them.
   const send = (operation: ModelOperation): Promise<Answered> => {
@@ -679,6 +733,7 @@ async function driveSurface(
     const limited =
       exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'resource-constraint';
     if (limited) decided.refused += 1;
+    else decided.served += 1;
     past.push({ sentAt, answeredAt, took: limited ? 'none' : 'one' });
   };
   const judgeUnauthorized = (first: Answered, twin: Answered): void => {
@@ -736,6 +791,29 @@ async function driveSurface(
   for (let index = 0; index < SUSTAINED_REQUESTS; index++) {
     await delay(SUSTAINED_PACE * interval * 1000);
     await phase(1, 0);
+  }
+  if (decided.served === 0) {
+    // The bucket is a ceiling, so no single token obliges the gateway to serve; but a surface
+    // that refuses every request is closed, not rate-limited (#security), and resource-constraint
+    // is for a limit reached (#errors). Once the documented bucket has been left idle for a full
+    // refill, on the gateway's clock, one more authorized request must be served.
+    const answered = await afterFullRefill(bucket, fullAt, past, () => send(probe.authorized));
+    if (answered === undefined)
+      throw new CannotTell(
+        `${surface}: the gateway refused every authorized request, and a full refill of the documented bucket (${String(bucket.burst)} at ${String(bucket.perSecond)}/s) is longer than the case waits (${String(REFILL_WAIT_LIMIT_S)} s)`,
+      );
+    log.push(
+      `[${(answered.sentAt - fullAt).toFixed(3)}] sent after a full refill: ${answered.exchange.requestXml}`,
+      `[${(answered.answeredAt - fullAt).toFixed(3)}] received: ${answered.exchange.reply.xml}`,
+    );
+    const { parsed } = answered.exchange;
+    if (parsed.type === 'error' && parsed.error.condition === 'resource-constraint')
+      fail(
+        'security.rate-limits',
+        `an authorized ${surface} request served once the documented bucket (${String(bucket.burst)} at ${String(bucket.perSecond)}/s) had been idle for a full refill: a limit refuses a sender that asks too fast, never every request`,
+        `${answered.exchange.reply.xml} (and resource-constraint for all ${String(decided.refused)} authorized requests before it)`,
+      );
+    judgeAuthorized(answered);
   }
   // Evidence both ways: answers the bucket had to serve, and the limit seen biting (a refusal the
   // bucket allowed, or one it required).

@@ -14,9 +14,11 @@ import {
 } from '../../../fixtures/reference-world.ts';
 import { inlineWorldFile } from '../../../../protocol/fixture-world-file.ts';
 import type { CaseContext } from '../../../framework/context.ts';
+import { SeededRandom } from '../../../framework/seeded-random.ts';
 import { directoryItems, manifestRetrieval, maySee, searchBounds } from '../../../model/index.ts';
 import { generatedEndpointsArbitrary, manifestOf, worldFileEndpoints } from './generated-world.ts';
-import { edgeSteps, vocabularyOf } from './arbitraries.ts';
+import { edgeSteps, stepArbitrary, vocabularyOf } from './arbitraries.ts';
+import { ModelExperiment } from './experiment.ts';
 import { judgeReply } from './judge.ts';
 import { expectationOf } from './operations.ts';
 import { runWorldOf } from './run-world.ts';
@@ -28,6 +30,7 @@ const ROLES: RoleJids = {
   denied: 'mallory@hostile.example',
   admin: 'admin@server.example',
   localPeer: 'dave@server.example',
+  toolGrantee: 'grantee@example.com',
 };
 
 function contextWith(world: CaseContext['world']): CaseContext {
@@ -35,6 +38,18 @@ function contextWith(world: CaseContext['world']): CaseContext {
 }
 
 const run = runWorldOf(contextWith(loadReferenceWorld(REFERENCE_WORLD_FILE, ROLES)));
+
+function requireEndpoint(jid: string): { readonly jid: string } {
+  const found = run.model.endpoints.find((endpoint) => endpoint.jid === jid);
+  if (found === undefined) throw new Error(`the reference world has no ${jid}`);
+  return found;
+}
+
+function edgeManifest(names: readonly string[]): {
+  tools: { name: string; inputSchema: { type: 'object' } }[];
+} {
+  return { tools: names.map((name) => ({ name, inputSchema: { type: 'object' } })) };
+}
 
 function directoryReply(jids: readonly string[], count: number): string {
   const items = jids.map((jid) => `<item jid='${jid}'/>`).join('');
@@ -78,6 +93,92 @@ describe('the run world', () => {
     expect(described).toContain('weather@agents.example 2.0.0 alerts.list');
     expect(described).toContain('weather@agents.example 2.0.0 forecast.get');
     expect(carolEdges.map((target) => target.tool)).not.toContain('absent.tool');
+  });
+
+  it('tries, as the tool grantee, every toolbox tool its separate grants name and the ungranted ones a bug reaches first', () => {
+    const principalOf = (role: Parameters<typeof run.principalOf>[0]) => run.principalOf(role);
+    const vocabulary = vocabularyOf(run.model, run.roles, principalOf);
+    const grantee = run.principalOf('toolGrantee');
+    const toolbox = edgeSteps(run.model, vocabulary, 'invocation', principalOf).flatMap(
+      ({ role, operation }) =>
+        role === 'toolGrantee' && operation.kind === 'invoke' && operation.jid === 'toolbox@agents.example'
+          ? [operation]
+          : [],
+    );
+    const admitted = toolbox.filter((operation) =>
+      expectationOf(run.model, grantee, operation).alternatives.some(
+        (alternative) => alternative.answer.kind === 'error' && alternative.answer.condition === 'conflict',
+      ),
+    );
+    expect(admitted.map((operation) => operation.tool).toSorted()).toEqual(['tool.01', 'tool.30', '\u0416']);
+    const refused = toolbox
+      .filter((operation) => !admitted.includes(operation))
+      .map((operation) => operation.tool);
+    // The first and last tool in UTF-8 order (A, the emoji), and each granted tool's neighbours.
+    expect(refused).toEqual(
+      expect.arrayContaining([
+        'A',
+        '\u{1F600}.grin',
+        'tool.02',
+        'tool.29',
+        '\u00E9t\u00E9',
+        '\uE000.private-use',
+      ]),
+    );
+    expect(refused).not.toContain('tool.15');
+    for (const operation of toolbox.filter((candidate) => !admitted.includes(candidate)))
+      expect(expectationOf(run.model, grantee, operation).sameAsNonexistent).toBe(true);
+    // Weather's tools it has by its domain's grant, as carol does: carol's edges try them.
+    expect(
+      (vocabulary.edges.get('toolGrantee') ?? []).filter((target) => target.jid === 'weather@agents.example'),
+    ).toEqual([]);
+    // On weather's few tools, carol's edges are all of them, as before.
+    expect(
+      (vocabulary.edges.get('remotePeer') ?? []).map((target) => `${target.version} ${target.tool}`),
+    ).toEqual(['1.4.0 forecast.get', '2.0.0 alerts.list', '2.0.0 forecast.get']);
+  });
+
+  it("keeps every lengthened and recased name of a granted tool in a version added to the grantee's endpoint", () => {
+    const toolbox = requireEndpoint('toolbox@agents.example');
+    const names = [
+      'tool.01',
+      'tool.01.more',
+      'tool.01x',
+      'TOOL.01',
+      'tool.14',
+      'tool.15',
+      'tool.16',
+      'tool.30',
+      'tool.30x',
+      'zz',
+    ];
+    const added = {
+      jid: toolbox.jid,
+      versions: [
+        {
+          version: '7.0.0',
+          manifest: {
+            ...edgeManifest(names),
+            agent: { jid: toolbox.jid, name: 'toolbox', version: '7.0.0' },
+          },
+        },
+      ],
+      active: undefined,
+      shape: { versions: [{ name: 'toolbox', tools: names }], active: undefined },
+    };
+    const joined = runWorldOf(
+      contextWith(loadReferenceWorld(REFERENCE_WORLD_FILE, ROLES)),
+      worldFileEndpoints({ seed: 1, endpoints: [added] }),
+    );
+    const principalOf = (role: Parameters<typeof joined.principalOf>[0]) => joined.principalOf(role);
+    const vocabulary = vocabularyOf(joined.model, joined.roles, principalOf);
+    const edges = (vocabulary.edges.get('toolGrantee') ?? [])
+      .filter((target) => target.version === '7.0.0')
+      .map((target) => target.tool);
+    // Not tool.14 or tool.15: neither a loose match of a granted name, next to one, first nor last.
+    expect(edges.toSorted()).toEqual(
+      ['TOOL.01', 'tool.01', 'tool.01.more', 'tool.01x', 'tool.16', 'tool.30', 'tool.30x', 'zz'].toSorted(),
+    );
   });
 
   it('tries every grant edge and every description-only nick first, whatever the seed', () => {
@@ -218,5 +319,72 @@ describe('a generated world', () => {
     expect(
       nicks.some((nick) => ['tabulates', 'harvests', 'reconciles', 'archives', 'forecasts'].includes(nick)),
     ).toBe(true);
+  });
+});
+
+describe("a model case's re-run", () => {
+  const shapes = fc.sample(generatedEndpointsArbitrary(), { seed: 2295397938, numRuns: 1 })[0] ?? [];
+  /** The world an attempt provisions: the case's world shape under the attempt's own names. */
+  const provisioned = (token: string) => {
+    const endpoints = shapes.map((shape, index) => {
+      const jid = `agentconf-model${String(index)}-${token}@agents.example`;
+      const versions = shape.versions.map((version, at) => {
+        const label = `${String(at + 1)}.0.0-${token}`;
+        return { version: label, manifest: manifestOf(jid, label, version) };
+      });
+      return { jid, versions, active: versions[0]?.version, shape };
+    });
+    return runWorldOf(
+      contextWith(loadReferenceWorld(REFERENCE_WORLD_FILE, ROLES)),
+      worldFileEndpoints({ seed: 1, endpoints }),
+    );
+  };
+
+  it('draws the world shape and the steps from the case seed, whatever the attempt', () => {
+    const first = new ModelExperiment({
+      random: new SeededRandom(17),
+      attempt: { number: 1, caseSeed: 17 },
+    });
+    const rerun = new ModelExperiment({
+      random: new SeededRandom(99),
+      attempt: { number: 2, caseSeed: 17 },
+    });
+    expect([rerun.nextSeed(), rerun.nextSeed()]).toEqual([first.nextSeed(), first.nextSeed()]);
+    expect(rerun.describe()).toContain('attempt 2, attempt seed 99 (names), case seed 17');
+    // A context without an attempt identity is a first attempt.
+    expect(new ModelExperiment({ random: new SeededRandom(17) }).nextSeed()).toBe(
+      new ModelExperiment({ random: new SeededRandom(17), attempt: { number: 1, caseSeed: 17 } }).nextSeed(),
+    );
+  });
+
+  it("repeats the first attempt's steps on the fresh names of its own world", () => {
+    const stepsOf = (token: string) => {
+      const world = provisioned(token);
+      const principalOf = (role: Parameters<typeof world.principalOf>[0]) => world.principalOf(role);
+      const vocabulary = vocabularyOf(world.model, world.roles, principalOf);
+      return {
+        world,
+        steps: fc.sample(fc.array(stepArbitrary(vocabulary, 'metadata'), { maxLength: 3 }), {
+          seed: 747178461,
+          numRuns: 40,
+        }),
+      };
+    };
+    const first = stepsOf('aaaaaaaa');
+    const rerun = stepsOf('zzzzzzzz');
+    // Every name and hash of the first world, as the re-run's world spells it.
+    const renamed = new Map<string, string>();
+    first.world.model.endpoints.forEach((endpoint, index) => {
+      const twin = rerun.world.model.endpoints[index];
+      endpoint.versions.forEach((version, at) => {
+        const twinVersion = twin?.versions[at];
+        if (twinVersion !== undefined) renamed.set(version.hash, twinVersion.hash);
+      });
+    });
+    let text = JSON.stringify(first.steps).replaceAll('aaaaaaaa', 'zzzzzzzz');
+    for (const [hash, twin] of renamed) text = text.replaceAll(hash, twin);
+    expect(JSON.parse(text)).toEqual(rerun.steps);
+    expect(JSON.stringify(first.steps)).toContain('aaaaaaaa');
+    expect(JSON.stringify(rerun.steps)).not.toContain('aaaaaaaa');
   });
 });

@@ -15,6 +15,7 @@ import { terminalPayload } from '../task-events.ts';
 import { TaskSession } from '../task-session.ts';
 import { conformanceTarget } from '../task-target.ts';
 import { requireToolFeatures } from '../tool-features.ts';
+import { ModelExperiment } from './experiment.ts';
 import { ModelledTask } from './task-driver.ts';
 
 /** Which expected revision an attempt names, relative to the task as the model sees it. */
@@ -45,7 +46,8 @@ async function checkPlans<T>(
   plan: fc.Arbitrary<T>,
   run: (plan: T) => Promise<void>,
 ): Promise<void> {
-  const seed = context.random.int(0, 0x7fff_ffff);
+  const experiment = new ModelExperiment(context);
+  const seed = experiment.nextSeed();
   const numRuns = context.budget.iterations(...runs);
   let violation: RequirementViolation | undefined;
   const details = await fc.check(
@@ -65,7 +67,7 @@ async function checkPlans<T>(
     throw details.errorInstance instanceof Error
       ? details.errorInstance
       : new Error(String(details.errorInstance));
-  const where = `fast-check seed ${String(seed)}, path ${details.counterexamplePath ?? '?'}, plan ${JSON.stringify(details.counterexample?.[0])}`;
+  const where = `${experiment.describe()}, fast-check seed ${String(seed)}, path ${details.counterexamplePath ?? '?'}, plan ${JSON.stringify(details.counterexample?.[0])}`;
   throw new RequirementViolation(
     violation.requirement,
     violation.expected,

@@ -32,7 +32,15 @@ import {
 } from '../../../model/index.ts';
 
 /** The caller roles the driver acts as, and the model principal each one is. */
-export const DRIVEN_ROLES = ['local', 'localPeer', 'remote', 'remotePeer', 'denied', 'admin'] as const;
+export const DRIVEN_ROLES = [
+  'local',
+  'localPeer',
+  'remote',
+  'remotePeer',
+  'toolGrantee',
+  'denied',
+  'admin',
+] as const;
 export type DrivenRole = (typeof DRIVEN_ROLES)[number];
 
 const KIND_OF_ROLE: Readonly<Record<DrivenRole, PrincipalKind>> = {
@@ -40,6 +48,7 @@ const KIND_OF_ROLE: Readonly<Record<DrivenRole, PrincipalKind>> = {
   localPeer: 'localPeer',
   remote: 'remote',
   remotePeer: 'remotePeer',
+  toolGrantee: 'toolGrantee',
   denied: 'hostile',
   admin: 'admin',
 };
@@ -102,10 +111,15 @@ function grantOf(
 /**
  * The run's world as the model sees it, with the endpoints a case provisioned itself
  * (`provisioned`, world-file shaped: generated-world.ts), which the run's grants cover as they
- * cover any endpoint they do not name. MissingFixture (cantTell) when the run has no fixture
- * world, or when a grant decision waits on an unconfirmed checklist item.
+ * cover any endpoint they do not name, acting as the `driven` roles the run has an account for.
+ * MissingFixture (cantTell) when the run has no fixture world, or when a grant decision waits on
+ * an unconfirmed checklist item.
  */
-export function runWorldOf(context: CaseContext, provisioned: readonly JsonObject[] = []): RunWorld {
+export function runWorldOf(
+  context: CaseContext,
+  provisioned: readonly JsonObject[] = [],
+  driven: readonly DrivenRole[] = DRIVEN_ROLES,
+): RunWorld {
   const world = requireWorld(context);
   const added = referenceWorldOf(
     { endpoints: [...provisioned] },
@@ -125,7 +139,7 @@ export function runWorldOf(context: CaseContext, provisioned: readonly JsonObjec
   const denied = world.jidOf('denied');
   const domainOf = (jid: string): string => parseBareJid(jid).domainpart;
   const principals = new Map<DrivenRole, Principal>();
-  for (const role of DRIVEN_ROLES) {
+  for (const role of driven) {
     const jid = roleJid(world, role);
     if (jid === undefined) continue;
     const bare = normalizeBareJid(jid);
