@@ -20,6 +20,8 @@ export const PASSES_EXPLAINED: Readonly<Record<string, string>> = {
   'identity-presence.subscribe-visible-local': "a stray 'subscribed' is the right answer to a subscribe",
   'identity-presence.subscribe-visible-federated': "a stray 'subscribed' is the right answer to a subscribe",
   'events.unknown-namespace-event': 'silence is a permitted answer: the message was ignored',
+  'identity-presence.probe-hidden-like-nonexistent':
+    'each probe draws its own stray presence or none; when the visible one drew a presence and the hidden and nonexistent ones drew the same (mostly silence), they were in fact answered alike, which is all the case claims',
   'json-encoding.no-external-refs-registered':
     'when the positive control happens to get a result, refusing the external-$ref manifest is permitted, and the chaos gateway never connects to the canary listener',
 };
