@@ -12,6 +12,7 @@ import type { Level } from '../../suites/framework/outcome.ts';
 import type { CaseResult } from '../../suites/framework/run-case.ts';
 import type { OutcomeCounts } from '../profile-verdicts.ts';
 import type { RunResult } from '../run-result.ts';
+import { callerStatementLines } from './caller-statement.ts';
 import { attemptTranscripts, didNotPass, requirementLine } from './case-story.ts';
 import type { CaseFailure, ConformanceReport, ProfileStatement } from './conformance-report.ts';
 import type { ReportFile } from './report-file.ts';
@@ -69,7 +70,19 @@ function headline(report: ConformanceReport): string {
     .map((profile) => `${inline(profile.title)} ${profileVerdictWord(profile.verdict, report.partial)}`);
   if (report.staleBaseline.length > 0 || report.unknownBaseline.length > 0)
     reasons.push('the baseline is out of date');
-  const why = reasons.length > 0 ? reasons.join(', ') : 'every claimed profile passed';
+  for (const assessment of report.caller?.assessments ?? []) {
+    if (assessment.verdict === 'failed' || assessment.verdict === 'incomplete')
+      reasons.push(
+        `${inline(assessment.title)} (${assessment.verdict === 'failed' ? 'FAILED' : 'INCOMPLETE'}, not a spec profile)`,
+      );
+  }
+  const judged =
+    report.caller === undefined
+      ? 'every claimed profile passed'
+      : report.subject.claimedProfiles.length === 0
+        ? 'every assessment of the caller passed (not spec profiles)'
+        : 'every claimed profile and every assessment of the caller passed';
+  const why = reasons.length > 0 ? reasons.join(', ') : judged;
   if (report.interrupted !== undefined) {
     return `**INTERRUPTED**: the run was ${inline(report.interrupted)}; the cases it had not finished are undecided (not run), and this is not a conformance verdict.`;
   }
@@ -171,7 +184,10 @@ function identityRows(report: ConformanceReport, subject: string): Row[] {
   return [
     ['Implementation', inline(subject)],
     ...(report.subject.homepage === undefined ? [] : [['Homepage', report.subject.homepage] as Row]),
-    ['Gateway JID', code(report.subject.gatewayJid)],
+    ...(report.subject.gatewayJid === '' ? [] : [['Gateway JID', code(report.subject.gatewayJid)] as Row]),
+    ...(report.caller === undefined
+      ? []
+      : [['Caller under test', `${inline(report.caller.name)} (${code(report.caller.kind)})`] as Row]),
     ['Claimed profiles', report.subject.claimedProfiles.map(code).join(', ') || 'none'],
     ['Specification', `[${inline(report.spec.title)}](${report.spec.url}) ${report.spec.revision}`],
     ['Suite', `${report.suite.name} ${report.suite.version}`],
@@ -187,7 +203,9 @@ function identityRows(report: ConformanceReport, subject: string): Row[] {
         ? `**PARTIAL**: ${inline(selectionText(report))}; the verdicts speak for these cases only`
         : selectionText(report),
     ],
-    ['Fixtures', `${code(report.fixtures)}: ${FIXTURE_MODES[report.fixtures]}`],
+    ...(callerOnly(report)
+      ? []
+      : [['Fixtures', `${code(report.fixtures)}: ${FIXTURE_MODES[report.fixtures]}`] as Row]),
     ...checklistRows(report),
     ...paceRows(report),
   ];
@@ -237,18 +255,19 @@ function failureLines(report: ConformanceReport, result: RunResult): string[] {
   return lines;
 }
 
-export function conformanceMarkdown(report: ConformanceReport, result: RunResult): string {
-  const subject = `${report.subject.name}${report.subject.version === undefined ? '' : ` ${report.subject.version}`}`;
-  const totals = report.totals;
+/** A SUT file with a caller and no gateway: no profile, preflight or fixture world to speak of. */
+function callerOnly(report: ConformanceReport): boolean {
+  return report.caller !== undefined && report.subject.gatewayJid === '';
+}
+
+function gatewayLines(report: ConformanceReport): string[] {
+  if (callerOnly(report))
+    return [
+      '## Profiles',
+      '',
+      'None claimed: the SUT file declares a caller and no gateway, so only the caller assessments below apply.',
+    ];
   return [
-    `# Conformance statement: ${inline(subject)}`,
-    '',
-    `${headline(report)} ${String(totals.cases)} cases: ${String(totals.passed)} passed, ${String(totals.failed)} failed, ${String(totals.cantTell)} undecided (${String(totals.flaky)} flaky), ${String(totals.inapplicable)} inapplicable, ${String(totals.untested)} not claimed.`,
-    '',
-    '| | |',
-    '|---|---|',
-    ...identityRows(report, subject).map(([name, value]) => `| ${name} | ${value} |`),
-    '',
     '## Preflight',
     '',
     ...preflightLines(report),
@@ -256,9 +275,28 @@ export function conformanceMarkdown(report: ConformanceReport, result: RunResult
     '## Profiles',
     '',
     ...report.profiles.map((profile) => profileSentence(profile, report.partial)),
+  ];
+}
+
+export function conformanceMarkdown(report: ConformanceReport, result: RunResult): string {
+  const subject = `${report.subject.name}${report.subject.version === undefined ? '' : ` ${report.subject.version}`}`;
+  const totals = report.totals;
+  return [
+    `# Conformance statement: ${inline(subject)}`,
+    '',
+    callerOnly(report)
+      ? headline(report)
+      : `${headline(report)} ${String(totals.cases)} cases: ${String(totals.passed)} passed, ${String(totals.failed)} failed, ${String(totals.cantTell)} undecided (${String(totals.flaky)} flaky), ${String(totals.inapplicable)} inapplicable, ${String(totals.untested)} not claimed.`,
+    '',
+    '| | |',
+    '|---|---|',
+    ...identityRows(report, subject).map(([name, value]) => `| ${name} | ${value} |`),
+    '',
+    ...gatewayLines(report),
+    ...(report.caller === undefined ? [] : callerStatementLines(report.caller, { inline, code }, codeBlock)),
     ...baselineLines(report, result),
     ...warningLines(report),
-    ...failureLines(report, result),
+    ...(callerOnly(report) ? [] : failureLines(report, result)),
     '',
     '## Other reports',
     '',

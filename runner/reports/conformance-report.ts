@@ -7,6 +7,7 @@
  * claimed"); then every case that failed or could not be decided with its requirements, every
  * attempt's violation or reason, expected vs received and where its transcript is.
  */
+import { callerStatementOf, type CallerStatement } from './caller-statement.ts';
 import type { FixtureProvisioning } from '../../harness/sut/sut-config.ts';
 import { LEVELS, type Level, type Outcome } from '../../suites/framework/outcome.ts';
 import type { Scenario } from '../../suites/framework/budget.ts';
@@ -175,6 +176,8 @@ export interface ConformanceReport {
   readonly unknownBaseline: readonly string[];
   /** The run's other report files, relative to the run directory. */
   readonly reports: Readonly<Record<string, string>>;
+  /** The caller under test and its assessments (not spec profiles), when the run judged one. */
+  readonly caller?: CallerStatement;
 }
 
 export const REPORT_FILES = {
@@ -360,7 +363,13 @@ export function conformanceReport(
     staleBaseline: result.staleBaseline,
     unknownBaseline: result.unknownBaseline,
     reports: reportsOf(options),
+    ...callerPart(result, context),
   };
+}
+
+function callerPart(result: RunResult, context: ReportContext): { caller?: CallerStatement } {
+  const caller = callerStatementOf(result, context);
+  return caller === undefined ? {} : { caller };
 }
 
 function scenarioStatements(run: RunResult): ScenarioStatement[] {
