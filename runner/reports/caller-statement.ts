@@ -9,6 +9,7 @@ import { ASSESSMENT_LABEL } from '../../suites/registry/assessments.ts';
 import type { AssessmentVerdict } from '../assessment-verdicts.ts';
 import type { RunResult } from '../run-result.ts';
 import { attemptTranscripts, requirementLine, type CitedRequirement } from './case-story.ts';
+import { code, codeBlock, inline, verdictLines } from './markdown-text.ts';
 import type { ReportContext } from './report-context.ts';
 
 export interface CallerCaseFailure {
@@ -135,13 +136,8 @@ const VERDICT_WORDS: Readonly<Record<AssessmentVerdict['verdict'], string>> = {
   'not-run': 'NOT RUN',
 };
 
-/** The markdown section; `escape` and `code` are the statement's own inline helpers. */
-export function callerStatementLines(
-  statement: CallerStatement,
-  text: { readonly inline: (value: string) => string; readonly code: (value: string) => string },
-  block: (value: string, language?: string) => string,
-): string[] {
-  const { inline, code } = text;
+/** The markdown section of conformance.md. */
+export function callerStatementLines(statement: CallerStatement): string[] {
   const lines = [
     '',
     `## Caller under test (${inline(statement.label)})`,
@@ -177,22 +173,7 @@ export function callerStatementLines(
           `  - ${String(attempt.attempt)} (seed ${String(attempt.seed)}): ${attempt.outcome} in ${String(attempt.durationMs)} ms${attempt.reason === undefined ? '' : `: ${inline(attempt.reason)}`}`,
       ),
     );
-    if (failure.violation !== undefined) {
-      lines.push(
-        `- Violated: ${code(failure.violation.requirement)}`,
-        '',
-        'Expected:',
-        '',
-        block(failure.violation.expected),
-        '',
-        'Received:',
-        '',
-        block(failure.violation.received),
-      );
-    } else if (failure.reason !== undefined) {
-      lines.push(`- Reason: ${inline(failure.reason)}`);
-    }
-    lines.push('', 'Transcript:', '', block(failure.transcript, 'text'), '');
+    lines.push(...verdictLines(failure), '', 'Transcript:', '', codeBlock(failure.transcript, 'text'), '');
   }
   return lines;
 }

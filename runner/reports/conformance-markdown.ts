@@ -13,6 +13,7 @@ import type { CaseResult } from '../../suites/framework/run-case.ts';
 import type { OutcomeCounts } from '../profile-verdicts.ts';
 import type { RunResult } from '../run-result.ts';
 import { callerStatementLines } from './caller-statement.ts';
+import { code, codeBlock, inline, verdictLines } from './markdown-text.ts';
 import { attemptTranscripts, didNotPass, requirementLine } from './case-story.ts';
 import type { CaseFailure, ConformanceReport, ProfileStatement } from './conformance-report.ts';
 import type { ReportFile } from './report-file.ts';
@@ -23,24 +24,6 @@ import {
   runVerdictWord,
   selectionText,
 } from './verdict-words.ts';
-
-/** A fence longer than any backtick run inside, so transcripts cannot close their code block. */
-function codeBlock(text: string, language = ''): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}${language}\n${text}\n${fence}`;
-}
-
-/** Inline code that survives backticks in the content. */
-function code(text: string): string {
-  const fence = text.includes('`') ? '``' : '`';
-  return `${fence}${fence === '``' ? ' ' : ''}${text}${fence === '``' ? ' ' : ''}${fence}`;
-}
-
-/** Markdown inline text: characters that would start markup or break a table cell are escaped. */
-function inline(text: string): string {
-  return text.replace(/[\\`*_[\]<>|#]/g, (char) => `\\${char}`).replace(/\s*\n\s*/g, ' ');
-}
 
 function levelCounts(level: Level, counts: OutcomeCounts): string {
   const total = counts.passed + counts.failed + counts.cantTell + counts.inapplicable;
@@ -129,21 +112,7 @@ function failureSection(failure: CaseFailure, caseResult: CaseResult | undefined
     `- Attempts:`,
     ...failure.attempts.map(attemptLine),
   ];
-  if (failure.violation !== undefined) {
-    lines.push(
-      `- Violated: ${code(failure.violation.requirement)}`,
-      '',
-      'Expected:',
-      '',
-      codeBlock(failure.violation.expected),
-      '',
-      'Received:',
-      '',
-      codeBlock(failure.violation.received),
-    );
-  } else if (failure.reason !== undefined) {
-    lines.push(`- Reason: ${inline(failure.reason)}`);
-  }
+  lines.push(...verdictLines(failure));
   if (failure.flaky && failure.reason !== undefined && failure.violation !== undefined) {
     lines.push('', `Flaky: ${inline(failure.reason)}`);
   }
@@ -293,7 +262,7 @@ export function conformanceMarkdown(report: ConformanceReport, result: RunResult
     ...identityRows(report, subject).map(([name, value]) => `| ${name} | ${value} |`),
     '',
     ...gatewayLines(report),
-    ...(report.caller === undefined ? [] : callerStatementLines(report.caller, { inline, code }, codeBlock)),
+    ...(report.caller === undefined ? [] : callerStatementLines(report.caller)),
     ...baselineLines(report, result),
     ...warningLines(report),
     ...(callerOnly(report) ? [] : failureLines(report, result)),
