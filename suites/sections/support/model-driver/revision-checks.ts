@@ -250,7 +250,9 @@ export async function checkInputRevisions(
         for (const drawn of attempts) {
           // After an acceptance the task runs on to its next request or its end: wait for it.
           if (task.model.state === 'running') await task.awaitBeyond();
-          const unknown = `model-unknown-${String(context.random.int(0, 1e9))}`;
+          // Zero-padded: an ID the task never issued must still keep the identifier grammar
+          // (22-128 characters), or the request cannot even be built.
+          const unknown = `model-unknown-${String(context.random.int(0, 1e9)).padStart(10, '0')}`;
           const next: SentInput | undefined =
             drawn.kind === 'replay'
               ? sent[drawn.of % Math.max(1, sent.length)]
