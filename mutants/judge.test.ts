@@ -66,6 +66,7 @@ function run(passed: boolean, cases: readonly CaseSpec[], verdict = passed ? 'pa
       { profile: 'task-execution', claimed: true, verdict },
       { profile: 'human-messaging', claimed: false, verdict: 'not-claimed' },
     ],
+    preflight: [],
   };
 }
 
@@ -150,6 +151,48 @@ describe('judgeRun', () => {
       profiles: [{ profile: 'interactive-tasks', claimed: true, verdict: 'failed' }],
     };
     expect(judgeRun(mutant('m'), blocked).kind).toBe('killed');
+  });
+
+  it('cites the profile claim for a preflight finding, and counts it for a false-claim mutant only', () => {
+    const blocked: JudgedRun = {
+      ...run(
+        false,
+        [
+          {
+            id: 'cancellation.stale-revision-refused',
+            outcome: 'cantTell',
+            reason: 'blocked by the preflight: …',
+          },
+        ],
+        'incomplete',
+      ),
+      profiles: [{ profile: 'interactive-tasks', claimed: true, verdict: 'failed' }],
+      preflight: [
+        {
+          profile: 'interactive-tasks',
+          kind: 'missing',
+          message: 'the script tool does not advertise #cancel\nmore',
+        },
+        { profile: 'admin-provisioning', kind: 'untestable', message: 'no #admin' },
+      ],
+    };
+    const claim = judgeRun(mutant('off', { requirements: [], falseClaim: true }), blocked);
+    expect(claim).toMatchObject({
+      kind: 'killed',
+      killers: [
+        {
+          caseId: 'preflight',
+          requirement:
+            'the profile claim (#conformance, interp-43): the script tool does not advertise #cancel',
+          outcome: 'failed',
+        },
+        { caseId: 'cancellation.stale-revision-refused', outcome: 'cantTell' },
+      ],
+      citesClaim: true,
+    });
+    // Any other mutant the preflight stops was not caught for the requirement it claims to break.
+    const other = judgeRun(mutant('m'), blocked);
+    expect(other.kind === 'killed' && other.citesClaim).toBe(false);
   });
 
   it('counts a case that violated a requirement once and not when re-run (flaky) as a kill', () => {

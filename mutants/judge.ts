@@ -74,7 +74,17 @@ export interface JudgedRun {
     readonly claimed: boolean;
     readonly verdict: string;
   }[];
+  /** What the preflight found before any case (suites/framework/preflight.ts). */
+  readonly preflight: readonly {
+    readonly profile: string;
+    readonly kind: string;
+    readonly message: string;
+  }[];
 }
+
+/** How a kill by the preflight is cited: the claim it refutes, not a requirement sentence. */
+export const PREFLIGHT_KILLER = 'preflight';
+export const PROFILE_CLAIM_CITATION = 'the profile claim (#conformance, interp-43)';
 
 /** The verdict on `mutant` from the result of its focused run. */
 export function judgeRun(mutant: Mutant, result: JudgedRun): MutantVerdict {
@@ -103,6 +113,15 @@ export function judgeRun(mutant: Mutant, result: JudgedRun): MutantVerdict {
       outcome: flaky ? 'flaky' : caseResult.outcome,
     });
   }
+  // A claimed profile whose required features are not advertised: the claim itself is refuted.
+  for (const finding of result.preflight) {
+    if (finding.kind !== 'missing') continue;
+    killers.push({
+      caseId: PREFLIGHT_KILLER,
+      requirement: `${PROFILE_CLAIM_CITATION}: ${firstLine(finding.message)}`,
+      outcome: 'failed',
+    });
+  }
   // Failures first: a case that decided against the mutant says more than one that could not
   // tell; a warning counts only because of --strict.
   const rank = { failed: 0, flaky: 1, cantTell: 2, warned: 3 } as const;
@@ -122,7 +141,10 @@ export function judgeRun(mutant: Mutant, result: JudgedRun): MutantVerdict {
     kind: 'killed',
     killers,
     profiles,
-    citesClaim: killers.some((killer) => claimed.has(killer.requirement)),
+    citesClaim: killers.some(
+      (killer) =>
+        claimed.has(killer.requirement) || (mutant.falseClaim === true && killer.caseId === PREFLIGHT_KILLER),
+    ),
   };
 }
 
@@ -190,6 +212,7 @@ function outcomeText(row: MutantRow): string {
 }
 
 function requirementText(mutant: Mutant): string {
+  if (mutant.requirements.length === 0 && mutant.falseClaim === true) return PROFILE_CLAIM_CITATION;
   const [first, ...rest] = mutant.requirements;
   return `${first ?? ''}${rest.length > 0 ? ` +${String(rest.length)}` : ''}`;
 }

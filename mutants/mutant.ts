@@ -45,8 +45,14 @@ export type BugClass = (typeof BUG_CLASSES)[number];
 export interface Mutant extends GatewayVariant {
   /** The bug class this mutant samples. */
   readonly bugClass: BugClass;
-  /** Registry IDs of the requirements the mutant breaks (at least one). */
+  /** Registry IDs of the requirements the mutant breaks (at least one, unless falseClaim). */
   readonly requirements: readonly RequirementId[];
+  /**
+   * Set when the bug is a claim the gateway does not back: a profile claimed without the features
+   * its definition requires (#conformance, interp-43). No requirement sentence is broken, since
+   * what is not advertised may go unimplemented; the preflight refutes the claim before any case.
+   */
+  readonly falseClaim?: true;
   /** The claimed profile that must no longer pass. */
   readonly profile: ProfileId;
   /** The scenario family whose cases should kill it (suites/framework/budget.ts). */

@@ -83,9 +83,15 @@ describe('checkGatewayElements', () => {
       `<event xmlns='urn:xmpp:agent-task:0' task-id='task-aaaaaaaaaaaaaaaaaaaaaaaa' event-id='evt-bbbbbbbbbbbbbbbbbbbbbbbb' revision='2' type='${type}'>${json}</event></message>`;
     expect(eventPayloadViolation(received(event('{"percent":50}')).entries, GATEWAY)).toBeUndefined();
     const outOfRange = event('{"percent":150}');
+    // A percent out of range has a requirement of its own (#events); any other break is the schema's.
     expect(eventPayloadViolation(received(outOfRange).entries, GATEWAY)).toMatchObject({
-      requirement: 'event-json-schemas.payloads-valid',
+      requirement: 'events.progress-percent-range',
       received: outOfRange,
+    });
+    const unknownMember = event('{"percent":50,"eta":5}');
+    expect(eventPayloadViolation(received(unknownMember).entries, GATEWAY)).toMatchObject({
+      requirement: 'event-json-schemas.payloads-valid',
+      received: unknownMember,
     });
     const duplicateKey = event('{"percent":1,"percent":2}');
     expect(eventPayloadViolation(received(duplicateKey).entries, GATEWAY)?.message).toMatch(/I-JSON/);

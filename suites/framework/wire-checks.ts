@@ -24,6 +24,7 @@ import {
   StanzaParseError,
 } from '../../protocol/stanza/index.ts';
 import { validateElements, type XsdResult } from '../../protocol/xsd/validator.ts';
+import { requirementOfInvalidEvent } from './event-requirement.ts';
 import { unsafeTrace } from './safe-text.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 import { RequirementViolation } from './verdicts.ts';
@@ -164,10 +165,12 @@ export function eventPayloadViolation(
         continue;
       }
       let problem: string | undefined;
+      let requirement: RequirementId = 'event-json-schemas.payloads-valid';
       try {
         const event = parseEvent(child);
         const validation = validateEventPayload(event.type, parseStrictJson(event.json));
         if (!validation.ok) {
+          requirement = requirementOfInvalidEvent(event.type, validation.violations);
           problem = validation.violations
             .map((violation) => `${violation.path || '/'}: ${violation.message}`)
             .join('; ');
@@ -179,10 +182,10 @@ export function eventPayloadViolation(
       }
       if (problem !== undefined) {
         return new RequirementViolation(
-          'event-json-schemas.payloads-valid',
+          requirement,
           'every lifecycle event payload is valid against the normative event schema for its type',
           entry.xml,
-          `event-json-schemas.payloads-valid: the gateway sent an event whose payload breaks the schema (${problem})`,
+          `${requirement}: the gateway sent an event whose payload breaks the schema (${problem})`,
         );
       }
     }

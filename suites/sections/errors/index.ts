@@ -56,6 +56,7 @@ import {
 import { freshRequestId, TaskSession } from '../support/task-session.ts';
 import { activateTarget, conformanceTarget } from '../support/task-target.ts';
 import { badInputCases } from './bad-input.ts';
+import { exchangeOrSilence } from '../support/bad-input.ts';
 
 /**
  * Every stanza `caller` received must leave out the planted markers, and the error texts among
@@ -267,8 +268,15 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
               { to: endpoint, type: 'set' as const, payload: unknown() },
             ]),
       ];
+      // Silence is the violation here, not a harness failure: the IQ rules demand an answer.
       const replies = await Promise.all(
-        requests.map(({ to, type, payload }) => caller.exchangeIq(to, type, payload)),
+        requests.map(({ to, type, payload }) =>
+          exchangeOrSilence(
+            () => caller.exchangeIq(to, type, payload),
+            'errors.unhandled-iq-error',
+            `a ${type} payload nothing handles (<${payload.name} xmlns='${String(payload.attrs['xmlns'])}'/>, to ${to})`,
+          ),
+        ),
       );
       for (const exchange of replies) expectAnyStanzaError(exchange, 'errors.unhandled-iq-error', context);
       // The gateway half alone does not decide the requirement: endpoints answer on their own.

@@ -50,12 +50,15 @@ async function expectGatewayIdentity(context: CaseContext, caller: Caller): Prom
   );
 }
 
-/** The gateway-level feature each profile cannot work without (#conformance, #gateway-info). */
-const PROFILE_FEATURES: readonly (readonly [ProfileId, string])[] = [
-  ['core-directory', FEATURE.directory],
-  ['jabber-search', NS.search],
-  ['admin-provisioning', FEATURE.admin],
-  ['self-registration', FEATURE.selfRegister],
+/**
+ * The gateway-level feature each profile cannot work without (#conformance, #gateway-info), and
+ * the requirement its absence breaks: #search states its own advertisement rule.
+ */
+const PROFILE_FEATURES: readonly (readonly [ProfileId, string, RequirementId])[] = [
+  ['core-directory', FEATURE.directory, 'gateway-info.features'],
+  ['jabber-search', NS.search, 'search.advertised-and-implemented'],
+  ['admin-provisioning', FEATURE.admin, 'gateway-info.features'],
+  ['self-registration', FEATURE.selfRegister, 'gateway-info.features'],
 ];
 
 export const gatewayInfoSuite = defineSuite('gateway-info', 'Gateway Information', [
@@ -82,7 +85,7 @@ export const gatewayInfoSuite = defineSuite('gateway-info', 'Gateway Information
   },
   {
     id: 'gateway-info.claimed-profiles-advertised',
-    requirements: ['gateway-info.features'],
+    requirements: ['gateway-info.features', 'search.advertised-and-implemented'],
     profiles: ['core-directory', 'jabber-search', 'admin-provisioning', 'self-registration'],
     level: 'MUST',
     statement:
@@ -98,7 +101,7 @@ export const gatewayInfoSuite = defineSuite('gateway-info', 'Gateway Information
       );
       expectThat(
         replyXml,
-        'gateway-info.features',
+        missing[0]?.[2] ?? 'gateway-info.features',
         missing.map(([profile, feature]) => `<feature var='${feature}'/> (profile ${profile})`).join('\n'),
         missing.length === 0,
       );

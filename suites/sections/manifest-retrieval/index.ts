@@ -431,7 +431,9 @@ export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifes
         const manifest = keyOrderManifest(registrant.jid, version);
         const canonical = canonicalDocument(manifest);
         expectUtf16Pairs(canonical.bytes.toString('utf8'));
-        await expectRegistration(restorer, registrant, manifest, 'manifest-retrieval.formatting-invisible');
+        // One registration cannot tell a hash that follows the sent key order from one over another
+        // canonical form; both report a hash that is not of the RFC 8785 bytes.
+        await expectRegistration(restorer, registrant, manifest, 'manifest-retrieval.canonical-bytes');
         // Only a virtual endpoint's manifest is served by the gateway; activation needs an administrator.
         if (registrant.kind !== 'admin' || !context.sut.profiles.has('tool-discovery')) return;
         requirePositiveControl(

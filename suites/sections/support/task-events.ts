@@ -16,6 +16,7 @@ import {
   TERMINAL_STATES,
   type TaskState as TaskStateName,
 } from '../../../protocol/task-states.ts';
+import { requirementOfInvalidEvent } from '../../framework/event-requirement.ts';
 import { expectThat } from '../../framework/expect.ts';
 import { RequirementViolation } from '../../framework/verdicts.ts';
 
@@ -37,11 +38,12 @@ export function eventPayload(received: ValidTaskEvent): JsonValue {
     const problems = validation.violations.map(
       (violation) => `${violation.path || '/'}: ${violation.message}`,
     );
+    const requirement = requirementOfInvalidEvent(received.event.type, validation.violations);
     throw new RequirementViolation(
-      'event-json-schemas.payloads-valid',
+      requirement,
       `a ${received.event.type} payload valid against the event schema for its type`,
       received.stanza.xml,
-      `event-json-schemas.payloads-valid: the ${received.event.type} event at revision ${String(received.event.revision)} breaks the schema (${problems.join('; ')})`,
+      `${requirement}: the ${received.event.type} event at revision ${String(received.event.revision)} breaks the schema (${problems.join('; ')})`,
     );
   }
   return payload;

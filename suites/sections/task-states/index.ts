@@ -60,9 +60,10 @@ export const taskStatesSuite = defineSuite('task-states', 'Task States', [
       const { task } = await whileHeld(tasks, async ({ accepted, running }) => {
         const exchange = await tasks.state(accepted.taskId);
         const state = expectTaskState(exchange, 'task-recovery.state-contents');
+        // The events are the transitions; a task state that disagrees with them misreports.
         expectThat(
           exchange.reply.xml,
-          'task-states.permitted-transitions',
+          'task-recovery.state-contents',
           `state='running' revision='${String(running.event.revision)}', as the running event announced`,
           state.state === 'running' && state.revision === running.event.revision,
         );
@@ -83,7 +84,7 @@ export const taskStatesSuite = defineSuite('task-states', 'Task States', [
         const state = expectTaskState(exchange, 'task-recovery.state-contents');
         expectThat(
           exchange.reply.xml,
-          'task-states.permitted-transitions',
+          'task-recovery.state-contents',
           `state='${terminal.state}' revision='${String(terminal.revision)}', as the terminal event announced`,
           state.state === terminal.state && state.revision === terminal.revision,
         );
