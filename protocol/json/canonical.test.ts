@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import fc from 'fast-check';
+import canonicalize from './vendor/canonicalize/canonicalize.js';
 import { describe, expect, it } from 'vitest';
 import { JCS_VECTORS_DIR, REPO_ROOT, SPEC_PATH, sharedAvailable } from '../test-support/shared-paths.ts';
 import {
@@ -149,6 +150,54 @@ describe('canonicalization of parsed records', () => {
     const depth = 100_000;
     const parsed = parseStrictJson('['.repeat(depth) + ']'.repeat(depth), { maxDepth: depth });
     expect(canonicalJson(parsed)).toBe('['.repeat(depth) + ']'.repeat(depth));
+  });
+
+  // The native fast path must agree with the canonicalize library everywhere: names V8 orders
+  // as array indices, "__proto__", astral and BMP names whose UTF-16 order differs from code-point
+  // order, numbers of every magnitude, and depths either side of the fast path's limit.
+  it('gives the canonicalize library’s bytes for every JSON value (fast path and fallback)', () => {
+    const names = fc.oneof(
+      fc.string({ unit: 'grapheme' }),
+      fc.constantFrom(
+        '0',
+        '1',
+        '10',
+        '9',
+        '01',
+        '4294967295',
+        '4294967294',
+        '__proto__',
+        '\uff5e',
+        '😀',
+        'a',
+        'B',
+      ),
+    );
+    const values = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.constant(null),
+        fc.boolean(),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.integer(),
+        fc.string({ unit: 'grapheme' }),
+        fc.array(tie('value'), { maxLength: 5 }),
+        fc.dictionary(names, tie('value'), { maxKeys: 6 }),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(values, (generated) => {
+        const value = parseStrictJson(JSON.stringify(generated));
+        expect(canonicalJson(value)).toBe(canonicalize(value));
+      }),
+      { numRuns: 500 },
+    );
+    for (const depth of [511, 512, 513]) {
+      const nested = parseStrictJson(`${'{"k":['.repeat(depth)}1${']}'.repeat(depth)}`, {
+        maxDepth: 2 * depth + 1,
+      });
+      expect(canonicalJson(nested)).toBe(canonicalize(nested));
+    }
   });
 
   it('is idempotent: canonical(parse(canonical(v))) === canonical(v)', () => {

@@ -10,9 +10,82 @@ import type { JsonValue } from './json-value.ts';
 
 /** The RFC 8785 serialization of a JSON value, as a JavaScript string. */
 export function canonicalJson(value: JsonValue): string {
+  const sorted = sortedPlainCopy(value);
+  if (sorted !== undefined) return JSON.stringify(sorted);
   const text = canonicalize(value);
   if (text === undefined) throw new TypeError('value has no JSON serialization');
   return text;
+}
+
+/**
+ * The fast path (issue 25 budgets the strict hash of a 1 MB manifest against JSON.parse). For
+ * plain JSON values RFC 8785 is JSON.stringify (§3.2.2 takes the number and string forms from
+ * ECMAScript) with every object's members in UTF-16 code-unit order (§3.2.3), so a copy whose
+ * objects were built in that order lets the native serializer do the work, and its flat string
+ * converts to UTF-8 without first flattening a rope. V8 enumerates integer-like member names
+ * first and in numeric order, whatever the insertion order, and "__proto__" cannot be assigned
+ * as a member: values holding either, and anything but plain JSON (lone surrogates, non-finite
+ * numbers, toJSON, boxed values, deep nesting), go to the
+ * canonicalize library, which gives them the full treatment and its errors.
+ */
+class NotPlainJson extends Error {}
+/** Thrown from any depth to leave the fast path; made once, as it is control flow, not a failure. */
+const NOT_PLAIN = new NotPlainJson('not plain JSON');
+
+/**
+ * Deeper values go to the library, which serializes without recursion: the copy and the native
+ * serializer both recurse. Received JSON is held far below this (json-limits.ts maxDepth).
+ */
+const MAX_FAST_DEPTH = 512;
+
+/** A canonical string of digits: a name V8 may treat as an array index. */
+const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/;
+
+/** String.prototype.isWellFormed (ES2024, in Node 20) before the TypeScript lib we target has it. */
+function isWellFormed(text: string): boolean {
+  return (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+}
+
+function sortedPlainCopy(value: unknown): unknown {
+  try {
+    return sortedCopy(value, 0);
+  } catch (error) {
+    if (error === NOT_PLAIN) return undefined;
+    throw error;
+  }
+}
+
+function sortedCopy(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+      if (!isWellFormed(value)) throw NOT_PLAIN;
+      return value;
+    case 'number':
+      if (!Number.isFinite(value)) throw NOT_PLAIN;
+      return value;
+    case 'boolean':
+      return value;
+    case 'object':
+      break;
+    default:
+      throw NOT_PLAIN;
+  }
+  if (value === null) return null;
+  if (depth === MAX_FAST_DEPTH) throw NOT_PLAIN;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = new Array<unknown>(value.length);
+    for (let index = 0; index < value.length; index += 1) copy[index] = sortedCopy(value[index], depth + 1);
+    return copy;
+  }
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) throw NOT_PLAIN;
+  const members = value as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  for (const name of Object.keys(members).sort()) {
+    if (name === '__proto__' || INTEGER_LIKE.test(name) || !isWellFormed(name)) throw NOT_PLAIN;
+    copy[name] = sortedCopy(members[name], depth + 1);
+  }
+  return copy;
 }
 
 /** The RFC 8785 canonical UTF-8 bytes: what is hashed and what <json/> must carry. */
