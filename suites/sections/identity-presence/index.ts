@@ -17,7 +17,7 @@ import { parseXml } from '../../../protocol/stanza/index.ts';
 import { defineSuite, type CaseDeclaration, type CaseId } from '../../framework/case.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import { comparableXml, expectThat } from '../../framework/expect.ts';
-import { NotApplicable } from '../../framework/verdicts.ts';
+import { CannotTell, NotApplicable } from '../../framework/verdicts.ts';
 import { requireWorld } from '../../fixtures/reference-world.ts';
 
 const NS_ROSTER = 'jabber:iq:roster';
@@ -203,9 +203,15 @@ export const identityPresenceSuite = defineSuite('identity-presence', 'Identity 
       await caller.send(xml('presence', { to: hidden, type: 'probe' }));
       await caller.send(xml('presence', { to: missing, type: 'probe' }));
       // The visible endpoint's answer travels the same path after the other two: once it is in,
-      // so is whatever they answered. Without it the wait spans the whole reply timeout.
+      // so is whatever they answered. Without it only a timeout would separate "answered alike"
+      // from "not answered yet", which is no evidence.
       await caller.send(xml('presence', { to: visible, type: 'probe' }));
-      await presenceFrom(context, caller, visible, since);
+      const fence = await presenceFrom(context, caller, visible, since);
+      if (fence === undefined) {
+        throw new CannotTell(
+          `the visible endpoint ${visible} answered no probe within the reply timeout, so nothing shows that the answers to the probes of ${hidden} and ${missing} sent before it (if any) have arrived`,
+        );
+      }
       const toHidden = firstPresence(caller, hidden, since);
       const toMissing = firstPresence(caller, missing, since);
       expectThat(
