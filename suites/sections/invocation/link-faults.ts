@@ -32,10 +32,10 @@ function acceptancesOf(
   return { taskIds, stop };
 }
 
-/** One invocation through a faulty s2s link, then its identical retry. */
 /** How long the caller still listens once the s2s link was cut under the gateway's answer. */
 const CUT_GRACE_MS = 100;
 
+/** One invocation through a faulty s2s link, then its identical retry. */
 async function throughFaultyS2s(
   tasks: TaskSession,
   link: ComponentLinkControl,
