@@ -1,13 +1,48 @@
 /**
  * #find-gateway, judged on the caller: a domain is a gateway when its disco#info carries the
  * directory feature, whatever its identity or name says. A caller that queried a candidate and
- * found no feature sends it no directory request; a caller that never looks for gateways (a
- * bridge configured with endpoint JIDs) is not judged.
+ * found no feature sends it no directory request, and none goes to a candidate it never queried.
+ * A caller that never looks for gateways (a bridge configured with endpoint JIDs, reaching them
+ * directly) leaves the MUST undecided: the case drives it through a listing and a call first, and
+ * cannot tell when neither made it look.
  */
+import type { CallerSession } from '../../../harness/caller-under-test/index.ts';
+import type { RecordedStanza } from '../../../harness/fake-target/index.ts';
 import { FEATURE } from '../../../protocol/namespaces.ts';
-import { NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
+import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
+import type { CallerCaseContext } from '../framework/caller-context.ts';
 import { defineCallerSuite } from '../framework/caller-case.ts';
-import { oneToolWorld } from '../framework/caller-steps.ts';
+import { callerWaitMs, oneToolWorld } from '../framework/caller-steps.ts';
+
+/** An IQ request other than disco#info: what a caller sends a domain it takes for a gateway. */
+function isDirectoryRequest(stanza: RecordedStanza): boolean {
+  return stanza.name === 'iq' && !['disco-info', 'iq-response'].includes(stanza.kind);
+}
+
+/**
+ * Gives the caller every occasion the MCP interface has to look for the gateway: a listing and,
+ * when it lists the endpoint's tool anyway, a call of it (until its invoke arrives or the wait
+ * ends: what it sends before invoking is what matters).
+ */
+async function driveCaller(
+  context: CallerCaseContext,
+  session: CallerSession,
+  jid: string,
+  tool: string,
+): Promise<void> {
+  const listed = await session.caller.driver.remoteTool(jid, tool).catch((error: unknown) => {
+    context.note(`tools/list failed: ${String(error)}`);
+    return undefined;
+  });
+  if (listed === undefined) return;
+  context.note(`the caller lists ${tool} although ${session.target.domain} lacks the feature: calling it`);
+  const invokes = session.target.stream({ kind: 'invoke' });
+  const call = session.caller.driver.call(listed.name, {}, { timeoutMs: callerWaitMs(context) });
+  call.done.catch(() => undefined);
+  await invokes.next(callerWaitMs(context)).catch(() => {
+    context.note('no invoke arrived within the wait');
+  });
+}
 
 export const findGatewayCallerSuite = defineCallerSuite('find-gateway', 'Finding a gateway (caller side)', [
   {
@@ -16,35 +51,36 @@ export const findGatewayCallerSuite = defineCallerSuite('find-gateway', 'Finding
     assessments: ['caller-side'],
     level: 'MUST',
     statement:
-      'A domain that names itself an agent gateway but withholds the directory feature gets no directory request from the caller once it has read that disco#info.',
+      'A domain that names itself an agent gateway but withholds the directory feature gets no directory request from the caller, neither after it read that disco#info nor without reading it.',
     async run(context) {
-      const { world } = oneToolWorld(context, 'behind', 'task.run');
+      const { world, jid, tool } = oneToolWorld(context, 'behind', 'task.run');
       const session = await context.startSession({
         ...world,
         gatewayFeatures: { withhold: [FEATURE.directory] },
       });
       const domain = session.target.domain;
       context.note(`${domain} answers disco#info with the gateway identity and no ${FEATURE.directory}`);
-      await session.caller.driver.listTools().catch((error: unknown) => {
-        context.note(`tools/list failed: ${String(error)}`);
-      });
+      await driveCaller(context, session, jid, tool);
       const toDomain = session.target.log.all({ to: domain });
       const info = toDomain.find((stanza) => stanza.kind === 'disco-info');
-      if (info === undefined) {
-        throw new NotApplicable(
-          `the caller never queried ${domain}'s disco#info: it does not look for gateways, so it never decides whether a domain is one`,
-        );
-      }
       const directoryRequests = toDomain.filter(
-        (stanza) =>
-          stanza.index > info.index && stanza.kind !== 'disco-info' && stanza.kind !== 'iq-response',
+        (stanza) => isDirectoryRequest(stanza) && (info === undefined || stanza.index > info.index),
       );
       if (directoryRequests[0] !== undefined) {
         throw new RequirementViolation(
           'find-gateway.client-verifies-feature',
-          `no directory request to ${domain} after its disco#info lacked ${FEATURE.directory}`,
+          info === undefined
+            ? `no directory request to ${domain} before its disco#info showed ${FEATURE.directory}`
+            : `no directory request to ${domain} after its disco#info lacked ${FEATURE.directory}`,
           directoryRequests.map((stanza) => stanza.xml).join('\n'),
-          'find-gateway.client-verifies-feature: the caller treated a domain without the directory feature as a gateway',
+          info === undefined
+            ? 'find-gateway.client-verifies-feature: the caller used a domain as a gateway without querying its disco#info'
+            : 'find-gateway.client-verifies-feature: the caller treated a domain without the directory feature as a gateway',
+        );
+      }
+      if (info === undefined) {
+        throw new CannotTell(
+          `the caller never queried ${domain}'s disco#info nor sent it any request, through a tools/list and a call of the listed tool: it does not look for gateways (it reaches the configured endpoint directly), so whether it verifies the directory feature was not seen`,
         );
       }
       context.held(

@@ -44,12 +44,23 @@ export async function startCalledTask(
     ...(options.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds }),
     ...(options.target === undefined ? {} : { target: options.target }),
   });
+  return await callListedTool(context, session, jid, tool, options.callTimeoutMs);
+}
+
+/** Calls the tool the session's caller lists for `jid`'s `tool` again: another task, same caller. */
+export async function callListedTool(
+  context: CallerCaseContext,
+  session: CallerSession,
+  jid: string,
+  tool: string,
+  callTimeoutMs?: number,
+): Promise<CalledTask> {
   const listed = await listedTool(session, jid, tool);
   const invokes = session.target.stream({ kind: 'invoke' });
   const call = session.caller.driver.call(
     listed.name,
     { input: marker(context, 'input') },
-    options.callTimeoutMs === undefined ? {} : { timeoutMs: options.callTimeoutMs },
+    callTimeoutMs === undefined ? {} : { timeoutMs: callTimeoutMs },
   );
   const invoke = await invokes.next(callerWaitMs(context));
   const task = session.target.taskOf(invoke);

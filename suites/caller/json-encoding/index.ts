@@ -2,22 +2,75 @@
  * #json-encoding, judged on the caller: JSON it cannot accept in an IQ result fails its own
  * operation and gets no IQ response; a lifecycle message it refuses for a limit is handled like
  * any invalid lifecycle message (ignored: the task's valid completion still answers the call).
- * A caller's limits are its own: one that accepts what we send is not judged on refusing it.
+ * A caller's limits are its own: the case tries over-limit classes until one is refused, and a
+ * caller that refuses none leaves the MUST undecided (cantTell, never a pass nor inapplicable).
  */
 import { xml } from '@xmpp/xml';
 
 import { StanzaWaitTimeout } from '../../../harness/fake-target/index.ts';
 import { NS, NS_AGENT_API } from '../../../protocol/namespaces.ts';
-import { CannotTell, NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
+import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
+import type { CallerCaseContext } from '../framework/caller-context.ts';
 import { defineCallerSuite } from '../framework/caller-case.ts';
 import { oneToolWorld } from '../framework/caller-steps.ts';
-import { completedWith, marker, startCalledTask } from '../framework/task-steps.ts';
+import {
+  callListedTool,
+  completedWith,
+  marker,
+  startCalledTask,
+  type CalledTask,
+} from '../framework/task-steps.ts';
 
-/** Nesting far past any limit a caller documents for events (the reference bridge's is 32). */
-const DEEP_NESTING = 100;
+/**
+ * Over-limit completions, mildest first, each far past what callers usually document (the
+ * reference bridge's limits: depth 32, 16,384 array elements) yet small enough in bytes for every
+ * server on the way to route (a stanza dropped in transit would look like a refusal).
+ */
+const OVER_LIMIT_CLASSES: readonly {
+  readonly what: string;
+  readonly structured: (leaf: string) => string;
+}[] = [
+  { what: 'nested 100 levels deep', structured: (leaf) => nested(100, leaf) },
+  { what: 'an array of 20,000 elements', structured: (leaf) => `["${leaf}"${',0'.repeat(19_999)}]` },
+  { what: 'nested 1,000 levels deep', structured: (leaf) => nested(1000, leaf) },
+];
 
 function nested(depth: number, leaf: string): string {
   return `${'{"a":'.repeat(depth)}"${leaf}"${'}'.repeat(depth)}`;
+}
+
+type Handling = 'refused and ignored' | 'accepted';
+
+/**
+ * One task completed twice: first over a limit (`uncommitted`: the fake target's own record keeps
+ * the valid completion), then validly. Whose marker the call's answer shows says which the caller
+ * took; a failed call is a refusal handled unlike an invalid lifecycle message.
+ */
+async function completeOverLimit(
+  context: CallerCaseContext,
+  called: CalledTask,
+  overLimit: (typeof OVER_LIMIT_CLASSES)[number],
+): Promise<Handling> {
+  const poison = marker(context, 'over');
+  const json = `{"result":{"content":[{"type":"text","text":"${poison}"}],"structuredContent":{"over":${overLimit.structured(poison)}}}}`;
+  context.note(`a completion ${overLimit.what} carrying ${poison}, then the valid completion`);
+  await called.session.target.sendEvent(called.task, { type: 'completed', json, uncommitted: true });
+  const valid = marker(context, 'valid');
+  await called.session.target.sendEvent(called.task, { type: 'completed', payload: completedWith(valid) });
+  let answer: string;
+  try {
+    answer = JSON.stringify(await called.call.done);
+  } catch (error) {
+    throw new RequirementViolation(
+      'json-encoding.caller-limit-handling',
+      `the completion ${overLimit.what} ignored and the call answered with the valid completion ${valid}`,
+      error instanceof Error ? error.message : String(error),
+      'json-encoding.caller-limit-handling: the caller failed the call instead of ignoring an over-limit lifecycle message',
+    );
+  }
+  if (answer.includes(poison)) return 'accepted';
+  if (!answer.includes(valid)) throw new CannotTell(`the call's answer shows neither completion: ${answer}`);
+  return 'refused and ignored';
 }
 
 export const jsonEncodingCallerSuite = defineCallerSuite('json-encoding', 'JSON encoding (caller side)', [
@@ -28,37 +81,25 @@ export const jsonEncodingCallerSuite = defineCallerSuite('json-encoding', 'JSON 
     level: 'MUST',
     interpretations: ['interp-45'],
     statement:
-      'A completion nested past the caller’s limits, if the caller refuses it, is ignored like any invalid lifecycle message: the task’s valid completion still answers the call.',
+      'A completion past the caller’s limits (deep nesting, a long array), if the caller refuses it, is ignored like any invalid lifecycle message: the task’s valid completion still answers the call.',
     async run(context) {
-      const called = await startCalledTask(context, 'limits');
-      const { target } = called.session;
-      const poison = marker(context, 'deep');
-      const deep = `{"result":{"content":[{"type":"text","text":"${poison}"}],"structuredContent":${nested(DEEP_NESTING, poison)}}}`;
-      context.note(`a completion ${DEEP_NESTING} levels deep carrying ${poison}, then the valid completion`);
-      await target.sendEvent(called.task, { type: 'completed', json: deep, uncommitted: true });
-      const valid = marker(context, 'valid');
-      await target.sendEvent(called.task, { type: 'completed', payload: completedWith(valid) });
-      let answer: string;
-      try {
-        answer = JSON.stringify(await called.call.done);
-      } catch (error) {
-        throw new RequirementViolation(
+      let called = await startCalledTask(context, 'limits');
+      const accepted: string[] = [];
+      for (const [index, overLimit] of OVER_LIMIT_CLASSES.entries()) {
+        if (index > 0) called = await callListedTool(context, called.session, called.jid, 'task.run');
+        if ((await completeOverLimit(context, called, overLimit)) === 'accepted') {
+          accepted.push(overLimit.what);
+          continue;
+        }
+        context.held(
           'json-encoding.caller-limit-handling',
-          `the over-limit message ignored and the call answered with the valid completion ${valid}`,
-          error instanceof Error ? error.message : String(error),
-          'json-encoding.caller-limit-handling: the caller failed the call instead of ignoring an over-limit lifecycle message',
+          `the completion ${overLimit.what} was ignored; the valid one answered`,
         );
+        return;
       }
-      if (answer.includes(poison)) {
-        throw new NotApplicable(
-          `the caller accepted a payload ${String(DEEP_NESTING)} levels deep: it refused nothing for a limit, so its handling of a refusal is not exercised`,
-        );
-      }
-      if (!answer.includes(valid))
-        throw new CannotTell(`the call's answer shows neither completion: ${answer}`);
-      context.held(
-        'json-encoding.caller-limit-handling',
-        'the over-limit completion was ignored; the valid one answered',
+      // The MUST binds a caller that refuses; one with no limit these reach was not seen refusing.
+      throw new CannotTell(
+        `the caller accepted every over-limit completion (${accepted.join('; ')}): it refused none for a limit, so how it handles such a refusal was not seen`,
       );
     },
   },
@@ -88,8 +129,8 @@ export const jsonEncodingCallerSuite = defineCallerSuite('json-encoding', 'JSON 
         context.note(`tools/list failed: ${String(error)}`);
       });
       if (rule.used === 0) {
-        throw new NotApplicable(
-          'the caller retrieved no manifest, so it met no IQ result it could not accept',
+        throw new CannotTell(
+          'the caller retrieved no manifest during a tools/list, so it met no IQ result it could not accept and its handling of one was not seen',
         );
       }
       try {

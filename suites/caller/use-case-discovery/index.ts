@@ -3,7 +3,7 @@
  * whether the endpoint exists. The caller may leave the endpoint out while its query fails, but
  * never tells its client the endpoint does not exist, and lists it once the query succeeds.
  */
-import { CannotTell, NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
+import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
 import { defineCallerSuite } from '../framework/caller-case.ts';
 import { oneToolWorld } from '../framework/caller-steps.ts';
 import { mcpReceived } from '../framework/task-steps.ts';
@@ -28,16 +28,18 @@ export const useCaseDiscoveryCallerSuite = defineCallerSuite(
         const { world, jid, tool } = oneToolWorld(context, 'flaky', 'task.run');
         const session = await context.startSession(world);
         const failing = session.target.on(
-          { kind: 'disco-info', to: jid },
+          { kind: ['disco-info', 'disco-items', 'manifest', 'schema'], to: jid },
           { answer: 'error', error: { type: 'wait', condition: 'remote-server-timeout' } },
           1,
         );
-        context.note(`${jid}'s first disco#info answer is a remote-server-timeout error`);
+        context.note(`the first metadata query about ${jid} is answered with a remote-server-timeout error`);
         await session.caller.driver.listTools().catch((error: unknown) => {
           context.note(`tools/list failed: ${String(error)}`);
         });
         if (failing.used === 0) {
-          throw new NotApplicable(`the caller never queried ${jid}'s disco#info, so no query of it failed`);
+          throw new CannotTell(
+            `the caller sent no metadata query about ${jid} during a tools/list, so no query of it failed and its reading of a failure was not seen`,
+          );
         }
         const relisted = await session.caller.driver.remoteTool(jid, tool).catch(() => undefined);
         const claims = mcpReceived(context).filter(
