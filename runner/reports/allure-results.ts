@@ -19,6 +19,10 @@
  * passed / failed / cantTell / inapplicable counts and the cases that did not pass. The
  * environment gives the run's verdict (PARTIAL, never PASSED, for a partial run), the
  * selection, the fixtures mode and the preflight findings.
+ *
+ * Caller cases (docs/caller.md) are results like gateway cases, with suite "caller:<section>",
+ * feature = each assessment the case counts toward and the tag "assessment, not a spec profile";
+ * each judged assessment gets one result (suite "assessments") as a claimed profile does.
  */
 import {
   ContentType,
@@ -32,9 +36,17 @@ import {
 } from 'allure-js-commons';
 import { InMemoryWriter, ReporterRuntime, stringifyEnvInfo } from 'allure-js-commons/sdk/reporter';
 import type { Level } from '../../suites/framework/outcome.ts';
-import type { CaseResult } from '../../suites/framework/run-case.ts';
+import { ASSESSMENT_LABEL } from '../../suites/registry/assessments.ts';
+import type { AssessmentVerdict } from '../assessment-verdicts.ts';
 import type { RunResult } from '../run-result.ts';
-import { caseHeader, caseWarnings, failureDetails, lastAttempt } from './case-story.ts';
+import {
+  caseHeader,
+  caseWarnings,
+  failureDetails,
+  isCallerCase,
+  lastAttempt,
+  type ReportedCase,
+} from './case-story.ts';
 import { profileStatements, type ClaimedProfileStatement } from './conformance-report.ts';
 import type { ReportContext } from './report-context.ts';
 import type { ReportFile } from './report-file.ts';
@@ -42,6 +54,7 @@ import { specAnchorUrl } from './spec-links.ts';
 import {
   excusedBy,
   FIXTURE_MODES,
+  outcomeCountsText,
   profileSummary,
   runVerdictWord,
   selectionText,
@@ -59,7 +72,7 @@ const SEVERITY: Readonly<Record<Level, Severity>> = {
 /** Allure's readers take statusDetails.flaky; allure-js-commons' type does not list it. */
 type Details = StatusDetails & { flaky?: boolean };
 
-function status(result: CaseResult, run: RunResult): Status {
+function status(result: ReportedCase, run: RunResult): Status {
   if (excusedBy(run, result) !== undefined) return Status.SKIPPED;
   if (run.staleBaseline.includes(result.case.id)) return Status.FAILED;
   switch (result.outcome) {
@@ -75,7 +88,7 @@ function status(result: CaseResult, run: RunResult): Status {
   }
 }
 
-function statusDetails(result: CaseResult, run: RunResult, context: ReportContext): Details {
+function statusDetails(result: ReportedCase, run: RunResult, context: ReportContext): Details {
   const violation = lastAttempt(result)?.violation;
   const warnings = caseWarnings(result).map(
     (finding) => `warning: ${finding.requirement}: ${finding.message}`,
@@ -99,13 +112,29 @@ function statusDetails(result: CaseResult, run: RunResult, context: ReportContex
   };
 }
 
-function labels(result: CaseResult, run: RunResult): Label[] {
+/** Where a case sits in Allure's tree: its section, a caller case's under "caller:". */
+function suiteOf(result: ReportedCase): string {
+  return isCallerCase(result) ? `caller:${result.case.section}` : result.case.section;
+}
+
+/** The profiles a gateway case counts toward, or a caller case's assessments, said to be none. */
+function featureLabels(result: ReportedCase): Label[] {
+  if (!isCallerCase(result)) {
+    return result.case.profiles.map((profile) => ({ name: LabelName.FEATURE, value: profile }));
+  }
+  return [
+    ...result.case.assessments.map((assessment) => ({ name: LabelName.FEATURE, value: assessment })),
+    { name: LabelName.TAG, value: ASSESSMENT_LABEL },
+  ];
+}
+
+function labels(result: ReportedCase, run: RunResult): Label[] {
   const { case: testCase } = result;
   const subject = `${run.subject.name}${run.subject.version === undefined ? '' : ` ${run.subject.version}`}`;
   return [
     { name: LabelName.PARENT_SUITE, value: subject },
-    { name: LabelName.SUITE, value: testCase.section },
-    ...testCase.profiles.map((profile) => ({ name: LabelName.FEATURE, value: profile })),
+    { name: LabelName.SUITE, value: suiteOf(result) },
+    ...featureLabels(result),
     { name: LabelName.STORY, value: testCase.requirements[0] },
     { name: LabelName.SEVERITY, value: SEVERITY[testCase.level] },
     { name: LabelName.TAG, value: testCase.level },
@@ -163,7 +192,54 @@ function writeProfileResult(
   runtime.writeTest(uuid);
 }
 
-function startOf(result: CaseResult, run: RunResult): number {
+const ASSESSMENT_STATUS: Readonly<Record<Exclude<AssessmentVerdict['verdict'], 'not-run'>, Status>> = {
+  passed: Status.PASSED,
+  failed: Status.FAILED,
+  incomplete: Status.BROKEN,
+  'not-assessed': Status.BROKEN,
+};
+
+/** A judged assessment as one result, like a claimed profile, labelled as not a spec profile. */
+function writeAssessmentResult(
+  runtime: ReporterRuntime,
+  assessment: AssessmentVerdict & { readonly verdict: keyof typeof ASSESSMENT_STATUS },
+  run: RunResult,
+): void {
+  const subject = `${run.subject.name}${run.subject.version === undefined ? '' : ` ${run.subject.version}`}`;
+  const word = assessment.verdict.toUpperCase();
+  const message = `${assessment.title} (${ASSESSMENT_LABEL}): ${word}${assessment.reason === undefined ? '' : `: ${assessment.reason}`}`;
+  const description = [
+    `MUST: ${outcomeCountsText(assessment.counts.MUST)}`,
+    `SHOULD: ${outcomeCountsText(assessment.counts.SHOULD)}`,
+    ...assessment.failingCases.map((id) => `failed: ${id}`),
+    ...assessment.undecidedCases.map((id) => `undecided: ${id}`),
+    ...(assessment.undecidedRequirements ?? []).map((id) => `no case decided: ${id}`),
+  ].join('\n');
+  const start = Date.parse(run.startedAt);
+  const uuid = runtime.startTest({
+    name: `${assessment.title}: ${word}`,
+    fullName: `assessment:${assessment.assessment}`,
+    titlePath: ['assessments'],
+    description,
+    labels: [
+      { name: LabelName.PARENT_SUITE, value: subject },
+      { name: LabelName.SUITE, value: 'assessments' },
+      { name: LabelName.FEATURE, value: assessment.assessment },
+      { name: LabelName.TAG, value: ASSESSMENT_LABEL },
+      ...runLabels(run),
+    ],
+    start,
+  });
+  runtime.updateTest(uuid, (test) => {
+    test.status = ASSESSMENT_STATUS[assessment.verdict];
+    test.statusDetails = { message, trace: description };
+    test.stage = Stage.FINISHED;
+  });
+  runtime.stopTest(uuid, { stop: start });
+  runtime.writeTest(uuid);
+}
+
+function startOf(result: ReportedCase, run: RunResult): number {
   return Date.parse(result.attempts[0]?.transcript.startedAt ?? run.startedAt);
 }
 
@@ -187,13 +263,14 @@ function environmentOf(run: RunResult, context: ReportContext): Record<string, s
       run.preflight.length === 0
         ? 'no finding'
         : run.preflight.map((finding) => `${finding.profile} ${finding.kind}: ${finding.message}`).join('; '),
+    ...(run.caller === undefined ? {} : { 'Caller under test': `${run.caller.name} (${run.caller.kind})` }),
   };
 }
 
 /** One case as an Allure test: its verdict, labels, spec link, and each attempt's transcript attached. */
 function writeCaseResult(
   runtime: ReporterRuntime,
-  result: CaseResult,
+  result: ReportedCase,
   run: RunResult,
   context: ReportContext,
 ): void {
@@ -201,7 +278,7 @@ function writeCaseResult(
   const uuid = runtime.startTest({
     name: result.case.id,
     fullName: result.case.id,
-    titlePath: [result.case.section],
+    titlePath: [suiteOf(result)],
     description: result.case.statement,
     labels: labels(result, run),
     links: [
@@ -257,6 +334,11 @@ export function allureResultFiles(run: RunResult, context: ReportContext): Repor
     if (profile.claimed) writeProfileResult(runtime, profile, run);
   }
   for (const result of run.cases) writeCaseResult(runtime, result, run, context);
+  for (const assessment of run.assessments ?? []) {
+    const { verdict } = assessment;
+    if (verdict !== 'not-run') writeAssessmentResult(runtime, { ...assessment, verdict }, run);
+  }
+  for (const result of run.callerCases ?? []) writeCaseResult(runtime, result, run, context);
   runtime.writeEnvironmentInfo();
   return filesOf(writer);
 }

@@ -4,10 +4,29 @@
  * received) and its transcripts. JUnit, Allure, EARL, conformance.md and the transcript files
  * all read from here, so a failure reads the same wherever it is opened.
  */
+import type { CallerCaseResult } from '../../suites/caller/framework/run-caller-case.ts';
 import type { Level } from '../../suites/framework/outcome.ts';
 import type { AttemptReport, CaseResult, Finding } from '../../suites/framework/run-case.ts';
+import { ASSESSMENT_LABEL } from '../../suites/registry/assessments.ts';
 import type { ReportContext } from './report-context.ts';
 import { specAnchorUrl } from './spec-links.ts';
+
+/**
+ * A gateway case's result or a caller case's (docs/caller.md): every format tells both the same
+ * way, a caller case naming its assessments where a gateway case names its profiles.
+ */
+export type ReportedCase = CaseResult | CallerCaseResult;
+
+export function isCallerCase(result: ReportedCase): result is CallerCaseResult {
+  return 'assessments' in result.case;
+}
+
+/** What the case counts toward: its profiles, or its assessments said to be no spec profile. */
+export function countsToward(result: ReportedCase): string {
+  return isCallerCase(result)
+    ? `assessments (${ASSESSMENT_LABEL}): ${result.case.assessments.join(', ')}`
+    : `profiles: ${result.case.profiles.join(', ')}`;
+}
 
 export interface CitedRequirement {
   readonly id: string;
@@ -17,16 +36,16 @@ export interface CitedRequirement {
 }
 
 /** Failed and undecided cases: what a conformance statement must explain. */
-export function didNotPass(result: CaseResult): boolean {
+export function didNotPass(result: ReportedCase): boolean {
   return result.outcome === 'failed' || result.outcome === 'cantTell';
 }
 
 /** The label a reader sees: flaky cases are cantTell, but "flaky" says more. */
-export function outcomeLabel(result: CaseResult): string {
+export function outcomeLabel(result: ReportedCase): string {
   return result.flaky ? 'flaky' : result.outcome;
 }
 
-export function citedRequirements(result: CaseResult, context: ReportContext): CitedRequirement[] {
+export function citedRequirements(result: ReportedCase, context: ReportContext): CitedRequirement[] {
   return result.case.requirements.map((id) => {
     const entry = context.requirement(id);
     return entry === undefined ? { id } : { id, level: entry.level, summary: entry.summary };
@@ -43,7 +62,7 @@ export function lastAttempt(result: Pick<CaseResult, 'attempts'>): AttemptReport
 }
 
 /** Every warning the case's attempts raised (SHOULD-level findings that do not fail it). */
-export function caseWarnings(result: CaseResult): Finding[] {
+export function caseWarnings(result: ReportedCase): Finding[] {
   return result.attempts.flatMap((attempt) => attempt.warnings);
 }
 
@@ -72,13 +91,13 @@ export function failureDetails(result: Pick<CaseResult, 'attempts' | 'flaky' | '
 }
 
 /** The case in a few lines: ID, outcome, level, seed, requirements, statement, spec anchor. */
-export function caseHeader(result: CaseResult, context: ReportContext): string[] {
+export function caseHeader(result: ReportedCase, context: ReportContext): string[] {
   const lines = [
     `${result.case.id}: ${outcomeLabel(result)} [${result.case.level}] (case seed ${String(result.seed)})`,
     ...citedRequirements(result, context).map((requirement) => `requirement ${requirementLine(requirement)}`),
     `statement: ${result.case.statement}`,
     `spec: ${specAnchorUrl(result.case.section)}`,
-    `profiles: ${result.case.profiles.join(', ')}`,
+    countsToward(result),
   ];
   if (result.case.interpretations !== undefined && result.case.interpretations.length > 0) {
     lines.push(`interpretations: ${result.case.interpretations.join(', ')} (docs/interpretations.md)`);

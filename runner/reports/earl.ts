@@ -6,12 +6,23 @@
  * outcomes are EARL's, suites/framework/outcome.ts). The outcome is what happened, whatever
  * the baseline says; earl:info adds when the baseline expects the failure or is stale about it.
  *
+ * Caller cases (docs/caller.md) are asserted the same way about the caller under test: its own
+ * subject node when the run also judged a gateway, the SUT's node when it judged only the caller.
+ * earl:info names the assessments they count toward, never called spec profiles.
+ *
  * The JSON-LD context is inline, not a URL: a report must expand the same way offline, years
  * later, without anyone hosting a context document.
  */
-import type { CaseResult } from '../../suites/framework/run-case.ts';
+import { ASSESSMENT_LABEL } from '../../suites/registry/assessments.ts';
 import type { RunResult } from '../run-result.ts';
-import { caseWarnings, failureDetails, lastAttempt, outcomeLabel } from './case-story.ts';
+import {
+  caseWarnings,
+  failureDetails,
+  isCallerCase,
+  lastAttempt,
+  outcomeLabel,
+  type ReportedCase,
+} from './case-story.ts';
 import type { ReportContext } from './report-context.ts';
 import type { ReportFile } from './report-file.ts';
 import { caseIri, requirementIri, specAnchorUrl } from './spec-links.ts';
@@ -41,6 +52,7 @@ type Node = Record<string, unknown>;
 
 const SUITE_NODE = '_:agentconf';
 const SUBJECT_NODE = '_:subject';
+const CALLER_NODE = '_:caller-under-test';
 
 function project(id: string, types: string[], name: string, version?: string, homepage?: string): Node {
   return {
@@ -54,7 +66,7 @@ function project(id: string, types: string[], name: string, version?: string, ho
   };
 }
 
-function resultDescription(result: CaseResult): string {
+function resultDescription(result: ReportedCase): string {
   const details = failureDetails(result);
   if (result.outcome === 'passed') return 'passed';
   if (result.outcome === 'inapplicable' || result.outcome === 'untested')
@@ -62,8 +74,11 @@ function resultDescription(result: CaseResult): string {
   return [`${outcomeLabel(result)}: ${result.reason ?? ''}`.trim(), ...details].join('\n');
 }
 
-function assertion(result: CaseResult, run: RunResult, subjectId: string, suiteId: string): Node {
+function assertion(result: ReportedCase, run: RunResult, subjectId: string, suiteId: string): Node {
   const notes = caseWarnings(result).map((finding) => `warning: ${finding.requirement}: ${finding.message}`);
+  if (isCallerCase(result)) {
+    notes.push(`assessments (${ASSESSMENT_LABEL}): ${result.case.assessments.join(', ')}`);
+  }
   const baseline = excusedBy(run, result);
   if (baseline !== undefined) notes.push(`baseline: ${baseline} (an expected failure)`);
   if (run.staleBaseline.includes(result.case.id)) notes.push(staleBaselineMessage(run, result.case.id));
@@ -86,13 +101,33 @@ function assertion(result: CaseResult, run: RunResult, subjectId: string, suiteI
   };
 }
 
+/** The SUT node and, when the run judged a caller beside a gateway, the caller's own node. */
+function subjects(result: RunResult): { nodes: Node[]; gatewayId: string; callerId: string } {
+  const { subject, caller } = result;
+  const gatewayId = subject.homepage ?? SUBJECT_NODE;
+  const sut = project(gatewayId, ['earl:TestSubject'], subject.name, subject.version, subject.homepage);
+  const gatewayNode = { ...sut, 'doap:description': `XMPP Agent Gateway at ${subject.gatewayJid}` };
+  if (caller === undefined) return { nodes: [gatewayNode], gatewayId, callerId: gatewayId };
+  const callerDescription = `Caller under test (${caller.kind}), judged against the suite's fake target`;
+  // A SUT file with only a caller: the SUT is the caller.
+  if (subject.gatewayJid === '') {
+    return { nodes: [{ ...sut, 'doap:description': callerDescription }], gatewayId, callerId: gatewayId };
+  }
+  const callerNode = project(CALLER_NODE, ['earl:TestSubject'], caller.name);
+  return {
+    nodes: [gatewayNode, { ...callerNode, 'doap:description': callerDescription }],
+    gatewayId,
+    callerId: CALLER_NODE,
+  };
+}
+
 export function earlDocument(result: RunResult, context: ReportContext): Node {
-  const { subject } = result;
   const suiteId = context.suite.homepage ?? SUITE_NODE;
-  const subjectId = subject.homepage ?? SUBJECT_NODE;
+  const { nodes: subjectNodes, gatewayId, callerId } = subjects(result);
+  const cases: readonly ReportedCase[] = [...result.cases, ...(result.callerCases ?? [])];
   const requirements = new Map<string, Node>();
   const tests: Node[] = [];
-  for (const caseResult of result.cases) {
+  for (const caseResult of cases) {
     for (const id of caseResult.case.requirements) {
       if (requirements.has(id)) continue;
       const entry = context.requirement(id);
@@ -126,13 +161,12 @@ export function earlDocument(result: RunResult, context: ReportContext): Node {
         ),
         'doap:description': `Conformance suite for the ${result.specRevision} revision of the XMPP Agent Gateway ProtoXEP.`,
       },
-      {
-        ...project(subjectId, ['earl:TestSubject'], subject.name, subject.version, subject.homepage),
-        'doap:description': `XMPP Agent Gateway at ${subject.gatewayJid}`,
-      },
+      ...subjectNodes,
       ...requirements.values(),
       ...tests,
-      ...result.cases.map((caseResult) => assertion(caseResult, result, subjectId, suiteId)),
+      ...cases.map((caseResult) =>
+        assertion(caseResult, result, isCallerCase(caseResult) ? callerId : gatewayId, suiteId),
+      ),
     ],
   };
 }

@@ -10,7 +10,7 @@ import { LEVELS, type Level, type Outcome } from '../../suites/framework/outcome
 import type { CaseResult } from '../../suites/framework/run-case.ts';
 import type { OutcomeCounts, ProfileVerdict, ProfileVerdictName } from '../profile-verdicts.ts';
 import type { RunResult } from '../run-result.ts';
-import { lastAttempt } from './case-story.ts';
+import { isCallerCase, lastAttempt, type ReportedCase } from './case-story.ts';
 
 export const VERDICT_WORDS: Readonly<Record<ProfileVerdictName, string>> = {
   passed: 'PASS',
@@ -166,7 +166,9 @@ export function caseNoteText(note: CaseNote, format: TextFormat = PLAIN): string
 }
 
 /** The baseline reason when the case is listed there and did not pass (an expected failure). */
-export function excusedBy(run: RunResult, result: CaseResult): string | undefined {
+export function excusedBy(run: RunResult, result: ReportedCase): string | undefined {
+  // The baseline lists gateway cases only: a caller case is never excused.
+  if (isCallerCase(result)) return undefined;
   if (result.outcome !== 'failed' && result.outcome !== 'cantTell') return undefined;
   return Object.hasOwn(run.baseline, result.case.id) ? run.baseline[result.case.id] : undefined;
 }
