@@ -45,6 +45,7 @@ import {
   failureDetails,
   isCallerCase,
   lastAttempt,
+  skipMessage,
   type ReportedCase,
 } from './case-story.ts';
 import { profileStatements, type ClaimedProfileStatement } from './conformance-report.ts';
@@ -98,7 +99,7 @@ function statusDetails(result: ReportedCase, run: RunResult, context: ReportCont
   }
   if (result.outcome === 'passed') return warnings.length === 0 ? {} : { message: warnings.join('\n') };
   if (result.outcome === 'inapplicable' || result.outcome === 'untested') {
-    return { message: `${result.outcome}: ${result.reason ?? 'not run'}` };
+    return { message: skipMessage(result) };
   }
   const baseline = excusedBy(run, result);
   return {

@@ -1,14 +1,26 @@
-// The caller cases in every report format beside conformance.md (docs/caller.md): EARL asserts
-// them about the caller under test, Allure lists them under "caller:<section>" with their
-// assessments as features and a result per judged assessment, transcripts/ holds theirs; each
-// format names the assessments as not spec profiles.
+// The caller cases in every report format beside conformance.md (docs/caller.md): JUnit maps
+// their outcomes exactly as a gateway case's, EARL asserts them about the caller under test,
+// Allure lists them under "caller:<section>" with their assessments as features and a result per
+// judged assessment, transcripts/ holds theirs; each format names the assessments as not spec
+// profiles.
+import type { Element } from '@xmpp/xml';
 import { describe, expect, it } from 'vitest';
+
+import {
+  attributeOf,
+  characterDataOf,
+  childElementsOf,
+  localNameOf,
+  parseXml,
+} from '../../protocol/stanza/index.ts';
 
 import { allureResultFiles } from './allure-results.ts';
 import { DCT, EARL, earlDocument } from './earl.ts';
+import { junitXml } from './junit.ts';
 import { reportContext } from './report-context.ts';
 import { caseIri } from './spec-links.ts';
 import { earlTriples, type Triple } from './test-support/earl-triples.ts';
+import { validateJunit } from './test-support/junit-schema.ts';
 import {
   CALLER_CANT_TELL_REASON,
   CALLER_CASE_IDS,
@@ -167,5 +179,59 @@ describe('transcripts with caller cases', () => {
     expect(files.get(`transcripts/${CALLER_CASE_IDS.failed}.txt`)).toContain(
       'assessments (assessment, not a spec profile): caller-side',
     );
+  });
+});
+
+function childrenNamed(element: Element, name: string): Element[] {
+  return childElementsOf(element).filter((child) => localNameOf(child) === name);
+}
+
+function onlyChild(element: Element, name: string): Element {
+  const [first, ...rest] = childrenNamed(element, name);
+  if (first === undefined || rest.length > 0) throw new Error(`expected exactly one <${name}/>`);
+  return first;
+}
+
+describe('junit.xml with caller cases', () => {
+  const run = syntheticCallerRun({ gateway: true });
+  const xml = junitXml(run, reportContext(run));
+  const suites = childrenNamed(parseXml(xml), 'testsuite');
+  const testcase = (id: string): Element => {
+    const found = suites
+      .flatMap((suite) => childrenNamed(suite, 'testcase'))
+      .find((entry) => attributeOf(entry, 'name') === id);
+    if (found === undefined) throw new Error(`no testcase ${id}`);
+    return found;
+  };
+
+  it('validates against the JUnit schema', async () => {
+    const { valid, output } = await validateJunit(xml);
+    expect(valid, output).toBe(true);
+  });
+
+  it('puts each caller case in its caller:<section> suite and classname', () => {
+    for (const caller of CALLER_CASES) {
+      expect(attributeOf(testcase(caller.case.id), 'classname')).toBe(`caller:${caller.case.section}`);
+    }
+    const names = suites.map((suite) => attributeOf(suite, 'name'));
+    expect(names).toContain('assessments');
+    expect(names).toContain('caller:invocation');
+  });
+
+  it('maps caller outcomes as gateway ones: failure, error, flaky error, skipped with the reason', () => {
+    const failure = onlyChild(testcase(CALLER_CASE_IDS.failed), 'failure');
+    expect(attributeOf(failure, 'type')).toBe('RequirementViolation');
+    expect(characterDataOf(failure)).toContain(CALLER_FAILED_RECEIVED);
+    expect(characterDataOf(failure)).toContain('assessments (assessment, not a spec profile): caller-side');
+    expect(attributeOf(onlyChild(testcase(CALLER_CASE_IDS.cantTell), 'error'), 'message')).toBe(
+      CALLER_CANT_TELL_REASON,
+    );
+    const flaky = testcase(CALLER_CASE_IDS.flaky);
+    expect(attributeOf(onlyChild(flaky, 'error'), 'type')).toBe('flaky');
+    expect(attributeOf(onlyChild(flaky, 'flakyFailure'), 'message')).toBe('a cancel followed');
+    expect(attributeOf(onlyChild(testcase(CALLER_CASE_IDS.inapplicable), 'skipped'), 'message')).toBe(
+      'inapplicable: no manifest',
+    );
+    expect(childElementsOf(testcase(CALLER_CASE_IDS.passed))).toEqual([]);
   });
 });

@@ -105,6 +105,15 @@ export function caseHeader(result: ReportedCase, context: ReportContext): string
   return lines;
 }
 
+/**
+ * Why an inapplicable or untested case did not run to a verdict. The runner gives every such
+ * result a reason; without one the outcome word stands alone, since "not run" would be false
+ * for a caller case that ran and found itself inapplicable, and an empty reason reads as lost.
+ */
+export function skipMessage(result: Pick<CaseResult, 'outcome' | 'reason'>): string {
+  return result.reason === undefined ? result.outcome : `${result.outcome}: ${result.reason}`;
+}
+
 /** Each attempt's transcript under a heading; a flaky case shows the failing run and the passing one. */
 export function attemptTranscripts(result: Pick<CaseResult, 'attempts'>): string {
   const total = result.attempts.length;

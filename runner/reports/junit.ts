@@ -18,6 +18,10 @@
  * flaky is never a pass) with a Surefire <flakyFailure> naming the attempt that failed. A case
  * the baseline expects to fail is <skipped message="baseline: REASON"/> (it does not fail the
  * run); a baseline entry whose case passes now is a <failure> saying to remove it.
+ *
+ * A run that judged a caller (docs/caller.md) adds a <testsuite name="assessments"> with one
+ * testcase per judged assessment (never called a profile), then one "caller:<section>" suite per
+ * caller section; a caller case maps onto JUnit by the same function as a gateway case.
  */
 import type { CaseResult } from '../../suites/framework/run-case.ts';
 import type { RunResult } from '../run-result.ts';
@@ -29,7 +33,16 @@ import {
   type ClaimedProfileStatement,
   type ProfileStatement,
 } from './conformance-report.ts';
-import { attemptTranscripts, caseHeader, caseWarnings, failureDetails, lastAttempt } from './case-story.ts';
+import {
+  attemptTranscripts,
+  caseHeader,
+  caseWarnings,
+  failureDetails,
+  isCallerCase,
+  lastAttempt,
+  skipMessage,
+  type ReportedCase,
+} from './case-story.ts';
 import type { ReportContext } from './report-context.ts';
 import type { ReportFile } from './report-file.ts';
 import { SPEC_URL } from './spec-links.ts';
@@ -70,8 +83,11 @@ interface Verdict {
   readonly element?: string;
 }
 
-/** How a case shows in JUnit: its outcome, unless the baseline expects it to fail or is stale about it. */
-function caseVerdict(result: CaseResult, run: RunResult, context: ReportContext): Verdict {
+/**
+ * How a case shows in JUnit, a gateway case or a caller case alike: its outcome, unless the
+ * baseline expects it to fail or is stale about it (the baseline lists gateway cases only).
+ */
+function caseVerdict(result: ReportedCase, run: RunResult, context: ReportContext): Verdict {
   const details = [...caseHeader(result, context), ...failureDetails(result)].join('\n');
   const violation = lastAttempt(result)?.violation;
   const baseline = excusedBy(run, result);
@@ -118,15 +134,13 @@ function caseVerdict(result: CaseResult, run: RunResult, context: ReportContext)
     case 'untested':
       return {
         state: 'skipped',
-        element: element('skipped', {
-          type: result.outcome,
-          message: `${result.outcome}: ${result.reason ?? 'not run'}`,
-        }),
+        element: element('skipped', { type: result.outcome, message: skipMessage(result) }),
       };
   }
 }
 
-function testcase(result: CaseResult, verdict: Verdict): string {
+/** The case's <testcase>; a caller case's classname is "caller:<section>", as its testsuite. */
+function testcase(result: ReportedCase, verdict: Verdict): string {
   const children: string[] = [];
   if (verdict.element !== undefined) children.push(verdict.element);
   if (result.flaky) {
@@ -147,7 +161,8 @@ function testcase(result: CaseResult, verdict: Verdict): string {
     const text = warnings.map((finding) => `warning: ${finding.requirement}: ${finding.message}`).join('\n');
     children.push(element('system-err', {}, xmlText(text)));
   }
-  const attributes = { classname: result.case.section, name: result.case.id, time: seconds(caseMs(result)) };
+  const classname = isCallerCase(result) ? `caller:${result.case.section}` : result.case.section;
+  const attributes = { classname, name: result.case.id, time: seconds(caseMs(result)) };
   return testcaseElement(attributes, children);
 }
 
@@ -325,52 +340,6 @@ function assessmentTestcase(assessment: AssessmentVerdict): { verdict: Verdict; 
   };
 }
 
-/** How a caller case shows: as a gateway case does, without a baseline (none applies to callers). */
-function callerCaseVerdict(result: CallerCaseResult): Verdict {
-  const details = [
-    `${result.case.id}: ${result.outcome} [${result.case.level}] (case seed ${String(result.seed)})`,
-    `requirements: ${result.case.requirements.join(', ')}`,
-    `assessments (${ASSESSMENT_LABEL}): ${result.case.assessments.join(', ')}`,
-    `statement: ${result.case.statement}`,
-    ...failureDetails(result),
-  ].join('\n');
-  const violation = lastAttempt(result)?.violation;
-  switch (result.outcome) {
-    case 'passed':
-      return { state: 'passed' };
-    case 'failed':
-      return {
-        state: 'failure',
-        element: element(
-          'failure',
-          {
-            type: violation === undefined ? 'NoVerdict' : 'RequirementViolation',
-            message: violation?.message ?? result.reason ?? 'failed',
-          },
-          xmlText(details),
-        ),
-      };
-    case 'cantTell':
-      return {
-        state: 'error',
-        element: element(
-          'error',
-          { type: result.flaky ? 'flaky' : 'cantTell', message: result.reason ?? 'could not tell' },
-          xmlText(details),
-        ),
-      };
-    case 'inapplicable':
-    case 'untested':
-      return {
-        state: 'skipped',
-        element: element('skipped', {
-          type: result.outcome,
-          message: `${result.outcome}: ${result.reason ?? ''}`,
-        }),
-      };
-  }
-}
-
 /** The "assessments" testsuite and one "caller:<section>" testsuite per caller section run. */
 function callerSuites(
   result: RunResult,
@@ -409,7 +378,10 @@ function callerSuites(
     sections.set(caseResult.case.section, [...(sections.get(caseResult.case.section) ?? []), caseResult]);
   }
   for (const [section, results] of sections) {
-    const judgedCases = results.map((caseResult) => ({ caseResult, verdict: callerCaseVerdict(caseResult) }));
+    const judgedCases = results.map((caseResult) => ({
+      caseResult,
+      verdict: caseVerdict(caseResult, result, context),
+    }));
     verdicts.push(...judgedCases.map(({ verdict }) => verdict));
     const ms = results.reduce((total, caseResult) => total + caseMs(caseResult), 0);
     suites.push(
@@ -424,16 +396,7 @@ function callerSuites(
         context,
         [
           propertiesElement(properties),
-          ...judgedCases.map(({ caseResult, verdict }) => {
-            const children = verdict.element === undefined ? [] : [verdict.element];
-            if (caseResult.outcome !== 'passed' && caseResult.attempts.length > 0) {
-              children.push(element('system-out', {}, xmlText(attemptTranscripts(caseResult))));
-            }
-            return testcaseElement(
-              { classname: `caller:${section}`, name: caseResult.case.id, time: seconds(caseMs(caseResult)) },
-              children,
-            );
-          }),
+          ...judgedCases.map(({ caseResult, verdict }) => testcase(caseResult, verdict)),
         ],
       ),
     );
