@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Level } from '../suites/framework/outcome.ts';
 import type { AssessmentVerdict } from './assessment-verdicts.ts';
 import { assessmentsNotPassedText, assessmentSummaryLines } from './assessment-summary.ts';
-import type { OutcomeCounts } from './profile-verdicts.ts';
+import { profileVerdicts, type OutcomeCounts } from './profile-verdicts.ts';
 import type { RunResult } from './run-result.ts';
 import { runVerdictLine, summaryTable } from './terminal-report.ts';
 
@@ -97,5 +97,32 @@ describe('assessment summary', () => {
     expect(runVerdictLine(run)).toBe(
       'PARTIAL: 1 of 3 cases selected; every assessment they reach passed them (not a conformance verdict)',
     );
+  });
+
+  it('a caller-only run shows only what it assessed, saying no gateway was under test', () => {
+    const run = {
+      ...callerRun([verdict('caller-side', 'passed'), verdict('mcp-bridge', 'passed')], true),
+      profiles: profileVerdicts([], { claimed: new Set(), strict: false }),
+    };
+    const summary = summaryTable(run);
+    expect(summary).toContain(
+      'no gateway under test: the SUT file declares only a caller, so no spec profile was assessed',
+    );
+    expect(summary).toMatch(/Caller side\s+3\/3\s+-\s+PASS/);
+    expect(summary).toMatch(/MCP bridge\s+3\/3\s+-\s+PASS/);
+    for (const profile of run.profiles) expect(summary).not.toContain(profile.title);
+    expect(summary).not.toContain('claimed');
+    expect(summary).not.toContain('n/a');
+  });
+
+  it('keeps the profile table when a gateway was under test beside the caller', () => {
+    const run = {
+      ...callerRun([verdict('caller-side', 'passed')], true),
+      subject: { name: 'a gateway', gatewayJid: 'agents.example', profiles: [], features: [] },
+      profiles: profileVerdicts([], { claimed: new Set(), strict: false }),
+    };
+    const summary = summaryTable(run);
+    expect(summary).toMatch(/Core Directory\s+no/);
+    expect(summary).not.toContain('no gateway under test');
   });
 });

@@ -230,8 +230,17 @@ function verdictCell(verdict: ProfileVerdict, partial: boolean): string {
   return word;
 }
 
-/** The closing summary: one row per profile, the reasons, then the run's verdict. */
+/** A SUT file with a caller and no gateway: no profile was under test (docs/caller.md). */
+function callerOnly(run: RunResult): boolean {
+  return run.caller !== undefined && run.subject.gatewayJid === '';
+}
+
+/**
+ * The closing summary: one row per profile (for a caller-only run, one line saying no gateway
+ * was under test instead), the assessments, the reasons, then the run's verdict.
+ */
 export function summaryTable(run: RunResult): string {
+  if (callerOnly(run)) return callerOnlySummary(run);
   const rows = [
     ['profile', 'claimed', 'MUST', 'SHOULD', 'n/a', 'warnings', 'verdict'],
     ...run.profiles.map((verdict) => [
@@ -244,7 +253,6 @@ export function summaryTable(run: RunResult): string {
       verdictCell(verdict, run.partial),
     ]),
   ];
-  const flaky = run.cases.filter((result) => result.flaky).length;
   const lines = ['', textTable(rows, '').join('\n'), ...assessmentSummaryLines(run.assessments), ''];
   lines.push(
     'MUST/SHOULD: passed/decided, ?N: undecided; n/a: inapplicable (optional features not advertised)',
@@ -265,6 +273,26 @@ export function summaryTable(run: RunResult): string {
         .join(', ')}`,
     );
   }
+  return `${[...lines, ...closingLines(run)].join('\n')}\n`;
+}
+
+/** A caller-only run's summary: what it assessed, and no table of profiles nobody claimed. */
+function callerOnlySummary(run: RunResult): string {
+  const lines = [
+    '',
+    'no gateway under test: the SUT file declares only a caller, so no spec profile was assessed',
+    ...assessmentSummaryLines(run.assessments),
+    '',
+    'MUST/SHOULD: passed/decided, ?N: undecided',
+    ...closingLines(run),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** Case count, timing and seed, baseline and pacing notes, then the run's verdict. */
+function closingLines(run: RunResult): string[] {
+  const flaky = [...run.cases, ...(run.callerCases ?? [])].filter((result) => result.flaky).length;
+  const lines: string[] = [];
   lines.push(
     '',
     `${String(run.cases.length + (run.callerCases?.length ?? 0))} cases in ${(run.durationMs / 1000).toFixed(1)} s (setup ${(run.setupMs / 1000).toFixed(1)} s), seed ${String(run.seed)}${run.strict ? ', strict' : ''}${flaky > 0 ? `, ${String(flaky)} flaky` : ''}`,
@@ -279,7 +307,7 @@ export function summaryTable(run: RunResult): string {
   if (run.abortedBy !== undefined) lines.push(`the run stopped: ${run.abortedBy.split('\n')[0] ?? ''}`);
   if (run.interrupted !== undefined) lines.push(`the run was ${run.interrupted}`);
   lines.push(`${run.subject.name}: ${runVerdictLine(run)}`);
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
 /**
