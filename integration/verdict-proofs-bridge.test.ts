@@ -18,11 +18,17 @@ import { ALL_CALLER_SUITES } from '../suites/caller/index.ts';
 import {
   BRIDGE_ACCEPTS_CONFLICTING_REVISION,
   BRIDGE_CANCEL_ACCEPTED_AS_CANCELLED,
+  BRIDGE_CANCELS_ON_LOCAL_TIMEOUT,
   BRIDGE_CHAT_FALLBACK,
   BRIDGE_CLAIMS_MCP_TASKS,
+  BRIDGE_COMMANDS_TO_FULL_JID,
   BRIDGE_DROPS_IS_ERROR,
+  BRIDGE_FAILURE_AS_NONEXISTENCE,
+  BRIDGE_IGNORES_VERSION_PIN,
   BRIDGE_INVENTS_ANNOTATION,
+  BRIDGE_JSON_RPC_ID_AS_REQUEST_ID,
   BRIDGE_RETRIES_NEW_ID,
+  BRIDGE_RSM_ITEM_CURSOR,
   PERMITTED_BRIDGE_VARIANTS,
   buildBridgeVariant,
   type BridgeVariant,
@@ -44,6 +50,19 @@ const BROKEN: readonly { readonly variant: BridgeVariant; readonly caseId: strin
   { variant: BRIDGE_DROPS_IS_ERROR, caseId: 'mcp-mapping.bridge-returns-call-result-exactly' },
   { variant: BRIDGE_INVENTS_ANNOTATION, caseId: 'mcp-mapping.bridge-lists-tool-members-exactly' },
   { variant: BRIDGE_CLAIMS_MCP_TASKS, caseId: 'mcp-mapping.bridge-claims-no-mcp-tasks-with-loss' },
+];
+
+/** The caller rules' broken variants, each judged by its one case like those above. */
+const BROKEN_CALLER_RULES: readonly { readonly variant: BridgeVariant; readonly caseId: string }[] = [
+  { variant: BRIDGE_COMMANDS_TO_FULL_JID, caseId: 'task-message-routing.caller-commands-to-bare-jid' },
+  { variant: BRIDGE_IGNORES_VERSION_PIN, caseId: 'manifest-retrieval.caller-keeps-pinned-version' },
+  { variant: BRIDGE_CANCELS_ON_LOCAL_TIMEOUT, caseId: 'cancellation.caller-local-timeout-stays-local' },
+  {
+    variant: BRIDGE_FAILURE_AS_NONEXISTENCE,
+    caseId: 'use-case-discovery.caller-infers-nothing-from-failure',
+  },
+  { variant: BRIDGE_RSM_ITEM_CURSOR, caseId: 'mcp-mapping.bridge-pages-with-own-cursors' },
+  { variant: BRIDGE_JSON_RPC_ID_AS_REQUEST_ID, caseId: 'mcp-mapping.bridge-request-id-not-json-rpc-id' },
 ];
 
 function callerCase(id: string): CallerCase {
@@ -75,7 +94,7 @@ describe('broken bridges fail the case that must catch them; the reference bridg
     });
   }
 
-  for (const { variant, caseId } of BROKEN) {
+  for (const { variant, caseId } of [...BROKEN, ...BROKEN_CALLER_RULES]) {
     it(`${caseId} passes the reference bridge`, async () => {
       const result = await judge(callerCase(caseId), REFERENCE_SUT);
       expect(result.outcome, result.attempts.at(-1)?.transcriptText).toBe('passed');

@@ -159,3 +159,57 @@ export const PERMITTED_BRIDGE_VARIANTS: readonly BridgeVariant[] = [
   BRIDGE_REVALIDATES_OUTPUT,
   BRIDGE_POLLS,
 ];
+
+// ---------------------------------------------------------------------------------------------
+// Broken variants of the caller rules the reference bridge's caller cases judge (issue 23)
+
+/** Task commands go to the full JID the task's events come from (#task-message-routing). */
+export const BRIDGE_COMMANDS_TO_FULL_JID = patched(
+  'bridge-commands-to-full-jid',
+  "cancel and task-state go to the full JID the task's last accepted event came from",
+  'task-message-routing.bare-jid-commands',
+);
+
+/** Each call invokes the endpoint's version active now, not the pinned one (#manifest-retrieval). */
+export const BRIDGE_IGNORES_VERSION_PIN = patched(
+  'bridge-ignores-version-pin',
+  "every invoke re-reads the endpoint's disco#info and carries the active version and hash",
+  'manifest-retrieval.client-pins-version',
+);
+
+/** Reaching the local wait limit sends the target a <cancel/> (#cancellation). */
+export const BRIDGE_CANCELS_ON_LOCAL_TIMEOUT = patched(
+  'bridge-cancels-on-local-timeout',
+  "the call's local wait limit asks the target to cancel the task",
+  'cancellation.caller-timeout-local',
+);
+
+/** A failed query about an endpoint reaches the MCP client as "does not exist" (#use-case-discovery). */
+export const BRIDGE_FAILURE_AS_NONEXISTENCE = patched(
+  'bridge-failure-as-nonexistence',
+  'a failed query while pinning fails tools/list with "endpoint … does not exist"',
+  'use-case-discovery.no-existence-inference',
+);
+
+/** MCP tools/list cursors are the RSM item ID of the page's last tool (#mcp-mapping). */
+export const BRIDGE_RSM_ITEM_CURSOR = patched(
+  'bridge-rsm-item-cursor',
+  "the tools/list cursor is the last listed tool's name, the item ID RSM would page by",
+  'mcp-mapping.mcp-cursors-own',
+);
+
+/** The tools/call's JSON-RPC ID goes out as the XMPP request ID (#mcp-mapping). */
+export const BRIDGE_JSON_RPC_ID_AS_REQUEST_ID = patched(
+  'bridge-json-rpc-id-as-request-id',
+  "the invoke's request-id is the tools/call's JSON-RPC ID",
+  'mcp-mapping.no-json-rpc-task-id',
+);
+
+export const BROKEN_CALLER_RULE_BRIDGE_VARIANTS: readonly BridgeVariant[] = [
+  BRIDGE_COMMANDS_TO_FULL_JID,
+  BRIDGE_IGNORES_VERSION_PIN,
+  BRIDGE_CANCELS_ON_LOCAL_TIMEOUT,
+  BRIDGE_FAILURE_AS_NONEXISTENCE,
+  BRIDGE_RSM_ITEM_CURSOR,
+  BRIDGE_JSON_RPC_ID_AS_REQUEST_ID,
+];

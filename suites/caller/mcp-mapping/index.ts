@@ -7,6 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 
 import type { JsonObject } from '../../../protocol/json/json-value.ts';
+import { NS_AGENT_TASK } from '../../../protocol/namespaces.ts';
 import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
 import { defineCallerSuite } from '../framework/caller-case.ts';
 import { callerWaitMs, listedTool, oneToolWorld } from '../framework/caller-steps.ts';
@@ -280,19 +281,25 @@ export const mcpMappingCallerSuite = defineCallerSuite('mcp-mapping', 'MCP Mappi
       const session = await context.startSession(world);
       const { name } = await listedTool(session, jid, tool);
       const rpcIds = recordCallIds(session.caller.driver.client.transport);
-      const { call, invoke, task } = await callAndAdmit(session, name, {}, callerWaitMs(context));
-      const watched = watchCall(call);
-      const requestId = invokeOf(invoke).requestId;
+      // The invoke is judged before its admission, on its raw attribute: a JSON-RPC ID is too
+      // short for the request-ID grammar, so the target refuses it and leaves no task to look at.
+      const invokes = session.target.stream({ kind: 'invoke', from: session.account.jid });
+      const watched = watchCall(
+        session.caller.driver.call(name, {}, { timeoutMs: 10 * callerWaitMs(context) }),
+      );
+      const invoke = await invokes.next(callerWaitMs(context));
+      const requestId = invoke.element.getChild('invoke', NS_AGENT_TASK)?.attrs['request-id'] as unknown;
       const [rpcId] = rpcIds;
       if (rpcId === undefined)
         throw new CannotTell('the tools/call request was not seen on the MCP transport');
-      if (requestId === rpcId || requestId === task.taskId) {
+      if (requestId === rpcId) {
         throw new RequirementViolation(
           'mcp-mapping.no-json-rpc-task-id',
           `a request ID of the bridge's own, not the JSON-RPC ID ${rpcId}`,
-          `request-id ${requestId}`,
+          invoke.xml,
         );
       }
+      const task = session.target.taskOf(invoke);
       await session.target.sendEvent(task, {
         type: 'failed',
         payload: {
@@ -310,7 +317,7 @@ export const mcpMappingCallerSuite = defineCallerSuite('mcp-mapping', 'MCP Mappi
       }
       context.held(
         'mcp-mapping.no-json-rpc-task-id',
-        `request-id ${requestId} beside JSON-RPC ID ${rpcId}${named === undefined ? '' : `; the error names task ${named}`}`,
+        `request-id ${invokeOf(invoke).requestId} beside JSON-RPC ID ${rpcId}${named === undefined ? '' : `; the error names task ${named}`}`,
       );
     },
   },
