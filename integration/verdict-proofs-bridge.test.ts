@@ -27,6 +27,7 @@ import {
   BRIDGE_IGNORES_VERSION_PIN,
   BRIDGE_INVENTS_ANNOTATION,
   BRIDGE_JSON_RPC_ID_AS_REQUEST_ID,
+  BRIDGE_LISTS_UNVERIFIED_GATEWAY,
   BRIDGE_RETRIES_NEW_ID,
   BRIDGE_RSM_ITEM_CURSOR,
   PERMITTED_BRIDGE_VARIANTS,
@@ -63,6 +64,7 @@ const BROKEN_CALLER_RULES: readonly { readonly variant: BridgeVariant; readonly 
   },
   { variant: BRIDGE_RSM_ITEM_CURSOR, caseId: 'mcp-mapping.bridge-pages-with-own-cursors' },
   { variant: BRIDGE_JSON_RPC_ID_AS_REQUEST_ID, caseId: 'mcp-mapping.bridge-request-id-not-json-rpc-id' },
+  { variant: BRIDGE_LISTS_UNVERIFIED_GATEWAY, caseId: 'find-gateway.caller-needs-directory-feature' },
 ];
 
 function callerCase(id: string): CallerCase {

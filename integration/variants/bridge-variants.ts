@@ -205,6 +205,13 @@ export const BRIDGE_JSON_RPC_ID_AS_REQUEST_ID = patched(
   'mcp-mapping.no-json-rpc-task-id',
 );
 
+/** A domain whose disco#info lacks the directory feature has its directory listed anyway (#find-gateway). */
+export const BRIDGE_LISTS_UNVERIFIED_GATEWAY = patched(
+  'bridge-lists-unverified-gateway',
+  'a failed gateway check is followed by a directory listing (disco#items) of the domain',
+  'find-gateway.client-verifies-feature',
+);
+
 export const BROKEN_CALLER_RULE_BRIDGE_VARIANTS: readonly BridgeVariant[] = [
   BRIDGE_COMMANDS_TO_FULL_JID,
   BRIDGE_IGNORES_VERSION_PIN,
@@ -212,4 +219,5 @@ export const BROKEN_CALLER_RULE_BRIDGE_VARIANTS: readonly BridgeVariant[] = [
   BRIDGE_FAILURE_AS_NONEXISTENCE,
   BRIDGE_RSM_ITEM_CURSOR,
   BRIDGE_JSON_RPC_ID_AS_REQUEST_ID,
+  BRIDGE_LISTS_UNVERIFIED_GATEWAY,
 ];
