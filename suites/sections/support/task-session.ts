@@ -10,6 +10,7 @@ import {
   type IqExchange,
   type ValidTaskEvent,
 } from '../../../harness/driver/index.ts';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { XmppDateTime } from '../../../protocol/datetime.ts';
 import { canonicalJson } from '../../../protocol/json/canonical.ts';
 import type { JsonValue } from '../../../protocol/json/json-value.ts';
@@ -85,6 +86,17 @@ export interface Settlement {
   readonly revision: number;
 }
 
+/** Pauses before each retry of an invocation refused for now (resource-constraint, type wait). */
+const BUSY_RETRIES_MS = [200, 800, 2_400] as const;
+
+function isBusy(exchange: IqExchange): boolean {
+  return (
+    exchange.parsed.type === 'error' &&
+    exchange.parsed.error.condition === 'resource-constraint' &&
+    exchange.parsed.error.type === 'wait'
+  );
+}
+
 export class TaskSession {
   constructor(
     readonly context: CaseContext,
@@ -106,14 +118,29 @@ export class TaskSession {
     return { invoke, exchange };
   }
 
-  /** Invokes a tool and requires admission. */
+  /**
+   * Invokes a tool and requires admission. A resource-constraint typed "wait" says "not now"
+   * (RFC 6120 §8.3.3: retry after waiting): a gateway on a starved machine may run out of a
+   * time-bounded budget (schema evaluation, say) for a request it would admit a moment later.
+   * A caller retries such a refusal with the identical invocation; so does the suite, a few
+   * times and further apart each time, before the refusal counts against the gateway.
+   */
   async start(
     tool: string,
     args: JsonValue,
     options: InvokeOptions = {},
     requirement: RequirementId = 'invocation.required-parts',
   ): Promise<StartedTask> {
-    const { invoke, exchange } = await this.invoke(tool, args, options);
+    let sent = await this.invoke(tool, args, options);
+    for (const pauseMs of BUSY_RETRIES_MS) {
+      if (!isBusy(sent.exchange)) break;
+      this.caller.transcript.note(
+        `resource-constraint (wait): the identical invocation again in ${String(pauseMs)} ms`,
+      );
+      await delay(pauseMs);
+      sent = await this.invoke(tool, args, { ...options, requestId: sent.invoke.requestId });
+    }
+    const { invoke, exchange } = sent;
     return { invoke, exchange, accepted: expectAccepted(exchange, requirement, invoke) };
   }
 
