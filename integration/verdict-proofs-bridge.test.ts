@@ -17,6 +17,7 @@ import { runCallerCase, type CallerCaseResult } from '../suites/caller/framework
 import { ALL_CALLER_SUITES } from '../suites/caller/index.ts';
 import {
   BRIDGE_ACCEPTS_CONFLICTING_REVISION,
+  BRIDGE_AUTHENTICATES_CLIENTS,
   BRIDGE_CANCEL_ACCEPTED_AS_CANCELLED,
   BRIDGE_CANCELS_ON_LOCAL_TIMEOUT,
   BRIDGE_CHAT_FALLBACK,
@@ -25,6 +26,7 @@ import {
   BRIDGE_DROPS_IS_ERROR,
   BRIDGE_FAILURE_AS_NONEXISTENCE,
   BRIDGE_IGNORES_VERSION_PIN,
+  BRIDGE_FORWARDS_CLIENT_TOKEN,
   BRIDGE_INVENTS_ANNOTATION,
   BRIDGE_JSON_RPC_ID_AS_REQUEST_ID,
   BRIDGE_LISTS_UNVERIFIED_GATEWAY,
@@ -155,3 +157,69 @@ describe.each(PERMITTED_BRIDGE_VARIANTS.map((variant) => [variant.name, variant]
     });
   },
 );
+
+// #security's token rule binds a bridge reached over HTTP: its proofs judge SUT files that serve
+// the bridge over Streamable HTTP, and show the stdio declaration is not judged on it.
+const REFERENCE_HTTP_SUT = join(REPO_ROOT, 'fixtures', 'sut', 'reference-mcp-bridge-http.json');
+const TOKEN_CASE = 'security.bridge-keeps-client-credentials';
+
+describe('security.no-token-passthrough: credentials the MCP client presents over HTTP', () => {
+  let federation: Federation;
+
+  beforeAll(async () => {
+    federation = await nativeProvider.start();
+  }, 300_000);
+
+  afterAll(async () => {
+    await federation.stop();
+  });
+
+  async function judgeToken(sutFile: string): Promise<CallerCaseResult> {
+    const file = parseSutFile(readFileSync(sutFile), sutFile);
+    if (file.kind !== 'mcp-caller') throw new Error(`${sutFile} declares no MCP caller`);
+    return await runCallerCase(callerCase(TOKEN_CASE), {
+      environment: { federation, declaration: file.config.caller, timeouts: file.config.timeouts },
+      runSeed: RUN_SEED,
+      defaultTimeoutMs: 90_000,
+      rerunFailures: false,
+    });
+  }
+
+  it('the reference bridge over Streamable HTTP keeps them and passes', async () => {
+    const result = await judgeToken(REFERENCE_HTTP_SUT);
+    expect(result.outcome, result.attempts.at(-1)?.transcriptText).toBe('passed');
+  }, 120_000);
+
+  it('the reference bridge declared on stdio is not judged on the rule', async () => {
+    const result = await judgeToken(REFERENCE_SUT);
+    expect(result.outcome).toBe('inapplicable');
+    expect(result.reason).toMatch(/declares the bridge on stdio/);
+  }, 120_000);
+
+  it(`${BRIDGE_FORWARDS_CLIENT_TOKEN.name} fails ${TOKEN_CASE}, citing security.no-token-passthrough`, async () => {
+    const built = buildBridgeVariant(BRIDGE_FORWARDS_CLIENT_TOKEN);
+    try {
+      const result = await judgeToken(built.sutFile);
+      const attempt = result.attempts.at(-1);
+      expect(result.outcome, attempt?.transcriptText).toBe('failed');
+      expect(attempt?.violation?.requirement, attempt?.transcriptText).toBe('security.no-token-passthrough');
+      expect(attempt?.violation?.received).toMatch(/Authorization bearer token in a invoke/);
+      console.info(`[verdict proof] ${BRIDGE_FORWARDS_CLIENT_TOKEN.name}: ${TOKEN_CASE} failed`);
+    } finally {
+      built.remove();
+    }
+  }, 120_000);
+
+  it(`permitted ${BRIDGE_AUTHENTICATES_CLIENTS.name} (uses the token, calls as itself) passes ${TOKEN_CASE}`, async () => {
+    const built = buildBridgeVariant(BRIDGE_AUTHENTICATES_CLIENTS);
+    try {
+      const result = await judgeToken(built.sutFile);
+      const attempt = result.attempts.at(-1);
+      expect(result.outcome, attempt?.transcriptText).toBe('passed');
+      // It really read the token: each call is logged by the client's digest.
+      expect(attempt?.transcriptText).toMatch(/tools\/call by client [0-9a-f]{12}/);
+    } finally {
+      built.remove();
+    }
+  }, 120_000);
+});

@@ -26,6 +26,8 @@ export interface CallerSessionOptions {
   /** The rest of the fake target's options (its clock, retention, late-retry policy). */
   readonly target?: Omit<FakeTargetOptions, 'link' | 'world'>;
   readonly startupMs?: number;
+  /** Sent with every HTTP request to a Streamable HTTP caller (StartMcpCallerOptions). */
+  readonly httpHeaders?: Readonly<Record<string, string>>;
 }
 
 export interface CallerSession {
@@ -62,6 +64,7 @@ export async function startCallerSession(options: CallerSessionOptions): Promise
       dataDir: options.dataDir,
       caFile: federation.caCertPath,
       ...(options.startupMs === undefined ? {} : { startupMs: options.startupMs }),
+      ...(options.httpHeaders === undefined ? {} : { httpHeaders: options.httpHeaders }),
     });
     return {
       account,

@@ -80,7 +80,19 @@ describe('caller under test over MCP', () => {
       jid: 'bridge@example.com',
       timeoutSeconds: 3,
       caInEnvironment: '/run/ca.pem',
+      authorization: null,
     });
+    expect(caller.requestsWithHeaders()).toBe(0);
+  });
+
+  it('refuses HTTP headers for a stdio bridge, which has nowhere to carry them', async () => {
+    const failure = await startMcpCaller({
+      declaration: declared({ command: RUN_TINY, cwd: '.' }),
+      config,
+      dataDir,
+      httpHeaders: { Authorization: 'Bearer never-sent' },
+    }).catch((error: unknown) => error);
+    expect(String(failure)).toMatch(/only Streamable HTTP carries them/);
   });
 
   it('starts a Streamable HTTP bridge on a free port and connects once it answers', async () => {
@@ -95,6 +107,20 @@ describe('caller under test over MCP', () => {
       'weather@target.example',
       'calendar@target.example',
     ]);
+  });
+
+  it('sends the given headers with every HTTP request and counts those that carried them', async () => {
+    const declaration = declared({
+      command: [...RUN_TINY, '--http', '{port}'],
+      url: 'http://127.0.0.1:{port}/mcp',
+      cwd: '.',
+    });
+    const httpHeaders = { Authorization: 'Bearer canary-1', 'X-API-Key': 'canary-2' };
+    caller = await startMcpCaller({ declaration, config, dataDir, httpHeaders });
+    const result = await caller.driver.call('endpoint_0', {}).done;
+    expect(result['structuredContent']).toMatchObject({ authorization: 'Bearer canary-1' });
+    // initialize, its notification, tools/call at least (the GET stream too, when opened)
+    expect(caller.requestsWithHeaders()).toBeGreaterThanOrEqual(3);
   });
 
   it('ends the wait with the output when the HTTP bridge exits instead of answering', async () => {

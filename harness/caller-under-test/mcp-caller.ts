@@ -7,12 +7,18 @@
  *
  * The run's CA reaches the bridge in its environment: NODE_EXTRA_CA_CERTS (a Node XMPP client's
  * STARTTLS takes no CA of its own) and SSL_CERT_FILE (OpenSSL's default trust for others).
+ *
+ * Over HTTP a case may add headers to every request (a client's credentials: #security's token
+ * rule); the bridge then reports how many of its requests carried them, the evidence they arrived.
  */
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  type StreamableHTTPClientTransportOptions,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import type { CallerConfig } from '../../protocol/json/caller-config.ts';
 import { ManagedProcess, ProcessExitedError } from '../faults/managed-process.ts';
@@ -31,6 +37,8 @@ export interface StartMcpCallerOptions {
   readonly caFile?: string;
   /** How long a Streamable HTTP bridge gets to answer (default 20 s). */
   readonly startupMs?: number;
+  /** Sent with every HTTP request to the bridge (Streamable HTTP only; stdio has no headers). */
+  readonly httpHeaders?: Readonly<Record<string, string>>;
 }
 
 export interface McpCallerUnderTest {
@@ -40,6 +48,8 @@ export interface McpCallerUnderTest {
   readonly url?: string;
   /** What the bridge printed on stderr (and, over HTTP, stdout), for failure output. */
   output(): string;
+  /** HTTP requests sent so far that carried every one of `httpHeaders` (0 on stdio). */
+  requestsWithHeaders(): number;
   /** Closes the MCP session and ends the bridge process. */
   stop(): Promise<void>;
 }
@@ -92,9 +102,14 @@ export async function startMcpCaller(options: StartMcpCallerOptions): Promise<Mc
       ? {}
       : { NODE_EXTRA_CA_CERTS: options.caFile, SSL_CERT_FILE: options.caFile }),
   };
+  const headers = options.httpHeaders ?? {};
   if (declaration.url === undefined) {
+    if (Object.keys(headers).length > 0) {
+      throw new Error('HTTP headers for a caller under test on stdio: only Streamable HTTP carries them');
+    }
     return await startStdio(program ?? '', args, declaration.cwd, env, configPath);
   }
+  const carrying = new HeaderCarryingFetch(headers);
   const url = fillCallerTemplate(declaration.url, facts);
   const child = await ManagedProcess.start({
     name: 'caller under test',
@@ -104,12 +119,13 @@ export async function startMcpCaller(options: StartMcpCallerOptions): Promise<Mc
     env,
   });
   try {
-    const driver = await connectWhenReady(url, child, options.startupMs ?? 20_000);
+    const driver = await connectWhenReady(url, child, options.startupMs ?? 20_000, carrying);
     return {
       driver,
       configPath,
       url,
       output: () => child.output,
+      requestsWithHeaders: () => carrying.carried,
       async stop() {
         await driver.close().catch(() => undefined);
         await child.stop();
@@ -145,6 +161,7 @@ async function startStdio(
       driver,
       configPath,
       output: () => stderr,
+      requestsWithHeaders: () => 0,
       stop: () => driver.close(),
     };
   } catch (error) {
@@ -161,10 +178,37 @@ function notListeningYet(error: unknown): boolean {
   return /ECONNREFUSED|fetch failed|ECONNRESET/.test(text);
 }
 
+/**
+ * The transport's fetch: adds the headers to every request (the SDK merges its requestInit into
+ * POST, GET and DELETE alike) and counts the requests that really carried them.
+ */
+class HeaderCarryingFetch {
+  carried = 0;
+  readonly #headers: Readonly<Record<string, string>>;
+
+  constructor(headers: Readonly<Record<string, string>>) {
+    this.#headers = headers;
+  }
+
+  transportOptions(): StreamableHTTPClientTransportOptions {
+    if (Object.keys(this.#headers).length === 0) return {};
+    return {
+      requestInit: { headers: { ...this.#headers } },
+      fetch: async (input, init) => {
+        const sent = new Headers(init?.headers);
+        if (Object.entries(this.#headers).every(([name, value]) => sent.get(name) === value))
+          this.carried += 1;
+        return await fetch(input, init);
+      },
+    };
+  }
+}
+
 async function connectWhenReady(
   url: string,
   child: ManagedProcess,
   startupMs: number,
+  carrying: HeaderCarryingFetch,
 ): Promise<McpCallerDriver> {
   const deadline = performance.now() + startupMs;
   const exited = child.waitForExit().then((status) => {
@@ -175,7 +219,7 @@ async function connectWhenReady(
   for (;;) {
     try {
       return await Promise.race([
-        McpCallerDriver.connect(new StreamableHTTPClientTransport(new URL(url))),
+        McpCallerDriver.connect(new StreamableHTTPClientTransport(new URL(url), carrying.transportOptions())),
         exited,
       ]);
     } catch (error) {

@@ -18,7 +18,7 @@ import { variantPatches } from './gateway-variants.ts';
 /** The reference bridge's SUT file as JSON, the shape the variants edit. */
 interface BridgeSutFile {
   name: string;
-  caller: { mcp: { command: string[]; cwd?: string } };
+  caller: { mcp: { command: string[]; cwd?: string; url?: string } };
   [member: string]: unknown;
 }
 
@@ -221,3 +221,35 @@ export const BROKEN_CALLER_RULE_BRIDGE_VARIANTS: readonly BridgeVariant[] = [
   BRIDGE_JSON_RPC_ID_AS_REQUEST_ID,
   BRIDGE_LISTS_UNVERIFIED_GATEWAY,
 ];
+
+// Variants judged over Streamable HTTP (#security's token rule binds a bridge reached over HTTP):
+// their SUT files serve the bridge on a free port, like fixtures/sut/reference-mcp-bridge-http.json.
+
+function servedOverHttp(sut: BridgeSutFile): void {
+  sut.caller.mcp.command.push('--http', '{port}');
+  sut.caller.mcp.url = 'http://127.0.0.1:{port}/mcp';
+}
+
+/** The MCP client's Authorization header rides into every invoke's arguments (#security). */
+export const BRIDGE_FORWARDS_CLIENT_TOKEN: BridgeVariant = {
+  ...patched(
+    'bridge-forwards-client-token',
+    "the MCP client's Authorization header is copied into every invoke's arguments",
+    'security.no-token-passthrough',
+  ),
+  sut: servedOverHttp,
+};
+
+/**
+ * Permitted: the bridge authenticates its MCP clients by their bearer token (a tools/call over
+ * HTTP without one is refused) and logs which client called, while it calls the XMPP side as its
+ * own account, never with the client's token (#security; MCP authorization: a server accepts
+ * tokens for itself and uses credentials of its own upstream).
+ */
+export const BRIDGE_AUTHENTICATES_CLIENTS: BridgeVariant = {
+  ...patched(
+    'bridge-authenticates-clients',
+    'over HTTP a tools/call needs a bearer token, logged by digest; XMPP goes out as the bridge',
+  ),
+  sut: servedOverHttp,
+};

@@ -10,6 +10,7 @@ import { invocationCallerSuite } from './invocation/index.ts';
 import { jsonEncodingCallerSuite } from './json-encoding/index.ts';
 import { manifestRetrievalCallerSuite } from './manifest-retrieval/index.ts';
 import { mcpMappingCallerSuite } from './mcp-mapping/index.ts';
+import { securityCallerSuite } from './security/index.ts';
 import { taskMessageRoutingCallerSuite } from './task-message-routing/index.ts';
 import { useCaseDiscoveryCallerSuite } from './use-case-discovery/index.ts';
 
@@ -23,6 +24,7 @@ export const ALL_CALLER_SUITES: readonly CallerSuite[] = [
   eventsCallerSuite,
   cancellationCallerSuite,
   taskMessageRoutingCallerSuite,
+  securityCallerSuite,
   // #mcp-mapping sits in the informative #impl section, after every normative one.
   mcpMappingCallerSuite,
 ];

@@ -36,12 +36,14 @@ function tinyBridge(config: CallerConfig): TinyServer {
       },
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, () => ({
+  server.setRequestHandler(CallToolRequestSchema, (_request, extra) => ({
     content: [{ type: 'text', text: 'configured' }],
     structuredContent: {
       jid: config.xmpp.jid,
       timeoutSeconds: config.timeoutSeconds ?? null,
       caInEnvironment: process.env['NODE_EXTRA_CA_CERTS'] ?? null,
+      // What the client sent over HTTP, so the harness's own test sees its headers arrive.
+      authorization: extra.requestInfo?.headers['authorization'] ?? null,
     },
   }));
   return server;

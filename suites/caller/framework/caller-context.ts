@@ -27,8 +27,14 @@ export class McpWaitTimeout extends Error {
   override readonly name = 'McpWaitTimeout';
 }
 
-/** Per endpoint pins, the caller config's timeoutSeconds, the fake target's clock and policies. */
-export type StartSessionOptions = Pick<CallerSessionOptions, 'pins' | 'timeoutSeconds' | 'target'>;
+/**
+ * Per endpoint pins, the caller config's timeoutSeconds, the fake target's clock and policies,
+ * and headers for every HTTP request to a Streamable HTTP caller.
+ */
+export type StartSessionOptions = Pick<
+  CallerSessionOptions,
+  'pins' | 'timeoutSeconds' | 'target' | 'httpHeaders'
+>;
 
 export interface CallerCaseContext {
   readonly caseId: string;
@@ -40,6 +46,8 @@ export interface CallerCaseContext {
   /** The SUT file's timeouts: replySeconds bounds each wait for the caller's next stanza. */
   readonly timeouts: SutTimeouts;
   readonly transcript: Transcript;
+  /** How the suite speaks MCP to the caller under test, as its SUT file declares it. */
+  readonly mcpTransport: 'stdio' | 'streamable-http';
   /** Starts the caller under test against a fake target serving `world`; stopped when the case ends. */
   startSession(world: FakeTargetWorld, options?: StartSessionOptions): Promise<CallerSession>;
   /**
@@ -79,6 +87,7 @@ export class CallerCaseScope {
       random: new SeededRandom(seed),
       timeouts: environment.timeouts,
       transcript,
+      mcpTransport: environment.declaration.url === undefined ? 'stdio' : 'streamable-http',
       startSession: (world, options) => this.#start(world, options ?? {}),
       mcpMessage: (match, what, timeoutMs) => this.#mcpMessage(match, what, timeoutMs),
       note: (text) => {
