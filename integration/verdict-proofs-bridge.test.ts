@@ -30,6 +30,7 @@ import {
   BRIDGE_INVENTS_ANNOTATION,
   BRIDGE_JSON_RPC_ID_AS_REQUEST_ID,
   BRIDGE_LISTS_UNVERIFIED_GATEWAY,
+  BRIDGE_LISTS_XMPP_TOOL_NAMES,
   BRIDGE_RETRIES_NEW_ID,
   BRIDGE_RSM_ITEM_CURSOR,
   PERMITTED_BRIDGE_VARIANTS,
@@ -53,6 +54,8 @@ const BROKEN: readonly { readonly variant: BridgeVariant; readonly caseId: strin
   { variant: BRIDGE_DROPS_IS_ERROR, caseId: 'mcp-mapping.bridge-returns-call-result-exactly' },
   { variant: BRIDGE_INVENTS_ANNOTATION, caseId: 'mcp-mapping.bridge-lists-tool-members-exactly' },
   { variant: BRIDGE_CLAIMS_MCP_TASKS, caseId: 'mcp-mapping.bridge-claims-no-mcp-tasks-with-loss' },
+  // A SHOULD: its failure is a finding that fails the assessment under --strict only.
+  { variant: BRIDGE_LISTS_XMPP_TOOL_NAMES, caseId: 'mcp-mapping.bridge-lists-normal-mcp-tools' },
 ];
 
 /** The caller rules' broken variants, each judged by its one case like those above. */

@@ -113,6 +113,16 @@ export const BRIDGE_CLAIMS_MCP_TASKS = patched(
   'mcp-mapping.no-false-tasks-claim',
 );
 
+/**
+ * Tools are listed under their XMPP names as they are (#mcp-mapping, a SHOULD): a name MCP's
+ * format cannot carry and a name two endpoints share reach the MCP client unchanged.
+ */
+export const BRIDGE_LISTS_XMPP_TOOL_NAMES = patched(
+  'bridge-lists-xmpp-tool-names',
+  "every tool is listed under its XMPP name, unchecked against MCP's format and unrenamed when two share it",
+  'mcp-mapping.normal-tool-objects',
+);
+
 export const BROKEN_BRIDGE_VARIANTS: readonly BridgeVariant[] = [
   BRIDGE_RETRIES_NEW_ID,
   BRIDGE_ACCEPTS_CONFLICTING_REVISION,
@@ -121,6 +131,7 @@ export const BROKEN_BRIDGE_VARIANTS: readonly BridgeVariant[] = [
   BRIDGE_DROPS_IS_ERROR,
   BRIDGE_INVENTS_ANNOTATION,
   BRIDGE_CLAIMS_MCP_TASKS,
+  BRIDGE_LISTS_XMPP_TOOL_NAMES,
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ import {
   watchCall,
 } from './bridge-steps.ts';
 import { lossReport, tasksClaim } from './loss-report.ts';
+import { normalToolObjectsCase } from './normal-tool-objects.ts';
 
 /** More tools than one tools/list page of most servers (the reference bridge's holds 50). */
 const PAGED_WORLD_TOOLS = 120;
@@ -380,6 +381,7 @@ export const mcpMappingCallerSuite = defineCallerSuite('mcp-mapping', 'MCP Mappi
       );
     },
   },
+  normalToolObjectsCase,
 ]);
 
 /** The JSON-RPC IDs of the tools/call requests sent from now on, as strings. */
