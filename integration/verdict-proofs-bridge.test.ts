@@ -145,6 +145,8 @@ describe.each(PERMITTED_BRIDGE_VARIANTS.map((variant) => [variant.name, variant]
       if (run === undefined) throw new Error(`the run of ${variant.name} did not happen`);
       const unpassed = (run.result.callerCases ?? [])
         .filter((result) => result.outcome !== 'passed')
+        // Declared on stdio, like the reference bridge: no client token exists to judge there.
+        .filter((result) => !(result.case.id === TOKEN_CASE && result.outcome === 'inapplicable'))
         .map(
           (result) => `${result.case.id} ${result.outcome}: ${(result.reason ?? '').split('\n')[0] ?? ''}`,
         );
