@@ -80,6 +80,13 @@ export function renderEjabberdConfig(spec: EjabberdInstanceSpec): string {
     '      acl: loopback',
     '    what: [register, change_password]',
     'modules:',
+    // What the Prosody servers load too (prosody-config.ts): a roster (without it ejabberd 23.01
+    // ends the session of a client that sends a subscription), XEP-0191 blocking (on top of
+    // mod_privacy in 23.01) and offline storage, as a real deployment has.
+    '  mod_roster: {}',
+    '  mod_privacy: {}',
+    '  mod_blocking: {}',
+    '  mod_offline: {}',
     '  mod_disco: {}',
     '  mod_ping: {}',
     '  mod_http_api: {}',
