@@ -43,6 +43,7 @@ function callerRun(assessments: readonly AssessmentVerdict[], passed: boolean): 
     suiteVersion: '0.1.0',
     specRevision: '0.0.5',
     provider: 'native',
+    servers: { a: 'prosody', b: 'prosody', hostile: 'prosody' },
     subject: { name: 'a bridge', gatewayJid: '', profiles: [], features: [] },
     cases: [],
     selection: { grep: [], profiles: [], selectedCases: 3, totalCases: 3 },

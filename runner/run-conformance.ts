@@ -49,6 +49,7 @@ import {
   TaskLeftovers,
   type TaskLeftover,
 } from './task-leftovers.ts';
+import { runServersOf } from './server-stack.ts';
 
 /** A case the run did not start because the gateway had gone: undecided, with the reason. */
 function notRun(testCase: ConformanceCase, runSeed: number, reason: string): CaseResult {
@@ -458,6 +459,7 @@ function runResultOf(options: RunConformanceOptions, judged: JudgedCases): RunRe
     suiteVersion: options.suiteVersion,
     specRevision: options.specRevision,
     provider: session.federation.provider,
+    servers: runServersOf(session.federation),
     subject: subjectOf(config, session),
     cases: [...results],
     ...(stops.abortedBy === undefined ? {} : { abortedBy: stops.abortedBy }),

@@ -10,6 +10,7 @@ import type { ProfileVerdict } from './profile-verdicts.ts';
 import type { Pace } from './request-pacing.ts';
 import type { CallerCaseResult } from '../suites/caller/framework/run-caller-case.ts';
 import type { AssessmentVerdict } from './assessment-verdicts.ts';
+import type { RunServers } from './server-stack.ts';
 
 export interface RunSubject {
   readonly name: string;
@@ -36,6 +37,8 @@ export interface RunResult {
   readonly suiteVersion: string;
   readonly specRevision: string;
   readonly provider: string;
+  /** Which server implementation served each role of the federation. */
+  readonly servers: RunServers;
   readonly subject: RunSubject;
   readonly cases: readonly CaseResult[];
   /** What was asked to run: --grep patterns, --profile filters, and how many cases that left. */

@@ -19,7 +19,7 @@ import {
   type Caller,
   type Driver,
 } from '../harness/driver/index.ts';
-import type { Federation, ServerProvider } from '../harness/federation/server-provider.ts';
+import type { Federation, ServerProvider, ServerStack } from '../harness/federation/server-provider.ts';
 import { ProcessExitedError } from '../harness/faults/managed-process.ts';
 import { componentFor, launchSut, type SutInstance } from '../harness/sut/launch.ts';
 import { withImpliedProfiles } from '../protocol/profiles.ts';
@@ -52,6 +52,7 @@ import { checkProvisioned, checkWorldLoaded, FixturesNotInPlace } from './fixtur
 import { keepLogs, keepLogsOfFailedStart } from './session-logs.ts';
 import { StartedParts } from './started-parts.ts';
 import { launchedSutControl } from './sut-control.ts';
+import { runServersOf, serversText } from './server-stack.ts';
 
 export interface RunSession {
   readonly federation: Federation;
@@ -110,6 +111,8 @@ export class SessionStartFailure extends Error {
 
 export interface StartSessionOptions {
   readonly provider: ServerProvider;
+  /** The server implementations asked for (default: each provider's own, Prosody). */
+  readonly servers?: ServerStack;
   readonly config: SutConfig;
   /** The fixture world (self-contained: manifests inlined) for a 'world-file' SUT. */
   readonly world?: JsonValue;
@@ -165,10 +168,15 @@ async function advertisedFeatures(
  * The federation a run needs (the hostile server, every role's account), its component link as
  * the SUT file fixes it. A federation that cannot start is a SessionStartFailure.
  */
-async function startFederation(provider: ServerProvider, config: SutConfig): Promise<Federation> {
+async function startFederation(
+  provider: ServerProvider,
+  config: SutConfig,
+  stack: ServerStack,
+): Promise<Federation> {
   const component = componentLinkRequest(config);
   try {
     return await provider.start({
+      ...(stack.a === undefined ? {} : { serverA: stack.a }),
       hostile: true,
       accounts: Object.values(REFERENCE_WORLD_ACCOUNTS),
       component,
@@ -417,10 +425,10 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
   const started = performance.now();
   // Alongside the federation's start; it never rejects (a missing tool only makes cases undecided).
   const toolsEnsured = ensureCaseTools(options);
-  const federation = await startFederation(options.provider, config);
+  const federation = await startFederation(options.provider, config, options.servers ?? {});
   const missingTools = await toolsEnsured;
   log(
-    `federation: ${federation.provider}, servers ready in ${String(Math.round(federation.timings.bootMs))} ms`,
+    `federation: ${federation.provider} (${serversText(runServersOf(federation))}), servers ready in ${String(Math.round(federation.timings.bootMs))} ms`,
   );
   const driver = createDriver(federation, {
     timeoutMs: config.timeouts.replySeconds * 1_000,

@@ -37,7 +37,10 @@ async function startRun(plan: RunPlan, io: CliIo, stopper: RunStopper): Promise<
     io.out(`${line}\n`);
   };
   const { external } = plan.inputs;
-  const providerChoice = await selectProvider(plan.provider, external === undefined ? {} : { external });
+  const providerChoice = await selectProvider(plan.provider, {
+    servers: plan.servers,
+    ...(external === undefined ? {} : { external }),
+  });
   const context: RunContext = { plan, io, stopper, provider: providerChoice.provider, log };
   log(
     `agentconf ${plan.suiteVersion} for XMPP Agent Gateway ${plan.specRevision}; seed ${String(plan.seed)} (replay with --seed ${String(plan.seed)})`,

@@ -44,6 +44,7 @@ function resultWith(verdict: AssessmentVerdict['verdict']) {
     setupMs: 0,
     seed: 7,
     provider: 'native',
+    servers: { a: 'prosody', b: 'prosody' },
     callers: callers(verdict),
   });
 }

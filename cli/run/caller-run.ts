@@ -25,6 +25,8 @@ import type { RunValues } from './checked-inputs.ts';
 import { suiteVersion } from './plan.ts';
 import { writeReports } from '../../runner/reports/write-reports.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { runServersOf, serversText, type RunServers } from '../../runner/server-stack.ts';
+import { requestedServerStack } from '../server-stack.ts';
 
 /** The run's result: no profile claimed, the caller's cases and assessments; passed only when they all did. */
 export function runResultOf(
@@ -37,6 +39,7 @@ export function runResultOf(
     setupMs: number;
     seed: number;
     provider: string;
+    servers: RunServers;
     callers: CallerRunResult;
   },
 ): RunResult {
@@ -53,6 +56,7 @@ export function runResultOf(
     suiteVersion: suiteVersion(),
     specRevision: committedRegistry().specVersion,
     provider: facts.provider,
+    servers: facts.servers,
     subject: {
       name: config.name,
       ...(config.version === undefined ? {} : { version: config.version }),
@@ -104,12 +108,14 @@ export async function runCallerOnly(
   log(
     `agentconf ${suiteVersion()} caller suites for XMPP Agent Gateway ${committedRegistry().specVersion}; seed ${String(seed)} (replay with --seed ${String(seed)})`,
   );
-  const choice = await selectProvider(values.provider);
+  const stack = requestedServerStack(values);
+  const choice = await selectProvider(values.provider, { servers: stack });
   log(choice.reason);
   log(`caller under test: ${config.name} (assessments caller-side and mcp-bridge, not spec profiles)`);
   let federation: Federation | undefined;
   try {
-    federation = await choice.provider.start();
+    federation = await choice.provider.start(stack.a === undefined ? {} : { serverA: stack.a });
+    log(`federation: ${serversText(runServersOf(federation))}`);
     const setupMs = performance.now() - started;
     const callers = await runCallers({
       federation,
@@ -131,6 +137,7 @@ export async function runCallerOnly(
       setupMs,
       seed,
       provider: choice.name,
+      servers: runServersOf(federation),
       callers,
     });
     io.out(summaryTable(result));

@@ -8,6 +8,7 @@ import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { withImpliedProfiles } from '../../protocol/profiles.ts';
 import type { ExternalFederationConfig } from '../../harness/federation/external-provider.ts';
 import type { SutConfig } from '../../harness/sut/sut-config.ts';
+import type { ServerStack } from '../../harness/federation/server-provider.ts';
 import type { ConformanceCase } from '../../suites/framework/case.ts';
 import { ALL_SUITES } from '../../suites/index.ts';
 import { BaselineError, loadBaseline } from '../../runner/baseline.ts';
@@ -24,6 +25,7 @@ import {
   readWorldFile,
 } from '../run-inputs.ts';
 import type { RUN_SPEC } from '../run-spec.ts';
+import { requestedServerStack } from '../server-stack.ts';
 
 export type RunValues = OptionValues<(typeof RUN_SPEC)['options']>;
 
@@ -31,6 +33,8 @@ type Invalid = typeof EXIT.usage;
 
 export interface RunInputs {
   readonly config: SutConfig;
+  /** The servers' implementations asked for (--server-a, --server-b); a provider's own default for the rest. */
+  readonly servers: ServerStack;
   readonly worldPath: string;
   readonly world: JsonValue | undefined;
   readonly external: ExternalFederationConfig | undefined;
@@ -76,6 +80,7 @@ function selectedCases(values: RunValues, selection: CaseSelection): Conformance
 
 export function readRunInputs(values: RunValues, io: CliIo): RunInputs | Invalid {
   checkExternalProvider(values.provider, values.external);
+  const servers = requestedServerStack(values);
   const config = readSutConfigFile(io, values.sut ?? DEFAULT_SUT);
   if (config === EXIT.usage) return EXIT.usage;
   const worldPath = resolve(values.world ?? DEFAULT_WORLD);
@@ -105,5 +110,14 @@ export function readRunInputs(values: RunValues, io: CliIo): RunInputs | Invalid
   for (const profile of values.profile.filter((p) => !claimedProfiles.has(p))) {
     io.err(`warning: --profile ${profile}: ${config.name} does not claim it, so its cases will not run\n`);
   }
-  return { config, worldPath, world: world.world, external, baseline: baseline.baseline, selection, cases };
+  return {
+    config,
+    servers,
+    worldPath,
+    world: world.world,
+    external,
+    baseline: baseline.baseline,
+    selection,
+    cases,
+  };
 }

@@ -98,6 +98,7 @@ async function startRepetitionSession(context: RunContext, repetition: Repetitio
   try {
     return await startSession({
       provider: context.provider,
+      servers: plan.servers,
       config,
       ...(world === undefined ? {} : { world }),
       log: repetition.quiet ? () => undefined : log,

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { generateIdentifier } from '../../protocol/identifiers.ts';
 import type { ProviderChoice } from '../../harness/federation/auto-provider.ts';
+import type { ServerStack } from '../../harness/federation/server-provider.ts';
 import { REPO_ROOT } from '../../harness/repo-root.ts';
 import { freshSeed } from '../../suites/framework/seeded-random.ts';
 import { committedRegistry } from '../../suites/registry/registry.ts';
@@ -19,6 +20,8 @@ import type { RunInputs, RunValues } from './checked-inputs.ts';
 export interface RunPlan {
   readonly inputs: RunInputs;
   readonly provider: ProviderChoice;
+  /** The servers' implementations asked for (--server-a, --server-b). */
+  readonly servers: ServerStack;
   readonly runId: string;
   readonly startedAt: string;
   readonly seed: number;
@@ -62,6 +65,7 @@ export function planRun(values: RunValues, inputs: RunInputs): RunPlan {
   return {
     inputs,
     provider: values.provider,
+    servers: inputs.servers,
     runId,
     startedAt,
     seed,

@@ -8,7 +8,7 @@ import type { DockerEngine } from '../containers/docker-engine.ts';
 import { LOCAL_PROSODY_IMAGE } from '../containers/prosody-image.ts';
 import type { ExternalFederationConfig } from './external-provider.ts';
 import type { ContainerFederationOptions } from './container-provider.ts';
-import type { Federation, ServerProvider } from './server-provider.ts';
+import type { Federation, ServerProvider, ServerStack } from './server-provider.ts';
 
 export const PROVIDER_CHOICES = ['auto', 'native', 'container', 'external'] as const;
 export type ProviderChoice = (typeof PROVIDER_CHOICES)[number];
@@ -32,6 +32,8 @@ export interface SelectProviderOptions {
   readonly canBuildImage?: (engine: DockerEngine) => Promise<{ possible: boolean; why: string }>;
   /** Passed to the container provider (image, startEngine) on every start. */
   readonly container?: Pick<ContainerFederationOptions, 'image' | 'startEngine'>;
+  /** The servers' implementations the run asks for: ejabberd makes `auto` native (containers run Prosody only). */
+  readonly servers?: ServerStack;
 }
 
 /** The Prosody image the engine would run, and whether it has it. */
@@ -144,6 +146,14 @@ export async function selectProvider(
       };
     }
     case 'auto': {
+      if (options.servers?.a === 'ejabberd' || options.servers?.b === 'ejabberd') {
+        const { nativeProvider } = await import('./native-provider.ts');
+        return {
+          name: 'native',
+          provider: nativeProvider,
+          reason: 'auto: native processes (ejabberd runs natively only; the containers are Prosody images)',
+        };
+      }
       const engine = await (options.findEngine ?? defaultFindEngine)();
       let facts: AutoFacts = {};
       if (engine !== undefined) {

@@ -5,6 +5,13 @@ import type { FederationDomains } from './domains.ts';
 
 export type ServerRole = 'a' | 'b' | 'hostile';
 export type ServerImplementation = 'prosody' | 'ejabberd';
+export const SERVER_IMPLEMENTATIONS: readonly ServerImplementation[] = ['prosody', 'ejabberd'];
+
+/** Which implementation serves which role: what a run asks for, and what it records. */
+export interface ServerStack {
+  readonly a?: ServerImplementation;
+  readonly b?: ServerImplementation;
+}
 
 export interface AccountRequest {
   readonly username: string;

@@ -61,6 +61,7 @@ import {
   selectionText,
   staleBaselineMessage,
 } from './verdict-words.ts';
+import { serversText } from '../server-stack.ts';
 
 export const ALLURE_RESULTS_DIR = 'allure-results';
 
@@ -255,7 +256,7 @@ function environmentOf(run: RunResult, context: ReportContext): Record<string, s
     'Spec revision': run.specRevision,
     'Run seed': String(run.seed),
     'Run ID': run.runId,
-    Federation: run.provider,
+    Federation: `${run.provider} (${serversText(run.servers)})`,
     Strict: String(run.strict),
     'Run verdict': runVerdictWord(run),
     Selection: selectionText(run),

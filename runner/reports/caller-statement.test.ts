@@ -65,6 +65,7 @@ function callerRun(gatewayJid: string, assessments: readonly AssessmentVerdict[]
     suiteVersion: '0.1.0',
     specRevision: '0.0.5',
     provider: 'native',
+    servers: { a: 'prosody', b: 'prosody', hostile: 'prosody' },
     subject: { name: 'a bridge', gatewayJid, profiles: [], features: [] },
     cases: [],
     selection: { grep: [], profiles: [], selectedCases: 1, totalCases: 1 },

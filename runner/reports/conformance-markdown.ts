@@ -24,6 +24,7 @@ import {
   runVerdictWord,
   selectionText,
 } from './verdict-words.ts';
+import { serversText } from '../server-stack.ts';
 
 function levelCounts(level: Level, counts: OutcomeCounts): string {
   const total = counts.passed + counts.failed + counts.cantTell + counts.inapplicable;
@@ -164,7 +165,7 @@ function identityRows(report: ConformanceReport, subject: string): Row[] {
     ['Seed', `${String(report.seed)} (replay: ${code(`agentconf run --seed ${String(report.seed)}`)})`],
     [
       'Mode',
-      `${report.strict ? 'strict (SHOULD failures count)' : 'default (SHOULD failures are warnings)'}, ${report.provider} federation`,
+      `${report.strict ? 'strict (SHOULD failures count)' : 'default (SHOULD failures are warnings)'}, ${report.provider} federation${report.servers === undefined ? '' : ` (${serversText(report.servers)})`}`,
     ],
     [
       'Selection',

@@ -35,6 +35,7 @@ import {
   type RunSelection,
   type RunVerdict,
 } from './verdict-words.ts';
+import type { RunServers } from '../server-stack.ts';
 
 /** Bumped when a reader of an older file would misread a newer one. */
 export const CONFORMANCE_FORMAT = 'agentconf-conformance/2';
@@ -135,6 +136,12 @@ export interface ConformanceReport {
   /** Run with --deep (larger adversarial budgets). */
   readonly deep: boolean;
   readonly provider: string;
+  /**
+   * Which implementation served each server role (a: example.com, b: the gateway's home, the
+   * hostile peer): a verdict holds for the gateway on these servers. Absent in reports written
+   * before the stack was recorded (all Prosody).
+   */
+  readonly servers?: RunServers;
   readonly suite: SuiteIdentity;
   readonly spec: { readonly title: string; readonly revision: string; readonly url: string };
   readonly subject: {
@@ -332,6 +339,7 @@ export function conformanceReport(
     strict: result.strict,
     deep: result.deep,
     provider: result.provider,
+    servers: result.servers,
     suite: context.suite,
     spec: { title: SPEC_TITLE, revision: result.specRevision, url: SPEC_URL },
     subject: subjectOf(result.subject),

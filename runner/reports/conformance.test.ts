@@ -149,9 +149,11 @@ describe('conformance.json', () => {
     });
   });
 
-  it('names the SUT, suite, spec revision, seed and run date', () => {
+  it('names the SUT, suite, spec revision, seed, run date and the servers it ran on', () => {
     expect(report).toMatchObject({
       seed: SYNTHETIC_RUN_SEED,
+      provider: 'native',
+      servers: { a: 'prosody', b: 'prosody', hostile: 'prosody' },
       runDate: result.startedAt,
       suite: { name: 'agentconf', version: '0.1.0' },
       spec: { revision: '0.0.5' },
@@ -299,6 +301,9 @@ describe('conformance.md', () => {
     expect(markdown).toMatch(/\| Specification \| \[XMPP Agent Gateway\]\(https:\/\/[^)]+\) 0\.0\.5 \|/);
     expect(markdown).toContain(`| Seed | ${String(SYNTHETIC_RUN_SEED)} `);
     expect(markdown).toContain(result.startedAt);
+    expect(markdown).toMatch(
+      /\| Mode \| .*, native federation \(server A prosody, server B prosody, hostile prosody\) \|/,
+    );
   });
 
   it('has a sentence per profile: verdict and reason, outcome counts per level, the cases that did not pass', () => {

@@ -58,6 +58,7 @@ import {
   staleBaselineMessage,
 } from './verdict-words.ts';
 import { xmlAttribute, xmlText } from './xml-text.ts';
+import { serversText } from '../server-stack.ts';
 
 function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
@@ -218,6 +219,7 @@ function runProperties(result: RunResult, context: ReportContext): [string, stri
     ['run.seed', String(result.seed)],
     ['run.strict', String(result.strict)],
     ['run.provider', result.provider],
+    ['run.servers', serversText(result.servers)],
     ['run.verdict', runVerdictWord(result)],
     ['run.partial', String(result.partial)],
     ['run.selection', selectionText(result)],

@@ -423,6 +423,7 @@ export function syntheticRunResult(options: SyntheticRunOptions = {}): RunResult
     suiteVersion: '0.1.0',
     specRevision: '0.0.5',
     provider: 'native',
+    servers: { a: 'prosody', b: 'prosody', hostile: 'prosody' },
     subject: {
       name: options.subjectName ?? 'Example Gateway <beta> & co',
       version: '2.1.0',
