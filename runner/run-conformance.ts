@@ -49,7 +49,7 @@ import {
   TaskLeftovers,
   type TaskLeftover,
 } from './task-leftovers.ts';
-import { runServersOf } from './server-stack.ts';
+import { remoteServerFacts, runServersOf } from './server-stack.ts';
 
 /** A case the run did not start because the gateway had gone: undecided, with the reason. */
 function notRun(testCase: ConformanceCase, runSeed: number, reason: string): CaseResult {
@@ -223,6 +223,7 @@ function attemptPreparer(
   redactions: readonly { secret: string; label: string }[],
   leftovers: TaskLeftovers,
 ): RunCaseOptions['prepare'] {
+  const remoteServer = remoteServerFacts(session.federation);
   return (testCase, seed, warn, attempt) => {
     let left: readonly TaskLeftover[] = [];
     let blocksLeft: readonly string[] = [];
@@ -241,6 +242,7 @@ function attemptPreparer(
         ...(session.world === undefined ? {} : { world: session.world }),
         ...(session.sutControl === undefined ? {} : { sutControl: session.sutControl }),
         ...(session.ledger === undefined ? {} : { ledger: session.ledger }),
+        ...(remoteServer === undefined ? {} : { remoteServer }),
         warn: (requirement, message) => {
           transcript.note(`warning: ${requirement}: ${message}`);
           warn({ requirement, message });

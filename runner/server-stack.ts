@@ -3,6 +3,8 @@
  * verdict is a claim about a gateway on given servers, so every report names them.
  */
 import type { Federation, ServerImplementation } from '../harness/federation/server-provider.ts';
+import { leavesBlockingToSender } from '../harness/federation/federation-topology.ts';
+import type { RemoteServerFacts } from '../suites/framework/context.ts';
 
 /** Which implementation served each role: a (example.com), b (the gateway's home), the hostile peer. */
 export interface RunServers {
@@ -18,6 +20,13 @@ export function runServersOf(federation: Federation): RunServers {
     b: b.implementation,
     ...(hostile === undefined ? {} : { hostile: hostile.implementation }),
   };
+}
+
+/** What the cases may know of server A: only of servers the harness runs (not external ones). */
+export function remoteServerFacts(federation: Federation): RemoteServerFacts | undefined {
+  if (federation.provider === 'external') return undefined;
+  const { implementation } = federation.servers.a;
+  return { implementation, leavesBlockingToSender: leavesBlockingToSender('a', implementation) };
 }
 
 /** "server A ejabberd, server B prosody, hostile prosody". */

@@ -1,5 +1,5 @@
 // Cross-implementation s2s: ejabberd as server A, Prosody as server B, the same topology and links.
-import { xml } from '@xmpp/xml';
+import { xml, type Element } from '@xmpp/xml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { nativeProvider } from './native-provider.ts';
@@ -53,6 +53,67 @@ describe('native federation with ejabberd as server A', () => {
     const client = await connectTestClient(dave, federation.caCertPath);
     expect(client.jid).toBe('dave@example.com/harness');
     await client.stop();
+  });
+
+  it("answers a component no block state and applies its users' blocklists to the component's messages itself", async () => {
+    // The server behaviour that makes the #messaging blocking cases cantTell on ejabberd
+    // (docs/federation.md, "Server stacks in a run").
+    const link = component.connection;
+    const stanzaFromServer = (predicate: (stanza: Element) => boolean): Promise<Element> =>
+      new Promise((resolve) => {
+        const listener = (stanza: Element): void => {
+          if (!predicate(stanza)) return;
+          link.off('stanza', listener);
+          resolve(stanza);
+        };
+        link.on('stanza', listener);
+      });
+    const sender = 'probe@agents.example';
+    const stateReply = stanzaFromServer((stanza) => stanza.attrs['id'] === 'block-state-1');
+    await component.sendRaw(
+      xml(
+        'iq',
+        { type: 'get', id: 'block-state-1', from: sender, to: 'alice@example.com' },
+        xml('state', { xmlns: 'urn:agentconf:block-state:0' }),
+      ).toString(),
+    );
+    const state = await stateReply;
+    expect(state.attrs['type']).toBe('error');
+    expect(state.getChild('error')?.getChild('service-unavailable')).toBeDefined();
+
+    const blockIq = (action: 'block' | 'unblock') =>
+      alice.iq(
+        xml(
+          'iq',
+          { type: 'set' },
+          xml(action, { xmlns: 'urn:xmpp:blocking' }, xml('item', { jid: 'agents.example' })),
+        ),
+      );
+    expect((await blockIq('block')).type).toBe('result');
+    const received: string[] = [];
+    alice.connection.on('stanza', (stanza: Element) => {
+      if (stanza.is('message')) received.push(stanza.getChildText('body') ?? '');
+    });
+    const message = (id: string, body: string): string =>
+      xml(
+        'message',
+        { type: 'chat', id, from: sender, to: 'alice@example.com' },
+        xml('body', {}, body),
+      ).toString();
+    const bounce = stanzaFromServer((stanza) => stanza.attrs['id'] === 'while-blocked');
+    await component.sendRaw(message('while-blocked', 'while blocked'));
+    const bounced = await bounce;
+    expect(bounced.attrs['type']).toBe('error');
+    expect(bounced.getChild('error')?.toString()).toMatch(/service-unavailable/);
+    expect((await blockIq('unblock')).type).toBe('result');
+    const control = new Promise<void>((resolve) => {
+      alice.connection.on('stanza', (stanza: Element) => {
+        if (stanza.is('message') && stanza.getChildText('body') === 'after unblocking') resolve();
+      });
+    });
+    await component.sendRaw(message('after-unblocking', 'after unblocking'));
+    await control;
+    expect(received).toEqual(['after unblocking']);
   });
 
   it('leaves no Erlang process behind, and restarts with its accounts', async () => {

@@ -3,7 +3,7 @@
 import type { Endpoint } from '../faults/fault-proxy.ts';
 import { FEDERATION_DOMAINS } from './domains.ts';
 import type { ProsodyPorts } from './prosody-config.ts';
-import type { ServerRole } from './server-provider.ts';
+import type { ServerImplementation, ServerRole } from './server-provider.ts';
 
 /** Well-known ports: every server and proxy has an address of its own, so they never collide. */
 export const FEDERATION_PORTS: ProsodyPorts = { c2s: 5222, c2sDirectTls: 5223, s2s: 5269, component: 5347 };
@@ -63,6 +63,16 @@ export interface ServedDomains {
  */
 export function blockingUnenforcedFor(role: ServerRole): readonly string[] {
   return role === 'a' ? [component] : [];
+}
+
+/**
+ * Whether the harness's server in `role` is the recipient server the blocking cases need: it
+ * answers the block-state query (mod_agentconf_block_state) and leaves XEP-0191 on the
+ * component's messages to the sender. Only its Prosody loads those modules; ejabberd has neither
+ * and filters the component's messages by its users' blocklists itself.
+ */
+export function leavesBlockingToSender(role: ServerRole, implementation: ServerImplementation): boolean {
+  return implementation === 'prosody' && blockingUnenforcedFor(role).length > 0;
 }
 
 export const SERVED_DOMAINS: Readonly<Record<ServerRole, ServedDomains>> = {

@@ -8,6 +8,7 @@ import type { Caller } from '../../harness/driver/index.ts';
 import type { ProfileId } from '../../protocol/profiles.ts';
 import type { SutLimits } from '../../harness/sut/sut-config.ts';
 import type { SystemToolId } from '../../harness/system-tools.ts';
+import type { ServerImplementation } from '../../harness/federation/server-provider.ts';
 import type { ReferenceWorld } from '../fixtures/reference-world.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 import type { Budget } from './budget.ts';
@@ -226,6 +227,17 @@ export interface CaseAttemptIdentity {
   readonly caseSeed: number;
 }
 
+/** The federated humans' server (example.com, server A), as the harness runs it. */
+export interface RemoteServerFacts {
+  readonly implementation: ServerImplementation;
+  /**
+   * It answers the block-state query and leaves XEP-0191 on the gateway's messages to the
+   * sender (the harness's Prosody, docs/federation.md "Blocking and offline storage"): what the
+   * blocking cases need to tell a gateway that honours blocks from one that leaves them to routing.
+   */
+  readonly leavesBlockingToSender: boolean;
+}
+
 export interface CaseContext {
   readonly sut: SutFacts;
   readonly callers: CallerPool;
@@ -252,6 +264,11 @@ export interface CaseContext {
    * whose ledger the suites read through the gateway's `counter` tool.
    */
   readonly ledger?: OutOfBandLedger;
+  /**
+   * The federated humans' server when the harness runs it; absent for an external federation,
+   * whose servers' modules the harness does not know.
+   */
+  readonly remoteServer?: RemoteServerFacts;
   /** How many iterations the adversarial cases may spend (larger under `agentconf run --deep`). */
   readonly budget: Budget;
   /**

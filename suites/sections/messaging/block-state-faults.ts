@@ -34,6 +34,7 @@ import {
   isFromEndpoint,
   messageFrom,
   release,
+  requireSenderEnforcedRecipient,
 } from './conversation.ts';
 
 const HARNESS_FEDERATION_ONLY = harnessFederationOnly(
@@ -283,6 +284,7 @@ export const blockStateFaultCases: readonly CaseDeclaration<'messaging'>[] = [
     statement:
       'A human who asks the endpoint for an answer and a XEP-0184 receipt and blocks it before the message reaches the gateway gets neither, nor a chat state, on a server that leaves blocking to the sender.',
     run: async (context) => {
+      requireSenderEnforcedRecipient(context);
       const endpoint = chatEndpoint(context, ['remote']);
       await blockedBeforeAnswer(context, await context.callers.remote(), endpoint);
     },
@@ -294,6 +296,7 @@ export const blockStateFaultCases: readonly CaseDeclaration<'messaging'>[] = [
     statement:
       "A reply held for a human who then blocks the endpoint is not delivered when it is released while the human's server cannot tell the block state: it answers the query with an error (and, with --deep, gives no answer at all).",
     run: async (context) => {
+      requireSenderEnforcedRecipient(context);
       const endpoint = chatEndpoint(context, ['remote', 'local']);
       const human = await context.callers.remote();
       const releaser = await context.callers.local();

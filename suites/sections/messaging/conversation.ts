@@ -185,6 +185,21 @@ export const BLOCKING_CASE = {
   interpretations: ['interp-44'],
 } as const satisfies Pick<ConformanceCase, 'requirements' | 'profiles' | 'level' | 'interpretations'>;
 
+/**
+ * The blocking cases judge a gateway by what reaches a blocked human on example.com, whose
+ * server must leave the block to the sender and answer the block-state query. Another server
+ * there (ejabberd: no such query, its own XEP-0191 filtering of the component's messages) makes
+ * a gateway that honours blocks silent towards its humans and covers for one that leaves them to
+ * routing: nothing the case could see tells the two apart, so it does not try.
+ */
+export function requireSenderEnforcedRecipient(context: CaseContext): void {
+  const server = context.remoteServer;
+  if (server === undefined || server.leavesBlockingToSender) return;
+  throw new MissingFixture(
+    `example.com (server A) runs ${server.implementation}, which offers the gateway no block-state query and filters the component's messages by its users' XEP-0191 blocklists itself: a gateway that honours blocks cannot speak to its humans, and one that leaves blocking to routing is covered by the server, so the case cannot tell them apart (docs/federation.md, "Server stacks"); run it with --server-a prosody`,
+  );
+}
+
 /** After unblocking, a released reply must arrive, or the blocked half proved nothing. */
 export function expectControl(arrived: readonly ReceivedStanza[], who: string, endpoint: string): void {
   if (arrived.length === 0) {

@@ -37,6 +37,7 @@ import { blockStateFaultCases } from './block-state-faults.ts';
 import {
   BLOCKING_CASE,
   bodyContains,
+  requireSenderEnforcedRecipient,
   bodyOf,
   chat,
   chatEndpoint,
@@ -417,6 +418,7 @@ export const messagingSuite = defineSuite('messaging', 'Human Messaging Profile'
     statement:
       "Online humans on both servers who block the endpoint's bare JID (XEP-0191) get nothing from it while the block holds, though they subscribed to it and sent it presence; after unblocking, its messages arrive again.",
     run: async (context) => {
+      requireSenderEnforcedRecipient(context);
       const endpoint = chatEndpoint(context, ['local', 'remote', 'localPeer']);
       const releaser = await context.callers.local();
       // example.com does not apply blocklists to the component's messages; server.example does.
@@ -430,6 +432,7 @@ export const messagingSuite = defineSuite('messaging', 'Human Messaging Profile'
     statement:
       "An offline human who blocks the gateway's domain (XEP-0191) finds nothing from its endpoints in offline storage; after unblocking, a message to them while offline is stored and delivered.",
     run: async (context) => {
+      requireSenderEnforcedRecipient(context);
       const endpoint = chatEndpoint(context, ['local', 'remote']);
       const releaser = await context.callers.local();
       const domain = context.sut.gatewayJid;
