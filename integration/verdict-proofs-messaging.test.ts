@@ -25,6 +25,27 @@ describe('a gateway that assumes server routing enforces XEP-0191', () => {
   });
 });
 
+// Issue 24: on ejabberd (server A) the same broken gateway is not passed. ejabberd filters the
+// component's messages by its users' blocklists itself, which covered for this variant (three
+// blocking cases passed, one flaky, before the cases checked the server): they cannot tell there.
+describe('a gateway that assumes server routing enforces XEP-0191, with ejabberd as server A', () => {
+  const run = useVariantRun(ASSUMES_SERVER_BLOCKING, { grep: ['messaging'], serverA: 'ejabberd' });
+
+  it('is not passed on any blocking case: each cannot tell, naming the server', () => {
+    for (const id of [
+      'messaging.blocked-endpoint-online',
+      'messaging.blocked-domain-offline',
+      'messaging.blocked-before-answer',
+      'messaging.block-state-unknown',
+    ]) {
+      const result = caseOf(run(), id);
+      expect(result.outcome, `${id}\n${describeRun(run())}`).toBe('cantTell');
+      expect(result.attempts.at(-1)?.reason).toMatch(/^example\.com \(server A\) runs ejabberd/);
+    }
+    expect(verdictOf(run(), 'human-messaging').verdict).toBe('incomplete');
+  });
+});
+
 describe('a gateway that answers chat with a task', () => {
   const run = useVariantRun(CHAT_REPLY_AS_TASK, { grep: ['messaging.chat-answer-stays-chat'] });
 

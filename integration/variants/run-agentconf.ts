@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../cli/test-support/run-cli.ts';
 import type { ProfileId } from '../../protocol/profiles.ts';
+import type { ServerImplementation } from '../../harness/federation/server-provider.ts';
 import type { ProfileVerdict } from '../../runner/profile-verdicts.ts';
 import type { RunResult } from '../../runner/run-result.ts';
 import type { CaseResult } from '../../suites/framework/run-case.ts';
@@ -31,6 +32,8 @@ export interface RunOptions {
   /** --deep: the adversarial cases' larger budgets. */
   readonly deep?: boolean;
   readonly seed?: number;
+  /** --server-a: the federated callers' server (default: Prosody). */
+  readonly serverA?: ServerImplementation;
 }
 
 /** Runs `agentconf run --provider native --sut …`; the report directory is removed afterwards. */
@@ -42,6 +45,7 @@ export async function runAgentconf(options: RunOptions): Promise<AgentconfRun> {
   if (options.strict === true) argv.push('--strict');
   if (options.deep === true) argv.push('--deep');
   if (options.seed !== undefined) argv.push('--seed', String(options.seed));
+  if (options.serverA !== undefined) argv.push('--server-a', options.serverA);
   const started = performance.now();
   try {
     const { code, stdout, stderr } = await runCli(argv);

@@ -39,6 +39,7 @@ export function useVariantRun(
       ...(options.strict === true ? ['--strict'] : []),
       ...(options.grep ?? []).map((grep) => `--grep ${grep}`),
       ...(options.profiles ?? []).map((profile) => `--profile ${profile}`),
+      ...(options.serverA === undefined ? [] : [`--server-a ${options.serverA}`]),
     ];
     const change = 'change' in subject ? ` [${subject.change}]` : '';
     console.info(
