@@ -1,6 +1,6 @@
 /** The options of `agentconf run` (cli/options.ts) and the defaults computed from them. */
 import { PROVIDER_CHOICES } from '../harness/federation/auto-provider.ts';
-import { SERVER_IMPLEMENTATIONS } from '../harness/federation/server-provider.ts';
+import { SERVER_STACK_OPTIONS } from './server-stack.ts';
 import { PROFILE_IDS } from '../protocol/profiles.ts';
 import type { CommandSpec } from './options.ts';
 
@@ -59,20 +59,7 @@ export const RUN_SPEC = {
       default: 'auto',
       description: 'how the federation runs (docs/federation.md)',
     },
-    'server-a': {
-      type: 'choice',
-      valueName: 'S',
-      choices: SERVER_IMPLEMENTATIONS,
-      description: "server A's implementation: example.com, the remote callers' domain (docs/federation.md)",
-      defaultText: 'prosody',
-    },
-    'server-b': {
-      type: 'choice',
-      valueName: 'S',
-      choices: SERVER_IMPLEMENTATIONS,
-      description: "server B's implementation: server.example, home of the gateway's component",
-      defaultText: 'prosody',
-    },
+    ...SERVER_STACK_OPTIONS,
     external: {
       type: 'string',
       valueName: 'FILE',

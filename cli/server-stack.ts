@@ -8,8 +8,32 @@
  * with what to use instead.
  */
 import type { ProviderChoice } from '../harness/federation/auto-provider.ts';
-import type { ServerImplementation, ServerStack } from '../harness/federation/server-provider.ts';
+import {
+  SERVER_IMPLEMENTATIONS,
+  type ServerImplementation,
+  type ServerStack,
+} from '../harness/federation/server-provider.ts';
 import { UsageError } from './io.ts';
+import type { ChoiceOption } from './options.ts';
+
+/** The options of every command that starts servers (run, federation up). */
+export const SERVER_STACK_OPTIONS = {
+  'server-a': {
+    type: 'choice',
+    valueName: 'S',
+    choices: SERVER_IMPLEMENTATIONS,
+    description: "server A's implementation: example.com, the remote callers' domain (docs/federation.md)",
+    defaultText: 'prosody',
+  },
+  'server-b': {
+    type: 'choice',
+    valueName: 'S',
+    choices: SERVER_IMPLEMENTATIONS,
+    description:
+      "server B's implementation: server.example, home of the gateway's component (prosody only: ejabberd is refused with the reason)",
+    defaultText: 'prosody',
+  },
+} as const satisfies Record<string, ChoiceOption>;
 
 export interface ServerStackOptions {
   readonly provider: ProviderChoice;

@@ -287,6 +287,19 @@ describe('agentconf federation up (fake provider)', () => {
     expect(h.startOptions[0]?.component).toEqual({ port: 15347, secret: 'fixed' });
   });
 
+  it('--server-a ejabberd asks the provider for ejabberd as server A (auto then runs natively); ejabberd as B is refused', async () => {
+    const h = harness();
+    await up(['--server-a', 'ejabberd'], h.deps);
+    expect(h.selected[0]?.options.servers).toEqual({ a: 'ejabberd' });
+    expect(h.startOptions[0]?.serverA).toBe('ejabberd');
+    await expect(up(['--server-b', 'ejabberd'], harness().deps)).rejects.toThrow(
+      /^--server-b ejabberd is not supported: /,
+    );
+    const { io, output } = memoryIo();
+    expect(await main(['federation', 'up', '--provider', 'container', '--server-a', 'ejabberd'], io)).toBe(2);
+    expect(output.stderr).toMatch(/^agentconf federation: --server-a ejabberd needs the native provider/);
+  });
+
   it('reads the external provider config from --external FILE', async () => {
     const h = harness();
     const external = {

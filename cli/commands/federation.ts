@@ -21,6 +21,7 @@ import {
   type AccountRequest,
   type Federation,
   type FederationServer,
+  type ServerStack,
 } from '../../harness/federation/server-provider.ts';
 import { connectionFileOf, writeConnectionFile } from '../../harness/federation/connection-file.ts';
 import { FEDERATION_DOMAINS } from '../../harness/federation/domains.ts';
@@ -34,6 +35,7 @@ import { checkWritableFile, EXIT, UsageError, type CliIo, type ExitCode } from '
 import type { Command } from '../main.ts';
 import { textTable } from '../../suites/framework/text-table.ts';
 import { parseCommandArgs, type CommandSpec } from '../options.ts';
+import { requestedServerStack, SERVER_STACK_OPTIONS } from '../server-stack.ts';
 import {
   DEFAULT_WORLD,
   checkExternalProvider,
@@ -76,6 +78,7 @@ const SPEC = {
       default: 'auto',
       description: 'how the servers run (docs/federation.md)',
     },
+    ...SERVER_STACK_OPTIONS,
     sut: {
       type: 'string',
       valueName: 'FILE',
@@ -288,6 +291,7 @@ function reportComponentConnections(federation: Federation, say: (text: string) 
 
 interface UpOptions {
   readonly provider: ProviderChoice;
+  readonly servers: ServerStack;
   readonly external: ExternalFederationConfig | undefined;
   readonly sut: SutConfig | undefined;
   /** The fixture world with its manifests inlined: it is copied into the gateway's run directory. */
@@ -325,6 +329,7 @@ function parseUpArgs(args: readonly string[], io: CliIo): UpOptions | ExitCode {
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
   const provider = values.provider;
   checkExternalProvider(provider, values.external);
+  const servers = requestedServerStack(values);
   if (values.world !== undefined && values.sut === undefined) throw new UsageError('--world needs --sut');
   let sut: SutConfig | undefined;
   if (values.sut !== undefined) {
@@ -351,6 +356,7 @@ function parseUpArgs(args: readonly string[], io: CliIo): UpOptions | ExitCode {
   if (connectionFile !== undefined) checkWritableFile(connectionFile, '--connection-file');
   return {
     provider,
+    servers,
     external,
     sut,
     world,
@@ -402,6 +408,7 @@ async function startServers(
   deps: FederationUpDeps,
 ): Promise<Federation> {
   const federation = await provider.start({
+    ...(options.servers.a === undefined ? {} : { serverA: options.servers.a }),
     hostile: true,
     accounts: accountsToCreate(options.sut, options.extraAccounts),
     component: options.sut === undefined ? {} : componentLinkRequest(options.sut),
@@ -499,8 +506,11 @@ async function up(args: readonly string[], io: CliIo, deps: FederationUpDeps): P
 
   let selection: ProviderSelection;
   try {
-    const external = options.external === undefined ? {} : { external: options.external };
-    selection = await deps.selectProvider(options.provider, external);
+    const { servers } = options;
+    selection = await deps.selectProvider(options.provider, {
+      ...(Object.keys(servers).length === 0 ? {} : { servers }),
+      ...(options.external === undefined ? {} : { external: options.external }),
+    });
   } catch (error) {
     return problem(io, `no federation provider: ${error instanceof Error ? error.message : String(error)}`);
   }
