@@ -48,6 +48,8 @@ const TARGETS: readonly Target[] = [
       ['--external', file],
       ['--provider', 'external'],
       ['--grep', 'no-such-case-xyz'],
+      ['--server-b', 'ejabberd'],
+      ['--provider', 'container', '--server-a', 'ejabberd'],
     ],
   },
   {
@@ -58,6 +60,8 @@ const TARGETS: readonly Target[] = [
       ['--world', file],
       ['--provider', 'external'],
       ['--connection-file', folder],
+      ['--server-b', 'ejabberd'],
+      ['--provider', 'container', '--server-a', 'ejabberd'],
     ],
   },
   { argv: ['gateway'], inputs: ['--config'], harmless: [], specific: [[], ['extra']] },

@@ -71,13 +71,13 @@ const TOOLS: readonly SystemTool[] = [
     // Run as a plain Erlang node (federation/ejabberd-server.ts), so the Erlang runtime is what starts.
     program: 'erl',
     packages: ['ejabberd'],
-    neededBy: 'the native federation provider with ejabberd as server A',
+    neededBy: 'the native federation provider with ejabberd as server A (--server-a ejabberd)',
     defaultRun: 'not used',
     npmTest: 'required',
     ensuredBy: 'provider',
     provider: "native (serverA: 'ejabberd')",
     cases: [],
-    tests: ['harness/federation/ejabberd-federation.test.ts'],
+    tests: ['harness/federation/ejabberd-federation.test.ts', 'integration/server-stack-ejabberd.test.ts'],
   },
   {
     id: 'chromium',
