@@ -196,7 +196,7 @@ export function requireSenderEnforcedRecipient(context: CaseContext): void {
   const server = context.remoteServer;
   if (server === undefined || server.leavesBlockingToSender) return;
   throw new MissingFixture(
-    `example.com (server A) runs ${server.implementation}, which offers the gateway no block-state query and filters the component's messages by its users' XEP-0191 blocklists itself: a gateway that honours blocks cannot speak to its humans, and one that leaves blocking to routing is covered by the server, so the case cannot tell them apart (docs/federation.md, "Server stacks"); run it with --server-a prosody`,
+    `example.com (server A) runs ${server.implementation}, which offers the gateway no block-state query and filters the component's messages by its users' XEP-0191 blocklists itself: a gateway that honours blocks cannot speak to its humans, and one that leaves blocking to routing is covered by the server, so the case cannot tell them apart (docs/federation.md, "Server stacks in a run"); run it with --server-a prosody`,
   );
 }
 
