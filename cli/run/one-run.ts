@@ -127,6 +127,12 @@ async function withCallerSuites(
   result: RunResult,
 ): Promise<RunResult> {
   const { config, selection } = context.plan.inputs;
+  if (config.caller?.kind === 'gateway-tool' && !repetition.quiet) {
+    // Said, not skipped in silence: the user declared a caller and must know it was not judged.
+    context.io.out(
+      `caller side: NOT ASSESSED: the SUT file declares caller.gatewayTool, an interface docs/caller.md documents but this version does not drive yet; only an MCP caller is judged\n`,
+    );
+  }
   if (config.caller?.kind !== 'mcp' || result.interrupted !== undefined) return result;
   const callers = await runCallers({
     federation: session.federation,
