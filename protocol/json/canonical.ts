@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import canonicalize from './vendor/canonicalize/canonicalize.js';
 import { HASH_ALGO_SHA256 } from '../namespaces.ts';
 import type { JsonValue } from './json-value.ts';
+import { isWellFormed } from './well-formed.ts';
 
 /** The RFC 8785 serialization of a JSON value, as a JavaScript string. */
 export function canonicalJson(value: JsonValue): string {
@@ -40,11 +41,6 @@ const MAX_FAST_DEPTH = 512;
 
 /** A canonical string of digits: a name V8 may treat as an array index. */
 const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/;
-
-/** String.prototype.isWellFormed (ES2024, in Node 20) before the TypeScript lib we target has it. */
-function isWellFormed(text: string): boolean {
-  return (text as unknown as { isWellFormed(): boolean }).isWellFormed();
-}
 
 function sortedPlainCopy(value: unknown): unknown {
   try {

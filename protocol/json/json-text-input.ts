@@ -5,6 +5,7 @@
  */
 import { JsonRejection } from './json-rejection.ts';
 import { lineAndColumn, positionIn } from './text-position.ts';
+import { isWellFormed } from './well-formed.ts';
 
 export interface JsonText {
   readonly text: string;
@@ -14,11 +15,6 @@ export interface JsonText {
 }
 
 const LONE_SURROGATE = /\p{Cs}/u;
-
-/** ES2024 (Node 20 has it; our lib setting stops at ES2023). Native, so far faster than the regex. */
-interface WellFormedString {
-  isWellFormed(): boolean;
-}
 
 export function toJsonText(input: Uint8Array | string, maxBytes: number): JsonText {
   return typeof input === 'string' ? checkString(input, maxBytes) : decodeBytes(input, maxBytes);
@@ -40,9 +36,7 @@ function checkString(text: string, maxBytes: number): JsonText {
       positionIn(text, 0, false),
     );
   }
-  const loneSurrogate = (text as unknown as WellFormedString).isWellFormed()
-    ? null
-    : LONE_SURROGATE.exec(text);
+  const loneSurrogate = isWellFormed(text) ? null : LONE_SURROGATE.exec(text);
   return {
     text,
     inputWasBytes: false,

@@ -132,7 +132,7 @@ function featureLabels(result: ReportedCase): Label[] {
 
 function labels(result: ReportedCase, run: RunResult): Label[] {
   const { case: testCase } = result;
-  const subject = `${run.subject.name}${run.subject.version === undefined ? '' : ` ${run.subject.version}`}`;
+  const subject = subjectText(run);
   return [
     { name: LabelName.PARENT_SUITE, value: subject },
     { name: LabelName.SUITE, value: suiteOf(result) },
@@ -167,31 +167,17 @@ function writeProfileResult(
   profile: ClaimedProfileStatement,
   run: RunResult,
 ): void {
-  const subject = `${run.subject.name}${run.subject.version === undefined ? '' : ` ${run.subject.version}`}`;
   const summary = profileSummary(profile, run);
-  const description = summary.details.join('\n');
-  const start = Date.parse(run.startedAt);
-  const uuid = runtime.startTest({
+  writeSummaryResult(runtime, run, {
     name: `${profile.title}: ${summary.word}`,
     fullName: `profile:${profile.id}`,
-    titlePath: ['profiles'],
-    description,
-    labels: [
-      { name: LabelName.PARENT_SUITE, value: subject },
-      { name: LabelName.SUITE, value: 'profiles' },
-      { name: LabelName.FEATURE, value: profile.id },
-      { name: LabelName.TAG, value: summary.word },
-      ...runLabels(run),
-    ],
-    start,
+    suite: 'profiles',
+    feature: profile.id,
+    tag: summary.word,
+    description: summary.details.join('\n'),
+    status: PROFILE_STATUS[summary.state],
+    message: summary.message,
   });
-  runtime.updateTest(uuid, (test) => {
-    test.status = PROFILE_STATUS[summary.state];
-    test.statusDetails = { message: summary.message, trace: description };
-    test.stage = Stage.FINISHED;
-  });
-  runtime.stopTest(uuid, { stop: start });
-  runtime.writeTest(uuid);
 }
 
 const ASSESSMENT_STATUS: Readonly<Record<Exclude<AssessmentVerdict['verdict'], 'not-run'>, Status>> = {
@@ -207,9 +193,7 @@ function writeAssessmentResult(
   assessment: AssessmentVerdict & { readonly verdict: keyof typeof ASSESSMENT_STATUS },
   run: RunResult,
 ): void {
-  const subject = `${run.subject.name}${run.subject.version === undefined ? '' : ` ${run.subject.version}`}`;
   const word = assessment.verdict.toUpperCase();
-  const message = `${assessment.title} (${ASSESSMENT_LABEL}): ${word}${assessment.reason === undefined ? '' : `: ${assessment.reason}`}`;
   const description = [
     `MUST: ${outcomeCountsText(assessment.counts.MUST)}`,
     `SHOULD: ${outcomeCountsText(assessment.counts.SHOULD)}`,
@@ -217,28 +201,59 @@ function writeAssessmentResult(
     ...assessment.undecidedCases.map((id) => `undecided: ${id}`),
     ...(assessment.undecidedRequirements ?? []).map((id) => `no case decided: ${id}`),
   ].join('\n');
-  const start = Date.parse(run.startedAt);
-  const uuid = runtime.startTest({
+  writeSummaryResult(runtime, run, {
     name: `${assessment.title}: ${word}`,
     fullName: `assessment:${assessment.assessment}`,
-    titlePath: ['assessments'],
+    suite: 'assessments',
+    feature: assessment.assessment,
+    tag: ASSESSMENT_LABEL,
     description,
+    status: ASSESSMENT_STATUS[assessment.verdict],
+    message: `${assessment.title} (${ASSESSMENT_LABEL}): ${word}${assessment.reason === undefined ? '' : `: ${assessment.reason}`}`,
+  });
+}
+
+/** What one run-level result (a claimed profile, a judged assessment) shows. */
+interface SummaryResult {
+  readonly name: string;
+  readonly fullName: string;
+  readonly suite: 'profiles' | 'assessments';
+  readonly feature: string;
+  readonly tag: string;
+  readonly description: string;
+  readonly status: Status;
+  readonly message: string;
+}
+
+/** One finished result under the subject, stamped at the run's start. */
+function writeSummaryResult(runtime: ReporterRuntime, run: RunResult, summary: SummaryResult): void {
+  const start = Date.parse(run.startedAt);
+  const uuid = runtime.startTest({
+    name: summary.name,
+    fullName: summary.fullName,
+    titlePath: [summary.suite],
+    description: summary.description,
     labels: [
-      { name: LabelName.PARENT_SUITE, value: subject },
-      { name: LabelName.SUITE, value: 'assessments' },
-      { name: LabelName.FEATURE, value: assessment.assessment },
-      { name: LabelName.TAG, value: ASSESSMENT_LABEL },
+      { name: LabelName.PARENT_SUITE, value: subjectText(run) },
+      { name: LabelName.SUITE, value: summary.suite },
+      { name: LabelName.FEATURE, value: summary.feature },
+      { name: LabelName.TAG, value: summary.tag },
       ...runLabels(run),
     ],
     start,
   });
   runtime.updateTest(uuid, (test) => {
-    test.status = ASSESSMENT_STATUS[assessment.verdict];
-    test.statusDetails = { message, trace: description };
+    test.status = summary.status;
+    test.statusDetails = { message: summary.message, trace: summary.description };
     test.stage = Stage.FINISHED;
   });
   runtime.stopTest(uuid, { stop: start });
   runtime.writeTest(uuid);
+}
+
+/** The SUT as the results name it: its name and, when known, its version. */
+function subjectText(run: RunResult): string {
+  return `${run.subject.name}${run.subject.version === undefined ? '' : ` ${run.subject.version}`}`;
 }
 
 function startOf(result: ReportedCase, run: RunResult): number {

@@ -6,17 +6,12 @@
 import type { Element } from '@xmpp/xml';
 import { describe, expect, it } from 'vitest';
 
-import {
-  attributeOf,
-  characterDataOf,
-  childElementsOf,
-  localNameOf,
-  parseXml,
-} from '../../protocol/stanza/index.ts';
+import { attributeOf, characterDataOf, childElementsOf, parseXml } from '../../protocol/stanza/index.ts';
 
 import { allureResultFiles } from './allure-results.ts';
 import { DCT, EARL, earlDocument } from './earl.ts';
 import { junitXml } from './junit.ts';
+import { childrenNamed, onlyChild } from './test-support/xml-children.ts';
 import { reportContext } from './report-context.ts';
 import { caseIri } from './spec-links.ts';
 import { earlTriples, type Triple } from './test-support/earl-triples.ts';
@@ -181,16 +176,6 @@ describe('transcripts with caller cases', () => {
     );
   });
 });
-
-function childrenNamed(element: Element, name: string): Element[] {
-  return childElementsOf(element).filter((child) => localNameOf(child) === name);
-}
-
-function onlyChild(element: Element, name: string): Element {
-  const [first, ...rest] = childrenNamed(element, name);
-  if (first === undefined || rest.length > 0) throw new Error(`expected exactly one <${name}/>`);
-  return first;
-}
 
 describe('junit.xml with caller cases', () => {
   const run = syntheticCallerRun({ gateway: true });

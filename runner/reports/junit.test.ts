@@ -10,6 +10,7 @@ import {
 import { junitXml } from './junit.ts';
 import { reportContext } from './report-context.ts';
 import { validateJunit } from './test-support/junit-schema.ts';
+import { childrenNamed, onlyChild } from './test-support/xml-children.ts';
 import {
   BASELINE,
   CASE_IDS,
@@ -20,19 +21,9 @@ import {
   type SyntheticRunOptions,
 } from './test-support/synthetic-run.ts';
 
-function children(element: Element, name: string): Element[] {
-  return childElementsOf(element).filter((child) => localNameOf(child) === name);
-}
-
-function only(element: Element, name: string): Element {
-  const [first, ...rest] = children(element, name);
-  if (first === undefined || rest.length > 0) throw new Error(`expected exactly one <${name}/>`);
-  return first;
-}
-
 function propertiesOf(suite: Element): Map<string, string | undefined> {
   const properties = new Map<string, string | undefined>();
-  for (const property of children(only(suite, 'properties'), 'property')) {
+  for (const property of childrenNamed(onlyChild(suite, 'properties'), 'property')) {
     properties.set(attributeOf(property, 'name') ?? '', attributeOf(property, 'value'));
   }
   return properties;
@@ -43,11 +34,11 @@ function junitOf(options: SyntheticRunOptions = {}) {
   const result = syntheticRunResult(options);
   const xml = junitXml(result, reportContext(result));
   const root = parseXml(xml);
-  const suites = children(root, 'testsuite');
+  const suites = childrenNamed(root, 'testsuite');
   const [profiles, ...sections] = suites;
   if (profiles === undefined || attributeOf(profiles, 'name') !== 'profiles')
     throw new Error('no profiles suite first');
-  const testcases = sections.flatMap((suite) => children(suite, 'testcase'));
+  const testcases = sections.flatMap((suite) => childrenNamed(suite, 'testcase'));
   const named = (list: Element[], name: string): Element => {
     const found = list.find((element) => attributeOf(element, 'name') === name);
     if (found === undefined) throw new Error(`no testcase ${name}`);
@@ -62,7 +53,7 @@ function junitOf(options: SyntheticRunOptions = {}) {
     sections,
     testcases,
     testcase: (id: string) => named(testcases, id),
-    profile: (id: string) => named(children(profiles, 'testcase'), id),
+    profile: (id: string) => named(childrenNamed(profiles, 'testcase'), id),
   };
 }
 
@@ -97,8 +88,9 @@ describe('junit.xml', () => {
   it('counts add up per suite and in total', () => {
     let tests = 0;
     for (const suite of suites) {
-      const cases = children(suite, 'testcase');
-      const count = (name: string) => cases.filter((element) => children(element, name).length > 0).length;
+      const cases = childrenNamed(suite, 'testcase');
+      const count = (name: string) =>
+        cases.filter((element) => childrenNamed(element, name).length > 0).length;
       expect(Number(attributeOf(suite, 'tests'))).toBe(cases.length);
       expect(Number(attributeOf(suite, 'failures'))).toBe(count('failure'));
       expect(Number(attributeOf(suite, 'errors'))).toBe(count('error'));
@@ -112,16 +104,16 @@ describe('junit.xml', () => {
   });
 
   it('a testcase per claimed profile, none for an unclaimed one: verdict, reason, counts, the cases that did not pass', () => {
-    expect(children(profiles, 'testcase').map((element) => attributeOf(element, 'name'))).toEqual([
+    expect(childrenNamed(profiles, 'testcase').map((element) => attributeOf(element, 'name'))).toEqual([
       'core-directory',
       'jabber-search',
     ]);
     const core = profile('core-directory');
     expect(attributeOf(core, 'classname')).toBe('profiles');
-    const failure = only(core, 'failure');
+    const failure = onlyChild(core, 'failure');
     expect(attributeOf(failure, 'type')).toBe('ProfileFailed');
     expect(attributeOf(failure, 'message')).toBe(`FAIL: 1 case(s) failed: ${CASE_IDS.failed}`);
-    expect(characterDataOf(only(core, 'system-out'))).toBe(
+    expect(characterDataOf(onlyChild(core, 'system-out'))).toBe(
       [
         `Core Directory: FAIL: 1 case(s) failed: ${CASE_IDS.failed}`,
         'passed 1, failed 1, cantTell 1, inapplicable 0',
@@ -131,7 +123,7 @@ describe('junit.xml', () => {
     );
     const search = profile('jabber-search');
     expect(childElementsOf(search).map(localNameOf)).toEqual(['system-out']);
-    expect(characterDataOf(only(search, 'system-out'))).toContain(
+    expect(characterDataOf(onlyChild(search, 'system-out'))).toContain(
       `passed 1, failed 0, cantTell 0, inapplicable 1\n${CASE_IDS.inapplicable} [MUST] inapplicable: `,
     );
     const properties = propertiesOf(profiles);
@@ -145,14 +137,14 @@ describe('junit.xml', () => {
 
   it('a failed case carries requirement, expected and received, and its transcripts in system-out', () => {
     const failed = testcase(CASE_IDS.failed);
-    const failure = only(failed, 'failure');
+    const failure = onlyChild(failed, 'failure');
     expect(attributeOf(failure, 'type')).toBe('RequirementViolation');
     const body = characterDataOf(failure);
     expect(body).toContain('requirement gateway-info.features [MUST]:');
     expect(body).toContain('violated: gateway-info.features');
     expect(body).toContain(`expected:\n${FAILED_EXPECTED}\nreceived:\n${FAILED_RECEIVED}`);
     expect(body).toContain('#gateway-info');
-    const out = characterDataOf(only(failed, 'system-out'));
+    const out = characterDataOf(onlyChild(failed, 'system-out'));
     expect(out).toContain('--- attempt 1 of 2: failed');
     expect(out).toContain('--- attempt 2 of 2: failed');
     expect(out).toContain(FAILED_RECEIVED);
@@ -162,16 +154,16 @@ describe('junit.xml', () => {
 
   it('marks the flaky case as an error with a flakyFailure, never as a pass', () => {
     const flaky = testcase(CASE_IDS.flaky);
-    expect(attributeOf(only(flaky, 'error'), 'type')).toBe('flaky');
-    expect(attributeOf(only(flaky, 'flakyFailure'), 'message')).toMatch(/IqTimeout/);
-    expect(characterDataOf(only(flaky, 'system-out'))).toContain('--- attempt 2 of 2: passed');
+    expect(attributeOf(onlyChild(flaky, 'error'), 'type')).toBe('flaky');
+    expect(attributeOf(onlyChild(flaky, 'flakyFailure'), 'message')).toMatch(/IqTimeout/);
+    expect(characterDataOf(onlyChild(flaky, 'system-out'))).toContain('--- attempt 2 of 2: passed');
   });
 
   it('skips inapplicable and untested cases with the reason', () => {
-    expect(attributeOf(only(testcase(CASE_IDS.inapplicable), 'skipped'), 'message')).toBe(
+    expect(attributeOf(onlyChild(testcase(CASE_IDS.inapplicable), 'skipped'), 'message')).toBe(
       'inapplicable: the SUT does not advertise jabber:iq:search#legacy',
     );
-    expect(attributeOf(only(testcase(CASE_IDS.untested), 'skipped'), 'message')).toBe(
+    expect(attributeOf(onlyChild(testcase(CASE_IDS.untested), 'skipped'), 'message')).toBe(
       'untested: the SUT claims none of: human-messaging',
     );
   });
@@ -179,7 +171,7 @@ describe('junit.xml', () => {
   it('a passed case has no verdict child; its warning goes to system-err', () => {
     const passed = testcase(CASE_IDS.passed);
     expect(childElementsOf(passed).map(localNameOf)).toEqual(['system-err']);
-    expect(characterDataOf(only(passed, 'system-err'))).toMatch(/^warning: list-agents\.item-name: /);
+    expect(characterDataOf(onlyChild(passed, 'system-err'))).toMatch(/^warning: list-agents\.item-name: /);
   });
 
   it('records the seed, the SUT, the spec revision and the run verdict as properties of every suite', () => {
@@ -211,7 +203,7 @@ describe('junit.xml of the other verdicts', () => {
     expect(propertiesOf(partial.profiles).get('profile.core-directory')).toBe('PARTIAL PASS');
     const core = partial.profile('core-directory');
     expect(childElementsOf(core).map(localNameOf)).toEqual(['system-out']);
-    expect(characterDataOf(only(core, 'system-out'))).toMatch(
+    expect(characterDataOf(onlyChild(core, 'system-out'))).toMatch(
       /^Core Directory: PARTIAL PASS\nPARTIAL run: 5 of 180 cases \(--grep gateway-info, --grep list-agents\)\n/,
     );
     expect(partial.xml).not.toMatch(/'PASSED'|'PASS'/);
@@ -221,18 +213,18 @@ describe('junit.xml of the other verdicts', () => {
   it('INCOMPLETE and NOT ASSESSED are errors with their reason; a preflight failure is a failure; findings are properties', async () => {
     const gaps = junitOf({ allPass: true, gaps: true, fixtures: 'manual' });
     expect((await validateJunit(gaps.xml)).valid).toBe(true);
-    const core = only(gaps.profile('core-directory'), 'error');
+    const core = onlyChild(gaps.profile('core-directory'), 'error');
     expect(attributeOf(core, 'type')).toBe('ProfileUndecided');
     expect(attributeOf(core, 'message')).toMatch(
       /^INCOMPLETE: 1 case\(s\) could not be decided \(list-agents\.hidden-endpoint-absent: needs the fixture world/,
     );
-    expect(attributeOf(only(gaps.profile('tool-discovery'), 'error'), 'message')).toBe(
+    expect(attributeOf(onlyChild(gaps.profile('tool-discovery'), 'error'), 'message')).toBe(
       'NOT ASSESSED: none of its 1 MUST case(s) could run (the SUT does not advertise urn:xmpp:agent-task:0#progress)',
     );
-    expect(attributeOf(only(gaps.profile('self-registration'), 'failure'), 'message')).toBe(
+    expect(attributeOf(onlyChild(gaps.profile('self-registration'), 'failure'), 'message')).toBe(
       `FAIL: ${PREFLIGHT_MISSING.message}`,
     );
-    expect(only(gaps.profile('admin-provisioning'), 'error')).toBeDefined();
+    expect(onlyChild(gaps.profile('admin-provisioning'), 'error')).toBeDefined();
     const properties = propertiesOf(gaps.profiles);
     expect(properties.get('preflight.self-registration')).toBe(`missing: ${PREFLIGHT_MISSING.message}`);
     expect(properties.get('preflight.admin-provisioning')).toMatch(/^untestable: /);
@@ -257,13 +249,13 @@ describe('junit.xml of the other verdicts', () => {
       ),
     };
     const parsed = parseXml(junitXml(withUnselected, reportContext(withUnselected)));
-    const [profilesSuite] = children(parsed, 'testsuite');
+    const [profilesSuite] = childrenNamed(parsed, 'testsuite');
     if (profilesSuite === undefined) throw new Error('no suite');
-    const task = children(profilesSuite, 'testcase').find(
+    const task = childrenNamed(profilesSuite, 'testcase').find(
       (element) => attributeOf(element, 'name') === 'task-execution',
     );
     if (task === undefined) throw new Error('no task-execution testcase');
-    expect(attributeOf(only(task, 'skipped'), 'message')).toBe(
+    expect(attributeOf(onlyChild(task, 'skipped'), 'message')).toBe(
       'NOT ASSESSED: no MUST case of it was selected',
     );
   });
@@ -272,11 +264,11 @@ describe('junit.xml of the other verdicts', () => {
     const baselined = junitOf({ baseline: true });
     expect((await validateJunit(baselined.xml)).valid).toBe(true);
     const failed = baselined.testcase(CASE_IDS.failed);
-    expect(children(failed, 'failure')).toEqual([]);
-    const skipped = only(failed, 'skipped');
+    expect(childrenNamed(failed, 'failure')).toEqual([]);
+    const skipped = onlyChild(failed, 'skipped');
     expect(attributeOf(skipped, 'message')).toBe(`baseline: ${BASELINE[CASE_IDS.failed]}`);
     expect(characterDataOf(skipped)).toContain(`expected:\n${FAILED_EXPECTED}`);
-    const stale = only(baselined.testcase(CASE_IDS.passed), 'failure');
+    const stale = onlyChild(baselined.testcase(CASE_IDS.passed), 'failure');
     expect(attributeOf(stale, 'type')).toBe('StaleBaseline');
     expect(attributeOf(stale, 'message')).toBe(
       `stale baseline entry: ${CASE_IDS.passed} passes now; remove it from the baseline (listed because: ${BASELINE[CASE_IDS.passed]})`,
