@@ -10,7 +10,7 @@
  * bounds on manifests are probed by #json-encoding's limit cases.
  */
 import { ProvisioningClient } from '../../../harness/provisioning/provisioning-client.ts';
-import type { Caller, IqExchange } from '../../../harness/driver/index.ts';
+import type { Caller } from '../../../harness/driver/index.ts';
 import { canonicalDocument } from '../../../protocol/json/canonical.ts';
 import { normalizeBareJid } from '../../../protocol/jid/index.ts';
 import { FEATURE, NODE_DIRECTORY, NS, NS_AGENT_API } from '../../../protocol/namespaces.ts';
@@ -50,7 +50,7 @@ import { whileHeld } from '../support/held-task.ts';
 import { prober } from '../support/task-accounts.ts';
 import { isTerminalState, statusState } from '../support/task-events.ts';
 import { expectAccepted, expectCancelAccepted, expectTaskState } from '../support/task-replies.ts';
-import { TaskSession } from '../support/task-session.ts';
+import { TaskSession, type SentInvoke } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
 import { probe, SURFACES, targetOf } from '../support/surfaces.ts';
 
@@ -113,14 +113,11 @@ const FILL_RETRIES_MS = [100, 400, 1_600] as const;
 /**
  * Sends `count` invocations of an open wait from `caller`, a few at a time and no faster than the
  * SUT's documented invocation rate, sending one refused with resource-constraint again (the
- * identical request: it created no task) after a pause: the fill must meet only the capacity.
+ * identical request: it created no task) after a pause (TaskSession.invokePatiently): the fill
+ * must meet only the capacity.
  * Each invocation's last exchange.
  */
-async function invokeOpenWaits(
-  tasks: TaskSession,
-  count: number,
-  retry = true,
-): Promise<{ exchange: IqExchange; invoke: Parameters<typeof expectAccepted>[2] }[]> {
+async function invokeOpenWaits(tasks: TaskSession, count: number, retry = true): Promise<SentInvoke[]> {
   const { context } = tasks;
   const rate = context.sut.limits?.rateLimits?.invocation;
   const batch = Math.min(
@@ -129,24 +126,9 @@ async function invokeOpenWaits(
   );
   // A deadline, so that tasks a broken run leaves behind end by themselves.
   const deadline = instantFromNow(context.sut.taskTimeoutMs + 60_000);
-  const constrained = (exchange: IqExchange): boolean =>
-    exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'resource-constraint';
-  const sendOne = async (): Promise<{
-    exchange: IqExchange;
-    invoke: Parameters<typeof expectAccepted>[2];
-  }> => {
-    let sent = await tasks.invoke('script', OPEN_WAIT, { deadline });
-    for (const pauseMs of retry ? FILL_RETRIES_MS : []) {
-      if (!constrained(sent.exchange)) break;
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
-      sent = await tasks.invoke('script', OPEN_WAIT, {
-        deadline,
-        requestId: sent.invoke.requestId,
-      });
-    }
-    return sent;
-  };
-  const sent: { exchange: IqExchange; invoke: Parameters<typeof expectAccepted>[2] }[] = [];
+  const sendOne = (): Promise<SentInvoke> =>
+    tasks.invokePatiently('script', OPEN_WAIT, { deadline }, retry ? FILL_RETRIES_MS : []);
+  const sent: SentInvoke[] = [];
   while (sent.length < count) {
     const size = Math.min(batch, count - sent.length);
     sent.push(...(await Promise.all(Array.from({ length: size }, sendOne))));

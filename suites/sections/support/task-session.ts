@@ -119,20 +119,20 @@ export class TaskSession {
   }
 
   /**
-   * Invokes a tool and requires admission. A resource-constraint typed "wait" says "not now"
-   * (RFC 6120 §8.3.3: retry after waiting): a gateway on a starved machine may run out of a
-   * time-bounded budget (schema evaluation, say) for a request it would admit a moment later.
-   * A caller retries such a refusal with the identical invocation; so does the suite, a few
-   * times and further apart each time, before the refusal counts against the gateway.
+   * Sends an invocation and, while the gateway answers resource-constraint typed "wait" ("not
+   * now": RFC 6120 §8.3.3, retry after waiting), the identical invocation again after each of
+   * `pausesMs`: a gateway on a starved machine may run out of a time-bounded budget (schema
+   * evaluation, say) or pending-work bound for a request it would admit a moment later, and a
+   * caller retries such a refusal identically. Returns the last exchange.
    */
-  async start(
+  async invokePatiently(
     tool: string,
     args: JsonValue,
     options: InvokeOptions = {},
-    requirement: RequirementId = 'invocation.required-parts',
-  ): Promise<StartedTask> {
+    pausesMs: readonly number[] = BUSY_RETRIES_MS,
+  ): Promise<SentInvoke> {
     let sent = await this.invoke(tool, args, options);
-    for (const pauseMs of BUSY_RETRIES_MS) {
+    for (const pauseMs of pausesMs) {
       if (!isBusy(sent.exchange)) break;
       this.caller.transcript.note(
         `resource-constraint (wait): the identical invocation again in ${String(pauseMs)} ms`,
@@ -140,7 +140,20 @@ export class TaskSession {
       await delay(pauseMs);
       sent = await this.invoke(tool, args, { ...options, requestId: sent.invoke.requestId });
     }
-    const { invoke, exchange } = sent;
+    return sent;
+  }
+
+  /**
+   * Invokes a tool and requires admission, after a few patient retries (invokePatiently) so that
+   * a passing "not now" does not count against the gateway.
+   */
+  async start(
+    tool: string,
+    args: JsonValue,
+    options: InvokeOptions = {},
+    requirement: RequirementId = 'invocation.required-parts',
+  ): Promise<StartedTask> {
+    const { invoke, exchange } = await this.invokePatiently(tool, args, options);
     return { invoke, exchange, accepted: expectAccepted(exchange, requirement, invoke) };
   }
 
