@@ -76,6 +76,28 @@ describe('matrixHtml', () => {
     expect(html).toContain(`td.passed { background: ${VERDICT_COLOURS.passed};`);
   });
 
+  it('each row names the server stack the run stood on, so one gateway on two stacks is two rows', () => {
+    const onEjabberd = {
+      ...syntheticRunResult({ allPass: true, runId: 'run-e' }),
+      servers: { a: 'ejabberd', b: 'prosody' },
+    } as const;
+    const page = matrixHtml(
+      [
+        { report: conformanceReport(passing, reportContext(passing)), statementHref: 'p/conformance.md' },
+        {
+          report: conformanceReport(onEjabberd, reportContext(onEjabberd)),
+          statementHref: 'e/conformance.md',
+        },
+      ],
+      { generatedAt: '2026-11-30T00:00:00.000Z' },
+    );
+    const [prosodyRow, ejabberdRow] = page.match(/<tr><th class="subject".*?<\/tr>/g) ?? [];
+    expect(prosodyRow).toContain(
+      '<span class="meta stack">server A prosody, server B prosody, hostile prosody</span>',
+    );
+    expect(ejabberdRow).toContain('<span class="meta stack">server A ejabberd, server B prosody</span>');
+  });
+
   it('a partial run is PARTIAL in its row and its passing cells, never a plain PASS or PASSED', () => {
     const partial = syntheticRunResult({ allPass: true, partial: true, runId: 'run-p' });
     const page = matrixHtml(

@@ -9,6 +9,7 @@
  */
 import type { Level } from '../../suites/framework/outcome.ts';
 import type { ProfileVerdictName } from '../profile-verdicts.ts';
+import { serversText } from '../server-stack.ts';
 import type { ConformanceReport, ProfileStatement } from './conformance-report.ts';
 import {
   outcomeTotals,
@@ -112,6 +113,8 @@ function subjectCell(run: MatrixRun): string {
     `<span class="meta">${escapeHtml(report.subject.gatewayJid)} · ${escapeHtml(report.runDate.slice(0, 16).replace('T', ' '))} UTC · seed ${String(report.seed)}${report.strict ? ' · strict' : ''}</span>`,
     `<span class="meta">${escapeHtml(`${report.suite.name} ${report.suite.version}`)}, spec ${escapeHtml(report.spec.revision)} · ${links.join(' · ')}</span>`,
     report.partial ? `<span class="meta partial">PARTIAL: ${escapeHtml(selectionText(report))}</span>` : '',
+    // The same gateway may pass on one server stack and not on another: every row says which.
+    `<span class="meta stack">${escapeHtml(report.servers === undefined ? 'servers: not recorded (an older report)' : serversText(report.servers))}</span>`,
     report.fixtures === 'world-file'
       ? ''
       : `<span class="meta">fixtures: ${escapeHtml(report.fixtures)}</span>`,
