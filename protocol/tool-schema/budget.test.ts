@@ -179,7 +179,8 @@ describe('BudgetedValidator', () => {
   });
 
   it('refuses work beyond its pending limit and settles everything on close', async () => {
-    const validator = new BudgetedValidator({ maxPending: 1, standby: false });
+    // inline: false, or the small schema would never reach the queue (inline-bound.ts).
+    const validator = new BudgetedValidator({ maxPending: 1, standby: false, inline: false });
     const compiled = await compileToolSchema({ type: 'object' }, { direction: 'input' });
     const running = validator.validate(compiled, {}, GENEROUS);
     const queued = validator.validate(compiled, {}, GENEROUS);
@@ -188,6 +189,56 @@ describe('BudgetedValidator', () => {
     expect(await running).toMatchObject({ rule: 'validation-failed' });
     expect(await queued).toMatchObject({ rule: 'validation-failed' });
     expect(await validator.validate(compiled, {}, GENEROUS)).toMatchObject({ rule: 'validation-failed' });
+  });
+});
+
+describe('inline validation under the static bound (inline-bound.ts)', () => {
+  const SMALL = {
+    type: 'object',
+    properties: { city: { type: 'string', minLength: 1 }, days: { enum: [1, 2, 3] } },
+    required: ['city'],
+    additionalProperties: false,
+  };
+  const INSTANCES = [{ city: 'Oslo' }, { city: '' }, { city: 'Oslo', days: 4 }, { town: 'x' }, {}];
+
+  it('evaluates a small reference-free schema in the calling thread, with the worker’s verdicts', async () => {
+    const inline = new BudgetedValidator({ standby: false });
+    const worker = new BudgetedValidator({ standby: false, inline: false });
+    try {
+      const compiled = await compileToolSchema(SMALL, { direction: 'input' });
+      for (const instance of INSTANCES) {
+        expect(await inline.validate(compiled, instance, GENEROUS)).toEqual(
+          await worker.validate(compiled, instance, GENEROUS),
+        );
+      }
+      expect(inline.inlineValidations).toBe(INSTANCES.length);
+      expect(inline.batchesSent).toBe(0);
+      expect(worker.inlineValidations).toBe(0);
+      expect(worker.batchesSent).toBeGreaterThan(0);
+    } finally {
+      await Promise.all([inline.close(), worker.close()]);
+    }
+  });
+
+  it('sends to the worker what the bound cannot see: a pattern, a reference, a large instance', async () => {
+    const validator = new BudgetedValidator({ standby: false });
+    try {
+      const patterned = await compileToolSchema(REDOS, { direction: 'input' });
+      const referencing = await compileToolSchema(
+        { type: 'object', properties: { a: { $ref: '#/$defs/a' } }, $defs: { a: { type: 'string' } } },
+        { direction: 'input' },
+      );
+      const small = await compileToolSchema(SMALL, { direction: 'input' });
+      expect(await validator.validate(patterned, { s: 'aaa' }, GENEROUS)).toMatchObject({ valid: true });
+      expect(await validator.validate(referencing, { a: 'x' }, GENEROUS)).toMatchObject({ valid: true });
+      expect(await validator.validate(small, { city: 'x'.repeat(9_000) }, GENEROUS)).toMatchObject({
+        valid: true,
+      });
+      expect(validator.inlineValidations).toBe(0);
+      expect(validator.batchesSent).toBe(3);
+    } finally {
+      await validator.close();
+    }
   });
 });
 

@@ -17,7 +17,9 @@
  * retried alone, under its own budget: a runaway request is still stopped after its own budget
  * (plus the one its batch spent), and delays the requests batched with it by one budget at most.
  * The budget covers a request's turn in the worker (cache miss included), not time spent queued;
- * the queue itself is bounded.
+ * the queue itself is bounded. A validation whose cost is bounded statically (a small schema
+ * without regular expressions or references, a small instance: inline-bound.ts) skips the worker
+ * and runs in the calling thread.
  */
 import { createHash } from 'node:crypto';
 import type { ResourceLimits } from 'node:worker_threads';
@@ -28,6 +30,7 @@ import { CompiledToolSchema } from './compiled-tool-schema.ts';
 import type { ToolSchemaDirection } from './policy.ts';
 import type { ToolSchemaRule } from './rejection.ts';
 import type { SchemaValidationResult } from './validation-result.ts';
+import { withinInlineBound } from './inline-bound.ts';
 import type { WorkerMessage, WorkerPayload, WorkerReply, WorkerRequest } from './worker-protocol.ts';
 
 /** A schema not compiled in this thread: the worker compiles (and rejects) it within the budget. */
@@ -62,6 +65,11 @@ export interface BudgetedValidatorOptions {
   readonly resourceLimits?: ResourceLimits;
   /** Keep a warmed standby worker for instant replacement (default true; costs one idle thread). */
   readonly standby?: boolean;
+  /**
+   * Evaluate in the calling thread when the static bound allows (default true; inline-bound.ts):
+   * false sends every validation to the worker.
+   */
+  readonly inline?: boolean;
 }
 
 const DEFAULT_MAX_PENDING = 64;
@@ -136,11 +144,15 @@ export class BudgetedValidator {
   #closed = false;
   /** Messages (batches) sent to workers so far, for tests and the bench. */
   batchesSent = 0;
+  /** Validations evaluated in the calling thread under the static bound (inline-bound.ts). */
+  inlineValidations = 0;
+  readonly #inline: boolean;
 
   constructor(options: BudgetedValidatorOptions = {}) {
     this.#maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
     this.#resourceLimits = options.resourceLimits ?? DEFAULT_RESOURCE_LIMITS;
     this.#useStandby = options.standby ?? true;
+    this.#inline = options.inline ?? true;
   }
 
   validate(
@@ -149,9 +161,6 @@ export class BudgetedValidator {
     options: BudgetOptions,
   ): Promise<BudgetOutcome> {
     if (this.#closed) return Promise.resolve(failure('validation-failed', 'the validator is closed'));
-    if (this.#queue.length >= this.#maxPending) {
-      return Promise.resolve(failure('validation-overloaded', 'too many validations are pending'));
-    }
     let key: string;
     let text: string;
     try {
@@ -160,6 +169,27 @@ export class BudgetedValidator {
     } catch {
       // Only a value outside the strict JSON model (a lone surrogate in a schema source, say) gets here.
       return Promise.resolve(failure('validation-failed', 'the value has no JSON serialization'));
+    }
+    if (
+      this.#inline &&
+      target instanceof CompiledToolSchema &&
+      withinInlineBound(target.inlineWeight, instance, text)
+    ) {
+      this.inlineValidations += 1;
+      try {
+        return Promise.resolve(target.validate(instance));
+      } catch (error) {
+        return Promise.resolve(
+          failure(
+            'validation-failed',
+            `the evaluator failed: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
+      }
+    }
+    // Only worker jobs queue: an inline validation never waits, so the pending bound is not its.
+    if (this.#queue.length >= this.#maxPending) {
+      return Promise.resolve(failure('validation-overloaded', 'too many validations are pending'));
     }
     return new Promise((resolve) => {
       this.#queue.push({

@@ -10,6 +10,7 @@ import type { JsonObject, JsonValue } from '../json/json-value.ts';
 import { isJsonObject } from '../json/json-value.ts';
 import { CompiledToolSchema } from './compiled-tool-schema.ts';
 import { DIALECT_2020_12 } from './dialect.ts';
+import { inlineWeightOf } from './inline-bound.ts';
 import type { ToolSchemaLimits } from './limits.ts';
 import { DEFAULT_TOOL_SCHEMA_LIMITS } from './limits.ts';
 import { checkMetaSchema } from './meta-schema.ts';
@@ -59,11 +60,13 @@ export async function compileToolSchema(
   for (const holder of inventory.vocabularyHolders) delete holder['$vocabulary'];
 
   const { validator, documentUri } = await compileEvaluator(evaluated, retrievalUri, inventory);
+  const inlineWeight = inlineWeightOf(evaluated, retrievalUri);
   return new CompiledToolSchema({
     direction: options.direction,
     schemaHash: canonical.hash,
     documentUri,
     validator,
+    ...(inlineWeight === undefined ? {} : { inlineWeight }),
   });
 }
 

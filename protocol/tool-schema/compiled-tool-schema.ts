@@ -16,6 +16,8 @@ export interface CompiledToolSchemaParts {
   readonly schemaHash: CanonicalHash;
   readonly documentUri: string;
   readonly validator: Validator;
+  /** The schema's weight for inline validation (inline-bound.ts); absent: always the worker. */
+  readonly inlineWeight?: number;
 }
 
 export class CompiledToolSchema {
@@ -26,6 +28,8 @@ export class CompiledToolSchema {
   readonly documentUri: string;
   /** The compiled form as text, for a validation worker to restore without recompiling. */
   readonly serializedEvaluator: string;
+  /** Set when the schema's evaluation cost is statically bounded (inline-bound.ts). */
+  readonly inlineWeight: number | undefined;
   readonly #validator: Validator;
 
   constructor(parts: CompiledToolSchemaParts) {
@@ -34,6 +38,7 @@ export class CompiledToolSchema {
     this.documentUri = parts.documentUri;
     this.#validator = parts.validator;
     this.serializedEvaluator = parts.validator.serialize();
+    this.inlineWeight = parts.inlineWeight;
   }
 
   validate(instance: JsonValue): SchemaValidationResult {
