@@ -4,8 +4,9 @@
  * caller. A local account invokes `conformance.call-out` at caller@agents.example; the gateway
  * invokes the fake target's tool from caller@agents.example, and the conformance task completes
  * with `{state, taskId, result}` once the remote task settled. Cancelling the conformance task
- * sends <cancel/> to the remote task; a target the gateway cannot reach fails the conformance
- * task `unavailable`.
+ * sends <cancel/> to the remote task; a remote input request becomes the conformance task's, and
+ * its answer goes back; a target the gateway cannot reach fails the conformance task
+ * `unavailable`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeTarget, type FakeTarget } from '../harness/fake-target/index.ts';
@@ -17,12 +18,17 @@ import {
   CALL_OUT_VERSION,
   callOutManifest,
 } from '../reference-gateway/runtime/call-out/index.ts';
+import { generateIdentifier } from '../protocol/identifiers.ts';
+import { NS_AGENT_TASK } from '../protocol/namespaces.ts';
+import { parseProvideInput } from '../protocol/stanza/index.ts';
 import { BOB, useGatewayFederation } from './test-support/gateway-federation.ts';
 import {
+  checkedEvent,
   eventsUntilTerminal,
   invokeAccepted,
   invokeOf,
   sendCancel,
+  sendInput,
   taskState,
 } from './test-support/tasks.ts';
 
@@ -128,6 +134,67 @@ describe('the reference gateway calling out (conformance.call-out)', () => {
       state: 'cancelled',
       taskId: task.taskId,
       result: { reason: 'asked to' },
+    });
+  }, 40_000);
+
+  it("relays the remote input request to the conformance task's caller, and the answer back", async () => {
+    const invokes = target.stream({ kind: 'invoke', from: CALLER_ENDPOINT });
+    const provided = target.stream({ kind: 'provide-input', from: CALLER_ENDPOINT });
+    const taskId = await callOut({ target: WEATHER, tool: FORECAST, arguments: { city: 'Kyiv' } });
+    const task = target.taskOf(await invokes.next(EVENT_WAIT_MS));
+    const remoteRequestId = generateIdentifier('input-');
+    const inputSchema = { type: 'object', properties: { unit: { type: 'string' } }, required: ['unit'] };
+    await target.sendEvent(task, {
+      type: 'input_required',
+      payload: {
+        requestId: remoteRequestId,
+        question: 'Which unit?',
+        inputSchema,
+        createdAt: new Date().toISOString(),
+      },
+    });
+    const bob = await gateway().caller(BOB);
+    let asked = checkedEvent(await bob.events.next(taskId, { timeoutMs: EVENT_WAIT_MS }), CALLER_ENDPOINT);
+    while (asked.event.type !== 'input_required') {
+      asked = checkedEvent(await bob.events.next(taskId, { timeoutMs: EVENT_WAIT_MS }), CALLER_ENDPOINT);
+    }
+    expect(asked.payload).toMatchObject({ question: 'Which unit?', inputSchema });
+    const localRequestId = asked.payload['requestId'];
+    if (typeof localRequestId !== 'string') throw new Error('an input request without requestId');
+    const answer = await sendInput(
+      bob,
+      {
+        taskId,
+        requestId: localRequestId,
+        expectedRevision: asked.event.revision,
+        inputJson: '{"unit":"C"}',
+      },
+      CALLER_ENDPOINT,
+    );
+    expect(answer.parsed.type, answer.reply.xml).toBe('result');
+    const relayed = await provided.next(EVENT_WAIT_MS);
+    const provide = relayed.element.getChild('provide-input', NS_AGENT_TASK);
+    expect(provide === undefined ? undefined : parseProvideInput(provide)).toMatchObject({
+      taskId: task.taskId,
+      requestId: remoteRequestId,
+      inputJson: '{"unit":"C"}',
+    });
+    expect(relayed.to).toBe(WEATHER);
+    const result = { content: [{ type: 'text', text: '21 C' }] };
+    await target.sendEvent(task, { type: 'completed', payload: { result } });
+    const history = await eventsUntilTerminal(
+      bob,
+      taskId,
+      asked.event.revision + 1,
+      EVENT_WAIT_MS,
+      CALLER_ENDPOINT,
+    );
+    const last = history.events.at(-1);
+    expect(last?.event.type).toBe('completed');
+    expect(last === undefined ? undefined : structuredContentOf(last.payload)).toEqual({
+      state: 'completed',
+      taskId: task.taskId,
+      result: { result },
     });
   }, 40_000);
 
