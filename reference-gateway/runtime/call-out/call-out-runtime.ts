@@ -119,13 +119,13 @@ export class CallOutRuntime implements ToolRuntime {
 
   readonly #querier: Querier = async (to, type, payload) => {
     const link = this.#link;
-    const stanzaId = `${type}-${to}`;
-    if (link === undefined) throw new IqLost(to, stanzaId);
+    if (link === undefined) throw new IqLost(to, 'not sent: the component is not attached yet');
     try {
       return await link.iq({ to, type, payload, from: this.identity, timeoutMs: this.#options.iqTimeoutMs });
     } catch (error) {
       // Deadline, stream lost, offline, overloaded: no answer, which the engine treats as lost.
-      throw new IqLost(to, error instanceof Error ? error.message : stanzaId);
+      const id: unknown = error instanceof Error && 'id' in error ? error.id : undefined;
+      throw new IqLost(to, typeof id === 'string' ? id : 'unanswered');
     }
   };
 
