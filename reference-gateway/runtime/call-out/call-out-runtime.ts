@@ -130,19 +130,30 @@ export class CallOutRuntime implements ToolRuntime {
   };
 
   async execute(invocation: ToolInvocation, actions: TaskActions): Promise<void> {
+    // The engine validated the arguments against the input schema already: what fails here is
+    // this runtime's own reading of them, an internal error (as the conformance runtime reports).
     if (invocation.tool !== CALL_OUT_TOOL) {
-      await actions.fail({ code: 'invalid-arguments', message: 'No such tool.', retryable: false });
+      await actions.fail({ code: 'internal-error', message: 'No such tool.', retryable: false });
       return;
     }
     const parsed = parseCallOutRequest(invocation.arguments);
     if (!parsed.ok) {
-      await actions.fail({ code: 'invalid-arguments', message: parsed.problem, retryable: false });
+      await actions.fail({
+        code: 'internal-error',
+        message: `Unusable arguments: ${parsed.problem}.`,
+        retryable: false,
+      });
       return;
     }
     const { request } = parsed;
     const tool = await this.#pinnedTool(request);
     if ('failure' in tool) {
       await actions.fail(tool.failure);
+      return;
+    }
+    if (actions.cancellation.aborted) {
+      // Cancelled while pinning: no remote task exists, so there is nothing to wait for.
+      await actions.confirmCancellation?.('Cancelled before the remote call was made.');
       return;
     }
     const waitMs = this.#waitMs(request, invocation.deadline);
