@@ -7,6 +7,7 @@ import type { CallerCaseResult } from '../suites/caller/framework/run-caller-cas
 import type { Outcome } from '../suites/framework/outcome.ts';
 import type { AssessmentId } from '../suites/registry/assessments.ts';
 import { assessmentsPassed, assessmentVerdicts } from './assessment-verdicts.ts';
+import { EVERY_INTERFACE } from '../suites/caller/framework/caller-under-test.ts';
 
 function result(
   id: string,
@@ -22,6 +23,7 @@ function result(
       assessments: [options.assessment ?? 'caller-side'],
       level: options.level ?? 'MUST',
       statement: 'a statement',
+      interfaces: EVERY_INTERFACE,
       run: () => Promise.resolve(),
     },
     outcome,
