@@ -104,4 +104,22 @@ describe('assessment verdicts', () => {
       'not-assessed',
     );
   });
+
+  it('say why an assessment the caller interface cannot be judged on was not run', () => {
+    const passing = [
+      result('invocation.one', 'invocation.a', 'passed'),
+      result('events.two', 'events.b', 'passed'),
+    ];
+    const verdicts = assessmentVerdicts(passing, {
+      run: new Set<AssessmentId>(['caller-side']),
+      mustDecide: MUSTS,
+      notRunReasons: { 'mcp-bridge': 'a gateway call-out tool speaks no MCP' },
+    });
+    expect(verdicts.find((v) => v.assessment === 'mcp-bridge')).toMatchObject({
+      verdict: 'not-run',
+      reason: 'a gateway call-out tool speaks no MCP',
+    });
+    // Not run is no failure: the run passes on the assessments it could judge.
+    expect(assessmentsPassed(verdicts)).toBe(true);
+  });
 });

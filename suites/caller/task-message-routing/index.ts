@@ -30,16 +30,28 @@ export const taskMessageRoutingCallerSuite = defineCallerSuite(
         const fullJid = `${called.jid}/${marker(context, 'worker')}`;
         context.note(`events come from ${fullJid}; then a revision gap and a cancellation by the suite`);
         const commands = target.stream({ kind: ['cancel', 'task-state', 'task-result'] });
-        const running = await target.sendEvent(called.task, {
+        await target.sendEvent(called.task, {
           type: 'status',
           payload: { state: 'running', updatedAt: target.timestamp() },
           from: fullJid,
         });
+        // The suite's cancellation reaches the caller by another path than the target's events:
+        // once the caller reports this progress (if it reports progress at all), it has read the
+        // full JID before it is asked to cancel.
+        const cue = marker(context, 'progress');
+        const progress = await target.sendEvent(called.task, {
+          type: 'progress',
+          payload: { message: cue },
+          from: fullJid,
+        });
+        if (!(await called.session.caller.reportedProgress(cue, callerWaitMs(context)))) {
+          context.note('the caller reported no progress: the cancellation may overtake the events');
+        }
         // A gap: the caller may recover state (a SHOULD), which is a recovery IQ to route.
         await target.sendEvent(called.task, {
           type: 'progress',
           payload: { message: marker(context, 'gap') },
-          revision: running.event.revision + 2,
+          revision: progress.event.revision + 2,
           from: fullJid,
           uncommitted: true,
         });
