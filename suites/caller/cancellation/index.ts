@@ -21,6 +21,8 @@ async function answerOf(done: Promise<unknown>): Promise<{ error: boolean; text:
   try {
     return { error: false, text: JSON.stringify(await done) };
   } catch (error) {
+    // The suite's own wait ended (a call-out task that never reported): that is no answer.
+    if (error instanceof CannotTell) throw error;
     return { error: true, text: error instanceof Error ? error.message : String(error) };
   }
 }
