@@ -25,6 +25,8 @@ export interface RunCallersOptions {
   readonly federation: Federation;
   readonly declaration: CallerDeclaration;
   readonly timeouts: SutTimeouts;
+  /** The account a gateway's call-out tool is invoked as (the SUT file's adminJid). */
+  readonly gatewayCallerJid?: string;
   readonly suites: readonly CallerSuite[];
   /** --grep patterns: a case runs when its ID contains one (none: every case). */
   readonly grep?: readonly string[];
@@ -76,6 +78,7 @@ export async function runCallers(options: RunCallersOptions): Promise<CallerRunR
     federation: options.federation,
     declaration: options.declaration,
     timeouts: options.timeouts,
+    ...(options.gatewayCallerJid === undefined ? {} : { gatewayCallerJid: options.gatewayCallerJid }),
   };
   const results: CallerCaseResult[] = [];
   for (const suite of selected) {

@@ -133,6 +133,7 @@ async function withCallerSuites(
     federation: session.federation,
     declaration: config.caller,
     timeouts: config.timeouts,
+    ...(config.adminJid === undefined ? {} : { gatewayCallerJid: config.adminJid }),
     suites: ALL_CALLER_SUITES,
     ...(selection.grep === undefined ? {} : { grep: selection.grep }),
     seed: repetition.seed,

@@ -96,6 +96,8 @@ export interface CallerEnvironment {
   readonly federation: Federation;
   readonly declaration: CallerDeclaration;
   readonly timeouts: SutTimeouts;
+  /** A gateway's call-out tool is invoked as this account (the SUT file's adminJid), when given. */
+  readonly gatewayCallerJid?: string;
 }
 
 /** One attempt's context and what it started, for the runner to stop and report. */
@@ -168,6 +170,9 @@ export class CallerCaseScope {
         transcript: this.transcript,
         random: this.context.random,
         replyMs: timeouts.replySeconds * 1000,
+        ...(this.#environment.gatewayCallerJid === undefined
+          ? {}
+          : { account: this.#environment.gatewayCallerJid }),
         outcomeMs: (timeouts.taskSeconds + 2 * timeouts.replySeconds) * 1000,
         ...(options.pins === undefined ? {} : { pins: options.pins }),
         ...(options.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds }),

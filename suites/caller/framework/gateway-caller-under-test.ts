@@ -52,6 +52,12 @@ export interface GatewayCallerOptions {
   readonly replyMs: number;
   /** The suite's wait for a conformance task's outcome when a call names none. */
   readonly outcomeMs: number;
+  /**
+   * The account that invokes the tool: the SUT file's adminJid when it names one (a gateway may
+   * grant the tool to it alone: calling arbitrary JIDs is a request-forgery risk), else a fresh
+   * account on the gateway's own server.
+   */
+  readonly account?: string;
   /** The session's pins and timeoutSeconds, put into each call's input unless the call names others. */
   readonly pins?: Readonly<Record<string, string>>;
   readonly timeoutSeconds?: number;
@@ -129,12 +135,16 @@ function isTerminalEvent(event: ReceivedTaskEvent): boolean {
 
 export async function startGatewayCaller(options: GatewayCallerOptions): Promise<GatewayCallerUnderTest> {
   const { federation, declaration, transcript, random } = options;
-  const account = await federation.createAccount({
-    username: `judge-${randomBytes(6).toString('hex')}`,
-    domain: federation.domains.local,
-  });
+  const account =
+    options.account === undefined
+      ? await federation.createAccount({
+          username: `judge-${randomBytes(6).toString('hex')}`,
+          domain: federation.domains.local,
+        })
+      : federation.account(options.account);
   const driver = createDriver(federation, { transcript, timeoutMs: options.replyMs });
-  const caller = await driver.connect(account.jid, 'judge');
+  // A resource of its own: the run's callers may hold this account's other resources.
+  const caller = await driver.connect(account.jid, `judge-${randomBytes(4).toString('hex')}`);
   transcript.note(
     `caller interface: gateway-tool: the suite (${account.jid}) invokes ${declaration.tool} at ${declaration.endpoint}`,
   );
