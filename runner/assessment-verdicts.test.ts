@@ -7,6 +7,7 @@ import type { CallerCaseResult } from '../suites/caller/framework/run-caller-cas
 import type { Outcome } from '../suites/framework/outcome.ts';
 import type { AssessmentId } from '../suites/registry/assessments.ts';
 import { assessmentsPassed, assessmentVerdicts } from './assessment-verdicts.ts';
+import { EVERY_INTERFACE } from '../suites/caller/framework/caller-under-test.ts';
 
 function result(
   id: string,
@@ -22,6 +23,7 @@ function result(
       assessments: [options.assessment ?? 'caller-side'],
       level: options.level ?? 'MUST',
       statement: 'a statement',
+      interfaces: EVERY_INTERFACE,
       run: () => Promise.resolve(),
     },
     outcome,
@@ -101,5 +103,23 @@ describe('assessment verdicts', () => {
     expect(verdictOf([result('invocation.one', 'invocation.a', 'inapplicable')]).callerSide?.verdict).toBe(
       'not-assessed',
     );
+  });
+
+  it('say why an assessment the caller interface cannot be judged on was not run', () => {
+    const passing = [
+      result('invocation.one', 'invocation.a', 'passed'),
+      result('events.two', 'events.b', 'passed'),
+    ];
+    const verdicts = assessmentVerdicts(passing, {
+      run: new Set<AssessmentId>(['caller-side']),
+      mustDecide: MUSTS,
+      notRunReasons: { 'mcp-bridge': 'a gateway call-out tool speaks no MCP' },
+    });
+    expect(verdicts.find((v) => v.assessment === 'mcp-bridge')).toMatchObject({
+      verdict: 'not-run',
+      reason: 'a gateway call-out tool speaks no MCP',
+    });
+    // Not run is no failure: the run passes on the assessments it could judge.
+    expect(assessmentsPassed(verdicts)).toBe(true);
   });
 });

@@ -56,6 +56,8 @@ export interface AssessmentOptions {
   readonly strict?: boolean;
   /** The selection left cases out: a requirement no selected case cites is not held against it. */
   readonly partial?: boolean;
+  /** Why an assessment left out of `run` was not run, when not for want of a caller under test. */
+  readonly notRunReasons?: Readonly<Partial<Record<AssessmentId, string>>>;
 }
 
 export function assessmentVerdicts(
@@ -84,7 +86,11 @@ export function assessmentVerdicts(
       undecidedCases: undecided.map((result) => result.case.id),
     };
     if (!options.run.has(assessment)) {
-      return { ...base, verdict: 'not-run', reason: 'the SUT file declares no caller under test' };
+      return {
+        ...base,
+        verdict: 'not-run',
+        reason: options.notRunReasons?.[assessment] ?? 'the SUT file declares no caller under test',
+      };
     }
     const requirements = undecidedRequirements(
       // The profile rule reads only level, requirements and outcome.

@@ -4,10 +4,14 @@
  * (docs/caller.md), and judges the assessments from the results.
  */
 import type { Federation } from '../harness/federation/server-provider.ts';
-import type { McpCallerDeclaration, SutTimeouts } from '../harness/sut/sut-config.ts';
+import type { CallerDeclaration, SutTimeouts } from '../harness/sut/sut-config.ts';
 import type { CallerCase, CallerSuite } from '../suites/caller/framework/caller-case.ts';
 import { runCallerCase, type CallerCaseResult } from '../suites/caller/framework/run-caller-case.ts';
-import type { AssessmentId } from '../suites/registry/assessments.ts';
+import {
+  CALLER_INTERFACE_TITLES,
+  INTERFACE_ASSESSMENTS,
+} from '../suites/caller/framework/caller-under-test.ts';
+import { ASSESSMENT_IDS, type AssessmentId } from '../suites/registry/assessments.ts';
 import type { Registry } from '../suites/registry/registry.ts';
 import { assessmentMusts, assessmentVerdicts, type AssessmentVerdict } from './assessment-verdicts.ts';
 
@@ -19,8 +23,10 @@ export interface CallerRunProgress {
 
 export interface RunCallersOptions {
   readonly federation: Federation;
-  readonly declaration: McpCallerDeclaration;
+  readonly declaration: CallerDeclaration;
   readonly timeouts: SutTimeouts;
+  /** The account a gateway's call-out tool is invoked as (the SUT file's adminJid). */
+  readonly gatewayCallerJid?: string;
   readonly suites: readonly CallerSuite[];
   /** --grep patterns: a case runs when its ID contains one (none: every case). */
   readonly grep?: readonly string[];
@@ -72,6 +78,7 @@ export async function runCallers(options: RunCallersOptions): Promise<CallerRunR
     federation: options.federation,
     declaration: options.declaration,
     timeouts: options.timeouts,
+    ...(options.gatewayCallerJid === undefined ? {} : { gatewayCallerJid: options.gatewayCallerJid }),
   };
   const results: CallerCaseResult[] = [];
   for (const suite of selected) {
@@ -96,19 +103,35 @@ export async function runCallers(options: RunCallersOptions): Promise<CallerRunR
   const total = options.suites.reduce((sum, suite) => sum + suite.cases.length, 0);
   const partial = results.length < total;
   const mustDecide = assessmentMusts(options.registry);
-  // An assessment is judged when a selected case counts toward it or the registry gives it a MUST.
+  const kind = options.declaration.kind;
+  const applies = INTERFACE_ASSESSMENTS[kind];
+  // An assessment is judged when it applies to the caller's interface and a selected case counts
+  // toward it or the registry gives it a MUST.
   const run = new Set<AssessmentId>(
     [...mustDecide]
       .filter(
         ([assessment, musts]) =>
-          results.some((result) => result.case.assessments.includes(assessment)) ||
-          (!partial && musts.length > 0),
+          applies.includes(assessment) &&
+          (results.some((result) => result.case.assessments.includes(assessment)) ||
+            (!partial && musts.length > 0)),
       )
       .map(([assessment]) => assessment),
   );
+  const notRunReasons = Object.fromEntries(
+    ASSESSMENT_IDS.filter((assessment) => !applies.includes(assessment)).map((assessment) => [
+      assessment,
+      `the caller under test is driven through the ${CALLER_INTERFACE_TITLES[kind]}, which this assessment does not judge (docs/caller.md)`,
+    ]),
+  );
   return {
     cases: results,
-    assessments: assessmentVerdicts(results, { run, mustDecide, strict: options.strict, partial }),
+    assessments: assessmentVerdicts(results, {
+      run,
+      mustDecide,
+      strict: options.strict,
+      partial,
+      notRunReasons,
+    }),
     partial,
   };
 }

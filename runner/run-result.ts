@@ -82,7 +82,7 @@ export interface RunResult {
    */
   readonly passed: boolean;
   /** The caller under test the SUT file declares, when the run judged one (docs/caller.md). */
-  readonly caller?: { readonly kind: 'mcp'; readonly name: string };
+  readonly caller?: { readonly kind: 'mcp' | 'gateway-tool'; readonly name: string };
   /** The caller cases run (suites/caller/), in suite order. */
   readonly callerCases?: readonly CallerCaseResult[];
   /** The caller's assessments: not spec profiles, shown beside them (runner/assessment-verdicts.ts). */

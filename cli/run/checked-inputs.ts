@@ -10,9 +10,11 @@ import type { ExternalFederationConfig } from '../../harness/federation/external
 import type { SutConfig } from '../../harness/sut/sut-config.ts';
 import type { ServerStack } from '../../harness/federation/server-provider.ts';
 import type { ConformanceCase } from '../../suites/framework/case.ts';
+import { ALL_CALLER_SUITES } from '../../suites/caller/index.ts';
 import { ALL_SUITES } from '../../suites/index.ts';
 import { BaselineError, loadBaseline } from '../../runner/baseline.ts';
 import { unknownBaselineEntries, type Baseline } from '../../runner/profile-verdicts.ts';
+import { selectCallerCases } from '../../runner/run-callers.ts';
 import { selectCases, type CaseSelection } from '../../runner/select-cases.ts';
 import { EXIT, readInput, UsageError, type CliIo } from '../io.ts';
 import type { OptionValues } from '../options.ts';
@@ -66,10 +68,17 @@ function readBaselineFile(io: CliIo, path: string | undefined): { baseline: Base
   }
 }
 
-/** The cases --grep and --profile select; selecting none is a usage mistake. */
-function selectedCases(values: RunValues, selection: CaseSelection): ConformanceCase[] {
+/**
+ * The gateway cases --grep and --profile select; selecting none is a usage mistake, unless the
+ * SUT file declares a caller and --grep selects caller cases (they run after the gateway's).
+ */
+function selectedCases(values: RunValues, selection: CaseSelection, config: SutConfig): ConformanceCase[] {
   const cases = selectCases(ALL_SUITES, selection).flatMap((selected) => selected.cases);
-  if (cases.length === 0) {
+  const callerCases =
+    config.caller === undefined || values.grep.length === 0
+      ? 0
+      : selectCallerCases(ALL_CALLER_SUITES, values.grep).length;
+  if (cases.length === 0 && callerCases === 0) {
     const asked = [...values.grep.map((g) => `--grep ${g}`), ...values.profile.map((p) => `--profile ${p}`)];
     throw new UsageError(
       `${asked.join(' ')} selects no case (case IDs: agentconf run prints them per section)`,
@@ -95,7 +104,7 @@ export function readRunInputs(values: RunValues, io: CliIo): RunInputs | Invalid
     ...(values.grep.length === 0 ? {} : { grep: values.grep }),
     profiles: values.profile,
   };
-  const cases = selectedCases(values, selection);
+  const cases = selectedCases(values, selection, config);
   const unknown = unknownBaselineEntries(
     ALL_SUITES.flatMap((suite) => suite.cases.map((testCase) => testCase.id)),
     baseline.baseline,

@@ -117,8 +117,9 @@ async function startRepetitionSession(context: RunContext, repetition: Repetitio
 }
 
 /**
- * A gateway SUT file that also declares an MCP caller (docs/caller.md) has the caller suites run
- * after the gateway's, on the same federation; their assessments join the run's verdict.
+ * A gateway SUT file that also declares a caller (docs/caller.md) has the caller suites run after
+ * the gateway's, on the same federation: an MCP bridge through MCP, the gateway's own call-out
+ * tool through the task protocol. Their assessments join the run's verdict.
  */
 async function withCallerSuites(
   context: RunContext,
@@ -127,17 +128,12 @@ async function withCallerSuites(
   result: RunResult,
 ): Promise<RunResult> {
   const { config, selection } = context.plan.inputs;
-  if (config.caller?.kind === 'gateway-tool' && !repetition.quiet) {
-    // Said, not skipped in silence: the user declared a caller and must know it was not judged.
-    context.io.out(
-      `caller side: NOT ASSESSED: the SUT file declares caller.gatewayTool, an interface docs/caller.md documents but this version does not drive yet; only an MCP caller is judged\n`,
-    );
-  }
-  if (config.caller?.kind !== 'mcp' || result.interrupted !== undefined) return result;
+  if (config.caller === undefined || result.interrupted !== undefined) return result;
   const callers = await runCallers({
     federation: session.federation,
     declaration: config.caller,
     timeouts: config.timeouts,
+    ...(config.adminJid === undefined ? {} : { gatewayCallerJid: config.adminJid }),
     suites: ALL_CALLER_SUITES,
     ...(selection.grep === undefined ? {} : { grep: selection.grep }),
     seed: repetition.seed,
@@ -152,7 +148,7 @@ async function withCallerSuites(
   });
   return {
     ...result,
-    caller: { kind: 'mcp', name: config.name },
+    caller: { kind: config.caller.kind, name: config.name },
     callerCases: callers.cases,
     assessments: callers.assessments,
     passed: result.passed && assessmentsPassed(callers.assessments),

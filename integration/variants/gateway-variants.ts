@@ -31,6 +31,11 @@ export interface GatewayVariant {
   readonly addFiles?: Readonly<Record<string, string>>;
   /** Edits the variant's copy of the reference SUT file (limits, launch command). */
   readonly sut?: (sut: SutFile) => void;
+  /**
+   * The reference SUT file in fixtures/sut/ the variant derives from (default
+   * reference-gateway.json; reference-gateway-caller.json for a variant of the calling gateway).
+   */
+  readonly base?: string;
 }
 
 export interface BuiltVariant {
@@ -49,7 +54,7 @@ export function variantPatches(name: string): DiffPatch[] {
 /** Builds the variant's source copy with its SUT file; remove() deletes it. */
 export function buildGatewayVariant(variant: GatewayVariant): BuiltVariant {
   const sut = JSON.parse(
-    readFileSync(join(REPO_ROOT, 'fixtures', 'sut', 'reference-gateway.json'), 'utf8'),
+    readFileSync(join(REPO_ROOT, 'fixtures', 'sut', variant.base ?? 'reference-gateway.json'), 'utf8'),
   ) as SutFile;
   sut.name = `reference gateway variant ${variant.name}`;
   variant.sut?.(sut);

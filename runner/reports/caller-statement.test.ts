@@ -12,6 +12,7 @@ import { conformanceMarkdown } from './conformance-markdown.ts';
 import { conformanceJsonFile, conformanceReport } from './conformance-report.ts';
 import { parseConformanceReport } from './read-conformance.ts';
 import { reportContext } from './report-context.ts';
+import { EVERY_INTERFACE } from '../../suites/caller/framework/caller-under-test.ts';
 
 function counts(passed: number, failed: number): Record<Level, OutcomeCounts> {
   const zero = { passed: 0, failed: 0, cantTell: 0, inapplicable: 0, untested: 0 };
@@ -26,6 +27,7 @@ const FAILED_CASE: CallerCaseResult = {
     assessments: ['caller-side'],
     level: 'MUST',
     statement: 'The caller retries the identical request after a lost accepted.',
+    interfaces: EVERY_INTERFACE,
     run: () => Promise.resolve(),
   },
   outcome: 'failed',

@@ -11,6 +11,7 @@ import type { AssessmentVerdict } from '../../assessment-verdicts.ts';
 import { profileVerdicts, type OutcomeCounts } from '../../profile-verdicts.ts';
 import type { RunResult } from '../../run-result.ts';
 import { SYNTHETIC_STARTED_AT, syntheticRunResult } from './synthetic-run.ts';
+import { EVERY_INTERFACE } from '../../../suites/caller/framework/caller-under-test.ts';
 
 export const CALLER_CASE_IDS = {
   passed: 'events.caller-ignores-identical-replay',
@@ -55,6 +56,7 @@ function callerCase(
       assessments: [section === 'mcp-mapping' ? 'mcp-bridge' : 'caller-side'],
       level: 'MUST',
       statement: `What ${id} checks.`,
+      interfaces: EVERY_INTERFACE,
       run: () => Promise.resolve(),
     },
     outcome,

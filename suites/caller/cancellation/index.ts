@@ -6,16 +6,23 @@
 import { StanzaWaitTimeout } from '../../../harness/fake-target/index.ts';
 import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
 import { defineCallerSuite } from '../framework/caller-case.ts';
+import { EVERY_INTERFACE } from '../framework/caller-under-test.ts';
 import { marker, startCalledTask } from '../framework/task-steps.ts';
 
 /** The caller config's timeoutSeconds for this case: short, so the case ends soon. */
 const LOCAL_TIMEOUT_SECONDS = 2;
 
-/** What the caller answered: a JSON-RPC error (the wait ended, nothing asserted) or a result. */
+/**
+ * What the caller answered: an error (the wait ended, nothing asserted) or its report. A report
+ * presents the task as settled unless it says otherwise: MCP, a result without `isError`; a
+ * gateway's call-out tool, any state but "unknown" (docs/caller.md: the state after a local timeout).
+ */
 async function answerOf(done: Promise<unknown>): Promise<{ error: boolean; text: string }> {
   try {
     return { error: false, text: JSON.stringify(await done) };
   } catch (error) {
+    // The suite's own wait ended (a call-out task that never reported): that is no answer.
+    if (error instanceof CannotTell) throw error;
     return { error: true, text: error instanceof Error ? error.message : String(error) };
   }
 }
@@ -25,6 +32,7 @@ export const cancellationCallerSuite = defineCallerSuite('cancellation', 'Cancel
     id: 'cancellation.caller-local-timeout-stays-local',
     requirements: ['cancellation.caller-timeout-local'],
     assessments: ['caller-side'],
+    interfaces: EVERY_INTERFACE,
     level: 'MUST',
     statement:
       'When the caller’s own wait limit passes on a task that never settles, it sends no <cancel/> for it and does not answer as if the task had completed.',
@@ -48,11 +56,15 @@ export const cancellationCallerSuite = defineCallerSuite('cancellation', 'Cancel
         if (!(error instanceof StanzaWaitTimeout)) throw error;
       }
       if (!answer.error) {
-        const result = JSON.parse(answer.text) as { isError?: unknown };
-        if (result.isError !== true) {
+        const result = JSON.parse(answer.text) as { isError?: unknown; state?: unknown };
+        const presentsSettled =
+          context.callerInterface === 'mcp' ? result.isError !== true : result.state !== 'unknown';
+        if (presentsSettled) {
           throw new RequirementViolation(
             'cancellation.caller-timeout-local',
-            'an answer that does not present the task as completed (the task never settled)',
+            context.callerInterface === 'mcp'
+              ? 'an answer that does not present the task as completed (the task never settled)'
+              : 'a report with state "unknown" (the task never settled)',
             answer.text,
             'cancellation.caller-timeout-local: the caller answered a call whose task never settled as a completed result',
           );
@@ -65,7 +77,7 @@ export const cancellationCallerSuite = defineCallerSuite('cancellation', 'Cancel
       }
       context.held(
         'cancellation.caller-timeout-local',
-        `the wait ended with ${answer.error ? 'an error' : 'an isError result'} and no <cancel/> followed`,
+        `the wait ended with ${answer.error ? 'an error' : context.callerInterface === 'mcp' ? 'an isError result' : 'state "unknown"'} and no <cancel/> followed`,
       );
       context.note(`answer: ${answer.text}`);
       await called.session.target.sendEvent(called.task, {

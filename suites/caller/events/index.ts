@@ -2,8 +2,9 @@
  * #events, judged on the caller: an identical replay is ignored, a second event at a known
  * revision is ignored (and logged), and a lifecycle message that breaks any validity rule is
  * dropped whole and never shown as chat. What the caller made of each message is read from what
- * it tells its MCP client: progress notifications, and the call's answer once the task's real,
- * valid completion arrives. Logging is the caller's own and not observable here.
+ * it reports to the suite through its interface: progress (MCP notifications, or the call-out
+ * task's progress events), and the call's answer once the task's real, valid completion arrives.
+ * Logging is the caller's own and not observable here.
  */
 import { xml } from '@xmpp/xml';
 
@@ -12,12 +13,13 @@ import { buildEvent, buildMessage, serialize } from '../../../protocol/stanza/in
 import { StanzaWaitTimeout } from '../../../harness/fake-target/index.ts';
 import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
 import { defineCallerSuite } from '../framework/caller-case.ts';
-import { McpWaitTimeout, type CallerCaseContext } from '../framework/caller-context.ts';
+import { EVERY_INTERFACE } from '../framework/caller-under-test.ts';
+import type { CallerCaseContext } from '../framework/caller-context.ts';
 import { callerWaitMs } from '../framework/caller-steps.ts';
 import {
   completedWith,
   marker,
-  mcpMessagesShowing,
+  reportsShowing,
   settleAndRead,
   startCalledTask,
   type CalledTask,
@@ -135,19 +137,9 @@ const INVALID_MESSAGES: readonly InvalidMessage[] = [
   },
 ];
 
-/** Whether a progress notification showing `text` reached the suite within the reply wait. */
-async function forwardedProgress(context: CallerCaseContext, text: string): Promise<boolean> {
-  try {
-    await context.mcpMessage(
-      (json) => json.includes('notifications/progress') && json.includes(text),
-      `a progress notification showing ${text}`,
-      callerWaitMs(context),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof McpWaitTimeout) return false;
-    throw error;
-  }
+/** Whether the caller reported progress showing `text` within the reply wait. */
+function forwardedProgress(context: CallerCaseContext, called: CalledTask, text: string): Promise<boolean> {
+  return called.session.caller.reportedProgress(text, callerWaitMs(context));
 }
 
 /** Sends `messages`, then the valid completion; the call's answer must show the valid result only. */
@@ -192,6 +184,7 @@ export const eventsCallerSuite = defineCallerSuite('events', 'Lifecycle events (
     id: 'events.caller-ignores-identical-replay',
     requirements: ['events.caller-ignores-replay'],
     assessments: ['caller-side'],
+    interfaces: EVERY_INTERFACE,
     level: 'MUST',
     interpretations: ['interp-45'],
     statement:
@@ -204,33 +197,31 @@ export const eventsCallerSuite = defineCallerSuite('events', 'Lifecycle events (
         type: 'progress',
         payload: { percent: 10, message: text },
       });
-      const forwarded = await forwardedProgress(context, text);
+      const forwarded = await forwardedProgress(context, called, text);
       if (!forwarded) {
         throw new CannotTell(
-          'the caller forwarded no progress notification for a progress event, so whether it ignores a replay is not observable over MCP',
+          'the caller reported no progress for a progress event (MCP: no notification; a call-out tool: no progress event of its task), so whether it ignores a replay is not observable through its interface',
         );
       }
       await target.replayEvent(sent);
       // A later event, forwarded only after the replay was handled (one ordered path): the judge's cue.
       const after = marker(context, 'progress');
       await target.sendEvent(called.task, { type: 'progress', payload: { percent: 20, message: after } });
-      await forwardedProgress(context, after);
+      await forwardedProgress(context, called, after);
       context.note(`progress ${text} sent, replayed identically, then progress ${after}`);
       await settleAndRead(context, called, marker(context, 'valid'));
-      const shown = mcpMessagesShowing(context, text).filter((json) =>
-        json.includes('notifications/progress'),
-      );
+      const shown = called.session.caller.progressShowing(text);
       if (shown.length > 1) {
         throw new RequirementViolation(
           'events.caller-ignores-replay',
-          'one progress notification for the event and none for its identical replay',
+          'one progress report for the event and none for its identical replay',
           shown.join('\n'),
           'events.caller-ignores-replay: the caller acted on an identical replay of a progress event',
         );
       }
       context.held(
         'events.caller-ignores-replay',
-        'the replayed progress event produced no second notification',
+        'the replayed progress event produced no second progress report',
       );
     },
   },
@@ -238,6 +229,7 @@ export const eventsCallerSuite = defineCallerSuite('events', 'Lifecycle events (
     id: 'events.caller-ignores-conflicting-revision',
     requirements: ['events.caller-ignores-conflicting-revision'],
     assessments: ['caller-side'],
+    interfaces: EVERY_INTERFACE,
     level: 'MUST',
     interpretations: ['interp-45'],
     statement:
@@ -278,6 +270,7 @@ export const eventsCallerSuite = defineCallerSuite('events', 'Lifecycle events (
     id: 'events.caller-drops-invalid-lifecycle-messages',
     requirements: ['events.caller-drops-invalid-messages'],
     assessments: ['caller-side'],
+    interfaces: EVERY_INTERFACE,
     level: 'MUST',
     interpretations: ['interp-45'],
     statement:
@@ -296,6 +289,7 @@ export const eventsCallerSuite = defineCallerSuite('events', 'Lifecycle events (
     id: 'events.caller-shows-no-rejected-message-as-chat',
     requirements: ['events.caller-no-chat-fallback'],
     assessments: ['caller-side'],
+    interfaces: EVERY_INTERFACE,
     level: 'MUST',
     interpretations: ['interp-45'],
     statement:
@@ -318,29 +312,33 @@ export const eventsCallerSuite = defineCallerSuite('events', 'Lifecycle events (
         }),
       );
       await settleAndRead(context, called, marker(context, 'valid'));
-      const shown = mcpMessagesShowing(context, poison);
+      const shown = reportsShowing(called.session, poison);
       if (shown.length > 0) {
         throw new RequirementViolation(
           'events.caller-no-chat-fallback',
-          `nothing of the rejected messages (${poison}) in any MCP message`,
+          `nothing of the rejected messages (${poison}) in anything the caller reported`,
           shown.join('\n'),
           'events.caller-no-chat-fallback: the caller delivered part of a rejected lifecycle message to its client',
         );
       }
-      context.held('events.caller-no-chat-fallback', 'no MCP message showed the rejected messages');
+      context.held(
+        'events.caller-no-chat-fallback',
+        'nothing the caller reported showed the rejected messages',
+      );
     },
   },
   {
     id: 'events.caller-recovers-state-after-gap',
     requirements: ['events.caller-queries-on-gap'],
     assessments: ['caller-side'],
+    interfaces: EVERY_INTERFACE,
     level: 'SHOULD',
     statement:
       'An event that skips a revision makes the caller ask for the task’s state rather than assume a failure.',
     async run(context) {
       const called = await startCalledTask(context, 'gap');
       const { target } = called.session;
-      const queries = target.stream({ kind: 'task-state', from: called.session.account.jid });
+      const queries = target.stream({ kind: 'task-state', from: called.callerJid });
       context.note(`a progress event two revisions ahead of the task's ${String(called.task.revision)}`);
       await target.sendEvent(called.task, {
         type: 'progress',
@@ -373,6 +371,7 @@ export const eventJsonSchemasCallerSuite = defineCallerSuite(
       id: 'event-json-schemas.caller-rejects-schema-invalid-event',
       requirements: ['event-json-schemas.reject-invalid-events'],
       assessments: ['caller-side'],
+      interfaces: EVERY_INTERFACE,
       level: 'MUST',
       interpretations: ['interp-45'],
       statement:

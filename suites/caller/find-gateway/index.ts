@@ -6,12 +6,12 @@
  * directly) leaves the MUST undecided: the case drives it through a listing and a call first, and
  * cannot tell when neither made it look.
  */
-import type { CallerSession } from '../../../harness/caller-under-test/index.ts';
 import type { RecordedStanza } from '../../../harness/fake-target/index.ts';
 import { FEATURE } from '../../../protocol/namespaces.ts';
 import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
-import type { CallerCaseContext } from '../framework/caller-context.ts';
+import type { CallerCaseContext, CallerScene } from '../framework/caller-context.ts';
 import { defineCallerSuite } from '../framework/caller-case.ts';
+import { EVERY_INTERFACE } from '../framework/caller-under-test.ts';
 import { callerWaitMs, oneToolWorld } from '../framework/caller-steps.ts';
 
 /** An IQ request other than disco#info: what a caller sends a domain it takes for a gateway. */
@@ -20,25 +20,31 @@ function isDirectoryRequest(stanza: RecordedStanza): boolean {
 }
 
 /**
- * Gives the caller every occasion the MCP interface has to look for the gateway: a listing and,
- * when it lists the endpoint's tool anyway, a call of it (until its invoke arrives or the wait
- * ends: what it sends before invoking is what matters).
+ * Gives the caller every occasion its interface has to look for the gateway. MCP: a listing and,
+ * when it lists the endpoint's tool anyway, a call of it; a gateway's call-out tool: a call. In
+ * both, until the invoke arrives or the wait ends: what it sends before invoking is what matters.
  */
 async function driveCaller(
   context: CallerCaseContext,
-  session: CallerSession,
+  session: CallerScene,
   jid: string,
   tool: string,
 ): Promise<void> {
-  const listed = await session.caller.driver.remoteTool(jid, tool).catch((error: unknown) => {
-    context.note(`tools/list failed: ${String(error)}`);
-    return undefined;
-  });
-  if (listed === undefined) return;
-  context.note(`the caller lists ${tool} although ${session.target.domain} lacks the feature: calling it`);
   const invokes = session.target.stream({ kind: 'invoke' });
-  const call = session.caller.driver.call(listed.name, {}, { timeoutMs: callerWaitMs(context) });
-  call.done.catch(() => undefined);
+  let done: Promise<unknown>;
+  if (session.mcp === undefined) {
+    done = (await session.caller.call({ jid, tool, arguments: {}, waitMs: callerWaitMs(context) })).done;
+  } else {
+    const { driver } = session.mcp.caller;
+    const listed = await driver.remoteTool(jid, tool).catch((error: unknown) => {
+      context.note(`tools/list failed: ${String(error)}`);
+      return undefined;
+    });
+    if (listed === undefined) return;
+    context.note(`the caller lists ${tool} although ${session.target.domain} lacks the feature: calling it`);
+    done = driver.call(listed.name, {}, { timeoutMs: callerWaitMs(context) }).done;
+  }
+  done.catch(() => undefined);
   await invokes.next(callerWaitMs(context)).catch(() => {
     context.note('no invoke arrived within the wait');
   });
@@ -49,12 +55,13 @@ export const findGatewayCallerSuite = defineCallerSuite('find-gateway', 'Finding
     id: 'find-gateway.caller-needs-directory-feature',
     requirements: ['find-gateway.client-verifies-feature'],
     assessments: ['caller-side'],
+    interfaces: EVERY_INTERFACE,
     level: 'MUST',
     statement:
       'A domain that names itself an agent gateway but withholds the directory feature gets no directory request from the caller, neither after it read that disco#info nor without reading it.',
     async run(context) {
       const { world, jid, tool } = oneToolWorld(context, 'behind', 'task.run');
-      const session = await context.startSession({
+      const session = await context.startCaller({
         ...world,
         gatewayFeatures: { withhold: [FEATURE.directory] },
       });
@@ -80,7 +87,7 @@ export const findGatewayCallerSuite = defineCallerSuite('find-gateway', 'Finding
       }
       if (info === undefined) {
         throw new CannotTell(
-          `the caller never queried ${domain}'s disco#info nor sent it any request, through a tools/list and a call of the listed tool: it does not look for gateways (it reaches the configured endpoint directly), so whether it verifies the directory feature was not seen`,
+          `the caller never queried ${domain}'s disco#info nor sent it any request, ${session.mcp === undefined ? "when asked to call the endpoint's tool" : 'through a tools/list and a call of the listed tool'}: it does not look for gateways (it reaches the configured endpoint directly), so whether it verifies the directory feature was not seen`,
         );
       }
       context.held(

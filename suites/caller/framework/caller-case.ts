@@ -9,6 +9,7 @@ import type { Level } from '../../framework/outcome.ts';
 import type { CaseId } from '../../framework/case.ts';
 import type { AssessmentId } from '../../registry/assessments.ts';
 import type { CallerCaseContext } from './caller-context.ts';
+import type { CaseInterfaces } from './caller-under-test.ts';
 
 export { ASSESSMENT_IDS, ASSESSMENT_TITLES, type AssessmentId } from '../../registry/assessments.ts';
 
@@ -21,6 +22,11 @@ export interface CallerCase {
   /** The assessments whose verdict this case counts toward. */
   readonly assessments: readonly [AssessmentId, ...AssessmentId[]];
   readonly level: Level;
+  /**
+   * The caller interfaces the case can judge through, and for each one it cannot, why: a case
+   * that needs MCP itself does not apply to a gateway's call-out tool (docs/caller.md).
+   */
+  readonly interfaces: CaseInterfaces;
   /** What the caller must do, in our words. */
   readonly statement: string;
   /** docs/interpretations.md entries the verdict depends on. */

@@ -1,8 +1,9 @@
 /**
  * What a caller case gets (docs/caller.md): a caller under test started on demand against the
- * fake target, stopped by the framework whatever the verdict; the case's seeded randomness; the
- * SUT file's timeouts; the transcript (MCP messages, notes, and at the end the fake target's
- * stanza log); and `held`, which records a decided check (a pass needs one).
+ * fake target through the interface its SUT file declares (MCP or a gateway's call-out tool),
+ * stopped by the framework whatever the verdict; the case's seeded randomness; the SUT file's
+ * timeouts; the transcript (MCP messages or the conformance task's stanzas, notes, and at the end
+ * the fake target's stanza log); and `held`, which records a decided check (a pass needs one).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,12 +15,20 @@ import {
   type CallerSessionOptions,
 } from '../../../harness/caller-under-test/index.ts';
 import { Transcript } from '../../../harness/driver/index.ts';
-import type { FakeTargetWorld } from '../../../harness/fake-target/index.ts';
+import {
+  startFakeTarget,
+  type FakeTarget,
+  type FakeTargetWorld,
+} from '../../../harness/fake-target/index.ts';
 import type { Federation } from '../../../harness/federation/server-provider.ts';
-import type { McpCallerDeclaration, SutTimeouts } from '../../../harness/sut/sut-config.ts';
+import type { CallerDeclaration, SutTimeouts } from '../../../harness/sut/sut-config.ts';
 import { checkHeld } from '../../framework/evidence.ts';
 import { SeededRandom } from '../../framework/seeded-random.ts';
+import { NotApplicable } from '../../framework/verdicts.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
+import { CALLER_INTERFACE_TITLES, type CallerInterface, type CallerUnderTest } from './caller-under-test.ts';
+import { startGatewayCaller, type GatewayCallerUnderTest } from './gateway-caller-under-test.ts';
+import { mcpCallerUnderTest } from './mcp-caller-under-test.ts';
 import { MCP_PARTY, tapMcpMessages } from './mcp-tap.ts';
 
 /** No MCP message of the kind a case waited for arrived in time. */
@@ -36,6 +45,16 @@ export type StartSessionOptions = Pick<
   'pins' | 'timeoutSeconds' | 'target' | 'httpHeaders'
 >;
 
+/**
+ * A caller under test and the fake target it calls, started for a case. `mcp` is the MCP session
+ * behind an MCP caller (for steps only MCP has); undefined for a gateway's call-out tool.
+ */
+export interface CallerScene {
+  readonly target: FakeTarget;
+  readonly caller: CallerUnderTest;
+  readonly mcp: CallerSession | undefined;
+}
+
 export interface CallerCaseContext {
   readonly caseId: string;
   /** The fake target's domain: every endpoint of a world is a JID on it. */
@@ -46,9 +65,20 @@ export interface CallerCaseContext {
   /** The SUT file's timeouts: replySeconds bounds each wait for the caller's next stanza. */
   readonly timeouts: SutTimeouts;
   readonly transcript: Transcript;
-  /** How the suite speaks MCP to the caller under test, as its SUT file declares it. */
-  readonly mcpTransport: 'stdio' | 'streamable-http';
-  /** Starts the caller under test against a fake target serving `world`; stopped when the case ends. */
+  /** The interface the suite drives the caller under test through, as its SUT file declares it. */
+  readonly callerInterface: CallerInterface;
+  /** How the suite speaks MCP to the caller under test (none: a gateway's call-out tool). */
+  readonly mcpTransport: 'stdio' | 'streamable-http' | 'none';
+  /**
+   * Starts the caller under test, through its declared interface, against a fake target serving
+   * `world`; stopped when the case ends. Pins and timeoutSeconds are the MCP caller's config, and
+   * go into each call's input for a gateway's call-out tool.
+   */
+  startCaller(world: FakeTargetWorld, options?: StartSessionOptions): Promise<CallerScene>;
+  /**
+   * Starts an MCP caller under test (for cases that need MCP itself); stopped when the case ends.
+   * Any other interface makes the case inapplicable.
+   */
   startSession(world: FakeTargetWorld, options?: StartSessionOptions): Promise<CallerSession>;
   /**
    * The first MCP message the caller under test sent the suite (so far, or within `timeoutMs`)
@@ -64,8 +94,10 @@ export interface CallerCaseContext {
 /** What the runner hands every caller case. */
 export interface CallerEnvironment {
   readonly federation: Federation;
-  readonly declaration: McpCallerDeclaration;
+  readonly declaration: CallerDeclaration;
   readonly timeouts: SutTimeouts;
+  /** A gateway's call-out tool is invoked as this account (the SUT file's adminJid), when given. */
+  readonly gatewayCallerJid?: string;
 }
 
 /** One attempt's context and what it started, for the runner to stop and report. */
@@ -73,6 +105,7 @@ export class CallerCaseScope {
   readonly transcript: Transcript;
   readonly context: CallerCaseContext;
   readonly #sessions: { readonly session: CallerSession; readonly dataDir: string }[] = [];
+  readonly #gateways: { readonly caller: GatewayCallerUnderTest; readonly target: FakeTarget }[] = [];
   readonly #environment: CallerEnvironment;
   readonly #mcpWaiters = new Set<(json: string) => boolean>();
 
@@ -87,7 +120,14 @@ export class CallerCaseScope {
       random: new SeededRandom(seed),
       timeouts: environment.timeouts,
       transcript,
-      mcpTransport: environment.declaration.url === undefined ? 'stdio' : 'streamable-http',
+      callerInterface: environment.declaration.kind,
+      mcpTransport:
+        environment.declaration.kind !== 'mcp'
+          ? 'none'
+          : environment.declaration.url === undefined
+            ? 'stdio'
+            : 'streamable-http',
+      startCaller: (world, options) => this.#startCaller(world, options ?? {}),
       startSession: (world, options) => this.#start(world, options ?? {}),
       mcpMessage: (match, what, timeoutMs) => this.#mcpMessage(match, what, timeoutMs),
       note: (text) => {
@@ -100,12 +140,66 @@ export class CallerCaseScope {
     };
   }
 
+  async #startCaller(world: FakeTargetWorld, options: StartSessionOptions): Promise<CallerScene> {
+    const { declaration } = this.#environment;
+    if (declaration.kind === 'mcp') {
+      const session = await this.#start(world, options);
+      const caller = mcpCallerUnderTest(
+        session,
+        { transcript: this.transcript, mcpMessage: (match, what, ms) => this.#mcpMessage(match, what, ms) },
+        options,
+      );
+      return { target: session.target, caller, mcp: session };
+    }
+    return await this.#startGateway(world, options);
+  }
+
+  /** A gateway's call-out tool: the gateway runs already, so only the fake target starts. */
+  async #startGateway(world: FakeTargetWorld, options: StartSessionOptions): Promise<CallerScene> {
+    const { federation, declaration, timeouts } = this.#environment;
+    if (declaration.kind !== 'gateway-tool') throw new Error('not a gateway-tool caller');
+    const link = federation.targetComponent;
+    if (link === undefined) {
+      throw new Error(`the ${federation.provider} federation has no fake target component (docs/caller.md)`);
+    }
+    const target = await startFakeTarget({ ...options.target, link, world });
+    try {
+      const caller = await startGatewayCaller({
+        federation,
+        declaration,
+        transcript: this.transcript,
+        random: this.context.random,
+        replyMs: timeouts.replySeconds * 1000,
+        ...(this.#environment.gatewayCallerJid === undefined
+          ? {}
+          : { account: this.#environment.gatewayCallerJid }),
+        outcomeMs: (timeouts.taskSeconds + 2 * timeouts.replySeconds) * 1000,
+        ...(options.pins === undefined ? {} : { pins: options.pins }),
+        ...(options.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds }),
+      });
+      this.#gateways.push({ caller, target });
+      this.transcript.note(
+        `fake target serves ${world.endpoints.map((e) => e.jid).join(', ')}; the gateway calls them from its own JID`,
+      );
+      return { target, caller, mcp: undefined };
+    } catch (error) {
+      await target.stop();
+      throw error;
+    }
+  }
+
   async #start(world: FakeTargetWorld, options: StartSessionOptions): Promise<CallerSession> {
+    const { declaration } = this.#environment;
+    if (declaration.kind !== 'mcp') {
+      throw new NotApplicable(
+        `the case needs an MCP caller; the SUT file declares the ${CALLER_INTERFACE_TITLES[declaration.kind]}`,
+      );
+    }
     const dataDir = await mkdtemp(join(tmpdir(), 'agentconf-caller-'));
     try {
       const session = await startCallerSession({
         federation: this.#environment.federation,
-        declaration: this.#environment.declaration,
+        declaration,
         world,
         dataDir,
         ...options,
@@ -160,21 +254,34 @@ export class CallerCaseScope {
         this.transcript.note(`stopping the caller session failed: ${String(error)}`);
       });
       await rm(dataDir, { recursive: true, force: true });
-      this.transcript.note(`fake target received (${String(session.target.log.length)} stanzas):`);
-      for (const stanza of session.target.log.all()) {
-        this.transcript.record({
-          kind: 'stanza',
-          direction: 'received',
-          jid: 'fake target',
-          xml: stanza.xml,
-          text: `${stanza.kind} at +${stanza.atMs.toFixed(1)} ms`,
-        });
-      }
-      for (const text of session.target.sent) {
-        this.transcript.record({ kind: 'stanza', direction: 'sent', jid: 'fake target', xml: text });
-      }
+      this.#recordTarget(session.target);
       const output = session.caller.output().trim();
       if (output !== '') this.transcript.note(`caller under test output:\n${output.slice(-4000)}`);
+    }
+    for (const { caller, target } of this.#gateways.splice(0)) {
+      await caller.close().catch((error: unknown) => {
+        this.transcript.note(`closing the suite's account at the gateway failed: ${String(error)}`);
+      });
+      await target.stop().catch((error: unknown) => {
+        this.transcript.note(`stopping the fake target failed: ${String(error)}`);
+      });
+      this.#recordTarget(target);
+    }
+  }
+
+  #recordTarget(target: FakeTarget): void {
+    this.transcript.note(`fake target received (${String(target.log.length)} stanzas):`);
+    for (const stanza of target.log.all()) {
+      this.transcript.record({
+        kind: 'stanza',
+        direction: 'received',
+        jid: 'fake target',
+        xml: stanza.xml,
+        text: `${stanza.kind} at +${stanza.atMs.toFixed(1)} ms`,
+      });
+    }
+    for (const text of target.sent) {
+      this.transcript.record({ kind: 'stanza', direction: 'sent', jid: 'fake target', xml: text });
     }
   }
 }

@@ -9,7 +9,7 @@ import {
   type FakeTargetWorld,
 } from '../../../harness/fake-target/index.ts';
 import { CannotTell } from '../../framework/verdicts.ts';
-import type { CallerCaseContext } from './caller-context.ts';
+import type { CallerCaseContext, CallerScene } from './caller-context.ts';
 
 export interface OneToolWorld {
   readonly world: FakeTargetWorld;
@@ -49,7 +49,41 @@ export async function listedTool(session: CallerSession, jid: string, tool: stri
   return listed;
 }
 
+/** How the case prompted the caller to query metadata, in words (for cannot-tell messages). */
+export function metadataPrompt(session: CallerScene): string {
+  return session.mcp === undefined ? 'when asked to call its tool unpinned' : 'during a tools/list';
+}
+
 /** Milliseconds to wait for the caller's next stanza: twice the SUT file's reply timeout. */
 export function callerWaitMs(context: CallerCaseContext): number {
   return 2 * context.timeouts.replySeconds * 1000;
+}
+
+/**
+ * Gives the caller under test an occasion to query `jid`'s metadata, the way its interface
+ * allows: an MCP bridge lists its tools (it retrieves what it lists); a gateway's call-out tool
+ * is asked to call `tool` unpinned, so it must obtain the manifest first (docs/caller.md). The
+ * call's report is awaited for at most the reply wait; whatever it is, it is returned as text
+ * (undefined when the caller gave none).
+ */
+export async function promptMetadataQuery(
+  context: CallerCaseContext,
+  session: CallerScene,
+  jid: string,
+  tool: string,
+): Promise<string | undefined> {
+  if (session.mcp !== undefined) {
+    await session.mcp.caller.driver.listTools().catch((error: unknown) => {
+      context.note(`tools/list failed: ${String(error)}`);
+    });
+    return undefined;
+  }
+  const call = await session.caller.call({ jid, tool, arguments: {}, waitMs: callerWaitMs(context) });
+  try {
+    return JSON.stringify(await call.done);
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    context.note(`the call's report: ${text}`);
+    return text;
+  }
 }

@@ -10,6 +10,7 @@ import { caseSeed } from '../../framework/seeded-random.ts';
 import type { Outcome } from '../../framework/outcome.ts';
 import type { CallerCase } from './caller-case.ts';
 import { CallerCaseScope, type CallerEnvironment } from './caller-context.ts';
+import { CALLER_INTERFACE_TITLES } from './caller-under-test.ts';
 
 export interface CallerCaseResult {
   readonly case: CallerCase;
@@ -71,7 +72,9 @@ async function runAttempt(
 ): Promise<AttemptReport> {
   const seed = attemptSeed(options.runSeed, testCase.id, attempt);
   const scope = new CallerCaseScope(options.environment, testCase.id, seed);
-  scope.transcript.note(`${testCase.id} attempt ${String(attempt)}, seed ${String(seed)}`);
+  scope.transcript.note(
+    `${testCase.id} attempt ${String(attempt)}, seed ${String(seed)}; caller interface: ${CALLER_INTERFACE_TITLES[options.environment.declaration.kind]}`,
+  );
   const evidence = new AttemptEvidence((reason) => {
     process.stderr.write(`${testCase.id}: a promise it left unawaited rejected late: ${describe(reason)}\n`);
   });
@@ -139,6 +142,18 @@ export async function runCallerCase(
   options: RunCallerCaseOptions,
 ): Promise<CallerCaseResult> {
   const seed = caseSeed(options.runSeed, testCase.id);
+  const applicability = testCase.interfaces[options.environment.declaration.kind];
+  if (applicability !== true) {
+    // Said per case, never run: what the case needs the declared interface does not carry.
+    return {
+      case: testCase,
+      outcome: 'inapplicable',
+      seed,
+      flaky: false,
+      reason: `not applicable to the ${CALLER_INTERFACE_TITLES[options.environment.declaration.kind]}: ${applicability.inapplicable}`,
+      attempts: [],
+    };
+  }
   const first = await runAttempt(testCase, 1, options);
   if (first.outcome !== 'failed' || options.rerunFailures === false) return resultOf(testCase, seed, [first]);
   return resultOf(testCase, seed, [first, await runAttempt(testCase, 2, options)]);

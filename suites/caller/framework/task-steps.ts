@@ -1,24 +1,26 @@
 /**
- * A called task, the scene of most event cases: the caller under test lists the fake target's
- * one tool, the suite calls it over MCP, the target admits the invoke, and the case then speaks
- * to the caller through lifecycle events. Results are told apart by marker strings, so a caller
- * that maps the result object (a bridge may) is judged on whose content it shows, not on its
- * shape.
+ * A called task, the scene of most event cases: the suite makes the caller under test call the
+ * fake target's one tool (through the caller's declared interface: caller-under-test.ts), the
+ * target admits the invoke, and the case then speaks to the caller through lifecycle events.
+ * Results are told apart by marker strings, so a caller that maps the result object (a bridge
+ * may; a gateway wraps it in its report) is judged on whose content it shows, not on its shape.
  */
-import type { CallerSession, ToolCall } from '../../../harness/caller-under-test/index.ts';
 import type { FakeTask, FakeTargetWorld, RecordedStanza } from '../../../harness/fake-target/index.ts';
+import { bareJidOf } from '../../../protocol/jid/index.ts';
 import type { JsonObject, JsonValue } from '../../../protocol/json/json-value.ts';
 import { CannotTell } from '../../framework/verdicts.ts';
-import type { CallerCaseContext, StartSessionOptions } from './caller-context.ts';
-import { callerWaitMs, listedTool, oneToolWorld } from './caller-steps.ts';
-import { MCP_PARTY } from './mcp-tap.ts';
+import type { CallerCaseContext, CallerScene, StartSessionOptions } from './caller-context.ts';
+import { callerWaitMs, oneToolWorld } from './caller-steps.ts';
+import type { CallerCall } from './caller-under-test.ts';
 
 export interface CalledTask {
-  readonly session: CallerSession;
-  readonly call: ToolCall;
+  readonly session: CallerScene;
+  readonly call: CallerCall;
   readonly invoke: RecordedStanza;
   readonly task: FakeTask;
   readonly jid: string;
+  /** The bare JID the caller under test invoked from. */
+  readonly callerJid: string;
 }
 
 export interface CalledTaskOptions extends StartSessionOptions {
@@ -39,33 +41,40 @@ export async function startCalledTask(
   options: CalledTaskOptions = {},
 ): Promise<CalledTask> {
   const { world, jid, tool } = oneToolWorld(context, localpart, 'task.run', options.endpoint);
-  const session = await context.startSession(world, {
+  const session = await context.startCaller(world, {
     ...(options.pins === undefined ? {} : { pins: options.pins }),
     ...(options.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds }),
     ...(options.target === undefined ? {} : { target: options.target }),
   });
-  return await callListedTool(context, session, jid, tool, options.callTimeoutMs);
+  return await callTool(context, session, jid, tool, options.callTimeoutMs);
 }
 
-/** Calls the tool the session's caller lists for `jid`'s `tool` again: another task, same caller. */
-export async function callListedTool(
+/** Makes the session's caller call `jid`'s `tool` again: another task, same caller. */
+export async function callTool(
   context: CallerCaseContext,
-  session: CallerSession,
+  session: CallerScene,
   jid: string,
   tool: string,
   callTimeoutMs?: number,
 ): Promise<CalledTask> {
-  const listed = await listedTool(session, jid, tool);
   const invokes = session.target.stream({ kind: 'invoke' });
-  const call = session.caller.driver.call(
-    listed.name,
-    { input: marker(context, 'input') },
-    callTimeoutMs === undefined ? {} : { timeoutMs: callTimeoutMs },
-  );
+  const call = await session.caller.call({
+    jid,
+    tool,
+    arguments: { input: marker(context, 'input') },
+    ...(callTimeoutMs === undefined ? {} : { waitMs: callTimeoutMs }),
+  });
   const invoke = await invokes.next(callerWaitMs(context));
   const task = session.target.taskOf(invoke);
   context.note(`the caller invoked ${jid}; the fake target admitted task ${task.taskId}`);
-  return { session, call, invoke, task, jid };
+  return {
+    session,
+    call,
+    invoke,
+    task,
+    jid,
+    callerJid: invoke.from === undefined ? '' : bareJidOf(invoke.from),
+  };
 }
 
 /** A completed payload whose result text is `text`. */
@@ -89,16 +98,9 @@ export async function settleAndRead(
   }
 }
 
-/** Every MCP message the caller under test sent the suite so far, as JSON text. */
-export function mcpReceived(context: CallerCaseContext): string[] {
-  return context.transcript.entries
-    .filter((entry) => entry.jid === MCP_PARTY && entry.direction === 'received' && entry.xml !== undefined)
-    .map((entry) => entry.xml ?? '');
-}
-
-/** The received MCP messages that contain `text`. */
-export function mcpMessagesShowing(context: CallerCaseContext, text: string): string[] {
-  return mcpReceived(context).filter((message) => message.includes(text));
+/** What the caller under test reported to the suite so far that contains `text`. */
+export function reportsShowing(session: CallerScene, text: string): string[] {
+  return session.caller.reported().filter((message) => message.includes(text));
 }
 
 export type { JsonValue };

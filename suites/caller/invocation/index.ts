@@ -6,7 +6,8 @@
 import { StanzaWaitTimeout } from '../../../harness/fake-target/index.ts';
 import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
 import { defineCallerSuite } from '../framework/caller-case.ts';
-import { callerWaitMs, listedTool, oneToolWorld } from '../framework/caller-steps.ts';
+import { EVERY_INTERFACE } from '../framework/caller-under-test.ts';
+import { callerWaitMs, oneToolWorld } from '../framework/caller-steps.ts';
 import { fingerprintDifferences, fingerprintedContent, invokeOf } from '../framework/invoke-stanzas.ts';
 
 /** The endpoint's advertised replay window in the no-late-retry world: short, so the case ends soon. */
@@ -46,18 +47,18 @@ export const invocationCallerSuite = defineCallerSuite('invocation', 'Invocation
     id: 'invocation.caller-retry-identical-after-lost-accepted',
     requirements: ['invocation.caller-retries-identically'],
     assessments: ['caller-side'],
+    interfaces: EVERY_INTERFACE,
     level: 'MUST',
     statement:
       'After the <accepted/> of its invoke is lost, the caller repeats the identical request: the same request ID and the same fingerprinted content, never a fresh request.',
     async run(context) {
       const { world, jid, tool } = oneToolWorld(context, 'retry', 'echo.say');
-      const session = await context.startSession(world);
-      const listed = await listedTool(session, jid, tool);
+      const session = await context.startCaller(world);
       const invokes = session.target.stream({ kind: 'invoke' });
       const lost = session.target.on({ kind: 'invoke' }, { answer: 'drop' }, 1);
       const text = context.random.string('abcdefghijklmnopqrstuvwxyz', 12);
       context.note(`the first invoke's <accepted/> will be lost; arguments {"text":"${text}"}`);
-      const call = session.caller.driver.call(listed.name, { text });
+      const call = await session.caller.call({ jid, tool, arguments: { text } });
       const first = await invokes.next(callerWaitMs(context));
       let retry;
       try {
@@ -101,6 +102,7 @@ export const invocationCallerSuite = defineCallerSuite('invocation', 'Invocation
     id: 'invocation.caller-no-retry-after-replay-window',
     requirements: ['invocation.caller-no-late-retry'],
     assessments: ['caller-side'],
+    interfaces: EVERY_INTERFACE,
     level: 'MUST',
     statement:
       'When no <accepted/> ever arrives, the caller stops repeating the request once the endpoint’s advertised replay window has passed; a fresh request ID or recovery is its own choice.',
@@ -108,15 +110,18 @@ export const invocationCallerSuite = defineCallerSuite('invocation', 'Invocation
       const { world, jid, tool } = oneToolWorld(context, 'window', 'echo.say', {
         replaySeconds: SHORT_REPLAY_SECONDS,
       });
-      const session = await context.startSession(world);
-      const listed = await listedTool(session, jid, tool);
+      const session = await context.startCaller(world);
       const invokes = session.target.stream({ kind: 'invoke' });
       // Every invoke is admitted and its answer lost: the caller never learns the outcome.
       session.target.on({ kind: 'invoke' }, { answer: 'drop' });
       context.note(
         `every <accepted/> is lost; ${jid} advertises a ${String(SHORT_REPLAY_SECONDS)} s replay window`,
       );
-      const call = session.caller.driver.call(listed.name, { text: context.random.string('abcdefgh', 8) });
+      const call = await session.caller.call({
+        jid,
+        tool,
+        arguments: { text: context.random.string('abcdefgh', 8) },
+      });
       const first = await invokes.next(callerWaitMs(context));
       const requestId = invokeOf(first).requestId;
       const windowEndsMs = first.atMs + SHORT_REPLAY_SECONDS * 1000 + ARRIVAL_GRACE_MS;

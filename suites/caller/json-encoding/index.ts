@@ -12,9 +12,10 @@ import { NS, NS_AGENT_API } from '../../../protocol/namespaces.ts';
 import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
 import type { CallerCaseContext } from '../framework/caller-context.ts';
 import { defineCallerSuite } from '../framework/caller-case.ts';
-import { oneToolWorld } from '../framework/caller-steps.ts';
+import { EVERY_INTERFACE } from '../framework/caller-under-test.ts';
+import { metadataPrompt, oneToolWorld, promptMetadataQuery } from '../framework/caller-steps.ts';
 import {
-  callListedTool,
+  callTool,
   completedWith,
   marker,
   startCalledTask,
@@ -61,6 +62,8 @@ async function completeOverLimit(
   try {
     answer = JSON.stringify(await called.call.done);
   } catch (error) {
+    // The suite's own wait ended (a call-out task that never reported): nothing the caller said.
+    if (error instanceof CannotTell) throw error;
     throw new RequirementViolation(
       'json-encoding.caller-limit-handling',
       `the completion ${overLimit.what} ignored and the call answered with the valid completion ${valid}`,
@@ -78,6 +81,7 @@ export const jsonEncodingCallerSuite = defineCallerSuite('json-encoding', 'JSON 
     id: 'json-encoding.caller-ignores-over-limit-event',
     requirements: ['json-encoding.caller-limit-handling'],
     assessments: ['caller-side'],
+    interfaces: EVERY_INTERFACE,
     level: 'MUST',
     interpretations: ['interp-45'],
     statement:
@@ -86,7 +90,7 @@ export const jsonEncodingCallerSuite = defineCallerSuite('json-encoding', 'JSON 
       let called = await startCalledTask(context, 'limits');
       const accepted: string[] = [];
       for (const [index, overLimit] of OVER_LIMIT_CLASSES.entries()) {
-        if (index > 0) called = await callListedTool(context, called.session, called.jid, 'task.run');
+        if (index > 0) called = await callTool(context, called.session, called.jid, 'task.run');
         if ((await completeOverLimit(context, called, overLimit)) === 'accepted') {
           accepted.push(overLimit.what);
           continue;
@@ -107,13 +111,14 @@ export const jsonEncodingCallerSuite = defineCallerSuite('json-encoding', 'JSON 
     id: 'json-encoding.caller-sends-no-reply-to-bad-result',
     requirements: ['json-encoding.unacceptable-iq-result'],
     assessments: ['caller-side'],
+    interfaces: EVERY_INTERFACE,
     level: 'MUST',
     interpretations: ['interp-45'],
     statement:
       'A manifest result whose JSON the caller cannot accept (not JSON at all) fails the caller’s own operation and gets no IQ response from it.',
     async run(context) {
-      const { world, jid } = oneToolWorld(context, 'badjson', 'task.run');
-      const session = await context.startSession(world);
+      const { world, jid, tool } = oneToolWorld(context, 'badjson', 'task.run');
+      const session = await context.startCaller(world);
       const record = session.target.world.endpoints.get(jid)?.active;
       if (record === undefined) throw new Error('the world has no active version');
       const broken = xml(
@@ -125,12 +130,10 @@ export const jsonEncodingCallerSuite = defineCallerSuite('json-encoding', 'JSON 
       const rule = session.target.on({ kind: 'manifest' }, { answer: 'result', payload: broken });
       const responses = session.target.stream({ kind: 'iq-response' });
       context.note('every manifest request of the caller is answered with JSON that does not parse');
-      await session.caller.driver.listTools().catch((error: unknown) => {
-        context.note(`tools/list failed: ${String(error)}`);
-      });
+      await promptMetadataQuery(context, session, jid, tool);
       if (rule.used === 0) {
         throw new CannotTell(
-          'the caller retrieved no manifest during a tools/list, so it met no IQ result it could not accept and its handling of one was not seen',
+          `the caller retrieved no manifest ${metadataPrompt(session)}, so it met no IQ result it could not accept and its handling of one was not seen`,
         );
       }
       try {

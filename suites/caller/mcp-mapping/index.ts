@@ -10,6 +10,7 @@ import type { JsonObject } from '../../../protocol/json/json-value.ts';
 import { NS_AGENT_TASK } from '../../../protocol/namespaces.ts';
 import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
 import { defineCallerSuite } from '../framework/caller-case.ts';
+import { mcpOnly } from '../framework/caller-under-test.ts';
 import { callerWaitMs, listedTool, oneToolWorld } from '../framework/caller-steps.ts';
 import { invokeOf } from '../framework/invoke-stanzas.ts';
 import {
@@ -35,6 +36,9 @@ export const mcpMappingCallerSuite = defineCallerSuite('mcp-mapping', 'MCP Mappi
     id: 'mcp-mapping.bridge-lists-tool-members-exactly',
     requirements: ['mcp-mapping.preserve-tool-members'],
     assessments: ['mcp-bridge'],
+    interfaces: mcpOnly(
+      'it reads the MCP Tool objects of a tools/list, which a call-out tool has no counterpart of',
+    ),
     level: 'MUST',
     statement:
       "tools/list carries each tool's schemas, annotations, execution, title, description and _meta exactly as the manifest gives them, and a member the manifest lacks stays absent.",
@@ -67,6 +71,7 @@ export const mcpMappingCallerSuite = defineCallerSuite('mcp-mapping', 'MCP Mappi
     id: 'mcp-mapping.bridge-pages-with-own-cursors',
     requirements: ['mcp-mapping.mcp-cursors-own'],
     assessments: ['mcp-bridge'],
+    interfaces: mcpOnly('it pages tools/list with MCP cursors; a call-out tool lists nothing'),
     level: 'MUST',
     statement:
       'tools/list over a large tool collection, which the fake target lists without RSM, yields every tool once, and no MCP cursor is an XMPP item name or RSM value.',
@@ -111,6 +116,9 @@ export const mcpMappingCallerSuite = defineCallerSuite('mcp-mapping', 'MCP Mappi
     id: 'mcp-mapping.bridge-returns-call-result-exactly',
     requirements: ['mcp-mapping.preserve-call-result'],
     assessments: ['mcp-bridge'],
+    interfaces: mcpOnly(
+      'it compares the MCP CallToolResult member by member; a call-out tool reports {state, taskId, result} by contract',
+    ),
     level: 'MUST',
     statement:
       "A completed task's result reaches the MCP client with content, structuredContent, isError and _meta exactly as given, absent ones absent, isError: true included.",
@@ -167,6 +175,9 @@ export const mcpMappingCallerSuite = defineCallerSuite('mcp-mapping', 'MCP Mappi
     id: 'mcp-mapping.bridge-answers-after-settlement',
     requirements: ['mcp-mapping.result-after-settlement'],
     assessments: ['mcp-bridge'],
+    interfaces: mcpOnly(
+      'it judges when the MCP tools/call answer comes; a call-out task settles by the task protocol, which the gateway suites judge',
+    ),
     level: 'MUST',
     statement:
       'While the task runs and reports progress, the tools/call stays open; it answers with the result only once the fake target sends the terminal event.',
@@ -212,6 +223,7 @@ export const mcpMappingCallerSuite = defineCallerSuite('mcp-mapping', 'MCP Mappi
     id: 'mcp-mapping.bridge-cancel-accepted-is-not-cancelled',
     requirements: ['mcp-mapping.cancel-accepted-not-cancellation', 'mcp-mapping.result-after-settlement'],
     assessments: ['mcp-bridge'],
+    interfaces: mcpOnly('it judges how MCP cancellation is reported over MCP'),
     level: 'MUST',
     statement:
       'When the bridge asks the target to cancel (here: the MCP client declined an elicitation) and gets <cancel-accepted/>, it reports no cancellation; the task then completes and the call answers with that result.',
@@ -274,6 +286,9 @@ export const mcpMappingCallerSuite = defineCallerSuite('mcp-mapping', 'MCP Mappi
     id: 'mcp-mapping.bridge-request-id-not-json-rpc-id',
     requirements: ['mcp-mapping.no-json-rpc-task-id'],
     assessments: ['mcp-bridge'],
+    interfaces: mcpOnly(
+      'it compares the request ID with the JSON-RPC request ID, which exists only over MCP',
+    ),
     level: 'MUST',
     statement:
       "The request ID the bridge invokes with is not the tools/call's JSON-RPC ID, and where the bridge names a task it names the XMPP task ID.",
@@ -326,6 +341,7 @@ export const mcpMappingCallerSuite = defineCallerSuite('mcp-mapping', 'MCP Mappi
     id: 'mcp-mapping.bridge-reports-semantic-loss',
     requirements: ['mcp-mapping.report-semantic-loss'],
     assessments: ['mcp-bridge'],
+    interfaces: mcpOnly("it reads an MCP bridge's semantic-loss table"),
     level: 'MUST',
     statement:
       'The bridge reports its semantic losses where an MCP client can read them (a resource holding a loss table), the cancellation mapping among them.',
@@ -356,6 +372,7 @@ export const mcpMappingCallerSuite = defineCallerSuite('mcp-mapping', 'MCP Mappi
     id: 'mcp-mapping.bridge-claims-no-mcp-tasks-with-loss',
     requirements: ['mcp-mapping.no-false-tasks-claim', 'use-case-mcp-bridge.no-false-tasks-claim'],
     assessments: ['mcp-bridge'],
+    interfaces: mcpOnly('it reads the MCP capabilities a bridge claims (MCP Tasks)'),
     level: 'MUST',
     statement:
       'A bridge whose loss table lists task-semantics losses declares no MCP Tasks support (no `tasks` capability, no transparent-tasks claim in its report).',

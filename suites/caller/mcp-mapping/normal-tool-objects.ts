@@ -15,6 +15,7 @@ import type { ListedTool } from '../../../harness/caller-under-test/index.ts';
 import { simpleManifest, type FakeTargetWorld } from '../../../harness/fake-target/index.ts';
 import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
 import type { CallerCaseDeclaration } from '../framework/caller-case.ts';
+import { mcpOnly } from '../framework/caller-under-test.ts';
 import type { CallerCaseContext } from '../framework/caller-context.ts';
 
 /** A name XMPP carries (XML-legal) and MCP's format does not: a space, a slash, non-ASCII. */
@@ -66,6 +67,7 @@ export const normalToolObjectsCase: CallerCaseDeclaration<'mcp-mapping'> = {
   id: 'mcp-mapping.bridge-lists-normal-mcp-tools',
   requirements: ['mcp-mapping.normal-tool-objects'],
   assessments: ['mcp-bridge'],
+  interfaces: mcpOnly('it checks the Tool objects an MCP tools/list returns against the MCP schema'),
   level: 'SHOULD',
   statement:
     "Every tool the bridge lists is an ordinary MCP Tool: valid by MCP's Tool definition, named in MCP's tool-name format and uniquely, even for an XMPP tool name MCP's format cannot carry and a name two endpoints share.",

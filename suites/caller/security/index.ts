@@ -14,6 +14,7 @@ import { StanzaWaitTimeout } from '../../../harness/fake-target/index.ts';
 import type { ElicitParams } from '../../../harness/caller-under-test/mcp-driver.ts';
 import { CannotTell, NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
 import { defineCallerSuite } from '../framework/caller-case.ts';
+import { mcpOnly } from '../framework/caller-under-test.ts';
 import type { CallerCaseContext } from '../framework/caller-context.ts';
 import { callerWaitMs, listedTool, oneToolWorld } from '../framework/caller-steps.ts';
 import { completedWith, marker } from '../framework/task-steps.ts';
@@ -93,6 +94,9 @@ export const securityCallerSuite = defineCallerSuite('security', 'Security Consi
     id: 'security.bridge-keeps-client-credentials',
     requirements: ['security.no-token-passthrough'],
     assessments: ['mcp-bridge'],
+    interfaces: mcpOnly(
+      'it sends HTTP tokens to a Streamable HTTP MCP bridge; a call-out tool is invoked over XMPP, where no client token exists',
+    ),
     level: 'MUST',
     statement:
       'The credentials an MCP client presents over HTTP (a bearer token, an API key, a cookie) stay with the bridge: none appears in a stanza it sends the XMPP target while listing tools, calling, relaying input and cancelling.',

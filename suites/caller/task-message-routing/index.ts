@@ -5,6 +5,7 @@
 import { StanzaWaitTimeout, type RecordedStanza } from '../../../harness/fake-target/index.ts';
 import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
 import { defineCallerSuite } from '../framework/caller-case.ts';
+import { EVERY_INTERFACE } from '../framework/caller-under-test.ts';
 import { callerWaitMs } from '../framework/caller-steps.ts';
 import { marker, startCalledTask } from '../framework/task-steps.ts';
 
@@ -18,6 +19,7 @@ export const taskMessageRoutingCallerSuite = defineCallerSuite(
       id: 'task-message-routing.caller-commands-to-bare-jid',
       requirements: ['task-message-routing.bare-jid-commands'],
       assessments: ['caller-side'],
+      interfaces: EVERY_INTERFACE,
       level: 'MUST',
       interpretations: ['interp-19'],
       statement:
@@ -26,22 +28,36 @@ export const taskMessageRoutingCallerSuite = defineCallerSuite(
         const called = await startCalledTask(context, 'routing');
         const { target } = called.session;
         const fullJid = `${called.jid}/${marker(context, 'worker')}`;
-        context.note(`events come from ${fullJid}; then a revision gap and an MCP cancellation`);
+        context.note(`events come from ${fullJid}; then a revision gap and a cancellation by the suite`);
         const commands = target.stream({ kind: ['cancel', 'task-state', 'task-result'] });
-        const running = await target.sendEvent(called.task, {
+        await target.sendEvent(called.task, {
           type: 'status',
           payload: { state: 'running', updatedAt: target.timestamp() },
           from: fullJid,
         });
+        // The suite's cancellation reaches the caller by another path than the target's events:
+        // once the caller reports this progress (if it reports progress at all), it has read the
+        // full JID before it is asked to cancel.
+        const cue = marker(context, 'progress');
+        const progress = await target.sendEvent(called.task, {
+          type: 'progress',
+          payload: { message: cue },
+          from: fullJid,
+        });
+        if (!(await called.session.caller.reportedProgress(cue, callerWaitMs(context)))) {
+          context.note('the caller reported no progress: the cancellation may overtake the events');
+        }
         // A gap: the caller may recover state (a SHOULD), which is a recovery IQ to route.
         await target.sendEvent(called.task, {
           type: 'progress',
           payload: { message: marker(context, 'gap') },
-          revision: running.event.revision + 2,
+          revision: progress.event.revision + 2,
           from: fullJid,
           uncommitted: true,
         });
-        called.call.cancel('the suite cancels over MCP');
+        called.call.cancel(
+          context.callerInterface === 'mcp' ? 'the suite cancels over MCP' : 'the suite cancels',
+        );
         let command: RecordedStanza | undefined;
         try {
           command = await commands.next(callerWaitMs(context));
@@ -50,7 +66,7 @@ export const taskMessageRoutingCallerSuite = defineCallerSuite(
         }
         if (command === undefined) {
           throw new CannotTell(
-            'after a revision gap and an MCP cancellation the caller sent no cancel, state or result query: there is no command to judge beyond the invoke',
+            'after a revision gap and a cancellation by the suite the caller sent no cancel, state or result query: there is no command to judge beyond the invoke',
           );
         }
         await target.sendEvent(called.task, { type: 'cancelled', payload: {}, from: fullJid });
