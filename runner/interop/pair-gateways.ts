@@ -16,7 +16,7 @@ import { launchSut, SutMismatchError, type SutInstance } from '../../harness/sut
 import { discoInfoProbe, waitForSutReady } from '../../harness/sut/readiness.ts';
 import type { SutConfig } from '../../harness/sut/sut-config.ts';
 import type { JsonValue } from '../../protocol/json/json-value.ts';
-import { pairAccounts, pairWorld } from '../../suites/interop/pair-world.ts';
+import { mirrorAddress, mirrorAddresses, pairAccounts, pairWorld } from '../../suites/interop/pair-world.ts';
 
 export const PAIR_SIDES: readonly PairSide[] = ['a', 'b'];
 
@@ -45,7 +45,24 @@ export function sutConfigForSide(config: SutConfig, federation: Federation, side
     );
   }
   const { domain } = pairComponentOf(federation, side);
-  return { ...config, component: { ...config.component, domain } };
+  const placed = { ...config, component: { ...config.component, domain } };
+  if (side === 'b') return placed;
+  // Gateway A loads the mirrored world: what its SUT file writes for the reference world's
+  // accounts and domains (local domains, per-principal limits, the admin) is mirrored with it.
+  const { launch, adminJid } = placed;
+  return {
+    ...placed,
+    ...(adminJid === undefined ? {} : { adminJid: mirrorAddress(adminJid) }),
+    launch:
+      launch === 'external'
+        ? launch
+        : {
+            ...launch,
+            files: Object.fromEntries(
+              Object.entries(launch.files).map(([name, content]) => [name, mirrorAddresses(content)]),
+            ),
+          },
+  };
 }
 
 async function startGateway(

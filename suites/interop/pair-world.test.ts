@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { inlineWorldFile } from '../../protocol/fixture-world-file.ts';
 import { REPO_ROOT } from '../../protocol/test-support/shared-paths.ts';
-import { mirrorAddress, pairAccounts, pairWorld } from './pair-world.ts';
+import { mirrorAddress, mirrorAddresses, pairAccounts, pairWorld } from './pair-world.ts';
 
 const reference = inlineWorldFile(`${REPO_ROOT}/fixtures/worlds/reference.json`);
 
@@ -25,6 +25,22 @@ describe('the fixture worlds of an interop pair', () => {
     const toolNames = (world: string): string[] =>
       [...world.matchAll(/"name":"([^"]+)","title"/g)].map((m) => m[1] ?? '');
     expect(toolNames(mirrored)).toEqual(toolNames(JSON.stringify(reference)));
+  });
+
+  it('mirrors the addresses a SUT file writes into its config, keys included, and nothing else', () => {
+    expect(
+      mirrorAddresses({
+        localDomains: ['server.example'],
+        maxActiveTasksOf: { 'prober@server.example': 5 },
+        chat: ['conformance@{componentDomain}'],
+        note: 'server.example users',
+      }),
+    ).toEqual({
+      localDomains: ['example.com'],
+      maxActiveTasksOf: { 'prober@example.com': 5 },
+      chat: ['conformance@{componentDomain}'],
+      note: 'server.example users',
+    });
   });
 
   it('creates every suite account of both worlds, the hostile one once', () => {

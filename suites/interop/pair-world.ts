@@ -104,6 +104,24 @@ export function pairWorld(referenceWorld: JsonValue, side: PairSide): JsonValue 
   };
 }
 
+/**
+ * Every string of a JSON value (object keys too) that is a federation domain or a JID on one,
+ * mirrored; other strings as they are. For what a SUT file writes into gateway A's own config
+ * (its local domains, per-principal limits): the mirror image of a configuration written for
+ * gateway B's place, so gateway A is configured for its world as gateway B is for the reference
+ * world.
+ */
+export function mirrorAddresses(value: JsonValue): JsonValue {
+  if (typeof value === 'string') return mirrorAddress(value);
+  if (Array.isArray(value)) return value.map(mirrorAddresses);
+  if (isObject(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, member]) => [mirrorAddress(key), mirrorAddresses(member)]),
+    );
+  }
+  return value;
+}
+
 /** The suite accounts of both worlds: the reference world's and their mirror images. */
 export function pairAccounts(): AccountRequest[] {
   const accounts = new Map<string, AccountRequest>();
