@@ -1,24 +1,46 @@
 // The project's layers, bottom up; an import (type-only ones included) may only point down or
 // stay inside its own layer. harness/ and reference-gateway/ sit side by side on protocol/ so
-// that the judge never reads the judged's code and the other way round.
+// that the judge never reads the judged's code and the other way round. reference-caller/ (the
+// XMPP caller engine both reference implementations call with) is judged code too: the judged
+// may share it, the judge (harness/, suites/) may not read it.
 import boundaries from 'eslint-plugin-boundaries';
 
 /** Layer → the layers below it that it may import. */
 export const LAYERS = {
   protocol: [],
   harness: ['protocol'],
-  'reference-gateway': ['protocol'],
+  // The transport-neutral XMPP caller (catalog pinning, admission, event intake, task tracking):
+  // what the reference bridge and the reference gateway's call-out runtime both call with.
+  'reference-caller': ['protocol'],
+  'reference-gateway': ['reference-caller', 'protocol'],
   // The reference MCP bridge (an MCP server calling XMPP agents): a caller under test, so it sits
   // beside the gateway and the harness and reads neither.
-  'reference-bridge': ['protocol'],
+  'reference-bridge': ['reference-caller', 'protocol'],
   suites: ['harness', 'protocol'],
   runner: ['suites', 'harness', 'protocol'],
-  cli: ['runner', 'suites', 'harness', 'reference-gateway', 'reference-bridge', 'protocol'],
+  cli: [
+    'runner',
+    'suites',
+    'harness',
+    'reference-gateway',
+    'reference-bridge',
+    'reference-caller',
+    'protocol',
+  ],
   bin: ['cli', 'protocol'],
   // Developer tools beside the product (the spec/artifact check): they read the wire model and
   // nothing imports them.
   tools: ['protocol'],
-  bench: ['cli', 'runner', 'suites', 'harness', 'reference-gateway', 'reference-bridge', 'protocol'],
+  bench: [
+    'cli',
+    'runner',
+    'suites',
+    'harness',
+    'reference-gateway',
+    'reference-bridge',
+    'reference-caller',
+    'protocol',
+  ],
   // The mutant catalog and its runner: patched copies of the gateway judged by agentconf runs.
   mutants: [
     'integration',
@@ -28,10 +50,20 @@ export const LAYERS = {
     'harness',
     'reference-gateway',
     'reference-bridge',
+    'reference-caller',
     'protocol',
   ],
   // Tests that start a federation and a gateway together, and run cases against it.
-  integration: ['cli', 'runner', 'suites', 'harness', 'reference-gateway', 'reference-bridge', 'protocol'],
+  integration: [
+    'cli',
+    'runner',
+    'suites',
+    'harness',
+    'reference-gateway',
+    'reference-bridge',
+    'reference-caller',
+    'protocol',
+  ],
 };
 
 export const boundariesConfig = {

@@ -42,6 +42,14 @@ describe('layer boundaries', () => {
     ],
     ['reference-gateway/violating.ts', "import { startBridge } from '../reference-bridge/bridge.ts';"],
     ['suites/violating.ts', "import { startBridge } from '../reference-bridge/bridge.ts';"],
+    ['harness/violating.ts', "import { admit } from '../reference-caller/tasks/invoke-admission.ts';"],
+    ['suites/violating.ts', "import { TaskTracker } from '../reference-caller/tasks/task-tracker.ts';"],
+    ['reference-caller/violating.ts', "import { startBridge } from '../reference-bridge/bridge.ts';"],
+    [
+      'reference-caller/violating.ts',
+      "import { DEFAULT_LIMITS } from '../reference-gateway/config/limits.ts';",
+    ],
+    ['reference-caller/violating.ts', "import { createDriver } from '../harness/driver/index.ts';"],
   ])('refuses %s: %s', async (file, source) => {
     expect(await boundaryErrors(file, source)).toHaveLength(1);
   });
@@ -55,6 +63,13 @@ describe('layer boundaries', () => {
     ['reference-bridge/allowed.ts', "import { NS } from '../protocol/namespaces.ts';"],
     ['cli/allowed.ts', "import { startBridge } from '../reference-bridge/bridge.ts';"],
     ['integration/allowed.ts', "import { startBridge } from '../reference-bridge/bridge.ts';"],
+    ['reference-caller/allowed.ts', "import { NS } from '../protocol/namespaces.ts';"],
+    ['reference-bridge/allowed.ts', "import { admit } from '../reference-caller/tasks/invoke-admission.ts';"],
+    [
+      'reference-gateway/allowed.ts',
+      "import { admit } from '../reference-caller/tasks/invoke-admission.ts';",
+    ],
+    ['integration/allowed.ts', "import { TaskTracker } from '../reference-caller/tasks/task-tracker.ts';"],
   ])('allows %s: %s', async (file, source) => {
     expect(await boundaryErrors(file, source)).toEqual([]);
   });

@@ -8,6 +8,7 @@ export default defineConfig({
       'harness/**/*.test.ts',
       'reference-gateway/**/*.test.ts',
       'reference-bridge/**/*.test.ts',
+      'reference-caller/**/*.test.ts',
       'bin/**/*.test.ts',
       'suites/**/*.test.ts',
       'runner/**/*.test.ts',

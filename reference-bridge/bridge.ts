@@ -4,16 +4,17 @@
  * connection gets its own Server from createBridgeServer (mcp/bridge-server.ts).
  */
 import type { BridgeSettings } from './config/bridge-settings.ts';
-import { PinnedCatalog } from './catalog/pinned-catalog.ts';
-import type { Querier } from './catalog/discovery-queries.ts';
-import { TaskTracker } from './tasks/task-tracker.ts';
-import type { ToolCallDeps } from './tasks/tool-call.ts';
+import { PinnedCatalog } from '../reference-caller/catalog/pinned-catalog.ts';
+import type { Querier } from '../reference-caller/querier.ts';
+import { TaskTracker } from '../reference-caller/tasks/task-tracker.ts';
+import type { ToolCallDeps } from '../reference-caller/tasks/tool-call.ts';
+import { McpCatalog } from './catalog/mcp-catalog.ts';
 import { XmppSession, type TranscriptEntry } from './xmpp/xmpp-session.ts';
 
 export interface BridgeCore {
   readonly settings: BridgeSettings;
   readonly session: XmppSession;
-  readonly catalog: PinnedCatalog;
+  readonly catalog: McpCatalog;
   readonly calls: ToolCallDeps;
   readonly log: (line: string) => void;
   close(): Promise<void>;
@@ -40,7 +41,7 @@ export async function startBridge(
   session.onMessage((message) => {
     tracker.receive(message);
   });
-  const catalog = new PinnedCatalog(querier, settings.endpoints, log);
+  const catalog = new McpCatalog(new PinnedCatalog(querier, settings.endpoints, log));
   log(`logged in as ${session.jid}; ${String(settings.endpoints.length)} endpoint(s) configured`);
   return {
     settings,

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { JsonObject } from '../../protocol/json/json-value.ts';
 import type { ManifestTool } from '../../protocol/manifest/manifest-types.ts';
 import { NS_AGENT_API } from '../../protocol/namespaces.ts';
+import type { RemoteTool, ToolSchemas } from '../../reference-caller/catalog/pinned-catalog.ts';
 
 /** Where a listed tool names its remote target: `{ jid, version, tool }`. */
 export const TARGET_META_KEY = `${NS_AGENT_API}/target`;
@@ -17,12 +18,6 @@ export const DECLARATIONS_META_KEY = NS_AGENT_API;
 
 /** MCP 2025-11-25's tool-name rule: 1 to 128 of A-Z a-z 0-9 _ - . */
 const MCP_TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-
-export interface RemoteTool {
-  readonly jid: string;
-  readonly version: string;
-  readonly tool: string;
-}
 
 function suffixOf(remote: RemoteTool): string {
   return createHash('sha256')
@@ -47,11 +42,6 @@ export function mcpToolNames(remotes: readonly RemoteTool[]): string[] {
       .slice(0, 119);
     return `${base === '' ? 'tool' : base}-${suffixOf(remote)}`;
   });
-}
-
-export interface ToolSchemas {
-  readonly inputSchema: JsonObject;
-  readonly outputSchema?: JsonObject;
 }
 
 /** The MCP Tool object for a pinned manifest tool and its verified schemas. */

@@ -26,7 +26,12 @@ import {
 } from '../../protocol/mcp-task-bridge.ts';
 import type { BridgeCore } from '../bridge.ts';
 import { LOSS_RESOURCE_URI, lossTableDocument } from '../loss/semantic-loss.ts';
-import { runToolCall, type CallOutcome, type CallSink, type ElicitAnswer } from '../tasks/tool-call.ts';
+import {
+  runToolCall,
+  type CallOutcome,
+  type CallSink,
+  type InputAnswer,
+} from '../../reference-caller/tasks/tool-call.ts';
 import { elicitationPlan, inputOf } from './elicitation-mapping.ts';
 import { progressNotificationParams } from './progress-mapping.ts';
 import { bridgeOutcomeOf, callAnswer } from './result-mapping.ts';
@@ -54,7 +59,7 @@ function callSink(server: BridgeServer, extra: CallExtra, log: (line: string) =>
         })
         .catch(() => undefined);
     },
-    async elicit(request, taskId, refusedBefore): Promise<ElicitAnswer> {
+    async requestInput(request, taskId, refusedBefore): Promise<InputAnswer> {
       if (server.getClientCapabilities()?.elicitation === undefined) {
         return { kind: 'no-input', reason: 'the MCP client does not support elicitation' };
       }

@@ -9,8 +9,8 @@ import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/
 import { isJsonObject, type JsonObject } from '../../protocol/json/json-value.ts';
 import { TASK_BRIDGE, outcomeToWire, type BridgeOutcome } from '../../protocol/mcp-task-bridge.ts';
 import type { TaskFailure, ToolResult } from '../../protocol/events/index.ts';
-import type { TerminalOutcome } from '../tasks/task-record.ts';
-import type { CallOutcome } from '../tasks/tool-call.ts';
+import type { TerminalOutcome } from '../../reference-caller/tasks/task-record.ts';
+import type { CallOutcome } from '../../reference-caller/tasks/tool-call.ts';
 
 /** JSON-RPC code of a request the bridge stopped waiting for (the SDK's RequestTimeout). */
 const LOCAL_TIMEOUT = ErrorCode.RequestTimeout;

@@ -8,11 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isJsonObject } from '../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import type { BridgeCore } from '../bridge.ts';
-import { PinnedCatalog } from '../catalog/pinned-catalog.ts';
-import { REPO_ROOT_FOR_TESTS } from '../test-support/repo-root.ts';
-import { scriptedQuerier } from '../test-support/scripted-querier.ts';
-import { scriptedWorld } from '../test-support/scripted-world.ts';
-import { TaskTracker } from '../tasks/task-tracker.ts';
+import { PinnedCatalog } from '../../reference-caller/catalog/pinned-catalog.ts';
+import { TaskTracker } from '../../reference-caller/tasks/task-tracker.ts';
+import { REPO_ROOT_FOR_TESTS } from '../../reference-caller/test-support/repo-root.ts';
+import { scriptedQuerier } from '../../reference-caller/test-support/scripted-querier.ts';
+import { scriptedWorld } from '../../reference-caller/test-support/scripted-world.ts';
+import { McpCatalog } from '../catalog/mcp-catalog.ts';
 import { LOSS_RESOURCE_URI } from '../loss/semantic-loss.ts';
 import { serveBridgeHttp, type BridgeHttp } from './transports.ts';
 
@@ -25,7 +26,7 @@ beforeAll(async () => {
   const log = (): void => undefined;
   const { querier } = scriptedQuerier(scriptedWorld(manifest));
   const core = {
-    catalog: new PinnedCatalog(querier, [{ jid: 'conformance@agents.example' }], log),
+    catalog: new McpCatalog(new PinnedCatalog(querier, [{ jid: 'conformance@agents.example' }], log)),
     calls: { querier, tracker: new TaskTracker(log), now: () => performance.now(), pollMs: 1000, log },
     log,
   } as unknown as BridgeCore;

@@ -13,29 +13,17 @@ import { xml, type Element } from '@xmpp/xml';
 import { generateIdentifier } from '../../protocol/identifiers.ts';
 import { normalizeJid } from '../../protocol/jid/index.ts';
 import { logIn, newClientConnection, stopWithin } from '../../protocol/stanza/client-login.ts';
-import { buildIq, parseIq, type IqError, type IqResult } from '../../protocol/stanza/index.ts';
+import { buildIq, parseIq } from '../../protocol/stanza/index.ts';
+import { IqLost, type IqAnswer } from '../../reference-caller/querier.ts';
 import type { XmppAccountSettings } from '../config/bridge-settings.ts';
 
 const NS_STREAMS = 'http://etherx.jabber.org/streams';
 const NS_STARTTLS = 'urn:ietf:params:xml:ns:xmpp-tls';
 const NS_SASL = 'urn:ietf:params:xml:ns:xmpp-sasl';
 
-/** No answer to an IQ within its time: the request may or may not have been processed. */
-export class IqLost extends Error {
-  override readonly name = 'IqLost';
-  constructor(
-    readonly to: string,
-    readonly stanzaId: string,
-  ) {
-    super(`no answer from ${to} to IQ ${stanzaId}`);
-  }
-}
-
 export class SessionClosed extends Error {
   override readonly name = 'SessionClosed';
 }
-
-export type IqAnswer = IqResult | IqError;
 
 export interface TranscriptEntry {
   readonly at: string;

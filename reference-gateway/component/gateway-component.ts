@@ -165,6 +165,7 @@ export class GatewayComponent {
     this.#keepalive = this.#keepaliveOf(config, options.keepalive);
     this.#followLink();
     tasks.attach((stanza) => this.send(stanza));
+    state.callOut?.attach({ iq: (request) => this.iq(request) });
     tasks.onRerouted(() => {
       this.#emit('rerouted');
     });
@@ -438,6 +439,12 @@ export class GatewayComponent {
       // An error is a bounce of a task event (a bounced chat message matches no task event).
       if (stanza.attrs['type'] === 'error') {
         this.#tasks.bounced(stanza);
+        return;
+      }
+      // Lifecycle messages back to the call-out identity: the caller engine judges them (#events).
+      const callOut = this.#state.callOut;
+      if (callOut?.addressedTo(stanza) === true) {
+        callOut.receive(stanza);
         return;
       }
       // One-to-one chat with a chat endpoint (#messaging); task traffic never reaches it.

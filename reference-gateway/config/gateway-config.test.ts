@@ -407,6 +407,31 @@ describe('files', () => {
   });
 });
 
+describe('callOut', () => {
+  it('is off unless declared; declared, its endpoint is normalized and its waits are in milliseconds', () => {
+    expect(parse(minimal()).callOut).toBeUndefined();
+    expect(parse(minimal({ callOut: { endpoint: 'Caller@agents.example' } })).callOut).toEqual({
+      endpoint: 'caller@agents.example',
+      iqTimeoutMs: 10_000,
+      pollMs: 5000,
+    });
+    expect(
+      parse(
+        minimal({ callOut: { endpoint: 'caller@agents.example', iqTimeoutSeconds: 3, pollSeconds: 0.5 } }),
+      ).callOut,
+    ).toEqual({ endpoint: 'caller@agents.example', iqTimeoutMs: 3000, pollMs: 500 });
+  });
+
+  it('refuses an endpoint off the component domain and unknown members, at their pointers', () => {
+    expect(problems(minimal({ callOut: { endpoint: 'caller@example.com' } }))).toEqual([
+      '/callOut/endpoint: an endpoint of this gateway is name@agents.example',
+    ]);
+    expect(problems(minimal({ callOut: { endpoint: 'caller@agents.example', target: 'x' } }))).toEqual([
+      '/callOut/target: unknown member "target"; allowed here: endpoint, iqTimeoutSeconds, pollSeconds',
+    ]);
+  });
+});
+
 describe('runtimes', () => {
   it('maps endpoints provisioned over the protocol to a runtime, JIDs normalized', () => {
     const config = parse(minimal({ runtimes: { 'Weather@agents.example': 'conformance' } }));

@@ -103,9 +103,21 @@ export interface GatewayConfig {
    * endpoints provisioned over the protocol, which cannot say who runs them.
    */
   readonly runtimes: ReadonlyMap<string, string>;
+  /** The conformance call-out endpoint (runtime/call-out/); undefined: off, the default. */
+  readonly callOut: CallOutConfig | undefined;
   /** Human Messaging (reference-gateway/messaging/). */
   readonly messaging: MessagingConfig;
 }
+
+export interface CallOutConfig {
+  /** Normalized bare JID on the component domain: the endpoint, and the identity calls leave from. */
+  readonly endpoint: string;
+  readonly iqTimeoutMs: number;
+  readonly pollMs: number;
+}
+
+export const DEFAULT_CALL_OUT_IQ_TIMEOUT_SECONDS = 10;
+export const DEFAULT_CALL_OUT_POLL_SECONDS = 5;
 
 export interface MessagingConfig {
   /** Normalized bare JIDs of the endpoints that answer one-to-one chat. */
@@ -166,6 +178,11 @@ interface RawConfig {
   readonly tasks?: RawTasksConfig;
   readonly mcpEndpoints?: readonly RawMcpEndpoint[];
   readonly runtimes?: Readonly<Record<string, string>>;
+  readonly callOut?: {
+    readonly endpoint: string;
+    readonly iqTimeoutSeconds?: number;
+    readonly pollSeconds?: number;
+  };
   readonly messaging?: {
     readonly chatEndpoints?: readonly string[];
     readonly blockStateTimeoutSeconds?: number;
@@ -338,6 +355,7 @@ export function parseGatewayConfig(
     violations,
   );
   const runtimes = runtimesOf(raw.runtimes ?? {}, domain, violations);
+  const callOut = callOutOf(raw.callOut, domain, violations);
   const chatEndpoints = new Set<string>();
   (raw.messaging?.chatEndpoints ?? []).forEach((entry, index) => {
     const path = `/messaging/chatEndpoints/${index}`;
@@ -372,11 +390,34 @@ export function parseGatewayConfig(
     tasks: tasksConfigOf(raw.tasks),
     mcpEndpoints,
     runtimes,
+    callOut,
     messaging: {
       chatEndpoints,
       blockStateTimeoutMs:
         (raw.messaging?.blockStateTimeoutSeconds ?? DEFAULT_BLOCK_STATE_TIMEOUT_SECONDS) * 1000,
     },
+  };
+}
+
+/** `callOut`: off when absent; its endpoint is one of this gateway's (name@component domain). */
+function callOutOf(
+  raw: RawConfig['callOut'],
+  componentDomain: string,
+  violations: ConfigViolation[],
+): CallOutConfig | undefined {
+  if (raw === undefined) return undefined;
+  const path = '/callOut/endpoint';
+  const jid = normalizedJid(raw.endpoint, path, violations);
+  if (jid === undefined) return undefined;
+  const at = jid.lastIndexOf('@');
+  if (at <= 0 || jid.slice(at + 1) !== componentDomain) {
+    violations.push({ path, message: `an endpoint of this gateway is name@${componentDomain}` });
+    return undefined;
+  }
+  return {
+    endpoint: jid,
+    iqTimeoutMs: millisecondsOf(raw.iqTimeoutSeconds ?? DEFAULT_CALL_OUT_IQ_TIMEOUT_SECONDS),
+    pollMs: millisecondsOf(raw.pollSeconds ?? DEFAULT_CALL_OUT_POLL_SECONDS),
   };
 }
 

@@ -24,6 +24,7 @@ import {
   type TransportFactory,
 } from '../runtime/mcp/index.ts';
 import type { ToolRuntime } from '../runtime/tool-runtime.ts';
+import { CallOutRuntime, withCallOutEndpoint } from '../runtime/call-out/index.ts';
 import { loadFixtureWorld, resolveEndpointRuntimes, type FixtureWorld } from './fixture-world.ts';
 import { ConfigError, type ConfigViolation } from '../../protocol/json/config-file.ts';
 import type { GatewayConfig } from './gateway-config.ts';
@@ -45,6 +46,11 @@ export interface GatewayState {
    * endpoints that name one (empty without a world). The task engine dispatches with it.
    */
   readonly runtimes: ReadonlyMap<string, ToolRuntime>;
+  /**
+   * The call-out runtime when the config declares a call-out endpoint (off by default): the
+   * component attaches its IQ sender and hands it the messages addressed to its identity.
+   */
+  readonly callOut: CallOutRuntime | undefined;
   /** Recompiles the policy from the store (after grants change). */
   reloadPolicy(): void;
   /** Stops what the runtimes run outside the process (MCP servers); before close(). */
@@ -76,8 +82,8 @@ function compilePolicy(config: GatewayConfig, store: GatewayStore): AccessPolicy
  * The tool runtimes this gateway has, by the name a world uses: `conformance` runs the scripted
  * tools of docs/conformance-tools.md on real time, counting executions in the store's ledger.
  */
-export function toolRuntimes(store: GatewayStore): readonly ToolRuntime[] {
-  return [new ConformanceRuntime({ ledger: store.ledger })];
+export function toolRuntimes(store: GatewayStore, callOut?: CallOutRuntime): readonly ToolRuntime[] {
+  return [new ConformanceRuntime({ ledger: store.ledger }), ...(callOut === undefined ? [] : [callOut])];
 }
 
 function runtimesOf(
@@ -85,8 +91,9 @@ function runtimesOf(
   world: FixtureWorld | undefined,
   store: GatewayStore,
   hosted: readonly HostedMcpEndpoint[],
+  callOut: CallOutRuntime | undefined,
 ): ReadonlyMap<string, ToolRuntime> {
-  const available = toolRuntimes(store);
+  const available = toolRuntimes(store, callOut);
   const runtimes = new Map(world === undefined ? [] : resolveEndpointRuntimes(world, available));
   const byName = new Map(available.map((runtime) => [runtime.name, runtime]));
   const violations: ConfigViolation[] = [];
@@ -135,9 +142,23 @@ export async function openGatewayState(
       ...(options.log === undefined ? {} : { log: options.log }),
       ...(options.mcpTransport === undefined ? {} : { transport: options.mcpTransport }),
     });
-    const fixtureWorld =
+    const withHosted =
       hosted.length === 0 ? loadedWorld : withHostedEndpoints(loadedWorld, hosted, config.source);
-    const runtimes = runtimesOf(config, fixtureWorld, store, hosted);
+    const callOut =
+      config.callOut === undefined
+        ? undefined
+        : new CallOutRuntime({
+            identity: config.callOut.endpoint,
+            iqTimeoutMs: config.callOut.iqTimeoutMs,
+            pollMs: config.callOut.pollMs,
+            wallClock: now,
+            ...(options.log === undefined ? {} : { log: options.log }),
+          });
+    const fixtureWorld =
+      config.callOut === undefined
+        ? withHosted
+        : withCallOutEndpoint(withHosted, config.callOut, config.source);
+    const runtimes = runtimesOf(config, fixtureWorld, store, hosted, callOut);
     const world =
       fixtureWorld === undefined ? undefined : await provisionWorld(store, fixtureWorld, config.limits);
     let policy = compilePolicy(config, store);
@@ -168,6 +189,7 @@ export async function openGatewayState(
       rateLimiter,
       world,
       runtimes,
+      callOut,
       get policy() {
         return policy;
       },

@@ -1,6 +1,6 @@
 /**
  * Task admission as a caller must do it (#invocation): a fresh, unpredictable request ID per
- * tools/call; when no answer comes, the identical request again (same request ID, tool, pins,
+ * call; when no answer comes, the identical request again (same request ID, tool, pins,
  * canonical arguments), never a new one; and no retry once the target's advertised replay window
  * may have passed, because the target may then admit the repeat as new work. The window is
  * counted from the first send, which is no later than the target's first receipt, so every
@@ -15,8 +15,7 @@ import {
   type Invoke,
   type StanzaError,
 } from '../../protocol/stanza/index.ts';
-import { IqLost, type IqAnswer } from '../xmpp/xmpp-session.ts';
-import type { Querier } from '../catalog/discovery-queries.ts';
+import { IqLost, type IqAnswer, type Querier } from '../querier.ts';
 
 export interface AdmissionTarget {
   /** The endpoint's bare JID: commands go there, never to a full JID (#task-message-routing). */
@@ -42,7 +41,7 @@ export interface AdmissionOptions {
   readonly querier: Querier;
   /** Milliseconds on a monotonic clock. */
   readonly now: () => number;
-  /** Stop retrying (the local call limit passed, or the MCP client cancelled). */
+  /** Stop retrying (the local call limit passed, or the call was cancelled). */
   readonly stop?: () => string | undefined;
   readonly log?: (line: string) => void;
 }

@@ -1,9 +1,9 @@
 /**
- * The tasks this bridge started, and the door every inbound message passes (#events): each
+ * The tasks this caller started, and the door every inbound message passes (#events): each
  * message is judged by intakeMessage; a valid next event is committed to its task's record and
  * handed to whoever waits on the task; replays are ignored silently; conflicting revisions and
  * invalid messages are ignored and logged in a bounded, redacted line; a message without a task
- * event is ignored too, since the bridge has no chat to show anything in.
+ * event is ignored too, since the caller engine has no chat to show anything in.
  */
 import type { Element } from '@xmpp/xml';
 import { bareJidOf } from '../../protocol/jid/index.ts';
@@ -90,7 +90,7 @@ export class TaskTracker {
     switch (intake.kind) {
       case 'not-lifecycle':
         this.#log(
-          `ignored a message from ${senderOf(message)} that carries no task event (the bridge shows no chat)`,
+          `ignored a message from ${senderOf(message)} that carries no task event (the caller shows no chat)`,
         );
         return;
       case 'unknown-task':

@@ -1,11 +1,13 @@
 /**
- * One tools/call as an XMPP task, from admission to terminal settlement (#invocation, #events,
- * #interactive-input, #cancellation, #task-recovery). Events drive it; a periodic task-state
- * query recovers what lost events would hide (correctness never depends on notification
- * delivery, #task-message-routing), and a revision gap triggers one at once. Input requests go
- * to the MCP side through the sink; a cancellation request is advisory until the task settles
- * (#mcp-mapping: `<cancel-accepted/>` alone is not cancellation); the local time limit only ends
- * the wait, never the task (#cancellation: a caller-side timeout asserts nothing remote).
+ * One call of a remote tool as an XMPP task, from admission to terminal settlement (#invocation,
+ * #events, #interactive-input, #cancellation, #task-recovery). Events drive it; a periodic
+ * task-state query recovers what lost events would hide (correctness never depends on
+ * notification delivery, #task-message-routing), and a revision gap triggers one at once.
+ * Progress and input requests go to whoever asked for the call through the sink (an MCP client
+ * of the bridge, the caller of a gateway's call-out tool); a cancellation request is advisory
+ * until the task settles (`<cancel-accepted/>` alone is not cancellation, #cancellation,
+ * #mcp-mapping); the local time limit only ends the wait, never the task (#cancellation: a
+ * caller-side timeout asserts nothing remote).
  * Every command and recovery IQ goes to the target's bare JID (#task-message-routing).
  */
 import {
@@ -27,23 +29,23 @@ import {
   type StanzaError,
 } from '../../protocol/stanza/index.ts';
 import { isTerminal, type TaskState } from '../../protocol/task-states.ts';
-import type { Querier } from '../catalog/discovery-queries.ts';
-import { IqLost, type IqAnswer } from '../xmpp/xmpp-session.ts';
+import { IqLost, type IqAnswer, type Querier } from '../querier.ts';
 import { EVENT_JSON_LIMITS } from './event-intake.ts';
 import { admit, type AdmissionTarget } from './invoke-admission.ts';
 import { TaskRecord, type TerminalOutcome } from './task-record.ts';
 import type { TaskHappening, TaskTracker } from './task-tracker.ts';
 
-export type ElicitAnswer =
+export type InputAnswer =
   | { readonly kind: 'input'; readonly value: JsonValue }
-  /** The MCP client declined, cancelled or cannot answer: the bridge asks the target to cancel. */
+  /** Whoever asked for the call declined, cancelled or cannot answer: the target is asked to cancel. */
   | { readonly kind: 'no-input'; readonly reason: string };
 
-/** The MCP side of a call. */
+/** The side that asked for the call: it hears progress and answers input requests. */
 export interface CallSink {
-  /** Resolves once the notification is written: the call's answer must not overtake it. */
+  /** Resolves once the progress is passed on: the call's answer must not overtake it. */
   progress(payload: ProgressPayload, revision: number, taskId: string): Promise<void>;
-  elicit(request: InputRequiredPayload, taskId: string, refusedBefore: boolean): Promise<ElicitAnswer>;
+  /** Asks for the input; `refusedBefore`: the target refused an earlier answer to this request. */
+  requestInput(request: InputRequiredPayload, taskId: string, refusedBefore: boolean): Promise<InputAnswer>;
 }
 
 export interface ToolCallDeps {
@@ -60,7 +62,7 @@ export type CallOutcome =
       readonly kind: 'settled';
       readonly taskId: string;
       readonly outcome: TerminalOutcome;
-      /** The MCP client cancelled the call before the task settled. */
+      /** Whoever asked for the call cancelled it before the task settled. */
       readonly cancelRequested: boolean;
     }
   | { readonly kind: 'refused'; readonly requestId: string; readonly error: StanzaError }
@@ -78,7 +80,7 @@ type Wake =
 
 /** Identical command retries after a lost answer: enough for a lossy link, bounded for a dead one. */
 const COMMAND_ATTEMPTS = 3;
-const CANCEL_REASON = 'The MCP client cancelled the call.';
+const CANCEL_REASON = 'The caller cancelled the call.';
 
 class WakeQueue {
   readonly #items: Wake[] = [];
@@ -107,7 +109,7 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** One running task and the commands the bridge sends about it. */
+/** One running task and the commands the caller sends about it. */
 class RunningTask {
   readonly record: TaskRecord;
   readonly #deps: ToolCallDeps;
@@ -195,13 +197,13 @@ class RunningTask {
     record.settle({ state: result.state, payload });
   }
 
-  /** Asks the MCP client once per input request; a refused answer is asked again, a few times. */
+  /** Asks the sink once per input request; a refused answer is asked again, a few times. */
   #answer(request: InputRequiredPayload): void {
     if (this.#answered.has(request.requestId)) return;
     this.#answered.add(request.requestId);
     const refusedBefore = (this.#refusedInputs.get(request.requestId) ?? 0) > 0;
     void this.#sink
-      .elicit(request, this.record.taskId, refusedBefore)
+      .requestInput(request, this.record.taskId, refusedBefore)
       .then(async (answer) => {
         if (this.record.terminal !== undefined) return;
         if (answer.kind === 'no-input') {
@@ -294,11 +296,7 @@ export async function runToolCall(
       now: deps.now,
       log: deps.log,
       stop: () =>
-        signal.aborted
-          ? 'the MCP client cancelled the call'
-          : timedOut()
-            ? 'the local time limit passed'
-            : undefined,
+        signal.aborted ? 'the call was cancelled' : timedOut() ? 'the local time limit passed' : undefined,
     });
   } catch (error) {
     admissionClosed();

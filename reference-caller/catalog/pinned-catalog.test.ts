@@ -1,7 +1,7 @@
-// #find-gateway, #manifest-retrieval, #list-tools, #tool-info, #schemas, #use-case-discovery,
-// #mcp-mapping: the catalog verifies the gateway by its feature, pins the manifest it retrieved,
-// walks every RSM page, checks each schema against two hashes, keeps MCP members as the manifest
-// has them, and treats a failed discovery as no evidence about existence.
+// #find-gateway, #manifest-retrieval, #list-tools, #tool-info, #schemas, #use-case-discovery:
+// the catalog verifies the gateway by its feature, pins the manifest it retrieved, walks every
+// RSM page, checks each schema against two hashes, and treats a failed discovery as no evidence
+// about existence.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT_FOR_TESTS } from '../test-support/repo-root.ts';
@@ -11,7 +11,8 @@ import { localNameOf } from '../../protocol/stanza/element-access.ts';
 import { parseManifestRequest } from '../../protocol/stanza/index.ts';
 import { scriptedQuerier } from '../test-support/scripted-querier.ts';
 import { scriptedWorld, type WorldOptions } from '../test-support/scripted-world.ts';
-import { TARGET_META_KEY } from './mcp-tool.ts';
+import { PinRefused } from './manifest-pin.ts';
+import { QueryFailed } from './discovery-queries.ts';
 import { PinnedCatalog } from './pinned-catalog.ts';
 
 const CONFORMANCE = 'conformance@agents.example';
@@ -34,7 +35,7 @@ describe('PinnedCatalog', () => {
   it('walks every RSM page of the pinned collection and lists each tool once', async () => {
     const { catalog, sent } = catalogFor({ pageSize: 2 });
     const listed = await catalog.list();
-    expect(listed.map((entry) => entry.name).toSorted()).toEqual(
+    expect(listed.map((entry) => entry.remote.tool).toSorted()).toEqual(
       manifestTools.map((tool) => tool['name']).toSorted(),
     );
     expect(
@@ -42,24 +43,6 @@ describe('PinnedCatalog', () => {
         (iq) => localNameOf(iq.payload) === 'query' && iq.payload.attrs['xmlns']?.endsWith('#items'),
       ).length,
     ).toBe(Math.ceil(manifestTools.length / 2));
-  });
-
-  it('keeps the MCP members the manifest has and leaves absent ones absent', async () => {
-    const { catalog } = catalogFor();
-    const listed = await catalog.list();
-    const counter = listed.find((entry) => entry.name === 'counter')?.mcp;
-    const script = listed.find((entry) => entry.name === 'script')?.mcp;
-    expect(counter && Object.hasOwn(counter, 'execution')).toBe(false);
-    expect(script?.['execution']).toEqual({ taskSupport: 'optional' });
-    expect(script?.['annotations']).toEqual(
-      manifestTools.find((tool) => tool['name'] === 'script')?.['annotations'],
-    );
-    expect(script && Object.hasOwn(script, 'outputSchema')).toBe(false);
-    expect((script?.['_meta'] as JsonObject)[TARGET_META_KEY]).toEqual({
-      jid: CONFORMANCE,
-      version: '1.0.0',
-      tool: 'script',
-    });
   });
 
   it('pins the returned version when none is configured, and asks for the configured one otherwise', async () => {
@@ -101,5 +84,21 @@ describe('PinnedCatalog', () => {
     });
     expect(await catalog.list()).toEqual([]);
     expect(log.join('\n')).toMatch(/do not hash to the advertised value/);
+  });
+
+  it('pins one endpoint on demand, naming what failed instead of concluding it does not exist', async () => {
+    const pinned = await catalogFor({}, '1.0.0').catalog.pin({ jid: CONFORMANCE, version: '1.0.0' });
+    expect(pinned.version).toBe('1.0.0');
+    expect(pinned.tools.find((tool) => tool.remote.tool === 'script')?.remote).toEqual({
+      jid: CONFORMANCE,
+      version: '1.0.0',
+      tool: 'script',
+    });
+    const withoutDirectory = catalogFor({ gatewayFeatures: ['http://jabber.org/protocol/disco#info'] });
+    await expect(withoutDirectory.catalog.pin({ jid: CONFORMANCE })).rejects.toThrow(QueryFailed);
+    const tampered = catalogFor({
+      tamper: { manifest: (m) => ({ ...m, hash: { algo: 'sha-256', value: 'A'.repeat(43) + '=' } }) },
+    });
+    await expect(tampered.catalog.pin({ jid: CONFORMANCE })).rejects.toThrow(PinRefused);
   });
 });

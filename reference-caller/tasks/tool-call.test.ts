@@ -21,7 +21,7 @@ import type { TaskState } from '../../protocol/task-states.ts';
 import { scriptedQuerier, type ScriptedAnswer, type SentIq } from '../test-support/scripted-querier.ts';
 import { COMPLETED, TARGET, eventMessage } from '../test-support/stanzas.ts';
 import { TaskTracker } from './task-tracker.ts';
-import { runToolCall, type CallSink, type ElicitAnswer } from './tool-call.ts';
+import { runToolCall, type CallSink, type InputAnswer } from './tool-call.ts';
 
 const HASH = { algo: 'sha-256', value: 'K2/YdwvIBAlfUIeZHiNCyiYA4m4W2wrEOqXQDoQyXp4=' };
 const TOOL = { jid: TARGET, tool: 'script', version: '1.0.0', manifestHash: HASH, replaySeconds: 60 };
@@ -56,7 +56,7 @@ function stateAnswer(taskId: string, state: TaskState, revision: number, pending
 
 const SILENT_SINK: CallSink = {
   progress: () => Promise.resolve(),
-  elicit: () => Promise.resolve({ kind: 'no-input', reason: 'test' }),
+  requestInput: () => Promise.resolve({ kind: 'no-input', reason: 'test' }),
 };
 
 function setUp(
@@ -158,7 +158,7 @@ describe('runToolCall', () => {
     const asked: string[] = [];
     const sink: CallSink = {
       progress: () => Promise.resolve(),
-      elicit: (request): Promise<ElicitAnswer> => {
+      requestInput: (request): Promise<InputAnswer> => {
         asked.push(request.question);
         return Promise.resolve({ kind: 'input', value: { unit: 'C' } });
       },
@@ -207,7 +207,7 @@ describe('runToolCall', () => {
     });
   });
 
-  it('asks the target to cancel when the MCP client gives no input', async () => {
+  it('asks the target to cancel when the sink gives no input', async () => {
     const pending = JSON.stringify({
       requestId: generateIdentifier('input-'),
       question: 'Unit?',

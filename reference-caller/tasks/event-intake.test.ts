@@ -1,5 +1,5 @@
 // #events, #event-json-schemas, #json-encoding: every way a lifecycle message is judged by the
-// bridge as the caller: replays ignored, conflicting revisions refused, invalid messages of each
+// caller engine: replays ignored, conflicting revisions refused, invalid messages of each
 // kind dropped with a reason that never quotes the payload, gaps recognized, history enforced.
 import { xml } from '@xmpp/xml';
 import { describe, expect, it } from 'vitest';

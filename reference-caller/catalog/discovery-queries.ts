@@ -26,10 +26,7 @@ import {
   type ToolSchema,
 } from '../../protocol/stanza/index.ts';
 import { encodeCollectionNode, encodeToolNode } from '../../protocol/tool-node.ts';
-import { IqLost, type IqAnswer } from '../xmpp/xmpp-session.ts';
-
-/** Sends one IQ and returns its answer (rejects with IqLost when none came). */
-export type Querier = (to: string, type: 'get' | 'set', payload: Element) => Promise<IqAnswer>;
+import { IqLost, type IqAnswer, type Querier } from '../querier.ts';
 
 export class QueryFailed extends Error {
   override readonly name = 'QueryFailed';

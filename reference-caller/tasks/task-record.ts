@@ -1,5 +1,5 @@
 /**
- * What the bridge durably knows about one task it started (#events: a lifecycle message is valid
+ * What the caller durably knows about one task it started (#events: a lifecycle message is valid
  * only for a locally retained task, from its stored target, consistent with its history): the
  * target's bare JID, the revision and state it last committed to, and each revision's event
  * identity, so that an identical replay is recognized and a conflicting one refused. Pure.

@@ -1,8 +1,8 @@
 /**
- * The bridge's catalog: for each configured endpoint, the gateway verified by its feature
+ * A caller's catalog: for each endpoint it calls, the gateway verified by its feature
  * (#find-gateway), the manifest retrieved and pinned (#manifest-retrieval), the version-pinned
  * tool collection walked with RSM (#list-tools), each tool's information and schemas retrieved
- * and hash-checked (#tool-info, #schemas). A pin lasts as long as the process: later listing,
+ * and hash-checked (#tool-info, #schemas). A pin lasts as long as the catalog: later listing,
  * schemas and invocation use that version and hash, whatever becomes active meanwhile.
  *
  * An endpoint that could not be pinned is left out of this listing and tried again at the next
@@ -14,7 +14,6 @@ import { bareJidOf, normalizeJid } from '../../protocol/jid/index.ts';
 import type { JsonObject } from '../../protocol/json/json-value.ts';
 import type { ManifestTool } from '../../protocol/manifest/manifest-types.ts';
 import type { Hash } from '../../protocol/stanza/index.ts';
-import type { EndpointSettings } from '../config/bridge-settings.ts';
 import {
   QueryFailed,
   endpointInfo,
@@ -23,10 +22,28 @@ import {
   toolCollection,
   toolInfo,
   verifyGateway,
-  type Querier,
 } from './discovery-queries.ts';
+import type { Querier } from '../querier.ts';
 import { PinRefused, pinManifest, verifiedSchema, type PinnedManifest } from './manifest-pin.ts';
-import { mcpToolNames, mcpToolOf, type RemoteTool, type ToolSchemas } from './mcp-tool.ts';
+
+/** An endpoint the catalog pins: a bare JID, and the version to pin (absent: the active one). */
+export interface CatalogEndpoint {
+  /** Normalized bare JID. */
+  readonly jid: string;
+  readonly version?: string;
+}
+
+/** Which remote tool: the endpoint, the pinned version, the tool name. */
+export interface RemoteTool {
+  readonly jid: string;
+  readonly version: string;
+  readonly tool: string;
+}
+
+export interface ToolSchemas {
+  readonly inputSchema: JsonObject;
+  readonly outputSchema?: JsonObject;
+}
 
 export interface PinnedTool {
   readonly remote: RemoteTool;
@@ -39,15 +56,9 @@ export interface PinnedTool {
   readonly manifestTool: ManifestTool;
 }
 
-export interface ListedTool {
-  readonly name: string;
-  readonly tool: PinnedTool;
-  /** The MCP Tool object. */
-  readonly mcp: JsonObject;
-}
-
-interface PinnedEndpoint {
+export interface PinnedEndpoint {
   readonly jid: string;
+  readonly version: string;
   readonly tools: readonly PinnedTool[];
 }
 
@@ -55,24 +66,23 @@ export type CatalogLog = (line: string) => void;
 
 export class PinnedCatalog {
   readonly #querier: Querier;
-  readonly #endpoints: readonly EndpointSettings[];
+  readonly #endpoints: readonly CatalogEndpoint[];
   readonly #log: CatalogLog;
   readonly #pinned = new Map<string, PinnedEndpoint>();
   readonly #verifiedGateways = new Set<string>();
-  #listed: readonly ListedTool[] = [];
 
-  constructor(querier: Querier, endpoints: readonly EndpointSettings[], log: CatalogLog) {
+  constructor(querier: Querier, endpoints: readonly CatalogEndpoint[], log: CatalogLog) {
     this.#querier = querier;
     this.#endpoints = endpoints;
     this.#log = log;
   }
 
-  /** Pins every endpoint not pinned yet (one at a time, in config order) and lists them all. */
-  async list(): Promise<readonly ListedTool[]> {
+  /** Pins every endpoint not pinned yet (one at a time, in the given order) and lists them all. */
+  async list(): Promise<readonly PinnedTool[]> {
     for (const endpoint of this.#endpoints) {
       if (this.#pinned.has(endpoint.jid)) continue;
       try {
-        this.#pinned.set(endpoint.jid, await this.#pin(endpoint));
+        this.#pinned.set(endpoint.jid, await this.pin(endpoint));
       } catch (error) {
         if (!(error instanceof QueryFailed || error instanceof PinRefused)) throw error;
         this.#log(
@@ -81,18 +91,7 @@ export class PinnedCatalog {
       }
     }
     const tools = this.#endpoints.flatMap((endpoint) => this.#pinned.get(endpoint.jid)?.tools ?? []);
-    const names = mcpToolNames(tools.map((tool) => tool.remote));
-    this.#listed = tools.map((tool, index) => {
-      const name = names[index] ?? tool.remote.tool;
-      return { name, tool, mcp: mcpToolOf(name, tool.remote, tool.manifestTool, tool.schemas) };
-    });
-    return this.#listed;
-  }
-
-  /** The listed tool with this MCP name (as of the last listing; lists first if there was none). */
-  async find(name: string): Promise<ListedTool | undefined> {
-    if (this.#listed.length === 0) await this.list();
-    return this.#listed.find((entry) => entry.name === name);
+    return tools;
   }
 
   async #verifyGatewayOf(endpoint: string): Promise<void> {
@@ -102,7 +101,11 @@ export class PinnedCatalog {
     this.#verifiedGateways.add(gateway);
   }
 
-  async #pin(endpoint: EndpointSettings): Promise<PinnedEndpoint> {
+  /**
+   * Pins one endpoint now, whether listed or not; throws QueryFailed or PinRefused, which say
+   * what went wrong and nothing about whether the endpoint exists.
+   */
+  async pin(endpoint: CatalogEndpoint): Promise<PinnedEndpoint> {
     const querier = this.#querier;
     await this.#verifyGatewayOf(endpoint.jid);
     const info = await endpointInfo(querier, endpoint.jid);
@@ -122,7 +125,7 @@ export class PinnedCatalog {
     this.#log(
       `endpoint ${endpoint.jid} pinned at version ${manifest.version} (${String(tools.length)} tools)`,
     );
-    return { jid: endpoint.jid, tools };
+    return { jid: endpoint.jid, version: manifest.version, tools };
   }
 
   /** The tool an item names, or undefined (logged) when the item does not belong to this collection. */

@@ -1,4 +1,4 @@
-/** Lifecycle messages and IQ answers for the bridge's unit tests, built with protocol/'s codecs. */
+/** Lifecycle messages and IQ answers for the caller engine's unit tests, built with protocol/'s codecs. */
 import type { Element } from '@xmpp/xml';
 import { generateIdentifier } from '../../protocol/identifiers.ts';
 import { buildEvent, buildLifecycleMessage, buildMessage } from '../../protocol/stanza/index.ts';

@@ -65,7 +65,7 @@ describe('admit (#invocation)', () => {
     expect(first).not.toBe(second);
   });
 
-  it('stops retrying when told to (the MCP client cancelled, the local limit passed)', async () => {
+  it('stops retrying when told to (the call was cancelled, the local limit passed)', async () => {
     const { querier, sent } = scriptedQuerier(() => 'lost');
     const admission = await admit(TOOL, '{}', { querier, now: steppingClock(1), stop: () => 'cancelled' });
     expect(admission).toMatchObject({ kind: 'uncertain', reason: 'cancelled' });

@@ -1,12 +1,11 @@
 /**
- * A Querier for unit tests: each IQ the bridge sends is recorded with its addressee and payload,
+ * A Querier for unit tests: each IQ the caller sends is recorded with its addressee and payload,
  * and answered by the test's function (a result payload, an error condition, or a lost answer).
  */
 import type { Element } from '@xmpp/xml';
 import { generateIdentifier } from '../../protocol/identifiers.ts';
 import type { DefinedCondition } from '../../protocol/stanza/index.ts';
-import type { Querier } from '../catalog/discovery-queries.ts';
-import { IqLost, type IqAnswer } from '../xmpp/xmpp-session.ts';
+import { IqLost, type IqAnswer, type Querier } from '../querier.ts';
 
 export interface SentIq {
   readonly to: string;

@@ -1,6 +1,6 @@
 /**
  * The caller's judgement of one inbound message (#events, #event-json-schemas, #json-encoding).
- * Every rule that makes a lifecycle message invalid is checked, in the order the bridge can
+ * Every rule that makes a lifecycle message invalid is checked, in the order the caller can
  * afford to: the XML shape, the JSON (within the caller's documented limits: an over-limit
  * payload is just another invalid message), the event schema, the task and its target, and
  * consistency with the task's history. An invalid message is dropped whole, never shown as chat;
@@ -39,7 +39,7 @@ export interface AcceptedEvent {
 }
 
 export type Intake =
-  /** No agent-task <event/> child: not a task event, and the bridge shows no chat. */
+  /** No agent-task <event/> child: not a task event, and the caller shows no chat. */
   | { readonly kind: 'not-lifecycle' }
   | { readonly kind: 'invalid'; readonly reason: string }
   /** Valid in itself, but for no task this caller retains (yet: see TaskTracker). */
