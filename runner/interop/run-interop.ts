@@ -21,6 +21,7 @@ import { runServersOf, type RunServers } from '../server-stack.ts';
 import { startPairGateways, type PairGateways } from './pair-gateways.ts';
 import { judgedBySuites, judgedThroughCallOut, type ScenarioVerdict } from './scenario-verdicts.ts';
 import { targetSession } from './target-session.ts';
+import { judgeInvocationThroughCallOut } from './call-out-invocation.ts';
 
 export interface InteropDirection {
   readonly caller: PairSide;
@@ -101,11 +102,13 @@ async function runDirection(
   } finally {
     await session.stop();
   }
-  const scenarios = INTEROP_SCENARIOS.map((scenario) =>
-    scenario.callOut === true
-      ? judgedThroughCallOut(scenario, options.suts[caller], callerLabel)
-      : judgedBySuites(scenario, run.cases, targetLabel),
-  );
+  const scenarios: ScenarioVerdict[] = [];
+  for (const scenario of INTEROP_SCENARIOS) {
+    if (scenario.callOut !== true) scenarios.push(judgedBySuites(scenario, run.cases, targetLabel));
+    else if (scenario.id === 'invocation')
+      scenarios.push(await judgeInvocationThroughCallOut(scenario, pair, direction, options.suts));
+    else scenarios.push(judgedThroughCallOut(scenario, options.suts[caller], callerLabel));
+  }
   const side = (of: PairSide) => ({
     side: of,
     name: options.suts[of].name,

@@ -93,6 +93,6 @@ export function judgedThroughCallOut(
   const reason =
     callOut === undefined
       ? `${callerSide} (${callerConfig.name}) declares no call-out interface ("caller": {"gatewayTool": …}, docs/caller.md), so nothing makes it call the target`
-      : `${callerSide} declares ${callOut.tool} at ${callOut.endpoint}, but this build of agentconf interop does not drive call-outs yet (docs/interop.md)`;
+      : `${callerSide} declares ${callOut.tool} at ${callOut.endpoint}, but this build of agentconf interop does not drive this scenario through a call-out yet (docs/interop.md)`;
   return { id: scenario.id, title: scenario.title, outcome: 'cantTell', reason, failures: [], cases: [] };
 }

@@ -16,7 +16,19 @@ describe('the fixture worlds of an interop pair', () => {
   });
 
   it('gives gateway B the reference world as it is and gateway A its mirror image', () => {
-    expect(pairWorld(reference, 'b')).toBe(reference);
+    const worldB = pairWorld(reference, 'b') as { grants: unknown[]; endpoints: unknown };
+    expect(worldB.endpoints).toBe((reference as { endpoints: unknown }).endpoints);
+    // Each side lets the other gateway's domain call its conformance endpoint, nothing more.
+    expect(worldB.grants.at(-1)).toEqual({
+      domain: 'agents.example.com',
+      see: ['conformance@agents.example'],
+      invoke: ['conformance@agents.example'],
+    });
+    expect((pairWorld(reference, 'a') as { grants: unknown[] }).grants.at(-1)).toEqual({
+      domain: 'agents.example',
+      see: ['conformance@agents.example.com'],
+      invoke: ['conformance@agents.example.com'],
+    });
     const mirrored = JSON.stringify(pairWorld(reference, 'a'));
     expect(mirrored).not.toMatch(/@agents\.example"/);
     expect(mirrored).toContain('"principal":"alice@server.example"');

@@ -94,7 +94,20 @@ function mirrorEndpoint(endpoint: JsonValue): JsonValue {
  * the same tools (under manifest hashes of their own, the JID being part of the manifest).
  */
 export function pairWorld(referenceWorld: JsonValue, side: PairSide): JsonValue {
-  if (side === 'b' || !isObject(referenceWorld)) return referenceWorld;
+  const placed = side === 'b' ? referenceWorld : mirroredWorld(referenceWorld);
+  if (!isObject(placed) || !Array.isArray(placed['grants'])) return placed;
+  // The other gateway calls out from a JID of its own domain (docs/caller.md): it may see and
+  // invoke this side's conformance endpoint, and nothing else.
+  const peer = PAIR_DOMAINS[side === 'a' ? 'b' : 'a'].gateway;
+  const conformance = `conformance@${PAIR_DOMAINS[side].gateway}`;
+  return {
+    ...placed,
+    grants: [...placed['grants'], { domain: peer, see: [conformance], invoke: [conformance] }],
+  };
+}
+
+function mirroredWorld(referenceWorld: JsonValue): JsonValue {
+  if (!isObject(referenceWorld)) return referenceWorld;
   const endpoints = referenceWorld['endpoints'];
   const grants = referenceWorld['grants'];
   return {
