@@ -16,6 +16,7 @@ import {
   ECHO_IN_ERRORS,
   variantPatches,
   type BuiltVariant,
+  type SutFile,
 } from './variants/gateway-variants.ts';
 
 describe('an interop pair with a broken target B and a permitted target A', () => {
@@ -84,5 +85,72 @@ describe('an interop pair with a broken target B and a permitted target A', () =
       expect(direction(name).passed).toBe(false);
     }
     expect(run.code).toBe(1);
+  });
+});
+
+/** The reference gateway with its call-out on, as fixtures/sut/reference-gateway-caller.json has it. */
+function callingOut(sut: SutFile): void {
+  sut['caller'] = { gatewayTool: { endpoint: 'caller@agents.example', tool: 'conformance.call-out' } };
+  (sut.launch.files['gateway.json'] as Record<string, unknown>)['callOut'] = {
+    endpoint: 'caller@{componentDomain}',
+    iqTimeoutSeconds: 3,
+  };
+}
+
+describe('an interop pair whose caller A invokes with a manifest hash it was never served', () => {
+  let brokenCaller: BuiltVariant;
+  let goodCaller: BuiltVariant;
+  let out: string;
+  let run: { code: number; stdout: string; stderr: string };
+  const invocation = (name: string) => {
+    const result = JSON.parse(readFileSync(join(out, name, 'result.json'), 'utf8')) as DirectionResult;
+    const found = result.scenarios.find((entry) => entry.id === 'invocation');
+    if (found === undefined) throw new Error(`no invocation scenario in ${name}`);
+    return found;
+  };
+
+  beforeAll(async () => {
+    brokenCaller = buildGatewayVariant({
+      name: 'caller-stale-pin',
+      change: "the call-out's invoke carries a manifest hash the target never served",
+      patches: variantPatches('caller-stale-pin'),
+      sut: callingOut,
+    });
+    goodCaller = buildGatewayVariant({
+      name: 'calling-out',
+      change: 'call-out on',
+      patches: [],
+      sut: callingOut,
+    });
+    out = mkdtempSync(join(tmpdir(), 'agentconf-interop-proof-'));
+    run = await runCli([
+      'interop',
+      '--sut',
+      brokenCaller.sutFile,
+      '--sut',
+      goodCaller.sutFile,
+      '--seed',
+      '7',
+      '--out',
+      out,
+    ]);
+    console.info(`[verdict proof] interop caller-stale-pin × calling-out:\n${run.stdout}`);
+  }, 420_000);
+
+  afterAll(() => {
+    brokenCaller.remove();
+    goodCaller.remove();
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  it('FAILS invocation A→B naming caller A and the pinning requirement, not the target that refused', () => {
+    const verdict = invocation('A-to-B');
+    expect(verdict.outcome, run.stdout).toBe('failed');
+    expect(verdict.reason).toMatch(/^caller A: manifest-retrieval\.client-pins-version/);
+    expect(verdict.failures.map((failure) => failure.side)).toEqual(['caller A']);
+  });
+
+  it('PASSES invocation B→A, where the correct caller calls the broken one', () => {
+    expect(invocation('B-to-A').outcome, run.stdout).toBe('passed');
   });
 });

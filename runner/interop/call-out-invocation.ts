@@ -22,6 +22,7 @@ import {
   parseAccepted,
   parseInvoke,
   parseManifest,
+  sameHash,
 } from '../../protocol/stanza/index.ts';
 import { PAIR_DOMAINS } from '../../suites/interop/pair-world.ts';
 import type { InteropScenario } from '../../suites/interop/scenarios.ts';
@@ -100,6 +101,55 @@ function isInvokeTo(stanza: Element, target: string): boolean {
   );
 }
 
+type VerdictOf = (
+  outcome: ScenarioVerdict['outcome'],
+  reason: string,
+  requirement?: string,
+  side?: string,
+) => ScenarioVerdict;
+
+/**
+ * The target refused the caller's <invoke/>. The caller broke the pin when the version and hash
+ * it sent are not what the target serves for that version (manifest-retrieval.client-pins-version);
+ * otherwise the refusal may be one the spec allows (a limit, say): cantTell, with what came back.
+ */
+async function refusedInvoke(
+  pair: PairGateways,
+  target: PairSide,
+  targetEndpoint: string,
+  invokeElement: Element | undefined,
+  answer: Element,
+  labels: { readonly caller: string; readonly target: string },
+  verdict: VerdictOf,
+): Promise<ScenarioVerdict> {
+  const refusal = answer.toString().slice(0, 300);
+  if (invokeElement === undefined)
+    return verdict('cantTell', `${labels.target} refused the <invoke/>: ${refusal}`);
+  const sent = parseInvoke(invokeElement);
+  const driver = createDriver(pair.federation);
+  try {
+    const reader = await driver.connect(`bob@${PAIR_DOMAINS[target].local}`, 'interop-pin-check');
+    const served = await reader
+      .iq(targetEndpoint, 'get', buildManifestRequest({ version: sent.apiVersion }))
+      .then((payload) => (payload === undefined ? undefined : parseManifest(payload)))
+      .catch(() => undefined);
+    if (served === undefined || !sameHash(served.hash, sent.manifestHash)) {
+      return verdict(
+        'failed',
+        `${labels.caller}: manifest-retrieval.client-pins-version (invoked ${targetEndpoint} at version ${sent.apiVersion} with a hash ${targetEndpoint} does not serve for it; refused: ${refusal})`,
+        'manifest-retrieval.client-pins-version',
+        labels.caller,
+      );
+    }
+    return verdict(
+      'cantTell',
+      `${labels.target} refused a well-formed, correctly pinned <invoke/> from a granted caller (${refusal}): a refusal the spec may allow (a limit), so neither side is judged`,
+    );
+  } finally {
+    await driver.closeAll();
+  }
+}
+
 export async function judgeInvocationThroughCallOut(
   scenario: InteropScenario,
   pair: PairGateways,
@@ -117,12 +167,8 @@ export async function judgeInvocationThroughCallOut(
   const nonce = generateIdentifier('nonce-');
   const timeoutMs = suts[caller].timeouts.taskSeconds * 1_000;
   const base = { id: scenario.id, title: scenario.title, cases: [] };
-  const verdict = (
-    outcome: ScenarioVerdict['outcome'],
-    reason: string,
-    requirement?: string,
-    side?: string,
-  ): ScenarioVerdict => ({
+  const labels = { caller: callerLabel, target: targetLabel };
+  const verdict: VerdictOf = (outcome, reason, requirement, side) => ({
     ...base,
     outcome,
     reason,
@@ -185,12 +231,7 @@ export async function judgeInvocationThroughCallOut(
         `${targetLabel} sent no answer to the call-out's <invoke/> while it was watched`,
       );
     if (answer.attrs['type'] !== 'result' || answer.getChild('accepted', NS_AGENT_TASK) === undefined) {
-      return verdict(
-        'failed',
-        `${targetLabel}: admission (answered ${answer.toString().slice(0, 300)} to a well-formed, granted <invoke/>)`,
-        'invocation.required-parts',
-        targetLabel,
-      );
+      return await refusedInvoke(pair, target, targetEndpoint, invokeElement, answer, labels, verdict);
     }
     if (run instanceof Error)
       return verdict('cantTell', `the call-out task could not be followed: ${run.message}`);
