@@ -1,6 +1,6 @@
 /**
  * The manifest of a call-out endpoint (docs/caller.md, "A gateway whose own agents call out"):
- * one tool, `conformance.call-out`, whose input is exactly the documented object and whose
+ * one tool (CALL_OUT_TOOL, the documented call-out tool), whose input is exactly the documented object and whose
  * structured output is `{ state, taskId, result }`. Built in code because the endpoint's JID
  * (the manifest's agent.jid) comes from the gateway config.
  */

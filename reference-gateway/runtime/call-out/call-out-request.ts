@@ -1,5 +1,5 @@
 /**
- * The arguments of `conformance.call-out`, read after the engine validated them against the
+ * The arguments of the call-out tool (CALL_OUT_TOOL), read after the engine validated them against the
  * input schema (call-out-manifest.ts). The JID is normalized here: the caller engine addresses
  * every command to the normalized bare JID (#task-message-routing).
  */

@@ -1,6 +1,6 @@
 /**
  * The `call-out` ToolRuntime (docs/caller.md, "A gateway whose own agents call out"): its one
- * tool, `conformance.call-out`, makes the gateway a caller of a remote endpoint, so that a
+ * tool (CALL_OUT_TOOL) makes the gateway a caller of a remote endpoint, so that a
  * conformance suite can judge the gateway's caller side. The XMPP caller is the shared engine
  * (reference-caller/: pinning, identical retries, event intake, recovery, cancellation), here
  * on the gateway's component: IQs leave from the calling identity through the link the component
