@@ -180,7 +180,16 @@ export async function judgeInvocationThroughCallOut(
 
   const driver = createDriver(pair.federation, { timeoutMs: suts[caller].timeouts.replySeconds * 1_000 });
   try {
-    const invoker = await driver.connect(`bob@${PAIR_DOMAINS[caller].local}`, 'interop-call-out');
+    // The SUT file's adminJid: a call-out is a request forgery risk, so gateways grant it to the
+    // suite's account alone (docs/caller.md).
+    const admin = pair.gateways[caller].adminAccount?.jid;
+    if (admin === undefined) {
+      return verdict(
+        'cantTell',
+        `${callerLabel}'s SUT file names no adminJid, the account that may invoke its call-out`,
+      );
+    }
+    const invoker = await driver.connect(admin, 'interop-call-out');
     const targetLink = componentLinkOf(pair, target);
     const callerLink = componentLinkOf(pair, caller);
     const recorded = await recording(targetLink, () =>

@@ -5,12 +5,11 @@
  * it crosses s2s. The suites' own cases then judge what the target answers, requirement by
  * requirement, and a failure names the target side.
  */
-import { createDriver, type Caller } from '../../harness/driver/index.ts';
-import { buildManifestRequest, parseManifest } from '../../protocol/stanza/index.ts';
+import { createDriver } from '../../harness/driver/index.ts';
 import { federationForSide, type PairSide } from '../../harness/federation/pair-side.ts';
 import type { SutInstance } from '../../harness/sut/launch.ts';
 import type { SutConfig } from '../../harness/sut/sut-config.ts';
-import { isJsonObject, type JsonValue } from '../../protocol/json/json-value.ts';
+import type { JsonValue } from '../../protocol/json/json-value.ts';
 import { referenceWorldOf } from '../../suites/fixtures/reference-world.ts';
 import { referenceWorldJids } from '../../suites/fixtures/world-accounts.ts';
 import { mirrorAddress, pairWorld } from '../../suites/interop/pair-world.ts';
@@ -32,32 +31,6 @@ export function pairRoles(side: PairSide, admin: string | undefined): CallerRole
 }
 
 /**
- * The world the target actually has: the one it loaded, plus the call-out endpoint a gateway
- * that declares one (`caller.gatewayTool`, docs/caller.md) adds to its directory itself, with
- * the manifest it serves for it — so the directory cases expect that endpoint too.
- */
-async function withCallOutEndpoint(
-  world: JsonValue,
-  config: SutConfig,
-  gatewayJid: string,
-  local: Caller,
-): Promise<JsonValue> {
-  const declared = config.caller;
-  if (declared?.kind !== 'gateway-tool' || !isJsonObject(world) || !Array.isArray(world['endpoints']))
-    return world;
-  const jid = `${declared.endpoint.split('@')[0] ?? ''}@${gatewayJid}`;
-  const payload = await local.iq(jid, 'get', buildManifestRequest({}));
-  if (payload === undefined) throw new Error(`${jid}, the declared call-out endpoint, served no manifest`);
-  const manifest = parseManifest(payload);
-  const endpoint = {
-    jid,
-    versions: [{ manifest: JSON.parse(manifest.json) as JsonValue }],
-    active: manifest.version,
-  };
-  return { ...world, endpoints: [...world['endpoints'], endpoint] };
-}
-
-/**
  * The session judging gateway `target` of a running pair. Stopping it closes its callers only:
  * the pair (servers and both gateways) outlives both directions.
  */
@@ -76,8 +49,7 @@ export async function targetSession(
   const roles = pairRoles(target, sut.adminAccount?.jid);
   const callers = new RunCallers(driver, roles);
   const local = await callers.callerOf('local');
-  const loaded = pairWorld(referenceWorld, target);
-  const world = referenceWorldOf(await withCallOutEndpoint(loaded, config, gatewayJid, local), roles);
+  const world = referenceWorldOf(pairWorld(referenceWorld, target), roles);
   const features = await advertisedFeatures(local, gatewayJid, log);
   return {
     federation,
