@@ -30,6 +30,7 @@ const COMMANDS: readonly CommandEntry[] = [
   },
   { name: 'gateway', load: async () => (await import('./commands/gateway.ts')).gatewayCommand },
   { name: 'hash', load: async () => (await import('./commands/hash.ts')).hashCommand },
+  { name: 'interop', load: async () => (await import('./commands/interop.ts')).interopCommand },
   { name: 'matrix', load: async () => (await import('./commands/matrix.ts')).matrixCommand },
   {
     name: 'mcp-bridge',

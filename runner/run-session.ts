@@ -139,7 +139,7 @@ export interface StartSessionOptions {
  * caller, kept for the cases). A gateway whose disco#info is an error, malformed or unanswered
  * advertises nothing: the #gateway-info cases then say what is wrong.
  */
-async function advertisedFeatures(
+export async function advertisedFeatures(
   caller: Caller,
   gatewayJid: string,
   log: (line: string) => void,
@@ -325,7 +325,7 @@ async function sessionWorldOf(
   return { world, fixtureChecklist: { items, unconfirmed } };
 }
 
-function sutFactsOf(
+export function sutFactsOf(
   config: SutConfig,
   gatewayJid: string,
   features: ReadonlySet<string>,

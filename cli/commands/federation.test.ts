@@ -300,6 +300,18 @@ describe('agentconf federation up (fake provider)', () => {
     expect(output.stderr).toMatch(/^agentconf federation: --server-a ejabberd needs the native provider/);
   });
 
+  it('--pair asks for the pair topology (auto then runs natively); container and external are refused', async () => {
+    const h = harness();
+    await up(['--pair'], h.deps);
+    expect(h.selected[0]?.options.pair).toBe(true);
+    expect(h.startOptions[0]?.pair).toBe(true);
+    await up([], h.deps);
+    expect(h.startOptions[1]?.pair).toBeUndefined();
+    const { io, output } = memoryIo();
+    expect(await main(['federation', 'up', '--provider', 'container', '--pair'], io)).toBe(2);
+    expect(output.stderr).toMatch(/^agentconf federation: --pair needs the native provider/);
+  });
+
   it('reads the external provider config from --external FILE', async () => {
     const h = harness();
     const external = {

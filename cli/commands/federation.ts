@@ -113,6 +113,11 @@ const SPEC = {
       type: 'boolean',
       description: 'print the connection details as one JSON line on stdout; the rest goes to stderr',
     },
+    pair: {
+      type: 'boolean',
+      description:
+        'also a second gateway component, agents.example.com on server A, for an interop pair (docs/interop.md)',
+    },
     // Accepted for older scripts: the hostile third server always runs now (a run needs it).
     hostile: { type: 'boolean', description: 'accepted for older scripts: the hostile server always runs' },
   },
@@ -222,6 +227,7 @@ export function federationSummary(federation: Federation, sut?: SutInstance): st
       ],
       ['secret', component.secret],
     ]),
+    ...pairComponentSummary(federation),
     '',
     ...textTable(
       [
@@ -238,6 +244,25 @@ export function federationSummary(federation: Federation, sut?: SutInstance): st
   ];
   if (sut !== undefined) lines.push('', ...sutSummary(sut));
   return `${lines.join('\n')}\n`;
+}
+
+/** The pair topology's second gateway component, on server A (--pair). */
+function pairComponentSummary(federation: Federation): string[] {
+  const pair = federation.pairComponent;
+  if (pair === undefined) return [];
+  return [
+    '',
+    'second gateway component (XEP-0114, --pair)',
+    ...textTable([
+      ['domain', pair.domain],
+      [
+        'connect',
+        `${endpoint(pair.host, pair.port)} (its link's fault proxy; ` +
+          `server A itself: ${endpoint(pair.direct.host, pair.direct.port)})`,
+      ],
+      ['secret', pair.secret],
+    ]),
+  ];
 }
 
 function sutSummary(sut: SutInstance): string[] {
@@ -303,6 +328,8 @@ interface UpOptions {
   readonly connectionFile: string | undefined;
   /** The connection details as one JSON line on stdout; everything else on stderr. */
   readonly json: boolean;
+  /** A second gateway component on server A (the pair topology of interop runs). */
+  readonly pair: boolean;
 }
 
 /**
@@ -330,6 +357,11 @@ function parseUpArgs(args: readonly string[], io: CliIo): UpOptions | ExitCode {
   const provider = values.provider;
   checkExternalProvider(provider, values.external);
   const servers = requestedServerStack(values);
+  if (values.pair && (provider === 'container' || provider === 'external')) {
+    throw new UsageError(
+      `--pair needs the native provider: the ${provider} provider has no second gateway component; use --provider native (or auto, which then runs natively)`,
+    );
+  }
   if (values.world !== undefined && values.sut === undefined) throw new UsageError('--world needs --sut');
   let sut: SutConfig | undefined;
   if (values.sut !== undefined) {
@@ -364,6 +396,7 @@ function parseUpArgs(args: readonly string[], io: CliIo): UpOptions | ExitCode {
     extraAccounts: values.accounts,
     connectionFile,
     json: values.json,
+    pair: values.pair,
   };
 }
 
@@ -410,6 +443,7 @@ async function startServers(
   const federation = await provider.start({
     ...(options.servers.a === undefined ? {} : { serverA: options.servers.a }),
     hostile: true,
+    ...(options.pair ? { pair: true } : {}),
     accounts: accountsToCreate(options.sut, options.extraAccounts),
     component: options.sut === undefined ? {} : componentLinkRequest(options.sut),
   });
@@ -510,6 +544,7 @@ async function up(args: readonly string[], io: CliIo, deps: FederationUpDeps): P
     selection = await deps.selectProvider(options.provider, {
       ...(Object.keys(servers).length === 0 ? {} : { servers }),
       ...(options.external === undefined ? {} : { external: options.external }),
+      ...(options.pair ? { pair: true } : {}),
     });
   } catch (error) {
     return problem(io, `no federation provider: ${error instanceof Error ? error.message : String(error)}`);

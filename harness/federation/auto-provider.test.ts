@@ -110,6 +110,15 @@ describe('provider selection', () => {
     await expect(selectProvider('external', { findEngine })).rejects.toThrow(/needs a config/);
   });
 
+  it('auto builds a pair topology natively, without asking Docker', async () => {
+    const selection = await selectProvider('auto', {
+      pair: true,
+      findEngine: () => Promise.reject(new Error('auto asked for an engine')),
+    });
+    expect(selection.name).toBe('native');
+    expect(selection.reason).toMatch(/pair topology/);
+  });
+
   it('recognises the four choices', () => {
     expect(PROVIDER_CHOICES).toEqual(['auto', 'native', 'container', 'external']);
     expect(PROVIDER_CHOICES.every(isProviderChoice)).toBe(true);

@@ -34,6 +34,8 @@ export interface SelectProviderOptions {
   readonly container?: Pick<ContainerFederationOptions, 'image' | 'startEngine'>;
   /** The servers' implementations the run asks for: ejabberd makes `auto` native (containers run Prosody only). */
   readonly servers?: ServerStack;
+  /** A pair topology (interop runs): only the native provider builds one, so `auto` is native. */
+  readonly pair?: boolean;
 }
 
 /** The Prosody image the engine would run, and whether it has it. */
@@ -152,6 +154,14 @@ export async function selectProvider(
           name: 'native',
           provider: nativeProvider,
           reason: 'auto: native processes (ejabberd runs natively only; the containers are Prosody images)',
+        };
+      }
+      if (options.pair === true) {
+        const { nativeProvider } = await import('./native-provider.ts');
+        return {
+          name: 'native',
+          provider: nativeProvider,
+          reason: 'auto: native processes (only the native provider builds the pair topology)',
         };
       }
       const engine = await (options.findEngine ?? defaultFindEngine)();

@@ -243,6 +243,9 @@ async function startContainerFederation(
       'The container provider runs Prosody only; ejabberd as server A needs the native provider.',
     );
   }
+  if (options.pair === true) {
+    throw new Error('The pair topology (a gateway on each server) runs on the native provider only.');
+  }
   const withHostile = options.hostile ?? false;
   const roles = serverRoles(withHostile);
   const engine = await ensureDockerEngine({ start: options.startEngine ?? false });

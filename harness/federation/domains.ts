@@ -15,6 +15,13 @@ export const FEDERATION_DOMAINS = {
   target: 'target.example',
 } as const;
 
+/**
+ * Server A, only in a pair topology (`pair: true`): the second gateway under test of an interop
+ * run, a XEP-0114 component on the other server, so that each gateway reaches the other across
+ * s2s (docs/interop.md).
+ */
+export const PAIR_COMPONENT_DOMAIN = 'agents.example.com';
+
 /** The same roles in every federation; an external one may give them other names. */
 export interface FederationDomains {
   readonly remote: string;
@@ -22,4 +29,6 @@ export interface FederationDomains {
   readonly component: string;
   readonly hostile: string;
   readonly target: string;
+  /** The second gateway's component domain, where the federation has one (a pair topology). */
+  readonly pairComponent?: string;
 }

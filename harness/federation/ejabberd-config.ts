@@ -12,6 +12,8 @@ export interface EjabberdPorts {
   readonly s2s: number;
   /** mod_http_api, for creating accounts (ejabberd keeps them in Mnesia, not in files we could write). */
   readonly api: number;
+  /** XEP-0114 components (ejabberd_service), when the server carries any. */
+  readonly component: number;
 }
 
 export interface EjabberdInstanceSpec {
@@ -22,6 +24,12 @@ export interface EjabberdInstanceSpec {
   readonly certificate: KeyPair;
   readonly caCertPath: string;
   readonly logLevel: 'debug' | 'info';
+  /** XEP-0114 components it accepts (a pair topology's second gateway), each listed in disco#items. */
+  readonly components?: readonly {
+    readonly domain: string;
+    readonly secret: string;
+    readonly listed?: boolean;
+  }[];
 }
 
 export function ejabberdPaths(dir: string): {
@@ -45,6 +53,9 @@ const q = (value: string): string => JSON.stringify(value);
 
 export function renderEjabberdConfig(spec: EjabberdInstanceSpec): string {
   const { address, ports } = spec;
+  const components = spec.components ?? [];
+  // Listed among the host's services, as #find-gateway recommends (prosody-config.ts does the same).
+  const listed = components.filter((component) => component.listed !== false).map(({ domain }) => q(domain));
   const listener = (port: number, module: string, extra: readonly string[]): string[] => [
     '  -',
     `    port: ${port}`,
@@ -64,6 +75,12 @@ export function renderEjabberdConfig(spec: EjabberdInstanceSpec): string {
     ...listener(ports.c2sDirectTls, 'ejabberd_c2s', ['tls: true']),
     ...listener(ports.s2s, 'ejabberd_s2s_in', []),
     ...listener(ports.api, 'ejabberd_http', ['request_handlers:', '  /api: mod_http_api']),
+    ...(components.length === 0
+      ? []
+      : listener(ports.component, 'ejabberd_service', [
+          'hosts:',
+          ...components.flatMap(({ domain, secret }) => [`  ${q(domain)}:`, `    password: ${q(secret)}`]),
+        ])),
     '# s2s must be TLS, authenticated by certificate (the run CA is trusted on every server).',
     's2s_use_starttls: required',
     's2s_dns_timeout: 1',
@@ -87,7 +104,9 @@ export function renderEjabberdConfig(spec: EjabberdInstanceSpec): string {
     '  mod_privacy: {}',
     '  mod_blocking: {}',
     '  mod_offline: {}',
-    '  mod_disco: {}',
+    ...(listed.length === 0
+      ? ['  mod_disco: {}']
+      : ['  mod_disco:', `    extra_domains: [${listed.join(', ')}]`]),
     '  mod_ping: {}',
     '  mod_http_api: {}',
     '  # change_password (replacing an account) lives here.',

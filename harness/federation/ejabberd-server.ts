@@ -52,7 +52,7 @@ export class EjabberdServer implements NativeServer {
     this.#spec = spec;
     this.role = spec.role;
     this.address = spec.address;
-    this.domains = spec.virtualHosts;
+    this.domains = [...spec.virtualHosts, ...(spec.components ?? []).map((component) => component.domain)];
     this.virtualHosts = spec.virtualHosts;
     this.c2s = { host: spec.address, port: spec.ports.c2s };
     this.c2sDirectTls = { host: spec.address, port: spec.ports.c2sDirectTls };
@@ -154,11 +154,25 @@ export class EjabberdServer implements NativeServer {
     });
   }
 
+  /**
+   * Every virtual host on c2s and s2s, and the component port accepting each component's secret.
+   * A component domain is not probed on s2s: ejabberd routes it only while the component is
+   * connected, which the gateway does after the start.
+   */
   #probes(): StreamProbe[] {
-    return this.virtualHosts.flatMap((domain) => [
-      { endpoint: this.c2s, domain, namespace: 'jabber:client' as const },
-      { endpoint: this.s2s, domain, namespace: 'jabber:server' as const },
-    ]);
+    const spec = this.#spec;
+    return [
+      ...this.virtualHosts.flatMap((domain) => [
+        { endpoint: this.c2s, domain, namespace: 'jabber:client' as const },
+        { endpoint: this.s2s, domain, namespace: 'jabber:server' as const },
+      ]),
+      ...(spec.components ?? []).map(({ domain, secret }) => ({
+        endpoint: { host: spec.address, port: spec.ports.component },
+        domain,
+        namespace: 'jabber:component:accept' as const,
+        secret,
+      })),
+    ];
   }
 
   readLog(): Promise<string> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { addressesNeeded, planTopology } from './federation-topology.ts';
+import { addressesNeeded, componentSpecs, planTopology } from './federation-topology.ts';
 
 describe('planTopology', () => {
   const addresses = ['127.1.0.1', '127.1.0.2', '127.1.0.3', '127.1.0.4', '127.1.0.5'];
@@ -58,9 +58,36 @@ describe('planTopology', () => {
     expect(hostile?.virtualHosts).toEqual(['hostile.example']);
   });
 
+  it("puts a pair's second gateway on server A, reached from B through the B→A proxy", () => {
+    const { servers, links } = planTopology([...addresses, '127.1.0.6', '127.1.0.7'], true, true);
+    const [a, b, hostile] = servers;
+    expect(a?.componentDomains).toEqual(['agents.example.com']);
+    expect(b?.componentDomains).toEqual(['agents.example', 'target.example']);
+    expect(a?.routes.get('agents.example.com')).toBe('127.1.0.1');
+    expect(b?.routes.get('agents.example.com')).toBe('127.1.0.4');
+    expect(hostile?.routes.get('agents.example.com')).toBe('127.1.0.1');
+    expect(links.at(-1)).toEqual({
+      name: 'pairComponent',
+      listen: { host: '127.1.0.7', port: 5347 },
+      target: { host: '127.1.0.1', port: 5347 },
+    });
+    expect(planTopology([...addresses, '127.1.0.6'], false, true).links.at(-1)?.listen.host).toBe(
+      '127.1.0.6',
+    );
+  });
+
+  it('gives the second gateway a secret of its own', () => {
+    expect(componentSpecs(['agents.example', 'agents.example.com'], 'one', 'two')).toEqual([
+      { domain: 'agents.example', secret: 'one', listed: true },
+      { domain: 'agents.example.com', secret: 'two', listed: true },
+    ]);
+    expect(() => componentSpecs(['agents.example.com'], 'one')).toThrow(/no component secret/);
+  });
+
   it('insists on the number of addresses it needs', () => {
     expect(addressesNeeded(false)).toBe(5);
     expect(addressesNeeded(true)).toBe(6);
+    expect(addressesNeeded(true, true)).toBe(7);
     expect(() => planTopology(addresses, true)).toThrow(/needs 6 addresses/);
   });
 });

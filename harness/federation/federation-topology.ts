@@ -1,7 +1,7 @@
 // Who serves which domain, at which address, and how each server reaches the others. Pure data:
 // the provider turns it into processes, proxies and files.
 import type { Endpoint } from '../faults/fault-proxy.ts';
-import { FEDERATION_DOMAINS } from './domains.ts';
+import { FEDERATION_DOMAINS, PAIR_COMPONENT_DOMAIN as pairComponent } from './domains.ts';
 import type { ProsodyPorts } from './prosody-config.ts';
 import type { ServerImplementation, ServerRole } from './server-provider.ts';
 
@@ -20,7 +20,7 @@ export const SERVER_ADDRESS_PORTS: readonly number[] = [
   EJABBERD_API_PORT,
 ];
 
-export type LinkName = 's2sAToB' | 's2sBToA' | 'component';
+export type LinkName = 's2sAToB' | 's2sBToA' | 'component' | 'pairComponent';
 
 export interface PlannedServer {
   readonly role: ServerRole;
@@ -42,9 +42,9 @@ export interface FederationTopology {
   readonly links: readonly PlannedLink[];
 }
 
-/** How many fresh addresses `planTopology` needs. */
-export function addressesNeeded(withHostile: boolean): number {
-  return withHostile ? 6 : 5;
+/** How many fresh addresses `planTopology` needs (a pair adds the second gateway's component proxy). */
+export function addressesNeeded(withHostile: boolean, withPair = false): number {
+  return 5 + (withHostile ? 1 : 0) + (withPair ? 1 : 0);
 }
 
 const { remote, local, component, hostile, target: fakeTarget } = FEDERATION_DOMAINS;
@@ -88,14 +88,37 @@ export interface ComponentSpec {
   readonly listed: boolean;
 }
 
-/** The XEP-0114 components a server accepts, all with the run's one component secret. */
-export function componentSpecs(componentDomains: readonly string[], secret: string): ComponentSpec[] {
-  return componentDomains.map((domain) => ({ domain, secret, listed: domain !== fakeTarget }));
+/**
+ * The XEP-0114 components a server accepts, all with the run's one component secret except the
+ * pair's second gateway, which has a secret of its own (`pairSecret`): two gateways under test
+ * are two deployments, and neither learns the other's credentials.
+ */
+export function componentSpecs(
+  componentDomains: readonly string[],
+  secret: string,
+  pairSecret?: string,
+): ComponentSpec[] {
+  return componentDomains.map((domain) => {
+    const own = domain === pairComponent ? pairSecret : secret;
+    if (own === undefined) throw new Error(`no component secret was given for ${domain}`);
+    return { domain, secret: own, listed: domain !== fakeTarget };
+  });
+}
+
+/**
+ * What a server serves in a topology: in a pair topology server A carries the second gateway's
+ * component too, so that each gateway's peer is across s2s from it.
+ */
+export function servedDomains(role: ServerRole, withPair = false): ServedDomains {
+  const served = SERVED_DOMAINS[role];
+  if (!withPair || role !== 'a') return served;
+  return { ...served, componentDomains: [...served.componentDomains, pairComponent] };
 }
 
 /** Every domain a server answers for (what its certificate must name). */
-export function domainsServedBy(role: ServerRole): string[] {
-  return [...SERVED_DOMAINS[role].virtualHosts, ...SERVED_DOMAINS[role].componentDomains];
+export function domainsServedBy(role: ServerRole, withPair = false): string[] {
+  const served = servedDomains(role, withPair);
+  return [...served.virtualHosts, ...served.componentDomains];
 }
 
 export function serverRoles(withHostile: boolean): ServerRole[] {
@@ -107,11 +130,18 @@ export function serverRoles(withHostile: boolean): ServerRole[] {
  * gateway reaches B's component port through the component proxy. The hostile server, when there
  * is one, is reached directly: its faults are not what is under test.
  */
-export function planTopology(addresses: readonly string[], withHostile: boolean): FederationTopology {
-  if (addresses.length !== addressesNeeded(withHostile)) {
-    throw new Error(`the topology needs ${addressesNeeded(withHostile)} addresses, got ${addresses.length}`);
+export function planTopology(
+  addresses: readonly string[],
+  withHostile: boolean,
+  withPair = false,
+): FederationTopology {
+  const needed = addressesNeeded(withHostile, withPair);
+  if (addresses.length !== needed) {
+    throw new Error(`the topology needs ${needed} addresses, got ${addresses.length}`);
   }
-  const [a = '', b = '', proxyToB = '', proxyToA = '', proxyForGateway = '', hostileAddress] = addresses;
+  const [a = '', b = '', proxyToB = '', proxyToA = '', proxyForGateway = ''] = addresses;
+  const hostileAddress = withHostile ? addresses[5] : undefined;
+  const proxyForPairGateway = addresses[withHostile ? 6 : 5] ?? '';
   const ports = FEDERATION_PORTS;
 
   const addressOf: Record<ServerRole, string | undefined> = { a, b, hostile: hostileAddress };
@@ -123,7 +153,7 @@ export function planTopology(addresses: readonly string[], withHostile: boolean)
       let address = addressOf[to] ?? '';
       if (from === 'a' && to === 'b') address = proxyToB;
       if (from === 'b' && to === 'a') address = proxyToA;
-      for (const domain of domainsServedBy(to)) routes.set(domain, address);
+      for (const domain of domainsServedBy(to, withPair)) routes.set(domain, address);
     }
     return routes;
   };
@@ -132,7 +162,7 @@ export function planTopology(addresses: readonly string[], withHostile: boolean)
     servers: roles.map((role) => ({
       role,
       address: addressOf[role] ?? '',
-      ...SERVED_DOMAINS[role],
+      ...servedDomains(role, withPair),
       routes: routesFrom(role),
     })),
     links: [
@@ -143,6 +173,15 @@ export function planTopology(addresses: readonly string[], withHostile: boolean)
         listen: { host: proxyForGateway, port: ports.component },
         target: { host: b, port: ports.component },
       },
+      ...(withPair
+        ? [
+            {
+              name: 'pairComponent' as const,
+              listen: { host: proxyForPairGateway, port: ports.component },
+              target: { host: a, port: ports.component },
+            },
+          ]
+        : []),
     ],
   };
 }

@@ -1,6 +1,6 @@
 // The handle a test holds on a running native federation.
 import { assertUsername, generatePassword } from './account-credentials.ts';
-import { FEDERATION_DOMAINS } from './domains.ts';
+import { FEDERATION_DOMAINS, type FederationDomains } from './domains.ts';
 import type { NativeServer } from './native-server.ts';
 import type {
   Account,
@@ -23,7 +23,7 @@ export interface NativeServers {
 export class NativeFederation implements Federation {
   /** Which provider started it (subclasses for other providers say theirs). */
   readonly provider: string = 'native';
-  readonly domains = FEDERATION_DOMAINS;
+  readonly domains: FederationDomains;
   timings: FederationTimings = { bootMs: Number.NaN, prepareMs: Number.NaN };
   readonly #accounts = new Map<string, Account>();
   #stopping: Promise<void> | undefined;
@@ -35,7 +35,14 @@ export class NativeFederation implements Federation {
     readonly caCertPath: string,
     readonly runDir: string,
     private readonly release: () => Promise<void>,
-  ) {}
+    /** The second gateway's link on server A, in a pair topology. */
+    readonly pairComponent?: ComponentLink,
+  ) {
+    this.domains =
+      pairComponent === undefined
+        ? FEDERATION_DOMAINS
+        : { ...FEDERATION_DOMAINS, pairComponent: pairComponent.domain };
+  }
 
   /** Server B accepts the fake target's domain with the run's one component secret. */
   get targetComponent(): TargetComponentLink {

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { FaultProxy } from '../faults/fault-proxy.ts';
 import { createRunCertificates, type RunCertificates } from './certificates.ts';
 import { EJABBERD, ensureProsody, ensureSoftware } from './debian-packages.ts';
-import { FEDERATION_DOMAINS } from './domains.ts';
+import { FEDERATION_DOMAINS, PAIR_COMPONENT_DOMAIN } from './domains.ts';
 import { EjabberdServer } from './ejabberd-server.ts';
 import { registerExitCleanup } from './exit-cleanup.ts';
 import {
@@ -40,7 +40,13 @@ import { SCRAM_ITERATION_COUNT } from './prosody-accounts.ts';
 import { bootFederation, faultLinks, proxyOf, startLinkProxy } from './run-boot.ts';
 import type { NativeServer } from './native-server.ts';
 import { ProsodyServer } from './prosody-server.ts';
-import type { AccountRequest, Federation, FederationOptions, ServerProvider } from './server-provider.ts';
+import type {
+  AccountRequest,
+  ComponentLink,
+  Federation,
+  FederationOptions,
+  ServerProvider,
+} from './server-provider.ts';
 
 const DEFAULT_S2S_TIMEOUT_SECONDS = 10;
 const DEFAULT_READY_TIMEOUT_MS = 20_000;
@@ -94,6 +100,8 @@ interface ServerContext {
   readonly erl: string | undefined;
   readonly certificates: RunCertificates;
   readonly secret: string;
+  /** The second gateway's own component secret, in a pair topology. */
+  readonly pairSecret: string | undefined;
   readonly options: FederationOptions;
 }
 
@@ -118,18 +126,20 @@ async function prepareServer(
     logLevel: options.logLevel ?? 'info',
     readyTimeoutMs: options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
   };
+  const components = componentSpecs(planned.componentDomains, context.secret, context.pairSecret);
   if (planned.role === 'a' && context.erl !== undefined) {
     return EjabberdServer.prepare({
       ...common,
       erl: context.erl,
       ports: { ...FEDERATION_PORTS, api: EJABBERD_API_PORT },
+      components,
     });
   }
   return ProsodyServer.prepare({
     ...common,
     executable: context.prosody,
     ports: FEDERATION_PORTS,
-    components: componentSpecs(planned.componentDomains, context.secret),
+    components,
     hostsFile: join(dir, 'hosts'),
     deadResolver: { address: planned.address, port: await deadUdpPort(planned.address) },
     runAsRoot: process.getuid?.() === 0,
@@ -139,9 +149,20 @@ async function prepareServer(
   });
 }
 
+function pairComponentLink(proxy: FaultProxy, secret: string): ComponentLink {
+  return {
+    domain: PAIR_COMPONENT_DOMAIN,
+    secret,
+    host: proxy.listen.host,
+    port: proxy.listen.port,
+    direct: proxy.target,
+  };
+}
+
 async function startNativeFederation(options: FederationOptions = {}): Promise<Federation> {
   const startedAt = performance.now();
   const withHostile = options.hostile ?? false;
+  const withPair = options.pair ?? false;
   // Finding (or installing) the servers and issuing certificates overlap with the rest of the preparation.
   const softwareFound = Promise.all([
     ensureProsody(),
@@ -163,12 +184,18 @@ async function startNativeFederation(options: FederationOptions = {}): Promise<F
     await mkdir(certsDir, { mode: 0o700 });
     const certificatesIssued = createRunCertificates(
       certsDir,
-      serverRoles(withHostile).map((role) => ({ name: `server-${role}`, domains: domainsServedBy(role) })),
+      serverRoles(withHostile).map((role) => ({
+        name: `server-${role}`,
+        domains: domainsServedBy(role, withPair),
+      })),
     );
     certificatesIssued.catch(() => undefined);
 
-    run.addresses = await allocateLoopbackAddresses(addressesNeeded(withHostile), SERVER_ADDRESS_PORTS);
-    const topology = planTopology(run.addresses, withHostile);
+    run.addresses = await allocateLoopbackAddresses(
+      addressesNeeded(withHostile, withPair),
+      SERVER_ADDRESS_PORTS,
+    );
+    const topology = planTopology(run.addresses, withHostile, withPair);
     // Each is registered as soon as it runs, so that a failure of another still releases it.
     await Promise.all(
       topology.links.map(async (link) => {
@@ -178,7 +205,8 @@ async function startNativeFederation(options: FederationOptions = {}): Promise<F
 
     const [certificates, [prosody, erl]] = await Promise.all([certificatesIssued, softwareFound]);
     const secret = options.component?.secret ?? randomBytes(18).toString('base64url');
-    const context = { prosody, erl, certificates, secret, options };
+    const pairSecret = withPair ? randomBytes(18).toString('base64url') : undefined;
+    const context = { prosody, erl, certificates, secret, pairSecret, options };
     run.servers.push(
       ...(await Promise.all(topology.servers.map((planned) => prepareServer(run, planned, context)))),
     );
@@ -199,6 +227,7 @@ async function startNativeFederation(options: FederationOptions = {}): Promise<F
       certificates.ca.certPath,
       run.dir,
       release,
+      pairSecret === undefined ? undefined : pairComponentLink(run.proxy('pairComponent'), pairSecret),
     );
     return await bootFederation(
       federation,

@@ -26,6 +26,7 @@ export function faultLinks(proxies: ReadonlyMap<LinkName, FaultProxy>): Federati
     s2sAToB: proxyOf(proxies, 's2sAToB'),
     s2sBToA: proxyOf(proxies, 's2sBToA'),
     component: proxyOf(proxies, 'component'),
+    ...(proxies.has('pairComponent') ? { pairComponent: proxyOf(proxies, 'pairComponent') } : {}),
     restoreAll: () => {
       for (const proxy of proxies.values()) proxy.restore();
     },
@@ -56,8 +57,8 @@ export async function startLinkProxy(
   options: FederationOptions,
 ): Promise<FaultProxy> {
   const port = link.name === 'component' ? options.component?.port : undefined;
-  // The component link is plaintext XMPP (XEP-0114): cases can act on the gateway's stanzas.
-  const inspectStanzas = link.name === 'component';
+  // The component links are plaintext XMPP (XEP-0114): cases can act on the gateways' stanzas.
+  const inspectStanzas = link.name === 'component' || link.name === 'pairComponent';
   if (port === undefined) return FaultProxy.start({ ...link, inspectStanzas });
   const listen = { host: FIXED_COMPONENT_HOST, port };
   try {

@@ -58,6 +58,12 @@ export interface FederationOptions {
   readonly scramIterations?: number;
   /** Keep the run directory (configs, logs, data) after stop, for a person to read (default false). */
   readonly keepRunDir?: boolean;
+  /**
+   * A pair topology for interop runs (default false): server A carries a second gateway
+   * component (`pairComponent`, domain `agents.example.com`, a secret of its own), so two
+   * gateways under test sit on two servers and reach each other only across s2s.
+   */
+  readonly pair?: boolean;
 }
 
 /** Where the component link listens when its port is fixed (FederationOptions.component.port). */
@@ -116,6 +122,8 @@ export interface FederationLinks {
   readonly s2sBToA: FaultProxy;
   /** The gateway's component connection to server B. */
   readonly component: FaultProxy;
+  /** The second gateway's component connection to server A (a pair topology only). */
+  readonly pairComponent?: FaultProxy | undefined;
   /** Every link back to normal. */
   restoreAll(): void;
 }
@@ -136,6 +144,11 @@ export interface Federation {
     readonly hostile?: FederationServer;
   };
   readonly component: ComponentLink;
+  /**
+   * The second gateway's component link, on server A (`pair: true`): its own domain, secret and
+   * fault proxy. Absent in a federation started without a pair.
+   */
+  readonly pairComponent?: ComponentLink | undefined;
   /** Absent where the federation has no component for it (an external one that names none). */
   readonly targetComponent?: TargetComponentLink;
   readonly links: FederationLinks;

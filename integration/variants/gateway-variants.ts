@@ -15,7 +15,7 @@ import { readPatchFile } from '../../harness/sut/patch-file.ts';
 import { buildSourceVariant, type DiffPatch } from '../../harness/sut/source-variant.ts';
 
 /** The reference gateway's SUT file as JSON, the shape the variants edit. */
-interface SutFile {
+export interface SutFile {
   name: string;
   launch: { command: string[]; files: { 'gateway.json': { limits: Record<string, unknown> } } };
   limits: Record<string, unknown>;

@@ -1,0 +1,156 @@
+// Issue 24, Done when: a pair with a broken side fails the right cell, naming the side and the
+// requirement; the other direction, whose target is a permitted variant, still passes. One
+// `agentconf interop` run: gateway A is a permitted variant (IQ errors echo the request, which
+// #errors allows), gateway B a broken one (directory and tool collections in UTF-16 order, which
+// #list-agents forbids).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { DirectionResult } from '../runner/interop/run-interop.ts';
+import { runCli } from '../cli/test-support/run-cli.ts';
+import {
+  buildGatewayVariant,
+  ECHO_IN_ERRORS,
+  variantPatches,
+  type BuiltVariant,
+  type SutFile,
+} from './variants/gateway-variants.ts';
+
+describe('an interop pair with a broken target B and a permitted target A', () => {
+  let permitted: BuiltVariant;
+  let broken: BuiltVariant;
+  let out: string;
+  let run: { code: number; stdout: string; stderr: string };
+  const direction = (name: string): DirectionResult =>
+    JSON.parse(readFileSync(join(out, name, 'result.json'), 'utf8')) as DirectionResult;
+  const scenario = (name: string, id: string) => {
+    const found = direction(name).scenarios.find((entry) => entry.id === id);
+    if (found === undefined) throw new Error(`no scenario ${id} in ${name}`);
+    return found;
+  };
+
+  beforeAll(async () => {
+    permitted = buildGatewayVariant(ECHO_IN_ERRORS);
+    broken = buildGatewayVariant({
+      name: 'utf16-order',
+      change: 'directory, search and tool collections sorted and positioned by UTF-16 code units',
+      patches: variantPatches('utf16-order'),
+    });
+    out = mkdtempSync(join(tmpdir(), 'agentconf-interop-proof-'));
+    run = await runCli([
+      'interop',
+      '--sut',
+      permitted.sutFile,
+      '--sut',
+      broken.sutFile,
+      '--seed',
+      '7',
+      '--out',
+      out,
+    ]);
+    console.info(`[verdict proof] interop ${ECHO_IN_ERRORS.name} × utf16-order:\n${run.stdout}`);
+  }, 420_000);
+
+  afterAll(() => {
+    permitted.remove();
+    broken.remove();
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  it('FAILS discovery and retrieval A→B, naming target B and the byte-order requirements', () => {
+    for (const [id, requirement] of [
+      ['discovery', 'list-agents.octet-order'],
+      ['retrieval', 'list-tools.name-byte-order'],
+    ] as const) {
+      const verdict = scenario('A-to-B', id);
+      expect(verdict.outcome, run.stdout).toBe('failed');
+      expect(verdict.reason).toContain(`target B: ${requirement}`);
+      expect(verdict.failures.every((failure) => failure.side === 'target B')).toBe(true);
+    }
+    expect(run.stdout).toMatch(/A-to-B:[\s\S]*discovery\s+failed\s+target B: list-agents\.octet-order/);
+  });
+
+  it('PASSES every suite-judged scenario B→A, whose target only does what the spec allows', () => {
+    for (const id of ['discovery', 'retrieval', 'hidden-vs-missing']) {
+      expect(scenario('B-to-A', id).outcome, run.stdout).toBe('passed');
+    }
+  });
+
+  it('never passes what it did not observe, and exits 1 when a scenario is not passed', () => {
+    for (const name of ['A-to-B', 'B-to-A']) {
+      expect(scenario(name, 'invocation').outcome).toBe('cantTell');
+      expect(direction(name).passed).toBe(false);
+    }
+    expect(run.code).toBe(1);
+  });
+});
+
+/** The reference gateway with its call-out on, as fixtures/sut/reference-gateway-caller.json has it. */
+function callingOut(sut: SutFile): void {
+  sut['caller'] = { gatewayTool: { endpoint: 'caller@agents.example', tool: 'conformance.call-out' } };
+  (sut.launch.files['gateway.json'] as Record<string, unknown>)['callOut'] = {
+    endpoint: 'caller@{componentDomain}',
+    iqTimeoutSeconds: 3,
+  };
+}
+
+describe('an interop pair whose caller A invokes with a manifest hash it was never served', () => {
+  let brokenCaller: BuiltVariant;
+  let goodCaller: BuiltVariant;
+  let out: string;
+  let run: { code: number; stdout: string; stderr: string };
+  const invocation = (name: string) => {
+    const result = JSON.parse(readFileSync(join(out, name, 'result.json'), 'utf8')) as DirectionResult;
+    const found = result.scenarios.find((entry) => entry.id === 'invocation');
+    if (found === undefined) throw new Error(`no invocation scenario in ${name}`);
+    return found;
+  };
+
+  beforeAll(async () => {
+    brokenCaller = buildGatewayVariant({
+      name: 'caller-stale-pin',
+      change: "the call-out's invoke carries a manifest hash the target never served",
+      patches: variantPatches('caller-stale-pin'),
+      sut: callingOut,
+    });
+    goodCaller = buildGatewayVariant({
+      name: 'calling-out',
+      change: 'call-out on',
+      patches: [],
+      sut: callingOut,
+    });
+    out = mkdtempSync(join(tmpdir(), 'agentconf-interop-proof-'));
+    run = await runCli([
+      'interop',
+      '--sut',
+      brokenCaller.sutFile,
+      '--sut',
+      goodCaller.sutFile,
+      '--seed',
+      '7',
+      '--out',
+      out,
+    ]);
+    console.info(`[verdict proof] interop caller-stale-pin × calling-out:\n${run.stdout}`);
+  }, 420_000);
+
+  afterAll(() => {
+    brokenCaller.remove();
+    goodCaller.remove();
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  it('FAILS invocation A→B naming caller A and the pinning requirement, not the target that refused', () => {
+    const verdict = invocation('A-to-B');
+    expect(verdict.outcome, run.stdout).toBe('failed');
+    expect(verdict.reason).toMatch(/^caller A: manifest-retrieval\.client-pins-version/);
+    expect(verdict.failures.map((failure) => failure.side)).toEqual(['caller A']);
+  });
+
+  it('PASSES invocation B→A, where the correct caller calls the broken one', () => {
+    expect(invocation('B-to-A').outcome, run.stdout).toBe('passed');
+  });
+});
