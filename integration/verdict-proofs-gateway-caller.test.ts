@@ -1,7 +1,8 @@
 // Proof that the caller suites judge a gateway through its declared call-out tool
 // (docs/caller.md, "A gateway whose own agents call out"): the reference gateway with
-// conformance.call-out passes the caller-side assessment on a full run (its profiles are the
-// gateway suites' business, proved on reference-gateway.json); gateways broken in one caller rule
+// conformance.call-out passes the caller-side assessment on a full run, and every profile it
+// claims: its call-out tool is granted to an account no gateway case acts as, so the gateway
+// suites' model of the world still holds (docs/caller.md); gateways broken in one caller rule
 // (integration/variants/gateway-caller-variants.ts) fail the caller case that judges that rule,
 // citing its requirement, and fail the assessment.
 import { join } from 'node:path';
@@ -36,10 +37,11 @@ describe('the reference gateway as a caller, on a full run', () => {
     sutFile: join(REPO_ROOT, 'fixtures', 'sut', GATEWAY_CALLER_SUT),
   });
 
-  it('passes the caller-side assessment, judged through its call-out tool; mcp-bridge is not run', () => {
+  it('passes every claimed profile and the caller-side assessment, judged through its call-out tool; mcp-bridge is not run', () => {
     const { result } = run();
     expect(result.caller).toEqual({ kind: 'gateway-tool', name: result.subject.name });
     expect(assessment(result, 'caller-side').verdict, describeRun(run())).toBe('passed');
+    expect(result.passed, describeRun(run())).toBe(true);
     expect(assessment(result, 'mcp-bridge')).toMatchObject({
       verdict: 'not-run',
       reason: expect.stringMatching(/gateway call-out tool/) as unknown,

@@ -116,6 +116,11 @@ async function startRepetitionSession(context: RunContext, repetition: Repetitio
   }
 }
 
+/** The account a gateway's call-out tool is invoked as: the one it names, else its adminJid. */
+function callOutJidOf(config: RunContext['plan']['inputs']['config']): string | undefined {
+  return (config.caller?.kind === 'gateway-tool' ? config.caller.account : undefined) ?? config.adminJid;
+}
+
 /**
  * A gateway SUT file that also declares a caller (docs/caller.md) has the caller suites run after
  * the gateway's, on the same federation: an MCP bridge through MCP, the gateway's own call-out
@@ -129,11 +134,12 @@ async function withCallerSuites(
 ): Promise<RunResult> {
   const { config, selection } = context.plan.inputs;
   if (config.caller === undefined || result.interrupted !== undefined) return result;
+  const callOutJid = callOutJidOf(config);
   const callers = await runCallers({
     federation: session.federation,
     declaration: config.caller,
     timeouts: config.timeouts,
-    ...(config.adminJid === undefined ? {} : { gatewayCallerJid: config.adminJid }),
+    ...(callOutJid === undefined ? {} : { gatewayCallerJid: callOutJid }),
     suites: ALL_CALLER_SUITES,
     ...(selection.grep === undefined ? {} : { grep: selection.grep }),
     seed: repetition.seed,

@@ -53,6 +53,8 @@ export interface SutInstance {
   readonly facts: LaunchFacts;
   /** The admin account the harness created for the config's adminJid. */
   readonly adminAccount: Account | undefined;
+  /** The account for caller.gatewayTool.account, when the config names one. */
+  readonly callOutAccount: Account | undefined;
   /** Undefined when the launch is 'external'. */
   readonly launch: ExpandedLaunch | undefined;
   readonly process: ManagedProcess | undefined;
@@ -88,19 +90,18 @@ export function componentFor(config: SutConfig, federation: Federation): { domai
 }
 
 /**
- * The account of the config's adminJid: one the federation has already (an external federation
- * lists its accounts), or one created now with a fresh password on the server of its domain.
+ * The account of a JID the config names (its adminJid, its call-out account): one the federation
+ * has already (an external federation lists its accounts), or one created now with a fresh
+ * password on the server of its domain.
  */
-async function adminAccountFor(config: SutConfig, federation: Federation): Promise<Account | undefined> {
-  if (config.adminJid === undefined) return undefined;
-  const adminJid = config.adminJid;
-  const existing = federation.accounts.find((account) => bareJidEquals(account.jid, adminJid));
+async function declaredAccount(jid: string, what: string, federation: Federation): Promise<Account> {
+  const existing = federation.accounts.find((account) => bareJidEquals(account.jid, jid));
   if (existing !== undefined) return existing;
-  const { localpart, domainpart } = parseBareJid(adminJid);
+  const { localpart, domainpart } = parseBareJid(jid);
   const served: readonly string[] = [federation.domains.local, federation.domains.remote];
   if (localpart === undefined || !served.includes(domainpart)) {
     throw new SutMismatchError(
-      `adminJid ${adminJid} must be an account on ${served.join(' or ')}, the domains whose ` +
+      `${what} ${jid} must be an account on ${served.join(' or ')}, the domains whose ` +
         'servers this federation runs',
     );
   }
@@ -108,8 +109,22 @@ async function adminAccountFor(config: SutConfig, federation: Federation): Promi
     return await federation.createAccount({ username: localpart, domain: domainpart });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new SutMismatchError(`cannot create the admin account ${adminJid}: ${reason}`);
+    throw new SutMismatchError(`cannot create the ${what} account ${jid}: ${reason}`);
   }
+}
+
+function adminAccountFor(config: SutConfig, federation: Federation): Promise<Account | undefined> {
+  return config.adminJid === undefined
+    ? Promise.resolve(undefined)
+    : declaredAccount(config.adminJid, 'adminJid', federation);
+}
+
+/** The account a gateway's call-out tool is invoked as, when the SUT file names one (docs/caller.md). */
+function callOutAccountFor(config: SutConfig, federation: Federation): Promise<Account | undefined> {
+  const { caller } = config;
+  return caller?.kind === 'gateway-tool' && caller.account !== undefined
+    ? declaredAccount(caller.account, 'caller.gatewayTool.account', federation)
+    : Promise.resolve(undefined);
 }
 
 /** A directory of this run, removed at stop and on every exit path (like the federation's own). */
@@ -154,6 +169,7 @@ export async function launchSut(options: SutLaunchOptions): Promise<SutInstance>
     );
   }
   const adminAccount = await adminAccountFor(config, federation);
+  const callOutAccount = await callOutAccountFor(config, federation);
   const run = config.launch === 'external' ? undefined : await runDirectory();
   const baseFacts = {
     serverHost: federation.component.host,
@@ -169,6 +185,7 @@ export async function launchSut(options: SutLaunchOptions): Promise<SutInstance>
       config,
       facts: { ...baseFacts, worldFile: '', dataDir: '' },
       adminAccount,
+      callOutAccount,
       launch: undefined,
       process: undefined,
       stop: () => Promise.resolve(),
@@ -213,6 +230,7 @@ export async function launchSut(options: SutLaunchOptions): Promise<SutInstance>
       config,
       facts,
       adminAccount,
+      callOutAccount,
       launch,
       process: managed,
       ...(storageFaults === undefined ? {} : { storageFaults }),

@@ -236,6 +236,18 @@ describe('SUT config', () => {
       endpoint: 'caller@agents.example',
       tool: 'call.out',
     });
+    // The account the suite invokes it as: a bare JID, kept as written.
+    const withAccount = {
+      ...MINIMAL,
+      caller: { gatewayTool: { ...gateway.caller.gatewayTool, account: 'calldriver@server.example' } },
+    };
+    expect(parse(withAccount).caller).toMatchObject({ account: 'calldriver@server.example' });
+    expect(
+      problems({
+        ...MINIMAL,
+        caller: { gatewayTool: { ...gateway.caller.gatewayTool, account: 'calldriver' } },
+      }),
+    ).toEqual([expect.stringMatching(/^\/caller\/gatewayTool\/account: /)]);
     expect(problems({ name: 'gw', caller: gateway.caller })).toEqual([
       '/component: "component" is required',
       '/launch: "launch" is required',

@@ -133,6 +133,12 @@ export interface GatewayToolCallerDeclaration {
   readonly kind: 'gateway-tool';
   readonly endpoint: string;
   readonly tool: string;
+  /**
+   * The account the suite invokes the tool as, created by the harness; absent: the adminJid, else
+   * a fresh account. One of its own keeps the tool's grant away from every account a gateway case
+   * acts as, whose view of the world the suite's model predicts.
+   */
+  readonly account?: string;
 }
 
 export type CallerDeclaration = McpCallerDeclaration | GatewayToolCallerDeclaration;
@@ -266,7 +272,7 @@ type RawCaller =
         readonly env?: Record<string, string>;
       };
     }
-  | { readonly gatewayTool: { readonly endpoint: string; readonly tool: string } };
+  | { readonly gatewayTool: { readonly endpoint: string; readonly tool: string; readonly account?: string } };
 
 /** A file with an MCP caller and no gateway (the schema then requires nothing else). */
 type RawBridgeConfig = Pick<RawSutConfig, 'name' | 'version' | 'homepage' | 'timeouts'> & {

@@ -180,16 +180,16 @@ export async function judgeInvocationThroughCallOut(
 
   const driver = createDriver(pair.federation, { timeoutMs: suts[caller].timeouts.replySeconds * 1_000 });
   try {
-    // The SUT file's adminJid: a call-out is a request forgery risk, so gateways grant it to the
-    // suite's account alone (docs/caller.md).
-    const admin = pair.gateways[caller].adminAccount?.jid;
-    if (admin === undefined) {
+    // The SUT file's call-out account, else its adminJid: a call-out is a request forgery risk,
+    // so gateways grant it to the suite's account alone (docs/caller.md).
+    const invokerJid = (pair.gateways[caller].callOutAccount ?? pair.gateways[caller].adminAccount)?.jid;
+    if (invokerJid === undefined) {
       return verdict(
         'cantTell',
-        `${callerLabel}'s SUT file names no adminJid, the account that may invoke its call-out`,
+        `${callerLabel}'s SUT file names neither caller.gatewayTool.account nor adminJid, the account that may invoke its call-out`,
       );
     }
-    const invoker = await driver.connect(admin, 'interop-call-out');
+    const invoker = await driver.connect(invokerJid, 'interop-call-out');
     const targetLink = componentLinkOf(pair, target);
     const callerLink = componentLinkOf(pair, caller);
     const recorded = await recording(targetLink, () =>

@@ -49,10 +49,13 @@ export function sutConfigForSide(config: SutConfig, federation: Federation, side
   if (side === 'b') return placed;
   // Gateway A loads the mirrored world: what its SUT file writes for the reference world's
   // accounts and domains (local domains, per-principal limits, the admin) is mirrored with it.
-  const { launch, adminJid } = placed;
+  const { launch, adminJid, caller } = placed;
   return {
     ...placed,
     ...(adminJid === undefined ? {} : { adminJid: mirrorAddress(adminJid) }),
+    ...(caller?.kind === 'gateway-tool' && caller.account !== undefined
+      ? { caller: { ...caller, account: mirrorAddress(caller.account) } }
+      : {}),
     launch:
       launch === 'external'
         ? launch
