@@ -5,6 +5,17 @@
 // may share it, the judge (harness/, suites/) may not read it.
 import boundaries from 'eslint-plugin-boundaries';
 
+/** What the CLI reads: every layer of the product below it. */
+const PRODUCT = [
+  'runner',
+  'suites',
+  'harness',
+  'reference-gateway',
+  'reference-bridge',
+  'reference-caller',
+  'protocol',
+];
+
 /** Layer → the layers below it that it may import. */
 export const LAYERS = {
   protocol: [],
@@ -18,52 +29,16 @@ export const LAYERS = {
   'reference-bridge': ['reference-caller', 'protocol'],
   suites: ['harness', 'protocol'],
   runner: ['suites', 'harness', 'protocol'],
-  cli: [
-    'runner',
-    'suites',
-    'harness',
-    'reference-gateway',
-    'reference-bridge',
-    'reference-caller',
-    'protocol',
-  ],
+  cli: PRODUCT,
   bin: ['cli', 'protocol'],
   // Developer tools beside the product (the spec/artifact check): they read the wire model and
   // nothing imports them.
   tools: ['protocol'],
-  bench: [
-    'cli',
-    'runner',
-    'suites',
-    'harness',
-    'reference-gateway',
-    'reference-bridge',
-    'reference-caller',
-    'protocol',
-  ],
+  bench: ['cli', ...PRODUCT],
   // The mutant catalog and its runner: patched copies of the gateway judged by agentconf runs.
-  mutants: [
-    'integration',
-    'cli',
-    'runner',
-    'suites',
-    'harness',
-    'reference-gateway',
-    'reference-bridge',
-    'reference-caller',
-    'protocol',
-  ],
+  mutants: ['integration', 'cli', ...PRODUCT],
   // Tests that start a federation and a gateway together, and run cases against it.
-  integration: [
-    'cli',
-    'runner',
-    'suites',
-    'harness',
-    'reference-gateway',
-    'reference-bridge',
-    'reference-caller',
-    'protocol',
-  ],
+  integration: ['cli', ...PRODUCT],
 };
 
 export const boundariesConfig = {
