@@ -4,6 +4,16 @@ import { SERVER_STACK_OPTIONS } from './server-stack.ts';
 import { PROFILE_IDS } from '../protocol/profiles.ts';
 import type { CommandSpec } from './options.ts';
 
+/** `--seed N`: the run seed, shared by every command that runs cases. */
+export const SEED_OPTION = {
+  type: 'integer',
+  valueName: 'N',
+  min: 0,
+  max: 4_294_967_295,
+  description: 'the run seed, to replay a run',
+  defaultText: 'a fresh one, printed',
+} as const;
+
 /**
  * The default --timeout of one run. The default run takes about half a minute against the
  * reference gateway (docs/suites.md) and a slower gateway with longer documented timeouts a few
@@ -77,14 +87,7 @@ export const RUN_SPEC = {
       description: "send at most N requests per second to the gateway (instead of the SUT file's limits)",
     },
     baseline: { type: 'string', valueName: 'FILE', description: 'the expected failures (docs/ci.md)' },
-    seed: {
-      type: 'integer',
-      valueName: 'N',
-      min: 0,
-      max: 4_294_967_295,
-      description: 'the run seed, to replay a run',
-      defaultText: 'a fresh one, printed',
-    },
+    seed: SEED_OPTION,
     repeat: {
       type: 'integer',
       valueName: 'N',

@@ -14,34 +14,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startCallerSession, type CallerSession } from '../harness/caller-under-test/index.ts';
-import { simpleManifest, type FakeTargetWorld } from '../harness/fake-target/target-world.ts';
 import type { RecordedStanza } from '../harness/fake-target/stanza-log.ts';
 import { nativeProvider } from '../harness/federation/native-provider.ts';
 import type { Federation } from '../harness/federation/server-provider.ts';
 import { REPO_ROOT } from '../harness/repo-root.ts';
 import { loadSutFile, type McpCallerDeclaration } from '../harness/sut/sut-config.ts';
 import { NS_AGENT_TASK } from '../protocol/namespaces.ts';
+import { FORECAST, WEATHER, WEATHER_WORLD } from './test-support/weather-target.ts';
 
-const WEATHER = 'weather@target.example';
-const FORECAST = 'forecast.get';
 /** The SUT file's --iq-timeout: how long the bridge waits for <accepted/> before its retry. */
 const BRIDGE_IQ_TIMEOUT_MS = 3000;
-
-const WORLD: FakeTargetWorld = {
-  endpoints: [
-    {
-      jid: WEATHER,
-      manifests: [
-        simpleManifest(WEATHER, '1.0.0', [
-          {
-            name: FORECAST,
-            inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-          },
-        ]),
-      ],
-    },
-  ],
-};
 
 async function declarationIn(file: string): Promise<McpCallerDeclaration> {
   const sut = await loadSutFile(join(REPO_ROOT, 'fixtures', 'sut', file));
@@ -78,7 +60,7 @@ describe.each([
     session = await startCallerSession({
       federation,
       declaration: await declarationIn(file),
-      world: WORLD,
+      world: WEATHER_WORLD,
       dataDir,
     });
   }, 60_000);

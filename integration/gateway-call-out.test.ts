@@ -10,7 +10,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeTarget, type FakeTarget } from '../harness/fake-target/index.ts';
-import { simpleManifest, type FakeTargetWorld } from '../harness/fake-target/target-world.ts';
 import { canonicalDocument } from '../protocol/json/canonical.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../protocol/json/json-value.ts';
 import {
@@ -31,28 +30,11 @@ import {
   sendInput,
   taskState,
 } from './test-support/tasks.ts';
+import { FORECAST, WEATHER, WEATHER_WORLD } from './test-support/weather-target.ts';
 
 const CALLER_ENDPOINT = 'caller@agents.example';
-const WEATHER = 'weather@target.example';
-const FORECAST = 'forecast.get';
 const CALL_OUT_HASH = canonicalDocument(callOutManifest(CALLER_ENDPOINT)).hash;
 const EVENT_WAIT_MS = 15_000;
-
-const WORLD: FakeTargetWorld = {
-  endpoints: [
-    {
-      jid: WEATHER,
-      manifests: [
-        simpleManifest(WEATHER, '1.0.0', [
-          {
-            name: FORECAST,
-            inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-          },
-        ]),
-      ],
-    },
-  ],
-};
 
 const gateway = useGatewayFederation({
   config: { callOut: { endpoint: CALLER_ENDPOINT, iqTimeoutSeconds: 2, pollSeconds: 1 } },
@@ -62,7 +44,7 @@ let target: FakeTarget;
 beforeAll(async () => {
   const link = gateway().federation.targetComponent;
   if (link === undefined) throw new Error('this federation serves no target component');
-  target = await startFakeTarget({ link, world: WORLD });
+  target = await startFakeTarget({ link, world: WEATHER_WORLD });
 }, 60_000);
 
 afterAll(async () => {

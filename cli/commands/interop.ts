@@ -15,6 +15,7 @@ import type { Command } from '../main.ts';
 import { parseCommandArgs, type CommandSpec } from '../options.ts';
 import { DEFAULT_WORLD, readSutConfigFile, readWorldFile } from '../run-inputs.ts';
 import { suiteVersion } from '../run/plan.ts';
+import { SEED_OPTION } from '../run-spec.ts';
 
 const SPEC = {
   name: 'interop',
@@ -46,14 +47,7 @@ const SPEC = {
       description: "where each direction's result.json goes (<DIR>/A-to-B/, <DIR>/B-to-A/)",
       defaultText: 'reports/interop under the current directory',
     },
-    seed: {
-      type: 'integer',
-      valueName: 'N',
-      min: 0,
-      max: 4_294_967_295,
-      description: 'the run seed, to replay a run',
-      defaultText: 'a fresh one, printed',
-    },
+    seed: SEED_OPTION,
     verbose: { type: 'boolean', description: 'every case as it runs' },
   },
   example: 'interop --sut fixtures/sut/reference-gateway.json --sut fixtures/sut/reference-gateway.json',
