@@ -147,6 +147,8 @@ describe.each(PERMITTED_BRIDGE_VARIANTS.map((variant) => [variant.name, variant]
         .filter((result) => result.outcome !== 'passed')
         // Declared on stdio, like the reference bridge: no client token exists to judge there.
         .filter((result) => !(result.case.id === TOKEN_CASE && result.outcome === 'inapplicable'))
+        // A case only a gateway's call-out can show (it declares MCP inapplicable, with why).
+        .filter((result) => !(result.case.interfaces.mcp !== true && result.outcome === 'inapplicable'))
         .map(
           (result) => `${result.case.id} ${result.outcome}: ${(result.reason ?? '').split('\n')[0] ?? ''}`,
         );

@@ -53,8 +53,22 @@ export const GATEWAY_CALLER_COMMANDS_TO_FULL_JID = fromEnginePatch(
   'task-message-routing.bare-jid-commands',
 );
 
+/**
+ * The call-out's IQs leave as the remote target's own bare JID, the component's sender guard
+ * gone (#security): its server may refuse them, but the gateway sent them, and its component
+ * link shows it.
+ */
+export const GATEWAY_CALLER_SENDS_AS_TARGET = fromEnginePatch(
+  'gateway-caller-sends-as-target',
+  'gateway-caller-sends-as-target',
+  "the call-out's IQs are sent from the remote target's bare JID (no sender guard)",
+  'security.caller-sends-as-itself',
+  'security.caller-no-spoofing',
+);
+
 export const BROKEN_GATEWAY_CALLER_VARIANTS: readonly GatewayCallerVariant[] = [
   GATEWAY_CALLER_RETRIES_NEW_ID,
   GATEWAY_CALLER_ACCEPTS_CONFLICTING_REVISION,
   GATEWAY_CALLER_COMMANDS_TO_FULL_JID,
+  GATEWAY_CALLER_SENDS_AS_TARGET,
 ];

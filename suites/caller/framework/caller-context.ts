@@ -14,6 +14,8 @@ import {
   type CallerSession,
   type CallerSessionOptions,
 } from '../../../harness/caller-under-test/index.ts';
+import type { Element } from '@xmpp/xml';
+
 import { Transcript } from '../../../harness/driver/index.ts';
 import {
   startFakeTarget,
@@ -53,6 +55,12 @@ export interface CallerScene {
   readonly target: FakeTarget;
   readonly caller: CallerUnderTest;
   readonly mcp: CallerSession | undefined;
+  /**
+   * A gateway's call-out tool: every stanza the gateway sent on its component link since the
+   * scene started, as the link's proxy read it (before its server could refuse one), or undefined
+   * when that link is not read. Undefined for an MCP caller, whose server stamps its stanzas.
+   */
+  readonly gatewaySent: readonly Element[] | undefined;
 }
 
 export interface CallerCaseContext {
@@ -105,7 +113,11 @@ export class CallerCaseScope {
   readonly transcript: Transcript;
   readonly context: CallerCaseContext;
   readonly #sessions: { readonly session: CallerSession; readonly dataDir: string }[] = [];
-  readonly #gateways: { readonly caller: GatewayCallerUnderTest; readonly target: FakeTarget }[] = [];
+  readonly #gateways: {
+    readonly caller: GatewayCallerUnderTest;
+    readonly target: FakeTarget;
+    readonly stopReading: () => void;
+  }[] = [];
   readonly #environment: CallerEnvironment;
   readonly #mcpWaiters = new Set<(json: string) => boolean>();
 
@@ -149,7 +161,7 @@ export class CallerCaseScope {
         { transcript: this.transcript, mcpMessage: (match, what, ms) => this.#mcpMessage(match, what, ms) },
         options,
       );
-      return { target: session.target, caller, mcp: session };
+      return { target: session.target, caller, mcp: session, gatewaySent: undefined };
     }
     return await this.#startGateway(world, options);
   }
@@ -163,6 +175,15 @@ export class CallerCaseScope {
       throw new Error(`the ${federation.provider} federation has no fake target component (docs/caller.md)`);
     }
     const target = await startFakeTarget({ ...options.target, link, world });
+    const gatewayLink = federation.links.component;
+    const gatewaySent: Element[] | undefined = gatewayLink.inspectingStanzas ? [] : undefined;
+    const read = (stanza: Element): void => {
+      gatewaySent?.push(stanza);
+    };
+    gatewayLink.on('stanza', read);
+    const stopReading = (): void => {
+      gatewayLink.off('stanza', read);
+    };
     try {
       const caller = await startGatewayCaller({
         federation,
@@ -177,12 +198,13 @@ export class CallerCaseScope {
         ...(options.pins === undefined ? {} : { pins: options.pins }),
         ...(options.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds }),
       });
-      this.#gateways.push({ caller, target });
+      this.#gateways.push({ caller, target, stopReading });
       this.transcript.note(
         `fake target serves ${world.endpoints.map((e) => e.jid).join(', ')}; the gateway calls them from its own JID`,
       );
-      return { target, caller, mcp: undefined };
+      return { target, caller, mcp: undefined, gatewaySent };
     } catch (error) {
+      stopReading();
       await target.stop();
       throw error;
     }
@@ -258,7 +280,8 @@ export class CallerCaseScope {
       const output = session.caller.output().trim();
       if (output !== '') this.transcript.note(`caller under test output:\n${output.slice(-4000)}`);
     }
-    for (const { caller, target } of this.#gateways.splice(0)) {
+    for (const { caller, target, stopReading } of this.#gateways.splice(0)) {
+      stopReading();
       await caller.close().catch((error: unknown) => {
         this.transcript.note(`closing the suite's account at the gateway failed: ${String(error)}`);
       });

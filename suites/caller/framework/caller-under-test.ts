@@ -42,6 +42,11 @@ export function mcpOnly(reason: string): CaseInterfaces {
   return { mcp: true, 'gateway-tool': { inapplicable: reason } };
 }
 
+/** A case that judges what only a gateway's call-out shows, with the reason an MCP bridge cannot be judged on it. */
+export function gatewayToolOnly(reason: string): CaseInterfaces {
+  return { mcp: { inapplicable: reason }, 'gateway-tool': true };
+}
+
 export interface CallRequest {
   readonly jid: string;
   readonly tool: string;

@@ -1,5 +1,7 @@
 /**
- * #security, judged on an MCP bridge: the credentials its MCP clients present stay with it.
+ * #security, judged on a caller. A gateway that calls out sends only as itself: never as the
+ * remote target it calls (below, `security.caller-sends-as-itself`). And an MCP bridge keeps the
+ * credentials its MCP clients present:
  *
  * The rule in our words: a gateway that serves MCP over HTTP must not hand a token an MCP client
  * gave it on to the service behind it, here the XMPP side, unless an explicit token-exchange
@@ -14,10 +16,12 @@ import { StanzaWaitTimeout } from '../../../harness/fake-target/index.ts';
 import type { ElicitParams } from '../../../harness/caller-under-test/mcp-driver.ts';
 import { CannotTell, NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
 import { defineCallerSuite } from '../framework/caller-case.ts';
-import { mcpOnly } from '../framework/caller-under-test.ts';
+import { gatewayToolOnly, mcpOnly } from '../framework/caller-under-test.ts';
 import type { CallerCaseContext } from '../framework/caller-context.ts';
 import { callerWaitMs, listedTool, oneToolWorld } from '../framework/caller-steps.ts';
-import { completedWith, marker } from '../framework/task-steps.ts';
+import { callTool, completedWith, marker } from '../framework/task-steps.ts';
+import { parseJid } from '../../../protocol/jid/index.ts';
+import type { Element } from '@xmpp/xml';
 import { callAndAdmit } from '../mcp-mapping/bridge-steps.ts';
 import { canarySightings, credentialCanaries, headersOf } from './token-canaries.ts';
 
@@ -89,7 +93,94 @@ async function cancelledCall(
   });
 }
 
-export const securityCallerSuite = defineCallerSuite('security', 'Security Considerations (bridge)', [
+/** The domain a stanza's address names, or undefined when it names none or none that parses. */
+function domainOf(address: string | undefined): string | undefined {
+  if (address === undefined) return undefined;
+  try {
+    return parseJid(address).domainpart.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why an MCP bridge is not judged on sending as the target. */
+const BRIDGE_CANNOT_SPOOF =
+  'an MCP bridge logs in to XMPP as a client account, and its server stamps the sender of every stanza it sends: the rule binds a gateway that originates stanzas itself, which only a call-out shows';
+
+/** Whether the gateway, in `sent`, spoke as a JID of the remote target's domain. */
+function spoofed(sent: readonly Element[], targetDomain: string): Element[] {
+  return sent.filter((stanza) => domainOf(stanza.attrs['from']) === targetDomain);
+}
+
+export const securityCallerSuite = defineCallerSuite('security', 'Security Considerations (caller)', [
+  {
+    id: 'security.caller-sends-as-itself',
+    requirements: ['security.caller-no-spoofing'],
+    assessments: ['caller-side'],
+    interfaces: gatewayToolOnly(BRIDGE_CANNOT_SPOOF),
+    level: 'MUST',
+    statement:
+      'While it calls a remote endpoint — invoking it, relaying its progress and result to the local account that asked — the gateway never sends a stanza as a JID of the remote target’s domain: its component link carries only its own addresses.',
+    async run(context) {
+      const { world, jid, tool } = oneToolWorld(context, 'spoofing', 'task.run');
+      const scene = await context.startCaller(world);
+      const { target, gatewaySent } = scene;
+      if (gatewaySent === undefined) {
+        throw new CannotTell(
+          'the gateway’s component link is not read in this federation (a gateway the user connected elsewhere), so what it sent before its server judged it cannot be seen',
+        );
+      }
+      // A spoofed stanza may be refused by the gateway's own server and so break the call: what
+      // the link carried is judged whether or not the call got through.
+      const called = await callTool(context, scene, jid, tool).catch((error: unknown) => {
+        if (!(error instanceof StanzaWaitTimeout)) throw error;
+        context.note(`the fake target saw no invoke: ${error.message}`);
+        return undefined;
+      });
+      let reported = false;
+      let settled = false;
+      if (called !== undefined) {
+        const cue = marker(context, 'progress');
+        await target.sendEvent(called.task, { type: 'progress', payload: { message: cue } });
+        context.note(`the fake target reports progress (${cue}), then completes`);
+        reported = await scene.caller.reportedProgress(cue, callerWaitMs(context));
+        await target.sendEvent(called.task, {
+          type: 'completed',
+          payload: completedWith(marker(context, 'result')),
+        });
+        settled = await called.call.done.then(
+          () => true,
+          (error: unknown) => {
+            context.note(
+              `the call-out did not report the completed call: ${error instanceof Error ? error.message : String(error)}`,
+            );
+            return false;
+          },
+        );
+      }
+      const sent = [...gatewaySent];
+      const asTarget = spoofed(sent, context.targetDomain);
+      if (asTarget[0] !== undefined) {
+        throw new RequirementViolation(
+          'security.caller-no-spoofing',
+          `every stanza the gateway sends during the call from its own domain, none from ${context.targetDomain} (the remote target’s)`,
+          asTarget.map((stanza) => stanza.toString()).join('\n'),
+          `security.caller-no-spoofing: the gateway sent ${String(asTarget.length)} stanza(s) as ${String(asTarget[0].attrs['from'])}, a JID of the remote target it calls`,
+        );
+      }
+      const toTarget = sent.filter((stanza) => domainOf(stanza.attrs['to']) === context.targetDomain);
+      const toOthers = sent.length - toTarget.length;
+      if (!settled || toTarget.length === 0 || toOthers === 0) {
+        throw new CannotTell(
+          `${settled ? 'the call completed' : 'the call did not complete'}, and the gateway’s component link showed ${String(toTarget.length)} stanza(s) to the target and ${String(toOthers)} to anyone else: the invoke and the relay of the result were not both seen`,
+        );
+      }
+      context.held(
+        'security.caller-no-spoofing',
+        `${String(sent.length)} stanza(s) on the gateway’s component link (${String(toTarget.length)} to ${context.targetDomain}, ${String(toOthers)} to the suite's account${reported ? ', the relayed progress among them' : ''}), none from ${context.targetDomain}`,
+      );
+    },
+  },
   {
     id: 'security.bridge-keeps-client-credentials',
     requirements: ['security.no-token-passthrough'],
