@@ -17,6 +17,7 @@ import type { ContainerRuntimeClient } from 'testcontainers';
 import { descendantsOf } from '../faults/process-tree.ts';
 import { ensureSoftware, findOnPath } from '../federation/debian-packages.ts';
 import { systemTool } from '../system-tools.ts';
+import { noEnginePlace } from './engine-places.ts';
 import { dockerClient, loadTestcontainers } from './testcontainers-loader.ts';
 
 /** Flags for dockerd on machines where it may not (or cannot) program netfilter. */
@@ -98,8 +99,12 @@ export async function findDockerEngine(
   options: FindDockerEngineOptions = {},
 ): Promise<DockerEngine | undefined> {
   const timeoutMs = options.timeoutMs ?? 3_000;
-  // Loading testcontainers is not the engine's time to answer (it takes seconds on a busy machine).
-  if (options.connect === undefined) await loadTestcontainers();
+  if (options.connect === undefined) {
+    // Nowhere testcontainers looks could an engine be: no need to load it to hear that.
+    if (noEnginePlace()) return undefined;
+    // Loading testcontainers is not the engine's time to answer (it takes seconds on a busy machine).
+    await loadTestcontainers();
+  }
   const client = await withinDeadline((options.connect ?? dockerClient)(), timeoutMs);
   if (client === undefined) return undefined;
   // testcontainers keeps the client it found: an engine gone since then answers no more.

@@ -2,8 +2,9 @@
 // a Docker engine answers and has a Prosody image, or one can be built here — else `native`;
 // `native`, `container` and `external` are taken as asked. The selection says what it chose and
 // why, so that a run can print it. `auto` asks testcontainers' client for the engine (loading
-// testcontainers: 0.2–1 s here, by load); `native` and `external` load none of it, and the container
-// provider is imported only when a federation starts.
+// testcontainers: 0.2–1 s here, by load), unless no place it looks at exists (engine-places.ts);
+// `native` and `external` load none of it, and the container provider is imported only when a
+// federation starts.
 import type { DockerEngine } from '../containers/docker-engine.ts';
 import { LOCAL_PROSODY_IMAGE } from '../containers/prosody-image.ts';
 import type { ExternalFederationConfig } from './external-provider.ts';
