@@ -9,7 +9,7 @@
 import { chmod, rename, writeFile } from 'node:fs/promises';
 
 import {
-  createConfigAjv,
+  configValidator,
   schemaViolations,
   type ConfigViolation,
 } from '../../protocol/json/config-problems.ts';
@@ -104,7 +104,7 @@ export async function writeConnectionFile(path: string, file: ConnectionFile): P
   await rename(temporary, path);
 }
 
-const validate = createConfigAjv().compile(connectionSchema);
+const validate = configValidator(connectionSchema);
 
 /**
  * A connection file (or a hand-written external federation config) as the external provider's

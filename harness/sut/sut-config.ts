@@ -10,7 +10,7 @@ import { dirname, resolve } from 'node:path';
 
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import {
-  createConfigAjv,
+  configValidator,
   formatViolation,
   pointerToken,
   schemaViolations as configSchemaViolations,
@@ -217,7 +217,7 @@ export class SutConfigError extends Error {
   }
 }
 
-const validateSchema = createConfigAjv().compile(sutConfigSchema);
+const validateSchema = configValidator(sutConfigSchema);
 
 /** `launch` is a string or an object: say so once instead of quoting both branches' errors. */
 function rewordLaunch(error: ErrorObject): SutConfigViolation | undefined {

@@ -4,8 +4,9 @@
  * compiled through its URI reference. `format: date-time` stays an annotation here; the
  * XEP-0082 check is ours (event-rules.ts), because the spec profile is narrower than RFC 3339.
  */
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import eventSchema from '../../fixtures/schemas/event.schema.json' with { type: 'json' };
+import { fixedValidator } from '../json/fixed-validator.ts';
 import type { JsonValue } from '../json/json-value.ts';
 import { schemaViolations, type Violation } from '../manifest/schema-violations.ts';
 import { EVENT_TYPES, type EventType } from '../task-states.ts';
@@ -15,13 +16,10 @@ import { EVENT_TYPES, type EventType } from '../task-states.ts';
  * what enforces "percent MUST be a finite number" (#events) for values built in code; JSON
  * text cannot carry them, and the strict parse refuses overflow to Infinity.
  */
-const ajv = new Ajv2020({ allErrors: true, strict: true, strictNumbers: true, validateFormats: false });
-ajv.addSchema(eventSchema);
+const OPTIONS = { allErrors: true, strict: true, strictNumbers: true, validateFormats: false };
 
 function compileDefinition(type: EventType): ValidateFunction {
-  const validate = ajv.getSchema(`${eventSchema.$id}#/$defs/${type}`);
-  if (validate === undefined) throw new Error(`the event schema has no definition for ${type}`);
-  return validate;
+  return fixedValidator({ options: OPTIONS, refs: [eventSchema], root: `${eventSchema.$id}#/$defs/${type}` });
 }
 
 const validators = new Map<EventType, ValidateFunction>(

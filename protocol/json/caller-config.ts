@@ -7,7 +7,7 @@
 import callerConfigSchema from '../../fixtures/schemas/caller-config.schema.json' with { type: 'json' };
 import { JidError, normalizeBareJid, parseBareJid, parseJid } from '../jid/index.ts';
 import { ConfigError, readJsonFile } from './config-file.ts';
-import { createConfigAjv, schemaViolations, type ConfigViolation } from './config-problems.ts';
+import { configValidator, schemaViolations, type ConfigViolation } from './config-problems.ts';
 import { JsonRejection } from './json-rejection.ts';
 import type { JsonValue } from './json-value.ts';
 import { parseStrictJson } from './strict-json.ts';
@@ -34,7 +34,7 @@ export interface CallerConfig {
   readonly timeoutSeconds?: number;
 }
 
-const validate = createConfigAjv().compile(callerConfigSchema);
+const validate = configValidator(callerConfigSchema);
 
 /** The largest config file read: a few endpoints and an account. */
 const MAX_CONFIG_BYTES = 1_048_576;

@@ -4,7 +4,14 @@
  * person can act on. Unlike protocol diagnostics these may quote values and allowed names: the
  * reader is the file's author, not a remote peer.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import {
+  Ajv2020,
+  type AnySchema,
+  type ErrorObject,
+  type Options,
+  type ValidateFunction,
+} from 'ajv/dist/2020.js';
+import { fixedValidator } from './fixed-validator.ts';
 import { pointerToken } from './json-pointer.ts';
 import type { JsonValue } from './json-value.ts';
 
@@ -29,15 +36,22 @@ export function formatViolation(violation: ConfigViolation): string {
  * refuse the `if`/`then: { required }` and `oneOf: [{ required }]` idioms); verbose gives each
  * error its parent schema (allowed member names, the reason a member is required).
  */
+export const CONFIG_AJV_OPTIONS: Options = {
+  allErrors: true,
+  strict: true,
+  strictRequired: false,
+  allowUnionTypes: true,
+  verbose: true,
+  validateFormats: false,
+};
+
 export function createConfigAjv(): Ajv2020 {
-  return new Ajv2020({
-    allErrors: true,
-    strict: true,
-    strictRequired: false,
-    allowUnionTypes: true,
-    verbose: true,
-    validateFormats: false,
-  });
+  return new Ajv2020(CONFIG_AJV_OPTIONS);
+}
+
+/** The validator of one of our config schemas (`refs`: schemas it reaches by `$id`), cached per machine. */
+export function configValidator(root: AnySchema, refs: readonly AnySchema[] = []): ValidateFunction {
+  return fixedValidator({ options: CONFIG_AJV_OPTIONS, root, refs });
 }
 
 function param(error: ErrorObject, name: string): unknown {

@@ -4,7 +4,7 @@
  * version is refused rather than misread.
  */
 import {
-  createConfigAjv,
+  configValidator,
   formatViolation,
   schemaViolations,
   type ConfigViolation,
@@ -30,7 +30,7 @@ export class ConformanceReportError extends Error {
   }
 }
 
-const validateConformance = createConfigAjv().compile(conformanceSchema);
+const validateConformance = configValidator(conformanceSchema);
 
 // A full run with many failures quotes many stanzas: well above the manifest-sized defaults.
 const REPORT_LIMITS = {

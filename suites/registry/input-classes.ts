@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
-  createConfigAjv,
+  configValidator,
   formatViolation,
   schemaViolations,
   type ConfigViolation,
@@ -61,7 +61,7 @@ export class InputClassesError extends Error {
   }
 }
 
-const validate = createConfigAjv().compile(inputClassesSchema);
+const validate = configValidator(inputClassesSchema);
 
 interface RawDocument {
   readonly requirements: Record<string, { readonly classes: readonly Omit<InputClass, 'requirement'>[] }>;

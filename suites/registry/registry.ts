@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   closestName,
-  createConfigAjv,
+  configValidator,
   formatViolation,
   schemaViolations,
   type ConfigViolation,
@@ -101,7 +101,7 @@ export class RegistryError extends Error {
 
 export const REGISTRY_PATH = resolve(import.meta.dirname, 'requirements.json');
 
-const validateRegistry = createConfigAjv().compile(registrySchema);
+const validateRegistry = configValidator(registrySchema);
 
 /** The shape the schema guarantees. */
 interface RawRequirement {
