@@ -11,7 +11,12 @@ import { describe, expect, it } from 'vitest';
 
 import { REPO_ROOT } from '../harness/repo-root.ts';
 import type { RunResult } from '../runner/run-result.ts';
-import { BROKEN_GATEWAY_CALLER_VARIANTS, GATEWAY_CALLER_SUT } from './variants/gateway-caller-variants.ts';
+import { ALL_CALLER_SUITES } from '../suites/caller/index.ts';
+import {
+  BROKEN_GATEWAY_CALLER_VARIANTS,
+  GATEWAY_CALLER_SUT,
+  PERMITTED_GATEWAY_CALLER_VARIANTS,
+} from './variants/gateway-caller-variants.ts';
 import { describeRun } from './variants/run-agentconf.ts';
 import { useVariantRun } from './variants/use-variant-run.ts';
 
@@ -76,5 +81,26 @@ describe.each(BROKEN_GATEWAY_CALLER_VARIANTS)('$name', (variant) => {
     ).toContain(variant.violates);
     expect(assessment(result, 'caller-side').verdict).toBe('failed');
     expect(run().code).not.toBe(0);
+  });
+});
+
+// Permitted: a gateway that polls instead of reading events, or waits less than it is asked
+// to, breaks no caller rule, so every caller case its change can reach must still pass it.
+const CALLER_CASE_IDS = ALL_CALLER_SUITES.flatMap((suite) => suite.cases.map((entry) => entry.id));
+
+describe.each(PERMITTED_GATEWAY_CALLER_VARIANTS)('$name (permitted)', (variant) => {
+  const judged = CALLER_CASE_IDS.filter(
+    (id) => variant.judgedBy?.some((prefix) => id.startsWith(prefix)) ?? true,
+  );
+  const run = useVariantRun(variant, { grep: judged });
+
+  it('passes the caller-side cases its change can reach, and the caller-side assessment', () => {
+    const { result } = run();
+    const unpassed = (result.callerCases ?? [])
+      .filter((entry) => entry.case.interfaces['gateway-tool'] === true && entry.outcome !== 'passed')
+      .map((entry) => `${entry.case.id} ${entry.outcome}: ${(entry.reason ?? '').split('\n')[0] ?? ''}`);
+    expect(unpassed, describeRun(run())).toEqual([]);
+    expect((result.callerCases ?? []).map((entry) => entry.case.id).sort()).toEqual([...judged].sort());
+    expect(assessment(result, 'caller-side').verdict, describeRun(run())).toBe('passed');
   });
 });

@@ -72,3 +72,45 @@ export const BROKEN_GATEWAY_CALLER_VARIANTS: readonly GatewayCallerVariant[] = [
   GATEWAY_CALLER_COMMANDS_TO_FULL_JID,
   GATEWAY_CALLER_SENDS_AS_TARGET,
 ];
+
+// ---------------------------------------------------------------------------------------------
+// Permitted variants: a calling gateway that does one of these still passes every caller case.
+
+/**
+ * Polling instead of events: of the remote task's lifecycle events only progress is read; its
+ * state and result come from task-state and task-result every second (the shared engine's
+ * bridge-polls patch, with the call-out's pollSeconds at 1): #task-message-routing lets a caller
+ * rely on queries, never on notifications.
+ */
+export const GATEWAY_CALLER_POLLS: GatewayVariant = {
+  name: 'gateway-caller-polls',
+  change: 'only progress is read from the remote events; state and result are polled every second',
+  patches: variantPatches('bridge-polls'),
+  base: GATEWAY_CALLER_SUT,
+  sut: (sut) => {
+    const config = sut.launch.files['gateway.json'] as unknown as { callOut: { pollSeconds?: number } };
+    config.callOut.pollSeconds = 1;
+  },
+};
+
+/**
+ * The call-out waits half the timeoutSeconds it is given (#cancellation: the caller's limit is
+ * its own). Only the waits of calls can tell: the cancellation and invocation caller cases judge it.
+ */
+export const GATEWAY_CALLER_STRICTER_TIMEOUT: PermittedGatewayCallerVariant = {
+  name: 'gateway-caller-stricter-timeout',
+  change: "the call-out's local wait is half the timeoutSeconds asked for",
+  patches: variantPatches('gateway-caller-stricter-timeout'),
+  base: GATEWAY_CALLER_SUT,
+  judgedBy: ['cancellation.caller-', 'invocation.caller-'],
+};
+
+export interface PermittedGatewayCallerVariant extends GatewayVariant {
+  /** The caller cases (ID prefixes) its change can reach; absent: every caller case. */
+  readonly judgedBy?: readonly string[];
+}
+
+export const PERMITTED_GATEWAY_CALLER_VARIANTS: readonly PermittedGatewayCallerVariant[] = [
+  GATEWAY_CALLER_POLLS,
+  GATEWAY_CALLER_STRICTER_TIMEOUT,
+];
