@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 
 import { REPO_ROOT } from '../../harness/repo-root.ts';
 import type { MatrixData } from '../../runner/interop-matrix/matrix-model.ts';
@@ -54,6 +55,20 @@ describe('agentconf interop-matrix (arguments and plan)', () => {
       'ejabberd.reference-caller.reference',
       'ejabberd.reference.reference',
     ]);
+  });
+
+  it("the recipes' fixed cell lists are the sample plan's", async () => {
+    const recipes = join(REPO_ROOT, 'examples', 'interop-matrix');
+    const listed = await runCli(['interop-matrix', join(recipes, 'plan.json'), '--list']);
+    const cells = JSON.parse(listed.stdout) as string[];
+    const gitlab = parse(readFileSync(join(recipes, 'gitlab-ci.yml'), 'utf8')) as {
+      'interop-cell': { parallel: { matrix: { AGENTCONF_CELL: string[] }[] } };
+    };
+    expect(gitlab['interop-cell'].parallel.matrix[0]?.AGENTCONF_CELL).toEqual(cells);
+    const [cellJob] = readFileSync(join(recipes, 'kubernetes-jobs.yaml'), 'utf8')
+      .split(/^---$/m)
+      .map((document) => parse(document) as { spec: { completions?: number } });
+    expect(cellJob?.spec.completions).toBe(cells.length);
   });
 
   it('refuses a bad plan with every problem at its pointer, before starting anything', async () => {

@@ -60,7 +60,8 @@ const SPEC = {
     cell: {
       type: 'string',
       valueName: 'ID',
-      description: 'run only this cell (<stack>.<gateway A>.<gateway B>, see --list) into DIR/cells/ID/',
+      description:
+        'run only this cell (<stack>.<gateway A>.<gateway B>, or its 0-based index in --list) into DIR/cells/<ID>/',
     },
     merge: {
       type: 'string',

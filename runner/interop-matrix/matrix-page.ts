@@ -44,8 +44,9 @@ function link(hrefText: string | undefined, body: string, title: string): string
     : `<a href="${escapeHtml(hrefText)}" title="${attribute(title)}">${body}</a>`;
 }
 
-function directionBlock(direction: MatrixDirection, data: MatrixData, diagonal: boolean): string {
-  const label = diagonal ? `<span class="dir">${escapeHtml(direction.direction)}</span>` : '';
+/** "A-to-B": which gateway of the cell sat on server A (the stack's) tells the two apart. */
+function directionBlock(direction: MatrixDirection, data: MatrixData): string {
+  const label = `<span class="dir">${escapeHtml(direction.direction)}</span>`;
   if (direction.status !== 'ran') {
     const word = direction.status === 'missing' ? 'not run' : 'could not run';
     return `<div class="direction">${label}${link(direction.logHref, `<span class="mark notRun">${word}</span>`, `${direction.cell}: ${direction.reason ?? word}`)}</div>`;
@@ -82,9 +83,8 @@ function directionBlock(direction: MatrixDirection, data: MatrixData, diagonal: 
 
 function slotCell(slot: MatrixSlot | undefined, data: MatrixData): string {
   if (slot === undefined) return '<td class="slot absent">—</td>';
-  const diagonal = slot.caller === slot.target;
   const title = `${slot.caller} calls ${slot.target}: ${OUTCOME_WORDS[slot.outcome]} (cell ${slot.directions[0]?.cell ?? '?'})`;
-  return `<td class="slot ${slot.outcome}" title="${attribute(title)}">${slot.directions.map((direction) => directionBlock(direction, data, diagonal)).join('')}</td>`;
+  return `<td class="slot ${slot.outcome}" title="${attribute(title)}">${slot.directions.map((direction) => directionBlock(direction, data)).join('')}</td>`;
 }
 
 function gatewayHeader(data: MatrixData, id: string, scope: 'row' | 'col'): string {
@@ -164,7 +164,7 @@ export function matrixPage(data: MatrixData): string {
     '</head>',
     '<body>',
     `<h1>${escapeHtml(data.title)}</h1>`,
-    `<p class="about">${String(data.gateways.length)} gateways, ${String(data.stacks.length)} server stack${data.stacks.length === 1 ? '' : 's'}; slots: ${escapeHtml(totals)}; generated ${escapeHtml(data.generatedAt)}. Each slot: the row's gateway calls the column's, one mark per scenario (its title gives the reason; it links to the direction's result.json, which holds every case and its stanza transcript), then each failure's side, gateway and requirement. A slot on the diagonal holds both directions of a gateway against a second instance of itself. A slot passes only when every scenario passed.</p>`,
+    `<p class="about">${String(data.gateways.length)} gateways, ${String(data.stacks.length)} server stack${data.stacks.length === 1 ? '' : 's'}; slots: ${escapeHtml(totals)}; generated ${escapeHtml(data.generatedAt)}. Each slot: the row's gateway calls the column's, one mark per scenario (its title gives the reason; it links to the direction's result.json, which holds every case and its stanza transcript), then each failure's side, gateway and requirement. A cell is one pair run in both directions: the plan's earlier gateway is gateway A, on server A, so A-to-B in a slot means its caller sat on server A. A slot on the diagonal holds both directions of a gateway against a second instance of itself. A slot passes only when every scenario passed.</p>`,
     ...data.stacks.map((stack) => stackTable(stack, data)),
     `<ul class="legend">${legend}</ul>`,
     '</body>',

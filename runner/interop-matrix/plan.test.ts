@@ -48,6 +48,8 @@ describe('an interop plan', () => {
       'ejabberd.z.z',
     ]);
     const cell = planCell(plan, 'ejabberd.x.y');
+    expect(planCell(plan, '7')).toEqual(cells[7]);
+    expect(() => planCell(plan, '12')).toThrow(/has no cell "12".*indexes 0 to 11/);
     expect(cell.stack).toBe('ejabberd');
     expect(cell.b.sutFile).toBe(join(dir, 'sub', 'y.json'));
   });

@@ -152,15 +152,19 @@ export class UnknownCellError extends Error {
   override readonly name = 'UnknownCellError';
 }
 
+/**
+ * The cell with this ID, or at this 0-based index of planCells (a Kubernetes Indexed Job or a
+ * CI array knows its index, not the ID): IDs always hold dots, so a plain number is an index.
+ */
 export function planCell(plan: InteropPlan, id: string): MatrixCell {
   const cells = planCells(plan);
-  const found = cells.find((cell) => cell.id === id);
+  const found = /^\d+$/.test(id) ? cells[Number(id)] : cells.find((cell) => cell.id === id);
   if (found !== undefined) return found;
   const sample = cells
     .slice(0, 3)
     .map((cell) => cell.id)
     .join(', ');
   throw new UnknownCellError(
-    `${plan.source} has no cell ${JSON.stringify(id)}; its ${String(cells.length)} cells are <stack>.<gateway A>.<gateway B> in plan order (${sample}${cells.length > 3 ? ', …' : ''}; --list prints them all)`,
+    `${plan.source} has no cell ${JSON.stringify(id)}; its ${String(cells.length)} cells (indexes 0 to ${String(cells.length - 1)}) are <stack>.<gateway A>.<gateway B> in plan order (${sample}${cells.length > 3 ? ', …' : ''}; --list prints them all)`,
   );
 }

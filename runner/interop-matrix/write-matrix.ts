@@ -49,7 +49,10 @@ export function matrixSummary(data: MatrixData): string[] {
           ? direction.scenarios.filter((scenario) => scenario.outcome !== 'passed').map(scenarioWhy)
           : [`${direction.direction} ${direction.status}`],
       );
-      lines.push(`${stack.stack}: ${slot.caller} calls ${slot.target}: ${slot.outcome} (${why.join('; ')})`);
+      // The diagonal's two directions often say the same: once is enough.
+      lines.push(
+        `${stack.stack}: ${slot.caller} calls ${slot.target}: ${slot.outcome} (${[...new Set(why)].join('; ')})`,
+      );
     }
   }
   return lines;
