@@ -31,6 +31,10 @@ const COMMANDS: readonly CommandEntry[] = [
   { name: 'gateway', load: async () => (await import('./commands/gateway.ts')).gatewayCommand },
   { name: 'hash', load: async () => (await import('./commands/hash.ts')).hashCommand },
   { name: 'interop', load: async () => (await import('./commands/interop.ts')).interopCommand },
+  {
+    name: 'interop-matrix',
+    load: async () => (await import('./commands/interop-matrix.ts')).interopMatrixCommand,
+  },
   { name: 'matrix', load: async () => (await import('./commands/matrix.ts')).matrixCommand },
   {
     name: 'mcp-bridge',
