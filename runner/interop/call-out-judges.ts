@@ -1,0 +1,33 @@
+/**
+ * Which judge drives each call-out scenario (suites/interop/scenarios.ts, `callOut: true`).
+ * A scenario without a driven judge here is cantTell, naming the reason.
+ */
+import type { PairSide } from '../../harness/federation/pair-side.ts';
+import type { SutConfig } from '../../harness/sut/sut-config.ts';
+import type { InteropScenario, InteropScenarioId } from '../../suites/interop/scenarios.ts';
+import { judgeEventsThroughCallOut } from './call-out-events.ts';
+import { judgeInvocationThroughCallOut } from './call-out-invocation.ts';
+import type { PairGateways } from './pair-gateways.ts';
+import { judgedThroughCallOut, type ScenarioVerdict } from './scenario-verdicts.ts';
+
+export type CallOutJudge = (
+  scenario: InteropScenario,
+  pair: PairGateways,
+  direction: { readonly caller: PairSide; readonly target: PairSide },
+  suts: Readonly<Record<PairSide, SutConfig>>,
+) => Promise<ScenarioVerdict>;
+
+const notDrivenYet: CallOutJudge = (scenario, _pair, direction, suts) =>
+  Promise.resolve(
+    judgedThroughCallOut(scenario, suts[direction.caller], `caller ${direction.caller.toUpperCase()}`),
+  );
+
+export const CALL_OUT_JUDGES: Readonly<Record<InteropScenarioId, CallOutJudge>> = {
+  discovery: notDrivenYet,
+  retrieval: notDrivenYet,
+  'hidden-vs-missing': notDrivenYet,
+  invocation: judgeInvocationThroughCallOut,
+  events: judgeEventsThroughCallOut,
+  recovery: notDrivenYet,
+  'cancellation-input': notDrivenYet,
+};
