@@ -5,6 +5,7 @@
 import type { PairSide } from '../../harness/federation/pair-side.ts';
 import type { SutConfig } from '../../harness/sut/sut-config.ts';
 import type { InteropScenario, InteropScenarioId } from '../../suites/interop/scenarios.ts';
+import { judgeCancellationInputThroughCallOut } from './call-out-cancellation-input.ts';
 import { judgeEventsThroughCallOut } from './call-out-events.ts';
 import { judgeInvocationThroughCallOut } from './call-out-invocation.ts';
 import type { PairGateways } from './pair-gateways.ts';
@@ -29,5 +30,5 @@ export const CALL_OUT_JUDGES: Readonly<Record<InteropScenarioId, CallOutJudge>> 
   invocation: judgeInvocationThroughCallOut,
   events: judgeEventsThroughCallOut,
   recovery: notDrivenYet,
-  'cancellation-input': notDrivenYet,
+  'cancellation-input': judgeCancellationInputThroughCallOut,
 };
