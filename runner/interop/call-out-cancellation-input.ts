@@ -36,6 +36,7 @@ import type { InteropScenario } from '../../suites/interop/scenarios.ts';
 import { remoteTaskOf } from './call-out-events.ts';
 import {
   callOutSetup,
+  combinedVerdict,
   isVerdict,
   recordCallOut,
   reportVerdict,
@@ -221,11 +222,11 @@ async function judgeCancellation(setup: CallOutSetup): Promise<ScenarioVerdict> 
       { complete: { structuredContent: { cancelled: false } } },
     ],
     {
-      onTargetStanza: (stanza, call) => {
+      onTargetStanza: (stanza, started) => {
         const event = stanza.getChild('event', NS_AGENT_TASK);
         if (cancelling !== undefined || stanza.name !== 'message' || event?.attrs['type'] !== 'progress')
           return;
-        cancelling = cancelCallOut(call.invoker, call.taskId);
+        cancelling = started.then((call) => cancelCallOut(call.invoker, call.taskId));
       },
     },
   );
@@ -300,21 +301,6 @@ async function judgeCancellation(setup: CallOutSetup): Promise<ScenarioVerdict> 
   );
 }
 
-/** Both parts: failed if either failed, cantTell if either could not tell, passed only if both passed. */
-function combined(setup: CallOutSetup, parts: readonly ScenarioVerdict[]): ScenarioVerdict {
-  const failed = parts.filter((part) => part.outcome === 'failed');
-  const outcome =
-    failed.length > 0 ? 'failed' : parts.every((part) => part.outcome === 'passed') ? 'passed' : 'cantTell';
-  const shown =
-    outcome === 'failed'
-      ? failed
-      : outcome === 'cantTell'
-        ? parts.filter((part) => part.outcome !== 'passed')
-        : parts;
-  const verdict = setup.verdict(outcome, shown.map((part) => part.reason).join('; '));
-  return { ...verdict, failures: failed.flatMap((part) => part.failures) };
-}
-
 export async function judgeCancellationInputThroughCallOut(
   scenario: InteropScenario,
   pair: PairGateways,
@@ -325,5 +311,5 @@ export async function judgeCancellationInputThroughCallOut(
   if (isVerdict(setup)) return setup;
   const input = await judgeInput(setup);
   const cancellation = await judgeCancellation(setup);
-  return combined(setup, [input, cancellation]);
+  return combinedVerdict(setup, [input, cancellation]);
 }

@@ -8,6 +8,7 @@ import type { InteropScenario, InteropScenarioId } from '../../suites/interop/sc
 import { judgeCancellationInputThroughCallOut } from './call-out-cancellation-input.ts';
 import { judgeEventsThroughCallOut } from './call-out-events.ts';
 import { judgeInvocationThroughCallOut } from './call-out-invocation.ts';
+import { judgeRecoveryThroughCallOut } from './call-out-recovery.ts';
 import type { PairGateways } from './pair-gateways.ts';
 import { judgedThroughCallOut, type ScenarioVerdict } from './scenario-verdicts.ts';
 
@@ -23,12 +24,14 @@ const notDrivenYet: CallOutJudge = (scenario, _pair, direction, suts) =>
     judgedThroughCallOut(scenario, suts[direction.caller], `caller ${direction.caller.toUpperCase()}`),
   );
 
-export const CALL_OUT_JUDGES: Readonly<Record<InteropScenarioId, CallOutJudge>> = {
-  discovery: notDrivenYet,
-  retrieval: notDrivenYet,
-  'hidden-vs-missing': notDrivenYet,
+const JUDGES: Partial<Record<InteropScenarioId, CallOutJudge>> = {
   invocation: judgeInvocationThroughCallOut,
   events: judgeEventsThroughCallOut,
-  recovery: notDrivenYet,
+  recovery: judgeRecoveryThroughCallOut,
   'cancellation-input': judgeCancellationInputThroughCallOut,
 };
+
+/** The judge of a call-out scenario; one this build does not drive is cantTell, saying so. */
+export function callOutJudgeOf(id: InteropScenarioId): CallOutJudge {
+  return JUDGES[id] ?? notDrivenYet;
+}

@@ -122,6 +122,12 @@ export interface CallOutRun {
   readonly settledAt: number;
 }
 
+/** The invoker and its call-out task, once admitted. */
+export interface StartedCallOut {
+  readonly invoker: Caller;
+  readonly taskId: string;
+}
+
 /** What the scenario may do while the call-out runs. */
 export interface CallOutHooks {
   /** Each non-terminal event of the call-out task, as it arrives. */
@@ -129,11 +135,12 @@ export interface CallOutHooks {
     event: ValidTaskEvent,
     call: { readonly invoker: Caller; readonly taskId: string },
   ) => Promise<void>;
-  /** Each stanza the target gateway sends, as it is read on its link (before it is forwarded). */
-  readonly onTargetStanza?: (
-    stanza: Element,
-    call: { readonly invoker: Caller; readonly taskId: string },
-  ) => void;
+  /**
+   * Each stanza the target gateway sends, as it is read on its link (before it is forwarded);
+   * `started` resolves once the invoker knows the call-out task (which may come later: the
+   * caller gateway may invoke the target before its own <accepted/> reaches the invoker).
+   */
+  readonly onTargetStanza?: (stanza: Element, started: Promise<StartedCallOut>) => void;
   /** Each stanza the caller gateway sends, as it is read on its link. */
   readonly onCallerStanza?: (stanza: Element) => void;
 }
@@ -208,12 +215,15 @@ export async function recordCallOut(
   const driver: Driver = createDriver(setup.pair.federation, { timeoutMs: setup.replyTimeoutMs });
   const callerSent: SentStanza[] = [];
   const targetSent: SentStanza[] = [];
-  let call: { invoker: Caller; taskId: string } | undefined;
+  let started: (call: StartedCallOut) => void = () => undefined;
+  const startedCall = new Promise<StartedCallOut>((resolve) => {
+    started = resolve;
+  });
   const targetLink = componentLinkOf(setup.pair, setup.target);
   const callerLink = componentLinkOf(setup.pair, setup.caller);
   const onTarget = (stanza: Element): void => {
     targetSent.push({ stanza, atMs: performance.now() });
-    if (call !== undefined) hooks.onTargetStanza?.(stanza, call);
+    hooks.onTargetStanza?.(stanza, startedCall);
   };
   const onCaller = (stanza: Element): void => {
     callerSent.push({ stanza, atMs: performance.now() });
@@ -229,7 +239,7 @@ export async function recordCallOut(
       { target: setup.targetEndpoint, tool: 'script', arguments: { steps } },
       hooks,
       (taskId) => {
-        call = { invoker, taskId };
+        started({ invoker, taskId });
       },
     ).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
     return { run, callerSent, targetSent };
@@ -381,4 +391,19 @@ export function reportVerdict(
     requirement,
     labels.caller,
   );
+}
+
+/** Both parts: failed if either failed, cantTell if either could not tell, passed only if both passed. */
+export function combinedVerdict(setup: CallOutSetup, parts: readonly ScenarioVerdict[]): ScenarioVerdict {
+  const failed = parts.filter((part) => part.outcome === 'failed');
+  const outcome =
+    failed.length > 0 ? 'failed' : parts.every((part) => part.outcome === 'passed') ? 'passed' : 'cantTell';
+  const shown =
+    outcome === 'failed'
+      ? failed
+      : outcome === 'cantTell'
+        ? parts.filter((part) => part.outcome !== 'passed')
+        : parts;
+  const verdict = setup.verdict(outcome, shown.map((part) => part.reason).join('; '));
+  return { ...verdict, failures: failed.flatMap((part) => part.failures) };
 }

@@ -21,7 +21,7 @@ import { runServersOf, type RunServers } from '../server-stack.ts';
 import { startPairGateways, type PairGateways } from './pair-gateways.ts';
 import { judgedBySuites, type ScenarioVerdict } from './scenario-verdicts.ts';
 import { targetSession } from './target-session.ts';
-import { CALL_OUT_JUDGES } from './call-out-judges.ts';
+import { callOutJudgeOf } from './call-out-judges.ts';
 
 export interface InteropDirection {
   readonly caller: PairSide;
@@ -104,7 +104,7 @@ async function runDirection(
   const scenarios: ScenarioVerdict[] = [];
   for (const scenario of INTEROP_SCENARIOS) {
     if (scenario.callOut !== true) scenarios.push(judgedBySuites(scenario, run.cases, targetLabel));
-    else scenarios.push(await CALL_OUT_JUDGES[scenario.id](scenario, pair, direction, options.suts));
+    else scenarios.push(await callOutJudgeOf(scenario.id)(scenario, pair, direction, options.suts));
   }
   const side = (of: PairSide) => ({
     side: of,
