@@ -6,8 +6,9 @@
  *   must pass it to the target as a task command to its bare JID (#task-message-routing), and
  *   the call-out must report the target's completion, which carries the answer. Relaying input
  *   is optional in the call-out contract: a caller that relays none leaves this undecided.
- * - **cancellation**: the target's script reports progress, then waits (until cancelled, or for
- *   as long as the caller's task limit, so that it never outlives the scenario). Once the
+ * - **cancellation**, twice: the target's script reports progress, then waits (until cancelled,
+ *   or for as long as the caller's task limit, so that it never outlives the scenario); its tool
+ *   honours the cancellation the first time and completes anyway the second. Once the
  *   target's progress is seen, the invoker cancels the call-out task; the caller must send the
  *   target a <cancel/> for the remote task, to its bare JID, and its call-out settles only once
  *   the target settled (#cancellation: a cancellation is advisory, so completed, failed and
@@ -35,6 +36,7 @@ import {
 import type { InteropScenario } from '../../suites/interop/scenarios.ts';
 import { remoteTaskOf } from './call-out-events.ts';
 import {
+  admissionOf,
   callOutSetup,
   combinedVerdict,
   isVerdict,
@@ -177,9 +179,9 @@ async function judgeInput(setup: CallOutSetup): Promise<ScenarioVerdict> {
   );
 }
 
-/** When the caller gateway sent the call-out task's terminal event, read on its own link. */
-function callOutSettledAt(callerSent: readonly SentStanza[], taskId: string): number | undefined {
-  return callerSent.find(({ stanza }) => {
+/** When a gateway sent the task's terminal event, read on its own link. */
+function terminalSentAt(sent: readonly SentStanza[], taskId: string): number | undefined {
+  return sent.find(({ stanza }) => {
     if (stanza.name !== 'message' || !isLifecycleMessage(stanza)) return false;
     const event = stanza.getChild('event', NS_AGENT_TASK);
     return (
@@ -189,7 +191,38 @@ function callOutSettledAt(callerSent: readonly SentStanza[], taskId: string): nu
   })?.atMs;
 }
 
-async function judgeCancellation(setup: CallOutSetup): Promise<ScenarioVerdict> {
+/** When the caller gateway sent the call-out task's terminal event. */
+function callOutSettledAt(callerSent: readonly SentStanza[], taskId: string): number | undefined {
+  return terminalSentAt(callerSent, taskId);
+}
+
+/**
+ * The call-out settled while the remote task had not (its terminal event, read on the caller's
+ * link, came before any terminal event of the remote task on the target's link): the caller took
+ * something short of settlement, <cancel-accepted/> say, for the outcome. Undefined otherwise,
+ * or when the remote task is unknown.
+ */
+function settledBeforeTarget(setup: CallOutSetup, recorded: RecordedCallOut): ScenarioVerdict | undefined {
+  const { run } = recorded;
+  if (run instanceof Error) return undefined;
+  const admission = admissionOf(setup, recorded);
+  if (isVerdict(admission) || 'refused' in admission) return undefined;
+  const settledAt = callOutSettledAt(recorded.callerSent, run.taskId);
+  if (settledAt === undefined) return undefined;
+  const remoteSettledAt = terminalSentAt(recorded.targetSent, admission.accepted.taskId);
+  if (remoteSettledAt !== undefined && remoteSettledAt <= settledAt) return undefined;
+  return setup.verdict(
+    'failed',
+    `${setup.labels.caller}: mcp-mapping.cancel-accepted-not-cancellation (its call-out settled ${run.terminalType} ${run.terminalJson.slice(0, 200)} while ${setup.labels.target} had not settled task ${admission.accepted.taskId})`,
+    'mcp-mapping.cancel-accepted-not-cancellation',
+    setup.labels.caller,
+  );
+}
+
+async function judgeCancellation(
+  setup: CallOutSetup,
+  onCancel: 'confirm' | 'proceed',
+): Promise<ScenarioVerdict> {
   const { labels, verdict } = setup;
   let cancelling: Promise<string | undefined> | undefined;
   const cancelCallOut = async (invoker: Caller, taskId: string): Promise<string | undefined> => {
@@ -218,8 +251,11 @@ async function judgeCancellation(setup: CallOutSetup): Promise<ScenarioVerdict> 
     setup,
     [
       { progress: { percent: 10, stage: 'started' } },
-      { wait: { ms: setup.taskTimeoutMs } },
-      { complete: { structuredContent: { cancelled: false } } },
+      { wait: { ms: setup.taskTimeoutMs, onCancel } },
+      // With 'proceed' the tool completes a second after the cancellation (a step of the
+      // target's script), so that a caller taking <cancel-accepted/> for cancellation shows.
+      { wait: { ms: 1_000, onCancel: 'ignore' } },
+      { complete: { structuredContent: { completedAnyway: true } } },
     ],
     {
       onTargetStanza: (stanza, started) => {
@@ -231,6 +267,8 @@ async function judgeCancellation(setup: CallOutSetup): Promise<ScenarioVerdict> 
     },
   );
   const refusal = await cancelling;
+  const early = settledBeforeTarget(setup, recorded);
+  if (early !== undefined) return early;
   const remote = remoteTaskOf(setup, recorded);
   if (isVerdict(remote)) return remote;
   const { run } = recorded;
@@ -263,22 +301,13 @@ async function judgeCancellation(setup: CallOutSetup): Promise<ScenarioVerdict> 
   }
   const misrouted = routingVerdict(setup, cancel.stanza, '<cancel/>');
   if (misrouted !== undefined) return misrouted;
-  const settledAt = callOutSettledAt(recorded.callerSent, run.taskId);
   const remoteState = remote.terminal.event.type;
-  if (settledAt !== undefined && settledAt < remote.terminal.atMs) {
-    return verdict(
-      'failed',
-      `${labels.caller}: mcp-mapping.cancel-accepted-not-cancellation (its call-out settled ${run.terminalType} before ${labels.target} settled the remote task ${remoteState})`,
-      'mcp-mapping.cancel-accepted-not-cancellation',
-      labels.caller,
-    );
-  }
   if (run.terminalType === 'cancelled') {
     // The call-out task itself cancelled: allowed once the remote task settled cancelled.
     if (remoteState === 'cancelled') {
       return verdict(
         'passed',
-        `cancellation: ${labels.caller} sent <cancel/> to ${setup.targetEndpoint}; its call-out settled cancelled after the target did`,
+        `cancellation (${onCancel}): ${labels.caller} sent <cancel/> to ${setup.targetEndpoint}; its call-out settled cancelled after the target did`,
       );
     }
     return verdict(
@@ -297,7 +326,7 @@ async function judgeCancellation(setup: CallOutSetup): Promise<ScenarioVerdict> 
   if (mismatch !== undefined) return mismatch;
   return verdict(
     'passed',
-    `cancellation: ${labels.caller} sent <cancel/> to ${setup.targetEndpoint}; the target settled ${remoteState} and the call-out reported it once it had`,
+    `cancellation (${onCancel}): ${labels.caller} sent <cancel/> to ${setup.targetEndpoint}; the target settled ${remoteState} and the call-out reported it once it had`,
   );
 }
 
@@ -310,6 +339,9 @@ export async function judgeCancellationInputThroughCallOut(
   const setup = callOutSetup(scenario, pair, direction, suts);
   if (isVerdict(setup)) return setup;
   const input = await judgeInput(setup);
-  const cancellation = await judgeCancellation(setup);
-  return combinedVerdict(setup, [input, cancellation]);
+  // The target's tool honours the cancellation, then ignores it and completes: a caller must
+  // report what the target settled either way.
+  const honoured = await judgeCancellation(setup, 'confirm');
+  const ignored = await judgeCancellation(setup, 'proceed');
+  return combinedVerdict(setup, [input, honoured, ignored]);
 }

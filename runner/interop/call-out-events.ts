@@ -18,6 +18,7 @@ import {
   callOutSetup,
   isVerdict,
   recordCallOut,
+  repeatVerdict,
   reportVerdict,
   type CallOutSetup,
   type RecordedCallOut,
@@ -55,6 +56,8 @@ export function remoteTaskOf(
       `${labels.target} refused the call-out's <invoke/> (${admission.refused.toString().slice(0, 300)}); the invocation scenario judges refusals`,
     );
   }
+  const repeat = repeatVerdict(setup, recorded, admission);
+  if (repeat !== undefined) return repeat;
   const invokerJid = admission.invokes[0]?.stanza.attrs['from'];
   if (typeof invokerJid !== 'string')
     return verdict(

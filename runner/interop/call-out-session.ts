@@ -25,6 +25,7 @@ import {
   type Invoke,
 } from '../../protocol/stanza/index.ts';
 import type { InteropScenario } from '../../suites/interop/scenarios.ts';
+import { invokeFingerprint } from '../../suites/sections/support/task-history.ts';
 import type { PairGateways } from './pair-gateways.ts';
 import { judgedThroughCallOut, type ScenarioVerdict } from './scenario-verdicts.ts';
 
@@ -406,4 +407,63 @@ export function combinedVerdict(setup: CallOutSetup, parts: readonly ScenarioVer
         : parts;
   const verdict = setup.verdict(outcome, shown.map((part) => part.reason).join('; '));
   return { ...verdict, failures: failed.flatMap((part) => part.failures) };
+}
+
+/** The task an answer admits, when it is an <accepted/>. */
+export function acceptedTaskId(answer: Element): string | undefined {
+  const element = answer.getChild('accepted', NS_AGENT_TASK);
+  if (answer.attrs['type'] !== 'result' || element === undefined) return undefined;
+  try {
+    return parseAccepted(element).taskId;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The target's answers to the caller's <invoke/>s, in the order it sent them. */
+export function invokeAnswers(recorded: RecordedCallOut, admission: Admission): readonly SentStanza[] {
+  const ids = new Set(admission.invokes.map(({ stanza }) => stanza.attrs['id']));
+  return recorded.targetSent.filter(({ stanza }) => stanza.name === 'iq' && ids.has(stanza.attrs['id']));
+}
+
+/**
+ * When the caller sent its <invoke/> more than once (an <accepted/> lost on the way, by the
+ * scenario or by chance): every repeat must be the identical request, same request ID
+ * (#invocation: invocation.caller-retries-identically, naming the caller), and once the target
+ * admitted the first, it must answer each identical repeat with the same task
+ * (invocation.replay-same-task, naming the target). Undefined when nothing was repeated or all
+ * is well.
+ */
+export function repeatVerdict(
+  setup: CallOutSetup,
+  recorded: RecordedCallOut,
+  admission: Admission,
+): ScenarioVerdict | undefined {
+  const { labels, verdict } = setup;
+  const [first, ...repeats] = admission.invokes;
+  if (first === undefined || repeats.length === 0) return undefined;
+  const different = repeats.find(
+    ({ invoke }) =>
+      invoke.requestId !== first.invoke.requestId ||
+      invokeFingerprint(invoke) !== invokeFingerprint(first.invoke),
+  );
+  if (different !== undefined) {
+    return verdict(
+      'failed',
+      `${labels.caller}: invocation.caller-retries-identically (it repeated an unanswered <invoke/> as request ${different.invoke.requestId}${different.invoke.requestId === first.invoke.requestId ? ' with another fingerprint' : ''}; the first was ${first.invoke.requestId})`,
+      'invocation.caller-retries-identically',
+      labels.caller,
+    );
+  }
+  const [firstAnswer, ...later] = invokeAnswers(recorded, admission);
+  const firstTask = firstAnswer === undefined ? undefined : acceptedTaskId(firstAnswer.stanza);
+  if (firstTask === undefined) return undefined;
+  const other = later.find(({ stanza }) => acceptedTaskId(stanza) !== firstTask);
+  if (other === undefined) return undefined;
+  return verdict(
+    'failed',
+    `${labels.target}: invocation.replay-same-task (the identical repeat of request ${first.invoke.requestId} got ${other.stanza.toString().slice(0, 300)}, not the <accepted/> of task ${firstTask})`,
+    'invocation.replay-same-task',
+    labels.target,
+  );
 }
