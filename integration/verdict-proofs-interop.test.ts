@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DirectionResult } from '../runner/interop/run-interop.ts';
 import { runCli } from '../cli/test-support/run-cli.ts';
+import { readPatchFile } from '../harness/sut/patch-file.ts';
 import {
   buildGatewayVariant,
   ECHO_IN_ERRORS,
@@ -152,5 +153,107 @@ describe('an interop pair whose caller A invokes with a manifest hash it was nev
 
   it('PASSES invocation B→A, where the correct caller calls the broken one', () => {
     expect(invocation('B-to-A').outcome, run.stdout).toBe('passed');
+  });
+});
+
+// Issue 24's two example broken pairs, in one run: gateway B's target forgets a request once its
+// task settled, so the repeat of an invoke whose <accepted/> was lost starts another task
+// (mutants/patches/replay-forgets-settled.patch); gateway B's caller repeats a lost invoke under
+// a new request ID (integration/variants/patches/bridge-retries-new-id.patch: the call-out runs
+// the same caller engine as the MCP bridge), and it reports a remote task cancelled on
+// <cancel-accepted/> alone (bridge-cancel-accepted-as-cancelled.patch). Gateway A is the reference
+// gateway calling out;
+// both derive from fixtures/sut/reference-gateway-caller.json.
+describe('an interop pair whose gateway B replays no settled task, retries under a new request ID and reports cancel-accepted as cancelled', () => {
+  let broken: BuiltVariant;
+  let good: BuiltVariant;
+  let out: string;
+  let run: { code: number; stdout: string; stderr: string };
+  const scenario = (name: string, id: string) => {
+    const result = JSON.parse(readFileSync(join(out, name, 'result.json'), 'utf8')) as DirectionResult;
+    const found = result.scenarios.find((entry) => entry.id === id);
+    if (found === undefined) throw new Error(`no scenario ${id} in ${name}`);
+    return found;
+  };
+
+  beforeAll(async () => {
+    broken = buildGatewayVariant({
+      name: 'forgets-replays-retries-new-id',
+      change:
+        'a settled task is no longer replayed; the call-out repeats a lost invoke under a new request ID and takes <cancel-accepted/> for cancellation',
+      patches: [
+        ...readPatchFile('mutants/patches/replay-forgets-settled.patch'),
+        ...variantPatches('bridge-retries-new-id'),
+        ...variantPatches('bridge-cancel-accepted-as-cancelled'),
+      ],
+      base: 'reference-gateway-caller.json',
+    });
+    good = buildGatewayVariant({
+      name: 'reference-calling-out',
+      change: 'none',
+      patches: [],
+      base: 'reference-gateway-caller.json',
+    });
+    out = mkdtempSync(join(tmpdir(), 'agentconf-interop-proof-'));
+    run = await runCli([
+      'interop',
+      '--sut',
+      good.sutFile,
+      '--sut',
+      broken.sutFile,
+      '--seed',
+      '7',
+      '--out',
+      out,
+    ]);
+    console.info(
+      `[verdict proof] interop reference-calling-out × forgets-replays-retries-new-id:\n${run.stdout}`,
+    );
+  }, 420_000);
+
+  afterAll(() => {
+    broken.remove();
+    good.remove();
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  it('FAILS recovery A→B naming target B, which started a second task for a lost <accepted/>', () => {
+    const verdict = scenario('A-to-B', 'recovery');
+    expect(verdict.outcome, run.stdout).toBe('failed');
+    expect(verdict.reason).toMatch(/^target B: invocation\.replay-same-task/);
+    // Both recovery calls may meet it: the cut link can lose an <accepted/> too.
+    expect(new Set(verdict.failures.map((failure) => `${failure.side}: ${failure.requirement}`))).toEqual(
+      new Set(['target B: invocation.replay-same-task']),
+    );
+  });
+
+  it('FAILS recovery B→A naming caller B, which repeated a lost invoke under a new request ID', () => {
+    const verdict = scenario('B-to-A', 'recovery');
+    expect(verdict.outcome, run.stdout).toBe('failed');
+    expect(verdict.reason).toMatch(/^caller B: invocation\.caller-retries-identically/);
+    expect(new Set(verdict.failures.map((failure) => `${failure.side}: ${failure.requirement}`))).toEqual(
+      new Set(['caller B: invocation.caller-retries-identically']),
+    );
+  });
+
+  it('FAILS cancellation-input B→A naming caller B, which reported cancelled what the target did not settle so', () => {
+    const verdict = scenario('B-to-A', 'cancellation-input');
+    expect(verdict.outcome, run.stdout).toBe('failed');
+    expect(verdict.reason).toMatch(/^caller B: mcp-mapping\.cancel-accepted-not-cancellation/);
+    expect(new Set(verdict.failures.map((failure) => `${failure.side}: ${failure.requirement}`))).toEqual(
+      new Set(['caller B: mcp-mapping.cancel-accepted-not-cancellation']),
+    );
+  });
+
+  it('PASSES every other scenario, in both directions', () => {
+    for (const [name, others] of [
+      ['A-to-B', ['cancellation-input']],
+      ['B-to-A', []],
+    ] as const) {
+      for (const id of ['discovery', 'retrieval', 'hidden-vs-missing', 'invocation', 'events', ...others]) {
+        expect(scenario(name, id).outcome, `${name} ${id}\n${run.stdout}`).toBe('passed');
+      }
+    }
+    expect(run.code).toBe(1);
   });
 });

@@ -10,103 +10,23 @@
  */
 import type { Element } from '@xmpp/xml';
 
-import { createDriver, type Caller } from '../../harness/driver/index.ts';
-import type { FaultProxy } from '../../harness/faults/fault-proxy.ts';
+import { createDriver } from '../../harness/driver/index.ts';
 import type { PairSide } from '../../harness/federation/pair-side.ts';
 import type { SutConfig } from '../../harness/sut/sut-config.ts';
 import { generateIdentifier } from '../../protocol/identifiers.ts';
-import { NS_AGENT_TASK } from '../../protocol/namespaces.ts';
-import {
-  buildInvoke,
-  buildManifestRequest,
-  parseAccepted,
-  parseInvoke,
-  parseManifest,
-  sameHash,
-} from '../../protocol/stanza/index.ts';
+import { buildManifestRequest, parseInvoke, parseManifest, sameHash } from '../../protocol/stanza/index.ts';
 import { PAIR_DOMAINS } from '../../suites/interop/pair-world.ts';
 import type { InteropScenario } from '../../suites/interop/scenarios.ts';
 import type { PairGateways } from './pair-gateways.ts';
-import { judgedThroughCallOut, type ScenarioVerdict } from './scenario-verdicts.ts';
-
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
-
-function componentLinkOf(pair: PairGateways, side: PairSide): FaultProxy {
-  const link = side === 'a' ? pair.federation.links.pairComponent : pair.federation.links.component;
-  if (link === undefined) throw new Error(`the pair has no component link for gateway ${side.toUpperCase()}`);
-  return link;
-}
-
-/** Every stanza a gateway sends while `during` runs, read on its component link. */
-async function recording<T>(
-  link: FaultProxy,
-  during: () => Promise<T>,
-): Promise<{ value: T; sent: Element[] }> {
-  const sent: Element[] = [];
-  const listener = (stanza: Element): void => {
-    sent.push(stanza);
-  };
-  link.on('stanza', listener);
-  try {
-    return { value: await during(), sent };
-  } finally {
-    link.off('stanza', listener);
-  }
-}
-
-interface CallOutRun {
-  readonly terminalType: string;
-  readonly terminalJson: string;
-}
-
-async function callOut(
-  invoker: Caller,
-  endpoint: string,
-  tool: string,
-  input: unknown,
-  timeoutMs: number,
-): Promise<CallOutRun> {
-  const manifestPayload = await invoker.iq(endpoint, 'get', buildManifestRequest({}));
-  if (manifestPayload === undefined)
-    throw new Error(`${endpoint} answered its manifest request with no manifest`);
-  const manifest = parseManifest(manifestPayload);
-  const accepted = await invoker.iq(
-    endpoint,
-    'set',
-    buildInvoke({
-      requestId: generateIdentifier('interop-'),
-      tool,
-      apiVersion: manifest.version,
-      manifestHash: manifest.hash,
-      argumentsJson: JSON.stringify(input),
-    }),
-  );
-  if (accepted === undefined) throw new Error(`${endpoint} admitted the call-out with no <accepted/>`);
-  const { taskId } = parseAccepted(accepted);
-  for (;;) {
-    const received = await invoker.events.next(taskId, { timeoutMs });
-    if (!received.valid)
-      throw new Error(`the call-out task sent an invalid lifecycle message: ${received.problem.message}`);
-    if (TERMINAL.has(received.event.type)) {
-      return { terminalType: received.event.type, terminalJson: received.event.json };
-    }
-  }
-}
-
-function isInvokeTo(stanza: Element, target: string): boolean {
-  return (
-    stanza.name === 'iq' &&
-    stanza.attrs['to'] === target &&
-    stanza.getChild('invoke', NS_AGENT_TASK) !== undefined
-  );
-}
-
-type VerdictOf = (
-  outcome: ScenarioVerdict['outcome'],
-  reason: string,
-  requirement?: string,
-  side?: string,
-) => ScenarioVerdict;
+import {
+  admissionOf,
+  callOutSetup,
+  isVerdict,
+  recordCallOut,
+  reportOf,
+  type VerdictOf,
+} from './call-out-session.ts';
+import type { ScenarioVerdict } from './scenario-verdicts.ts';
 
 /**
  * The target refused the caller's <invoke/>. The caller broke the pin when the version and hash
@@ -117,14 +37,12 @@ async function refusedInvoke(
   pair: PairGateways,
   target: PairSide,
   targetEndpoint: string,
-  invokeElement: Element | undefined,
+  invokeElement: Element,
   answer: Element,
   labels: { readonly caller: string; readonly target: string },
   verdict: VerdictOf,
 ): Promise<ScenarioVerdict> {
   const refusal = answer.toString().slice(0, 300);
-  if (invokeElement === undefined)
-    return verdict('cantTell', `${labels.target} refused the <invoke/>: ${refusal}`);
   const sent = parseInvoke(invokeElement);
   const driver = createDriver(pair.federation);
   try {
@@ -156,119 +74,46 @@ export async function judgeInvocationThroughCallOut(
   direction: { readonly caller: PairSide; readonly target: PairSide },
   suts: Readonly<Record<PairSide, SutConfig>>,
 ): Promise<ScenarioVerdict> {
-  const { caller, target } = direction;
-  const callerLabel = `caller ${caller.toUpperCase()}`;
-  const targetLabel = `target ${target.toUpperCase()}`;
-  const declared = suts[caller].caller;
-  if (declared?.kind !== 'gateway-tool') return judgedThroughCallOut(scenario, suts[caller], callerLabel);
-  const callerDomain = pair.gateways[caller].facts.componentDomain;
-  const endpoint = `${declared.endpoint.split('@')[0] ?? ''}@${callerDomain}`;
-  const targetEndpoint = `conformance@${pair.gateways[target].facts.componentDomain}`;
+  const setup = callOutSetup(scenario, pair, direction, suts);
+  if (isVerdict(setup)) return setup;
+  const { labels, targetEndpoint, verdict } = setup;
   const nonce = generateIdentifier('nonce-');
-  const timeoutMs = suts[caller].timeouts.taskSeconds * 1_000;
-  const base = { id: scenario.id, title: scenario.title, cases: [] };
-  const labels = { caller: callerLabel, target: targetLabel };
-  const verdict: VerdictOf = (outcome, reason, requirement, side) => ({
-    ...base,
-    outcome,
-    reason,
-    failures:
-      outcome === 'failed' && requirement !== undefined && side !== undefined
-        ? [{ side, requirement, caseId: `interop.${scenario.id}`, message: reason }]
-        : [],
-  });
-
-  const driver = createDriver(pair.federation, { timeoutMs: suts[caller].timeouts.replySeconds * 1_000 });
-  try {
-    // The SUT file's call-out account, else its adminJid: a call-out is a request forgery risk,
-    // so gateways grant it to the suite's account alone (docs/caller.md).
-    const invokerJid = (pair.gateways[caller].callOutAccount ?? pair.gateways[caller].adminAccount)?.jid;
-    if (invokerJid === undefined) {
-      return verdict(
-        'cantTell',
-        `${callerLabel}'s SUT file names neither caller.gatewayTool.account nor adminJid, the account that may invoke its call-out`,
-      );
-    }
-    const invoker = await driver.connect(invokerJid, 'interop-call-out');
-    const targetLink = componentLinkOf(pair, target);
-    const callerLink = componentLinkOf(pair, caller);
-    const recorded = await recording(targetLink, () =>
-      recording(callerLink, () =>
-        callOut(
-          invoker,
-          endpoint,
-          declared.tool,
-          {
-            target: targetEndpoint,
-            tool: 'script',
-            arguments: { steps: [{ complete: { structuredContent: { nonce } } }] },
-          },
-          timeoutMs,
-        ).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))),
-      ),
+  const recorded = await recordCallOut(setup, [{ complete: { structuredContent: { nonce } } }]);
+  const admission = admissionOf(setup, recorded);
+  if (isVerdict(admission)) return admission;
+  if ('refused' in admission) {
+    return await refusedInvoke(
+      pair,
+      setup.target,
+      targetEndpoint,
+      admission.invoke,
+      admission.refused,
+      labels,
+      verdict,
     );
-    const run: CallOutRun | Error = recorded.value.value;
-    const callerSent = recorded.value.sent;
-    const targetSent = recorded.sent;
-    const invokes = callerSent.filter((stanza) => isInvokeTo(stanza, targetEndpoint));
-    const invoke = invokes[0];
-    if (invoke === undefined) {
-      const why =
-        run instanceof Error
-          ? run.message
-          : `the call-out task ended ${run.terminalType}: ${run.terminalJson}`;
-      return verdict('cantTell', `${callerLabel} sent no <invoke/> to ${targetEndpoint} (${why})`);
-    }
-    const invokeElement = invoke.getChild('invoke', NS_AGENT_TASK);
-    try {
-      if (invokeElement === undefined) throw new Error('no <invoke/>');
-      parseInvoke(invokeElement);
-    } catch (error) {
-      return verdict(
-        'failed',
-        `${callerLabel}: invocation.required-parts (${error instanceof Error ? error.message : String(error)})`,
-        'invocation.required-parts',
-        callerLabel,
-      );
-    }
-    const answer = targetSent.find(
-      (stanza) => stanza.name === 'iq' && stanza.attrs['id'] === invoke.attrs['id'],
-    );
-    if (answer === undefined)
-      return verdict(
-        'cantTell',
-        `${targetLabel} sent no answer to the call-out's <invoke/> while it was watched`,
-      );
-    if (answer.attrs['type'] !== 'result' || answer.getChild('accepted', NS_AGENT_TASK) === undefined) {
-      return await refusedInvoke(pair, target, targetEndpoint, invokeElement, answer, labels, verdict);
-    }
-    if (run instanceof Error)
-      return verdict('cantTell', `the call-out task could not be followed: ${run.message}`);
-    const outcome = JSON.parse(run.terminalJson) as {
-      result?: { structuredContent?: { state?: unknown; result?: unknown } };
-    };
-    const content = outcome.result?.structuredContent;
-    if (run.terminalType !== 'completed' || content?.state !== 'completed') {
-      return verdict(
-        'failed',
-        `${callerLabel}: the call-out reported ${run.terminalType} ${run.terminalJson.slice(0, 300)} for a remote task the target admitted`,
-        'invocation.correlation-id',
-        callerLabel,
-      );
-    }
-    if (!JSON.stringify(content.result ?? null).includes(nonce)) {
-      return verdict(
-        'failed',
-        `${callerLabel}: the call-out's result does not carry the remote result (nonce ${nonce})`,
-        'invocation.correlation-id',
-        callerLabel,
-      );
-    }
-    return verdict(
-      'passed',
-      `${callerLabel} invoked ${targetEndpoint} across s2s; ${targetLabel} admitted it; the remote result came back (${String(invokes.length)} <invoke/>)`,
-    );
-  } finally {
-    await driver.closeAll();
   }
+  const { run } = recorded;
+  if (run instanceof Error)
+    return verdict('cantTell', `the call-out task could not be followed: ${run.message}`);
+  const content = reportOf(run);
+  if (run.terminalType !== 'completed' || content?.state !== 'completed') {
+    return verdict(
+      'failed',
+      `${labels.caller}: the call-out reported ${run.terminalType} ${run.terminalJson.slice(0, 300)} for a remote task the target admitted`,
+      'invocation.correlation-id',
+      labels.caller,
+    );
+  }
+  if (!JSON.stringify(content.result ?? null).includes(nonce)) {
+    return verdict(
+      'failed',
+      `${labels.caller}: the call-out's result does not carry the remote result (nonce ${nonce})`,
+      'invocation.correlation-id',
+      labels.caller,
+    );
+  }
+  return verdict(
+    'passed',
+    `${labels.caller} invoked ${targetEndpoint} across s2s; ${labels.target} admitted it; the remote result came back (${String(admission.invokes.length)} <invoke/>)`,
+  );
 }

@@ -19,9 +19,9 @@ import { runConformance, type RunProgress } from '../run-conformance.ts';
 import type { RunResult } from '../run-result.ts';
 import { runServersOf, type RunServers } from '../server-stack.ts';
 import { startPairGateways, type PairGateways } from './pair-gateways.ts';
-import { judgedBySuites, judgedThroughCallOut, type ScenarioVerdict } from './scenario-verdicts.ts';
+import { judgedBySuites, type ScenarioVerdict } from './scenario-verdicts.ts';
 import { targetSession } from './target-session.ts';
-import { judgeInvocationThroughCallOut } from './call-out-invocation.ts';
+import { callOutJudgeOf } from './call-out-judges.ts';
 
 export interface InteropDirection {
   readonly caller: PairSide;
@@ -82,7 +82,6 @@ async function runDirection(
 ): Promise<DirectionResult> {
   const { caller, target } = direction;
   const targetLabel = `target ${target.toUpperCase()}`;
-  const callerLabel = `caller ${caller.toUpperCase()}`;
   const config = options.suts[target];
   const session = await targetSession(pair, target, config, options.referenceWorld, options.log);
   let run: RunResult;
@@ -105,9 +104,7 @@ async function runDirection(
   const scenarios: ScenarioVerdict[] = [];
   for (const scenario of INTEROP_SCENARIOS) {
     if (scenario.callOut !== true) scenarios.push(judgedBySuites(scenario, run.cases, targetLabel));
-    else if (scenario.id === 'invocation')
-      scenarios.push(await judgeInvocationThroughCallOut(scenario, pair, direction, options.suts));
-    else scenarios.push(judgedThroughCallOut(scenario, options.suts[caller], callerLabel));
+    else scenarios.push(await callOutJudgeOf(scenario.id)(scenario, pair, direction, options.suts));
   }
   const side = (of: PairSide) => ({
     side: of,
