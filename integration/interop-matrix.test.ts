@@ -158,7 +158,7 @@ describe('the interop matrix of 3 gateways × 2 stacks, cells run by the CI reci
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('runs every cell to a verdict: exit 1 where the broken gateway is in the pair (and cantTell scenarios remain)', () => {
+  it('runs every cell to a verdict: exit 1 exactly where the broken gateway is in the pair', () => {
     expect(Object.keys(cellCodes).sort()).toEqual([
       'ejabberd.echo-in-errors.utf16-order',
       'ejabberd.reference.echo-in-errors',
@@ -167,7 +167,8 @@ describe('the interop matrix of 3 gateways × 2 stacks, cells run by the CI reci
       'prosody.reference.echo-in-errors',
       'prosody.reference.utf16-order',
     ]);
-    for (const code of Object.values(cellCodes)) expect(code).toBe(1);
+    for (const [cell, code] of Object.entries(cellCodes))
+      expect(code, cell).toBe(cell.includes('utf16-order') ? 1 : 0);
   });
 
   it('fails discovery wherever the broken gateway is the target, naming it, its side and the requirement', () => {
@@ -183,18 +184,21 @@ describe('the interop matrix of 3 gateways × 2 stacks, cells run by the CI reci
     }
   });
 
-  it('passes every suite-judged scenario and the invocation where a correct or permitted gateway is the target', () => {
+  it('passes every scenario where a correct or permitted gateway is the target', () => {
     const others = slotsWhere((slot) => slot.target !== 'utf16-order');
     expect(others).toHaveLength(8);
     for (const slot of others) {
       const outcomes = Object.fromEntries(
         (slot.directions[0]?.scenarios ?? []).map((scenario) => [scenario.id, scenario.outcome]),
       );
-      expect(outcomes, `${slot.caller} → ${slot.target}`).toMatchObject({
+      expect(outcomes, `${slot.caller} → ${slot.target}`).toEqual({
         discovery: 'passed',
         retrieval: 'passed',
         'hidden-vs-missing': 'passed',
         invocation: 'passed',
+        events: 'passed',
+        recovery: 'passed',
+        'cancellation-input': 'passed',
       });
     }
   });

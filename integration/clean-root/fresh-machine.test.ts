@@ -68,3 +68,22 @@ describe("README.md's commands on a fresh Debian machine", () => {
     });
   });
 });
+
+// Interop pairs on the same bare machine, after the README's commands: the mixed stack
+// (ejabberd as server A, installed on first use like Prosody) is the one a hand-set machine
+// would hide. Not a README command, but the issue's promise for `agentconf interop`.
+describe('agentconf interop on a fresh Debian machine', () => {
+  it('passes every scenario both ways, reference gateway × reference gateway, ejabberd ↔ Prosody', async () => {
+    const command =
+      'npx agentconf interop --sut fixtures/sut/reference-gateway-caller.json --sut fixtures/sut/reference-gateway-caller.json --server-a ejabberd --out reports/interop-fresh';
+    const logFile = join(REPORTS, 'interop.log');
+    await writeFile(logFile, `$ ${command}\n`);
+    const began = Date.now();
+    const result = await root.run(command, { cwd: CLONE, logFile });
+    timings['interop ms'] = Date.now() - began;
+    expect(
+      result.exitCode,
+      `"${command}" exited ${result.exitCode} in the clean root; its last ${TAIL_LINES} lines follow, the whole log is ${logFile}\n${tail(result.output)}`,
+    ).toBe(0);
+  });
+});
