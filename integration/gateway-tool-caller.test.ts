@@ -133,6 +133,32 @@ describe('the gateway-tool caller interface', () => {
     }
   }, 60_000);
 
+  it('ends the wait of a call left open when the suite closes its connection, and starves no timer', async () => {
+    // A case that ends before its conformance task settles closes the suite's connection: the
+    // call's wait for the terminal event must end then, not poll the closed connection until the
+    // outcome deadline (it once spun on rejected promises, holding back every timer meanwhile).
+    const { gateway, caller } = await standIn(false);
+    try {
+      const invokes = gateway.stream({ kind: 'invoke' });
+      const call = await caller.call({ jid: 'weather@target.example', tool: 'forecast.get', arguments: {} });
+      await invokes.next(WAIT_MS);
+      const closedAt = performance.now();
+      await caller.close();
+      const timerLateMs = await new Promise<number>((resolve) => {
+        const armedAt = performance.now();
+        setTimeout(() => {
+          resolve(performance.now() - armedAt - 50);
+        }, 50);
+      });
+      await expect(call.done).rejects.toThrow(/connection to the gateway ended/);
+      expect(performance.now() - closedAt).toBeLessThan(WAIT_MS / 2);
+      expect(timerLateMs).toBeLessThan(WAIT_MS / 2);
+    } finally {
+      await caller.close();
+      await gateway.stop();
+    }
+  }, 60_000);
+
   it('cancels the conformance task, and answers a relayed input request when the tool advertises input', async () => {
     const { gateway, caller } = await standIn(true);
     try {

@@ -122,24 +122,50 @@ describe('broken bridges fail the case that must catch them; the reference bridg
   }
 });
 
+/**
+ * The permitted variants' full caller runs, all started together when the first of them is asked
+ * for: a caller run is mostly its cases' observation windows (replySeconds of quiet after a lost
+ * <accepted/>, a local timeout, a bad result), about a sixth of a core each, so three side by side
+ * take the time of the longest instead of the sum. Each run has its own federation and bridge copy.
+ */
+let permittedRuns: Map<string, Promise<AgentconfRun>> | undefined;
+
+function permittedRun(variant: BridgeVariant): Promise<AgentconfRun> {
+  permittedRuns ??= new Map(
+    PERMITTED_BRIDGE_VARIANTS.map((permitted) => {
+      const started = fullCallerRun(permitted);
+      // Awaited by its own describe block later, which reports the failure there.
+      started.catch(() => undefined);
+      return [permitted.name, started] as const;
+    }),
+  );
+  const run = permittedRuns.get(variant.name);
+  if (run === undefined) throw new Error(`${variant.name} is not a permitted bridge variant`);
+  return run;
+}
+
+async function fullCallerRun(variant: BridgeVariant): Promise<AgentconfRun> {
+  const built = buildBridgeVariant(variant);
+  try {
+    const run = await runAgentconf({ sut: built.sutFile, seed: RUN_SEED });
+    const verdicts = (run.result.assessments ?? []).map((entry) => `${entry.assessment} ${entry.verdict}`);
+    console.info(
+      `[verdict proof] ${variant.name} [${variant.change}]: ${verdicts.join(', ')}; ${run.seconds.toFixed(1)} s`,
+    );
+    return run;
+  } finally {
+    built.remove();
+  }
+}
+
 describe.each(PERMITTED_BRIDGE_VARIANTS.map((variant) => [variant.name, variant] as const))(
   'permitted %s passes a full caller run',
   (_name, variant) => {
     let run: AgentconfRun | undefined;
-    let built: ReturnType<typeof buildBridgeVariant> | undefined;
 
     beforeAll(async () => {
-      built = buildBridgeVariant(variant);
-      run = await runAgentconf({ sut: built.sutFile, seed: RUN_SEED });
-      const verdicts = (run.result.assessments ?? []).map((entry) => `${entry.assessment} ${entry.verdict}`);
-      console.info(
-        `[verdict proof] ${variant.name} [${variant.change}]: ${verdicts.join(', ')}; ${run.seconds.toFixed(1)} s`,
-      );
+      run = await permittedRun(variant);
     }, 600_000);
-
-    afterAll(() => {
-      built?.remove();
-    });
 
     it('passes both assessments, every caller case passed, exit 0', () => {
       if (run === undefined) throw new Error(`the run of ${variant.name} did not happen`);

@@ -14,31 +14,35 @@ import {
 } from './variants/gateway-variants.ts';
 import { itPassesEveryClaimedProfile } from './variants/permitted-proofs.ts';
 import { caseOf, type AgentconfRun } from './variants/run-agentconf.ts';
-import { useVariantRun } from './variants/use-variant-run.ts';
+import { SideBySideRuns, useVariantRun } from './variants/use-variant-run.ts';
+
+// Two full runs at a time: a run keeps about two thirds of a core busy and waits the rest (its
+// cases' reply and retention windows), so a pair shares the two cores without starving either.
+const together = new SideBySideRuns(2);
 
 describe('a. the request payload echoed in IQ errors (#errors: MAY be included)', () => {
   // The equivalence cases compare the <error/> element and whether the request is echoed, not
   // the echoes of requests that differ; json-encoding.authorize-before-limits warns (#errors'
   // SHOULD) about an echo in the refusal of an unauthorized sender, since #json-encoding's MUST
   // NOT reflect covers rejections for a limit.
-  itPassesEveryClaimedProfile(useVariantRun(ECHO_IN_ERRORS));
+  itPassesEveryClaimedProfile(useVariantRun(ECHO_IN_ERRORS, {}, together));
 });
 
 describe('b. identifiers: a fixed prefix and a time field, then 128 random bits (#invocation grammar)', () => {
   // The fixed 'gw-node-0001.task-' and a millisecond time field before exactly 128 CSPRNG bits:
   // invocation.identifiers-unpredictable's predictor battery marks the time bits as predictable
   // (and the base64url padding bits), leaving the 128 random ones: at least 128, a pass.
-  itPassesEveryClaimedProfile(useVariantRun(PREFIXED_IDS));
+  itPassesEveryClaimedProfile(useVariantRun(PREFIXED_IDS, {}, together));
 });
 
 describe('d. pages of at most 2 items, fewer than <max/> asks (limits.rsmPageMax 2, documented)', () => {
-  itPassesEveryClaimedProfile(useVariantRun(PAGE_MAX_2));
+  itPassesEveryClaimedProfile(useVariantRun(PAGE_MAX_2, {}, together));
 });
 
 describe("e. service-unavailable typed 'wait' for transient outages (interp-42)", () => {
   // No case drives the engine into a transient outage, so this proves only that the variant
   // changes nothing else, not that the suites accept 'wait' on that path.
-  itPassesEveryClaimedProfile(useVariantRun(TRANSIENT_OUTAGE_WAIT));
+  itPassesEveryClaimedProfile(useVariantRun(TRANSIENT_OUTAGE_WAIT, {}, together));
 });
 
 describe('g. the other paths four cases accept, in one gateway (RFC 6120 §11.1, §8.3.2; #events; #security)', () => {
@@ -51,7 +55,7 @@ describe('g. the other paths four cases accept, in one gateway (RFC 6120 §11.1,
   //   condition, RFC 6120 §8.3.2): #errors wants any diagnostic bounded and safe.
   // - The prober's discovery bucket stricter than the SUT file's limits.rateLimits, a ceiling:
   //   #security only says gateways MUST rate-limit.
-  const run = useVariantRun(LINK_AND_LIMIT_ALTERNATIVES);
+  const run = useVariantRun(LINK_AND_LIMIT_ALTERNATIVES, {}, together);
   itPassesEveryClaimedProfile(run);
 
   it('takes each alternative path in the case that accepts it', () => {
@@ -81,7 +85,7 @@ describe('j. stanzas read as the stream reader built them, CDATA sections as tex
   // arguments in CDATA sections (text nodes of their own here), cancellation.reason-line-ends its
   // reasons with references and literal CRs (folded by the stream reader alone here). Broken
   // counterpart: the mutant stream-tree-last-text-node (this reading, only the last node kept).
-  const run = useVariantRun(STREAM_TREE_READ);
+  const run = useVariantRun(STREAM_TREE_READ, {}, together);
   itPassesEveryClaimedProfile(run);
 
   it('decides the raw-input cases that send split character data', () => {

@@ -15,14 +15,52 @@ export const RUN_TIMEOUT_MS = 420_000;
 
 export type VariantSubject = GatewayVariant | { readonly name: string; readonly sutFile: string };
 
-/** Starts the run in beforeAll; the returned function gives it to the tests. */
+/**
+ * Runs of one file made side by side, at most `width` at once, all started when the first of
+ * them is asked for (collection has registered every member by then). For full runs that are
+ * mostly waiting; each run keeps its own federation and variant copy.
+ */
+export class SideBySideRuns {
+  readonly #members: (() => Promise<void>)[] = [];
+  #started = false;
+
+  constructor(readonly width: number) {}
+
+  /** Registers a run; the promise settles when it is done. */
+  add(start: () => Promise<AgentconfRun>): Promise<AgentconfRun> {
+    let resolve!: (run: AgentconfRun) => void;
+    let reject!: (error: unknown) => void;
+    const done = new Promise<AgentconfRun>((ok, fail) => {
+      resolve = ok;
+      reject = fail;
+    });
+    // Awaited by its own beforeAll, which reports a failure there.
+    done.catch(() => undefined);
+    this.#members.push(() => start().then(resolve, reject));
+    return done;
+  }
+
+  /** Starts every registered run, `width` lanes taking the next waiting one. */
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    const waiting = [...this.#members];
+    const lane = async (): Promise<void> => {
+      for (let next = waiting.shift(); next !== undefined; next = waiting.shift()) await next();
+    };
+    for (let index = 0; index < this.width; index += 1) void lane();
+  }
+}
+
+/** Starts the run in beforeAll (or with `together`, side by side); the returned function gives it to the tests. */
 export function useVariantRun(
   subject: VariantSubject,
   options: Omit<RunOptions, 'sut'> = {},
+  together?: SideBySideRuns,
 ): () => AgentconfRun {
   let built: BuiltVariant | undefined;
   let run: AgentconfRun | undefined;
-  beforeAll(async () => {
+  const runIt = async (): Promise<AgentconfRun> => {
     let sut: string;
     if ('sutFile' in subject) {
       sut = subject.sutFile;
@@ -30,7 +68,12 @@ export function useVariantRun(
       built = buildGatewayVariant(subject);
       sut = built.sutFile;
     }
-    run = await runAgentconf({ ...options, sut });
+    return await runAgentconf({ ...options, sut });
+  };
+  const started = together?.add(runIt);
+  beforeAll(async () => {
+    together?.start();
+    run = await (started ?? runIt());
     const verdicts = run.result.profiles
       .filter((entry) => entry.claimed)
       .map((entry) => `${entry.profile} ${entry.verdict}`)

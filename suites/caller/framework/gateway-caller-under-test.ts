@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 
 import {
   createDriver,
+  WaitTimeout,
   type Caller,
   type ReceivedTaskEvent,
   type Transcript,
@@ -120,12 +121,27 @@ async function eventOf(
       throw new CannotTell(
         `the gateway sent no ${what} for its conformance task ${taskId} within ${String(timeoutMs)} ms`,
       );
-    await caller
-      .waitForStanza((stanza) => stanza.name === 'message', {
-        timeoutMs: Math.min(left, EVENT_POLL_MS),
-        since: caller.inbound.length,
-      })
-      .catch(() => undefined);
+    await nextMessage(caller, left, `${what} for its conformance task ${taskId}`);
+  }
+}
+
+/**
+ * Waits up to EVENT_POLL_MS (at most `leftMs`) for the suite's next message. Once its connection
+ * has ended (the case is over, or the link was lost) no event can come: that ends the wait at
+ * once, since polling a closed caller would spin on promises it rejects at once and starve every
+ * timer of the process (the case's own clean-up waited for the whole outcome deadline).
+ */
+async function nextMessage(caller: Caller, leftMs: number, what: string): Promise<void> {
+  try {
+    await caller.waitForStanza((stanza) => stanza.name === 'message', {
+      timeoutMs: Math.min(leftMs, EVENT_POLL_MS),
+      since: caller.inbound.length,
+    });
+  } catch (error) {
+    if (error instanceof WaitTimeout) return;
+    throw new CannotTell(
+      `the suite's connection to the gateway ended while it waited for the ${what}: ${describe(error)}`,
+    );
   }
 }
 
@@ -290,12 +306,7 @@ export async function startGatewayCaller(options: GatewayCallerOptions): Promise
         if (progress().some((xml) => xml.includes(text))) return true;
         const left = giveUpAt - performance.now();
         if (left <= 0) return false;
-        await caller
-          .waitForStanza((stanza) => stanza.name === 'message', {
-            timeoutMs: Math.min(left, EVENT_POLL_MS),
-            since: caller.inbound.length,
-          })
-          .catch(() => undefined);
+        await nextMessage(caller, left, `progress showing ${text}`);
       }
     },
     async close() {
