@@ -19,8 +19,6 @@
 import type { Element } from '@xmpp/xml';
 
 import { StanzaErrorReply, type Caller, type ValidTaskEvent } from '../../harness/driver/index.ts';
-import type { PairSide } from '../../harness/federation/pair-side.ts';
-import type { SutConfig } from '../../harness/sut/sut-config.ts';
 import { generateIdentifier } from '../../protocol/identifiers.ts';
 import { canonicalJson } from '../../protocol/json/canonical.ts';
 import { isJsonObject } from '../../protocol/json/json-value.ts';
@@ -33,11 +31,9 @@ import {
   parseCancel,
   parseProvideInput,
 } from '../../protocol/stanza/index.ts';
-import type { InteropScenario } from '../../suites/interop/scenarios.ts';
 import { remoteTaskOf } from './call-out-events.ts';
 import {
   admissionOf,
-  callOutSetup,
   combinedVerdict,
   isVerdict,
   recordCallOut,
@@ -46,7 +42,6 @@ import {
   type RecordedCallOut,
   type SentStanza,
 } from './call-out-session.ts';
-import type { PairGateways } from './pair-gateways.ts';
 import type { ScenarioVerdict } from './scenario-verdicts.ts';
 
 const INPUT_SCHEMA = {
@@ -330,14 +325,7 @@ async function judgeCancellation(
   );
 }
 
-export async function judgeCancellationInputThroughCallOut(
-  scenario: InteropScenario,
-  pair: PairGateways,
-  direction: { readonly caller: PairSide; readonly target: PairSide },
-  suts: Readonly<Record<PairSide, SutConfig>>,
-): Promise<ScenarioVerdict> {
-  const setup = callOutSetup(scenario, pair, direction, suts);
-  if (isVerdict(setup)) return setup;
+export async function judgeCancellationInputThroughCallOut(setup: CallOutSetup): Promise<ScenarioVerdict> {
   const input = await judgeInput(setup);
   // The target's tool honours the cancellation, then ignores it and completes: a caller must
   // report what the target settled either way.

@@ -7,15 +7,11 @@
  * contract, so a caller relaying none leaves the scenario undecided); the call-out reports the
  * target's terminal outcome exactly.
  */
-import type { PairSide } from '../../harness/federation/pair-side.ts';
-import type { SutConfig } from '../../harness/sut/sut-config.ts';
 import { generateIdentifier } from '../../protocol/identifiers.ts';
 import { canonicalJson } from '../../protocol/json/canonical.ts';
 import { parseStrictJson } from '../../protocol/json/strict-json.ts';
-import type { InteropScenario } from '../../suites/interop/scenarios.ts';
 import {
   admissionOf,
-  callOutSetup,
   isVerdict,
   recordCallOut,
   repeatVerdict,
@@ -23,7 +19,6 @@ import {
   type CallOutSetup,
   type RecordedCallOut,
 } from './call-out-session.ts';
-import type { PairGateways } from './pair-gateways.ts';
 import type { ScenarioVerdict } from './scenario-verdicts.ts';
 import { checkedTargetEvents, isEventProblem, terminalOf, type TargetEvent } from './target-events.ts';
 
@@ -89,14 +84,7 @@ export function remoteTaskOf(
   return { taskId: admission.accepted.taskId, invokerJid, events: checked.events, terminal };
 }
 
-export async function judgeEventsThroughCallOut(
-  scenario: InteropScenario,
-  pair: PairGateways,
-  direction: { readonly caller: PairSide; readonly target: PairSide },
-  suts: Readonly<Record<PairSide, SutConfig>>,
-): Promise<ScenarioVerdict> {
-  const setup = callOutSetup(scenario, pair, direction, suts);
-  if (isVerdict(setup)) return setup;
+export async function judgeEventsThroughCallOut(setup: CallOutSetup): Promise<ScenarioVerdict> {
   const { labels, verdict } = setup;
   const nonce = generateIdentifier('nonce-');
   const recorded = await recordCallOut(setup, [

@@ -12,18 +12,16 @@ import type { Element } from '@xmpp/xml';
 
 import { createDriver } from '../../harness/driver/index.ts';
 import type { PairSide } from '../../harness/federation/pair-side.ts';
-import type { SutConfig } from '../../harness/sut/sut-config.ts';
 import { generateIdentifier } from '../../protocol/identifiers.ts';
 import { buildManifestRequest, parseInvoke, parseManifest, sameHash } from '../../protocol/stanza/index.ts';
 import { PAIR_DOMAINS } from '../../suites/interop/pair-world.ts';
-import type { InteropScenario } from '../../suites/interop/scenarios.ts';
 import type { PairGateways } from './pair-gateways.ts';
 import {
   admissionOf,
-  callOutSetup,
   isVerdict,
   recordCallOut,
   reportOf,
+  type CallOutSetup,
   type VerdictOf,
 } from './call-out-session.ts';
 import type { ScenarioVerdict } from './scenario-verdicts.ts';
@@ -68,14 +66,7 @@ async function refusedInvoke(
   }
 }
 
-export async function judgeInvocationThroughCallOut(
-  scenario: InteropScenario,
-  pair: PairGateways,
-  direction: { readonly caller: PairSide; readonly target: PairSide },
-  suts: Readonly<Record<PairSide, SutConfig>>,
-): Promise<ScenarioVerdict> {
-  const setup = callOutSetup(scenario, pair, direction, suts);
-  if (isVerdict(setup)) return setup;
+export async function judgeInvocationThroughCallOut(setup: CallOutSetup): Promise<ScenarioVerdict> {
   const { labels, targetEndpoint, verdict } = setup;
   const nonce = generateIdentifier('nonce-');
   const recorded = await recordCallOut(setup, [{ complete: { structuredContent: { nonce } } }]);
@@ -83,7 +74,7 @@ export async function judgeInvocationThroughCallOut(
   if (isVerdict(admission)) return admission;
   if ('refused' in admission) {
     return await refusedInvoke(
-      pair,
+      setup.pair,
       setup.target,
       targetEndpoint,
       admission.invoke,

@@ -9,6 +9,7 @@ import { judgeCancellationInputThroughCallOut } from './call-out-cancellation-in
 import { judgeEventsThroughCallOut } from './call-out-events.ts';
 import { judgeInvocationThroughCallOut } from './call-out-invocation.ts';
 import { judgeRecoveryThroughCallOut } from './call-out-recovery.ts';
+import { callOutSetup, isVerdict, type CallOutSetup } from './call-out-session.ts';
 import type { PairGateways } from './pair-gateways.ts';
 import { judgedThroughCallOut, type ScenarioVerdict } from './scenario-verdicts.ts';
 
@@ -24,7 +25,10 @@ const notDrivenYet: CallOutJudge = (scenario, _pair, direction, suts) =>
     judgedThroughCallOut(scenario, suts[direction.caller], `caller ${direction.caller.toUpperCase()}`),
   );
 
-const JUDGES: Partial<Record<InteropScenarioId, CallOutJudge>> = {
+/** A judge of a call-out the caller side declares (callOutSetup: its endpoint, invoker, links). */
+type SetUpJudge = (setup: CallOutSetup) => Promise<ScenarioVerdict>;
+
+const JUDGES: Partial<Record<InteropScenarioId, SetUpJudge>> = {
   invocation: judgeInvocationThroughCallOut,
   events: judgeEventsThroughCallOut,
   recovery: judgeRecoveryThroughCallOut,
@@ -33,5 +37,10 @@ const JUDGES: Partial<Record<InteropScenarioId, CallOutJudge>> = {
 
 /** The judge of a call-out scenario; one this build does not drive is cantTell, saying so. */
 export function callOutJudgeOf(id: InteropScenarioId): CallOutJudge {
-  return JUDGES[id] ?? notDrivenYet;
+  const judge = JUDGES[id];
+  if (judge === undefined) return notDrivenYet;
+  return async (scenario, pair, direction, suts) => {
+    const setup = callOutSetup(scenario, pair, direction, suts);
+    return isVerdict(setup) ? setup : await judge(setup);
+  };
 }

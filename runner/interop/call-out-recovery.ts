@@ -20,15 +20,11 @@
 import type { Element } from '@xmpp/xml';
 
 import type { FaultProxy } from '../../harness/faults/fault-proxy.ts';
-import type { PairSide } from '../../harness/federation/pair-side.ts';
-import type { SutConfig } from '../../harness/sut/sut-config.ts';
 import { generateIdentifier } from '../../protocol/identifiers.ts';
 import { NS_AGENT_TASK } from '../../protocol/namespaces.ts';
-import type { InteropScenario } from '../../suites/interop/scenarios.ts';
 import { remoteTaskOf } from './call-out-events.ts';
 import {
   admissionOf,
-  callOutSetup,
   acceptedTaskId,
   combinedVerdict,
   invokeAnswers,
@@ -39,7 +35,6 @@ import {
   s2sFrom,
   type CallOutSetup,
 } from './call-out-session.ts';
-import type { PairGateways } from './pair-gateways.ts';
 import type { ScenarioVerdict } from './scenario-verdicts.ts';
 
 /** How long the target's task runs on with the links frozen (a script step, not a wait of ours). */
@@ -246,14 +241,7 @@ async function judgeLostAccepted(setup: CallOutSetup): Promise<ScenarioVerdict> 
   );
 }
 
-export async function judgeRecoveryThroughCallOut(
-  scenario: InteropScenario,
-  pair: PairGateways,
-  direction: { readonly caller: PairSide; readonly target: PairSide },
-  suts: Readonly<Record<PairSide, SutConfig>>,
-): Promise<ScenarioVerdict> {
-  const setup = callOutSetup(scenario, pair, direction, suts);
-  if (isVerdict(setup)) return setup;
+export async function judgeRecoveryThroughCallOut(setup: CallOutSetup): Promise<ScenarioVerdict> {
   const cutLink = await judgeCutLink(setup);
   const lostAccepted = await judgeLostAccepted(setup);
   return combinedVerdict(setup, [cutLink, lostAccepted]);

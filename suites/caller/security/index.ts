@@ -12,14 +12,14 @@
  * A canary found verbatim downstream is never the product of an exchange: it is the token itself.
  */
 import type { CallerSession } from '../../../harness/caller-under-test/index.ts';
-import { StanzaWaitTimeout } from '../../../harness/fake-target/index.ts';
+import { StanzaWaitTimeout, type FakeTask } from '../../../harness/fake-target/index.ts';
 import type { ElicitParams } from '../../../harness/caller-under-test/mcp-driver.ts';
 import { CannotTell, NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
 import { defineCallerSuite } from '../framework/caller-case.ts';
 import { gatewayToolOnly, mcpOnly } from '../framework/caller-under-test.ts';
 import type { CallerCaseContext } from '../framework/caller-context.ts';
 import { callerWaitMs, listedTool, oneToolWorld } from '../framework/caller-steps.ts';
-import { callTool, completedWith, marker } from '../framework/task-steps.ts';
+import { completedWith, marker } from '../framework/task-steps.ts';
 import { parseJid } from '../../../protocol/jid/index.ts';
 import type { Element } from '@xmpp/xml';
 import { callAndAdmit } from '../mcp-mapping/bridge-steps.ts';
@@ -132,23 +132,34 @@ export const securityCallerSuite = defineCallerSuite('security', 'Security Consi
       }
       // A spoofed stanza may be refused by the gateway's own server and so break the call: what
       // the link carried is judged whether or not the call got through.
-      const called = await callTool(context, scene, jid, tool).catch((error: unknown) => {
+      const invokes = target.stream({ kind: 'invoke' });
+      const call = await scene.caller.call({ jid, tool, arguments: { input: marker(context, 'input') } });
+      // A call the gateway reports over before any invoke arrived sends none: no need to wait on.
+      const over = call.done.then(
+        () => 'the call-out reported the call over',
+        (error: unknown) => `the call-out failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      let task: FakeTask | undefined;
+      try {
+        const first = await Promise.race([invokes.next(callerWaitMs(context)), over]);
+        if (typeof first === 'string') context.note(`the fake target saw no invoke: ${first}`);
+        else task = target.taskOf(first);
+      } catch (error) {
         if (!(error instanceof StanzaWaitTimeout)) throw error;
         context.note(`the fake target saw no invoke: ${error.message}`);
-        return undefined;
-      });
+      }
       let reported = false;
       let settled = false;
-      if (called !== undefined) {
+      if (task !== undefined) {
         const cue = marker(context, 'progress');
-        await target.sendEvent(called.task, { type: 'progress', payload: { message: cue } });
+        await target.sendEvent(task, { type: 'progress', payload: { message: cue } });
         context.note(`the fake target reports progress (${cue}), then completes`);
         reported = await scene.caller.reportedProgress(cue, callerWaitMs(context));
-        await target.sendEvent(called.task, {
+        await target.sendEvent(task, {
           type: 'completed',
           payload: completedWith(marker(context, 'result')),
         });
-        settled = await called.call.done.then(
+        settled = await call.done.then(
           () => true,
           (error: unknown) => {
             context.note(
