@@ -175,6 +175,15 @@ describe('an interop pair whose gateway B replays no settled task, retries under
     if (found === undefined) throw new Error(`no scenario ${id} in ${name}`);
     return found;
   };
+  /** The scenario failed, its reason leads with `named` ("side: requirement"), and it names nothing else. */
+  const expectFailedNaming = (name: string, id: string, named: string): void => {
+    const verdict = scenario(name, id);
+    expect(verdict.outcome, run.stdout).toBe('failed');
+    expect(verdict.reason.startsWith(named), verdict.reason).toBe(true);
+    expect(new Set(verdict.failures.map((failure) => `${failure.side}: ${failure.requirement}`))).toEqual(
+      new Set([named]),
+    );
+  };
 
   beforeAll(async () => {
     broken = buildGatewayVariant({
@@ -218,30 +227,19 @@ describe('an interop pair whose gateway B replays no settled task, retries under
   });
 
   it('FAILS recovery A→B naming target B, which started a second task for a lost <accepted/>', () => {
-    const verdict = scenario('A-to-B', 'recovery');
-    expect(verdict.outcome, run.stdout).toBe('failed');
-    expect(verdict.reason).toMatch(/^target B: invocation\.replay-same-task/);
     // Both recovery calls may meet it: the cut link can lose an <accepted/> too.
-    expect(new Set(verdict.failures.map((failure) => `${failure.side}: ${failure.requirement}`))).toEqual(
-      new Set(['target B: invocation.replay-same-task']),
-    );
+    expectFailedNaming('A-to-B', 'recovery', 'target B: invocation.replay-same-task');
   });
 
   it('FAILS recovery B→A naming caller B, which repeated a lost invoke under a new request ID', () => {
-    const verdict = scenario('B-to-A', 'recovery');
-    expect(verdict.outcome, run.stdout).toBe('failed');
-    expect(verdict.reason).toMatch(/^caller B: invocation\.caller-retries-identically/);
-    expect(new Set(verdict.failures.map((failure) => `${failure.side}: ${failure.requirement}`))).toEqual(
-      new Set(['caller B: invocation.caller-retries-identically']),
-    );
+    expectFailedNaming('B-to-A', 'recovery', 'caller B: invocation.caller-retries-identically');
   });
 
   it('FAILS cancellation-input B→A naming caller B, which reported cancelled what the target did not settle so', () => {
-    const verdict = scenario('B-to-A', 'cancellation-input');
-    expect(verdict.outcome, run.stdout).toBe('failed');
-    expect(verdict.reason).toMatch(/^caller B: mcp-mapping\.cancel-accepted-not-cancellation/);
-    expect(new Set(verdict.failures.map((failure) => `${failure.side}: ${failure.requirement}`))).toEqual(
-      new Set(['caller B: mcp-mapping.cancel-accepted-not-cancellation']),
+    expectFailedNaming(
+      'B-to-A',
+      'cancellation-input',
+      'caller B: mcp-mapping.cancel-accepted-not-cancellation',
     );
   });
 

@@ -13,10 +13,7 @@ import {
   schemaViolations,
   type ConfigViolation,
 } from '../../protocol/json/config-problems.ts';
-import { ConfigError } from '../../protocol/json/config-file.ts';
-import { JsonRejection } from '../../protocol/json/json-rejection.ts';
-import type { JsonValue } from '../../protocol/json/json-value.ts';
-import { parseStrictJson } from '../../protocol/json/strict-json.ts';
+import { ConfigError, parseConfigJson } from '../../protocol/json/config-file.ts';
 import connectionSchema from '../../fixtures/schemas/federation-connection.schema.json' with { type: 'json' };
 import type { FederationDomains } from './domains.ts';
 import type { ExternalFederationConfig, ExternalServerConfig } from './external-provider.ts';
@@ -111,15 +108,7 @@ const validate = configValidator(connectionSchema);
  * config; throws ConfigError listing every problem, each at its JSON pointer.
  */
 export function parseConnectionFile(text: Uint8Array | string, source: string): ExternalFederationConfig {
-  let value: JsonValue;
-  try {
-    value = parseStrictJson(text);
-  } catch (error) {
-    if (!(error instanceof JsonRejection)) throw error;
-    throw new ConfigError(source, [
-      { path: '', message: `not JSON (${error.rule})`, line: error.line, column: error.column },
-    ]);
-  }
+  const value = parseConfigJson(text, source);
   const violations: ConfigViolation[] = schemaViolations(validate, value);
   if (violations.length > 0) throw new ConfigError(source, violations);
   // The schema has vouched for the shape.

@@ -39,6 +39,18 @@ export function readJsonFile(path: string, maxBytes: number): JsonValue {
   }
 }
 
+/** Strictly parses the JSON text of a config from `source`; not JSON is a ConfigError at its position. */
+export function parseConfigJson(text: Uint8Array | string, source: string): JsonValue {
+  try {
+    return parseStrictJson(text);
+  } catch (error) {
+    if (!(error instanceof JsonRejection)) throw error;
+    throw new ConfigError(source, [
+      { path: '', message: `not JSON (${error.rule})`, line: error.line, column: error.column },
+    ]);
+  }
+}
+
 export function describeIoError(error: unknown): string {
   if (error instanceof Error && 'code' in error && typeof error.code === 'string') return error.code;
   return error instanceof Error ? error.message : String(error);

@@ -12,19 +12,16 @@ import { dirname, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 
 import type { ServerImplementation } from '../../harness/federation/server-provider.ts';
-import { ConfigError } from '../../protocol/json/config-file.ts';
+import { ConfigError, parseConfigJson } from '../../protocol/json/config-file.ts';
 import {
-  createConfigAjv,
+  configValidator,
   pointerToken,
   schemaViolations,
   type ConfigViolation,
 } from '../../protocol/json/config-problems.ts';
-import { JsonRejection } from '../../protocol/json/json-rejection.ts';
-import type { JsonValue } from '../../protocol/json/json-value.ts';
-import { parseStrictJson } from '../../protocol/json/strict-json.ts';
 import planSchema from '../../fixtures/schemas/interop-plan.schema.json' with { type: 'json' };
 
-const validatePlan = createConfigAjv().compile(planSchema);
+const validatePlan = configValidator(planSchema);
 
 export interface PlanGateway {
   /** The plan's short name for it: rows, columns and cell IDs use it. */
@@ -77,15 +74,7 @@ interface RawPlan {
 
 /** Parses and checks a plan; throws ConfigError listing every problem at its JSON pointer. */
 export function parsePlan(text: Uint8Array | string, source: string): InteropPlan {
-  let value: JsonValue;
-  try {
-    value = parseStrictJson(text);
-  } catch (error) {
-    if (!(error instanceof JsonRejection)) throw error;
-    throw new ConfigError(source, [
-      { path: '', message: `not JSON (${error.rule})`, line: error.line, column: error.column },
-    ]);
-  }
+  const value = parseConfigJson(text, source);
   const violations = schemaViolations(validatePlan, value, rewordGatewayId);
   if (violations.length > 0) throw new ConfigError(source, violations);
   // The schema has vouched for the shape.
