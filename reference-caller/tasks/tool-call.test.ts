@@ -154,6 +154,30 @@ describe('runToolCall', () => {
     expect(kinds(sent)).not.toContain('cancel');
   });
 
+  it('passes on progress heard in the same read as the settlement, before the answer', async () => {
+    const relayed: number[] = [];
+    const sink: CallSink = {
+      progress: (_payload, revision) => {
+        relayed.push(revision);
+        return Promise.resolve();
+      },
+      requestInput: () => Promise.resolve({ kind: 'no-input', reason: 'test' }),
+    };
+    const progress = (percent: number): string => JSON.stringify({ percent });
+    const { deps } = setUp((iq, id, tracker) => {
+      if (localNameOf(iq.payload) !== 'invoke') return { result: stateAnswer(id, 'completed', 3) };
+      // The target's events overtake the admission's answer (one TCP read under load): the
+      // tracker holds them until the task is tracked, then the task is already settled.
+      tracker.receive(eventMessage({ taskId: id, revision: 1, type: 'progress', json: progress(25) }));
+      tracker.receive(eventMessage({ taskId: id, revision: 2, type: 'progress', json: progress(75) }));
+      tracker.receive(eventMessage({ taskId: id, revision: 3, type: 'completed', json: COMPLETED }));
+      return { result: accepted(iq, id) };
+    });
+    const outcome = await runToolCall(TOOL, '{}', new AbortController().signal, sink, deps);
+    expect(outcome).toMatchObject({ kind: 'settled', outcome: { state: 'completed' } });
+    expect(relayed).toEqual([1, 2]);
+  });
+
   it('answers an input request through the sink, at the current revision', async () => {
     const asked: string[] = [];
     const sink: CallSink = {

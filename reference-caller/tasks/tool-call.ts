@@ -96,6 +96,11 @@ class WakeQueue {
     waiter(wake);
   }
 
+  /** What is queued now, without waiting. */
+  drain(): Wake[] {
+    return this.#items.splice(0);
+  }
+
   next(): Promise<Wake> {
     const item = this.#items.shift();
     if (item !== undefined) return Promise.resolve(item);
@@ -154,6 +159,15 @@ class RunningTask {
     }
     if (event.type === 'input_required') this.#answer(payload as InputRequiredPayload);
     return undefined;
+  }
+
+  /** Passes on the progress among events already heard; nothing else matters once settled. */
+  async relayProgress(wakes: readonly Wake[]): Promise<void> {
+    for (const wake of wakes) {
+      if (wake.kind !== 'event' || wake.accepted.event.type !== 'progress') continue;
+      const { event, payload } = wake.accepted;
+      await this.#sink.progress(payload as ProgressPayload, event.revision, this.record.taskId);
+    }
   }
 
   /** task-state (and task-result once terminal): the recovery source of truth (#task-recovery). */
@@ -353,6 +367,10 @@ export async function runToolCall(
       else if (wake.kind === 'poll') await task.recover();
       else await task.onEvent(wake);
     }
+    // Events heard before the settlement but not yet handled (they arrived in one read with the
+    // terminal event, or while a poll learned the outcome): their progress is passed on before
+    // the answer, which must not overtake it.
+    await task.relayProgress(wakes.drain());
     return {
       kind: 'settled',
       taskId: record.taskId,
