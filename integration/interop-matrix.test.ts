@@ -12,7 +12,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
 import { REPO_ROOT } from '../harness/repo-root.ts';
@@ -152,7 +152,22 @@ describe('the interop matrix of 3 gateways × 2 stacks, cells run by the CI reci
     console.info(merge.output);
   }, 600_000);
 
+  // A failed check keeps what the cells wrote (results, transcripts, logs) under reports/, where
+  // CI keeps it: the temporary folder goes with the test.
+  let keep = false;
+  beforeEach(({ onTestFailed }) => {
+    onTestFailed(() => {
+      keep = true;
+    });
+  });
+
   afterAll(() => {
+    if (keep) {
+      const kept = join(REPO_ROOT, 'reports', 'interop-matrix-test');
+      rmSync(kept, { recursive: true, force: true });
+      cpSync(root, kept, { recursive: true, filter: (source) => !source.endsWith('node_modules') });
+      console.info(`[interop matrix] a check failed: the cells' results and logs are kept in ${kept}`);
+    }
     broken.remove();
     permitted.remove();
     rmSync(root, { recursive: true, force: true });
@@ -192,33 +207,22 @@ describe('the interop matrix of 3 gateways × 2 stacks, cells run by the CI reci
     }
   });
 
-  // Every scenario of these slots passes on a quiet machine (seven of seven); under a whole
-  // npm test's load the call-out-driven ones have once come out cantTell (not understood yet:
-  // docs/interop.md), never failed. This test is about the matrix, so it holds them to "never
-  // failed" and the four suite-judged or invocation scenarios to "passed".
-  it('passes every scenario where a correct or permitted gateway is the target, failing none', () => {
+  it('passes every scenario where a correct or permitted gateway is the target', () => {
     const others = slotsWhere((slot) => slot.target !== 'utf16-order');
     expect(others).toHaveLength(8);
     for (const slot of others) {
       const outcomes = Object.fromEntries(
         (slot.directions[0]?.scenarios ?? []).map((scenario) => [scenario.id, scenario.outcome]),
       );
-      expect(outcomes, `${slot.caller} → ${slot.target}`).toMatchObject({
+      expect(outcomes, `${slot.caller} → ${slot.target}: ${JSON.stringify(slot)}`).toEqual({
+        'cancellation-input': 'passed',
         discovery: 'passed',
-        retrieval: 'passed',
+        events: 'passed',
         'hidden-vs-missing': 'passed',
         invocation: 'passed',
+        recovery: 'passed',
+        retrieval: 'passed',
       });
-      expect(Object.keys(outcomes).sort()).toEqual([
-        'cancellation-input',
-        'discovery',
-        'events',
-        'hidden-vs-missing',
-        'invocation',
-        'recovery',
-        'retrieval',
-      ]);
-      expect(Object.values(outcomes), `${slot.caller} → ${slot.target}`).not.toContain('failed');
     }
   });
 

@@ -19,7 +19,7 @@ import {
   type CallOutSetup,
   type RecordedCallOut,
 } from './call-out-session.ts';
-import type { ScenarioVerdict } from './scenario-verdicts.ts';
+import { withWarnings, type ScenarioVerdict } from './scenario-verdicts.ts';
 import { checkedTargetEvents, isEventProblem, terminalOf, type TargetEvent } from './target-events.ts';
 
 const SCRIPTED_PROGRESS = [
@@ -41,6 +41,8 @@ export function remoteTaskOf(
       readonly invokerJid: string;
       readonly events: readonly TargetEvent[];
       readonly terminal: TargetEvent;
+      /** Recommendations the target's events did not meet. */
+      readonly warnings: readonly string[];
     } {
   const { labels, verdict } = setup;
   const admission = admissionOf(setup, recorded);
@@ -81,7 +83,13 @@ export function remoteTaskOf(
       `${labels.target} sent no terminal event for task ${admission.accepted.taskId} while it was watched${why}`,
     );
   }
-  return { taskId: admission.accepted.taskId, invokerJid, events: checked.events, terminal };
+  return {
+    taskId: admission.accepted.taskId,
+    invokerJid,
+    events: checked.events,
+    terminal,
+    warnings: checked.warnings.map((warning) => `${labels.target}: ${warning}`),
+  };
 }
 
 export async function judgeEventsThroughCallOut(setup: CallOutSetup): Promise<ScenarioVerdict> {
@@ -106,9 +114,12 @@ export async function judgeEventsThroughCallOut(setup: CallOutSetup): Promise<Sc
     .filter((received) => received.event.type === 'progress')
     .map((received) => canonicalJson(received.payload));
   if (targetProgress.length === 0) {
-    return verdict(
-      'cantTell',
-      `${labels.target} committed none of the scripted progress updates (a target may coalesce or drop them), so no relay could be seen`,
+    return withWarnings(
+      verdict(
+        'cantTell',
+        `${labels.target} committed none of the scripted progress updates (a target may coalesce or drop them), so no relay could be seen`,
+      ),
+      remote.warnings,
     );
   }
   const relayed = run.events
@@ -116,13 +127,19 @@ export async function judgeEventsThroughCallOut(setup: CallOutSetup): Promise<Sc
     .map((received) => canonicalJson(parseStrictJson(received.event.json)));
   const relayedRemote = relayed.filter((payload) => targetProgress.includes(payload));
   if (relayedRemote.length === 0) {
-    return verdict(
-      'cantTell',
-      `${labels.caller} relayed none of ${labels.target}'s ${String(targetProgress.length)} progress event(s) to its invoker (relaying is optional in the call-out contract)`,
+    return withWarnings(
+      verdict(
+        'cantTell',
+        `${labels.caller} relayed none of ${labels.target}'s ${String(targetProgress.length)} progress event(s) to its invoker (relaying is optional in the call-out contract)`,
+      ),
+      remote.warnings,
     );
   }
-  return verdict(
-    'passed',
-    `${labels.target} sent ${String(remote.events.length)} valid events to ${remote.invokerJid} (revisions ${String(remote.events[0]?.event.revision ?? 0)}–${String(remote.terminal.event.revision)}); ${labels.caller} relayed ${String(relayedRemote.length)} progress update(s) and reported the result`,
+  return withWarnings(
+    verdict(
+      'passed',
+      `${labels.target} sent ${String(remote.events.length)} valid events to ${remote.invokerJid} (revisions ${String(remote.events[0]?.event.revision ?? 0)}–${String(remote.terminal.event.revision)}); ${labels.caller} relayed ${String(relayedRemote.length)} progress update(s) and reported the result`,
+    ),
+    remote.warnings,
   );
 }

@@ -21,9 +21,13 @@ import {
   isVerdict,
   recordCallOut,
   reportOf,
+  reportVerdict,
+  type CallOutRun,
   type CallOutSetup,
+  type RecordedCallOut,
   type VerdictOf,
 } from './call-out-session.ts';
+import { remoteTaskOf } from './call-out-events.ts';
 import type { ScenarioVerdict } from './scenario-verdicts.ts';
 
 /**
@@ -87,24 +91,37 @@ export async function judgeInvocationThroughCallOut(setup: CallOutSetup): Promis
   if (run instanceof Error)
     return verdict('cantTell', `the call-out task could not be followed: ${run.message}`);
   const content = reportOf(run);
-  if (run.terminalType !== 'completed' || content?.state !== 'completed') {
-    return verdict(
-      'failed',
-      `${labels.caller}: the call-out reported ${run.terminalType} ${run.terminalJson.slice(0, 300)} for a remote task the target admitted`,
-      'invocation.correlation-id',
-      labels.caller,
-    );
-  }
-  if (!JSON.stringify(content.result ?? null).includes(nonce)) {
-    return verdict(
-      'failed',
-      `${labels.caller}: the call-out's result does not carry the remote result (nonce ${nonce})`,
-      'invocation.correlation-id',
-      labels.caller,
-    );
-  }
+  const carriesNonce =
+    run.terminalType === 'completed' &&
+    content?.state === 'completed' &&
+    JSON.stringify(content.result ?? null).includes(nonce);
+  if (!carriesNonce) return misreported(setup, recorded, run);
   return verdict(
     'passed',
     `${labels.caller} invoked ${targetEndpoint} across s2s; ${labels.target} admitted it; the remote result came back (${String(admission.invokes.length)} <invoke/>)`,
+  );
+}
+
+/**
+ * The call-out did not come back completed with the nonce. Whose fault that is depends on what
+ * the target settled, as its component link shows: a report other than that is the caller's
+ * (it must end up with the complete result, #task-message-routing); a target that settled
+ * otherwise, or was not seen settling, leaves the caller unjudged here.
+ */
+function misreported(setup: CallOutSetup, recorded: RecordedCallOut, run: CallOutRun): ScenarioVerdict {
+  const remote = remoteTaskOf(setup, recorded);
+  if (isVerdict(remote)) return remote;
+  const state = remote.terminal.event.type;
+  const mismatch = reportVerdict(setup, run, {
+    taskId: remote.taskId,
+    state,
+    payload: remote.terminal.payload,
+  });
+  return (
+    mismatch ??
+    setup.verdict(
+      'cantTell',
+      `${setup.labels.target} settled the scripted task ${state} without the scripted nonce, and ${setup.labels.caller} reported that faithfully`,
+    )
   );
 }

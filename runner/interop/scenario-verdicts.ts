@@ -2,7 +2,9 @@
  * From the case results of one direction to the verdict of each interop scenario. A scenario
  * passes only on evidence: at least one of its cases passed and none failed or could not tell.
  * A failed scenario names the side that broke which requirement ("target B:
- * list-agents.visibility-filter"); one that cannot be decided is cantTell, never a pass.
+ * list-agents.visibility-filter"); one that cannot be decided is cantTell, never a pass. Only MUST
+ * cases decide, as in a run's profile verdicts: a SHOULD or MAY case that failed or could not
+ * tell is a warning on the scenario, never its failure (the spec allows what it only recommends).
  */
 import type { CaseResult } from '../../suites/framework/run-case.ts';
 import { judgesScenario, type InteropScenario } from '../../suites/interop/scenarios.ts';
@@ -26,6 +28,14 @@ export interface ScenarioVerdict {
   readonly failures: readonly ScenarioFailure[];
   /** The cases that judged it, with their outcomes. */
   readonly cases: readonly { readonly id: string; readonly outcome: string }[];
+  /** Recommendations (SHOULD) not met: reported, never a failure ("target B: <requirement> (SHOULD): …"). */
+  readonly warnings?: readonly string[];
+}
+
+/** The verdict with its warnings attached, and named at the end of its reason. */
+export function withWarnings(verdict: ScenarioVerdict, warnings: readonly string[]): ScenarioVerdict {
+  if (warnings.length === 0) return verdict;
+  return { ...verdict, reason: `${verdict.reason}; not met: ${warnings.join('; ')}`, warnings };
 }
 
 function failureOf(result: CaseResult, side: string): ScenarioFailure {
@@ -43,6 +53,30 @@ export function judgedBySuites(
   const judging = results.filter((result) => judgesScenario(scenario, result.case));
   const cases = judging.map((result) => ({ id: result.case.id, outcome: result.outcome }));
   const base = { id: scenario.id, title: scenario.title, cases };
+  const warnings = judging
+    .filter(
+      (result) =>
+        result.case.level !== 'MUST' && (result.outcome === 'failed' || result.outcome === 'cantTell'),
+    )
+    .map(
+      (result) =>
+        `${targetSide}: ${failureOf(result, targetSide).requirement} (${result.case.level}, ${result.case.id} ${result.outcome}: ${result.reason ?? 'no reason'})`,
+    );
+  return withWarnings(
+    mustVerdict(
+      base,
+      judging.filter((result) => result.case.level === 'MUST'),
+      targetSide,
+    ),
+    warnings,
+  );
+}
+
+function mustVerdict(
+  base: Pick<ScenarioVerdict, 'id' | 'title' | 'cases'>,
+  judging: readonly CaseResult[],
+  targetSide: string,
+): ScenarioVerdict {
   const failed = judging.filter((result) => result.outcome === 'failed');
   if (failed.length > 0) {
     const failures = failed.map((result) => failureOf(result, targetSide));
@@ -63,7 +97,7 @@ export function judgedBySuites(
     return {
       ...base,
       outcome: 'cantTell',
-      reason: `no case of this scenario ran against ${targetSide} (${judging.length === 0 ? 'none selected' : 'none applicable to its claimed profiles'})`,
+      reason: `no case of this scenario ran against ${targetSide} (${judging.length === 0 ? 'none selected' : 'none applicable to its claimed profiles'}; only MUST cases decide)`,
       failures: [],
     };
   }

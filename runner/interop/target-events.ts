@@ -1,12 +1,13 @@
 /**
  * The target's lifecycle messages for one task, as it sent them on its component link, checked
- * the way a caller may rely on them: each addressed to the JID that invoked or its bare JID
- * (#task-message-routing: the invoking full JID, or the bare JID as fallback; a call-out invokes
- * from its endpoint's bare JID, so both are the same there), each one valid lifecycle message
+ * the way a caller may rely on them: each one valid lifecycle message
  * with a payload valid for its type (#events, #event-json-schemas), one event per revision from
  * the one after <accepted/> upwards without gaps (an identical repeat allowed: #events), each a
  * permitted transition or a progress update (#task-states). The first problem is returned with
- * the requirement it breaks; the events, one per revision in revision order, otherwise.
+ * the requirement it breaks; the events, one per revision in revision order, otherwise, with a
+ * warning for each addressed neither to the JID that invoked nor its bare JID (#task-message-
+ * routing recommends the invoking full JID and allows the bare JID; a call-out invokes from its
+ * endpoint's bare JID, so both are the same there).
  */
 import type { Element } from '@xmpp/xml';
 
@@ -47,8 +48,8 @@ function bareOrUndefined(jid: string): string | undefined {
   }
 }
 
-/** One parsed, schema-valid, well-addressed event, or the problem with it. */
-function readEvent(sent: SentStanza, invokerJid: string): TargetEvent | EventProblem {
+/** One parsed, schema-valid event, or the problem with it. */
+function readEvent(sent: SentStanza): TargetEvent | EventProblem {
   const xml = sent.stanza.toString();
   let parsed;
   try {
@@ -60,12 +61,6 @@ function readEvent(sent: SentStanza, invokerJid: string): TargetEvent | EventPro
     };
   }
   const to = parsed.message.to ?? '';
-  if (to !== invokerJid && bareOrUndefined(to) !== bareOrUndefined(invokerJid)) {
-    return {
-      requirement: 'task-message-routing.events-to-full-jid',
-      message: `an event addressed to '${to}', neither the JID that invoked ('${invokerJid}') nor its bare JID: ${xml}`,
-    };
-  }
   let payload: JsonValue;
   try {
     payload = parseStrictJson(parsed.event.json);
@@ -128,12 +123,12 @@ export function checkedTargetEvents(
   taskId: string,
   invokerJid: string,
   acceptedRevision: number,
-): { readonly events: readonly TargetEvent[] } | EventProblem {
+): { readonly events: readonly TargetEvent[]; readonly warnings: readonly string[] } | EventProblem {
   const byRevision = new Map<number, TargetEvent>();
   for (const item of sent) {
     if (item.stanza.name !== 'message' || !isLifecycleMessage(item.stanza)) continue;
     if (taskIdOf(item.stanza) !== taskId) continue;
-    const read = readEvent(item, invokerJid);
+    const read = readEvent(item);
     if (isProblem(read)) return read;
     const known = byRevision.get(read.event.revision);
     if (known === undefined) {
@@ -164,7 +159,24 @@ export function checkedTargetEvents(
   if (new Set(events.map((received) => received.event.eventId)).size !== events.length) {
     return { requirement: 'events.revision-increments', message: 'two revisions share one event ID' };
   }
-  return transitionProblem(events) ?? { events };
+  return transitionProblem(events) ?? { events, warnings: misaddressed(events, invokerJid) };
+}
+
+/**
+ * Events addressed neither to the JID that invoked nor to its bare JID: a recommendation not met
+ * (#task-message-routing says events SHOULD go to the invoking full JID, MAY fall back to the
+ * bare JID), so a warning, never a failure.
+ */
+function misaddressed(events: readonly TargetEvent[], invokerJid: string): string[] {
+  return events
+    .filter(
+      (received) =>
+        received.to !== invokerJid && bareOrUndefined(received.to) !== bareOrUndefined(invokerJid),
+    )
+    .map(
+      (received) =>
+        `task-message-routing.events-to-full-jid (SHOULD): the event at revision ${String(received.event.revision)} went to '${received.to}', neither the JID that invoked ('${invokerJid}') nor its bare JID`,
+    );
 }
 
 export function isEventProblem(value: object): value is EventProblem {
