@@ -1,8 +1,9 @@
 // Issue 24, Done when: a pair with a broken side fails the right cell, naming the side and the
 // requirement; the other direction, whose target is a permitted variant, still passes. One
-// `agentconf interop` run: gateway A is a permitted variant (IQ errors echo the request, which
-// #errors allows), gateway B a broken one (directory and tool collections in UTF-16 order, which
-// #list-agents forbids).
+// `agentconf interop` run: gateway A is a permitted variant calling out (IQ errors echo the
+// request, which #errors allows), gateway B a broken one without a call-out (directory and tool
+// collections in UTF-16 order, which #list-agents forbids, and each progress update raising the
+// revision by two, which #events forbids).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,11 +35,15 @@ describe('an interop pair with a broken target B and a permitted target A', () =
   };
 
   beforeAll(async () => {
-    permitted = buildGatewayVariant(ECHO_IN_ERRORS);
+    permitted = buildGatewayVariant({ ...ECHO_IN_ERRORS, base: 'reference-gateway-caller.json' });
     broken = buildGatewayVariant({
       name: 'utf16-order',
-      change: 'directory, search and tool collections sorted and positioned by UTF-16 code units',
-      patches: variantPatches('utf16-order'),
+      change:
+        'directory, search and tool collections sorted and positioned by UTF-16 code units; progress skips a revision',
+      patches: [
+        ...variantPatches('utf16-order'),
+        ...readPatchFile('mutants/patches/progress-skips-a-revision.patch'),
+      ],
     });
     out = mkdtempSync(join(tmpdir(), 'agentconf-interop-proof-'));
     run = await runCli([
@@ -80,11 +85,21 @@ describe('an interop pair with a broken target B and a permitted target A', () =
     }
   });
 
-  it('never passes what it did not observe, and exits 1 when a scenario is not passed', () => {
-    for (const name of ['A-to-B', 'B-to-A']) {
-      expect(scenario(name, 'invocation').outcome).toBe('cantTell');
-      expect(direction(name).passed).toBe(false);
+  it('FAILS events A→B naming target B, whose progress skips a revision, while invocation passes', () => {
+    const events = scenario('A-to-B', 'events');
+    expect(events.outcome, run.stdout).toBe('failed');
+    expect(events.reason).toMatch(/^target B: events\.revision-increments/);
+    expect(events.failures.map((failure) => failure.side)).toEqual(['target B']);
+    expect(scenario('A-to-B', 'invocation').outcome, run.stdout).toBe('passed');
+  });
+
+  it('never passes what it did not observe (B declares no call-out), and exits 1 when a scenario is not passed', () => {
+    for (const id of ['invocation', 'events', 'recovery', 'cancellation-input']) {
+      const verdict = scenario('B-to-A', id);
+      expect(verdict.outcome).toBe('cantTell');
+      expect(verdict.reason).toMatch(/declares no call-out interface/);
     }
+    for (const name of ['A-to-B', 'B-to-A']) expect(direction(name).passed).toBe(false);
     expect(run.code).toBe(1);
   });
 });
@@ -103,18 +118,21 @@ describe('an interop pair whose caller A invokes with a manifest hash it was nev
   let goodCaller: BuiltVariant;
   let out: string;
   let run: { code: number; stdout: string; stderr: string };
-  const invocation = (name: string) => {
+  const verdictOf = (name: string, id: string) => {
     const result = JSON.parse(readFileSync(join(out, name, 'result.json'), 'utf8')) as DirectionResult;
-    const found = result.scenarios.find((entry) => entry.id === 'invocation');
-    if (found === undefined) throw new Error(`no invocation scenario in ${name}`);
+    const found = result.scenarios.find((entry) => entry.id === id);
+    if (found === undefined) throw new Error(`no ${id} scenario in ${name}`);
     return found;
   };
+  const invocation = (name: string) => verdictOf(name, 'invocation');
 
   beforeAll(async () => {
+    // Also a permitted target: progress rate-limited by coalescing (#security asks for a limit;
+    // a dropped update takes no revision), which the events scenario B→A must pass.
     brokenCaller = buildGatewayVariant({
       name: 'caller-stale-pin',
-      change: "the call-out's invoke carries a manifest hash the target never served",
-      patches: variantPatches('caller-stale-pin'),
+      change: "the call-out's invoke carries a manifest hash the target never served; progress coalesced",
+      patches: [...variantPatches('caller-stale-pin'), ...variantPatches('progress-coalescing')],
       sut: callingOut,
     });
     goodCaller = buildGatewayVariant({
@@ -151,8 +169,9 @@ describe('an interop pair whose caller A invokes with a manifest hash it was nev
     expect(verdict.failures.map((failure) => failure.side)).toEqual(['caller A']);
   });
 
-  it('PASSES invocation B→A, where the correct caller calls the broken one', () => {
+  it('PASSES invocation and events B→A, where the correct caller calls the broken one, which coalesces progress', () => {
     expect(invocation('B-to-A').outcome, run.stdout).toBe('passed');
+    expect(verdictOf('B-to-A', 'events').outcome, run.stdout).toBe('passed');
   });
 });
 

@@ -405,7 +405,7 @@ export function combinedVerdict(setup: CallOutSetup, parts: readonly ScenarioVer
       : outcome === 'cantTell'
         ? parts.filter((part) => part.outcome !== 'passed')
         : parts;
-  const verdict = setup.verdict(outcome, shown.map((part) => part.reason).join('; '));
+  const verdict = setup.verdict(outcome, [...new Set(shown.map((part) => part.reason))].join('; '));
   return { ...verdict, failures: failed.flatMap((part) => part.failures) };
 }
 
