@@ -242,7 +242,7 @@ function attemptPreparer(
         ...(session.world === undefined ? {} : { world: session.world }),
         ...(session.sutControl === undefined ? {} : { sutControl: session.sutControl }),
         ...(session.ledger === undefined ? {} : { ledger: session.ledger }),
-        ...(remoteServer === undefined ? {} : { remoteServer }),
+        remoteServer,
         warn: (requirement, message) => {
           transcript.note(`warning: ${requirement}: ${message}`);
           warn({ requirement, message });

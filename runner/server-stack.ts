@@ -3,7 +3,6 @@
  * verdict is a claim about a gateway on given servers, so every report names them.
  */
 import type { Federation, ServerImplementation } from '../harness/federation/server-provider.ts';
-import { leavesBlockingToSender } from '../harness/federation/federation-topology.ts';
 import type { RemoteServerFacts } from '../suites/framework/context.ts';
 
 /** Which implementation served each role: a (example.com), b (the gateway's home), the hostile peer. */
@@ -22,11 +21,13 @@ export function runServersOf(federation: Federation): RunServers {
   };
 }
 
-/** What the cases may know of server A: only of servers the harness runs (not external ones). */
-export function remoteServerFacts(federation: Federation): RemoteServerFacts | undefined {
-  if (federation.provider === 'external') return undefined;
-  const { implementation } = federation.servers.a;
-  return { implementation, leavesBlockingToSender: leavesBlockingToSender('a', implementation) };
+/**
+ * What the cases may know of server A: of a server the harness runs, what its implementation
+ * implies; of an external one, only what its connection file declares (nothing is assumed).
+ */
+export function remoteServerFacts(federation: Federation): RemoteServerFacts {
+  const { implementation, leavesBlockingToSender } = federation.servers.a;
+  return { implementation, leavesBlockingToSender, external: federation.provider === 'external' };
 }
 
 /** "server A ejabberd, server B prosody, hostile prosody". */

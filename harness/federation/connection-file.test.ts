@@ -45,6 +45,24 @@ describe('connection file', () => {
     expect(again.servers.b.domains).toEqual(['server.example', 'agents.example']);
   });
 
+  it("declares what server A does with blocks only where the harness's own server does it, and reads it back", async () => {
+    const running = fakeFederation({ secret: 's' });
+    const undeclared = await externalProvider(
+      parseConnectionFile(JSON.stringify(connectionFileOf(running)), 'c.json'),
+    ).start();
+    // The harness's own Prosody as server A, as prosody-server.ts reports it.
+    Object.assign(running.servers.a, { leavesBlockingToSender: true });
+    const file = connectionFileOf(running);
+    expect(file.servers.a.leavesBlockingToSender).toBe(true);
+    expect(file.servers.b).not.toHaveProperty('leavesBlockingToSender');
+    const again = await externalProvider(parseConnectionFile(JSON.stringify(file), 'c.json')).start();
+    expect([again.servers.a.leavesBlockingToSender, again.servers.b.leavesBlockingToSender]).toEqual([
+      true,
+      false,
+    ]);
+    expect(undeclared.servers.a.leavesBlockingToSender).toBe(false);
+  });
+
   it('is written whole, for its owner only', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'agentconf-connection-'));
     try {

@@ -61,6 +61,7 @@ function serverEntry(server: FederationServer, componentDomains: readonly string
     c2sDirectTlsPort: server.c2sDirectTls.port,
     s2sPort: server.s2s.port,
     implementation: server.implementation,
+    ...(server.leavesBlockingToSender ? { leavesBlockingToSender: true } : {}),
     ...(server.logPath === '' ? {} : { logPath: server.logPath }),
   };
 }

@@ -20,6 +20,7 @@ import type { NativeServer } from './native-server.ts';
 import { accountFilePath, writeProsodyAccount } from './prosody-accounts.ts';
 import { prosodyPaths, renderHostsFile, renderProsodyConfig, type ProsodyPorts } from './prosody-config.ts';
 import { installProsodyPlugins } from './prosody-plugins.ts';
+import { leavesBlockingToSender } from './federation-topology.ts';
 import type { ServerRole } from './server-provider.ts';
 import { waitForXmppStreams, type StreamProbe } from './xmpp-readiness.ts';
 
@@ -138,6 +139,9 @@ export class ContainerExitedError extends Error {
 export class ContainerServer implements NativeServer {
   readonly implementation = 'prosody';
   readonly role: ServerRole;
+  get leavesBlockingToSender(): boolean {
+    return leavesBlockingToSender(this.role, this.implementation);
+  }
   readonly address: string;
   readonly domains: readonly string[];
   readonly virtualHosts: readonly string[];

@@ -32,6 +32,8 @@ async function erlangLibraries(): Promise<string> {
 
 export class EjabberdServer implements NativeServer {
   readonly implementation = 'ejabberd';
+  /** ejabberd filters the component's messages by its users' blocklists and has no block-state query. */
+  readonly leavesBlockingToSender = false;
   readonly role: ServerRole;
   readonly address: string;
   readonly domains: readonly string[];

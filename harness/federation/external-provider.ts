@@ -28,6 +28,11 @@ export interface ExternalServerConfig {
   readonly c2sDirectTlsPort?: number;
   readonly s2sPort?: number;
   readonly implementation?: ServerImplementation;
+  /**
+   * Server A answers agentconf's block-state query and leaves XEP-0191 on the component's
+   * messages to the sender. Never assumed: without it the blocking cases cannot tell.
+   */
+  readonly leavesBlockingToSender?: boolean;
 }
 
 export interface ExternalAccountConfig {
@@ -70,6 +75,7 @@ class ExternalServer implements FederationServer {
   readonly c2sDirectTls: Endpoint;
   readonly s2s: Endpoint;
   readonly implementation: ServerImplementation;
+  readonly leavesBlockingToSender: boolean;
 
   constructor(
     readonly role: ServerRole,
@@ -80,6 +86,7 @@ class ExternalServer implements FederationServer {
   ) {
     this.address = config.host;
     this.implementation = config.implementation ?? 'prosody';
+    this.leavesBlockingToSender = config.leavesBlockingToSender === true;
     this.c2s = { host: config.host, port: config.c2sPort ?? FEDERATION_PORTS.c2s };
     this.c2sDirectTls = { host: config.host, port: config.c2sDirectTlsPort ?? FEDERATION_PORTS.c2sDirectTls };
     this.s2s = { host: config.host, port: config.s2sPort ?? FEDERATION_PORTS.s2s };

@@ -12,6 +12,7 @@ import {
   renderProsodyConfig,
   type ProsodyInstanceSpec,
 } from './prosody-config.ts';
+import { leavesBlockingToSender } from './federation-topology.ts';
 import type { ServerRole } from './server-provider.ts';
 import type { StreamProbe } from './xmpp-readiness.ts';
 
@@ -26,6 +27,9 @@ export interface ProsodyServerSpec extends ProsodyInstanceSpec {
 export class ProsodyServer implements NativeServer {
   readonly implementation = 'prosody';
   readonly role: ServerRole;
+  get leavesBlockingToSender(): boolean {
+    return leavesBlockingToSender(this.role, this.implementation);
+  }
   readonly address: string;
   readonly domains: readonly string[];
   readonly virtualHosts: readonly string[];

@@ -77,6 +77,12 @@ export class FederationStartError extends Error {
 export interface FederationServer {
   readonly role: ServerRole;
   readonly implementation: ServerImplementation;
+  /**
+   * It answers agentconf's block-state query and leaves XEP-0191 on the component's messages to
+   * the sender (the harness's Prosody as server A; an external server only when its connection
+   * file declares it): what the blocking cases need (docs/federation.md, "Server stacks in a run").
+   */
+  readonly leavesBlockingToSender: boolean;
   /** Domains it serves, component domains included. */
   readonly domains: readonly string[];
   readonly address: string;

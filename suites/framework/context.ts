@@ -236,6 +236,8 @@ export interface RemoteServerFacts {
    * blocking cases need to tell a gateway that honours blocks from one that leaves them to routing.
    */
   readonly leavesBlockingToSender: boolean;
+  /** Servers the harness does not run: their facts are only what the connection file declares. */
+  readonly external: boolean;
 }
 
 export interface CaseContext {

@@ -14,6 +14,7 @@ function fakeServer(role: ServerRole, address: string, domains: string[]): Feder
   return {
     role,
     implementation: 'prosody',
+    leavesBlockingToSender: false,
     domains,
     address,
     c2s: { host: address, port: 5222 },

@@ -195,6 +195,11 @@ export const BLOCKING_CASE = {
 export function requireSenderEnforcedRecipient(context: CaseContext): void {
   const server = context.remoteServer;
   if (server === undefined || server.leavesBlockingToSender) return;
+  if (server.external) {
+    throw new MissingFixture(
+      `example.com (server A) is an external server whose connection file does not declare "leavesBlockingToSender": true (it answers agentconf's block-state query and leaves XEP-0191 on the component's messages to the sender, as the harness's Prosody with mod_agentconf_block_state does): on any other server a gateway that honours blocks cannot speak to its humans, or one that leaves blocking to routing is covered by the server, so the case cannot tell them apart (docs/federation.md, "Server stacks in a run")`,
+    );
+  }
   throw new MissingFixture(
     `example.com (server A) runs ${server.implementation}, which offers the gateway no block-state query and filters the component's messages by its users' XEP-0191 blocklists itself: a gateway that honours blocks cannot speak to its humans, and one that leaves blocking to routing is covered by the server, so the case cannot tell them apart (docs/federation.md, "Server stacks in a run"); run it with --server-a prosody`,
   );
