@@ -14,7 +14,7 @@
  * and fails with the smallest failing history, its seed and its path.
  */
 import fc from 'fast-check';
-import { IqTimeout, type Caller, type IqExchange } from '../../../harness/driver/index.ts';
+import { IqTimeout, WaitTimeout, type Caller, type IqExchange } from '../../../harness/driver/index.ts';
 import { canonicalJson } from '../../../protocol/json/canonical.ts';
 import type { JsonValue } from '../../../protocol/json/json-value.ts';
 import { parseStrictJson } from '../../../protocol/json/strict-json.ts';
@@ -304,13 +304,21 @@ export async function untilRevisionsArrived(
     return true;
   };
   const until = Date.now() + timeoutMs;
-  while (!complete() && Date.now() < until) {
+  // A process whose connection ended hears nothing more: its wait would reject at once, every
+  // time, and a loop of settled promises never yields to the timers and sockets it waits for.
+  const listening = new Set(processes);
+  while (!complete() && Date.now() < until && listening.size > 0) {
     // Event-driven where possible: any new event of the task at any process wakes the check.
     await Promise.race(
-      processes.map((process) =>
+      [...listening].map((process) =>
         process.caller.events
           .waitFor(taskId, () => true, { timeoutMs: Math.max(1, until - Date.now()) }, 'a missing revision')
-          .catch(() => undefined),
+          .then(
+            () => undefined,
+            (error: unknown) => {
+              if (!(error instanceof WaitTimeout)) listening.delete(process);
+            },
+          ),
       ),
     );
   }
