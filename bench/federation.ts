@@ -18,6 +18,8 @@ import { startEchoComponent } from '../harness/federation/test-support/echo-comp
 import { startEchoComponentProcess } from '../harness/federation/test-support/echo-component-process.ts';
 
 const ECHO_NS = 'urn:agentconf:bench:echo';
+/** Boot to ready, median (the goal above). */
+const BOOT_GOAL_MS = 1000;
 const TARGET = 'echo@agents.example';
 
 export interface Spread {
@@ -148,6 +150,7 @@ export function printFederation(report: FederationReport): void {
     [
       'federation (native Prosody):',
       line('boot to ready, servers A + B + component', report.bootToReady),
+      `  boot to ready: goal ≤ ${String(BOOT_GOAL_MS)} ms: ${report.bootToReady.medianMs <= BOOT_GOAL_MS ? 'met' : 'NOT met'}`,
       line('… of which servers A + B ready', report.serversReady),
       line('sequential IQ round trip, local', report.roundTripLocal),
       line('sequential IQ round trip, across s2s', report.roundTripS2s),

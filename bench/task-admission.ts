@@ -175,7 +175,7 @@ export function printTaskAdmission(report: TaskAdmissionReport): void {
       `task-admission: ${report.count} concurrent invocations, synchronous=FULL, median of rounds`,
       line(report.perRequest),
       line(report.group),
-      `  group commit speed-up: ${report.speedup.toFixed(2)}×`,
+      `  group commit speed-up: ${report.speedup.toFixed(2)}× (no goal of its own: the engine's share of bench/admission)`,
       `  commit only (same rows, no validation): per-request ${report.commitOnly.perRequestMs.toFixed(1)} ms, ` +
         `one group ${report.commitOnly.groupMs.toFixed(1)} ms ` +
         `(${(report.commitOnly.perRequestMs / report.commitOnly.groupMs).toFixed(1)}×)`,

@@ -106,7 +106,12 @@ export interface CanonicalDocument {
 }
 
 export function canonicalDocument(value: JsonValue): CanonicalDocument {
-  const bytes = canonicalBytes(value);
+  return documentOf(canonicalJson(value));
+}
+
+/** The document of a text that is already canonical (strict-canonical.ts makes one). */
+export function documentOf(canonicalText: string): CanonicalDocument {
+  const bytes = Buffer.from(canonicalText, 'utf8');
   return { bytes, hash: { algo: HASH_ALGO_SHA256, value: sha256Base64(bytes) } };
 }
 

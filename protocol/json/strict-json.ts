@@ -52,6 +52,41 @@ export function parseStrictJson(
   return parser.parseDocument();
 }
 
+/** A strict parse whose objects list their members in RFC 8785 order (strict-canonical.ts). */
+export interface CanonicalOrderParse {
+  readonly value: JsonValue;
+  /**
+   * True when JSON.stringify(value) is the canonical text: no member name that V8 would
+   * enumerate out of insertion order (integer-like) or that the native serializer cannot be
+   * trusted with ("__proto__"), and nesting shallow enough for its recursion.
+   */
+  readonly nativelySerializable: boolean;
+}
+
+/**
+ * The same parse, accepting and refusing exactly what parseStrictJson does with the same
+ * rejection, but each object whose members did not arrive in UTF-16 code-unit order of their
+ * names is rebuilt in that order as it closes.
+ */
+export function parseStrictJsonInCanonicalOrder(
+  input: Uint8Array | string,
+  limits: Partial<JsonLimits> = {},
+  options: StrictJsonOptions = {},
+): CanonicalOrderParse {
+  const resolvedLimits = resolveJsonLimits(limits);
+  const { text, inputWasBytes, firstLoneSurrogate } = toJsonText(input, resolvedLimits.maxBytes);
+  const parser = new StrictJsonParser(
+    text,
+    inputWasBytes,
+    firstLoneSurrogate,
+    resolvedLimits,
+    options.integers === 'reject-inexact',
+    true,
+  );
+  const value = parser.parseDocument();
+  return { value, nativelySerializable: parser.nativelySerializable };
+}
+
 const TAB = 0x09;
 const LF = 0x0a;
 const CR = 0x0d;
@@ -77,10 +112,21 @@ const CLOSE_BRACE = 0x7d;
 const MAX_FAST_INTEGER_DIGITS = 15;
 /** A mantissa that is zero however many fraction digits it has: `0`, `-0.000`. */
 const ZERO_MANTISSA = /^-?0(?:\.0+)?(?:[eE]|$)/;
+/** A canonical string of digits: a member name V8 may enumerate before the others. */
+const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/;
+/** Nesting the recursive native serializer is trusted with (as canonical.ts's fast path). */
+const MAX_NATIVE_DEPTH = 512;
 
 type OpenContainer =
   | { readonly kind: 'array'; readonly array: JsonValue[] }
-  | { readonly kind: 'object'; readonly object: JsonObject; pendingName: string; members: number };
+  | {
+      readonly kind: 'object';
+      readonly object: JsonObject;
+      pendingName: string;
+      members: number;
+      /** Canonical order only: whether each member name so far sorted after the one before. */
+      inOrder: boolean;
+    };
 
 function isDigit(c: number): boolean {
   return c >= ZERO && c <= NINE;
@@ -128,6 +174,13 @@ function withoutPrototype(object: JsonObject): JsonObject {
   return Object.setPrototypeOf(object, null) as JsonObject;
 }
 
+/** A finished record with its members in UTF-16 code-unit order (Array#sort's default). */
+function sortedRecord(object: JsonObject): JsonObject {
+  const sorted: JsonObject = {};
+  for (const name of Object.keys(object).sort()) addMember(sorted, name, object[name] as JsonValue);
+  return withoutPrototype(sorted);
+}
+
 class StrictJsonParser {
   private pos = 0;
   private valueCount = 0;
@@ -136,6 +189,8 @@ class StrictJsonParser {
   private readonly firstLoneSurrogate: number;
   private readonly limits: JsonLimits;
   private readonly rejectInexact: boolean;
+  private readonly canonicalOrder: boolean;
+  nativelySerializable = true;
 
   constructor(
     text: string,
@@ -143,12 +198,14 @@ class StrictJsonParser {
     firstLoneSurrogate: number,
     limits: JsonLimits,
     rejectInexact: boolean,
+    canonicalOrder = false,
   ) {
     this.text = text;
     this.inputWasBytes = inputWasBytes;
     this.firstLoneSurrogate = firstLoneSurrogate;
     this.limits = limits;
     this.rejectInexact = rejectInexact;
+    this.canonicalOrder = canonicalOrder;
   }
 
   parseDocument(): JsonValue {
@@ -186,6 +243,7 @@ class StrictJsonParser {
         if (depth >= limits.maxDepth) {
           this.reject('limit-depth', `nesting depth exceeds the limit of ${limits.maxDepth}`, start);
         }
+        if (depth >= MAX_NATIVE_DEPTH) this.nativelySerializable = false;
         this.pos = start + 1;
         this.skipWhitespace();
         if (c === OPEN_BRACE) {
@@ -195,7 +253,13 @@ class StrictJsonParser {
             value = withoutPrototype(object);
           } else {
             if (current !== undefined) parents.push(current);
-            current = { kind: 'object', object, pendingName: this.parseMemberName(object, 0), members: 1 };
+            current = {
+              kind: 'object',
+              object,
+              pendingName: this.parseMemberName(object, 0),
+              members: 1,
+              inOrder: true,
+            };
             depth++;
             continue;
           }
@@ -239,13 +303,16 @@ class StrictJsonParser {
           if (next === COMMA) {
             this.pos++;
             this.skipWhitespace();
-            current.pendingName = this.parseMemberName(current.object, current.members);
+            const name = this.parseMemberName(current.object, current.members);
+            // Names are unique here, so one that sorts before its predecessor is out of order.
+            if (this.canonicalOrder && name < current.pendingName) current.inOrder = false;
+            current.pendingName = name;
             current.members++;
             break;
           }
           if (next !== CLOSE_BRACE) this.unexpected(this.pos, "',' or '}'");
           this.pos++;
-          value = withoutPrototype(current.object);
+          value = current.inOrder ? withoutPrototype(current.object) : sortedRecord(current.object);
         }
         current = parents.pop();
         depth--;
@@ -275,6 +342,9 @@ class StrictJsonParser {
       );
     }
     const name = this.parseString(start);
+    if (this.canonicalOrder && this.nativelySerializable && !nativelyOrdered(name)) {
+      this.nativelySerializable = false;
+    }
     // Compared after unescaping, so "a" and "\u0061" collide (RFC 8785 §3.1, I-JSON §2.3).
     if (Object.hasOwn(object, name)) {
       this.reject('duplicate-member', `duplicate member ${quotedExcerpt(name)}`, start);
@@ -470,6 +540,13 @@ class StrictJsonParser {
   private reject(rule: JsonRejectionRule, description: string, offset: number): never {
     throw new JsonRejection(rule, description, positionIn(this.text, offset, this.inputWasBytes));
   }
+}
+
+/** Whether V8 keeps a member of this name in insertion order and the serializer writes it as named. */
+function nativelyOrdered(name: string): boolean {
+  const first = name.charCodeAt(0);
+  if (first >= ZERO && first <= NINE) return !INTEGER_LIKE.test(name);
+  return name !== '__proto__';
 }
 
 function hex(unit: number): string {

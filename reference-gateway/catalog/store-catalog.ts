@@ -14,9 +14,8 @@
  * its hash is corruption, and the catalog refuses to serve it.
  */
 import { JidError, compareUtf8, normalizeBareJid } from '../../protocol/jid/index.ts';
-import { canonicalDocument } from '../../protocol/json/canonical.ts';
 import type { JsonLimits } from '../../protocol/json/json-limits.ts';
-import { parseStrictJson } from '../../protocol/json/strict-json.ts';
+import { parseStrictCanonical } from '../../protocol/json/strict-canonical.ts';
 import type { Manifest } from '../../protocol/manifest/index.ts';
 import type { AccessPolicy } from '../policy/access-policy.ts';
 import type { GatewayStore } from '../store/gateway-store.ts';
@@ -101,8 +100,7 @@ function normalizedOrUndefined(jid: string): string | undefined {
 // manifest-retrieval.canonical-bytes: bytes that do not reproduce their registered hash are never
 // served.
 function recordOf(stored: StoredVersion): ManifestRecord {
-  const value = parseStrictJson(stored.canonicalJson, STORED_MANIFEST_LIMITS);
-  const document = canonicalDocument(value);
+  const { value, document } = parseStrictCanonical(stored.canonicalJson, STORED_MANIFEST_LIMITS);
   if (!document.bytes.equals(stored.canonicalJson) || document.hash.value !== stored.hash.value) {
     throw new CatalogIntegrityError(
       `stored manifest ${stored.jid} ${stored.version} does not match its hash`,
