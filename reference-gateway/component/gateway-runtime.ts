@@ -158,8 +158,9 @@ export async function startGatewayRuntime(
   // The schema validation workers start once the component is online, not while the state
   // opens: each costs a few hundred ms of CPU, which on a small machine came out of the start
   // itself (the world's intake and the connection). Still ahead of the first invocation, and of
-  // the one after a worker was stopped for its budget, which then find one warm.
-  void sharedBudgetedValidator().warmUp();
+  // the one after a worker was stopped for its budget, which then find one warm. A gateway
+  // stopped while they start exits without waiting for them.
+  void sharedBudgetedValidator().warmUp({ holdProcess: false });
   const running = gateway;
   let stopping: Promise<void> | undefined;
   return {
