@@ -69,6 +69,23 @@ export class SutNotReadyError extends Error {
 }
 
 /**
+ * Waits `ms`, or less when the launched process prints something first: a gateway that says it
+ * is online (the reference gateway does) is asked again at once rather than at the end of a
+ * back-off of up to 200 ms. Only a hint when to ask: readiness is still the probe's answer.
+ */
+function pauseUnlessOutput(managed: SutInstance['process'], ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      managed?.off('output', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    managed?.once('output', done);
+  });
+}
+
+/**
  * Resolves once `probe` says ready. Rejects at the deadline with the last answer, or as soon as the
  * launched gateway process exits (with its output).
  */
@@ -95,7 +112,7 @@ export async function waitForSutReady(
       last = answer.detail;
       const remaining = deadline - Date.now();
       if (remaining <= 0) break;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(pause, remaining)));
+      await pauseUnlessOutput(managed, Math.min(pause, remaining));
     }
     throw new SutNotReadyError(
       `${instance.config.name} did not answer within ${timeoutMs} ms (last: ${last})` +

@@ -4,14 +4,8 @@
  * person can act on. Unlike protocol diagnostics these may quote values and allowed names: the
  * reader is the file's author, not a remote peer.
  */
-import {
-  Ajv2020,
-  type AnySchema,
-  type ErrorObject,
-  type Options,
-  type ValidateFunction,
-} from 'ajv/dist/2020.js';
-import { fixedValidator } from './fixed-validator.ts';
+import type { Ajv2020, AnySchema, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
+import { ajv2020Class, fixedValidator } from './fixed-validator.ts';
 import { pointerToken } from './json-pointer.ts';
 import type { JsonValue } from './json-value.ts';
 
@@ -46,7 +40,8 @@ export const CONFIG_AJV_OPTIONS: Options = {
 };
 
 export function createConfigAjv(): Ajv2020 {
-  return new Ajv2020(CONFIG_AJV_OPTIONS);
+  const Ajv = ajv2020Class();
+  return new Ajv(CONFIG_AJV_OPTIONS);
 }
 
 /** The validator of one of our config schemas (`refs`: schemas it reaches by `$id`), cached per machine. */

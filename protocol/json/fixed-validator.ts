@@ -18,19 +18,30 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { Ajv2020, type AnySchema, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
-import standaloneModule from 'ajv/dist/standalone/index.js';
+import type { Ajv2020, AnySchema, Options, ValidateFunction } from 'ajv/dist/2020.js';
 
 const require = createRequire(import.meta.url);
 const AJV_VERSION = (require('ajv/package.json') as { version: string }).version;
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CACHE_DIR = join(PACKAGE_ROOT, 'node_modules', '.cache', 'agentconf', 'ajv');
 
-// The CommonJS default export arrives as `default` or as the module itself, by loader.
+/**
+ * Ajv's compiler, required on first use: a process whose validators are all cached (a gateway,
+ * the runner) never loads it (20–30 ms of every start).
+ */
+export function ajv2020Class(): typeof Ajv2020 {
+  return (require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020;
+}
+
 type StandaloneCode = (ajv: Ajv2020, validate: ValidateFunction) => string;
-const standaloneCode =
-  (standaloneModule as unknown as { default?: StandaloneCode }).default ??
-  (standaloneModule as unknown as StandaloneCode);
+
+function standaloneCode(ajv: Ajv2020, validate: ValidateFunction): string {
+  const loaded = require('ajv/dist/standalone/index.js') as { default?: StandaloneCode } | StandaloneCode;
+  // The CommonJS default export arrives as `default` or as the module itself.
+  const code = typeof loaded === 'function' ? loaded : loaded.default;
+  if (code === undefined) throw new Error('ajv/dist/standalone exports no function');
+  return code(ajv, validate);
+}
 
 export interface FixedSchema {
   /** Ajv options; `code.source` is added for the standalone copy. */
@@ -54,7 +65,8 @@ function keyOf(fixed: FixedSchema): string {
 }
 
 function compile(fixed: FixedSchema): { ajv: Ajv2020; validate: ValidateFunction } {
-  const ajv = new Ajv2020({ ...fixed.options, code: { ...fixed.options.code, source: true } });
+  const Ajv = ajv2020Class();
+  const ajv = new Ajv({ ...fixed.options, code: { ...fixed.options.code, source: true } });
   for (const schema of fixed.refs ?? []) ajv.addSchema(schema);
   if (typeof fixed.root !== 'string') return { ajv, validate: ajv.compile(fixed.root) };
   const validate = ajv.getSchema(fixed.root);

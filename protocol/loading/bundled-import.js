@@ -1,15 +1,17 @@
-// Imports a TypeScript entry point as one esbuild bundle. An installed package runs the bundles
+// Imports a TypeScript entry point as an esbuild bundle. An installed package runs the bundles
 // that `npm pack` built into dist/ (prebuilt.js); a checkout bundles on first use into
 // node_modules/.cache/agentconf, rebuilt whenever one of the files it was built from changed.
 // Loading a few hundred TypeScript modules through tsx's loader hooks costs about a second per
 // process or worker thread (each module is a round trip to the hooks thread); a run starts the
 // reference gateway and its two schema-validation workers several times, and the tests spawn
-// the CLI often, so that second adds up. A bundle loads in a fraction of it. tsx stays the
-// fallback: when the cache cannot be written, when esbuild fails, or with AGENTCONF_NO_BUNDLE=1.
+// the CLI often, so that second adds up. A bundle loads in a fraction of it; the cached one is
+// split at the dynamic imports (esbuild-bundle.js), so a command loads only what it uses. tsx
+// stays the fallback: when the cache cannot be written, when esbuild fails, or with
+// AGENTCONF_NO_BUNDLE=1.
 //
 // Plain JavaScript, so that it runs before any TypeScript loader is in place.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { esbuildBundle, sizeAndTime } from './esbuild-bundle.js';
@@ -46,7 +48,9 @@ function isMissing(error, file) {
 /** The path of `entry`'s bundle in `cacheDir`, built first unless it is fresh. */
 export async function bundleOf(entry, cacheDir = CACHE_DIR) {
   const key = createHash('sha256').update(`${entry}\0${process.version}`).digest('hex').slice(0, 16);
-  const bundle = join(cacheDir, `${basename(entry, '.ts')}-${key}.mjs`);
+  const name = basename(entry, '.ts');
+  // A folder per entry: the bundle and its chunks (esbuild-bundle.js).
+  const bundle = join(cacheDir, `${name}-${key}`, `${name}.mjs`);
   const inputsFile = `${bundle}.inputs.json`;
   if (isFresh(inputsFile, bundle)) return bundle;
   return build(entry, bundle, inputsFile);
@@ -86,22 +90,42 @@ function absoluteLocations(file) {
 
 async function build(entry, bundle, inputsFile) {
   const inputs = {};
+  const outdir = dirname(bundle);
   const { outputFiles, inputFiles } = await esbuildBundle({
     entry,
-    outfile: bundle,
+    outdir,
     root: PACKAGE_ROOT,
     locate: absoluteLocations,
     inputs,
   });
   for (const file of inputFiles) inputs[file] ??= sizeAndTime(file);
-  mkdirSync(dirname(bundle), { recursive: true });
-  // Written aside and renamed: processes starting together never read half a file.
+  mkdirSync(outdir, { recursive: true });
+  // Written aside and renamed: processes starting together never read half a file. The chunks
+  // go first, the bundle that imports them last.
   const partial = `.${String(process.pid)}.${String(Math.random()).slice(2)}.partial`;
-  for (const output of outputFiles) {
+  const last = (output) => output.path === bundle || output.path === `${bundle}.map`;
+  for (const output of [...outputFiles.filter((o) => !last(o)), ...outputFiles.filter(last)]) {
     writeFileSync(output.path + partial, output.contents);
     renameSync(output.path + partial, output.path);
   }
   writeFileSync(inputsFile + partial, JSON.stringify({ inputs }));
   renameSync(inputsFile + partial, inputsFile);
+  pruneChunks(outdir, new Set(outputFiles.map((output) => output.path)));
   return bundle;
+}
+
+// A chunk is loaded when a dynamic import first needs it, which can be long after its process
+// started: one an older build made is removed only once no process is likely to import it.
+const CHUNK_KEPT_MS = 24 * 60 * 60 * 1000;
+
+function pruneChunks(outdir, current) {
+  for (const name of readdirSync(outdir)) {
+    const file = join(outdir, name);
+    if (!name.startsWith('chunk-') || current.has(file)) continue;
+    try {
+      if (Date.now() - statSync(file).mtimeMs > CHUNK_KEPT_MS) rmSync(file, { force: true });
+    } catch {
+      // Removed by another process pruning the same folder.
+    }
+  }
 }

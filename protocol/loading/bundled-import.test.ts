@@ -31,6 +31,17 @@ describe('bundleOf', () => {
     expect(loaded.where).toBe(dir);
   });
 
+  it('leaves a module reached only by a dynamic import to a chunk loaded when it is imported', async () => {
+    const dir = project({
+      'entry.ts': "export const later = async (): Promise<string> => (await import('./later.ts')).word;\n",
+      'later.ts': "export const word: string = 'loaded-late';\n",
+    });
+    const bundle = await bundleOf(join(dir, 'entry.ts'), join(dir, 'cache'));
+    expect(readFileSync(bundle, 'utf8')).not.toContain('loaded-late');
+    const loaded = (await import(pathToFileURL(bundle).href)) as { later: () => Promise<string> };
+    await expect(loaded.later()).resolves.toBe('loaded-late');
+  });
+
   it('rebuilds after a file it was built from changed, and only then', async () => {
     const dir = project({
       'entry.ts': "export { value } from './value.ts';\n",

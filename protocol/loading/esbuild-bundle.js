@@ -8,17 +8,22 @@ const IMPORT_META_PATHS = /\bimport\.meta\.(url|dirname|filename)\b/g;
 
 /**
  * Bundles `entry` (absolute) for Node 20 as ESM, bare imports left to the installed packages.
+ * With `outdir` instead of `outfile` the bundle is split: `entry` becomes outdir/<its name>.mjs
+ * and each module reached only through a dynamic import() goes to a chunk loaded when it is
+ * imported, with the packages it imports. One file would import every package any command
+ * needs at every start (a gateway loading the test generators and the report writers).
  * `locate(file)` gives, for each source file, the JavaScript expressions that replace its
  * import.meta.url, .dirname and .filename, so that paths computed from them (the repository
  * root, committed XSDs, the validation worker's entry) point where they do in the sources.
  * `inputs` receives each file's size and time before it is read: an edit made during the build
  * makes the next freshness check fail. Without `sourcesContent` the source map only names the
  * source files, for bundles that travel with them.
- * Returns the output files (bundle and source map) unwritten, and every input's absolute path.
+ * Returns the output files (bundle, chunks and source maps) unwritten, and every input's absolute path.
  */
 export async function esbuildBundle({
   entry,
   outfile,
+  outdir,
   root,
   locate,
   banner,
@@ -39,7 +44,17 @@ export async function esbuildBundle({
       // name the TypeScript files); parsing it at every start would cost more than it saves.
       sourcemap: 'linked',
       sourcesContent,
-      outfile,
+      ...(outdir === undefined
+        ? { outfile }
+        : {
+            outdir,
+            splitting: true,
+            entryNames: '[name]',
+            // Named by their content: a process of an older build that imports one of its chunks
+            // late finds it unchanged.
+            chunkNames: 'chunk-[hash]',
+            outExtension: { '.js': '.mjs' },
+          }),
       metafile: true,
       write: false,
       logLevel: 'silent',

@@ -258,4 +258,25 @@ describe('idle workers', () => {
     // Killed by the timeout, it would have no exit code of 0.
     expect(code).toBe(0);
   }, 40_000);
+
+  it.each([
+    ['leave', 'left\n'],
+    ['hold', 'waited\n'],
+  ])(
+    'a warm-up keeps the process alive until the workers are ready unless told not to (%s)',
+    async (mode, said) => {
+      const stdout = await new Promise<string>((resolveRun) => {
+        execFile(
+          process.execPath,
+          ['bin/run-ts.js', 'protocol/tool-schema/test-support/warm-and-leave.ts', mode],
+          { cwd: REPO_ROOT, timeout: 30_000 },
+          (_error, out) => {
+            resolveRun(out);
+          },
+        );
+      });
+      expect(stdout).toBe(said);
+    },
+    40_000,
+  );
 });

@@ -147,6 +147,8 @@ export class BudgetedValidator {
   /** Validations evaluated in the calling thread under the static bound (inline-bound.ts). */
   inlineValidations = 0;
   readonly #inline: boolean;
+  /** Whether a worker keeps the process alive while it starts (warmUp's holdProcess). */
+  #holdWhileStarting = true;
 
   constructor(options: BudgetedValidatorOptions = {}) {
     this.#maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
@@ -204,14 +206,17 @@ export class BudgetedValidator {
   }
 
   /**
-   * Starts the worker and its standby ahead of the first request (at gateway start-up, say) and
-   * resolves once both are ready; false if one could not start.
+   * Starts the worker and then its standby ahead of the first request (at gateway start-up, say)
+   * and resolves once both are ready; false if one could not start. One after the other, as
+   * #ensureSlot does: two starting together took two cores' worth of CPU from the process that
+   * started them and from its peers. With `holdProcess: false` a starting worker does not keep
+   * the process alive (a gateway stopped right after its start exits without waiting for them);
+   * a pending request still does.
    */
-  async warmUp(): Promise<boolean> {
-    const active = this.#ensureSlot();
-    const standby = this.#ensureStandby();
-    const ready = await Promise.all([active.ready, standby?.ready ?? true]);
-    return ready.every(Boolean);
+  async warmUp(options: { readonly holdProcess?: boolean } = {}): Promise<boolean> {
+    if (options.holdProcess === false) this.#holdWhileStarting = false;
+    if (!(await this.#ensureSlot().ready)) return false;
+    return (await this.#ensureStandby()?.ready) ?? true;
   }
 
   async close(): Promise<void> {
@@ -394,6 +399,8 @@ export class BudgetedValidator {
     };
     worker.on('error', died);
     worker.on('exit', died);
+    // After the listeners: adding a message listener refs the worker again.
+    if (!this.#holdWhileStarting) worker.unref();
     return slot;
   }
 

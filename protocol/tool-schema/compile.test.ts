@@ -450,3 +450,38 @@ describe('compiled form', () => {
     expect(compiled.validate({ city: 'Paris', country: 'FR' }).valid).toBe(false);
   });
 });
+
+describe('one compilation per canonical hash (compile-memo.ts)', () => {
+  it('gives the same compiled schema for the same canonical bytes, in any member order', async () => {
+    const first = await compileToolSchema(tool({ properties: { a: { type: 'string' } } }), input);
+    const again = await compileToolSchema({ properties: { a: { type: 'string' } }, type: 'object' }, input);
+    expect(again).toBe(first);
+  });
+
+  it('compiles anew for a changed byte, another direction or other limits', async () => {
+    const schema = tool({ properties: { a: { type: 'string', maxLength: 3 } } });
+    const first = await compileToolSchema(schema, input);
+    const changed = await compileToolSchema(
+      tool({ properties: { a: { type: 'string', maxLength: 4 } } }),
+      input,
+    );
+    expect(changed).not.toBe(first);
+    expect(changed.validate({ a: 'abcd' }).valid).toBe(true);
+    expect(first.validate({ a: 'abcd' }).valid).toBe(false);
+    expect(await compileToolSchema(schema, output)).not.toBe(first);
+    expect(await compileToolSchema(schema, { ...input, limits: { maxDepth: 63 } })).not.toBe(first);
+  });
+
+  it('decides a reserved identifier again once the allowlist holds it', async () => {
+    const uri = 'https://example.com/memo/reserved.json';
+    const schema = tool({ $id: uri, properties: { a: { type: 'string' } } });
+    await compileToolSchema(schema, input);
+    const documents = await registerExternalDocuments([[uri, { type: 'string' }]], DIALECT_2020_12);
+    try {
+      expect(await rejectionOf(schema, input)).toMatchObject({ rule: 'reserved-identifier' });
+    } finally {
+      await documents.release();
+    }
+    await expect(compileToolSchema(schema, input)).resolves.toBeDefined();
+  });
+});

@@ -8,6 +8,7 @@ import type { CanonicalDocument } from '../json/canonical.ts';
 import { canonicalDocument } from '../json/canonical.ts';
 import type { JsonObject, JsonValue } from '../json/json-value.ts';
 import { isJsonObject } from '../json/json-value.ts';
+import { memoKeyOf, rememberCompilation, rememberedCompilation } from './compile-memo.ts';
 import { CompiledToolSchema } from './compiled-tool-schema.ts';
 import { DIALECT_2020_12 } from './dialect.ts';
 import { inlineWeightOf } from './inline-bound.ts';
@@ -43,10 +44,16 @@ export async function compileToolSchema(
     throw new ToolSchemaRejection('not-an-object', '', 'a tool schema must be a JSON object');
   }
   const canonical = canonicalize(schema);
+  const limits = { ...DEFAULT_TOOL_SCHEMA_LIMITS, ...options.limits };
+  const memoKey =
+    options.externalDocuments === undefined
+      ? memoKeyOf(options.direction, canonical.hash.value, limits)
+      : undefined;
+  const remembered = memoKey === undefined ? undefined : rememberedCompilation(memoKey);
+  if (remembered !== undefined) return remembered;
   const retrievalUri = `${SYNTHETIC_HOST}/${Buffer.from(canonical.hash.value, 'base64').toString('hex')}/schema.json`;
   // Evaluate a private copy of the canonical form: the registered object, and ours to adjust.
   const evaluated = JSON.parse(canonical.bytes.toString('utf8')) as JsonObject;
-  const limits = { ...DEFAULT_TOOL_SCHEMA_LIMITS, ...options.limits };
 
   const inventory = checkStructure(evaluated, options.direction, retrievalUri, limits);
   await checkMetaSchema(evaluated).catch((error: unknown) => {
@@ -61,13 +68,15 @@ export async function compileToolSchema(
 
   const { validator, documentUri } = await compileEvaluator(evaluated, retrievalUri, inventory);
   const inlineWeight = inlineWeightOf(evaluated, retrievalUri);
-  return new CompiledToolSchema({
+  const compiled = new CompiledToolSchema({
     direction: options.direction,
     schemaHash: canonical.hash,
     documentUri,
     validator,
     ...(inlineWeight === undefined ? {} : { inlineWeight }),
   });
+  if (memoKey !== undefined) rememberCompilation(memoKey, compiled);
+  return compiled;
 }
 
 function canonicalize(schema: JsonObject): CanonicalDocument {

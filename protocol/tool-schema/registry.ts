@@ -32,6 +32,16 @@ import { resolveUri } from './uri.ts';
 /** Serialises registry writes (allowlist registration) against compiles that read it. */
 const registryLock = new Mutex();
 
+let generation = 0;
+
+/**
+ * Changes whenever the allowlist does: what a compile decides (a reserved identifier) holds only
+ * for the generation it saw (compile-memo.ts).
+ */
+export function registryGeneration(): number {
+  return generation;
+}
+
 /** A document identifier the evaluator already holds (a meta-schema or an allowlisted document). */
 export class ReservedIdentifierError extends Error {
   override readonly name = 'ReservedIdentifierError';
@@ -111,6 +121,7 @@ export async function registerExternalDocuments(
         if (normalised === undefined || normalised.fragment !== undefined) {
           throw new TypeError('an external document URI must be absolute and have no fragment');
         }
+        generation += 1;
         registerSchema(document, uri, contextDialect);
         registered.push(uri);
         uris.add(normalised.resource);
@@ -125,6 +136,7 @@ export async function registerExternalDocuments(
       release: () =>
         registryLock.run(() => {
           if (!released) for (const uri of registered) unregisterSchema(uri);
+          if (!released) generation += 1;
           released = true;
           return Promise.resolve();
         }),

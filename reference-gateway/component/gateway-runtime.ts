@@ -130,9 +130,6 @@ export async function startGatewayRuntime(
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => undefined);
   checkDatabase(config, now);
-  // The schema validation workers start while the state opens, on other threads: the first
-  // invocation, and the one after a worker was stopped for its budget, then find one warm.
-  void sharedBudgetedValidator().warmUp();
   const state = await openState(config, now, log);
   let health: HealthListener | undefined;
   let gateway: GatewayComponent | undefined;
@@ -158,6 +155,12 @@ export async function startGatewayRuntime(
     state.close();
     throw error;
   }
+  // The schema validation workers start once the component is online, not while the state
+  // opens: each costs a few hundred ms of CPU, which on a small machine came out of the start
+  // itself (the world's intake and the connection). Still ahead of the first invocation, and of
+  // the one after a worker was stopped for its budget, which then find one warm. A gateway
+  // stopped while they start exits without waiting for them.
+  void sharedBudgetedValidator().warmUp({ holdProcess: false });
   const running = gateway;
   let stopping: Promise<void> | undefined;
   return {

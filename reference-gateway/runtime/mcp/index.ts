@@ -13,5 +13,5 @@ export {
 } from './mcp-hosting.ts';
 export { EVERY_TOOL, manifestFromTools, type GeneratedManifest, type ServerFacts } from './mcp-manifest.ts';
 export { MCP_RUNTIME_NAME, McpRuntime, SERVER_GONE, SERVER_UNREACHABLE } from './mcp-runtime.ts';
-export { McpSession, defaultTransport, type TransportFactory } from './mcp-session.ts';
+export { McpSession, type TransportFactory } from './mcp-session.ts';
 export { McpSessionPool } from './mcp-session-pool.ts';

@@ -12,24 +12,14 @@
  * typed ones, which would drop members of tools (preserved in the manifest) and validate
  * structuredContent against the outputSchema (the task engine's job, with its own refusal).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  ElicitRequestSchema,
-  ErrorCode,
-  McpError,
-  ProgressNotificationSchema,
-  ResultSchema,
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type ElicitRequest,
-  type ElicitResult,
-  type JSONRPCMessage,
-  type ProgressNotification,
-  type RequestId,
+import type {
+  ElicitRequest,
+  ElicitResult,
+  JSONRPCMessage,
+  ProgressNotification,
+  RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
 import {
@@ -42,6 +32,17 @@ import {
   type BridgeOutcome,
 } from '../../../protocol/mcp-task-bridge.ts';
 import type { McpServerSpec } from '../../config/mcp-endpoints.ts';
+import type * as McpSdk from './mcp-sdk.ts';
+
+type Sdk = typeof McpSdk;
+
+let sdkLoading: Promise<Sdk> | undefined;
+
+/** Loaded by the first session that opens (mcp-sdk.ts), once per process. */
+function loadSdk(): Promise<Sdk> {
+  sdkLoading ??= import('./mcp-sdk.ts');
+  return sdkLoading;
+}
 
 /** The server→client traffic of one tools/call. */
 export interface CallRoute {
@@ -74,17 +75,19 @@ const NO_TIMEOUT_MS = 2 ** 31 - 1;
 
 export type TransportFactory = (spec: McpServerSpec) => Transport;
 
-export const defaultTransport: TransportFactory = (spec) =>
-  spec.kind === 'http'
-    ? new StreamableHTTPClientTransport(new URL(spec.url))
-    : new StdioClientTransport({
-        command: spec.command,
-        args: [...spec.args],
-        ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
-        env: { ...getDefaultEnvironment(), ...spec.env },
-        // The server's log lines join the gateway's own stderr.
-        stderr: 'inherit',
-      });
+function defaultTransportOf(sdk: Sdk): TransportFactory {
+  return (spec) =>
+    spec.kind === 'http'
+      ? new sdk.StreamableHTTPClientTransport(new URL(spec.url))
+      : new sdk.StdioClientTransport({
+          command: spec.command,
+          args: [...spec.args],
+          ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
+          env: { ...sdk.getDefaultEnvironment(), ...spec.env },
+          // The server's log lines join the gateway's own stderr.
+          stderr: 'inherit',
+        });
+}
 
 export interface McpSessionOptions {
   readonly clientInfo: { readonly name: string; readonly version: string };
@@ -118,17 +121,20 @@ export class McpSession {
   #protocolVersion: string | undefined;
   #closed = false;
   readonly #onClose: (() => void)[] = [];
+  readonly #sdk: Sdk;
 
-  private constructor(client: Client) {
+  private constructor(client: Client, sdk: Sdk) {
     this.client = client;
+    this.#sdk = sdk;
   }
 
   static async open(spec: McpServerSpec, options: McpSessionOptions): Promise<McpSession> {
-    const client = new Client(options.clientInfo, {
+    const sdk = await loadSdk();
+    const client = new sdk.Client(options.clientInfo, {
       capabilities: { elicitation: { form: {} }, experimental: { [TASK_BRIDGE]: TASK_BRIDGE_CAPABILITY } },
     });
-    const session = new McpSession(client);
-    const transport = (options.transport ?? defaultTransport)(spec);
+    const session = new McpSession(client, sdk);
+    const transport = (options.transport ?? defaultTransportOf(sdk))(spec);
     // The negotiated MCP revision (the manifest's mcpProtocolVersion): the Client hands it to the
     // transport's optional setProtocolVersion and keeps no copy of its own.
     const forward = transport.setProtocolVersion?.bind(transport);
@@ -156,7 +162,8 @@ export class McpSession {
   /** Notes the JSON-RPC ID of each tools/call as it goes out (the SDK does not expose it). */
   #sending(message: JSONRPCMessage): void {
     // The method first: the schema check runs only for the calls themselves.
-    if (!('method' in message) || message.method !== 'tools/call' || !isJSONRPCRequest(message)) return;
+    if (!('method' in message) || message.method !== 'tools/call' || !this.#sdk.isJSONRPCRequest(message))
+      return;
     const token = message.params?._meta?.progressToken;
     if (typeof token === 'string' && this.#routes.has(token)) this.#requestIds.set(token, message.id);
   }
@@ -168,8 +175,9 @@ export class McpSession {
     const token = id === undefined ? undefined : this.#abandoned.get(id);
     if (id === undefined || token === undefined) return false;
     let answer: ResponseAnswer;
-    if (isJSONRPCResultResponse(message)) answer = { kind: 'result', result: message.result as JsonObject };
-    else if (isJSONRPCErrorResponse(message))
+    if (this.#sdk.isJSONRPCResultResponse(message))
+      answer = { kind: 'result', result: message.result as JsonObject };
+    else if (this.#sdk.isJSONRPCErrorResponse(message))
       answer = { kind: 'error', code: message.error.code, data: message.error.data };
     else return false;
     this.#abandoned.delete(id);
@@ -187,7 +195,7 @@ export class McpSession {
       for (const listener of this.#onClose) listener();
     };
     client.onerror = () => undefined;
-    client.setNotificationHandler(ProgressNotificationSchema, (notification) => {
+    client.setNotificationHandler(this.#sdk.ProgressNotificationSchema, (notification) => {
       this.#route(notification.params.progressToken)?.progress(notification.params);
     });
     client.fallbackNotificationHandler = (notification) => {
@@ -205,14 +213,17 @@ export class McpSession {
       }
       return Promise.resolve();
     };
-    client.setRequestHandler(ElicitRequestSchema, (request) => {
+    client.setRequestHandler(this.#sdk.ElicitRequestSchema, (request) => {
       const call = bridgePart(request.params._meta)?.['call'];
       // A request that names no call can only be the session's one call's; one that names a
       // call this session no longer routes is late output of that call.
       const only = this.#routes.size === 1 ? [...this.#routes.values()][0] : undefined;
       const route = call === undefined ? only : this.#route(call);
       if (route === undefined) {
-        throw new McpError(ErrorCode.InvalidParams, 'no running tools/call this input request belongs to');
+        throw new this.#sdk.McpError(
+          this.#sdk.ErrorCode.InvalidParams,
+          'no running tools/call this input request belongs to',
+        );
       }
       return route.elicit(request.params);
     });
@@ -251,7 +262,7 @@ export class McpSession {
     do {
       const page = (await this.client.request(
         { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-        ResultSchema,
+        this.#sdk.ResultSchema,
       )) as JsonObject;
       const listed = page['tools'];
       if (!Array.isArray(listed)) throw new Error('tools/list answered without a tools array');
@@ -288,7 +299,7 @@ export class McpSession {
           method: 'tools/call',
           params: { name, arguments: args as Record<string, unknown>, _meta: { progressToken: token } },
         },
-        ResultSchema,
+        this.#sdk.ResultSchema,
         { signal, timeout: NO_TIMEOUT_MS },
       )) as JsonObject;
       this.#routes.delete(token);
@@ -296,6 +307,7 @@ export class McpSession {
     } catch (error) {
       if (signal.aborted) return { kind: 'aborted' };
       this.#routes.delete(token);
+      const { McpError, ErrorCode } = this.#sdk;
       if (
         this.closed ||
         (error instanceof McpError && error.code === (ErrorCode.ConnectionClosed as number))
