@@ -28,9 +28,7 @@ const ROLES = {
 
 /** The full JIDs that sent a stanza recorded in `transcript`. */
 function senders(transcript: Transcript): Set<string | undefined> {
-  return new Set(
-    transcript.entries.filter((entry) => entry.direction === 'sent').map((entry) => entry.jid),
-  );
+  return new Set(transcript.entries.filter((entry) => entry.direction === 'sent').map((entry) => entry.jid));
 }
 
 describe('RunCallers', () => {
