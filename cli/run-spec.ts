@@ -86,6 +86,14 @@ export const RUN_SPEC = {
       above: 0,
       description: "send at most N requests per second to the gateway (instead of the SUT file's limits)",
     },
+    jobs: {
+      type: 'integer',
+      valueName: 'N',
+      min: 1,
+      max: 64,
+      default: 1,
+      description: 'run up to N cases at once; those that must be alone still run alone (docs/suites.md)',
+    },
     baseline: { type: 'string', valueName: 'FILE', description: 'the expected failures (docs/ci.md)' },
     seed: SEED_OPTION,
     repeat: {

@@ -17,6 +17,19 @@ import { RunCallers } from './caller-pool.ts';
 
 const ECHO = 'echo@agents.example';
 const ALICE = 'alice@example.com';
+const ROLES = {
+  local: ALICE,
+  remote: ALICE,
+  remotePeer: ALICE,
+  denied: ALICE,
+  admin: undefined,
+  registrant: ALICE,
+};
+
+/** The full JIDs that sent a stanza recorded in `transcript`. */
+function senders(transcript: Transcript): Set<string | undefined> {
+  return new Set(transcript.entries.filter((entry) => entry.direction === 'sent').map((entry) => entry.jid));
+}
 
 describe('RunCallers', () => {
   let federation: Federation;
@@ -54,5 +67,26 @@ describe('RunCallers', () => {
     const seconds = driver.secondReplies().filter((reply) => reply.caller === sibling.jid);
     expect(seconds).toHaveLength(1);
     expect(seconds[0]).toMatchObject({ to: ECHO, sentDuring: 'the attempt' });
+  });
+
+  it('gives attempts side by side callers of their own, each recording only into its transcript', async () => {
+    const callers = new RunCallers(driver, ROLES);
+    const [first, second] = [new Transcript('first'), new Transcript('second')];
+    const one = callers.forAttempt(first, { own: true });
+    const other = callers.forAttempt(second, { own: true });
+    const [mine, theirs] = await Promise.all([one.local(), other.local()]);
+    expect(mine).not.toBe(theirs);
+    expect(await one.local()).toBe(mine);
+    // An attempt on the shared callers switches the driver; the pinned ones keep their transcripts.
+    const shared = callers.forAttempt(new Transcript('shared'));
+    await (await shared.local()).iq(ECHO, 'get', xml('hello', { xmlns: ECHO_NS }));
+    await Promise.all([
+      mine.iq(ECHO, 'get', xml('hello', { xmlns: ECHO_NS })),
+      theirs.iq(ECHO, 'get', xml('hello', { xmlns: ECHO_NS })),
+    ]);
+    expect(senders(first)).toEqual(new Set([mine.jid]));
+    expect(senders(second)).toEqual(new Set([theirs.jid]));
+    await Promise.all([one.release(), other.release(), shared.release()]);
+    expect([mine.status, theirs.status]).toEqual(['closed', 'closed']);
   });
 });

@@ -3,6 +3,12 @@
  * case would cost more than most cases). Each attempt records into its own transcript: the
  * pool switches the driver to it, and extra resources an attempt opens (`sibling`) are closed
  * when the attempt ends. A caller that lost its connection is replaced on next use.
+ *
+ * An attempt that runs beside others (runner/case-schedule.ts) cannot share those connections:
+ * what arrives on one could be another case's, and switching the driver's transcript would take
+ * the others' stanzas. It gets callers of its own instead (`own`): a new resource of each
+ * account it asks for, pinned to its transcript and closed when it ends, so a second reply or a
+ * late event still lands in the case that sent the request.
  */
 import type { Caller, CallerSendOptions, Driver, Transcript } from '../harness/driver/index.ts';
 import type { CallerPool } from '../suites/framework/context.ts';
@@ -50,17 +56,35 @@ export class RunCallers {
    */
   forAttempt(
     transcript: Transcript,
+    { own = false }: { readonly own?: boolean } = {},
   ): CallerPool & { used(): readonly AttemptCaller[]; release(): Promise<void> } {
-    this.#driver.useTranscript(transcript);
+    if (!own) this.#driver.useTranscript(transcript);
+    const pinned: CallerSendOptions = own ? { transcript } : {};
     const siblings: Caller[] = [];
     const used = new Map<Caller, number>();
+    // One connection per account and attempt, as the shared pool gives: a case may ask twice.
+    const owned = new Map<string, Promise<Caller>>();
     const handOut = async (connecting: Promise<Caller>): Promise<Caller> => {
       const caller = await connecting;
       if (!used.has(caller)) used.set(caller, caller.inbound.length);
       return caller;
     };
+    const ownCaller = (jid: string, options: CallerSendOptions): Promise<Caller> => {
+      let connecting = owned.get(jid);
+      if (connecting === undefined) {
+        const opened = this.#driver.connect(jid, this.#nextResource('case'), { ...options, ...pinned });
+        opened.catch(() => {
+          if (owned.get(jid) === opened) owned.delete(jid);
+        });
+        owned.set(jid, opened);
+        connecting = opened;
+      }
+      return connecting.then((caller) => this.#prepared(jid, caller));
+    };
     const role = (jid: string | undefined, missing: string, options: CallerSendOptions = {}) =>
-      jid === undefined ? Promise.reject(new Error(missing)) : handOut(this.#role(jid, options));
+      jid === undefined
+        ? Promise.reject(new Error(missing))
+        : handOut(own ? ownCaller(jid, options) : this.#role(jid, options));
     const roles = this.#roles;
     return {
       local: () => role(roles.local, 'the run names no local account'),
@@ -73,14 +97,18 @@ export class RunCallers {
       prober: () => role(roles.prober, 'the run names no prober account', { unpaced: true }),
       toolGrantee: () => role(roles.toolGrantee, 'the run names no toolGrantee account'),
       sibling: async (of: Caller) => {
-        const caller = await handOut(this.#driver.connect(of.bareJid, this.#nextResource('sibling')));
+        const caller = await handOut(this.#driver.connect(of.bareJid, this.#nextResource('sibling'), pinned));
         siblings.push(caller);
         this.#siblings.push(caller);
         return caller;
       },
       used: () => [...used].map(([caller, since]) => ({ caller, since })),
       release: async () => {
-        await Promise.all(siblings.map((caller) => caller.close().catch(() => undefined)));
+        const ownCallers = await Promise.all(
+          [...owned.values()].map((connecting) => connecting.catch(() => undefined)),
+        );
+        const closing = [...siblings, ...ownCallers.filter((caller) => caller !== undefined)];
+        await Promise.all(closing.map((caller) => caller.close().catch(() => undefined)));
         this.#siblings = this.#siblings.filter((caller) => !siblings.includes(caller));
       },
     };

@@ -1,7 +1,9 @@
 /**
- * Runs the selected cases against a started session, one at a time in suite order (cases
- * share the role callers, and a gateway is judged on one conversation at a time so its
- * transcript reads plainly), and assembles the RunResult.
+ * Runs the selected cases against a started session, in suite order: one at a time by default
+ * (cases share the role callers, and a gateway is judged on one conversation at a time so its
+ * transcript reads plainly), or with `jobs` above 1 the cases that may run alongside others
+ * several at once, each on callers of its own (runner/case-concurrency.ts, case-schedule.ts);
+ * and assembles the RunResult.
  */
 import { xml } from '@xmpp/xml';
 import { Transcript } from '../harness/driver/index.ts';
@@ -9,6 +11,7 @@ import { NS } from '../protocol/namespaces.ts';
 import { secondReplyViolations } from '../suites/framework/second-replies.ts';
 import type { SutConfig } from '../harness/sut/sut-config.ts';
 import type { ConformanceCase, Suite } from '../suites/framework/case.ts';
+import type { CallerPool } from '../suites/framework/context.ts';
 import { AttemptBudget } from '../suites/framework/budget.ts';
 import { caseSeed, SeededRandom } from '../suites/framework/seeded-random.ts';
 import {
@@ -50,6 +53,8 @@ import {
   type TaskLeftover,
 } from './task-leftovers.ts';
 import { remoteServerFacts, runServersOf } from './server-stack.ts';
+import { ROLES_ALONE, whyAlone } from './case-concurrency.ts';
+import { runSchedule } from './case-schedule.ts';
 
 /** A case the run did not start because the gateway had gone: undecided, with the reason. */
 function notRun(testCase: ConformanceCase, runSeed: number, reason: string): CaseResult {
@@ -105,6 +110,8 @@ export interface RunConformanceOptions {
   readonly pace?: Pace;
   /** Stops the run between cases, or during one (that case is then not run). */
   readonly interrupt?: RunInterrupt;
+  /** How many cases may run at once (`--jobs`); 1, the default, runs them one after another. */
+  readonly jobs?: number;
 }
 
 /** Passed cases during which the gateway sent a schema-invalid element fail with that violation. */
@@ -222,13 +229,15 @@ function attemptPreparer(
   wireChecks: DeferredWireChecks,
   redactions: readonly { secret: string; label: string }[],
   leftovers: TaskLeftovers,
+  jobs: number,
 ): RunCaseOptions['prepare'] {
   const remoteServer = remoteServerFacts(session.federation);
   return (testCase, seed, warn, attempt) => {
     let left: readonly TaskLeftover[] = [];
     let blocksLeft: readonly string[] = [];
     const transcript = new Transcript(testCase.id, { redactions });
-    const pool = session.callers.forAttempt(transcript);
+    const alongside = jobs > 1 && whyAlone(testCase) === undefined;
+    const pool = refusingAloneRoles(session.callers.forAttempt(transcript, { own: alongside }), alongside);
     const budget = new AttemptBudget(deep);
     return {
       transcript,
@@ -271,6 +280,26 @@ function attemptPreparer(
       leftover: () => leftAsReason(left, blocksLeft),
     };
   };
+}
+
+/**
+ * An attempt running alongside others may not act as a role whose acts other cases would see
+ * (case-concurrency.ts, ROLES_ALONE): the case errors, naming its wrong declaration.
+ */
+function refusingAloneRoles<Pool extends CallerPool>(pool: Pool, alongside: boolean): Pool {
+  if (!alongside) return pool;
+  const refused = Object.fromEntries(
+    ROLES_ALONE.map((role) => [
+      role,
+      () =>
+        Promise.reject(
+          new Error(
+            `the case declares it may run alongside others, yet acts as the ${role}: declare it alongside: false`,
+          ),
+        ),
+    ]),
+  );
+  return { ...pool, ...refused };
 }
 
 function leftAsReason(left: readonly TaskLeftover[], blocksLeft: readonly string[]): string | undefined {
@@ -504,6 +533,44 @@ async function preflightFindings(options: RunConformanceOptions): Promise<Prefli
   return findings;
 }
 
+/**
+ * Every selected case through the schedule (case-schedule.ts), its progress told in declaration
+ * order: a section starts before anything runs or once the section before it has finished (so
+ * a sequential run tells it as its first case starts), and finishes with its last result.
+ */
+async function runSections(
+  options: RunConformanceOptions,
+  jobs: number,
+  run: (testCase: ConformanceCase) => Promise<CaseResult>,
+): Promise<CaseResult[]> {
+  const { progress } = options;
+  const sections = selectCases(options.suites, options.selection);
+  const order = sections.flatMap(({ cases }, section) =>
+    cases.map((testCase, index) => ({ section, testCase, last: index === cases.length - 1 })),
+  );
+  const started = (section: number): void => {
+    const selected = sections[section];
+    if (selected !== undefined) {
+      progress.sectionStarted(selected.suite.section, selected.suite.title, selected.cases.length);
+    }
+  };
+  let sectionResults: CaseResult[] = [];
+  started(0);
+  return runSchedule(
+    order.map(({ testCase }) => ({ alone: whyAlone(testCase) !== undefined, start: () => run(testCase) })),
+    jobs,
+    (result, index) => {
+      sectionResults.push(result);
+      progress.caseFinished(result);
+      const { section, last } = order[index] ?? { section: -1, last: false };
+      if (!last) return;
+      progress.sectionFinished(sections[section]?.suite.section ?? '', sectionResults);
+      sectionResults = [];
+      started(section + 1);
+    },
+  );
+}
+
 export async function runConformance(options: RunConformanceOptions): Promise<RunResult> {
   const { session, progress } = options;
   const startedAt = new Date();
@@ -518,6 +585,7 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
     const why = await clearedOrWhy(caller, session.facts.gatewayJid);
     if (why !== undefined) throw new CannotTell(why);
   });
+  const jobs = options.jobs ?? 1;
   const findings = await preflightFindings(options);
   const late = new Map<string, unknown>();
   const leftovers = new TaskLeftovers((owner) => session.callers.ownerCaller(owner), {
@@ -528,28 +596,18 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
     runSeed: options.seed,
     defaultTimeoutMs: options.defaultTimeoutMs ?? session.facts.taskTimeoutMs + session.facts.replyTimeoutMs,
     blockers: new Map(findings.map((finding) => [finding.profile, finding.message] as const)),
-    prepare: attemptPreparer(session, options.deep === true, wireChecks, redactions, leftovers),
+    prepare: attemptPreparer(session, options.deep === true, wireChecks, redactions, leftovers, jobs),
     lateRejection: (caseId, reason) => {
       if (!late.has(caseId)) late.set(caseId, reason);
     },
   };
   const stops = new RunStops(session, progress, options.interrupt);
-  const caseResults: CaseResult[] = [];
-  for (const { suite, cases } of selectCases(options.suites, options.selection)) {
-    progress.sectionStarted(suite.section, suite.title, cases.length);
-    const sectionResults: CaseResult[] = [];
-    for (const testCase of cases) {
-      const stopReason = stops.beforeCase();
-      const result =
-        stopReason === undefined
-          ? await runOrInterrupt(testCase, caseOptions, options, stops, leftovers)
-          : notRun(testCase, options.seed, stopReason);
-      caseResults.push(result);
-      sectionResults.push(result);
-      progress.caseFinished(result);
-    }
-    progress.sectionFinished(suite.section, sectionResults);
-  }
+  const caseResults = await runSections(options, jobs, (testCase) => {
+    const stopReason = stops.beforeCase();
+    return stopReason === undefined
+      ? runOrInterrupt(testCase, caseOptions, options, stops, leftovers)
+      : Promise.resolve(notRun(testCase, options.seed, stopReason));
+  });
   if (stops.interruptedBy === undefined) await awaitStragglers(session);
   const results = await afterTheLastCase(session, caseResults, wireChecks, options, late);
   return runResultOf(options, { results, findings, stops, startedAt, started });

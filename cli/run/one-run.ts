@@ -196,6 +196,7 @@ function runGatewayCases(
         }, plan.verbose),
     ...(plan.pace === undefined ? {} : { pace: plan.pace }),
     interrupt: context.stopper,
+    jobs: plan.jobs,
   });
 }
 

@@ -27,6 +27,8 @@ export interface RunPlan {
   readonly seed: number;
   /** --repeat: how many whole runs. */
   readonly repeat: number;
+  /** --jobs: how many cases may run at once. */
+  readonly jobs: number;
   /** The results folder, absolute. */
   readonly out: string;
   readonly connectionFile: string | undefined;
@@ -70,6 +72,7 @@ export function planRun(values: RunValues, inputs: RunInputs): RunPlan {
     startedAt,
     seed,
     repeat: values.repeat,
+    jobs: values.jobs,
     out,
     connectionFile,
     timeoutMs: values.timeout ?? defaultTimeoutMs(values.deep, values.repeat),

@@ -27,12 +27,18 @@ export interface CallerSendOptions {
    * gateway's documented rate (security.rate-limits), which a paced sender never could.
    */
   readonly unpaced?: boolean;
+  /**
+   * Records into this transcript for good: `useTranscript` leaves the caller alone. For a caller
+   * one case owns while other cases run beside it, so no other case's switch takes its stanzas.
+   */
+  readonly transcript?: Transcript;
 }
 
 export class Driver {
   readonly federation: Federation;
   readonly #options: DriverOptions;
   readonly #callers: Caller[] = [];
+  readonly #pinned = new WeakSet<Caller>();
   #transcript: Transcript;
   #ca: Promise<string> | undefined;
 
@@ -57,10 +63,10 @@ export class Driver {
     return this.#callers.flatMap((caller) => caller.secondReplies);
   }
 
-  /** Switches every caller, present and future, to `transcript`; returns it. */
+  /** Switches every caller, present and future, to `transcript` (but those pinned to their own); returns it. */
   useTranscript(transcript: Transcript): Transcript {
     this.#transcript = transcript;
-    for (const caller of this.#callers) caller.useTranscript(transcript);
+    for (const caller of this.#callers) if (!this.#pinned.has(caller)) caller.useTranscript(transcript);
     return transcript;
   }
 
@@ -83,7 +89,7 @@ export class Driver {
       account: details,
       resource,
       ca: () => this.#readCa(),
-      transcript: this.#transcript,
+      transcript: options.transcript ?? this.#transcript,
       ...(this.#options.timeoutMs === undefined ? {} : { timeoutMs: this.#options.timeoutMs }),
       ...(this.#options.loginTimeoutMs === undefined ? {} : { loginTimeoutMs: this.#options.loginTimeoutMs }),
       ...(this.#options.beforeSend === undefined || options.unpaced === true
@@ -91,6 +97,7 @@ export class Driver {
         : { beforeSend: this.#options.beforeSend }),
     });
     this.#callers.push(caller);
+    if (options.transcript !== undefined) this.#pinned.add(caller);
     return caller;
   }
 

@@ -39,6 +39,14 @@ export interface ConformanceCase {
    * storage faults); without the tool the case cannot tell.
    */
   readonly needs?: readonly SystemToolId[];
+  /**
+   * The case may run beside other cases (`agentconf run --jobs N`): it changes nothing another
+   * case reads on the gateway or the servers, and nothing another case does alongside it can
+   * change its verdict. Only a permission: what the case otherwise declares (its scenario,
+   * needs, profiles) can still make it run alone (runner/case-concurrency.ts). Without it the
+   * case runs alone, for a case nobody said was safe beside others is not assumed to be.
+   */
+  readonly alongside?: boolean;
   readonly run: (context: CaseContext) => Promise<void>;
 }
 
@@ -60,6 +68,16 @@ export type CaseDeclaration<Section extends string = string> = Omit<ConformanceC
   readonly id: CaseId<Section>;
 };
 
+/** What a section declares for each of its cases unless the case says otherwise. */
+export interface SuiteDefaults {
+  /** Every case of the section may run alongside others (ConformanceCase.alongside). */
+  readonly alongside?: boolean;
+}
+
+function isDefaults(given: SuiteDefaults | readonly unknown[]): given is SuiteDefaults {
+  return !Array.isArray(given);
+}
+
 /**
  * Declares the cases of one section. Each ID must start with `<section>.` (the type says so for
  * a literal section) and go on in kebab-case; a malformed or duplicate ID is a programming error
@@ -69,7 +87,22 @@ export function defineSuite<const Section extends string>(
   section: Section,
   title: string,
   declarations: readonly CaseDeclaration<NoInfer<Section>>[],
+): Suite;
+/** The same, with what the section declares for every case that does not say otherwise. */
+export function defineSuite<const Section extends string>(
+  section: Section,
+  title: string,
+  defaults: SuiteDefaults,
+  declarations: readonly CaseDeclaration<NoInfer<Section>>[],
+): Suite;
+export function defineSuite<const Section extends string>(
+  section: Section,
+  title: string,
+  defaultsOrDeclarations: SuiteDefaults | readonly CaseDeclaration<NoInfer<Section>>[],
+  declared?: readonly CaseDeclaration<NoInfer<Section>>[],
 ): Suite {
+  const declarations = isDefaults(defaultsOrDeclarations) ? (declared ?? []) : defaultsOrDeclarations;
+  const defaults = isDefaults(defaultsOrDeclarations) ? defaultsOrDeclarations : {};
   const seen = new Set<string>();
   const cases = declarations.map((declaration) => {
     const { id } = declaration;
@@ -79,7 +112,8 @@ export function defineSuite<const Section extends string>(
     if (seen.has(id)) throw new Error(`case ID ${id} is declared twice in #${section}`);
     seen.add(id);
     for (const tool of declaration.needs ?? []) systemTool(tool);
-    return { ...declaration, section };
+    const alongside = declaration.alongside ?? defaults.alongside;
+    return { ...declaration, section, ...(alongside === undefined ? {} : { alongside }) };
   });
   return { section, title, cases };
 }

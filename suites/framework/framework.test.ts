@@ -73,6 +73,15 @@ describe('defineSuite', () => {
     // @ts-expect-error -- an ID outside its section does not compile either
     expect(() => defineSuite('s', 't', [{ ...base, id: 'other.a' }])).toThrow(/not s\./);
   });
+
+  it('gives each case what the section declares for all unless the case says otherwise', () => {
+    const suite = defineSuite('s', 't', { alongside: true }, [
+      { ...base, id: 's.a' },
+      { ...base, id: 's.b', alongside: false },
+    ]);
+    expect(suite.cases.map((c) => c.alongside)).toEqual([true, false]);
+    expect(defineSuite('s', 't', [{ ...base, id: 's.a' }]).cases[0]).not.toHaveProperty('alongside');
+  });
 });
 
 describe('expectations', () => {

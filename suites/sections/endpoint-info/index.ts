@@ -175,7 +175,7 @@ async function expectUnseenLikeNonexistent(
   }
 }
 
-export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Information', [
+export const endpointInfoSuite = defineSuite('endpoint-info', 'Endpoint Information', { alongside: true }, [
   {
     id: 'endpoint-info.disco-info-local',
     requirements: ['endpoint-info.disco-info', 'addressing.endpoint-bare-jid'],

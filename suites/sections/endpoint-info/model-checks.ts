@@ -10,6 +10,8 @@ import { checkAgainstModel } from '../support/model-driver/driver.ts';
 export const modelCases: readonly CaseDeclaration<'endpoint-info'>[] = [
   {
     id: 'endpoint-info.model-endpoint-info',
+    // Provisions a random world as the administrator: what every other case reads changes.
+    alongside: false,
     requirements: [
       'endpoint-info.disco-info',
       'rules.uniform-visibility',

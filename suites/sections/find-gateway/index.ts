@@ -10,7 +10,7 @@ import { defineSuite } from '../../framework/case.ts';
 import { expectDiscoInfo, expectDiscoItems, expectFeatures } from '../../framework/expect.ts';
 import { discoInfo, discoItems } from '../support/discovery.ts';
 
-export const findGatewaySuite = defineSuite('find-gateway', 'Finding a Gateway', [
+export const findGatewaySuite = defineSuite('find-gateway', 'Finding a Gateway', { alongside: true }, [
   {
     id: 'find-gateway.server-lists-gateway',
     requirements: ['find-gateway.server-lists-gateway'],

@@ -61,7 +61,7 @@ const PROFILE_FEATURES: readonly (readonly [ProfileId, string, RequirementId])[]
   ['self-registration', FEATURE.selfRegister, 'gateway-info.features'],
 ];
 
-export const gatewayInfoSuite = defineSuite('gateway-info', 'Gateway Information', [
+export const gatewayInfoSuite = defineSuite('gateway-info', 'Gateway Information', { alongside: true }, [
   {
     id: 'gateway-info.identity-local',
     requirements: ['gateway-info.identity'],

@@ -124,7 +124,7 @@ async function expectJidsAndNamesMatched(
   }
 }
 
-export const i18nSuite = defineSuite('i18n', 'Internationalization Considerations', [
+export const i18nSuite = defineSuite('i18n', 'Internationalization Considerations', { alongside: true }, [
   {
     id: 'i18n.locale-independent-matching',
     requirements: ['i18n.locale-independent-matching', 'namespaces.jid-comparison'],

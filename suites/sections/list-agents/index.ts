@@ -244,7 +244,7 @@ function visibilityCase(
   };
 }
 
-export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoints', [
+export const listAgentsSuite = defineSuite('list-agents', 'Listing Agent Endpoints', { alongside: true }, [
   {
     id: 'list-agents.node-optional',
     requirements: ['list-agents.node-optional'],

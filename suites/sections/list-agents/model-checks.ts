@@ -10,6 +10,8 @@ import { checkAgainstModel } from '../support/model-driver/driver.ts';
 export const modelCases: readonly CaseDeclaration<'list-agents'>[] = [
   {
     id: 'list-agents.model-directory',
+    // Provisions a random world as the administrator: what every other case reads changes.
+    alongside: false,
     requirements: [
       'list-agents.rsm-paging',
       'list-agents.octet-order',

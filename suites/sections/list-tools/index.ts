@@ -186,7 +186,7 @@ function collectionInfoCase(
   };
 }
 
-export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', [
+export const listToolsSuite = defineSuite('list-tools', 'Listing Tools', { alongside: true }, [
   {
     id: 'list-tools.items-local',
     requirements: ['list-tools.item-jid-and-node', 'namespaces.tool-name-no-extra-limits'],

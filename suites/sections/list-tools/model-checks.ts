@@ -9,6 +9,8 @@ import { checkAgainstModel } from '../support/model-driver/driver.ts';
 export const modelCases: readonly CaseDeclaration<'list-tools'>[] = [
   {
     id: 'list-tools.model-tools',
+    // Provisions a random world as the administrator: what every other case reads changes.
+    alongside: false,
     requirements: [
       'list-tools.rsm-paging',
       'tool-info.disco-info',

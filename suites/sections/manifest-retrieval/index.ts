@@ -152,7 +152,10 @@ function expectUtf16Pairs(canonical: string): void {
   }
 }
 
-export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifest Retrieval', [
+// Every case only reads what the fixture world holds (runner/case-concurrency.ts).
+const alongside = { alongside: true };
+
+export const manifestRetrievalSuite = defineSuite('manifest-retrieval', 'Manifest Retrieval', alongside, [
   {
     id: 'manifest-retrieval.active-local',
     requirements: [

@@ -10,6 +10,8 @@ import { checkAgainstModel } from '../support/model-driver/driver.ts';
 export const modelCases: readonly CaseDeclaration<'manifest-retrieval'>[] = [
   {
     id: 'manifest-retrieval.model-metadata',
+    // Provisions a random world as the administrator: what every other case reads changes.
+    alongside: false,
     requirements: [
       'manifest-retrieval.result-contents',
       'manifest-retrieval.same-access-as-discovery',

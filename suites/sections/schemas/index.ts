@@ -176,7 +176,7 @@ async function expectRefusedSchema(
   ]);
 }
 
-export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', [
+export const schemasSuite = defineSuite('schemas', 'Retrieving Tool Schemas', { alongside: true }, [
   {
     id: 'schemas.canonical-bytes-local',
     requirements: ['schemas.canonical-bytes'],

@@ -312,7 +312,7 @@ async function expectSameGapSearchPaging(
   }
 }
 
-export const searchSuite = defineSuite('search', 'Agent Directory Search', [
+export const searchSuite = defineSuite('search', 'Agent Directory Search', { alongside: true }, [
   {
     id: 'search.advertised-and-paged',
     requirements: ['search.advertised-and-implemented'],

@@ -12,6 +12,8 @@ import { checkAgainstModel } from '../support/model-driver/driver.ts';
 export const modelCases: readonly CaseDeclaration<'search'>[] = [
   {
     id: 'search.model-search',
+    // Provisions a random world as the administrator: what every other case reads changes.
+    alongside: false,
     requirements: [
       'search.legacy-nick',
       'search.visibility-filter',

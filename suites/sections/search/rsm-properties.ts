@@ -27,6 +27,8 @@ import {
 export const rsmPropertyCases: readonly CaseDeclaration<'search'>[] = [
   {
     id: 'search.rsm-random-paths',
+    // Provisions a random world as the administrator: what every other case reads changes.
+    alongside: false,
     scenario: 'rsm-order',
     requirements: ['search.octet-order', 'search.visibility-filter'],
     profiles: ['jabber-search'],

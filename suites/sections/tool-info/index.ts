@@ -277,7 +277,7 @@ function decoderTraps(manifest: FixtureManifest): { readonly why: string; readon
   return traps;
 }
 
-export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', [
+export const toolInfoSuite = defineSuite('tool-info', 'Tool Information', { alongside: true }, [
   {
     id: 'tool-info.disco-info-local',
     requirements: ['tool-info.disco-info', 'conformance.no-false-advertising'],

@@ -1,0 +1,154 @@
+// Issue 25, item 1: `agentconf run --jobs N` must change no case's outcome. On the reference
+// gateway, each seed is judged sequentially (--jobs 1) and with four jobs, each run on a
+// federation and gateway of its own (a second whole run on one session meets the first one's
+// crashes and restarts), and every
+// case's outcome must be the sequential run's: the whole default selection for two seeds, and
+// the sections holding the cases that run alongside others (runner/case-concurrency.ts) for
+// twenty. The concurrent runs' transcripts must stay each case's own: no resource's stanza is
+// recorded in two cases.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { nativeProvider } from '../harness/federation/native-provider.ts';
+import { REPO_ROOT } from '../harness/repo-root.ts';
+import { parseSutConfig } from '../harness/sut/sut-config.ts';
+import { inlineWorldFile } from '../protocol/fixture-world-file.ts';
+import { whyAlone } from '../runner/case-concurrency.ts';
+import { runConformance } from '../runner/run-conformance.ts';
+import type { RunResult } from '../runner/run-result.ts';
+import { startSession, type RunSession } from '../runner/run-session.ts';
+import { silentProgress } from '../runner/terminal-report.ts';
+import { ALL_SUITES } from '../suites/index.ts';
+
+const SUT_FILE = join(REPO_ROOT, 'fixtures', 'sut', 'reference-gateway.json');
+const WORLD_FILE = join(REPO_ROOT, 'fixtures', 'worlds', 'reference.json');
+const JOBS = 4;
+const FULL_SEEDS = [7, 25];
+/** Seeds 1 to 20: the issue's number, over the sections where concurrency changes anything. */
+const SECTION_SEEDS = Array.from({ length: 20 }, (_, index) => index + 1);
+/** The sections with a case that runs alongside others under --jobs, as --grep patterns. */
+const ALONGSIDE_SECTIONS = [
+  ...new Set(
+    ALL_SUITES.flatMap((suite) => suite.cases)
+      .filter((testCase) => whyAlone(testCase) === undefined)
+      .map((testCase) => `${testCase.section}.`),
+  ),
+];
+
+const config = parseSutConfig(readFileSync(SUT_FILE, 'utf8'), SUT_FILE);
+
+/** One run on a session of its own. */
+async function judged(seed: number, jobs: number, grep: readonly string[]): Promise<RunResult> {
+  const session = await startSession({
+    provider: nativeProvider,
+    config,
+    world: inlineWorldFile(WORLD_FILE),
+    log: () => undefined,
+    cases: ALL_SUITES.flatMap((suite) => suite.cases),
+  });
+  try {
+    return await judgedOn(session, seed, jobs, grep);
+  } finally {
+    await session.stop();
+  }
+}
+
+function judgedOn(
+  session: RunSession,
+  seed: number,
+  jobs: number,
+  grep: readonly string[],
+): Promise<RunResult> {
+  return runConformance({
+    runId: `concurrency-${String(seed)}-${String(jobs)}`,
+    session,
+    config,
+    suites: ALL_SUITES,
+    selection: { grep },
+    seed,
+    strict: false,
+    suiteVersion: 'test',
+    specRevision: 'test',
+    progress: silentProgress,
+    jobs,
+  });
+}
+
+function outcomes(result: RunResult): Record<string, string> {
+  return Object.fromEntries(result.cases.map((entry) => [entry.case.id, entry.outcome]));
+}
+
+/** Full JIDs whose stanzas are recorded in more than one case's transcripts, with the cases. */
+function sharedResources(result: RunResult): string[] {
+  const casesOf = new Map<string, Set<string>>();
+  for (const entry of result.cases) {
+    for (const attempt of entry.attempts) {
+      for (const recorded of attempt.transcript.entries) {
+        if (recorded.direction !== 'sent' || recorded.jid === undefined) continue;
+        const cases = casesOf.get(recorded.jid) ?? new Set<string>();
+        cases.add(entry.case.id);
+        casesOf.set(recorded.jid, cases);
+      }
+    }
+  }
+  return [...casesOf]
+    .filter(([jid, cases]) => cases.size > 1 && /\/case-\d+$/.test(jid))
+    .map(([jid, cases]) => `${jid}: ${[...cases].join(', ')}`);
+}
+
+interface Pair {
+  readonly seed: number;
+  readonly sequential: RunResult;
+  readonly concurrent: RunResult;
+}
+
+describe(`--jobs ${String(JOBS)} against --jobs 1 on the reference gateway`, () => {
+  const full: Pair[] = [];
+  const sections: Pair[] = [];
+
+  beforeAll(async () => {
+    for (const [seeds, grep, pairs] of [
+      [FULL_SEEDS, [], full],
+      [SECTION_SEEDS, ALONGSIDE_SECTIONS, sections],
+    ] as const) {
+      for (const seed of seeds) {
+        const sequential = await judged(seed, 1, grep);
+        const concurrent = await judged(seed, JOBS, grep);
+        pairs.push({ seed, sequential, concurrent });
+      }
+    }
+    const seconds = (pairs: readonly Pair[], which: 'sequential' | 'concurrent'): string =>
+      pairs.map((pair) => (pair[which].durationMs / 1000).toFixed(1)).join(' ');
+    console.log(
+      `whole runs, sequential: ${seconds(full, 'sequential')} s; --jobs ${String(JOBS)}: ${seconds(full, 'concurrent')} s\n` +
+        `the alongside sections, sequential: ${seconds(sections, 'sequential')} s; --jobs ${String(JOBS)}: ${seconds(sections, 'concurrent')} s`,
+    );
+  }, 1_800_000);
+
+  it('gives every case of the whole run the sequential run’s outcome', () => {
+    expect(full.map((pair) => pair.seed)).toEqual(FULL_SEEDS);
+    for (const { seed, sequential, concurrent } of full) {
+      expect(sequential.cases.length, `seed ${String(seed)}`).toBeGreaterThan(250);
+      expect(outcomes(concurrent), `seed ${String(seed)}`).toEqual(outcomes(sequential));
+    }
+  });
+
+  it('gives every case of the alongside sections the sequential run’s outcome over twenty seeds', () => {
+    expect(sections.map((pair) => pair.seed)).toEqual(SECTION_SEEDS);
+    for (const { seed, sequential, concurrent } of sections) {
+      expect(sequential.cases.length, `seed ${String(seed)}`).toBeGreaterThan(80);
+      expect(outcomes(concurrent), `seed ${String(seed)}`).toEqual(outcomes(sequential));
+    }
+  });
+
+  it('records each resource a concurrent case owns in that case’s transcript only', () => {
+    for (const { concurrent } of [...full, ...sections]) expect(sharedResources(concurrent)).toEqual([]);
+    // The check sees the cases' own resources at all: they ran alongside others.
+    const owned = (full[0]?.concurrent.cases ?? []).flatMap((entry) =>
+      entry.attempts.flatMap((attempt) =>
+        attempt.transcript.entries.filter((recorded) => /\/case-\d+$/.test(recorded.jid ?? '')),
+      ),
+    );
+    expect(owned.length).toBeGreaterThan(0);
+  });
+});
