@@ -40,16 +40,25 @@ export function parseStrictJson(
   limits: Partial<JsonLimits> = {},
   options: StrictJsonOptions = {},
 ): JsonValue {
+  return parserFor(input, limits, options, false).parseDocument();
+}
+
+function parserFor(
+  input: Uint8Array | string,
+  limits: Partial<JsonLimits>,
+  options: StrictJsonOptions,
+  canonicalOrder: boolean,
+): StrictJsonParser {
   const resolvedLimits = resolveJsonLimits(limits);
   const { text, inputWasBytes, firstLoneSurrogate } = toJsonText(input, resolvedLimits.maxBytes);
-  const parser = new StrictJsonParser(
+  return new StrictJsonParser(
     text,
     inputWasBytes,
     firstLoneSurrogate,
     resolvedLimits,
     options.integers === 'reject-inexact',
+    canonicalOrder,
   );
-  return parser.parseDocument();
 }
 
 /** A strict parse whose objects list their members in RFC 8785 order (strict-canonical.ts). */
@@ -73,16 +82,7 @@ export function parseStrictJsonInCanonicalOrder(
   limits: Partial<JsonLimits> = {},
   options: StrictJsonOptions = {},
 ): CanonicalOrderParse {
-  const resolvedLimits = resolveJsonLimits(limits);
-  const { text, inputWasBytes, firstLoneSurrogate } = toJsonText(input, resolvedLimits.maxBytes);
-  const parser = new StrictJsonParser(
-    text,
-    inputWasBytes,
-    firstLoneSurrogate,
-    resolvedLimits,
-    options.integers === 'reject-inexact',
-    true,
-  );
+  const parser = parserFor(input, limits, options, true);
   const value = parser.parseDocument();
   return { value, nativelySerializable: parser.nativelySerializable };
 }
