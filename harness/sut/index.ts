@@ -7,6 +7,11 @@ export {
   type SutInstance,
   type SutLaunchOptions,
 } from './launch.ts';
+export {
+  documentedRateLimitsOf,
+  type DocumentedRateLimit,
+  type DocumentedRateLimits,
+} from './documented-rate-limits.ts';
 export { PLACEHOLDER_NAMES, type LaunchFacts, type PlaceholderName } from './placeholders.ts';
 export { PROFILE_IDS, PROFILE_TITLES, withImpliedProfiles, type ProfileId } from '../../protocol/profiles.ts';
 export {
@@ -37,6 +42,7 @@ export {
   type SutFile,
   type SutConfigViolation,
   type SutLaunch,
+  type RateLimitRules,
   type SutLimits,
   type SutTimeouts,
 } from './sut-config.ts';

@@ -79,10 +79,15 @@ describe('SUT config', () => {
     expect(configured).toBeLessThan(DEFAULT_JSON_LIMITS.maxBytes);
     const gateway = launched as {
       tasks?: { maxActiveTasksOf?: Record<string, number> };
-      limits?: { principalRateLimits?: Record<string, Record<string, { burst: number; perSecond: number }>> };
+      limits?: {
+        rateLimits?: Record<string, { burst: number; perSecond: number }>;
+        principalRateLimits?: Record<string, Record<string, { burst: number; perSecond: number }>>;
+      };
     };
-    // The task capacity and rate limit it documents are the prober account's, as configured.
+    // The task capacity is the prober account's; the rate limits are the prober's own and, for
+    // every other sender, the general ones on the same operations, as configured.
     const prober = 'prober@server.example';
+    const proberRates = gateway.limits?.principalRateLimits?.[prober] ?? {};
     expect(reference.limits).toEqual({
       jsonMaxBytes: configured,
       jsonMaxDepth: DEFAULT_JSON_LIMITS.maxDepth,
@@ -90,7 +95,10 @@ describe('SUT config', () => {
       jsonMaxObjectMembers: DEFAULT_JSON_LIMITS.maxObjectMembers,
       jsonMaxArrayItems: DEFAULT_JSON_LIMITS.maxArrayElements,
       activeTasksPerCaller: gateway.tasks?.maxActiveTasksOf?.[prober],
-      rateLimits: gateway.limits?.principalRateLimits?.[prober],
+      rateLimits: Object.fromEntries(
+        Object.keys(proberRates).map((operation) => [operation, gateway.limits?.rateLimits?.[operation]]),
+      ),
+      principalRateLimits: { [prober]: proberRates },
     });
     expect(reference.limits.activeTasksPerCaller).toBeGreaterThan(0);
     const mcp = await loadSutConfig(resolve(REPO_ROOT, 'fixtures/sut/reference-gateway-mcp.json'));
@@ -167,9 +175,35 @@ describe('SUT config', () => {
   it('names the rate-limited request classes of #security, as protocol/rate-limits.ts spells them', () => {
     const schema = JSON.parse(
       readFileSync(resolve(REPO_ROOT, 'fixtures/schemas/sut-config.schema.json'), 'utf8'),
-    ) as { properties: { limits: { properties: { rateLimits: { properties: object } } } } };
-    expect(Object.keys(schema.properties.limits.properties.rateLimits.properties)).toEqual([
-      ...RATE_LIMITED_REQUESTS,
+    ) as { $defs: { rateLimits: { properties: object } } };
+    expect(Object.keys(schema.$defs.rateLimits.properties)).toEqual([...RATE_LIMITED_REQUESTS]);
+  });
+
+  it('takes rate limits of one sender, keyed by the bare JID of an account', () => {
+    const prober = { discovery: { perSecond: 20, burst: 10 } };
+    const general = { discovery: { perSecond: 1000, burst: 10000 } };
+    const config = parse({
+      ...MINIMAL,
+      limits: { rateLimits: general, principalRateLimits: { 'prober@server.example': prober } },
+    });
+    expect(config.limits.principalRateLimits).toEqual({ 'prober@server.example': prober });
+    expect(
+      problems({
+        ...MINIMAL,
+        limits: {
+          principalRateLimits: {
+            'server.example': prober,
+            'a@b/c': prober,
+            'empty@server.example': {},
+            'typo@server.example': { discovry: { perSecond: 1, burst: 1 } },
+          },
+        },
+      }),
+    ).toEqual([
+      '/limits/principalRateLimits/empty@server.example: must NOT have fewer than 1 properties',
+      '/limits/principalRateLimits/typo@server.example/discovry: unknown member "discovry" (did you mean "discovery"?); allowed here: registration, discovery, search, metadata, invocation',
+      '/limits/principalRateLimits/server.example: not a valid bare JID of an account (empty-localpart)',
+      '/limits/principalRateLimits/a@b~1c: not a valid bare JID of an account (resource-present)',
     ]);
   });
 

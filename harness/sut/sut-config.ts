@@ -25,6 +25,7 @@ import { JidError, parseBareJid, parseJid } from '../../protocol/jid/index.ts';
 import { checkTemplate, jsonStrings, placeholdersIn, type PlaceholderProblem } from './placeholders.ts';
 import { withImpliedProfiles, type ProfileId } from '../../protocol/profiles.ts';
 import type { RateLimitedRequest } from '../../protocol/rate-limits.ts';
+import { appendPointer } from '../../protocol/json/json-pointer.ts';
 
 export type FixtureProvisioning = 'world-file' | 'admin-iq' | 'manual';
 
@@ -95,12 +96,17 @@ export interface SutLimits {
    */
   readonly activeTasksPerCaller?: number;
   /**
-   * Per-operation rate limits the gateway documents for one sender (#security): a ceiling, unlike
-   * requestsPerSecond, and the run does not pace to it. security.rate-limit-enforced sends past
-   * the ones it can drive from its own account (the prober).
+   * Per-operation rate limits the gateway documents for each sender (#security): a ceiling, unlike
+   * requestsPerSecond. The model cases pace each sender to its own; security.rate-limit-enforced
+   * sends past the ones it can drive from its own account (the prober). Read them through
+   * documentedRateLimitsOf, which applies principalRateLimits.
    */
-  readonly rateLimits?: Readonly<Partial<Record<RateLimitedRequest, RateLimitRule>>>;
+  readonly rateLimits?: RateLimitRules;
+  /** Rate limits replacing `rateLimits` for one sender (normalized bare JID) on the operations named. */
+  readonly principalRateLimits?: Readonly<Record<string, RateLimitRules>>;
 }
+
+export type RateLimitRules = Readonly<Partial<Record<RateLimitedRequest, RateLimitRule>>>;
 
 /** A token bucket: `burst` requests at once, refilled at `perSecond`. */
 export interface RateLimitRule {
@@ -511,15 +517,32 @@ function semanticViolations(value: JsonValue, baseDir: string): SutConfigViolati
       violations.push({ path: '/component/domain', message: `not a valid domain (${error.rule})` });
     }
   }
-  if (typeof adminJid === 'string') {
-    try {
-      if (parseBareJid(adminJid).localpart === undefined) throw new JidError('empty-localpart');
-    } catch (error) {
-      if (!(error instanceof JidError)) throw error;
-      violations.push({ path: '/adminJid', message: `not a valid bare JID of an account (${error.rule})` });
-    }
-  }
+  violations.push(
+    ...principalRateLimitViolations(objectOf(objectOf(config['limits'])?.['principalRateLimits'])),
+  );
+  const adminJidProblem = typeof adminJid === 'string' ? notAnAccountJid(adminJid) : undefined;
+  if (adminJidProblem !== undefined) violations.push({ path: '/adminJid', message: adminJidProblem });
   return violations;
+}
+
+/** Why `text` is not the bare JID of an account; undefined when it is one. */
+function notAnAccountJid(text: string): string | undefined {
+  try {
+    if (parseBareJid(text).localpart === undefined) throw new JidError('empty-localpart');
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof JidError)) throw error;
+    return `not a valid bare JID of an account (${error.rule})`;
+  }
+}
+
+/** Each sender principalRateLimits names must be the bare JID of an account. */
+function principalRateLimitViolations(bySender: Record<string, unknown> | undefined): SutConfigViolation[] {
+  return Object.keys(bySender ?? {}).flatMap((sender) => {
+    const problem = notAnAccountJid(sender);
+    const path = appendPointer('/limits/principalRateLimits', sender);
+    return problem === undefined ? [] : [{ path, message: problem }];
+  });
 }
 
 function buildConfig(raw: RawSutConfig, source: string, baseDir: string): SutConfig {

@@ -182,7 +182,7 @@ const PROBES = {
 } satisfies Readonly<Record<string, LimitProbe>>;
 
 /** The SUT limits that are one number (the per-operation rate limits are not). */
-type NumericLimit = Exclude<keyof SutLimits, 'rateLimits'>;
+type NumericLimit = Exclude<keyof SutLimits, 'rateLimits' | 'principalRateLimits'>;
 
 /** The documented limit a probe needs; cases without one cannot tell (docs/sut.md). */
 function documented(context: CaseContext, limit: NumericLimit): number {

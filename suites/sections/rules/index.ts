@@ -11,6 +11,7 @@
  */
 import { ProvisioningClient } from '../../../harness/provisioning/provisioning-client.ts';
 import type { Caller } from '../../../harness/driver/index.ts';
+import { documentedRateLimitsOf } from '../../../harness/sut/index.ts';
 import { canonicalDocument } from '../../../protocol/json/canonical.ts';
 import { normalizeBareJid } from '../../../protocol/jid/index.ts';
 import { FEATURE, NODE_DIRECTORY, NS, NS_AGENT_API } from '../../../protocol/namespaces.ts';
@@ -119,7 +120,7 @@ const FILL_RETRIES_MS = [100, 400, 1_600] as const;
  */
 async function invokeOpenWaits(tasks: TaskSession, count: number, retry = true): Promise<SentInvoke[]> {
   const { context } = tasks;
-  const rate = context.sut.limits?.rateLimits?.invocation;
+  const rate = documentedRateLimitsOf(context.sut.limits, tasks.caller.bareJid).invocation;
   const batch = Math.min(
     FILL_BATCH,
     rate === undefined ? FILL_BATCH : Math.max(1, Math.floor(rate.burst / 2)),

@@ -10,7 +10,8 @@
  *
  * Rate limits (security.rate-limit-enforced): the SUT file's limits.requestsPerSecond is a floor
  * the whole run paces to, so the case reads a ceiling per operation instead
- * (limits.rateLimits.<operation>: perSecond, burst) and sends past it from the prober account,
+ * documented for the prober (documentedRateLimitsOf: its own under limits.principalRateLimits, else
+ * limits.rateLimits.<operation>: perSecond, burst) and sends past it from the prober account,
  * which no other case uses and the pacing lets through: some request must get resource-constraint,
  * and once the bucket had time to refill the gateway answers again. Refusing sooner than
  * documented is allowed; never refusing is not. Credentials in payloads
@@ -37,7 +38,7 @@ import { CannotTell, MissingFixture, RequirementViolation } from '../../framewor
 import { requireWorld, type CallerRole, type ReferenceWorld } from '../../fixtures/reference-world.ts';
 import { callerFor, discoInfo, discoItems, listing, roleThatMaySee } from '../support/discovery.ts';
 import type { Caller } from '../../../harness/driver/index.ts';
-import type { RateLimitRule } from '../../../harness/sut/sut-config.ts';
+import { documentedRateLimitsOf, type DocumentedRateLimit } from '../../../harness/sut/index.ts';
 import { minimalManifest } from '../support/manifests.ts';
 import {
   adminFor,
@@ -114,7 +115,7 @@ async function drivePastRate(
   caller: Caller,
   operation: string,
   probe: RateProbe,
-  rule: RateLimitRule,
+  rule: DocumentedRateLimit,
 ): Promise<IqExchange> {
   const started = performance.now();
   let answered = 0;
@@ -141,7 +142,7 @@ async function drivePastRate(
     if (answered > Math.floor(ceiling) + 1) {
       throw new RequirementViolation(
         'security.rate-limits',
-        `resource-constraint for some of ${String(answered)} ${operation} requests (${probe.what}) sent in ${windowS.toFixed(3)} s: the documented limit (burst ${String(rule.burst)}, ${String(rule.perSecond)}/s, limits.rateLimits.${operation}) allows at most ${String(Math.floor(ceiling))}`,
+        `resource-constraint for some of ${String(answered)} ${operation} requests (${probe.what}) sent in ${windowS.toFixed(3)} s: the documented limit (burst ${String(rule.burst)}, ${String(rule.perSecond)}/s, ${rule.documentedAt}) allows at most ${String(Math.floor(ceiling))}`,
         last?.reply.xml ?? '(no reply)',
       );
     }
@@ -158,7 +159,7 @@ async function answeredAfterWindow(
   context: CaseContext,
   caller: Caller,
   probe: RateProbe,
-  rule: RateLimitRule,
+  rule: DocumentedRateLimit,
 ): Promise<IqExchange | undefined> {
   const tokenMs = 1000 / rule.perSecond;
   const fullMs = rule.burst * tokenMs;
@@ -491,18 +492,18 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
     level: 'MUST',
     interpretations: ['interp-42'],
     statement:
-      'For each operation whose per-sender rate the SUT file documents (limits.rateLimits: discovery, search), requests from an account of its own sent faster than the documented burst and rate allow meet resource-constraint (type wait) before more were answered than the bucket allows, and once the bucket had time to refill the gateway answers the same request again.',
+      'For each operation whose rate limit the SUT file documents for the prober account (discovery, search; limits.rateLimits, or its own under limits.principalRateLimits), requests from that account sent faster than the documented burst and rate allow meet resource-constraint (type wait) before more were answered than the bucket allows, and once the bucket had time to refill the gateway answers the same request again.',
     run: async (context) => {
-      const declared = context.sut.limits?.rateLimits ?? {};
-      const probed: [string, RateLimitRule][] = Object.entries(declared).filter(
+      const caller = await prober(context);
+      const declared = documentedRateLimitsOf(context.sut.limits, caller.bareJid);
+      const probed: [string, DocumentedRateLimit][] = Object.entries(declared).filter(
         ([operation]) => RATE_PROBES[operation]?.applies(context) === true,
       );
       if (probed.length === 0) {
         throw new MissingFixture(
-          `the SUT file documents no per-sender rate limit the case can send past (limits.rateLimits.discovery or, with Jabber Search, .search; documented: ${Object.keys(declared).join(', ') || 'none'}): document one to have #security's rate limits tested`,
+          `the SUT file documents no rate limit for ${caller.bareJid} that the case can send past (discovery or, with Jabber Search, search; in limits.rateLimits or its own under limits.principalRateLimits; documented: ${Object.keys(declared).join(', ') || 'none'}): document one to have #security's rate limits tested`,
         );
       }
-      const caller = await prober(context);
       for (const [operation, rule] of probed) {
         const probe = RATE_PROBES[operation];
         if (probe === undefined) continue;

@@ -9,6 +9,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import fc from 'fast-check';
 import type { Caller, IqExchange } from '../../../../harness/driver/index.ts';
+import { documentedRateLimitsOf } from '../../../../harness/sut/index.ts';
 import type { CaseContext } from '../../../framework/context.ts';
 import { expectSameErrorPayload } from '../../../framework/expect.ts';
 import { checkHeld } from '../../../framework/evidence.ts';
@@ -144,14 +145,16 @@ class ModelDriver {
   }
 
   /**
-   * Paces a step to the rate limit the SUT documents for one sender on the step's surface (#security),
-   * so that no rate-limit refusal is ever mistaken for an answer: a mirror of the sender's token
-   * bucket, started half full because the run's other cases drew on it too, and waited on when the
-   * step would drain it.
+   * Paces a step to the rate limit the SUT documents for the step's sender on its surface
+   * (#security), so that no rate-limit refusal is ever mistaken for an answer: a mirror of the
+   * sender's token bucket, started half full because the run's other cases drew on it too, and
+   * waited on when the step would drain it.
    */
   async paceToDocumentedLimit(step: ModelStep): Promise<void> {
     const surface = surfaceOf(step.operation);
-    const bucket = surface === undefined ? undefined : this.#context.sut.limits?.rateLimits?.[surface];
+    if (surface === undefined) return;
+    const sender = await this.#caller(step.role);
+    const bucket = documentedRateLimitsOf(this.#context.sut.limits, sender.bareJid)[surface];
     if (bucket === undefined) return;
     const key = `${step.role} ${surface}`;
     const cost = step.operation.kind === 'search' ? SEARCH_TRAVERSAL_MAX + 2 : 2;

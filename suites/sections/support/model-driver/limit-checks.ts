@@ -8,6 +8,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Caller, IqExchange } from '../../../../harness/driver/index.ts';
+import { documentedRateLimitsOf } from '../../../../harness/sut/index.ts';
 import { toEpochMillis } from '../../../../protocol/datetime.ts';
 import type { JsonValue } from '../../../../protocol/json/json-value.ts';
 import { parseAccepted, parseTaskState } from '../../../../protocol/stanza/index.ts';
@@ -59,7 +60,7 @@ function proberWorld(context: CaseContext, caller: Caller): { world: ModelWorld;
     ],
     limits: {
       ...run.model.limits,
-      principalRateLimits: new Map([[caller.bareJid, { ...(limits.rateLimits ?? {}) }]]),
+      principalRateLimits: new Map([[caller.bareJid, documentedRateLimitsOf(limits, caller.bareJid)]]),
       taskCapacityOf:
         limits.activeTasksPerCaller === undefined
           ? new Map()
@@ -226,7 +227,7 @@ class CapacityRun {
       expectations.every((expected) => mayAdmitOnly(expected))
     )
       throw new CannotTell(
-        `${exchange.reply.xml}: resource-constraint where the caller holds ${String(before)} of its ${String(this.world.limits.taskCapacityOf.get(this.principal.bare) ?? '?')} tasks; with no documented invocation rate (limits.rateLimits.invocation) a rate limit may have refused it`,
+        `${exchange.reply.xml}: resource-constraint where the caller holds ${String(before)} of its ${String(this.world.limits.taskCapacityOf.get(this.principal.bare) ?? '?')} tasks; with no invocation rate documented for it (limits.rateLimits.invocation or its own under limits.principalRateLimits) a rate limit may have refused it`,
       );
     if (refusedForLimit && !this.pathEnded && expectations.every((expected) => mayAdmitOnly(expected)))
       // Before any task of this case has ended, an early refusal cannot be told apart from a task
@@ -293,7 +294,12 @@ export async function checkCapacityPaths(
   const session = new TaskSession(context, caller, conformanceTarget(context));
   await requireToolFeatures(session, 'script', ['cancel', 'input']);
   const { world, principal } = proberWorld(context, caller);
-  const run = new CapacityRun(session, world, principal, context.sut.limits?.rateLimits?.invocation);
+  const run = new CapacityRun(
+    session,
+    world,
+    principal,
+    documentedRateLimitsOf(context.sut.limits, caller.bareJid).invocation,
+  );
   const rounds = context.budget.iterations(...runs);
   await run.start();
   try {
@@ -612,8 +618,8 @@ export const REQUEST_SURFACES = ['discovery', 'metadata', 'invocation', 'search'
  * identical to the nonexistent object's (interp-42).
  */
 export async function checkRateLimits(context: CaseContext, driven: readonly string[]): Promise<void> {
-  const documented = context.sut.limits?.rateLimits ?? {};
   const caller = await prober(context);
+  const documented = documentedRateLimitsOf(context.sut.limits, caller.bareJid);
   const { world, principal } = proberWorld(context, caller);
   const probes = probesOf(context, world, principal);
   const surfaces = Object.entries(documented).flatMap(([surface, bucket]) => {
@@ -622,7 +628,7 @@ export async function checkRateLimits(context: CaseContext, driven: readonly str
   });
   if (surfaces.length === 0)
     throw new MissingFixture(
-      `the SUT file documents no per-sender rate limit on a surface this case drives (limits.rateLimits: ${driven.join(', ')}; documented: ${Object.keys(documented).join(', ') || 'none'})`,
+      `the SUT file documents no rate limit for ${caller.bareJid} on a surface this case drives (${driven.join(', ')}; in limits.rateLimits or its own under limits.principalRateLimits; documented: ${Object.keys(documented).join(', ') || 'none'})`,
     );
   // One measured wait against the documented rates: idle for a full refill, every bucket is full
   // and stays full until its surface is driven. Surfaces go one after another: driven together
