@@ -18,7 +18,7 @@ export default defineConfig({
       '*.test.ts',
     ],
     // The verdict proofs and the external-gateway example run whole conformance runs against
-    // gateway variants: `npm run test:proofs` (vitest.proofs.config.ts), one at a time.
+    // gateway variants: `npm run test:proofs` (vitest.proofs.config.ts).
     exclude: [
       '**/node_modules/**',
       '**/.git/**',
