@@ -6,8 +6,13 @@ import { CannotTell } from '../../framework/verdicts.ts';
 import { expectTaskState } from './task-replies.ts';
 import type { InvokeOptions, StartedTask, TaskSession } from './task-session.ts';
 
-/** The holds `whileHeld` tries, each 4× the one before, for a slow or loaded machine. */
-const HOLDS_MS = [300, 1_200, 4_800] as const;
+/**
+ * The holds `whileHeld` tries, each 4× the one before, for a slow or loaded machine. The first is
+ * about five times what the checks of a held task take on a quiet machine (~20 ms), since every
+ * case waits for its task to settle: a hold that ends too soon costs one retry, a long first hold
+ * costs every case its length.
+ */
+const HOLDS_MS = [100, 400, 1_600, 6_400] as const;
 
 export interface HeldTask extends StartedTask {
   /** The status event announcing that the task runs. */
