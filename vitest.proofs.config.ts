@@ -2,10 +2,11 @@
 // external-gateway example. Each starts whole `agentconf run`s against gateway variants.
 //
 // The race, crash and timing proofs (and the concurrency proof, which compares runs whose timing
-// cases must decide alike) judge by what the machine lets them see, so they run first, one at a
-// time, on a machine nothing else of the proofs loads. The others judge outcomes that do not
-// depend on timing; a whole run keeps about half a core busy (it mostly waits for replies), so
-// two of them share the CI machine's two cores, as npm test's integration files do.
+// cases must decide alike) judge by what the machine lets them see, so they run last, one at a
+// time, once the others are done (vitest runs project groups in `sequence.groupOrder`). The
+// others judge outcomes that do not depend on timing; a whole run keeps about half a core busy
+// (it mostly waits for replies), so two of them share the CI machine's two cores, as npm test's
+// integration files do.
 import { defineConfig } from 'vitest/config';
 
 const ALONE = [
@@ -27,7 +28,7 @@ export default defineConfig({
           name: 'proofs-alone',
           include: ALONE,
           fileParallelism: false,
-          sequence: { groupOrder: 0 },
+          sequence: { groupOrder: 1 },
           ...TIMEOUTS,
         },
       },
@@ -37,7 +38,7 @@ export default defineConfig({
           include: ['integration/verdict-proofs-*.test.ts', 'integration/external-gateway-example.test.ts'],
           exclude: ALONE,
           maxWorkers: 2,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 0 },
           ...TIMEOUTS,
         },
       },
