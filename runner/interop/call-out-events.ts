@@ -16,6 +16,7 @@ import {
   recordCallOut,
   repeatVerdict,
   reportVerdict,
+  type CallOutRun,
   type CallOutSetup,
   type RecordedCallOut,
 } from './call-out-session.ts';
@@ -27,23 +28,20 @@ const SCRIPTED_PROGRESS = [
   { percent: 75, message: 'almost there' },
 ];
 
+export interface RemoteTask {
+  readonly taskId: string;
+  readonly invokerJid: string;
+  readonly events: readonly TargetEvent[];
+  readonly terminal: TargetEvent;
+  /** Recommendations the target's events did not meet. */
+  readonly warnings: readonly string[];
+}
+
 /**
  * The remote task as the target's component link shows it: admitted, its events checked, and
  * settled. A verdict when one side broke a requirement or something was not seen.
  */
-export function remoteTaskOf(
-  setup: CallOutSetup,
-  recorded: RecordedCallOut,
-):
-  | ScenarioVerdict
-  | {
-      readonly taskId: string;
-      readonly invokerJid: string;
-      readonly events: readonly TargetEvent[];
-      readonly terminal: TargetEvent;
-      /** Recommendations the target's events did not meet. */
-      readonly warnings: readonly string[];
-    } {
+export function remoteTaskOf(setup: CallOutSetup, recorded: RecordedCallOut): ScenarioVerdict | RemoteTask {
   const { labels, verdict } = setup;
   const admission = admissionOf(setup, recorded);
   if (isVerdict(admission)) return admission;
@@ -110,16 +108,19 @@ export async function judgeEventsThroughCallOut(setup: CallOutSetup): Promise<Sc
     payload: remote.terminal.payload,
   });
   if (mismatch !== undefined) return mismatch;
+  return withWarnings(relayVerdict(setup, remote, run), remote.warnings);
+}
+
+/** Whether the caller relayed the progress the target committed (the warnings are the caller's to add). */
+function relayVerdict(setup: CallOutSetup, remote: RemoteTask, run: CallOutRun): ScenarioVerdict {
+  const { labels, verdict } = setup;
   const targetProgress = remote.events
     .filter((received) => received.event.type === 'progress')
     .map((received) => canonicalJson(received.payload));
   if (targetProgress.length === 0) {
-    return withWarnings(
-      verdict(
-        'cantTell',
-        `${labels.target} committed none of the scripted progress updates (a target may coalesce or drop them), so no relay could be seen`,
-      ),
-      remote.warnings,
+    return verdict(
+      'cantTell',
+      `${labels.target} committed none of the scripted progress updates (a target may coalesce or drop them), so no relay could be seen`,
     );
   }
   const relayed = run.events
@@ -127,19 +128,13 @@ export async function judgeEventsThroughCallOut(setup: CallOutSetup): Promise<Sc
     .map((received) => canonicalJson(parseStrictJson(received.event.json)));
   const relayedRemote = relayed.filter((payload) => targetProgress.includes(payload));
   if (relayedRemote.length === 0) {
-    return withWarnings(
-      verdict(
-        'cantTell',
-        `${labels.caller} relayed none of ${labels.target}'s ${String(targetProgress.length)} progress event(s) to its invoker (relaying is optional in the call-out contract)`,
-      ),
-      remote.warnings,
+    return verdict(
+      'cantTell',
+      `${labels.caller} relayed none of ${labels.target}'s ${String(targetProgress.length)} progress event(s) to its invoker (relaying is optional in the call-out contract)`,
     );
   }
-  return withWarnings(
-    verdict(
-      'passed',
-      `${labels.target} sent ${String(remote.events.length)} valid events to ${remote.invokerJid} (revisions ${String(remote.events[0]?.event.revision ?? 0)}–${String(remote.terminal.event.revision)}); ${labels.caller} relayed ${String(relayedRemote.length)} progress update(s) and reported the result`,
-    ),
-    remote.warnings,
+  return verdict(
+    'passed',
+    `${labels.target} sent ${String(remote.events.length)} valid events to ${remote.invokerJid} (revisions ${String(remote.events[0]?.event.revision ?? 0)}–${String(remote.terminal.event.revision)}); ${labels.caller} relayed ${String(relayedRemote.length)} progress update(s) and reported the result`,
   );
 }

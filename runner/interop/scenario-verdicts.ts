@@ -38,10 +38,14 @@ export function withWarnings(verdict: ScenarioVerdict, warnings: readonly string
   return { ...verdict, reason: `${verdict.reason}; not met: ${warnings.join('; ')}`, warnings };
 }
 
+/** The requirement a case result is about: the one its last attempt found violated, else its first. */
+function requirementOf(result: CaseResult): string {
+  return result.attempts.at(-1)?.violation?.requirement ?? result.case.requirements[0];
+}
+
 function failureOf(result: CaseResult, side: string): ScenarioFailure {
-  const last = result.attempts.at(-1);
-  const requirement = last?.violation?.requirement ?? result.case.requirements[0];
-  return { side, requirement, caseId: result.case.id, message: result.reason ?? last?.reason ?? 'failed' };
+  const message = result.reason ?? result.attempts.at(-1)?.reason ?? 'failed';
+  return { side, requirement: requirementOf(result), caseId: result.case.id, message };
 }
 
 /** The verdict of a scenario the suites' cases judge on the target. */
@@ -60,7 +64,7 @@ export function judgedBySuites(
     )
     .map(
       (result) =>
-        `${targetSide}: ${failureOf(result, targetSide).requirement} (${result.case.level}, ${result.case.id} ${result.outcome}: ${result.reason ?? 'no reason'})`,
+        `${targetSide}: ${requirementOf(result)} (${result.case.level}, ${result.case.id} ${result.outcome}: ${result.reason ?? 'no reason'})`,
     );
   return withWarnings(
     mustVerdict(

@@ -16,7 +16,9 @@ import type { SeededRandom } from './seeded-random.ts';
 
 /**
  * The accounts a case can act as, by the role they play in the fixture world
- * (fixtures/worlds/reference.json); each call connects a new resource of that account.
+ * (fixtures/worlds/reference.json). A case shares the run's one connection per account
+ * (runner/caller-pool.ts) unless it runs alongside others, when it gets a resource of its own;
+ * `sibling` opens another resource of an account.
  */
 export interface CallerPool {
   /** On the gateway's own server (server.example), without special rights. */
