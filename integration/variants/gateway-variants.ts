@@ -187,7 +187,7 @@ export const RETRY_HINT_NS = 'urn:example:agent-gateway:limits:0';
  *   application-specific condition (RFC 6120 §8.3.2; #errors: any diagnostic bounded and safe,
  *   no rejected JSON reflected): rules.task-capacity, security.rate-limit-enforced;
  * - the prober's discovery bucket stricter than the SUT file documents (burst 4 at 10/s against
- *   10 at 20/s: limits.rateLimits is a ceiling, #security only says MUST rate-limit):
+ *   10 at 40/s: the documented bucket is a ceiling, #security only says MUST rate-limit):
  *   security.rate-limit-enforced.
  */
 export const LINK_AND_LIMIT_ALTERNATIVES: GatewayVariant = {

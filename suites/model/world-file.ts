@@ -43,7 +43,7 @@ export interface WorldSetting {
  * The default run: the federation's four domains (harness/federation/domains.ts), the runner's
  * accounts for each role (runner/run-session.ts) and the reference SUT file's administrator and
  * chat endpoint (fixtures/sut/reference-gateway.json). Its documented limits (5 tasks per
- * caller, a discovery bucket of 10 at 20/s) are exercised only from the run's `prober` account,
+ * caller, a discovery bucket of 10 at 40/s) are exercised only from the run's `prober` account,
  * the one the reference gateway applies them to, so they are that account's here; every other
  * principal meets no documented limit.
  */
@@ -69,7 +69,7 @@ export const REFERENCE_SETTING: WorldSetting = {
   selfRegistration: true,
   limits: {
     rateLimits: {},
-    principalRateLimits: new Map([['prober@server.example', { discovery: { burst: 10, perSecond: 20 } }]]),
+    principalRateLimits: new Map([['prober@server.example', { discovery: { burst: 10, perSecond: 40 } }]]),
     taskCapacityOf: new Map([['prober@server.example', 5]]),
   },
   chatEndpoints: ['conformance@agents.example'],
