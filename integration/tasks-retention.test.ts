@@ -7,7 +7,7 @@
 // it); and a version whose only retained task was purged can be removed.
 //
 // The black-box suite case task-recovery.expired-like-nonexistent needs exactly such a gateway,
-// so it runs here too (`agentconf run` gives the reference gateway 1 s of retention through
+// so it runs here too (`agentconf run` gives the reference gateway 0.25 s of retention through
 // fixtures/sut/reference-gateway.json for the same reason).
 //
 // The gateway's purge timer and real time drive everything: the test waits for the gateway's

@@ -350,7 +350,7 @@ describe('tasks', () => {
         minimal({ tasks: { retentionSeconds: 0, maxTaskDurationSeconds: 1.5, purgeIntervalSeconds: -1 } }),
       ),
     ).toEqual([
-      '/tasks/retentionSeconds: must be at least 1',
+      '/tasks/retentionSeconds: must be greater than 0',
       '/tasks/maxTaskDurationSeconds: must be an integer',
       '/tasks/purgeIntervalSeconds: must be greater than 0',
     ]);
@@ -364,7 +364,7 @@ describe('tasks', () => {
       '/tasks/retention: unknown member "retention"; allowed here: retentionSeconds, maxTaskDurationSeconds, purgeIntervalSeconds, maxActiveTasksPerCaller, maxActiveTasksOf',
     ]);
     expect(problems(minimal({ tasks: { retentionSeconds: '60' } }))).toEqual([
-      '/tasks/retentionSeconds: must be an integer',
+      '/tasks/retentionSeconds: must be a number',
     ]);
   });
 });

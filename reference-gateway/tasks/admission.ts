@@ -303,7 +303,9 @@ export class Admission {
       pinned.extension,
       ctx.limits.maxTaskDurationSeconds,
     );
-    const retainUntilMs = toEpochMillis(parseDateTime(deadline)) + ctx.limits.retentionSeconds * 1000;
+    // Rounded: a fractional retention (a test gateway's) still gives a whole millisecond.
+    const retainUntilMs =
+      toEpochMillis(parseDateTime(deadline)) + Math.round(ctx.limits.retentionSeconds * 1000);
     const retainUntil = dateTimeFromMillis(retainUntilMs).text;
     // invocation.identifier-grammar, invocation.identifier-unpredictability: 128+ bits from the
     // CSPRNG, in the identifier grammar (protocol/identifiers.ts).

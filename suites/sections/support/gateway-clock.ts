@@ -103,7 +103,7 @@ export async function startShortlyRetained(
   const keptForMs = clock.reachedBy(retainUntil) - Date.now();
   if (keptForMs > SHORT_RETENTION_MS) {
     throw new MissingFixture(
-      `retain-until ${retainUntil.text} is ${String(Math.round(keptForMs / 1000))} s away for a task whose deadline is ${String(aheadMs / 1000)} s away: needs a gateway configured to keep tasks only a few seconds past their deadline (registry fixture short-retention; the reference gateway's tasks.retentionSeconds, which fixtures/sut/reference-gateway.json sets to 1)`,
+      `retain-until ${retainUntil.text} is ${String(Math.round(keptForMs / 1000))} s away for a task whose deadline is ${String(aheadMs / 1000)} s away: needs a gateway configured to keep tasks only a few seconds past their deadline (registry fixture short-retention; the reference gateway's tasks.retentionSeconds, which fixtures/sut/reference-gateway.json sets to 0.25)`,
     );
   }
   return started;
