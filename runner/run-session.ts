@@ -37,10 +37,7 @@ import {
 import { startFailureMessage } from '../harness/sut/start-failure.ts';
 import { launchLocale } from '../harness/sut/sut-locale.ts';
 import { conformanceLedgerFile, outOfBandLedger } from '../harness/sut/conformance-ledger.ts';
-import {
-  serveConformanceTools,
-  type ServedConformanceTools,
-} from '../harness/sut/served-conformance-tools.ts';
+import type { ServedConformanceTools } from '../harness/sut/served-conformance-tools.ts';
 import { outputTail } from '../harness/sut/process-output.ts';
 import type { SutConfig } from '../harness/sut/sut-config.ts';
 import { gatewayPacer, TokenBucket, type Pace } from './request-pacing.ts';
@@ -251,6 +248,9 @@ async function bringUpGateway(
     return awaitLaunchedGateway(launched, federation);
   }
   if (config.conformanceTools === 'mcp-http') {
+    // Imported here: the MCP SDK and what it brings (zod, ajv, …, some 270 modules) load only
+    // for a SUT file that asks the harness to serve the tools, not at every run's start.
+    const { serveConformanceTools } = await import('../harness/sut/served-conformance-tools.ts');
     parts.servedTools = await serveConformanceTools();
     log(
       `conformance tools: served by the harness at ${parts.servedTools.url} (MCP Streamable HTTP; ledger read here)`,
