@@ -6,7 +6,7 @@
 import type { Federation } from '../harness/federation/server-provider.ts';
 import type { CallerDeclaration, SutTimeouts } from '../harness/sut/sut-config.ts';
 import type { CallerCase, CallerSuite } from '../suites/caller/framework/caller-case.ts';
-import { runCallerCase, type CallerCaseResult } from '../suites/caller/framework/run-caller-case.ts';
+import type { CallerCaseResult } from '../suites/caller/framework/run-caller-case.ts';
 import {
   CALLER_INTERFACE_TITLES,
   INTERFACE_ASSESSMENTS,
@@ -74,6 +74,9 @@ function notRun(testCase: CallerCase, reason: string): CallerCaseResult {
 
 export async function runCallers(options: RunCallersOptions): Promise<CallerRunResult> {
   const selected = selectCallerCases(options.suites, options.grep);
+  // Imported here: the caller harness brings the MCP SDK (some 270 modules), which a run whose
+  // SUT declares no caller never needs, and every run's start would load.
+  const { runCallerCase } = await import('../suites/caller/framework/run-caller-case.ts');
   const environment = {
     federation: options.federation,
     declaration: options.declaration,

@@ -37,10 +37,7 @@ import {
 import { startFailureMessage } from '../harness/sut/start-failure.ts';
 import { launchLocale } from '../harness/sut/sut-locale.ts';
 import { conformanceLedgerFile, outOfBandLedger } from '../harness/sut/conformance-ledger.ts';
-import {
-  serveConformanceTools,
-  type ServedConformanceTools,
-} from '../harness/sut/served-conformance-tools.ts';
+import type { ServedConformanceTools } from '../harness/sut/served-conformance-tools.ts';
 import { outputTail } from '../harness/sut/process-output.ts';
 import type { SutConfig } from '../harness/sut/sut-config.ts';
 import { gatewayPacer, TokenBucket, type Pace } from './request-pacing.ts';
@@ -48,6 +45,7 @@ import { operatorChecklist, provisionWorld, unconfirmedItems, type ChecklistItem
 import { RunCallers, type CallerRoles } from './caller-pool.ts';
 import { externalSutControl } from './external-sut-control.ts';
 import { componentLinkRequest } from './federation-request.ts';
+import { EarlyLaunch, launchesWhileBooting } from './early-launch.ts';
 import { checkProvisioned, checkWorldLoaded, FixturesNotInPlace } from './fixture-check.ts';
 import { keepLogs, keepLogsOfFailedStart } from './session-logs.ts';
 import { StartedParts } from './started-parts.ts';
@@ -172,6 +170,7 @@ async function startFederation(
   provider: ServerProvider,
   config: SutConfig,
   stack: ServerStack,
+  whileBooting?: (federation: Federation) => void,
 ): Promise<Federation> {
   const component = componentLinkRequest(config);
   try {
@@ -180,6 +179,7 @@ async function startFederation(
       hostile: true,
       accounts: Object.values(REFERENCE_WORLD_ACCOUNTS),
       component,
+      ...(whileBooting === undefined ? {} : { whileBooting }),
     });
   } catch (error) {
     const known = startFailureMessage(error, component.secret === undefined ? [] : [component.secret]);
@@ -233,13 +233,24 @@ function componentLinkOf(federation: Federation): ComponentLink {
 
 /**
  * Serves the conformance tools when the SUT file asks the harness to, then launches the gateway
- * (or waits for one the user starts) until it answers on the component domain — and is the
- * gateway this run launched, not a leftover.
+ * (or waits for one the user starts, or takes the one `launched` while the servers booted) until
+ * it answers on the component domain — and is the gateway this run launched, not a leftover.
  */
-async function bringUpGateway(options: StartSessionOptions, parts: StartedParts): Promise<SutInstance> {
+async function bringUpGateway(
+  options: StartSessionOptions,
+  parts: StartedParts,
+  launched?: SutInstance,
+): Promise<SutInstance> {
   const { config, log } = options;
   const { federation } = parts;
+  if (launched !== undefined) {
+    await options.onServersUp?.(federation, launched);
+    return awaitLaunchedGateway(launched, federation);
+  }
   if (config.conformanceTools === 'mcp-http') {
+    // Imported here: the MCP SDK and what it brings (zod, ajv, …, some 270 modules) load only
+    // for a SUT file that asks the harness to serve the tools, not at every run's start.
+    const { serveConformanceTools } = await import('../harness/sut/served-conformance-tools.ts');
     parts.servedTools = await serveConformanceTools();
     log(
       `conformance tools: served by the harness at ${parts.servedTools.url} (MCP Streamable HTTP; ledger read here)`,
@@ -272,6 +283,22 @@ async function bringUpGateway(options: StartSessionOptions, parts: StartedParts)
     await waitForSutReady(sut, () => probe.probe());
     // What answered may be a leftover that connected after the probe above: the launched
     // gateway, refused with conflict, may not have exited yet.
+    if (sut.process?.pid !== undefined) await refuseForeignComponent(link, sut.process.pid);
+    return sut;
+  } finally {
+    await probe.close().catch(() => undefined);
+  }
+}
+
+/**
+ * A gateway launched while the servers booted (early-launch.ts): no stale-gateway probe before
+ * it (its link is this run's own), the same readiness and foreign-component checks after.
+ */
+async function awaitLaunchedGateway(sut: SutInstance, federation: Federation): Promise<SutInstance> {
+  const link = componentLinkOf(federation);
+  const probe = await discoInfoProbe(federation, link.domain);
+  try {
+    await waitForSutReady(sut, () => probe.probe());
     if (sut.process?.pid !== undefined) await refuseForeignComponent(link, sut.process.pid);
     return sut;
   } finally {
@@ -425,7 +452,24 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
   const started = performance.now();
   // Alongside the federation's start; it never rejects (a missing tool only makes cases undecided).
   const toolsEnsured = ensureCaseTools(options);
-  const federation = await startFederation(options.provider, config, options.servers ?? {});
+  const early = launchesWhileBooting(config)
+    ? new EarlyLaunch(async (booting) => {
+        // The cases' tools are in place before the gateway starts (fiu-utils wraps it).
+        await toolsEnsured;
+        return launchSut({
+          config,
+          federation: booting,
+          ...(options.world === undefined ? {} : { world: options.world }),
+        });
+      })
+    : undefined;
+  let federation: Federation;
+  try {
+    federation = await startFederation(options.provider, config, options.servers ?? {}, early?.start);
+  } catch (error) {
+    await early?.abandon();
+    throw error;
+  }
   const missingTools = await toolsEnsured;
   log(
     `federation: ${federation.provider} (${serversText(runServersOf(federation))}), servers ready in ${String(Math.round(federation.timings.bootMs))} ms`,
@@ -438,10 +482,16 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
   });
   const parts = new StartedParts(federation, driver, log);
   try {
-    const sut = await bringUpGateway(options, parts);
+    const launched = await early?.launched;
+    // Taken first, so that a failure below still stops it.
+    if (launched !== undefined) parts.sut = launched;
+    const earlyCallers = launched === undefined ? undefined : new RunCallers(driver, callerRolesOf(launched));
+    // The world check's caller logs in while the gateway starts; a failed login fails that check.
+    earlyCallers?.callerOf('local').catch(() => undefined);
+    const sut = await bringUpGateway(options, parts, launched);
     const gatewayJid = sut.facts.componentDomain;
     const roles = callerRolesOf(sut);
-    const callers = new RunCallers(driver, roles);
+    const callers = earlyCallers ?? new RunCallers(driver, roles);
     const { world, fixtureChecklist } = await sessionWorldOf(options, parts, callers, roles, gatewayJid);
     const features = await advertisedFeatures(await callers.callerOf('local'), gatewayJid, log);
     const gatewayExit = watchForUnexpectedExit(sut, parts);

@@ -18,9 +18,9 @@ class Upstream {
     readonly port: number,
   ) {}
 
-  static async start(host: string): Promise<Upstream> {
+  static async start(host: string, port = 0): Promise<Upstream> {
     const server = createServer({ allowHalfOpen: true });
-    server.listen({ host, port: 0 });
+    server.listen({ host, port });
     await once(server, 'listening');
     const address = server.address();
     if (address === null || typeof address === 'string') throw new Error('no port');
@@ -258,6 +258,43 @@ describe('FaultProxy', () => {
     const echoed = readUntil(socket, 'held');
     proxy.restore();
     expect(await echoed).toBe('held');
+  });
+
+  it('holds a connection made before the target is ready, then forwards it', async () => {
+    // Nothing listens at the target until `ready`: a connection that went upstream early would be refused.
+    await upstream.close();
+    let ready: () => void = () => undefined;
+    proxy.holdUntil(
+      new Promise<void>((resolve) => {
+        ready = resolve;
+      }),
+    );
+    const socket = await client();
+    const echoed = readUntil(socket, 'early');
+    socket.write('early');
+    upstream = await Upstream.start(proxy.target.host, proxy.target.port);
+    ready();
+    expect(await echoed).toBe('early');
+    expect(proxy.acceptedConnections).toBe(1);
+    // Once ready, new connections go straight through.
+    const later = await client();
+    const again = readUntil(later, 'later');
+    later.write('later');
+    expect(await again).toBe('later');
+  });
+
+  it('resets the connections it holds when the target never becomes ready', async () => {
+    let fail: (error: Error) => void = () => undefined;
+    proxy.holdUntil(
+      new Promise<void>((_resolve, reject) => {
+        fail = reject;
+      }),
+    );
+    const socket = await client();
+    const reset = resetObserved(socket);
+    fail(new Error('the server did not start'));
+    expect(await reset).toBe('ECONNRESET');
+    expect(proxy.acceptedConnections).toBe(0);
   });
 
   it('resets the client when the target refuses', async () => {

@@ -359,6 +359,8 @@ export class FaultProxy extends EventEmitter<ProxyEvents> {
   #accepted = 0;
   #inspecting = false;
   #tap: StanzaTap | undefined;
+  /** Set while new connections wait before going upstream (holdUntil). */
+  #gate: Promise<void> | undefined;
   readonly #connections = new Set<ProxiedConnection>();
   readonly #server: Server;
 
@@ -554,7 +556,45 @@ export class FaultProxy extends EventEmitter<ProxyEvents> {
     await closed;
   }
 
+  /**
+   * Connections accepted before `ready` settles wait for it before the proxy connects upstream:
+   * the link listens before the server behind it does, so a client can start while the server
+   * boots and simply sees a slow server. What it sends meanwhile stays unread; if `ready`
+   * rejects, those connections are reset.
+   */
+  holdUntil(ready: Promise<unknown>): void {
+    const gate = ready.then(() => undefined);
+    this.#gate = gate;
+    gate
+      .finally(() => {
+        if (this.#gate === gate) this.#gate = undefined;
+      })
+      .catch(() => undefined);
+  }
+
   #accept(client: Socket): void {
+    const gate = this.#gate;
+    if (gate === undefined) {
+      this.#acceptNow(client);
+      return;
+    }
+    client.pause();
+    const dropped = (): void => undefined;
+    client.on('error', dropped);
+    gate.then(
+      () => {
+        client.off('error', dropped);
+        if (client.destroyed) return;
+        this.#acceptNow(client);
+        client.resume();
+      },
+      () => {
+        if (!client.destroyed) client.resetAndDestroy();
+      },
+    );
+  }
+
+  #acceptNow(client: Socket): void {
     this.#accepted += 1;
     client.setNoDelay(true);
     const target = this.#mode === 'blackhole' ? undefined : this.target;

@@ -426,6 +426,7 @@ async function startContainerFederation(
       run.servers,
       options.accounts ?? defaultAccounts(withHostile),
       startedAt,
+      options.whileBooting,
     );
   } catch (error) {
     await release().catch(() => undefined);

@@ -234,6 +234,7 @@ async function startNativeFederation(options: FederationOptions = {}): Promise<F
       run.servers,
       options.accounts ?? defaultAccounts(withHostile),
       startedAt,
+      options.whileBooting,
     );
   } catch (error) {
     await release().catch(() => undefined);

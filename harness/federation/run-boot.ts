@@ -39,10 +39,17 @@ export async function bootFederation<F extends NativeFederation>(
   servers: readonly { start(): Promise<void> }[],
   accounts: readonly AccountRequest[],
   startedAt: number,
+  whileBooting?: (federation: F) => void,
 ): Promise<F> {
   await Promise.all(accounts.map((request) => federation.createAccount(request)));
   const preparedAt = performance.now();
-  await Promise.all(servers.map((server) => server.start()));
+  const started = Promise.all(servers.map((server) => server.start()));
+  if (whileBooting !== undefined) {
+    federation.links.component.holdUntil(started);
+    federation.links.pairComponent?.holdUntil(started);
+    whileBooting(federation);
+  }
+  await started;
   federation.timings = { bootMs: performance.now() - startedAt, prepareMs: preparedAt - startedAt };
   addLiveFederation(federation);
   return federation;

@@ -64,6 +64,13 @@ export interface FederationOptions {
    * gateways under test sit on two servers and reach each other only across s2s.
    */
   readonly pair?: boolean;
+  /**
+   * Called once the accounts exist and the component link listens, as the servers start: a
+   * gateway launched here connects to the link, which holds its connection until the servers
+   * are up (a slow server, to the gateway). start() still resolves only once they are.
+   * Providers that start no servers never call it.
+   */
+  readonly whileBooting?: (federation: Federation) => void;
 }
 
 /** Where the component link listens when its port is fixed (FederationOptions.component.port). */

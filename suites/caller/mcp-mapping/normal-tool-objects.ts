@@ -8,8 +8,6 @@
  * one name two endpoints share: a bridge has to rename, which the contract allows (the remote
  * identity rides in `_meta`, docs/caller.md).
  */
-import { validateToolName } from '@modelcontextprotocol/sdk/shared/toolNameValidation.js';
-import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import type { ListedTool } from '../../../harness/caller-under-test/index.ts';
 import { simpleManifest, type FakeTargetWorld } from '../../../harness/fake-target/index.ts';
@@ -47,8 +45,27 @@ function namingWorld(context: CallerCaseContext): { world: FakeTargetWorld; remo
   };
 }
 
+/** MCP's own Tool definition and tool-name check, as its SDK has them. */
+interface McpToolRules {
+  readonly ToolSchema: typeof import('@modelcontextprotocol/sdk/types.js').ToolSchema;
+  readonly validateToolName: typeof import('@modelcontextprotocol/sdk/shared/toolNameValidation.js').validateToolName;
+}
+
+/** Imported when the case judges: the SDK brings some 270 modules no other case of a run needs loaded at its start. */
+async function mcpToolRules(): Promise<McpToolRules> {
+  const [{ ToolSchema }, { validateToolName }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/types.js'),
+    import('@modelcontextprotocol/sdk/shared/toolNameValidation.js'),
+  ]);
+  return { ToolSchema, validateToolName };
+}
+
 /** What keeps a listed tool from being an ordinary MCP tool, in words (none: it is one). */
-function abnormalities(tool: ListedTool, listing: readonly ListedTool[]): string[] {
+function abnormalities(
+  tool: ListedTool,
+  listing: readonly ListedTool[],
+  { ToolSchema, validateToolName }: McpToolRules,
+): string[] {
   const parsed = ToolSchema.safeParse(tool.json);
   const schemaIssues = parsed.success
     ? []
@@ -84,8 +101,9 @@ export const normalToolObjectsCase: CallerCaseDeclaration<'mcp-mapping'> = {
     const listed = new Set(bridged.map((tool) => `${tool.target?.jid ?? ''} ${tool.target?.tool ?? ''}`));
     const unlisted = remotes.filter((remote) => !listed.has(remote));
     if (unlisted.length > 0) context.note(`not listed (judged only on what is): ${unlisted.join(', ')}`);
+    const rules = await mcpToolRules();
     const findings = bridged.flatMap((tool) =>
-      abnormalities(tool, listing.tools).map((issue) => `${tool.target?.tool ?? tool.name}: ${issue}`),
+      abnormalities(tool, listing.tools, rules).map((issue) => `${tool.target?.tool ?? tool.name}: ${issue}`),
     );
     if (findings.length > 0) {
       throw new RequirementViolation(
