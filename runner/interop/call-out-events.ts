@@ -91,7 +91,7 @@ export function remoteTaskOf(setup: CallOutSetup, recorded: RecordedCallOut): Sc
 }
 
 export async function judgeEventsThroughCallOut(setup: CallOutSetup): Promise<ScenarioVerdict> {
-  const { labels, verdict } = setup;
+  const { verdict } = setup;
   const nonce = generateIdentifier('nonce-');
   const recorded = await recordCallOut(setup, [
     ...SCRIPTED_PROGRESS.map((progress) => ({ progress })),
