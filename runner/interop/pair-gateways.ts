@@ -49,10 +49,20 @@ export function sutConfigForSide(config: SutConfig, federation: Federation, side
   if (side === 'b') return placed;
   // Gateway A loads the mirrored world: what its SUT file writes for the reference world's
   // accounts and domains (local domains, per-principal limits, the admin) is mirrored with it.
-  const { launch, adminJid, caller } = placed;
+  const { launch, adminJid, caller, limits } = placed;
   return {
     ...placed,
     ...(adminJid === undefined ? {} : { adminJid: mirrorAddress(adminJid) }),
+    ...(limits.principalRateLimits === undefined
+      ? {}
+      : {
+          limits: {
+            ...limits,
+            principalRateLimits: Object.fromEntries(
+              Object.entries(limits.principalRateLimits).map(([jid, rules]) => [mirrorAddress(jid), rules]),
+            ),
+          },
+        }),
     ...(caller?.kind === 'gateway-tool' && caller.account !== undefined
       ? { caller: { ...caller, account: mirrorAddress(caller.account) } }
       : {}),

@@ -56,8 +56,9 @@ export async function targetSession(
     sut,
     driver,
     callers,
+    // The side's own config: on side A, the accounts it names (per-principal limits) are mirrored.
     facts: sutFactsOf(
-      { ...config, component: { ...config.component, domain: gatewayJid } },
+      { ...sut.config, component: { ...sut.config.component, domain: gatewayJid } },
       gatewayJid,
       features,
       new Set(),
