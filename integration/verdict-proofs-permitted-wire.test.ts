@@ -53,8 +53,8 @@ describe('g. the other paths four cases accept, in one gateway (RFC 6120 §11.1,
   //   #task-message-routing says correctness MUST NOT depend on their delivery.
   // - resource-constraint with a fixed <text/> and a retry hint (an application-specific
   //   condition, RFC 6120 §8.3.2): #errors wants any diagnostic bounded and safe.
-  // - The prober's discovery bucket stricter than the SUT file's limits.rateLimits, a ceiling:
-  //   #security only says gateways MUST rate-limit.
+  // - Every bucket of the prober stricter than the SUT file documents, a ceiling: #security only
+  //   says gateways MUST rate-limit.
   const run = useVariantRun(LINK_AND_LIMIT_ALTERNATIVES, {}, together);
   itPassesEveryClaimedProfile(run);
 
@@ -77,6 +77,10 @@ describe('g. the other paths four cases accept, in one gateway (RFC 6120 §11.1,
     expect(rate).toContain(RETRY_HINT_NS);
     // Refused sooner than the documented burst of 10 allows (the gateway's is 4).
     expect(discoResultsBeforeRefusal(rate), rate).toBeLessThan(10);
+    // The capacity case met the stricter invocation rate and told it from its capacity.
+    for (const id of ['invocation.model-capacity', 'security.model-rate-limits']) {
+      expect(caseOf(run(), id).outcome, id).toBe('passed');
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import type { JsonValue } from '../protocol/json/json-value.ts';
 import { NS } from '../protocol/namespaces.ts';
 import { parseDiscoInfo, StanzaParseError } from '../protocol/stanza/index.ts';
 import type { OutOfBandLedger, SutControl, SutFacts } from '../suites/framework/context.ts';
+import { refuseSendsOfAbandonedAttempt } from '../suites/framework/evidence.ts';
 import { referenceWorldOf, type ReferenceWorld } from '../suites/fixtures/reference-world.ts';
 import { REFERENCE_WORLD_ACCOUNTS, referenceWorldJids } from '../suites/fixtures/world-accounts.ts';
 import {
@@ -476,6 +477,7 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
   );
   const driver = createDriver(federation, {
     timeoutMs: config.timeouts.replySeconds * 1_000,
+    sendGate: refuseSendsOfAbandonedAttempt,
     ...(options.pace === undefined
       ? {}
       : { beforeSend: gatewayPacer(new TokenBucket(options.pace), config.component.domain) }),

@@ -76,6 +76,29 @@ describe('test driver', () => {
     expect(await alice.iq('example.com', 'get', xml('ping', { xmlns: NS.ping }))).toBeUndefined();
   });
 
+  it("refuses a send its driver's gate refuses, unpaced callers included, and writes nothing", async () => {
+    let closed = false;
+    const gated = createDriver(federation, {
+      timeoutMs: 5000,
+      sendGate: () => {
+        if (closed) throw new Error('gate closed');
+      },
+    });
+    try {
+      const bob = await gated.connect('alice@example.com', 'gated', { unpaced: true });
+      expect(echoedText(await bob.iq(ECHO, 'get', echo('open')))).toBe('open');
+      closed = true;
+      const entries = bob.transcript.entries.length;
+      await expect(bob.iq(ECHO, 'get', echo('closed'))).rejects.toThrow('gate closed');
+      await expect(bob.send(xml('presence'))).rejects.toThrow('gate closed');
+      await expect(bob.sendRaw('<presence/>')).rejects.toThrow('gate closed');
+      expect(bob.transcript.entries.length).toBe(entries);
+    } finally {
+      closed = false;
+      await gated.closeAll();
+    }
+  });
+
   it('rejects with a typed stanza error carrying every part of the error and the raw XML', async () => {
     const scripted = xml(
       'fail',

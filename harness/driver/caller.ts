@@ -67,7 +67,12 @@ export interface CallerOptions {
   readonly loginTimeoutMs?: number;
   /** Awaited before each stanza this caller sends (its addressee, when known): a run's pacing. */
   readonly beforeSend?: BeforeSend;
+  /** Called before each stanza this caller sends, after its pacing or unpaced; throws to refuse the send. */
+  readonly sendGate?: SendGate;
 }
+
+/** Throws to refuse a send (e.g. from the code of a case the runner gave up on). */
+export type SendGate = () => void;
 
 /** Called before a stanza is sent, with its `to` (undefined for raw text); resolves when it may go. */
 export type BeforeSend = (to: string | undefined) => Promise<void>;
@@ -170,6 +175,7 @@ export class Caller {
   readonly #ca: () => Promise<string>;
   readonly #timeoutMs: number;
   readonly #beforeSend: BeforeSend | undefined;
+  readonly #sendGate: SendGate | undefined;
   readonly #loginTimeoutMs: number;
   #transcript: Transcript;
   #jid: string;
@@ -201,6 +207,7 @@ export class Caller {
     this.#transcript = options.transcript;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#beforeSend = options.beforeSend;
+    this.#sendGate = options.sendGate;
     this.#loginTimeoutMs = options.loginTimeoutMs ?? 10_000;
     this.#jid = `${options.account.jid}/${options.resource}`;
     this.events = new TaskEventQueue(() => this.#jid, this.#timeoutMs);
@@ -317,6 +324,7 @@ export class Caller {
     this.#requireOnline();
     const to: unknown = element.attrs['to'];
     await this.#beforeSend?.(typeof to === 'string' ? to : undefined);
+    this.#sendGate?.();
     const text = serialize(element);
     await this.#write(text, 'stanza');
     return text;
@@ -329,6 +337,7 @@ export class Caller {
   async sendRaw(text: string): Promise<void> {
     this.#requireOnline();
     await this.#beforeSend?.(undefined);
+    this.#sendGate?.();
     await this.#write(text, 'raw');
   }
 
@@ -369,6 +378,7 @@ export class Caller {
     this.#requireOnline();
     // Paced before its deadline starts: the wait is the run's choice, not the gateway's delay.
     await this.#beforeSend?.(to);
+    this.#sendGate?.();
     const id = options.id ?? generateIdentifier('iq-');
     if (this.#pending.has(id)) throw new Error(`${this.#jid}: an iq with id ${id} is still pending`);
     const requestXml = serialize(buildIq({ id, type, to }, payload));

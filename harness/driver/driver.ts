@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 
 import type { Federation } from '../federation/server-provider.ts';
-import { Caller, type BeforeSend, type SecondReply } from './caller.ts';
+import { Caller, type BeforeSend, type SecondReply, type SendGate } from './caller.ts';
 import { Transcript } from './transcript.ts';
 
 export interface DriverOptions {
@@ -18,6 +18,8 @@ export interface DriverOptions {
   readonly loginTimeoutMs?: number;
   /** Awaited by every caller before each stanza it sends (see CallerOptions.beforeSend). */
   readonly beforeSend?: BeforeSend;
+  /** Called by every caller, paced or not, before each stanza it sends (see CallerOptions.sendGate). */
+  readonly sendGate?: SendGate;
 }
 
 /** How one caller sends, against the driver's defaults. */
@@ -92,6 +94,7 @@ export class Driver {
       transcript: options.transcript ?? this.#transcript,
       ...(this.#options.timeoutMs === undefined ? {} : { timeoutMs: this.#options.timeoutMs }),
       ...(this.#options.loginTimeoutMs === undefined ? {} : { loginTimeoutMs: this.#options.loginTimeoutMs }),
+      ...(this.#options.sendGate === undefined ? {} : { sendGate: this.#options.sendGate }),
       ...(this.#options.beforeSend === undefined || options.unpaced === true
         ? {}
         : { beforeSend: this.#options.beforeSend }),

@@ -12,6 +12,7 @@ export {
   type IqExchange,
   type IqOptions,
   type SecondReply,
+  type SendGate,
   type WaitOptions,
 } from './caller.ts';
 export {

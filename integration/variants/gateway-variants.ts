@@ -186,23 +186,26 @@ export const RETRY_HINT_NS = 'urn:example:agent-gateway:limits:0';
  * - every resource-constraint carries a bounded, fixed <text/> and a retry hint as an
  *   application-specific condition (RFC 6120 §8.3.2; #errors: any diagnostic bounded and safe,
  *   no rejected JSON reflected): rules.task-capacity, security.rate-limit-enforced;
- * - the prober's discovery bucket stricter than the SUT file documents (burst 4 at 10/s against
+ * - every bucket of the prober stricter than the SUT file documents (burst 4 at 10/s against
  *   10 at 40/s: the documented bucket is a ceiling, #security only says MUST rate-limit):
- *   security.rate-limit-enforced.
+ *   security.rate-limit-enforced, the model rate-limit cases, and invocation.model-capacity,
+ *   whose refusals within capacity must then be told from the stricter rate.
  */
 export const LINK_AND_LIMIT_ALTERNATIVES: GatewayVariant = {
   name: 'link-and-limit-alternatives',
   change:
-    'bad-format for restricted XML, undelivered events dropped at reconnection, resource-constraint with text and retry hint, a stricter prober discovery limit',
+    'bad-format for restricted XML, undelivered events dropped at reconnection, resource-constraint with text and retry hint, stricter prober rate limits',
   patches: variantPatches('link-and-limit-alternatives'),
   sut: (sut) => {
     const limits = sut.launch.files['gateway.json'].limits as {
       principalRateLimits: Record<string, Record<string, unknown>>;
     };
     const prober = limits.principalRateLimits['prober@server.example'];
-    if (prober?.['discovery'] === undefined)
-      throw new Error("the reference SUT no longer limits the prober's discovery");
-    prober['discovery'] = { burst: 4, perSecond: 10 };
+    for (const operation of ['discovery', 'metadata', 'invocation', 'registration']) {
+      if (prober?.[operation] === undefined)
+        throw new Error(`the reference SUT no longer limits the prober's ${operation}`);
+      prober[operation] = { burst: 4, perSecond: 10 };
+    }
   },
 };
 

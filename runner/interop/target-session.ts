@@ -10,6 +10,7 @@ import { federationForSide, type PairSide } from '../../harness/federation/pair-
 import type { SutInstance } from '../../harness/sut/launch.ts';
 import type { SutConfig } from '../../harness/sut/sut-config.ts';
 import type { JsonValue } from '../../protocol/json/json-value.ts';
+import { refuseSendsOfAbandonedAttempt } from '../../suites/framework/evidence.ts';
 import { referenceWorldOf } from '../../suites/fixtures/reference-world.ts';
 import { referenceWorldJids } from '../../suites/fixtures/world-accounts.ts';
 import { mirrorAddress, pairWorld } from '../../suites/interop/pair-world.ts';
@@ -45,7 +46,10 @@ export async function targetSession(
   const federation = federationForSide(pair.federation, target);
   const sut: SutInstance = pair.gateways[target];
   const gatewayJid = sut.facts.componentDomain;
-  const driver = createDriver(federation, { timeoutMs: config.timeouts.replySeconds * 1_000 });
+  const driver = createDriver(federation, {
+    timeoutMs: config.timeouts.replySeconds * 1_000,
+    sendGate: refuseSendsOfAbandonedAttempt,
+  });
   const roles = pairRoles(target, sut.adminAccount?.jid);
   const callers = new RunCallers(driver, roles);
   const local = await callers.callerOf('local');

@@ -13,11 +13,18 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 
+/** What a send from the code of a given-up attempt throws. */
+export class AttemptAbandoned extends Error {
+  override readonly name = 'AttemptAbandoned';
+}
+
 export class AttemptEvidence {
   #checks = 0;
   readonly #requirements = new Set<RequirementId>();
   readonly #leftBehind: unknown[] = [];
   #open = true;
+  /** Why the attempt was given up (its time limit): from then on its code may send nothing. */
+  #abandoned: string | undefined;
   /** Where a rejection goes that arrives once the attempt's report is written. */
   readonly #late: ((reason: unknown) => void) | undefined;
 
@@ -47,8 +54,23 @@ export class AttemptEvidence {
   }
 
   orphaned(reason: unknown): void {
+    // What the refused sends of a given-up attempt reject with is the give-up itself, not a finding.
+    if (reason instanceof AttemptAbandoned) return;
     if (this.#open) this.#leftBehind.push(reason);
     else this.#late?.(reason);
+  }
+
+  /**
+   * The runner stopped waiting for the attempt: the case's code may still be running, and every
+   * stanza it tries to send from now on is refused (refuseSendsOfAbandonedAttempt), so it cannot
+   * go on loading the gateway while later cases run or reach into their transcripts.
+   */
+  abandon(why: string): void {
+    this.#abandoned ??= why;
+  }
+
+  get abandoned(): string | undefined {
+    return this.#abandoned;
   }
 
   /** The attempt's report is being written: later checks no longer count, later rejections go to `late`. */
@@ -58,6 +80,15 @@ export class AttemptEvidence {
 }
 
 const scopes = new AsyncLocalStorage<AttemptEvidence>();
+
+/**
+ * A driver's send gate (harness/driver, DriverOptions.sendGate): throws when the code sending
+ * belongs to an attempt the runner gave up on. A no-op outside an attempt.
+ */
+export function refuseSendsOfAbandonedAttempt(): void {
+  const why = scopes.getStore()?.abandoned;
+  if (why !== undefined) throw new AttemptAbandoned(`not sent: the attempt was given up (${why})`);
+}
 
 /**
  * Records that a check of `requirement` held against what the SUT sent. A no-op outside an

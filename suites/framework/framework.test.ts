@@ -299,13 +299,13 @@ describe('runCase', () => {
     expect(lost.attempts).toBe(2);
   });
 
-  it('maps CannotTell, NotApplicable, unexpected errors and timeouts', async () => {
+  it('maps CannotTell, NotApplicable and unexpected errors; its time limit cannot tell', async () => {
     const outcomeOf = async (run: ConformanceCase['run'], extra: Partial<ConformanceCase> = {}) =>
       (await runCase(testCase(run, extra), options({ rerunFailures: false }))).outcome;
     expect(await outcomeOf(() => Promise.reject(new CannotTell('server down')))).toBe('cantTell');
     expect(await outcomeOf(() => Promise.reject(new NotApplicable('no fixture')))).toBe('inapplicable');
     expect(await outcomeOf(() => Promise.reject(new TypeError('bug')))).toBe('failed');
-    expect(await outcomeOf(() => new Promise(() => undefined), { timeoutMs: 20 })).toBe('failed');
+    expect(await outcomeOf(() => new Promise(() => undefined), { timeoutMs: 20 })).toBe('cantTell');
   });
 
   it('does not run cases of unclaimed profiles or unadvertised features', async () => {

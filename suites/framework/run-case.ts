@@ -16,6 +16,7 @@ import type { Outcome } from './outcome.ts';
 import { PROFILE_REQUIRED_FEATURES } from './preflight.ts';
 import type { ProfileId } from '../../protocol/profiles.ts';
 import { caseSeed } from './seeded-random.ts';
+import { withTimeLimit } from './time-limit.ts';
 import type { RequirementId } from '../registry/requirement-ids.ts';
 import { CannotTell, NotApplicable, RequirementViolation } from './verdicts.ts';
 
@@ -140,18 +141,6 @@ function describeError(error: unknown): string {
   return String(error);
 }
 
-function withTimeout(work: Promise<void>, timeoutMs: number, id: string): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new Error(`${id}: no verdict within ${String(timeoutMs)} ms`));
-    }, timeoutMs);
-  });
-  return Promise.race([work, expired]).finally(() => {
-    clearTimeout(timer);
-  });
-}
-
 /**
  * The seed of one attempt. The first attempt uses the case seed (what --seed replays); a re-run
  * mixes in the attempt number, so its request IDs, ledger keys and generated names are its own
@@ -181,7 +170,8 @@ export function verdictOf(
   }
   if (error instanceof CannotTell) return { outcome: 'cantTell', reason: error.message };
   if (error instanceof NotApplicable) return { outcome: 'inapplicable', reason: error.message };
-  // A timeout, a disconnect, a malformed reply: the SUT did not let the case reach a verdict.
+  // A reply or event never received, a disconnect, a malformed reply: the SUT did not let the
+  // case reach a verdict (the case's own time limit is a CannotTell: time-limit.ts).
   return { outcome: 'failed', reason: describeError(error) };
 }
 
@@ -237,10 +227,11 @@ async function runAttempt(
   let verdict: Pick<AttemptReport, 'outcome' | 'violation' | 'reason'>;
   try {
     await withEvidence(evidence, () =>
-      withTimeout(
+      withTimeLimit(
         testCase.run(withDeclaredTools(testCase, attempt.context)),
         testCase.timeoutMs ?? options.defaultTimeoutMs,
         testCase.id,
+        evidence,
       ),
     );
     await attempt.verify?.();

@@ -7,6 +7,7 @@
 import { AttemptEvidence, withEvidence } from '../../framework/evidence.ts';
 import { attemptSeed, verdictOf, type AttemptReport } from '../../framework/run-case.ts';
 import { caseSeed } from '../../framework/seeded-random.ts';
+import { withTimeLimit } from '../../framework/time-limit.ts';
 import type { Outcome } from '../../framework/outcome.ts';
 import type { CallerCase } from './caller-case.ts';
 import { CallerCaseScope, type CallerEnvironment } from './caller-context.ts';
@@ -33,20 +34,6 @@ type Verdict = Pick<AttemptReport, 'outcome' | 'violation' | 'reason'>;
 
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
-async function withTimeout(work: Promise<void>, timeoutMs: number, id: string): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new Error(`${id}: no verdict within ${String(timeoutMs)} ms`));
-    }, timeoutMs);
-  });
-  try {
-    await Promise.race([work, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** A run to its end is a pass only on evidence, with nothing it started failing unseen. */
@@ -82,7 +69,12 @@ async function runAttempt(
   let verdict: Verdict;
   try {
     await withEvidence(evidence, () =>
-      withTimeout(testCase.run(scope.context), testCase.timeoutMs ?? options.defaultTimeoutMs, testCase.id),
+      withTimeLimit(
+        testCase.run(scope.context),
+        testCase.timeoutMs ?? options.defaultTimeoutMs,
+        testCase.id,
+        evidence,
+      ),
     );
     verdict = { outcome: 'passed' };
   } catch (error) {
