@@ -34,6 +34,7 @@ import {
 import { MissingFixture } from '../../framework/verdicts.ts';
 import { requireWorld, type CallerRole } from '../../fixtures/reference-world.ts';
 import { callerFor, discoInfo } from '../support/discovery.ts';
+import { decided, escalating, tooShort } from '../support/escalating.ts';
 import {
   discoverableRegistrant,
   expectNoContact,
@@ -183,37 +184,40 @@ const RUNNING_HOLDS_MS = [300, 3000] as const;
  */
 async function expectCancelRefused(tasks: TaskSession, tool: string, why: string): Promise<void> {
   const { context } = tasks;
-  for (const [index, ms] of RUNNING_HOLDS_MS.entries()) {
-    const { accepted } = await tasks.start(tool, {
-      steps: [{ wait: { ms, onCancel: 'ignore' } }, { complete: {} }],
-    });
-    // At the current revision, so that only the missing support can be the reason for a refusal.
-    const running = await tasks.awaitEvent(accepted.taskId, 'status');
-    const reply = await tasks.cancel(accepted.taskId, running.event.revision);
-    if (reply.parsed.type === 'result') {
-      context.warn(
+  await escalating(
+    RUNNING_HOLDS_MS,
+    async ({ ms, last }) => {
+      const { accepted } = await tasks.start(tool, {
+        steps: [{ wait: { ms, onCancel: 'ignore' } }, { complete: {} }],
+      });
+      // At the current revision, so that only the missing support can be the reason for a refusal.
+      const running = await tasks.awaitEvent(accepted.taskId, 'status');
+      const reply = await tasks.cancel(accepted.taskId, running.event.revision);
+      if (reply.parsed.type === 'result') {
+        context.warn(
+          'manifest.endpoint-features-prevail',
+          `a cancellation of ${tool} was accepted though ${why} (interp-38)`,
+        );
+        return decided(undefined);
+      }
+      // One stream delivers in order: a terminal event sent before this answer has arrived. The
+      // cancellation then met a settled task, whose answer says nothing about cancel support.
+      const settledFirst = tasks.caller.events.all(accepted.taskId).some(isTerminalEvent);
+      if (settledFirst && !last) return tooShort(undefined);
+      expectStanzaError(
+        reply,
         'manifest.endpoint-features-prevail',
-        `a cancellation of ${tool} was accepted though ${why} (interp-38)`,
+        ['service-unavailable', 'feature-not-implemented'],
+        context,
       );
-      return;
-    }
-    // One stream delivers in order: a terminal event sent before this answer has arrived. The
-    // cancellation then met a settled task, whose answer says nothing about cancel support.
-    const settledFirst = tasks.caller.events.all(accepted.taskId).some(isTerminalEvent);
-    if (settledFirst && index < RUNNING_HOLDS_MS.length - 1) {
+      return decided(undefined);
+    },
+    (_settled, ms) => {
       tasks.caller.transcript.note(
         `the ${String(ms)} ms task settled before its cancellation was answered: again with a longer wait`,
       );
-      continue;
-    }
-    expectStanzaError(
-      reply,
-      'manifest.endpoint-features-prevail',
-      ['service-unavailable', 'feature-not-implemented'],
-      context,
-    );
-    return;
-  }
+    },
+  );
 }
 
 export const manifestSuite = defineSuite('manifest', 'Manifest Model', [
