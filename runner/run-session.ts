@@ -27,7 +27,12 @@ import { withImpliedProfiles } from '../protocol/profiles.ts';
 import { ensureToolsFor } from '../harness/system-tools-ensure.ts';
 import type { SystemToolId } from '../harness/system-tools.ts';
 import type { ConformanceCase } from '../suites/framework/case.ts';
-import { discoInfoProbe, SutNotReadyError, waitForSutReady } from '../harness/sut/readiness.ts';
+import {
+  discoInfoProbe,
+  SutNotReadyError,
+  waitForSutReady,
+  type SutProbe,
+} from '../harness/sut/readiness.ts';
 import {
   refuseForeignComponent,
   refuseStaleGateway,
@@ -246,7 +251,9 @@ async function bringUpGateway(
   const { federation } = parts;
   if (launched !== undefined) {
     await options.onServersUp?.(federation, launched);
-    return awaitLaunchedGateway(launched, federation);
+    // Launched while the servers booted (early-launch.ts): no stale-gateway probe before it, its
+    // link is this run's own.
+    return withDomainProbe(federation, (probe, link) => awaitOwnGateway(launched, link, probe));
   }
   if (config.conformanceTools === 'mcp-http') {
     // Imported here: the MCP SDK and what it brings (zod, ajv, …, some 270 modules) load only
@@ -260,9 +267,7 @@ async function bringUpGateway(
   // A SUT file that does not fit the federation is refused before anything probes the domain
   // (launchSut checks the same again when it starts the gateway).
   componentFor(config, federation);
-  const link = componentLinkOf(federation);
-  const probe = await discoInfoProbe(federation, link.domain);
-  try {
+  return withDomainProbe(federation, async (probe, link) => {
     // Only a gateway the harness launches must find the domain unanswered: one the user starts
     // may rightly be connected already (docs/sut.md: fix the port and secret, configure it
     // before the run), and then it is the gateway under test.
@@ -281,35 +286,38 @@ async function bringUpGateway(
     });
     parts.sut = sut;
     await options.onServersUp?.(federation, sut);
-    await waitForSutReady(sut, () => probe.probe());
-    // What answered may be a leftover that connected after the probe above: the launched
-    // gateway, refused with conflict, may not have exited yet.
-    if (sut.process?.pid !== undefined) await refuseForeignComponent(link, sut.process.pid);
-    return sut;
-  } finally {
-    await probe.close().catch(() => undefined);
-  }
+    return awaitOwnGateway(sut, link, probe);
+  });
 }
 
-/**
- * A gateway launched while the servers booted (early-launch.ts): no stale-gateway probe before
- * it (its link is this run's own), the same readiness and foreign-component checks after.
- */
-async function awaitLaunchedGateway(sut: SutInstance, federation: Federation): Promise<SutInstance> {
+/** Runs `body` with a disco#info probe of the gateway's component domain, closed after. */
+async function withDomainProbe<T>(
+  federation: Federation,
+  body: (probe: SutProbe, link: ComponentLink) => Promise<T>,
+): Promise<T> {
   const link = componentLinkOf(federation);
   const probe = await discoInfoProbe(federation, link.domain);
   try {
-    await waitForSutReady(sut, () => probe.probe());
-    if (sut.process?.pid !== undefined) await refuseForeignComponent(link, sut.process.pid);
-    return sut;
+    return await body(probe, link);
   } finally {
     await probe.close().catch(() => undefined);
   }
 }
 
-/** The role accounts of the reference world, and the admin the SUT file names. */
-function callerRolesOf(sut: SutInstance): CallerRoles {
-  return { ...referenceWorldJids(), admin: sut.adminAccount?.jid };
+/** Waits until `sut` answers on its domain, then makes sure the answer came from it. */
+async function awaitOwnGateway(sut: SutInstance, link: ComponentLink, probe: SutProbe): Promise<SutInstance> {
+  await waitForSutReady(sut, () => probe.probe());
+  // What answered may be a leftover holding the domain (one that connected after the stale-gateway
+  // probe, or any, for an early launch): the launched gateway, refused with conflict, may not have
+  // exited yet.
+  if (sut.process?.pid !== undefined) await refuseForeignComponent(link, sut.process.pid);
+  return sut;
+}
+
+/** The run's callers of `sut` and their roles: the reference world's accounts, the SUT file's admin. */
+function runCallersOf(driver: Driver, sut: SutInstance): { callers: RunCallers; roles: CallerRoles } {
+  const roles = { ...referenceWorldJids(), admin: sut.adminAccount?.jid };
+  return { callers: new RunCallers(driver, roles), roles };
 }
 
 interface SessionWorld {
@@ -487,13 +495,12 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
     const launched = await early?.launched;
     // Taken first, so that a failure below still stops it.
     if (launched !== undefined) parts.sut = launched;
-    const earlyCallers = launched === undefined ? undefined : new RunCallers(driver, callerRolesOf(launched));
+    const earlyCallers = launched === undefined ? undefined : runCallersOf(driver, launched);
     // The world check's caller logs in while the gateway starts; a failed login fails that check.
-    earlyCallers?.callerOf('local').catch(() => undefined);
+    earlyCallers?.callers.callerOf('local').catch(() => undefined);
     const sut = await bringUpGateway(options, parts, launched);
     const gatewayJid = sut.facts.componentDomain;
-    const roles = callerRolesOf(sut);
-    const callers = earlyCallers ?? new RunCallers(driver, roles);
+    const { callers, roles } = earlyCallers ?? runCallersOf(driver, sut);
     const { world, fixtureChecklist } = await sessionWorldOf(options, parts, callers, roles, gatewayJid);
     const features = await advertisedFeatures(await callers.callerOf('local'), gatewayJid, log);
     const gatewayExit = watchForUnexpectedExit(sut, parts);

@@ -28,6 +28,7 @@ import { requireWorld } from '../../fixtures/reference-world.ts';
 import { duplicates, estimatedBits, IDENTIFIER_ALPHABET_SIZE, varyingPositions } from './identifiers.ts';
 import { MINIMUM_IDENTIFIERS } from './identifier-bits.ts';
 import { BATTERY_ALPHA, expectUnpredictableBits, REQUIRED_BITS } from './identifier-predictability.ts';
+import { decided, escalating, tooShort } from '../support/escalating.ts';
 import { discoInfo } from '../support/discovery.ts';
 import { adminFor, freshVersion, hasAdmin, withRestore } from '../support/provisioning.ts';
 import { expectServedManifest, manifestRequest } from '../support/served-manifest.ts';
@@ -42,7 +43,7 @@ import { whileHeld } from '../support/held-task.ts';
 import { expectLedgerUntouched, freshLedgerKey, readLedger } from '../support/ledger.ts';
 import { terminalPayload } from '../support/task-events.ts';
 import { expectAccepted, expectTaskState } from '../support/task-replies.ts';
-import { freshRequestId, TaskSession, type StartedTask } from '../support/task-session.ts';
+import { freshRequestId, TaskSession } from '../support/task-session.ts';
 import {
   activateTarget,
   conformanceTarget,
@@ -275,32 +276,27 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
         );
       }
       const clock = await measureGatewayClock(tasks);
-      let key = '';
-      let args: JsonValue = {};
-      let original: StartedTask | undefined;
-      let admitted = 0;
       // The tool completes as soon as it runs, within milliseconds even on a loaded machine; a
       // task whose deadline came first shows no execution a replay could repeat, so once more
       // with a longer deadline, and only then can the case not tell.
-      for (const aheadMs of REPLAY_DEADLINES_MS) {
-        key = freshLedgerKey(context, 'invocation.replay-retention');
-        args = { ledgerKey: key, steps: [{ complete: {} }] };
-        admitted = Date.now();
+      const completed = await escalating(REPLAY_DEADLINES_MS, async ({ ms: aheadMs }) => {
+        const key = freshLedgerKey(context, 'invocation.replay-retention');
+        const args: JsonValue = { ledgerKey: key, steps: [{ complete: {} }] };
+        const admitted = Date.now();
         const started = await startShortlyRetained(tasks, clock, args, aheadMs);
         const settled = terminalPayload(await tasks.awaitSettled(started.accepted.taskId));
-        if (settled.state === 'completed') {
-          original = started;
-          break;
-        }
+        if (settled.state === 'completed') return decided({ key, args, admitted, original: started });
         caller.transcript.note(
           `the task ended ${settled.state} before its tool completed (its deadline was ${String(aheadMs)} ms away)`,
         );
-      }
-      if (original === undefined) {
+        return tooShort(settled.state);
+      });
+      if (completed.kind === 'exhausted') {
         throw new CannotTell(
           `every task ended before its tool completed (deadlines ${REPLAY_DEADLINES_MS.join(', ')} ms away): a replay's execution would not show`,
         );
       }
+      const { key, args, admitted, original } = completed.value;
       const { retainUntil } = original.accepted;
       await passOnGatewayClock(tasks, dateTimeFromMillis(toEpochMillis(retainUntil) + 100));
       const replay = await tasks.invoke('script', args, {

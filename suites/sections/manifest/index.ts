@@ -31,9 +31,10 @@ import {
   expectParsedResult,
   requirePositiveControl,
 } from '../../framework/expect.ts';
-import { MissingFixture } from '../../framework/verdicts.ts';
+import { CannotTell, MissingFixture } from '../../framework/verdicts.ts';
 import { requireWorld, type CallerRole } from '../../fixtures/reference-world.ts';
 import { callerFor, discoInfo } from '../support/discovery.ts';
+import { decided, escalating, tooShort } from '../support/escalating.ts';
 import {
   discoverableRegistrant,
   expectNoContact,
@@ -172,8 +173,9 @@ async function expectRegistered(
 
 /**
  * How long the task waits before it completes, try by try: its cancellation must meet it running.
- * The last is the one wait that is long enough whatever the machine's load; the shorter ones come
- * first because the clean-up waits out every task a tool without cancel support runs.
+ * The last is the one wait that is long enough whatever the machine's load (a task that settles
+ * first even then leaves the case unable to tell); the shorter ones come first because the
+ * clean-up waits out every task a tool without cancel support runs.
  */
 const RUNNING_HOLDS_MS = [300, 3000] as const;
 
@@ -183,36 +185,44 @@ const RUNNING_HOLDS_MS = [300, 3000] as const;
  */
 async function expectCancelRefused(tasks: TaskSession, tool: string, why: string): Promise<void> {
   const { context } = tasks;
-  for (const [index, ms] of RUNNING_HOLDS_MS.entries()) {
-    const { accepted } = await tasks.start(tool, {
-      steps: [{ wait: { ms, onCancel: 'ignore' } }, { complete: {} }],
-    });
-    // At the current revision, so that only the missing support can be the reason for a refusal.
-    const running = await tasks.awaitEvent(accepted.taskId, 'status');
-    const reply = await tasks.cancel(accepted.taskId, running.event.revision);
-    if (reply.parsed.type === 'result') {
-      context.warn(
+  const outcome = await escalating(
+    RUNNING_HOLDS_MS,
+    async ({ ms }) => {
+      const { accepted } = await tasks.start(tool, {
+        steps: [{ wait: { ms, onCancel: 'ignore' } }, { complete: {} }],
+      });
+      // At the current revision, so that only the missing support can be the reason for a refusal.
+      const running = await tasks.awaitEvent(accepted.taskId, 'status');
+      const reply = await tasks.cancel(accepted.taskId, running.event.revision);
+      if (reply.parsed.type === 'result') {
+        context.warn(
+          'manifest.endpoint-features-prevail',
+          `a cancellation of ${tool} was accepted though ${why} (interp-38)`,
+        );
+        return decided(undefined);
+      }
+      // One stream delivers in order: a terminal event sent before this answer has arrived. The
+      // cancellation then met a settled task, whose answer says nothing about cancel support.
+      const settledFirst = tasks.caller.events.all(accepted.taskId).some(isTerminalEvent);
+      if (settledFirst) return tooShort(undefined);
+      expectStanzaError(
+        reply,
         'manifest.endpoint-features-prevail',
-        `a cancellation of ${tool} was accepted though ${why} (interp-38)`,
+        ['service-unavailable', 'feature-not-implemented'],
+        context,
       );
-      return;
-    }
-    // One stream delivers in order: a terminal event sent before this answer has arrived. The
-    // cancellation then met a settled task, whose answer says nothing about cancel support.
-    const settledFirst = tasks.caller.events.all(accepted.taskId).some(isTerminalEvent);
-    if (settledFirst && index < RUNNING_HOLDS_MS.length - 1) {
+      return decided(undefined);
+    },
+    (_settled, ms) => {
       tasks.caller.transcript.note(
         `the ${String(ms)} ms task settled before its cancellation was answered: again with a longer wait`,
       );
-      continue;
-    }
-    expectStanzaError(
-      reply,
-      'manifest.endpoint-features-prevail',
-      ['service-unavailable', 'feature-not-implemented'],
-      context,
+    },
+  );
+  if (outcome.kind === 'exhausted') {
+    throw new CannotTell(
+      `even the ${String(outcome.ms)} ms task settled before its cancellation was answered, so the answer says nothing about ${tool}'s cancel support: the machine is too slow to tell`,
     );
-    return;
   }
 }
 

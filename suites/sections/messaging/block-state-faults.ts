@@ -22,6 +22,7 @@ import type { CaseContext, ComponentLinkControl, S2sLinkControl } from '../../fr
 import { expectThat } from '../../framework/expect.ts';
 import { CannotTell } from '../../framework/verdicts.ts';
 import { setBlocked, withCleanUp } from '../support/blocklist.ts';
+import { decided, escalating, tooShort, type Attempt, type Rung } from '../support/escalating.ts';
 import { harnessFederationOnly } from '../support/harness-federation-only.ts';
 import {
   BLOCKING_CASE,
@@ -154,25 +155,28 @@ async function answeredBeforeBlocking(context: CaseContext, human: Caller, endpo
 /** The human sends, then blocks, while the s2s links are stalled: the gateway reads it blocked. */
 async function blockedBeforeAnswer(context: CaseContext, human: Caller, endpoint: string): Promise<void> {
   await answeredBeforeBlocking(context, human, endpoint);
-  for (const [index, delayMs] of S2S_DELAYS_MS.entries()) {
-    const last = index === S2S_DELAYS_MS.length - 1;
-    if (await blockedWhileHeld(context, human, endpoint, delayMs, last)) return;
-  }
+  const outcome = await escalating(
+    S2S_DELAYS_MS,
+    (rung) => blockedWhileHeld(context, human, endpoint, rung),
+    (why) => {
+      human.transcript.note(`${why}; again with a longer delay`);
+    },
+  );
+  if (outcome.kind === 'exhausted') throw new CannotTell(outcome.evidence);
 }
 
 /**
- * One attempt with every s2s byte `delayMs` late; false when the block took longer than that and
- * a longer delay is left to try (the gateway may have read the message before the block).
+ * One attempt with every s2s byte `ms` late; too short, with why, when the block took longer than
+ * that (the gateway may have read the message before the block).
  */
 async function blockedWhileHeld(
   context: CaseContext,
   human: Caller,
   endpoint: string,
-  delayMs: number,
-  last: boolean,
-): Promise<boolean> {
+  { ms: delayMs, last }: Rung,
+): Promise<Attempt<undefined, string>> {
   const s2s = s2sOf(context);
-  let decided = true;
+  let attempt: Attempt<undefined, string> = decided(undefined);
   await whileBlocked(human, endpoint, async (block) => {
     const text = `sent just before blocking ${fresh(context, 'asked')}`;
     const message = askingForReceipt(context, endpoint, text);
@@ -187,11 +191,11 @@ async function blockedWhileHeld(
     // The message entered the s2s link after sentAt, so it leaves it delayMs later at the
     // earliest: the block was in force before the gateway could read it.
     if (blockedAfterMs >= delayMs) {
-      const why = `the block took ${blockedAfterMs.toFixed(0)} ms, not less than the ${String(delayMs)} ms the s2s links held the message: the gateway may have read it before the block`;
-      if (last) throw new CannotTell(why);
-      human.transcript.note(`${why}; again with a longer delay`);
-      decided = false;
-      await gatewayRoundTrip(context, human, delayMs);
+      attempt = tooShort(
+        `the block took ${blockedAfterMs.toFixed(0)} ms, not less than the ${String(delayMs)} ms the s2s links held the message: the gateway may have read it before the block`,
+      );
+      // Only a longer try needs what the gateway still writes for this one to have arrived.
+      if (!last) await gatewayRoundTrip(context, human, delayMs);
       return;
     }
     human.transcript.note(
@@ -214,7 +218,7 @@ async function blockedWhileHeld(
       leaked.length === 0,
     );
   });
-  return decided;
+  return attempt;
 }
 
 /** How the human's server fails to tell the block state. */

@@ -3,6 +3,7 @@ import type { ValidTaskEvent } from '../../../harness/driver/index.ts';
 import { isJsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
 import { isTerminal } from '../../../protocol/task-states.ts';
 import { CannotTell } from '../../framework/verdicts.ts';
+import { decided, escalating, tooShort } from './escalating.ts';
 import { expectTaskState } from './task-replies.ts';
 import type { InvokeOptions, StartedTask, TaskSession } from './task-session.ts';
 
@@ -40,32 +41,35 @@ export async function whileHeld<T>(
     readonly beforeRetry?: () => Promise<void>;
   } = {},
 ): Promise<{ task: HeldTask; value: T }> {
-  for (const [index, holdMs] of HOLDS_MS.entries()) {
-    if (index > 0) await retry.beforeRetry?.();
-    const started = await session.start(
-      'script',
-      { steps: [{ wait: { ms: holdMs } }, { complete: {} }] },
-      options,
-    );
-    const running = await session.awaitEvent(started.accepted.taskId, 'status', isRunningPayload);
-    const task = { ...started, running };
-    let outcome: { value: T } | { error: unknown };
-    try {
-      outcome = { value: await during(task) };
-    } catch (error) {
-      outcome = { error };
-    }
-    const state = expectTaskState(
-      await session.state(started.accepted.taskId),
-      'task-recovery.state-contents',
-    );
-    if (!isTerminal(state.state)) {
-      if ('error' in outcome) throw outcome.error;
-      return { task, value: outcome.value };
-    }
-    await session.awaitSettled(started.accepted.taskId);
-  }
+  const outcome = await escalating(
+    HOLDS_MS,
+    async ({ ms }) => {
+      const started = await session.start('script', { steps: [{ wait: { ms } }, { complete: {} }] }, options);
+      const running = await session.awaitEvent(started.accepted.taskId, 'status', isRunningPayload);
+      const task = { ...started, running };
+      let checked: { value: T } | { error: unknown };
+      try {
+        checked = { value: await during(task) };
+      } catch (error) {
+        checked = { error };
+      }
+      const state = expectTaskState(
+        await session.state(started.accepted.taskId),
+        'task-recovery.state-contents',
+      );
+      if (!isTerminal(state.state)) {
+        if ('error' in checked) throw checked.error;
+        return decided({ task, value: checked.value });
+      }
+      await session.awaitSettled(started.accepted.taskId);
+      return tooShort(undefined);
+    },
+    async () => {
+      await retry.beforeRetry?.();
+    },
+  );
+  if (outcome.kind === 'decided') return outcome.value;
   throw new CannotTell(
-    `a task held running by a wait of ${String(HOLDS_MS.at(-1))} ms settled before the case's checks were done: the machine is too slow to tell`,
+    `a task held running by a wait of ${String(outcome.ms)} ms settled before the case's checks were done: the machine is too slow to tell`,
   );
 }

@@ -9,7 +9,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import fc from 'fast-check';
 import type { Caller, IqExchange } from '../../../../harness/driver/index.ts';
-import { documentedRateLimitsOf } from '../../../../harness/sut/index.ts';
+import { documentedRateLimitsOf, type DocumentedRateLimits } from '../../../../harness/sut/index.ts';
 import type { CaseContext } from '../../../framework/context.ts';
 import { expectSameErrorPayload } from '../../../framework/expect.ts';
 import { checkHeld } from '../../../framework/evidence.ts';
@@ -119,6 +119,8 @@ class ModelDriver {
   readonly #restorer: Restorer;
   readonly #callers = new Map<DrivenRole, Promise<Caller>>();
   readonly #buckets = new Map<string, { readonly tokens: number; readonly at: number }>();
+  /** The documented buckets of each role's account: fixed for the run, so resolved once. */
+  readonly #documentedLimits = new Map<DrivenRole, DocumentedRateLimits>();
   readonly warnings = new Map<RequirementId, string>();
   #requests = 0;
   transcript: StepRecord[] = [];
@@ -153,8 +155,7 @@ class ModelDriver {
   async paceToDocumentedLimit(step: ModelStep): Promise<void> {
     const surface = surfaceOf(step.operation);
     if (surface === undefined) return;
-    const sender = await this.#caller(step.role);
-    const bucket = documentedRateLimitsOf(this.#context.sut.limits, sender.bareJid)[surface];
+    const bucket = (await this.#documentedLimitsOf(step.role))[surface];
     if (bucket === undefined) return;
     const key = `${step.role} ${surface}`;
     const cost = step.operation.kind === 'search' ? SEARCH_TRAVERSAL_MAX + 2 : 2;
@@ -164,6 +165,16 @@ class ModelDriver {
     const wait = tokens >= cost ? 0 : ((cost - tokens) / bucket.perSecond) * 1_000;
     if (wait > 0) await delay(wait);
     this.#buckets.set(key, { tokens: Math.max(0, tokens - cost), at: performance.now() });
+  }
+
+  async #documentedLimitsOf(role: DrivenRole): Promise<DocumentedRateLimits> {
+    let limits = this.#documentedLimits.get(role);
+    if (limits === undefined) {
+      const sender = await this.#caller(role);
+      limits = documentedRateLimitsOf(this.#context.sut.limits, sender.bareJid);
+      this.#documentedLimits.set(role, limits);
+    }
+    return limits;
   }
 
   async #send(record: StepRecord, caller: Caller, operation: ModelOperation): Promise<IqExchange> {
