@@ -16,7 +16,7 @@ import { launchSut, SutMismatchError, type SutInstance } from '../../harness/sut
 import { discoInfoProbe, waitForSutReady } from '../../harness/sut/readiness.ts';
 import type { SutConfig } from '../../harness/sut/sut-config.ts';
 import type { JsonValue } from '../../protocol/json/json-value.ts';
-import { mirrorAddress, mirrorAddresses, pairAccounts, pairWorld } from '../../suites/interop/pair-world.ts';
+import { mirrorAddresses, pairAccounts, pairWorld } from '../../suites/interop/pair-world.ts';
 
 export const PAIR_SIDES: readonly PairSide[] = ['a', 'b'];
 
@@ -45,37 +45,17 @@ export function sutConfigForSide(config: SutConfig, federation: Federation, side
     );
   }
   const { domain } = pairComponentOf(federation, side);
-  const placed = { ...config, component: { ...config.component, domain } };
-  if (side === 'b') return placed;
-  // Gateway A loads the mirrored world: what its SUT file writes for the reference world's
-  // accounts and domains (local domains, per-principal limits, the admin) is mirrored with it.
-  const { launch, adminJid, caller, limits } = placed;
-  return {
-    ...placed,
-    ...(adminJid === undefined ? {} : { adminJid: mirrorAddress(adminJid) }),
-    ...(limits.principalRateLimits === undefined
-      ? {}
-      : {
-          limits: {
-            ...limits,
-            principalRateLimits: Object.fromEntries(
-              Object.entries(limits.principalRateLimits).map(([jid, rules]) => [mirrorAddress(jid), rules]),
-            ),
-          },
-        }),
-    ...(caller?.kind === 'gateway-tool' && caller.account !== undefined
-      ? { caller: { ...caller, account: mirrorAddress(caller.account) } }
-      : {}),
-    launch:
-      launch === 'external'
-        ? launch
-        : {
-            ...launch,
-            files: Object.fromEntries(
-              Object.entries(launch.files).map(([name, content]) => [name, mirrorAddresses(content)]),
-            ),
-          },
-  };
+  const place = (sideConfig: SutConfig): SutConfig => ({
+    ...sideConfig,
+    component: { ...sideConfig.component, domain },
+  });
+  if (side === 'b') return place(config);
+  // Gateway A loads the mirrored world, so every address its SUT file names for the reference
+  // world's accounts and domains (the admin, the caller account, per-principal limits, launch
+  // files, and whatever member names one next) is mirrored with it: the whole file, but where
+  // it was read from. Strings that are no such address come back unchanged.
+  const { source, ...named } = config;
+  return place({ ...(mirrorAddresses(named as unknown as JsonValue) as unknown as typeof named), source });
 }
 
 async function startGateway(
