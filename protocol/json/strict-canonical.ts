@@ -15,8 +15,10 @@
  * instead (string pieces or ropes, then JSON.parse of that text for the value) measured slower.
  */
 import { canonicalJson, documentOf, type CanonicalDocument } from './canonical.ts';
-import type { JsonLimits } from './json-limits.ts';
+import { resolveJsonLimits, type JsonLimits } from './json-limits.ts';
+import { toJsonText } from './json-text-input.ts';
 import type { JsonValue } from './json-value.ts';
+import { nativeStrictCanonical } from './native-strict-canonical.ts';
 import { parseStrictJsonInCanonicalOrder, type StrictJsonOptions } from './strict-json.ts';
 
 export interface StrictCanonical {
@@ -31,7 +33,14 @@ export function parseStrictCanonical(
   limits: Partial<JsonLimits> = {},
   options: StrictJsonOptions = {},
 ): StrictCanonical {
-  const { value, nativelySerializable } = parseStrictJsonInCanonicalOrder(input, limits, options);
+  const resolvedLimits = resolveJsonLimits(limits);
+  const jsonText = toJsonText(input, resolvedLimits.maxBytes);
+  // The native path proves acceptance or steps aside; the exactness check needs the literals.
+  if (options.integers !== 'reject-inexact' && jsonText.firstLoneSurrogate === -1) {
+    const native = nativeStrictCanonical(jsonText.text, resolvedLimits);
+    if (native !== undefined) return { value: native.value, document: documentOf(native.canonicalText) };
+  }
+  const { value, nativelySerializable } = parseStrictJsonInCanonicalOrder(jsonText, resolvedLimits, options);
   // The rare rest (integer-like or "__proto__" member names, deep nesting) takes the full path.
   const text = nativelySerializable ? JSON.stringify(value) : canonicalJson(value);
   return { value, document: documentOf(text) };

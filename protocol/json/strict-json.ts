@@ -17,7 +17,7 @@
 import { decimalLiteralIsExact } from './decimal-exactness.ts';
 import { resolveJsonLimits, type JsonLimits } from './json-limits.ts';
 import { JsonRejection, quotedExcerpt, type JsonRejectionRule } from './json-rejection.ts';
-import { toJsonText } from './json-text-input.ts';
+import { toJsonText, type JsonText } from './json-text-input.ts';
 import type { JsonObject, JsonValue } from './json-value.ts';
 import { positionIn } from './text-position.ts';
 
@@ -50,7 +50,15 @@ function parserFor(
   canonicalOrder: boolean,
 ): StrictJsonParser {
   const resolvedLimits = resolveJsonLimits(limits);
-  const { text, inputWasBytes, firstLoneSurrogate } = toJsonText(input, resolvedLimits.maxBytes);
+  return parserOfText(toJsonText(input, resolvedLimits.maxBytes), resolvedLimits, options, canonicalOrder);
+}
+
+function parserOfText(
+  { text, inputWasBytes, firstLoneSurrogate }: JsonText,
+  resolvedLimits: JsonLimits,
+  options: StrictJsonOptions,
+  canonicalOrder: boolean,
+): StrictJsonParser {
   return new StrictJsonParser(
     text,
     inputWasBytes,
@@ -75,14 +83,15 @@ export interface CanonicalOrderParse {
 /**
  * The same parse, accepting and refusing exactly what parseStrictJson does with the same
  * rejection, but each object whose members did not arrive in UTF-16 code-unit order of their
- * names is rebuilt in that order as it closes.
+ * names is rebuilt in that order as it closes. The input is
+ * what toJsonText made of the text under the same limits.
  */
 export function parseStrictJsonInCanonicalOrder(
-  input: Uint8Array | string,
-  limits: Partial<JsonLimits> = {},
+  jsonText: JsonText,
+  resolvedLimits: JsonLimits,
   options: StrictJsonOptions = {},
 ): CanonicalOrderParse {
-  const parser = parserFor(input, limits, options, true);
+  const parser = parserOfText(jsonText, resolvedLimits, options, true);
   const value = parser.parseDocument();
   return { value, nativelySerializable: parser.nativelySerializable };
 }
