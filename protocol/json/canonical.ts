@@ -111,7 +111,11 @@ export function canonicalDocument(value: JsonValue): CanonicalDocument {
 
 /** The document of a text that is already canonical (strict-canonical.ts makes one). */
 export function documentOf(canonicalText: string): CanonicalDocument {
-  const bytes = Buffer.from(canonicalText, 'utf8');
+  return canonicalBytesDocument(Buffer.from(canonicalText, 'utf8'));
+}
+
+/** The document of bytes that are already canonical. */
+export function canonicalBytesDocument(bytes: Buffer): CanonicalDocument {
   return { bytes, hash: { algo: HASH_ALGO_SHA256, value: sha256Base64(bytes) } };
 }
 

@@ -26,14 +26,15 @@
  * assigned ("__proto__"), and nesting too deep for the recursive walk and serializer, are left
  * to the strict parse too.
  */
+import { canonicalBytesDocument, type CanonicalDocument } from './canonical.ts';
 import type { JsonLimits } from './json-limits.ts';
 import type { JsonObject, JsonValue } from './json-value.ts';
 
 export interface NativeStrictCanonical {
   /** Null-prototype records with their members in RFC 8785 order, as the strict parse gives. */
   readonly value: JsonValue;
-  /** The RFC 8785 text of `value`. */
-  readonly canonicalText: string;
+  /** The RFC 8785 bytes of `value` and their hash. */
+  readonly document: CanonicalDocument;
 }
 
 /** As canonical.ts and strict-json.ts: nesting the recursive native serializer is trusted with. */
@@ -47,13 +48,19 @@ const SURROGATE_OR_COLON_ESCAPE = /\\u(?:[dD][89a-fA-F]|003[aA])/;
 const UNDERFLOW_CANDIDATE = /[eE]-0*[1-9][0-9][0-9]|0{200}/;
 const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/;
 const COLON = ':';
+const COLON_BYTE = 0x3a;
 const INSERTION_SORT_MAX = 24;
 
 /**
- * `text` is the decoded JSON text, holding no unpaired surrogate. Returns undefined whenever
- * the strict parse must decide.
+ * `text` is the decoded JSON text, holding no unpaired surrogate; `bytes`, when given, the UTF-8
+ * it was decoded from (colons are counted faster there). Returns undefined whenever the strict
+ * parse must decide.
  */
-export function nativeStrictCanonical(text: string, limits: JsonLimits): NativeStrictCanonical | undefined {
+export function nativeStrictCanonical(
+  text: string,
+  bytes: Uint8Array | undefined,
+  limits: JsonLimits,
+): NativeStrictCanonical | undefined {
   if (text.includes('\\u') && SURROGATE_OR_COLON_ESCAPE.test(text)) return undefined;
   let parsed: unknown;
   try {
@@ -65,14 +72,25 @@ export function nativeStrictCanonical(text: string, limits: JsonLimits): NativeS
   const value = walk.visit(parsed, 0);
   if (walk.undecided || walk.values > limits.maxValues) return undefined;
   if (walk.sawZero && UNDERFLOW_CANDIDATE.test(text)) return undefined;
-  const canonicalText = JSON.stringify(value);
-  if (colonsIn(canonicalText) !== colonsIn(text)) return undefined;
-  return { value, canonicalText };
+  const canonical = Buffer.from(JSON.stringify(value), 'utf8');
+  const inputColons =
+    bytes === undefined
+      ? colonsInText(text)
+      : colonsInBytes(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  if (colonsInBytes(canonical) !== inputColons) return undefined;
+  return { value, document: canonicalBytesDocument(canonical) };
 }
 
-function colonsIn(text: string): number {
+function colonsInText(text: string): number {
   let count = 0;
   for (let at = text.indexOf(COLON); at !== -1; at = text.indexOf(COLON, at + 1)) count++;
+  return count;
+}
+
+/** A colon is one byte in UTF-8, and no byte of a multi-byte sequence is below 0x80. */
+function colonsInBytes(bytes: Buffer): number {
+  let count = 0;
+  for (let at = bytes.indexOf(COLON_BYTE); at !== -1; at = bytes.indexOf(COLON_BYTE, at + 1)) count++;
   return count;
 }
 

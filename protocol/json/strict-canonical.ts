@@ -36,8 +36,9 @@ export function parseStrictCanonical(
   const jsonText = toJsonText(input, resolvedLimits.maxBytes);
   // The native path proves acceptance or steps aside; the exactness check needs the literals.
   if (options.integers !== 'reject-inexact' && jsonText.firstLoneSurrogate === -1) {
-    const native = nativeStrictCanonical(jsonText.text, resolvedLimits);
-    if (native !== undefined) return { value: native.value, document: documentOf(native.canonicalText) };
+    const bytes = typeof input === 'string' ? undefined : input;
+    const native = nativeStrictCanonical(jsonText.text, bytes, resolvedLimits);
+    if (native !== undefined) return native;
   }
   const { value, nativelySerializable } = parseStrictJsonInCanonicalOrder(jsonText, resolvedLimits, options);
   // The rare rest (integer-like or "__proto__" member names, deep nesting) takes the full path.
