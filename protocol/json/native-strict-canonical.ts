@@ -25,6 +25,12 @@
  * Member names that V8 enumerates out of insertion order (integer-like) or that cannot be
  * assigned ("__proto__"), and nesting too deep for the recursive walk and serializer, are left
  * to the strict parse too.
+ *
+ * The cost of stepping aside: a text the strict parse refuses is parsed twice, and JSON.parse
+ * allocates its whole value before a limit on values, members or elements is checked, where
+ * the strict parse stops at the limit. Both are linear in the text, which maxBytes bounds; the
+ * texts that reach this path are stored manifests and files being hashed, while the intake of
+ * untrusted JSON (parseStrictJson) is unchanged.
  */
 import { canonicalBytesDocument, type CanonicalDocument } from './canonical.ts';
 import type { JsonLimits } from './json-limits.ts';
