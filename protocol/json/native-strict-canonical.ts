@@ -33,6 +33,7 @@
  * untrusted JSON (parseStrictJson) is unchanged.
  */
 import { canonicalBytesDocument, type CanonicalDocument } from './canonical.ts';
+import { sortCodeUnitOrder } from './code-unit-order.ts';
 import type { JsonLimits } from './json-limits.ts';
 import type { JsonObject, JsonValue } from './json-value.ts';
 
@@ -55,7 +56,6 @@ const UNDERFLOW_CANDIDATE = /[eE]-0*[1-9][0-9][0-9]|0{200}/;
 const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/;
 const COLON = ':';
 const COLON_BYTE = 0x3a;
-const INSERTION_SORT_MAX = 24;
 
 /**
  * `text` is the decoded JSON text, holding no unpaired surrogate; `bytes`, when given, the UTF-8
@@ -175,35 +175,13 @@ class CanonicalWalk {
       }
       return Object.setPrototypeOf(object, null) as JsonObject;
     }
-    sortNames(names);
+    sortCodeUnitOrder(names);
     const sorted: Record<string, unknown> = {};
     for (const name of names) {
       sorted[name] = this.visit(object[name], depth + 1);
       if (this.undecided) return null;
     }
     return Object.setPrototypeOf(sorted, null) as JsonObject;
-  }
-}
-
-/**
- * UTF-16 code-unit order, in place. Manifest records have a handful of members, where an
- * insertion sort with `<` costs about half of Array#sort's default comparison (measured on
- * bench/canonical-hash.ts's manifest); larger ones keep the O(n log n) sort.
- */
-function sortNames(names: string[]): void {
-  if (names.length > INSERTION_SORT_MAX) {
-    names.sort();
-    return;
-  }
-  for (let index = 1; index < names.length; index++) {
-    const name = names[index] ?? '';
-    let at = index - 1;
-    for (; at >= 0; at--) {
-      const before = names[at] ?? '';
-      if (before <= name) break;
-      names[at + 1] = before;
-    }
-    names[at + 1] = name;
   }
 }
 

@@ -14,6 +14,7 @@
  * rejection. The parse is iterative (an explicit stack of open containers), so nesting
  * depth is bounded by maxDepth and never by the call stack.
  */
+import { sortCodeUnitOrder } from './code-unit-order.ts';
 import { decimalLiteralIsExact } from './decimal-exactness.ts';
 import { resolveJsonLimits, type JsonLimits } from './json-limits.ts';
 import { JsonRejection, quotedExcerpt, type JsonRejectionRule } from './json-rejection.ts';
@@ -186,7 +187,9 @@ function withoutPrototype(object: JsonObject): JsonObject {
 /** A finished record with its members in UTF-16 code-unit order (Array#sort's default). */
 function sortedRecord(object: JsonObject): JsonObject {
   const sorted: JsonObject = {};
-  for (const name of Object.keys(object).sort()) addMember(sorted, name, object[name] as JsonValue);
+  const names = Object.keys(object);
+  sortCodeUnitOrder(names);
+  for (const name of names) addMember(sorted, name, object[name] as JsonValue);
   return withoutPrototype(sorted);
 }
 
