@@ -3,9 +3,9 @@
  * SHA-256, printed as the XEP-0300 <hash/> a gateway would advertise. Any I-JSON violation
  * exits 1 naming the rule and its position, because hashing invalid input is forbidden.
  */
-import { canonicalDocument } from '../../protocol/json/canonical.ts';
+import type { CanonicalDocument } from '../../protocol/json/canonical.ts';
 import { JsonRejection } from '../../protocol/json/json-rejection.ts';
-import { parseStrictJson } from '../../protocol/json/strict-json.ts';
+import { parseStrictCanonical } from '../../protocol/json/strict-canonical.ts';
 import { buildHash } from '../../protocol/stanza/hash.ts';
 import { serialize } from '../../protocol/stanza/xml-serialize.ts';
 import { EXIT, readInput } from '../io.ts';
@@ -30,9 +30,9 @@ export const hashCommand: Command = {
     const { values, positionals } = parseCommandArgs(SPEC, args);
     expectPositionals(positionals, 1, 'the FILE to hash');
     const bytes = readInput(io, positionals[0]);
-    let document;
+    let document: CanonicalDocument;
     try {
-      document = canonicalDocument(parseStrictJson(bytes));
+      ({ document } = parseStrictCanonical(bytes));
     } catch (error) {
       if (!(error instanceof JsonRejection)) throw error;
       io.err(`invalid: ${positionals[0] ?? ''}: ${error.rule} (${error.classification}): ${error.message}\n`);

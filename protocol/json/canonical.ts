@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import canonicalize from './vendor/canonicalize/canonicalize.js';
 import { HASH_ALGO_SHA256 } from '../namespaces.ts';
+import { sortCodeUnitOrder } from './code-unit-order.ts';
 import type { JsonValue } from './json-value.ts';
 import { isWellFormed } from './well-formed.ts';
 
@@ -77,7 +78,9 @@ function sortedCopy(value: unknown, depth: number): unknown {
   if (prototype !== Object.prototype && prototype !== null) throw NOT_PLAIN;
   const members = value as Record<string, unknown>;
   const copy: Record<string, unknown> = {};
-  for (const name of Object.keys(members).sort()) {
+  const names = Object.keys(members);
+  sortCodeUnitOrder(names);
+  for (const name of names) {
     if (name === '__proto__' || INTEGER_LIKE.test(name) || !isWellFormed(name)) throw NOT_PLAIN;
     copy[name] = sortedCopy(members[name], depth + 1);
   }
@@ -111,7 +114,11 @@ export function canonicalDocument(value: JsonValue): CanonicalDocument {
 
 /** The document of a text that is already canonical (strict-canonical.ts makes one). */
 export function documentOf(canonicalText: string): CanonicalDocument {
-  const bytes = Buffer.from(canonicalText, 'utf8');
+  return canonicalBytesDocument(Buffer.from(canonicalText, 'utf8'));
+}
+
+/** The document of bytes that are already canonical. */
+export function canonicalBytesDocument(bytes: Buffer): CanonicalDocument {
   return { bytes, hash: { algo: HASH_ALGO_SHA256, value: sha256Base64(bytes) } };
 }
 

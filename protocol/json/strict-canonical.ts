@@ -5,18 +5,19 @@
  * are those of canonicalDocument(parseStrictJson(text)): strict-canonical.test.ts holds it to
  * both on generated texts.
  *
- * About 15% cheaper than the two calls on bench/canonical-hash.ts's 1 MB manifest (issue 25):
- * the parse builds each object in canonical member order as it closes (only those whose members
- * did not arrive in order are rebuilt), and everything a strict parse accepts is plain JSON —
- * well-formed strings, finite numbers, null-prototype records with no toJSON — so the native
- * serializer writes the canonical text directly, with no second walk, no sorting copy and none
- * of canonicalJson's re-checks. The sorting itself (Object.keys, sort, a second record) is most
- * of what remains above JSON.parse + JSON.stringify; writing the canonical text from the parse
- * instead (string pieces or ropes, then JSON.parse of that text for the value) measured slower.
+ * Two ways to the same answer (issue 25 budgets this at 1.5× JSON.parse + JSON.stringify +
+ * SHA-256 of a 1 MB manifest, bench/canonical-hash.ts). First native-strict-canonical.ts:
+ * JSON.parse and JSON.stringify with checks proving the strict parse would accept the text with
+ * the same value (about 1.4× on the bench, from 2.0×). Where it cannot prove that (a rejection,
+ * escapes of surrogates or colons, a possible underflow, integer-like or "__proto__" member
+ * names), the strict parse decides: it builds each object in canonical member order as it
+ * closes, so the native serializer still writes the canonical text with no sorting copy.
  */
 import { canonicalJson, documentOf, type CanonicalDocument } from './canonical.ts';
-import type { JsonLimits } from './json-limits.ts';
+import { resolveJsonLimits, type JsonLimits } from './json-limits.ts';
+import { toJsonText } from './json-text-input.ts';
 import type { JsonValue } from './json-value.ts';
+import { nativeStrictCanonical } from './native-strict-canonical.ts';
 import { parseStrictJsonInCanonicalOrder, type StrictJsonOptions } from './strict-json.ts';
 
 export interface StrictCanonical {
@@ -31,7 +32,15 @@ export function parseStrictCanonical(
   limits: Partial<JsonLimits> = {},
   options: StrictJsonOptions = {},
 ): StrictCanonical {
-  const { value, nativelySerializable } = parseStrictJsonInCanonicalOrder(input, limits, options);
+  const resolvedLimits = resolveJsonLimits(limits);
+  const jsonText = toJsonText(input, resolvedLimits.maxBytes);
+  // The native path proves acceptance or steps aside; the exactness check needs the literals.
+  if (options.integers !== 'reject-inexact' && jsonText.firstLoneSurrogate === -1) {
+    const bytes = typeof input === 'string' ? undefined : input;
+    const native = nativeStrictCanonical(jsonText.text, bytes, resolvedLimits);
+    if (native !== undefined) return native;
+  }
+  const { value, nativelySerializable } = parseStrictJsonInCanonicalOrder(jsonText, resolvedLimits, options);
   // The rare rest (integer-like or "__proto__" member names, deep nesting) takes the full path.
   const text = nativelySerializable ? JSON.stringify(value) : canonicalJson(value);
   return { value, document: documentOf(text) };

@@ -14,10 +14,11 @@
  * rejection. The parse is iterative (an explicit stack of open containers), so nesting
  * depth is bounded by maxDepth and never by the call stack.
  */
+import { sortCodeUnitOrder } from './code-unit-order.ts';
 import { decimalLiteralIsExact } from './decimal-exactness.ts';
 import { resolveJsonLimits, type JsonLimits } from './json-limits.ts';
 import { JsonRejection, quotedExcerpt, type JsonRejectionRule } from './json-rejection.ts';
-import { toJsonText } from './json-text-input.ts';
+import { toJsonText, type JsonText } from './json-text-input.ts';
 import type { JsonObject, JsonValue } from './json-value.ts';
 import { positionIn } from './text-position.ts';
 
@@ -50,7 +51,15 @@ function parserFor(
   canonicalOrder: boolean,
 ): StrictJsonParser {
   const resolvedLimits = resolveJsonLimits(limits);
-  const { text, inputWasBytes, firstLoneSurrogate } = toJsonText(input, resolvedLimits.maxBytes);
+  return parserOfText(toJsonText(input, resolvedLimits.maxBytes), resolvedLimits, options, canonicalOrder);
+}
+
+function parserOfText(
+  { text, inputWasBytes, firstLoneSurrogate }: JsonText,
+  resolvedLimits: JsonLimits,
+  options: StrictJsonOptions,
+  canonicalOrder: boolean,
+): StrictJsonParser {
   return new StrictJsonParser(
     text,
     inputWasBytes,
@@ -75,14 +84,15 @@ export interface CanonicalOrderParse {
 /**
  * The same parse, accepting and refusing exactly what parseStrictJson does with the same
  * rejection, but each object whose members did not arrive in UTF-16 code-unit order of their
- * names is rebuilt in that order as it closes.
+ * names is rebuilt in that order as it closes. The input is
+ * what toJsonText made of the text under the same limits.
  */
 export function parseStrictJsonInCanonicalOrder(
-  input: Uint8Array | string,
-  limits: Partial<JsonLimits> = {},
+  jsonText: JsonText,
+  resolvedLimits: JsonLimits,
   options: StrictJsonOptions = {},
 ): CanonicalOrderParse {
-  const parser = parserFor(input, limits, options, true);
+  const parser = parserOfText(jsonText, resolvedLimits, options, true);
   const value = parser.parseDocument();
   return { value, nativelySerializable: parser.nativelySerializable };
 }
@@ -177,7 +187,9 @@ function withoutPrototype(object: JsonObject): JsonObject {
 /** A finished record with its members in UTF-16 code-unit order (Array#sort's default). */
 function sortedRecord(object: JsonObject): JsonObject {
   const sorted: JsonObject = {};
-  for (const name of Object.keys(object).sort()) addMember(sorted, name, object[name] as JsonValue);
+  const names = Object.keys(object);
+  sortCodeUnitOrder(names);
+  for (const name of names) addMember(sorted, name, object[name] as JsonValue);
   return withoutPrototype(sorted);
 }
 
