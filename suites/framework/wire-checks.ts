@@ -90,22 +90,36 @@ export interface SentElement {
   readonly elementXml: string;
 }
 
-/** Every agent-api/agent-task element in the stanzas the gateway's domain sent. */
-export function gatewayElements(entries: readonly TranscriptEntry[], gatewayJid: string): SentElement[] {
-  const sent: SentElement[] = [];
+/** A stanza the gateway's domain sent, parsed once for every check that reads it. */
+interface GatewayStanza {
+  readonly xml: string;
+  readonly stanza: Element;
+}
+
+/** The stanzas the gateway's domain sent, parsed; a malformed one the driver already reports. */
+function gatewayStanzas(entries: readonly TranscriptEntry[], gatewayJid: string): GatewayStanza[] {
+  const stanzas: GatewayStanza[] = [];
   for (const entry of entries) {
     if (!fromGateway(entry, gatewayJid) || entry.xml === undefined) continue;
-    let stanza: Element;
     try {
-      stanza = parseXml(entry.xml);
+      stanzas.push({ xml: entry.xml, stanza: parseXml(entry.xml) });
     } catch (error) {
-      if (error instanceof StanzaParseError) continue; // the driver already reports malformed stanzas
+      if (error instanceof StanzaParseError) continue;
       throw error;
     }
-    for (const element of protocolElements(stanza))
-      sent.push({ stanzaXml: entry.xml, elementXml: serialize(element) });
   }
-  return sent;
+  return stanzas;
+}
+
+/** Every agent-api/agent-task element in the stanzas the gateway's domain sent. */
+export function gatewayElements(entries: readonly TranscriptEntry[], gatewayJid: string): SentElement[] {
+  return elementsIn(gatewayStanzas(entries, gatewayJid));
+}
+
+function elementsIn(stanzas: readonly GatewayStanza[]): SentElement[] {
+  return stanzas.flatMap(({ xml, stanza }) =>
+    protocolElements(stanza).map((element) => ({ stanzaXml: xml, elementXml: serialize(element) })),
+  );
 }
 
 /** The violation for the first element of `sent` its schema rejects, given their results in order. */
@@ -147,15 +161,12 @@ export function eventPayloadViolation(
   entries: readonly TranscriptEntry[],
   gatewayJid: string,
 ): RequirementViolation | undefined {
-  for (const entry of entries) {
-    if (!fromGateway(entry, gatewayJid) || !entry.xml?.startsWith('<message')) continue;
-    let stanza: Element;
-    try {
-      stanza = parseXml(entry.xml);
-    } catch (error) {
-      if (error instanceof StanzaParseError) continue;
-      throw error;
-    }
+  return eventViolationIn(gatewayStanzas(entries, gatewayJid));
+}
+
+function eventViolationIn(stanzas: readonly GatewayStanza[]): RequirementViolation | undefined {
+  for (const { xml, stanza } of stanzas) {
+    if (stanza.name !== 'message') continue;
     for (const child of stanza.children) {
       if (
         typeof child === 'string' ||
@@ -184,7 +195,7 @@ export function eventPayloadViolation(
         return new RequirementViolation(
           requirement,
           'every lifecycle event payload is valid against the normative event schema for its type',
-          entry.xml,
+          xml,
           `${requirement}: the gateway sent an event whose payload breaks the schema (${problem})`,
         );
       }
@@ -225,22 +236,18 @@ export function errorTextViolation(
   entries: readonly TranscriptEntry[],
   gatewayJid: string,
 ): RequirementViolation | undefined {
-  for (const entry of entries) {
-    if (!fromGateway(entry, gatewayJid) || entry.xml === undefined) continue;
-    let stanza: Element;
-    try {
-      stanza = parseXml(entry.xml);
-    } catch (error) {
-      if (error instanceof StanzaParseError) continue;
-      throw error;
-    }
+  return errorTextViolationIn(gatewayStanzas(entries, gatewayJid));
+}
+
+function errorTextViolationIn(stanzas: readonly GatewayStanza[]): RequirementViolation | undefined {
+  for (const { xml, stanza } of stanzas) {
     for (const text of errorTexts(stanza)) {
       const trace = unsafeTrace(text);
       if (trace === undefined) continue;
       return new RequirementViolation(
         'errors.safe-messages',
         'error texts without stack traces, source paths or other implementation internals',
-        entry.xml,
+        xml,
         `errors.safe-messages: the gateway sent an error text carrying ${trace}`,
       );
     }
@@ -300,10 +307,11 @@ export class DeferredWireChecks {
 
   /** Remembers what the gateway sent during a case's final attempt. */
   record(caseId: string, entries: readonly TranscriptEntry[]): void {
-    this.#pending.set(caseId, gatewayElements(entries, this.#gatewayJid));
+    const stanzas = gatewayStanzas(entries, this.#gatewayJid);
+    this.#pending.set(caseId, elementsIn(stanzas));
     const eventViolation =
-      eventPayloadViolation(entries, this.#gatewayJid) ??
-      errorTextViolation(entries, this.#gatewayJid) ??
+      eventViolationIn(stanzas) ??
+      errorTextViolationIn(stanzas) ??
       credentialViolation(entries, this.#gatewayJid, this.#credentials);
     if (eventViolation === undefined) this.#eventViolations.delete(caseId);
     else this.#eventViolations.set(caseId, eventViolation);
