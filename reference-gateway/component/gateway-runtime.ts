@@ -20,6 +20,7 @@ import { ConfigError } from '../../protocol/json/config-file.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { openGatewayState, type GatewayState } from '../config/gateway-state.ts';
 import { startHealthListener, HealthListenError, type HealthListener } from '../health/index.ts';
+import type { IntakeCache } from '../registration/intake-cache.ts';
 import { WorldProvisioningError } from '../registration/world-provisioning.ts';
 import { McpHostingError } from '../runtime/mcp/index.ts';
 import { GatewayStore } from '../store/gateway-store.ts';
@@ -44,6 +45,8 @@ export class GatewayStartError extends Error {
 export interface GatewayRuntimeOptions extends GatewayComponentOptions {
   /** The clock of the store and the rate limiter (milliseconds since the epoch). */
   readonly now?: () => number;
+  /** Passed to openGatewayState: the world's manifests accepted at an earlier start are not validated again. */
+  readonly intakeCache?: IntakeCache;
 }
 
 export interface GatewayRuntime {
@@ -85,9 +88,13 @@ async function openState(
   config: GatewayConfig,
   now: () => number,
   log: (line: string) => void,
+  intakeCache: IntakeCache | undefined,
 ): Promise<GatewayState> {
   try {
-    return await openGatewayState(config, now, { log });
+    return await openGatewayState(config, now, {
+      log,
+      ...(intakeCache === undefined ? {} : { intakeCache }),
+    });
   } catch (error) {
     if (error instanceof McpHostingError) {
       throw new GatewayStartError(
@@ -130,7 +137,7 @@ export async function startGatewayRuntime(
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => undefined);
   checkDatabase(config, now);
-  const state = await openState(config, now, log);
+  const state = await openState(config, now, log, options.intakeCache);
   let health: HealthListener | undefined;
   let gateway: GatewayComponent | undefined;
   try {
