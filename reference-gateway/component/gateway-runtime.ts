@@ -5,9 +5,9 @@
  * naming the stage in one sentence, and leaves nothing open behind it.
  *
  * Stages, in order:
- * 1. database: opened (and migrated) once on its own first, so that an unreadable path, a
+ * 1. database: opened (and migrated) on its own first, so that an unreadable path, a
  *    directory that does not exist or a file that is not a database is reported as such, not
- *    mixed up with the world loaded in the same call later;
+ *    mixed up with the world loaded in the same call later; then handed to openGatewayState;
  * 2. world: openGatewayState loads the config's policy and the fixture world (every problem
  *    is listed); mcp: it starts the MCP-hosted endpoints' servers and lists their tools;
  * 3. health: the listener binds before the connection, so /health answers and /ready says 503
@@ -73,9 +73,10 @@ function isSqliteError(error: unknown): boolean {
   );
 }
 
-function checkDatabase(config: GatewayConfig, now: () => number): void {
+/** The database opened on its own, handed to openGatewayState: opening it twice cost a start a WAL checkpoint and its sync. */
+function checkDatabase(config: GatewayConfig, now: () => number): GatewayStore {
   try {
-    GatewayStore.open(config.database, { now }).close();
+    return GatewayStore.open(config.database, { now });
   } catch (error) {
     throw new GatewayStartError(
       'database',
@@ -89,10 +90,12 @@ async function openState(
   now: () => number,
   log: (line: string) => void,
   intakeCache: IntakeCache | undefined,
+  store: GatewayStore,
 ): Promise<GatewayState> {
   try {
     return await openGatewayState(config, now, {
       log,
+      store,
       ...(intakeCache === undefined ? {} : { intakeCache }),
     });
   } catch (error) {
@@ -136,8 +139,8 @@ export async function startGatewayRuntime(
 ): Promise<GatewayRuntime> {
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => undefined);
-  checkDatabase(config, now);
-  const state = await openState(config, now, log, options.intakeCache);
+  const store = checkDatabase(config, now);
+  const state = await openState(config, now, log, options.intakeCache, store);
   let health: HealthListener | undefined;
   let gateway: GatewayComponent | undefined;
   try {

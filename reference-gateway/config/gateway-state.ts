@@ -67,6 +67,11 @@ export interface GatewayStateOptions {
   readonly mcpTransport?: TransportFactory;
   /** Verdicts of earlier starts for the world's manifests (intake-cache.ts); none: every manifest is validated. */
   readonly intakeCache?: IntakeCache;
+  /**
+   * The database already opened (and migrated) at config.database by the caller, handed over:
+   * the state closes it. Default: opened here.
+   */
+  readonly store?: GatewayStore;
 }
 
 /** The identity the gateway gives MCP servers (initialize's clientInfo). */
@@ -131,7 +136,7 @@ export async function openGatewayState(
   now: () => number,
   options: GatewayStateOptions = {},
 ): Promise<GatewayState> {
-  const store = GatewayStore.open(config.database, { now });
+  const store = options.store ?? GatewayStore.open(config.database, { now });
   let hosted: HostedMcpEndpoint[] = [];
   const stopRuntimes = async (): Promise<void> => {
     const stopping = hosted;
