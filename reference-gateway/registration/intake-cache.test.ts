@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -92,6 +92,18 @@ describe('IntakeCache', () => {
     writeFileSync(join(dir, key), '{"hash": ');
     expect((await cache.intake(TEXT, DEFAULT_LIMITS)).ok).toBe(true);
     expect(full()).toBe(2);
+  });
+
+  it('removes entries written longer ago than it keeps them, at its first write', async () => {
+    const old = join(dir, 'an-old-entry');
+    const recent = join(dir, 'a-recent-entry');
+    writeFileSync(old, '{}');
+    writeFileSync(recent, '{}');
+    const longAgo = new Date(Date.now() - 60_000);
+    utimesSync(old, longAgo, longAgo);
+    const cache = new IntakeCache({ dir, fingerprint: 'code-1', keptMs: 30_000 });
+    await cache.intake(TEXT, DEFAULT_LIMITS);
+    expect(readdirSync(dir).sort()).toEqual([cache.keyOf(TEXT, DEFAULT_LIMITS), 'a-recent-entry'].sort());
   });
 
   it('validates every time when its folder cannot be written', async () => {

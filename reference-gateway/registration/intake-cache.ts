@@ -17,7 +17,7 @@
  * read-only install), every start validates as before.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { normalizeBareJid } from '../../protocol/jid/index.ts';
 import { canonicalDocument } from '../../protocol/json/canonical.ts';
@@ -68,18 +68,30 @@ export interface IntakeCacheOptions {
   readonly fingerprint?: string;
   /** The full intake (tests count its calls); default: intakeManifest. */
   readonly intake?: typeof intakeManifest;
+  /** How long an entry is kept after it was written (tests); default: KEPT_MS. */
+  readonly keptMs?: number;
 }
+
+/**
+ * Every edit of the validating code makes new keys, so old entries are removed: at the first
+ * write of a process (a write follows a miss, which is when a code change leaves entries
+ * behind), those written longer ago than this. One still in use is only validated once more.
+ */
+const KEPT_MS = 7 * 24 * 60 * 60 * 1000;
 
 export class IntakeCache {
   readonly dir: string;
   readonly #fingerprint: () => string;
   readonly #intake: typeof intakeManifest;
+  readonly #keptMs: number;
+  #pruned = false;
 
   constructor(options: IntakeCacheOptions = {}) {
     this.dir = options.dir ?? DEFAULT_INTAKE_CACHE_DIR;
     const { fingerprint } = options;
     this.#fingerprint = fingerprint === undefined ? runningIntakeFingerprint : () => fingerprint;
     this.#intake = options.intake ?? intakeManifest;
+    this.#keptMs = options.keptMs ?? KEPT_MS;
   }
 
   /** The entry's key: everything that decides the intake of `text` under `limits`. */
@@ -136,6 +148,7 @@ export class IntakeCache {
   }
 
   #remember(key: string, hash: string): void {
+    this.#pruneOnce();
     const file = join(this.dir, key);
     // Written aside and renamed: a gateway starting beside this one never reads half an entry.
     const partial = `${file}.${String(process.pid)}.partial`;
@@ -145,6 +158,26 @@ export class IntakeCache {
       renameSync(partial, file);
     } catch {
       // Not writable: the next start validates again.
+    }
+  }
+
+  #pruneOnce(): void {
+    if (this.#pruned) return;
+    this.#pruned = true;
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return;
+    }
+    const before = Date.now() - this.#keptMs;
+    for (const name of names) {
+      const file = join(this.dir, name);
+      try {
+        if (statSync(file).mtimeMs < before) rmSync(file, { force: true });
+      } catch {
+        // Removed meanwhile by another gateway pruning the same folder.
+      }
     }
   }
 }
