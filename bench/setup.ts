@@ -72,7 +72,9 @@ function oneCaseOnce(): Promise<number> {
 }
 
 export async function benchSetup({ runs = 7 } = {}): Promise<SetupReport> {
-  // The first of each pages in Prosody, the gateway's bundle and the CLI's: not counted.
+  // The first of each pages in Prosody, the gateway's bundle and the CLI's, and has the gateway
+  // keep its world's intake verdicts (reference-gateway/registration/intake-cache.ts), as the
+  // first start of any run on a machine does: not counted.
   await setupOnce();
   await oneCaseOnce();
   const setupMs: number[] = [];

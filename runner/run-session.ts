@@ -501,8 +501,12 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
     const sut = await bringUpGateway(options, parts, launched);
     const gatewayJid = sut.facts.componentDomain;
     const { callers, roles } = earlyCallers ?? runCallersOf(driver, sut);
-    const { world, fixtureChecklist } = await sessionWorldOf(options, parts, callers, roles, gatewayJid);
-    const features = await advertisedFeatures(await callers.callerOf('local'), gatewayJid, log);
+    // Side by side: neither answer depends on the other, and a failed world check still stops
+    // the start (the features asked meanwhile are dropped).
+    const [{ world, fixtureChecklist }, features] = await Promise.all([
+      sessionWorldOf(options, parts, callers, roles, gatewayJid),
+      callers.callerOf('local').then((local) => advertisedFeatures(local, gatewayJid, log)),
+    ]);
     const gatewayExit = watchForUnexpectedExit(sut, parts);
     const sutControl = sutControlOf(config, sut, parts, callers);
     const ledger = ledgerOf(parts.servedTools, outOfBandLedger(config, sut.facts), sut.facts);

@@ -13,6 +13,7 @@
  */
 import { GatewayStartError, startGatewayRuntime } from '../../reference-gateway/component/index.ts';
 import { loadGatewayConfig } from '../../reference-gateway/config/gateway-config.ts';
+import { IntakeCache } from '../../reference-gateway/registration/intake-cache.ts';
 import { ConfigError } from '../../protocol/json/config-file.ts';
 import { checkReadableFile, EXIT, UsageError } from '../io.ts';
 import type { Command } from '../main.ts';
@@ -56,7 +57,10 @@ export const gatewayCommand: Command = {
     const signal = listenForStopSignal();
     let runtime;
     try {
-      runtime = await startGatewayRuntime(config, { log });
+      runtime = await startGatewayRuntime(config, {
+        log,
+        ...(process.env['AGENTCONF_NO_INTAKE_CACHE'] === '1' ? {} : { intakeCache: new IntakeCache() }),
+      });
     } catch (error) {
       signal.dispose();
       if (!(error instanceof GatewayStartError)) throw error;

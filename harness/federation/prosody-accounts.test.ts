@@ -14,6 +14,7 @@ import {
   encodeDataPathComponent,
   renderAccountFile,
   scramSha1Keys,
+  scramSha1KeysAsync,
   writeProsodyAccount,
 } from './prosody-accounts.ts';
 
@@ -26,6 +27,14 @@ function parseAccountFile(text: string): Record<string, string> {
 }
 
 describe('SCRAM-SHA-1 keys', () => {
+  it('are the same derived off the event loop', async () => {
+    const salt = Buffer.from('QSXCR+Q6sek8bf92', 'base64');
+    expect(await scramSha1KeysAsync('pencil', salt, 4096)).toEqual(scramSha1Keys('pencil', salt, 4096));
+    expect(await scramSha1KeysAsync('correct horse', 'a-salt', 3)).toEqual(
+      scramSha1Keys('correct horse', 'a-salt', 3),
+    );
+  });
+
   it('match the RFC 5802 example exchange', () => {
     const salt = Buffer.from('QSXCR+Q6sek8bf92', 'base64');
     const { storedKey, serverKey } = scramSha1Keys('pencil', salt, 4096);

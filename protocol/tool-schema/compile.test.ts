@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../json/json-value.ts';
 import { compileToolSchema } from './compile.ts';
 import { DIALECT_2020_12 } from './dialect.ts';
-import { hasDialect } from './evaluator.ts';
+import { hasDialect } from './evaluator-module.ts';
 import { registerExternalDocuments } from './registry.ts';
 import { expectRejected, rejectionOf } from './test-support/expect-rejection.ts';
 

@@ -1,45 +1,31 @@
 /**
- * The one door to the JSON Schema evaluator. @hyperjump/json-schema passes the whole 2020-12 test
- * suite, which makes it the authoritative evaluation #schemas asks for, but out of the box it
- * fetches http, https and file URIs and its settings are process-wide. Every module here imports it
- * through this file, so before any schema is compiled — in the main thread or a validation worker —
- * the evaluator is in the posture #schemas and #security require:
- * - no URI scheme is retrievable, so no reference can trigger network or file access;
- * - `format` is annotation-only (Format-Annotation vocabulary; no assertion extension exists in v0);
- * - schemas are checked against their meta-schema when compiled;
- * - the `properties` keyword copes with member names such as "constructor" (properties-keyword-fix.ts).
- * The posture is re-applied before each compile and evaluation in case other code in the process
- * changed a shared setting.
+ * The one door to the JSON Schema evaluator (evaluator-module.ts: @hyperjump/json-schema in the
+ * posture #schemas and #security require), loaded on first use. A gateway whose world's intakes
+ * were cached (reference-gateway/registration/intake-cache.ts) compiles nothing until the first
+ * invocation, and its start no longer loads the evaluator's ~100 modules (60–70 ms on a quiet
+ * 2-core machine; more while the servers start beside it).
  */
-import { removeUriSchemePlugin } from '@hyperjump/browser';
-import { setShouldValidateFormat, setShouldValidateSchema } from '@hyperjump/json-schema/draft-2020-12';
-import { installPropertiesFix } from './properties-keyword-fix.ts';
+export type { OutputUnit, SchemaObject, Validator } from '@hyperjump/json-schema/draft-2020-12';
+export type { SchemaDocument } from '@hyperjump/json-schema/experimental';
 
-const RETRIEVABLE_SCHEMES = ['http', 'https', 'file'] as const;
+export type Evaluator = typeof import('./evaluator-module.ts');
 
-export function applyEvaluatorPosture(): void {
-  for (const scheme of RETRIEVABLE_SCHEMES) removeUriSchemePlugin(scheme);
-  setShouldValidateFormat(false);
-  setShouldValidateSchema(true);
-  installPropertiesFix();
+let loading: Promise<Evaluator> | undefined;
+let loaded: Evaluator | undefined;
+
+export function loadEvaluator(): Promise<Evaluator> {
+  loading ??= import('./evaluator-module.ts').then((module) => {
+    loaded = module;
+    return module;
+  });
+  return loading;
 }
 
-applyEvaluatorPosture();
-
-export {
-  getAllRegisteredSchemaUris,
-  hasSchema,
-  registerSchema,
-  restoreValidator,
-  unregisterSchema,
-  validate,
-} from '@hyperjump/json-schema/draft-2020-12';
-export type { OutputUnit, SchemaObject, Validator } from '@hyperjump/json-schema/draft-2020-12';
-export {
-  buildSchemaDocument,
-  compile,
-  getSchema,
-  hasDialect,
-  serialize,
-} from '@hyperjump/json-schema/experimental';
-export type { SchemaDocument } from '@hyperjump/json-schema/experimental';
+/**
+ * The evaluator, for code that holds something only the evaluator makes (a Validator): it was
+ * loaded to make it.
+ */
+export function loadedEvaluator(): Evaluator {
+  if (loaded === undefined) throw new Error('the JSON Schema evaluator is used before it was loaded');
+  return loaded;
+}

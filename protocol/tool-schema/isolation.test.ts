@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileToolSchema } from './compile.ts';
-import { getAllRegisteredSchemaUris, hasDialect } from './evaluator.ts';
+import { getAllRegisteredSchemaUris, hasDialect } from './evaluator-module.ts';
 import { expectRejected } from './test-support/expect-rejection.ts';
 
 const input = { direction: 'input' } as const;

@@ -6,14 +6,14 @@
 import type { JsonObject } from '../json/json-value.ts';
 import { DIALECT_2020_12 } from './dialect.ts';
 import type { Validator } from './evaluator.ts';
-import { validate } from './evaluator.ts';
+import { loadEvaluator } from './evaluator.ts';
 import { pointerTokens } from '../json/json-pointer.ts';
 import { ToolSchemaRejection } from './rejection.ts';
 
 let metaValidator: Promise<Validator> | undefined;
 
 export async function checkMetaSchema(schema: JsonObject): Promise<void> {
-  metaValidator ??= validate(DIALECT_2020_12);
+  metaValidator ??= loadEvaluator().then(({ validate }) => validate(DIALECT_2020_12));
   const validator = await metaValidator;
   const output = validator(schema, 'BASIC');
   if (output.valid) return;

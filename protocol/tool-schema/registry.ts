@@ -14,18 +14,7 @@
  */
 import type { JsonObject } from '../json/json-value.ts';
 import type { SchemaDocument, Validator } from './evaluator.ts';
-import {
-  applyEvaluatorPosture,
-  buildSchemaDocument,
-  compile,
-  getSchema,
-  hasDialect,
-  hasSchema,
-  registerSchema,
-  restoreValidator,
-  serialize,
-  unregisterSchema,
-} from './evaluator.ts';
+import { loadEvaluator } from './evaluator.ts';
 import { Mutex } from './mutex.ts';
 import { resolveUri } from './uri.ts';
 
@@ -72,6 +61,9 @@ export async function compileIsolated(
   schema: JsonObject | boolean,
   options: IsolatedCompileOptions,
 ): Promise<IsolatedCompilation> {
+  const evaluator = await loadEvaluator();
+  const { applyEvaluatorPosture, buildSchemaDocument, compile, getSchema, hasDialect, hasSchema } = evaluator;
+  const { restoreValidator, serialize } = evaluator;
   return registryLock.run(async () => {
     applyEvaluatorPosture();
     for (const uri of options.identifiers ?? []) {
@@ -111,6 +103,7 @@ export async function registerExternalDocuments(
   documents: Iterable<readonly [uri: string, document: JsonObject | boolean]>,
   contextDialect: string,
 ): Promise<ExternalDocuments> {
+  const { applyEvaluatorPosture, registerSchema, unregisterSchema } = await loadEvaluator();
   return registryLock.run(() => {
     applyEvaluatorPosture();
     const registered: string[] = [];

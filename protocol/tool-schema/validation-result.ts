@@ -6,7 +6,7 @@
  */
 import type { JsonValue } from '../json/json-value.ts';
 import type { OutputUnit, Validator } from './evaluator.ts';
-import { applyEvaluatorPosture } from './evaluator.ts';
+import { loadedEvaluator } from './evaluator.ts';
 import { pointerTokens } from '../json/json-pointer.ts';
 
 export interface SchemaValidationError {
@@ -44,7 +44,8 @@ export function evaluateInstance(
   instance: JsonValue,
   documentUri: string,
 ): SchemaValidationResult {
-  applyEvaluatorPosture();
+  // A Validator exists only once the evaluator was loaded to make it.
+  loadedEvaluator().applyEvaluatorPosture();
   if (validator(instance).valid) return VALID;
   const detailed = validator(instance, 'BASIC');
   const units = detailed.valid ? [] : (detailed.errors ?? []);

@@ -7,7 +7,7 @@ import type { JsonValue } from '../json/json-value.ts';
 import { compileToolSchema } from './compile.ts';
 import type { CompiledToolSchema } from './compiled-tool-schema.ts';
 import type { Validator } from './evaluator.ts';
-import { restoreValidator } from './evaluator.ts';
+import { loadEvaluator } from './evaluator.ts';
 import { ToolSchemaRejection } from './rejection.ts';
 import { evaluateInstance } from './validation-result.ts';
 import type { WorkerPayload, WorkerReply, WorkerRequest } from './worker-protocol.ts';
@@ -66,7 +66,7 @@ async function load(payload: WorkerPayload): Promise<Entry> {
   if (payload.kind === 'evaluator') {
     return {
       kind: 'evaluator',
-      validator: restoreValidator(payload.serialized),
+      validator: (await loadEvaluator()).restoreValidator(payload.serialized),
       documentUri: payload.documentUri,
     };
   }

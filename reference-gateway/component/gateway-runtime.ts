@@ -5,9 +5,9 @@
  * naming the stage in one sentence, and leaves nothing open behind it.
  *
  * Stages, in order:
- * 1. database: opened (and migrated) once on its own first, so that an unreadable path, a
+ * 1. database: opened (and migrated) on its own first, so that an unreadable path, a
  *    directory that does not exist or a file that is not a database is reported as such, not
- *    mixed up with the world loaded in the same call later;
+ *    mixed up with the world loaded in the same call later; then handed to openGatewayState;
  * 2. world: openGatewayState loads the config's policy and the fixture world (every problem
  *    is listed); mcp: it starts the MCP-hosted endpoints' servers and lists their tools;
  * 3. health: the listener binds before the connection, so /health answers and /ready says 503
@@ -20,6 +20,7 @@ import { ConfigError } from '../../protocol/json/config-file.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { openGatewayState, type GatewayState } from '../config/gateway-state.ts';
 import { startHealthListener, HealthListenError, type HealthListener } from '../health/index.ts';
+import type { IntakeCache } from '../registration/intake-cache.ts';
 import { WorldProvisioningError } from '../registration/world-provisioning.ts';
 import { McpHostingError } from '../runtime/mcp/index.ts';
 import { GatewayStore } from '../store/gateway-store.ts';
@@ -44,6 +45,8 @@ export class GatewayStartError extends Error {
 export interface GatewayRuntimeOptions extends GatewayComponentOptions {
   /** The clock of the store and the rate limiter (milliseconds since the epoch). */
   readonly now?: () => number;
+  /** Passed to openGatewayState: the world's manifests accepted at an earlier start are not validated again. */
+  readonly intakeCache?: IntakeCache;
 }
 
 export interface GatewayRuntime {
@@ -70,9 +73,10 @@ function isSqliteError(error: unknown): boolean {
   );
 }
 
-function checkDatabase(config: GatewayConfig, now: () => number): void {
+/** The database opened on its own, handed to openGatewayState: opening it twice cost a start a WAL checkpoint and its sync. */
+function checkDatabase(config: GatewayConfig, now: () => number): GatewayStore {
   try {
-    GatewayStore.open(config.database, { now }).close();
+    return GatewayStore.open(config.database, { now });
   } catch (error) {
     throw new GatewayStartError(
       'database',
@@ -85,9 +89,15 @@ async function openState(
   config: GatewayConfig,
   now: () => number,
   log: (line: string) => void,
+  intakeCache: IntakeCache | undefined,
+  store: GatewayStore,
 ): Promise<GatewayState> {
   try {
-    return await openGatewayState(config, now, { log });
+    return await openGatewayState(config, now, {
+      log,
+      store,
+      ...(intakeCache === undefined ? {} : { intakeCache }),
+    });
   } catch (error) {
     if (error instanceof McpHostingError) {
       throw new GatewayStartError(
@@ -129,8 +139,8 @@ export async function startGatewayRuntime(
 ): Promise<GatewayRuntime> {
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => undefined);
-  checkDatabase(config, now);
-  const state = await openState(config, now, log);
+  const store = checkDatabase(config, now);
+  const state = await openState(config, now, log, options.intakeCache, store);
   let health: HealthListener | undefined;
   let gateway: GatewayComponent | undefined;
   try {

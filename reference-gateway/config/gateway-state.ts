@@ -13,8 +13,10 @@ import { StoreCatalog } from '../catalog/store-catalog.ts';
 import { compileAccessPolicy, type AccessPolicy } from '../policy/access-policy.ts';
 import { RateLimiter } from '../policy/rate-limiter.ts';
 import { Provisioning } from '../registration/provisioning.ts';
+import type { IntakeCache } from '../registration/intake-cache.ts';
+import { intakeManifest } from '../registration/manifest-intake.ts';
 import { Registry } from '../registration/registry.ts';
-import { provisionWorld, type WorldReport } from '../registration/world-provisioning.ts';
+import { provisionWorld, type Intake, type WorldReport } from '../registration/world-provisioning.ts';
 import { GatewayStore } from '../store/gateway-store.ts';
 import { ConformanceRuntime } from '../runtime/conformance/index.ts';
 import {
@@ -63,9 +65,20 @@ export interface GatewayStateOptions {
   readonly log?: (line: string) => void;
   /** How MCP-hosted endpoints reach their servers (tests connect in memory). */
   readonly mcpTransport?: TransportFactory;
+  /** Verdicts of earlier starts for the world's manifests (intake-cache.ts); none: every manifest is validated. */
+  readonly intakeCache?: IntakeCache;
+  /**
+   * The database already opened (and migrated) at config.database by the caller, handed over:
+   * the state closes it. Default: opened here.
+   */
+  readonly store?: GatewayStore;
 }
 
 /** The identity the gateway gives MCP servers (initialize's clientInfo). */
+function intakeOf(cache: IntakeCache | undefined): Intake {
+  return cache === undefined ? intakeManifest : (text, limits) => cache.intake(text, limits);
+}
+
 const MCP_CLIENT_INFO = { name: 'agentconf-reference-gateway', version: '0.1.0' };
 
 function compilePolicy(config: GatewayConfig, store: GatewayStore): AccessPolicy {
@@ -123,7 +136,7 @@ export async function openGatewayState(
   now: () => number,
   options: GatewayStateOptions = {},
 ): Promise<GatewayState> {
-  const store = GatewayStore.open(config.database, { now });
+  const store = options.store ?? GatewayStore.open(config.database, { now });
   let hosted: HostedMcpEndpoint[] = [];
   const stopRuntimes = async (): Promise<void> => {
     const stopping = hosted;
@@ -160,7 +173,9 @@ export async function openGatewayState(
         : withCallOutEndpoint(withHosted, config.callOut, config.source);
     const runtimes = runtimesOf(config, fixtureWorld, store, hosted, callOut);
     const world =
-      fixtureWorld === undefined ? undefined : await provisionWorld(store, fixtureWorld, config.limits);
+      fixtureWorld === undefined
+        ? undefined
+        : await provisionWorld(store, fixtureWorld, config.limits, intakeOf(options.intakeCache));
     let policy = compilePolicy(config, store);
     const registry = new Registry(store);
     const rateLimiter = new RateLimiter(

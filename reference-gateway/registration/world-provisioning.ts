@@ -19,7 +19,7 @@ import type { FixtureWorld, WorldEndpoint } from '../config/fixture-world.ts';
 import type { EndpointPolicy } from '../policy/policy-rules.ts';
 import type { GatewayStore } from '../store/gateway-store.ts';
 import { intakeManifest, type AcceptedManifest, type ManifestLimits } from './manifest-intake.ts';
-import type { RegistrationFault } from './registration-fault.ts';
+import type { Outcome, RegistrationFault } from './registration-fault.ts';
 
 export interface WorldProblem {
   /** JSON pointer in the world file. */
@@ -54,6 +54,12 @@ export interface WorldReport {
   readonly policyChanged: boolean;
 }
 
+/** How a manifest is taken in: intakeManifest, or the same through the intake cache. */
+export type Intake = (
+  text: string | Uint8Array,
+  limits: ManifestLimits,
+) => Promise<Outcome<AcceptedManifest>>;
+
 interface CheckedEndpoint {
   readonly declaration: WorldEndpoint;
   readonly versions: readonly AcceptedManifest[];
@@ -74,6 +80,7 @@ async function checkEndpoints(
   world: FixtureWorld,
   limits: ManifestLimits,
   problems: WorldProblem[],
+  intake: Intake,
 ): Promise<CheckedEndpoint[]> {
   const checked: CheckedEndpoint[] = [];
   for (const declaration of world.endpoints) {
@@ -81,13 +88,13 @@ async function checkEndpoints(
     let refused = 0;
     for (const source of declaration.versions) {
       // One at a time: schema compilation is the expensive step and runs in a shared worker.
-      const intake = await intakeManifest(source.text, limits);
-      if (!intake.ok) {
-        problems.push({ path: source.path, message: describeFault(source.origin, intake.fault) });
+      const taken = await intake(source.text, limits);
+      if (!taken.ok) {
+        problems.push({ path: source.path, message: describeFault(source.origin, taken.fault) });
         refused += 1;
         continue;
       }
-      const accepted = intake.value;
+      const accepted = taken.value;
       if (accepted.endpointJid !== declaration.jid) {
         problems.push({
           path: source.path,
@@ -194,9 +201,10 @@ export async function provisionWorld(
   store: GatewayStore,
   world: FixtureWorld,
   limits: ManifestLimits,
+  intake: Intake = intakeManifest,
 ): Promise<WorldReport> {
   const problems: WorldProblem[] = [];
-  const checked = await checkEndpoints(world, limits, problems);
+  const checked = await checkEndpoints(world, limits, problems, intake);
   if (problems.length > 0) throw new WorldProvisioningError(world.source, problems);
   const counts: Counts = { created: 0, unchanged: 0, keptRemoved: 0, pointersApplied: 0 };
   const policyChanged = store.transaction(() => {
