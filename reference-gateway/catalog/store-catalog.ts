@@ -12,6 +12,13 @@
  * immutable, and a removed one is never served because the store is asked first. Stored bytes
  * are parsed strictly and re-canonicalized on first use: a row whose bytes do not reproduce
  * its hash is corruption, and the catalog refuses to serve it.
+ *
+ * Each answer comes from one store query, so it sees one snapshot and needs no transaction
+ * (better-sqlite3 runs a statement to completion, and this process has the one connection).
+ * The hot query reads only which version is active and its hash; the manifest bytes are read
+ * only for a version not built yet, and then the query is the old full one, again one snapshot,
+ * whose rows the answer is made of. A (jid, version) never changes content, even after removal
+ * (tombstones), so a cached record is exactly what the bytes would give again.
  */
 import { JidError, compareUtf8, normalizeBareJid } from '../../protocol/jid/index.ts';
 import type { JsonLimits } from '../../protocol/json/json-limits.ts';
@@ -19,7 +26,7 @@ import { parseStrictCanonical } from '../../protocol/json/strict-canonical.ts';
 import type { Manifest } from '../../protocol/manifest/index.ts';
 import type { AccessPolicy } from '../policy/access-policy.ts';
 import type { GatewayStore } from '../store/gateway-store.ts';
-import type { StoredVersion } from '../store/store-records.ts';
+import type { StoredVersion, VersionPin } from '../store/store-records.ts';
 import type { Catalog, ManifestRecord, Requester, VisibleEndpoint } from './catalog.ts';
 import { buildManifestRecord } from './manifest-record.ts';
 
@@ -52,33 +59,57 @@ export class StoreCatalog implements Catalog {
   // metadata answer asks these three methods, and they ask the one policy decision canSee.
   visibleEndpoints(requester: Requester): readonly VisibleEndpoint[] {
     const policy = this.#policy();
-    return this.#store.registrations
+    const tables = this.#store.registrations;
+    const visible = (version: VersionPin): boolean => policy.canSee(requester, version.jid);
+    let endpoints = this.#cachedEndpoints(tables.activeVersionPins().filter(visible));
+    // A version not built yet: the whole listing from the full query's one snapshot instead.
+    endpoints ??= tables
       .activeVersions()
-      .filter((stored) => policy.canSee(requester, stored.jid))
-      .map((stored) => ({ jid: stored.jid, active: this.#record(stored) }))
-      .sort((a, b) => compareUtf8(a.jid, b.jid));
+      .filter(visible)
+      .map((stored) => ({ jid: stored.jid, active: this.#built(stored) }));
+    return endpoints.sort((a, b) => compareUtf8(a.jid, b.jid));
   }
 
   visibleEndpoint(requester: Requester, jid: string): VisibleEndpoint | undefined {
     const endpoint = normalizedOrUndefined(jid);
-    const stored =
-      endpoint === undefined ? undefined : this.#store.registrations.activeVersionRecord(endpoint);
+    const pin = endpoint === undefined ? undefined : this.#store.registrations.activeVersionPin(endpoint);
     // errors.not-found-equivalence: store and policy are both asked before either answer is used.
     const visible = endpoint !== undefined && this.#policy().canSee(requester, endpoint);
-    if (stored === undefined || !visible) return undefined;
-    return { jid: stored.jid, active: this.#record(stored) };
+    if (pin === undefined || !visible) return undefined;
+    const cached = this.#cached(pin);
+    if (cached !== undefined) return { jid: pin.jid, active: cached };
+    const stored = this.#store.registrations.activeVersionRecord(pin.jid);
+    return stored === undefined ? undefined : { jid: stored.jid, active: this.#built(stored) };
   }
 
   visibleVersion(requester: Requester, jid: string, version: string): ManifestRecord | undefined {
     const endpoint = normalizedOrUndefined(jid);
-    const stored = endpoint === undefined ? undefined : this.#store.registrations.version(endpoint, version);
+    const pin = endpoint === undefined ? undefined : this.#store.registrations.versionPin(endpoint, version);
     const visible = endpoint !== undefined && this.#policy().canSee(requester, endpoint);
-    if (stored === undefined || !visible) return undefined;
-    return this.#record(stored);
+    if (pin === undefined || !visible) return undefined;
+    const cached = this.#cached(pin);
+    if (cached !== undefined) return cached;
+    const stored = this.#store.registrations.version(pin.jid, pin.version);
+    return stored === undefined ? undefined : this.#built(stored);
   }
 
-  #record(stored: StoredVersion): ManifestRecord {
-    const key = `${stored.jid}\u0000${stored.version}\u0000${stored.hash.value}`;
+  /** The endpoints of `pins` with their cached records; undefined when one is not built yet. */
+  #cachedEndpoints(pins: readonly VersionPin[]): VisibleEndpoint[] | undefined {
+    const endpoints: VisibleEndpoint[] = [];
+    for (const pin of pins) {
+      const active = this.#cached(pin);
+      if (active === undefined) return undefined;
+      endpoints.push({ jid: pin.jid, active });
+    }
+    return endpoints;
+  }
+
+  #cached(pin: VersionPin): ManifestRecord | undefined {
+    return this.#records.get(recordKey(pin));
+  }
+
+  #built(stored: StoredVersion): ManifestRecord {
+    const key = recordKey(stored);
     let record = this.#records.get(key);
     if (record === undefined) {
       record = recordOf(stored);
@@ -86,6 +117,10 @@ export class StoreCatalog implements Catalog {
     }
     return record;
   }
+}
+
+function recordKey(version: VersionPin): string {
+  return `${version.jid}\u0000${version.version}\u0000${version.hash.value}`;
 }
 
 function normalizedOrUndefined(jid: string): string | undefined {

@@ -92,9 +92,12 @@ export class Registry {
     });
   }
 
-  /** Active version, every version with its hash, and whether each may be removed. */
+  /**
+   * Active version, every version with its hash, and whether each may be removed: four reads
+   * that must agree, so one snapshot, but no write lock.
+   */
   status(jid: string): Outcome<Registration> {
-    return this.#store.transaction(() => {
+    return this.#store.snapshot(() => {
       const tables = this.#store.registrations;
       if (!tables.endpointExists(jid)) return refuse('unknown-endpoint');
       const active = tables.activeVersion(jid);

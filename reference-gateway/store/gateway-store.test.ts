@@ -208,6 +208,28 @@ describe('versions, the active pointer and tombstones', () => {
   });
 });
 
+describe('read snapshots', () => {
+  it('reads one snapshot without the write lock', () => {
+    const store = dir.open();
+    store.registrations.insertVersion(newVersion(WEATHER, '1'));
+    const other = new Database(dir.path, { timeout: 0 });
+    try {
+      const seen = store.snapshot(() => {
+        const before = store.registrations.versions(WEATHER).length;
+        // Would fail with SQLITE_BUSY at once if the snapshot held the write lock.
+        other
+          .prepare('INSERT INTO manifest_versions VALUES (?, ?, ?, ?, ?, ?)')
+          .run(WEATHER, '2', Buffer.from('{}'), 'sha-256', 'x', 'now');
+        return [before, store.registrations.versions(WEATHER).length];
+      });
+      expect(seen).toEqual([1, 1]);
+      expect(store.registrations.versions(WEATHER)).toHaveLength(2);
+    } finally {
+      other.close();
+    }
+  });
+});
+
 describe('policy and world declarations', () => {
   const grants: Grant[] = [
     { subjectKind: 'domain', subject: 'example.com', action: 'see', endpoint: WEATHER, tool: null },

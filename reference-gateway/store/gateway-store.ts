@@ -2,7 +2,7 @@
  * The gateway's persistent state: the only module that touches SQLite (better-sqlite3, whose
  * API is synchronous: a transaction runs to completion before any other JavaScript does).
  *
- * Every write runs in a transaction. `transaction(work)` starts an IMMEDIATE transaction (the
+ * Every write runs in a transaction; reads need none (`snapshot` for several that must agree). `transaction(work)` starts an IMMEDIATE transaction (the
  * write lock is taken at BEGIN, so a check inside `work` cannot be invalidated by another
  * process before the write); inside one, the table methods' own transactions nest as
  * savepoints, so a domain operation's checks and writes commit or roll back together.
@@ -68,6 +68,18 @@ export class GatewayStore {
     const value = run.immediate();
     this.#durability.committedDurably();
     return value;
+  }
+
+  /**
+   * Runs `work`, which only reads, on one snapshot of the database: a DEFERRED transaction,
+   * which takes no write lock (in WAL mode a reader never blocks the writer) and, having
+   * written nothing, has nothing to make durable. Only for several statements that must agree
+   * with each other; a single statement is its own snapshot and needs none. Nested, it is part
+   * of the outer transaction.
+   */
+  snapshot<T>(work: () => T): T {
+    if (this.#db.inTransaction) return work();
+    return this.#db.transaction(work).deferred();
   }
 
   /**

@@ -49,6 +49,12 @@ function versionOf(row: VersionRow): StoredVersion {
   };
 }
 
+type PinRow = Pick<VersionRow, 'endpoint_jid' | 'version' | 'hash_algo' | 'hash_value'>;
+
+function pinOf(row: PinRow): VersionPin {
+  return { jid: row.endpoint_jid, version: row.version, hash: hashOf(row.hash_algo, row.hash_value) };
+}
+
 function tombstoneOf(row: TombstoneRow): VersionTombstone {
   return {
     jid: row.endpoint_jid,
@@ -132,7 +138,38 @@ export class RegistrationTables {
     return rows.map(versionOf);
   }
 
-  /** The active version of one endpoint, in one query (the catalog's hot path). */
+  /**
+   * The active version of every endpoint that has one, without its manifest bytes, in octet
+   * order of the endpoint JID: the catalog lists from these and reads bytes only for a version
+   * it has not built yet (copying every active manifest out of SQLite on each listing or search
+   * was most of their cost, bench/read-path).
+   */
+  activeVersionPins(): VersionPin[] {
+    const rows = this.#sql
+      .get(
+        `SELECT a.endpoint_jid, a.version, m.hash_algo, m.hash_value
+         FROM active_versions a
+         JOIN manifest_versions m ON m.endpoint_jid = a.endpoint_jid AND m.version = a.version
+         ORDER BY a.endpoint_jid`,
+      )
+      .all() as PinRow[];
+    return rows.map(pinOf);
+  }
+
+  /** The active version of one endpoint without its manifest bytes (the catalog's hot path). */
+  activeVersionPin(jid: string): VersionPin | undefined {
+    const row = this.#sql
+      .get(
+        `SELECT a.endpoint_jid, a.version, m.hash_algo, m.hash_value
+         FROM active_versions a
+         JOIN manifest_versions m ON m.endpoint_jid = a.endpoint_jid AND m.version = a.version
+         WHERE a.endpoint_jid = ?`,
+      )
+      .get(jid) as PinRow | undefined;
+    return row === undefined ? undefined : pinOf(row);
+  }
+
+  /** The active version of one endpoint, in one query. */
   activeVersionRecord(jid: string): StoredVersion | undefined {
     const row = this.#sql
       .get(
