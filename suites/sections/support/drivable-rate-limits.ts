@@ -19,14 +19,19 @@ export interface DrivableRateLimits {
   readonly undriven: readonly string[];
 }
 
+/** Why a case cannot wait for `bucket` to refill in full, or undefined when it can. */
+export function whyRefillTooSlow(bucket: DocumentedRateLimit): string | undefined {
+  const refillS = (bucket.burst + 1) / bucket.perSecond;
+  return refillS > REFILL_WAIT_LIMIT_S
+    ? `${bucket.documentedAt} refills in full in ${refillS.toFixed(1)} s, longer than the ${String(REFILL_WAIT_LIMIT_S)} s a case waits`
+    : undefined;
+}
+
 /** Why the case cannot drive past `bucket`, or undefined when it can. */
 export function whyNotDrivable(bucket: DocumentedRateLimit): string | undefined {
-  const refillS = (bucket.burst + 1) / bucket.perSecond;
   if (bucket.burst > MAX_DRIVEN_BURST)
     return `${bucket.documentedAt} has a burst of ${String(bucket.burst)}, more than the ${String(MAX_DRIVEN_BURST)} a case drives past`;
-  if (refillS > REFILL_WAIT_LIMIT_S)
-    return `${bucket.documentedAt} refills in full in ${refillS.toFixed(1)} s, longer than the ${String(REFILL_WAIT_LIMIT_S)} s a case waits`;
-  return undefined;
+  return whyRefillTooSlow(bucket);
 }
 
 /** The documented buckets of `operations`, split into those a case can drive and the reasons for the rest. */

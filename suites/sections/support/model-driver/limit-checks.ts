@@ -37,7 +37,7 @@ import { TaskSession } from '../task-session.ts';
 import { conformanceTarget } from '../task-target.ts';
 import { requireToolFeatures } from '../tool-features.ts';
 import { FOREIGN_HASH } from './arbitraries.ts';
-import { drivableRateLimits, REFILL_WAIT_LIMIT_S, undrivenAdvice } from '../drivable-rate-limits.ts';
+import { drivableRateLimits, undrivenAdvice, whyRefillTooSlow } from '../drivable-rate-limits.ts';
 import { describeExpectation, judgeReply } from './judge.ts';
 import { expectationOf, pageKindOf, wireRequestOf, type ModelOperation } from './operations.ts';
 import { runWorldOf } from './run-world.ts';
@@ -329,11 +329,10 @@ export async function checkCapacityPaths(
   const { world, principal } = proberWorld(context, caller);
   const invocationBucket = documentedRateLimitsOf(context.sut.limits, caller.bareJid).invocation;
   // Only the refill matters here: the case waits for a full bucket and sends a few dozen requests.
-  const refillS =
-    invocationBucket === undefined ? 0 : (invocationBucket.burst + 1) / invocationBucket.perSecond;
-  if (invocationBucket !== undefined && refillS > REFILL_WAIT_LIMIT_S)
+  const tooSlow = invocationBucket === undefined ? undefined : whyRefillTooSlow(invocationBucket);
+  if (tooSlow !== undefined)
     throw new MissingFixture(
-      `${invocationBucket.documentedAt} refills in full in ${refillS.toFixed(1)} s, longer than the ${String(REFILL_WAIT_LIMIT_S)} s the case waits before it fills the task capacity: document a bucket for ${caller.bareJid} under limits.principalRateLimits that refills sooner`,
+      `${tooSlow} before it fills the task capacity: document a bucket for ${caller.bareJid} under limits.principalRateLimits that refills sooner`,
     );
   const run = new CapacityRun(session, world, principal, invocationBucket);
   const rounds = context.budget.iterations(...runs);
@@ -709,7 +708,8 @@ interface Answered {
 
 /**
  * Sends at fullAgainAt (metered-requests.ts): the documented bucket idle for a full refill on the
- * gateway's clock (no longer than REFILL_WAIT_LIMIT_S: only drivable buckets are driven).
+ * gateway's clock (no longer than REFILL_WAIT_LIMIT_S of drivable-rate-limits.ts: only drivable
+ * buckets are driven).
  */
 async function afterFullRefill<T>(
   bucket: TokenBucket,
