@@ -9,11 +9,9 @@ import type { JsonValue } from '../protocol/json/json-value.ts';
 import { NS } from '../protocol/namespaces.ts';
 import { parseDiscoInfo, StanzaParseError } from '../protocol/stanza/index.ts';
 import type { OutOfBandLedger, SutControl, SutFacts } from '../suites/framework/context.ts';
-import { refuseSendsOfAbandonedAttempt } from '../suites/framework/evidence.ts';
 import { referenceWorldOf, type ReferenceWorld } from '../suites/fixtures/reference-world.ts';
 import { REFERENCE_WORLD_ACCOUNTS, referenceWorldJids } from '../suites/fixtures/world-accounts.ts';
 import {
-  createDriver,
   IqTimeout,
   MalformedReply,
   StanzaErrorReply,
@@ -49,6 +47,7 @@ import type { SutConfig } from '../harness/sut/sut-config.ts';
 import { gatewayPacer, TokenBucket, type Pace } from './request-pacing.ts';
 import { operatorChecklist, provisionWorld, unconfirmedItems, type ChecklistItem } from './admin-fixtures.ts';
 import { RunCallers, type CallerRoles } from './caller-pool.ts';
+import { caseDriver } from './case-driver.ts';
 import { externalSutControl } from './external-sut-control.ts';
 import { componentLinkRequest } from './federation-request.ts';
 import { EarlyLaunch, launchesWhileBooting } from './early-launch.ts';
@@ -483,13 +482,13 @@ export async function startSession(options: StartSessionOptions): Promise<RunSes
   log(
     `federation: ${federation.provider} (${serversText(runServersOf(federation))}), servers ready in ${String(Math.round(federation.timings.bootMs))} ms`,
   );
-  const driver = createDriver(federation, {
-    timeoutMs: config.timeouts.replySeconds * 1_000,
-    sendGate: refuseSendsOfAbandonedAttempt,
-    ...(options.pace === undefined
+  const driver = caseDriver(
+    federation,
+    config,
+    options.pace === undefined
       ? {}
-      : { beforeSend: gatewayPacer(new TokenBucket(options.pace), config.component.domain) }),
-  });
+      : { beforeSend: gatewayPacer(new TokenBucket(options.pace), config.component.domain) },
+  );
   const parts = new StartedParts(federation, driver, log);
   try {
     const launched = await early?.launched;

@@ -5,16 +5,15 @@
  * it crosses s2s. The suites' own cases then judge what the target answers, requirement by
  * requirement, and a failure names the target side.
  */
-import { createDriver } from '../../harness/driver/index.ts';
 import { federationForSide, type PairSide } from '../../harness/federation/pair-side.ts';
 import type { SutInstance } from '../../harness/sut/launch.ts';
 import type { SutConfig } from '../../harness/sut/sut-config.ts';
 import type { JsonValue } from '../../protocol/json/json-value.ts';
-import { refuseSendsOfAbandonedAttempt } from '../../suites/framework/evidence.ts';
 import { referenceWorldOf } from '../../suites/fixtures/reference-world.ts';
 import { referenceWorldJids } from '../../suites/fixtures/world-accounts.ts';
 import { mirrorAddress, pairWorld } from '../../suites/interop/pair-world.ts';
 import { RunCallers, type CallerRoles } from '../caller-pool.ts';
+import { caseDriver } from '../case-driver.ts';
 import { advertisedFeatures, sutFactsOf, type RunSession } from '../run-session.ts';
 import { keepLogs } from '../session-logs.ts';
 import type { PairGateways } from './pair-gateways.ts';
@@ -46,10 +45,7 @@ export async function targetSession(
   const federation = federationForSide(pair.federation, target);
   const sut: SutInstance = pair.gateways[target];
   const gatewayJid = sut.facts.componentDomain;
-  const driver = createDriver(federation, {
-    timeoutMs: config.timeouts.replySeconds * 1_000,
-    sendGate: refuseSendsOfAbandonedAttempt,
-  });
+  const driver = caseDriver(federation, config);
   const roles = pairRoles(target, sut.adminAccount?.jid);
   const callers = new RunCallers(driver, roles);
   const local = await callers.callerOf('local');

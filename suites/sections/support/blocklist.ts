@@ -60,7 +60,7 @@ export async function clearGatewayBlocks(human: Caller, gatewayDomain: string): 
 
 /**
  * Runs `body`, then `cleanUp` whatever happened. A clean-up failure is never swallowed: after a
- * body that passed, the case cannot tell (it leaves the account changed for the cases and runs
+ * body that ended without a finding (it may have checked little), the case cannot tell (it leaves the account changed for the cases and runs
  * after it); after a verdict, the failure is noted beside it in the transcript and the verdict
  * stands.
  */
@@ -80,7 +80,7 @@ export async function withCleanUp(
   } catch (error) {
     const what = `clean-up failed: ${error instanceof Error ? error.message : String(error)}`;
     caller.transcript.note(what);
-    if (verdict === undefined) throw new CannotTell(`passed its checks, but its ${what}`);
+    if (verdict === undefined) throw new CannotTell(`ended without a finding, but its ${what}`);
   }
   if (verdict !== undefined) throw verdict.error;
 }
