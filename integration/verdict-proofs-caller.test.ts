@@ -42,6 +42,11 @@ const PROOFS: readonly Proof[] = [
     requirement: 'events.caller-ignores-replay',
   },
   {
+    variant: 'answers-bad-result',
+    caseId: 'json-encoding.caller-sends-no-reply-to-bad-result',
+    requirement: 'json-encoding.unacceptable-iq-result',
+  },
+  {
     variant: 'trusts-any-sender',
     caseId: 'events.caller-drops-invalid-lifecycle-messages',
     requirement: 'events.caller-drops-invalid-messages',

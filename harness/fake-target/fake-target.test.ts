@@ -225,6 +225,26 @@ describe('fake target', () => {
     await expect(invokes.next(50)).rejects.toBeInstanceOf(StanzaWaitTimeout);
   });
 
+  it('round-trips to a caller: once it answers, what it sent before is in the log', async () => {
+    const messages = target.stream({ kind: 'message', from: 'alice@example.com' });
+    // Not awaited: the barrier alone must make the message visible.
+    const sent = alice.send(
+      xml('message', { to: WEATHER, id: generateIdentifier('m-') }, xml('body', {}, 'hi')),
+    );
+    expect(await target.roundTrip('alice@example.com/laptop', 5000)).toBe(true);
+    const [message] = messages.pending();
+    if (message === undefined) throw new Error('the message alice sent before the ping is not in the log');
+    expect(target.isBarrierAnswer(message)).toBe(false);
+    await sent;
+    const answers = target.log
+      .all({ kind: 'iq-response' })
+      .filter((stanza) => target.isBarrierAnswer(stanza));
+    expect(answers.length).toBeGreaterThan(0);
+    const stop = new AbortController();
+    stop.abort();
+    expect(await target.roundTrip('alice@example.com/laptop', 5000, stop.signal)).toBe(false);
+  });
+
   it('replays an identical invoke, refuses a changed one with conflict, and a late retry once expired', async () => {
     const requestId = generateIdentifier('req-');
     const accepted = parseAccepted(await ask(WEATHER, 'set', invoke(requestId, '{"city":"Riga"}')));

@@ -13,7 +13,7 @@ import { ComponentLink } from '../../protocol/component-link/component-link.ts';
 import { dateTimeFromMillis } from '../../protocol/datetime.ts';
 import { generateIdentifier } from '../../protocol/identifiers.ts';
 import type { JsonValue } from '../../protocol/json/json-value.ts';
-import { NS_AGENT_TASK } from '../../protocol/namespaces.ts';
+import { NS, NS_AGENT_TASK } from '../../protocol/namespaces.ts';
 import {
   StanzaBuildError,
   StanzaParseError,
@@ -41,6 +41,7 @@ import type { TargetComponentLink } from '../federation/server-provider.ts';
 import { answerMetadata, metadataKindOf } from './metadata-answers.ts';
 import {
   StanzaLog,
+  StanzaWaitTimeout,
   bareOf,
   matches,
   type RecordedStanza,
@@ -145,6 +146,8 @@ export interface SentEvent {
 export const DEFAULT_LATE_RETRY: LateRetryPolicy = {
   refuse: { type: 'cancel', condition: 'not-acceptable' },
 };
+/** IDs of roundTrip's pings: no other stanza the target sends uses it. */
+const BARRIER_ID_PREFIX = 'barrier-';
 const BAD_REQUEST: StanzaError = { type: 'modify', condition: 'bad-request' };
 const ITEM_NOT_FOUND: StanzaError = { type: 'cancel', condition: 'item-not-found' };
 const CONFLICT: StanzaError = { type: 'cancel', condition: 'conflict' };
@@ -354,6 +357,32 @@ export class FakeTarget {
   /** Writes `text` as it is: a stanza must carry its from and to. */
   async sendRaw(text: string): Promise<void> {
     await this.#writeText(text);
+  }
+
+  /**
+   * A barrier for absence checks: pings `to` from the target's domain and resolves true once any
+   * answer (result or error) is in the log, false when `timeoutMs` passes first. RFC 6120 keeps
+   * one entity's stanzas to another in order, and `to` answers only after it read the ping, so
+   * once the answer is in, every stanza `to` sent this target before it read the ping is in the
+   * log too. The answer is recorded like any IQ response; `isBarrierAnswer` tells it apart. An
+   * aborted `signal` ends the wait (false).
+   */
+  async roundTrip(to: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    const id = `${BARRIER_ID_PREFIX}${generateIdentifier('')}`;
+    const answered = this.log.stream({ kind: 'iq-response', where: (stanza) => stanza.id === id });
+    await this.#write(xml('iq', { type: 'get', id, from: this.domain, to }, xml('ping', { xmlns: NS.ping })));
+    try {
+      await answered.next(timeoutMs, signal);
+      return true;
+    } catch (error) {
+      if (error instanceof StanzaWaitTimeout || signal?.aborted === true) return false;
+      throw error;
+    }
+  }
+
+  /** Whether `stanza` answers one of roundTrip's pings rather than anything the caller was sent. */
+  isBarrierAnswer(stanza: RecordedStanza): boolean {
+    return stanza.kind === 'iq-response' && (stanza.id?.startsWith(BARRIER_ID_PREFIX) ?? false);
   }
 
   /** Now, as an XEP-0082 timestamp from the target's clock (for payloads). */

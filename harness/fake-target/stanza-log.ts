@@ -124,22 +124,38 @@ export class StanzaLog {
     return this.#stanzas.length;
   }
 
-  /** The first stanza at or after position `since` that matches, waiting up to `timeoutMs`. */
-  async waitFor(match: StanzaMatch, options: { since?: number; timeoutMs: number }): Promise<RecordedStanza> {
+  /**
+   * The first stanza at or after position `since` that matches, waiting up to `timeoutMs`; an
+   * aborted `signal` stops the wait (rejecting with its reason) and leaves no timer behind.
+   */
+  async waitFor(
+    match: StanzaMatch,
+    options: { since?: number; timeoutMs: number; signal?: AbortSignal },
+  ): Promise<RecordedStanza> {
     const since = options.since ?? 0;
     const present = this.#stanzas.slice(since).find((stanza) => matches(match, stanza));
     if (present !== undefined) return present;
+    const { signal } = options;
+    signal?.throwIfAborted();
     return await new Promise<RecordedStanza>((resolve, reject) => {
+      const onAbort = (): void => {
+        clearTimeout(timer);
+        this.#waiters.delete(waiter);
+        reject(signal?.reason instanceof Error ? signal.reason : new Error('the wait was aborted'));
+      };
       const waiter: Waiter = {
         accept: (stanza) => {
           if (stanza.index < since || !matches(match, stanza)) return false;
           clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
           resolve(stanza);
           return true;
         },
       };
+      signal?.addEventListener('abort', onAbort, { once: true });
       const timer = setTimeout(() => {
         this.#waiters.delete(waiter);
+        signal?.removeEventListener('abort', onAbort);
         reject(
           new StanzaWaitTimeout(
             `the fake target received no ${describeMatch(match)} within ${options.timeoutMs} ms (from position ${since}; ${this.#stanzas.length} stanza(s) so far)`,
@@ -174,9 +190,13 @@ export class StanzaStream {
     this.#cursor = since;
   }
 
-  /** The next matching stanza after the last one this stream returned. */
-  async next(timeoutMs: number): Promise<RecordedStanza> {
-    const stanza = await this.log.waitFor(this.match, { since: this.#cursor, timeoutMs });
+  /** The next matching stanza after the last one this stream returned (see StanzaLog.waitFor). */
+  async next(timeoutMs: number, signal?: AbortSignal): Promise<RecordedStanza> {
+    const stanza = await this.log.waitFor(this.match, {
+      since: this.#cursor,
+      timeoutMs,
+      ...(signal === undefined ? {} : { signal }),
+    });
     this.#cursor = stanza.index + 1;
     return stanza;
   }

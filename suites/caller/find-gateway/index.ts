@@ -12,6 +12,7 @@ import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
 import type { CallerCaseContext, CallerScene } from '../framework/caller-context.ts';
 import { defineCallerSuite } from '../framework/caller-case.ts';
 import { EVERY_INTERFACE } from '../framework/caller-under-test.ts';
+import { nextDuringCall } from '../framework/call-settled.ts';
 import { callerWaitMs, oneToolWorld } from '../framework/caller-steps.ts';
 
 /** An IQ request other than disco#info: what a caller sends a domain it takes for a gateway. */
@@ -22,7 +23,8 @@ function isDirectoryRequest(stanza: RecordedStanza): boolean {
 /**
  * Gives the caller every occasion its interface has to look for the gateway. MCP: a listing and,
  * when it lists the endpoint's tool anyway, a call of it; a gateway's call-out tool: a call. In
- * both, until the invoke arrives or the wait ends: what it sends before invoking is what matters.
+ * both, until the invoke arrives, the call settled (and was flushed), or the wait ends: what it
+ * sends before invoking is what matters.
  */
 async function driveCaller(
   context: CallerCaseContext,
@@ -45,9 +47,8 @@ async function driveCaller(
     done = driver.call(listed.name, {}, { timeoutMs: callerWaitMs(context) }).done;
   }
   done.catch(() => undefined);
-  await invokes.next(callerWaitMs(context)).catch(() => {
-    context.note('no invoke arrived within the wait');
-  });
+  const invoke = await nextDuringCall(context, session, done, invokes, callerWaitMs(context));
+  if (invoke === undefined) context.note('no invoke arrived while the call lasted');
 }
 
 export const findGatewayCallerSuite = defineCallerSuite('find-gateway', 'Finding a gateway (caller side)', [

@@ -7,6 +7,7 @@ import { StanzaWaitTimeout } from '../../../harness/fake-target/index.ts';
 import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
 import { defineCallerSuite } from '../framework/caller-case.ts';
 import { EVERY_INTERFACE } from '../framework/caller-under-test.ts';
+import { nextDuringCall } from '../framework/call-settled.ts';
 import { callerWaitMs, oneToolWorld } from '../framework/caller-steps.ts';
 import { fingerprintDifferences, fingerprintedContent, invokeOf } from '../framework/invoke-stanzas.ts';
 
@@ -14,27 +15,6 @@ import { fingerprintDifferences, fingerprintedContent, invokeOf } from '../frame
 const SHORT_REPLAY_SECONDS = 4;
 /** Transit slack: a retry the caller sent inside the window may arrive a little after it. */
 const ARRIVAL_GRACE_MS = 1000;
-
-/** Resolves true once the call settled (either way), false when `timeoutMs` passed first. */
-async function settledWithin(done: Promise<unknown>, timeoutMs: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => {
-      resolve(false);
-    }, timeoutMs);
-  });
-  try {
-    return await Promise.race([
-      done.then(
-        () => true,
-        () => true,
-      ),
-      expired,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 function contentText(content: Record<string, string>): string {
   return Object.entries(content)
@@ -125,20 +105,15 @@ export const invocationCallerSuite = defineCallerSuite('invocation', 'Invocation
       const first = await invokes.next(callerWaitMs(context));
       const requestId = invokeOf(first).requestId;
       const windowEndsMs = first.atMs + SHORT_REPLAY_SECONDS * 1000 + ARRIVAL_GRACE_MS;
-      const settled = await settledWithin(call.done, SHORT_REPLAY_SECONDS * 1000 + callerWaitMs(context));
-      context.note(settled ? 'the call settled' : 'the call is still open');
-      // Then a quiet stretch as long as the SUT file's reply timeout: a late retry would show in it.
-      const quietUntil = performance.now() + context.timeouts.replySeconds * 1000;
-      for (;;) {
-        const left = quietUntil - performance.now();
-        if (left <= 0) break;
-        try {
-          await invokes.next(left);
-        } catch (error) {
-          if (error instanceof StanzaWaitTimeout) break;
-          throw error;
-        }
-      }
+      // Watched until a late repeat arrives, or the call settled and was flushed (call-settled.ts),
+      // or for the call's longest wait and the SUT file's reply timeout more.
+      const lateRepeats = session.target.stream({
+        kind: 'invoke',
+        where: (stanza) => stanza.atMs > windowEndsMs && invokeOf(stanza).requestId === requestId,
+      });
+      const watchMs =
+        SHORT_REPLAY_SECONDS * 1000 + callerWaitMs(context) + context.timeouts.replySeconds * 1000;
+      await nextDuringCall(context, session, call.done, lateRepeats, watchMs);
       const repeats = session.target.log
         .all({ kind: 'invoke' })
         .filter((stanza) => invokeOf(stanza).requestId === requestId);

@@ -7,10 +7,10 @@
  */
 import { xml } from '@xmpp/xml';
 
-import { StanzaWaitTimeout } from '../../../harness/fake-target/index.ts';
 import { NS, NS_AGENT_API } from '../../../protocol/namespaces.ts';
 import { CannotTell, RequirementViolation } from '../../framework/verdicts.ts';
 import type { CallerCaseContext } from '../framework/caller-context.ts';
+import { stanzaAfterReport } from '../framework/call-settled.ts';
 import { defineCallerSuite } from '../framework/caller-case.ts';
 import { EVERY_INTERFACE } from '../framework/caller-under-test.ts';
 import { metadataPrompt, oneToolWorld, promptMetadataQuery } from '../framework/caller-steps.ts';
@@ -128,7 +128,10 @@ export const jsonEncodingCallerSuite = defineCallerSuite('json-encoding', 'JSON 
         xml('json', {}, `{"agent": ${marker(context, 'unterminated')}`),
       );
       const rule = session.target.on({ kind: 'manifest' }, { answer: 'result', payload: broken });
-      const responses = session.target.stream({ kind: 'iq-response' });
+      const responses = session.target.stream({
+        kind: 'iq-response',
+        where: (stanza) => !session.target.isBarrierAnswer(stanza),
+      });
       context.note('every manifest request of the caller is answered with JSON that does not parse');
       await promptMetadataQuery(context, session, jid, tool);
       if (rule.used === 0) {
@@ -136,16 +139,20 @@ export const jsonEncodingCallerSuite = defineCallerSuite('json-encoding', 'JSON 
           `the caller retrieved no manifest ${metadataPrompt(session)}, so it met no IQ result it could not accept and its handling of one was not seen`,
         );
       }
-      try {
-        const response = await responses.next(context.timeouts.replySeconds * 1000);
+      // The caller reported (or listed) already: flushed, its log is complete; else the old wait.
+      const response = await stanzaAfterReport(
+        context,
+        session,
+        responses,
+        context.timeouts.replySeconds * 1000,
+      );
+      if (response !== undefined) {
         throw new RequirementViolation(
           'json-encoding.unacceptable-iq-result',
           'no IQ response to an IQ result the caller could not accept',
           response.xml,
           'json-encoding.unacceptable-iq-result: the caller answered an IQ result',
         );
-      } catch (error) {
-        if (!(error instanceof StanzaWaitTimeout)) throw error;
       }
       context.held(
         'json-encoding.unacceptable-iq-result',
