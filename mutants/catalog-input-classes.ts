@@ -16,4 +16,24 @@ export const INPUT_CLASS_MUTANTS: MutantRecord[] = [
     scenario: 'bad-input',
     grep: ['json-encoding.at-limit-'],
   },
+  {
+    name: 'invoke-limits-before-authorization',
+    change:
+      'the arguments are parsed under the JSON limits before the caller is authorized: a stranger sending over-limit arguments learns from resource-constraint that the endpoint and tool exist',
+    bugClass: 'access-control',
+    requirements: ['json-encoding.authorize-before-limits'],
+    profile: 'task-execution',
+    scenario: 'bad-input',
+    grep: ['json-encoding.authorize-before-limits'],
+  },
+  {
+    name: 'input-limits-before-authorization',
+    change:
+      'an answer to an input request is parsed under the JSON limits before the task is looked up for the sender: another account learns from resource-constraint that the task exists',
+    bugClass: 'access-control',
+    requirements: ['json-encoding.authorize-before-limits'],
+    profile: 'interactive-tasks',
+    scenario: 'bad-input',
+    grep: ['json-encoding.authorize-before-limits'],
+  },
 ];

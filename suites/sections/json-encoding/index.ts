@@ -87,6 +87,7 @@ import { requireToolFeatures } from '../support/tool-features.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
 import { badInputCases } from './bad-input.ts';
 import { rawComponentInputCases } from './raw-component-input.ts';
+import { authorizeBeforeLimitsCases } from './authorize-before-limits.ts';
 import { activateExtraToolVersion, registerWithExtraTool } from './extra-tool-version.ts';
 
 /**
@@ -692,6 +693,18 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
             text,
           );
           if (exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'resource-constraint') {
+            // Judged only when the same sender's manifest within the limits is refused otherwise:
+            // then the content decided, and no rate limit answered.
+            const within = await restorer.register(
+              new ProvisioningClient(caller, context.sut.gatewayJid),
+              jid,
+              JSON.stringify(limitProbe(jid, freshVersion(context), 'within every limit')),
+            );
+            if (within.parsed.type !== 'error' || within.parsed.error.condition === 'resource-constraint') {
+              throw new CannotTell(
+                `${caller.bareJid} got resource-constraint for ${jid} past ${probe.limit} and ${within.parsed.type === 'error' ? 'again' : 'a result'} within the limits: a rate limit may have answered`,
+              );
+            }
             throw new RequirementViolation(
               'json-encoding.authorize-before-limits',
               `${caller.bareJid} may not register ${jid}: its refusal comes before any limit (<${unauthorizedConditions(context).join('/> or <')}/>)`,
@@ -727,6 +740,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         }
       }),
   },
+  ...authorizeBeforeLimitsCases,
   {
     id: 'json-encoding.ijson-arguments-refused',
     requirements: ['json-encoding.ijson-rejection'],
