@@ -36,4 +36,44 @@ export const INPUT_CLASS_MUTANTS: MutantRecord[] = [
     scenario: 'bad-input',
     grep: ['json-encoding.authorize-before-limits'],
   },
+  {
+    name: 'deadline-offset-ignored',
+    change:
+      "a deadline's wall-clock time is read as UTC, its offset dropped: a deadline written at -07:00 lands seven hours early, one at +05:30 five and a half hours late",
+    bugClass: 'deadline',
+    requirements: ['cancellation.exact-instant-comparison', 'cancellation.deadline-format'],
+    profile: 'task-execution',
+    scenario: 'timing',
+    grep: ['cancellation.deadline-negative-offset-taken', 'cancellation.deadline-utc-designator-taken'],
+  },
+  {
+    name: 'deadline-zulu-refused',
+    change:
+      'a deadline validator that wants a numeric offset refuses a deadline written with Z (bad-request)',
+    bugClass: 'deadline',
+    requirements: ['cancellation.deadline-format'],
+    profile: 'task-execution',
+    scenario: 'timing',
+    grep: ['cancellation.deadline-utc-designator-taken', 'cancellation.deadline-negative-offset-taken'],
+  },
+  {
+    name: 'deadline-timer-spares-input-wait',
+    change:
+      'the deadline timer leaves a task waiting for input alone (nothing runs, so nothing to stop): it stays input_required past its deadline',
+    bugClass: 'deadline',
+    requirements: ['cancellation.deadline-expiry'],
+    profile: 'interactive-tasks',
+    scenario: 'timing',
+    grep: ['cancellation.deadline-while-waiting-for-input'],
+  },
+  {
+    name: 'deadline-timer-spares-cancelling',
+    change:
+      'the deadline timer leaves a cancelling task alone (its cancellation will settle it): a tool that ignores the cancellation keeps it cancelling past its deadline',
+    bugClass: 'deadline',
+    requirements: ['cancellation.deadline-expiry'],
+    profile: 'interactive-tasks',
+    scenario: 'timing',
+    grep: ['cancellation.deadline-while-cancelling'],
+  },
 ];

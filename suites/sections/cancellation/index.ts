@@ -25,6 +25,7 @@ import { expectCancelAccepted, expectTaskState } from '../support/task-replies.t
 import { TaskSession } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
 import { requireToolFeatures } from '../support/tool-features.ts';
+import { deadlineClassCases } from './deadline-classes.ts';
 import { linkFaultCases } from './link-faults.ts';
 import { modelCases } from './model-checks.ts';
 import { raceCases } from './races.ts';
@@ -373,6 +374,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
       );
     },
   },
+  ...deadlineClassCases,
   ...linkFaultCases,
   ...raceCases,
   ...modelCases,

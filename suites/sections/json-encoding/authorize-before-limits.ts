@@ -40,7 +40,7 @@ const OVER_LIMIT: Readonly<Record<JsonLimit, (value: number) => JsonValue>> = {
   },
   jsonMaxArrayItems: (value) => Array.from({ length: value + 1 }, () => 0),
   jsonMaxObjectMembers: (value) =>
-    Object.fromEntries(Array.from({ length: value + 1 }, (_, i) => [i.toString(36), 0])) as JsonObject,
+    Object.fromEntries(Array.from({ length: value + 1 }, (_, i) => [i.toString(36), 0])),
   jsonMaxStringLength: (value) => 'x'.repeat(value + 1),
 };
 

@@ -279,7 +279,7 @@ const AT_BOUND = {
   'object-members': {
     limit: 'jsonMaxObjectMembers',
     build: (value) =>
-      Object.fromEntries(Array.from({ length: value }, (_, i) => [i.toString(36), 0])) as JsonObject,
+      Object.fromEntries(Array.from({ length: value }, (_, i) => [i.toString(36), 0])),
   },
   'array-items': { limit: 'jsonMaxArrayItems', build: (value) => Array.from({ length: value }, () => 0) },
   bytes: {
