@@ -76,4 +76,14 @@ export const INPUT_CLASS_MUTANTS: MutantRecord[] = [
     scenario: 'timing',
     grep: ['cancellation.deadline-while-cancelling'],
   },
+  {
+    name: 'failed-revision-not-stored',
+    change:
+      'a failure commits its event at revision + 1 but leaves the task row at the old revision: task-state and task-result report the revision before the failure',
+    bugClass: 'state-machine',
+    requirements: ['events.revision-increments'],
+    profile: 'task-execution',
+    scenario: 'equivalence',
+    grep: ['events.revision-on-failure'],
+  },
 ];
