@@ -86,4 +86,24 @@ export const INPUT_CLASS_MUTANTS: MutantRecord[] = [
     scenario: 'equivalence',
     grep: ['events.revision-on-failure'],
   },
+  {
+    name: 'admin-authority-per-session',
+    change:
+      "administrative authority is pinned to the full JID of the administrator's first session: another resource of the same account is refused",
+    bugClass: 'access-control',
+    requirements: ['security.admin-authentication'],
+    profile: 'admin-provisioning',
+    scenario: 'equivalence',
+    grep: ['security.admin-authority-by-bare-jid'],
+  },
+  {
+    name: 'admin-check-after-effect',
+    change:
+      "an administrative request naming the sender's own bare JID is carried out before the authority check, which then refuses it: a self-registrant is told forbidden, yet its endpoint was deactivated or removed",
+    bugClass: 'access-control',
+    requirements: ['security.admin-authentication'],
+    profile: 'admin-provisioning',
+    scenario: 'equivalence',
+    grep: ['security.registrant-own-endpoint-consistent'],
+  },
 ];
