@@ -106,4 +106,24 @@ export const INPUT_CLASS_MUTANTS: MutantRecord[] = [
     scenario: 'equivalence',
     grep: ['security.registrant-own-endpoint-consistent'],
   },
+  {
+    name: 'self-claim-localpart-only',
+    change:
+      "a self-registrant's claim is compared with its localpart only: registrant@server.example may register registrant@example.com",
+    bugClass: 'access-control',
+    requirements: ['rules.self-registration-own-jid'],
+    profile: 'self-registration',
+    scenario: 'equivalence',
+    grep: ['rules.self-registration-other-domain'],
+  },
+  {
+    name: 'registration-keyed-by-written-jid',
+    change:
+      'registrations are keyed by agent.jid as written, not prepared: one version of one endpoint registers twice under two letter cases',
+    bugClass: 'input-validation',
+    requirements: ['registration-flow.version-immutable', 'rules.self-registration-own-jid'],
+    profile: 'self-registration',
+    scenario: 'equivalence',
+    grep: ['rules.self-registration-own-jid-other-case'],
+  },
 ];

@@ -54,6 +54,7 @@ import { expectAccepted, expectCancelAccepted, expectTaskState } from '../suppor
 import { TaskSession, type SentInvoke } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
 import { probe, SURFACES, targetOf } from '../support/surfaces.ts';
+import { selfRegistrationClaimCases } from './self-registration-claims.ts';
 
 /**
  * Lifecycle events for `taskId` as a target would send them, at the next revision: progress, and
@@ -235,6 +236,7 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
         }
       }),
   },
+  ...selfRegistrationClaimCases,
   {
     id: 'rules.version-pinning',
     requirements: ['rules.version-pinning'],
