@@ -126,4 +126,13 @@ export const INPUT_CLASS_MUTANTS: MutantRecord[] = [
     scenario: 'equivalence',
     grep: ['rules.self-registration-own-jid-other-case'],
   },
+  {
+    name: 'admin-task-authority',
+    change: "the gateway's administrators may read, cancel and answer any caller's task, as operators",
+    bugClass: 'access-control',
+    requirements: ['task-recovery.caller-authorization'],
+    profile: 'task-execution',
+    scenario: 'equivalence',
+    grep: ['task-recovery.administrator-no-task-authority'],
+  },
 ];
