@@ -135,4 +135,34 @@ export const INPUT_CLASS_MUTANTS: MutantRecord[] = [
     scenario: 'equivalence',
     grep: ['task-recovery.administrator-no-task-authority'],
   },
+  {
+    name: 'hash-compared-ignoring-case',
+    change:
+      'manifest hashes are compared case-insensitively (lower-cased base64): a pin that is another hash admits',
+    bugClass: 'locale',
+    requirements: ['i18n.locale-independent-matching', 'rules.version-pinning'],
+    profile: 'task-execution',
+    scenario: 'equivalence',
+    grep: ['i18n.hash-pin-letter-case'],
+  },
+  {
+    name: 'replay-lookup-ignoring-case',
+    change:
+      'the replay record is looked up with a case-insensitive collation: a request ID differing only in letter case meets the other request’s record (conflict)',
+    bugClass: 'locale',
+    requirements: ['i18n.locale-independent-matching'],
+    profile: 'task-execution',
+    scenario: 'equivalence',
+    grep: ['i18n.request-and-task-id-letter-case'],
+  },
+  {
+    name: 'task-lookup-ignoring-case',
+    change:
+      'tasks are looked up with a case-insensitive collation: a task ID differing only in letter case finds the task',
+    bugClass: 'locale',
+    requirements: ['i18n.locale-independent-matching'],
+    profile: 'task-execution',
+    scenario: 'equivalence',
+    grep: ['i18n.request-and-task-id-letter-case'],
+  },
 ];
