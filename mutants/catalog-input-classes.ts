@@ -165,4 +165,44 @@ export const INPUT_CLASS_MUTANTS: MutantRecord[] = [
     scenario: 'equivalence',
     grep: ['i18n.request-and-task-id-letter-case'],
   },
+  {
+    name: 'capacity-freed-on-completion-only',
+    change:
+      "a caller's task slot is given back only when a task completes: failed, cancelled and expired tasks keep counting against its capacity",
+    bugClass: 'capacity',
+    requirements: ['rules.resource-bounds'],
+    profile: 'task-execution',
+    scenario: 'equivalence',
+    grep: ['rules.task-capacity-freed-by-failure'],
+  },
+  {
+    name: 'capacity-leaks-on-completion',
+    change:
+      'the slot of a completed task is not given back (only failures and cancellations free one): a caller whose tasks succeed is locked out at its capacity',
+    bugClass: 'capacity',
+    requirements: ['rules.resource-bounds'],
+    profile: 'task-execution',
+    scenario: 'equivalence',
+    grep: ['rules.task-capacity-freed-by-completion'],
+  },
+  {
+    name: 'capacity-leaks-on-cancellation',
+    change:
+      'the slot of a cancelled task is not given back: a caller that cancels is locked out at its capacity',
+    bugClass: 'capacity',
+    requirements: ['rules.resource-bounds'],
+    profile: 'task-execution',
+    scenario: 'equivalence',
+    grep: ['rules.task-capacity-freed-by-cancellation'],
+  },
+  {
+    name: 'capacity-leaks-on-expiry',
+    change:
+      'the slot of a task settled by its deadline is not given back (the expiry path skips the release): expired tasks count against the capacity for good',
+    bugClass: 'capacity',
+    requirements: ['rules.resource-bounds'],
+    profile: 'task-execution',
+    scenario: 'equivalence',
+    grep: ['rules.task-capacity-freed-by-deadline'],
+  },
 ];
