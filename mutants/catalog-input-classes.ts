@@ -205,4 +205,14 @@ export const INPUT_CLASS_MUTANTS: MutantRecord[] = [
     scenario: 'equivalence',
     grep: ['rules.task-capacity-freed-by-deadline'],
   },
+  {
+    name: 'stale-cancel-revision-echoed',
+    change:
+      "a cancellation naming any revision up to the current one is taken, and its acceptance reports the caller's expected revision plus one rather than the revision the cancelling status was committed at",
+    bugClass: 'state-machine',
+    requirements: ['cancellation.stale-revision-conflict', 'events.revision-increments'],
+    profile: 'interactive-tasks',
+    scenario: 'equivalence',
+    grep: ['cancellation.revision-behind-by-progress'],
+  },
 ];
