@@ -215,4 +215,15 @@ export const INPUT_CLASS_MUTANTS: MutantRecord[] = [
     scenario: 'equivalence',
     grep: ['cancellation.revision-behind-by-progress'],
   },
+  {
+    name: 'input-expiry-whole-seconds',
+    change:
+      "an answer is checked against its request's expiresAt in whole seconds, the current time rounded up: an answer in the last second before the expiry is refused as expired",
+    bugClass: 'deadline',
+    requirements: ['cancellation.exact-instant-comparison'],
+    profile: 'interactive-tasks',
+    scenario: 'timing',
+    grep: ['interactive-input.expiry-compared-as-instant'],
+    // Reached when the answer 100 ms before expiresAt falls in expiresAt's second (about 9 in 10).
+  },
 ];
