@@ -226,4 +226,24 @@ export const INPUT_CLASS_MUTANTS: MutantRecord[] = [
     grep: ['interactive-input.expiry-compared-as-instant'],
     // Reached when the answer 100 ms before expiresAt falls in expiresAt's second (about 9 in 10).
   },
+  {
+    name: 'progress-after-deadline-committed',
+    change:
+      'deadlines are swept 600 ms late, and progress (which changes no state) is committed without the deadline check: an update after the deadline is emitted before the task expires',
+    bugClass: 'deadline',
+    requirements: ['cancellation.deadline-at-commit'],
+    profile: 'interactive-tasks',
+    scenario: 'timing',
+    grep: ['cancellation.progress-after-deadline'],
+  },
+  {
+    name: 'input-request-after-deadline-committed',
+    change:
+      'deadlines are swept 600 ms late, and an input request is committed without the deadline check: a request after the deadline reaches the caller before the task expires',
+    bugClass: 'deadline',
+    requirements: ['cancellation.deadline-at-commit'],
+    profile: 'interactive-tasks',
+    scenario: 'timing',
+    grep: ['cancellation.input-request-after-deadline'],
+  },
 ];

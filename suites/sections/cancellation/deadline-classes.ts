@@ -103,6 +103,58 @@ function deadlineTakenCase(
   };
 }
 
+/** How long after the deadline the tool tries its mutation (its wait ends on the gateway's clock). */
+const LATE_MS = 100;
+
+/**
+ * A task whose tool, after waiting until just past the deadline, tries `late` (a progress update,
+ * an input request) and then completes: the deadline settles it failed with deadline-expired, and
+ * neither the late mutation nor the completion is committed, whether the gateway's timer or its
+ * commit-boundary check gets there first.
+ */
+function lateMutationCase(
+  id: `cancellation.${string}`,
+  what: string,
+  late: JsonValue,
+  type: string,
+  features: readonly Parameters<typeof requireToolFeatures>[2][number][],
+): CaseDeclaration<'cancellation'> {
+  return {
+    id,
+    requirements: ['cancellation.deadline-at-commit', 'cancellation.deadline-expiry'],
+    profiles: ['interactive-tasks'],
+    level: 'MUST',
+    interpretations: ['interp-30'],
+    statement: `A tool that ${what} ${String(LATE_MS)} ms after its task's deadline (${String(NEAR_MS)} ms ahead on the gateway's clock), then completes: the task settles failed with deadline-expired, with no ${type} event and no completion.`,
+    run: async (context) => {
+      const tasks = new TaskSession(context, await context.callers.local(), conformanceTarget(context));
+      await requireToolFeatures(tasks, 'script', features);
+      const clock = await measureGatewayClock(tasks);
+      const deadline = clock.ahead(NEAR_MS);
+      const until = dateTimeFromMillis(toEpochMillis(deadline) + LATE_MS).text;
+      const { accepted } = await tasks.start(
+        'script',
+        { steps: [{ wait: { until, onCancel: 'ignore' } }, late, { complete: {} }] },
+        { deadline },
+        'cancellation.deadline-expiry',
+      );
+      const history = await tasks.awaitSettled(accepted.taskId, {
+        requirement: 'cancellation.deadline-expiry',
+        expected: 'failed with deadline-expired once the deadline passed',
+      });
+      const { state, payload } = terminalPayload(history);
+      expectThat(
+        history.map((received) => received.stanza.xml).join('\n'),
+        'cancellation.deadline-at-commit',
+        `failed with code deadline-expired and no ${type} event: the ${type} came after the deadline`,
+        state === 'failed' &&
+          failureCode(payload) === 'deadline-expired' &&
+          history.every((received) => received.event.type !== type),
+      );
+    },
+  };
+}
+
 export const deadlineClassCases: readonly CaseDeclaration<'cancellation'>[] = [
   deadlineTakenCase('cancellation.deadline-utc-designator-taken', 'in UTC with the Z designator', zulu),
   deadlineTakenCase(
@@ -203,6 +255,20 @@ export const deadlineClassCases: readonly CaseDeclaration<'cancellation'>[] = [
       );
     },
   },
+  lateMutationCase(
+    'cancellation.progress-after-deadline',
+    'reports progress',
+    { progress: { percent: 50, message: 'late' } },
+    'progress',
+    ['progress'],
+  ),
+  lateMutationCase(
+    'cancellation.input-request-after-deadline',
+    'asks for input',
+    { input: { question: 'Too late?', inputSchema: { type: 'object' } } },
+    'input_required',
+    ['input'],
+  ),
 ];
 
 /**
