@@ -278,8 +278,7 @@ const AT_BOUND = {
   'string-length': { limit: 'jsonMaxStringLength', build: (value) => 'x'.repeat(value) },
   'object-members': {
     limit: 'jsonMaxObjectMembers',
-    build: (value) =>
-      Object.fromEntries(Array.from({ length: value }, (_, i) => [i.toString(36), 0])),
+    build: (value) => Object.fromEntries(Array.from({ length: value }, (_, i) => [i.toString(36), 0])),
   },
   'array-items': { limit: 'jsonMaxArrayItems', build: (value) => Array.from({ length: value }, () => 0) },
   bytes: {
