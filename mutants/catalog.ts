@@ -14,6 +14,7 @@ import { withPatchFile } from './patch-files.ts';
 import { RAW_INPUT_MUTANTS } from './catalog-raw-input.ts';
 import { ADVERSARIAL } from './catalog-adversarial.ts';
 import { WAVE22_MUTANTS } from './catalog-wave22.ts';
+import { INPUT_CLASS_MUTANTS } from './catalog-input-classes.ts';
 
 // ---------------------------------------------------------------------------------------------
 // bad-input: request validation, RSM values, strict JSON, identifiers
@@ -1180,6 +1181,7 @@ const RECORDS: readonly MutantRecord[] = [
   ...ADVERSARIAL,
   ...RAW_INPUT_MUTANTS,
   ...WAVE22_MUTANTS,
+  ...INPUT_CLASS_MUTANTS,
 ];
 
 export const MUTANTS: readonly Mutant[] = RECORDS.map((record) => withPatchFile(record));

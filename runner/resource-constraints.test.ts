@@ -92,10 +92,14 @@ describe('resource-constraint answers', () => {
       failed('security.rate', { requirements: ['security.rate-limits'] }),
       // A limit rejection that reflects the rejected JSON: the resource-constraint is the subject.
       failed('json-encoding.reflects', { requirements: ['json-encoding.no-reflection'] }),
+      // A document at a documented bound refused while the one below it was taken.
+      failed('json-encoding.at-bound', { requirements: ['json-encoding.documented-limits'] }),
+      // An over-limit request from a stranger answered by the limit, not the authorization.
+      failed('json-encoding.first', { requirements: ['json-encoding.authorize-before-limits'] }),
     ];
     const { results, recognised } = recogniseResourceConstraints(cases, 'agents.example', undefined);
     expect(recognised).toEqual([]);
-    expect(results.map((result) => result.outcome)).toEqual(['failed', 'failed', 'failed', 'failed']);
+    expect(results.map((result) => result.outcome)).toEqual(cases.map(() => 'failed'));
   });
 
   it('recognise an endpoint of the gateway as the gateway', () => {

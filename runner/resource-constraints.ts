@@ -31,10 +31,16 @@ function gatewaySentResourceConstraint(result: CaseResult, gatewayDomain: string
 
 /**
  * Violations judged on the content of a limit rejection (#json-encoding: bounded, and reflecting
- * nothing of the rejected JSON): their resource-constraint is the answer under test, not a rate
- * limit standing in for one.
+ * nothing of the rejected JSON), on where the documented bound lies (a document at it refused
+ * while the one below it is taken) or on a limit answered before authorization (the same
+ * sender's request within the limits refused otherwise): their cases rule a rate limit out, and
+ * their resource-constraint is the answer under test, not a rate limit standing in for one.
  */
-const LIMIT_REJECTION_CONTENT: ReadonlySet<string> = new Set(['json-encoding.no-reflection']);
+const LIMIT_REJECTION_CONTENT: ReadonlySet<string> = new Set([
+  'json-encoding.no-reflection',
+  'json-encoding.documented-limits',
+  'json-encoding.authorize-before-limits',
+]);
 
 /** Whether the attempt's failure is about a resource-constraint answer. */
 function failedOnResourceConstraint(result: CaseResult): boolean {

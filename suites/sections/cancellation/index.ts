@@ -17,7 +17,7 @@ import { isJsonObject } from '../../../protocol/json/json-value.ts';
 import { defineSuite } from '../../framework/case.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import { expectStanzaError, expectThat } from '../../framework/expect.ts';
-import { MissingFixture } from '../../framework/verdicts.ts';
+import { CannotTell, MissingFixture } from '../../framework/verdicts.ts';
 import { type GatewayClock, measureGatewayClock } from '../support/gateway-clock.ts';
 import { freshLedgerKey, untilCounted } from '../support/ledger.ts';
 import { statusState, terminalPayload } from '../support/task-events.ts';
@@ -25,6 +25,7 @@ import { expectCancelAccepted, expectTaskState } from '../support/task-replies.t
 import { TaskSession } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
 import { requireToolFeatures } from '../support/tool-features.ts';
+import { deadlineClassCases } from './deadline-classes.ts';
 import { linkFaultCases } from './link-faults.ts';
 import { modelCases } from './model-checks.ts';
 import { raceCases } from './races.ts';
@@ -304,6 +305,72 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
     },
   },
   {
+    id: 'cancellation.revision-behind-by-progress',
+    requirements: ['cancellation.stale-revision-conflict', 'events.revision-increments'],
+    profiles: ['interactive-tasks'],
+    level: 'MUST',
+    interpretations: ['interp-36'],
+    statement:
+      'A cancellation naming the revision of the running status after two progress updates (behind by progress only) is either accepted — then at the revision of the cancelling status event that follows, and the task settles — or refused with conflict, leaving the task running at its revision, after which the cancellation at the current revision is accepted.',
+    run: async (context) => {
+      const tasks = new TaskSession(context, await context.callers.local(), conformanceTarget(context));
+      await requireToolFeatures(tasks, 'script', ['cancel', 'progress']);
+      const key = freshLedgerKey(context, 'behind-by-progress');
+      const { accepted } = await tasks.start('script', {
+        steps: [
+          { progress: { percent: 10 } },
+          { progress: { percent: 20 } },
+          { increment: { key } },
+          { wait: {} },
+        ],
+      });
+      const running = await tasks.awaitEvent(accepted.taskId, 'status');
+      // Once the ledger counted, the tool has reported both updates; task-state says how many the
+      // gateway committed (it may coalesce or drop them, #security).
+      await untilCounted(tasks, key, 'cancellation.stale-revision-conflict');
+      const latest = expectTaskState(
+        await tasks.state(accepted.taskId),
+        'cancellation.stale-revision-conflict',
+      );
+      if (latest.revision === running.event.revision) {
+        await tasks.cancel(accepted.taskId, latest.revision);
+        await tasks.awaitSettled(accepted.taskId);
+        throw new CannotTell(
+          'the gateway committed neither progress update: the revision is not behind by progress',
+        );
+      }
+      const stale = await tasks.cancel(accepted.taskId, running.event.revision);
+      if (stale.parsed.type === 'error') {
+        expectStanzaError(stale, 'cancellation.stale-revision-conflict', 'conflict', context);
+        const exchange = await tasks.state(accepted.taskId);
+        const state = expectTaskState(exchange, 'cancellation.stale-revision-conflict');
+        expectThat(
+          exchange.reply.xml,
+          'cancellation.stale-revision-conflict',
+          `still running at revision ${String(latest.revision)}: the refused cancellation changed nothing`,
+          state.state === 'running' && state.revision === latest.revision,
+        );
+      }
+      const cancelAccepted = expectCancelAccepted(
+        stale.parsed.type === 'result' ? stale : await tasks.cancel(accepted.taskId, latest.revision),
+        'cancellation.stale-revision-conflict',
+      );
+      const cancelling = await tasks.awaitEvent(
+        accepted.taskId,
+        'status',
+        (payload) => isJsonObject(payload) && payload['state'] === 'cancelling',
+      );
+      expectThat(
+        cancelling.stanza.xml,
+        'events.revision-increments',
+        `the cancelling status event at the revision cancel-accepted returned (${String(cancelAccepted.revision)}), one above the last progress update`,
+        cancelling.event.revision === cancelAccepted.revision &&
+          cancelling.event.revision === latest.revision + 1,
+      );
+      await tasks.awaitSettled(accepted.taskId);
+    },
+  },
+  {
     id: 'cancellation.deadline-expiry',
     requirements: ['cancellation.deadline-expiry'],
     profiles: ['task-execution'],
@@ -373,6 +440,7 @@ export const cancellationSuite = defineSuite('cancellation', 'Cancellation and D
       );
     },
   },
+  ...deadlineClassCases,
   ...linkFaultCases,
   ...raceCases,
   ...modelCases,

@@ -15,6 +15,7 @@ import type { CaseContext } from '../../framework/context.ts';
 import { expectThat } from '../../framework/expect.ts';
 import { CannotTell } from '../../framework/verdicts.ts';
 import { eventPayload, terminalPayload } from '../support/task-events.ts';
+import { expectTaskResult, expectTaskState } from '../support/task-replies.ts';
 import { TaskSession } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
 import { requireToolFeatures } from '../support/tool-features.ts';
@@ -25,6 +26,9 @@ const SCRIPTED_PROGRESS = [
   { percent: 25, stage: 'fetch' },
   { percent: 75, message: 'almost' },
 ] as const;
+
+/** A failure as the tool reports it: the failed event carries exactly this error. */
+const FAILURE = { code: 'org.agentconf.suite:broken', message: 'it broke', retryable: false } as const;
 
 const RESULT = {
   content: [{ type: 'text', text: 'done' }],
@@ -285,6 +289,48 @@ export const eventsSuite = defineSuite('events', 'Lifecycle Events', [
           context.warn('events.unknown-namespace-error-condition', 'the error is not <service-unavailable/>');
         }
       }
+    },
+  },
+  {
+    id: 'events.revision-on-failure',
+    requirements: ['events.revision-increments', 'task-recovery.state-contents'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    statement:
+      'A task that runs, then fails, commits its failed event at the revision one above the running status event, and task-state and task-result both report that revision and the failure as the tool reported it.',
+    run: async (context) => {
+      const tasks = new TaskSession(context, await context.callers.local(), conformanceTarget(context));
+      const { accepted } = await tasks.start('script', { steps: [{ fail: FAILURE }] });
+      // awaitSettled already holds every revision to one event, 1, 2, 3… without gaps.
+      const history = await tasks.awaitSettled(accepted.taskId);
+      const failed = history.at(-1);
+      const before = history.at(-2)?.event.revision ?? 0;
+      const transcript = history.map((received) => received.stanza.xml).join('\n');
+      expectThat(
+        transcript,
+        'events.revision-increments',
+        `the failed event at revision ${String(before + 1)}, one above the event before it, with the scripted failure`,
+        failed?.event.type === 'failed' &&
+          failed.event.revision === before + 1 &&
+          canonicalJson(eventPayload(failed)) === canonicalJson({ error: FAILURE }),
+      );
+      if (failed === undefined) return;
+      const stateExchange = await tasks.state(accepted.taskId);
+      const state = expectTaskState(stateExchange, 'task-recovery.state-contents');
+      expectThat(
+        stateExchange.reply.xml,
+        'events.revision-increments',
+        `<task-state/> failed at revision ${String(failed.event.revision)}`,
+        state.state === 'failed' && state.revision === failed.event.revision,
+      );
+      const resultExchange = await tasks.result(accepted.taskId);
+      const result = expectTaskResult(resultExchange, 'task-recovery.state-contents');
+      expectThat(
+        resultExchange.reply.xml,
+        'events.revision-increments',
+        `<task-result/> failed at revision ${String(failed.event.revision)}`,
+        result.state === 'failed' && result.revision === failed.event.revision,
+      );
     },
   },
   ...linkFaultCases,

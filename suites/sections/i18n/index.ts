@@ -39,6 +39,7 @@ import {
   type Registrant,
 } from '../support/provisioning.ts';
 import { requireTurkishLocale } from './turkish-locale.ts';
+import { identifierMatchingCases } from './identifier-matching.ts';
 import { wireMatchingCases } from './wire-matching.ts';
 
 /** Four distinct tool names that a Turkish locale folds together in pairs (I/ı and i/İ). */
@@ -159,4 +160,5 @@ export const i18nSuite = defineSuite('i18n', 'Internationalization Consideration
       }),
   },
   ...wireMatchingCases,
+  ...identifierMatchingCases,
 ]);

@@ -19,6 +19,7 @@ import { expectCancelAccepted, expectInputAccepted, expectTaskState } from '../s
 import { freshRequestId, TaskSession } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
 import { requireToolFeatures } from '../support/tool-features.ts';
+import { expiryInstantCases } from './expiry-instants.ts';
 import { modelCases } from './model-checks.ts';
 import { raceCases } from './races.ts';
 
@@ -334,6 +335,7 @@ export const interactiveInputSuite = defineSuite('interactive-input', 'Interacti
       await tasks.awaitSettled(accepted.taskId);
     },
   },
+  ...expiryInstantCases,
   ...raceCases,
   ...modelCases,
 ]);

@@ -87,6 +87,7 @@ import { requireToolFeatures } from '../support/tool-features.ts';
 import type { RequirementId } from '../../registry/requirement-ids.ts';
 import { badInputCases } from './bad-input.ts';
 import { rawComponentInputCases } from './raw-component-input.ts';
+import { authorizeBeforeLimitsCases } from './authorize-before-limits.ts';
 import { activateExtraToolVersion, registerWithExtraTool } from './extra-tool-version.ts';
 
 /**
@@ -249,6 +250,145 @@ function limitCase(id: CaseId<'json-encoding'>, probe: LimitProbe): CaseDeclarat
             'a manifest within every limit got resource-constraint right after the probe: a rate limit may have answered both',
           );
         }
+      }),
+  };
+}
+
+/**
+ * What goes into `_meta` to reach a documented limit exactly and no further, under every counting
+ * convention the spec leaves open: ASCII only (code units, code points and bytes agree), and for
+ * depth empty arrays (no scalar a gateway might count as a level), the manifest object counted as
+ * level 1 (tools, the tool and `_meta` are 2 to 4), the largest count any convention gives.
+ */
+const AT_BOUND_CHUNK = 1024;
+
+const AT_BOUND = {
+  depth: {
+    limit: 'jsonMaxDepth',
+    build: (value) => {
+      if (value < 5)
+        throw new MissingFixture(
+          `a documented jsonMaxDepth of ${String(value)} leaves no room inside a manifest`,
+        );
+      let nested: JsonValue = [];
+      for (let level = 5; level < value; level += 1) nested = [nested];
+      return nested;
+    },
+  },
+  'string-length': { limit: 'jsonMaxStringLength', build: (value) => 'x'.repeat(value) },
+  'object-members': {
+    limit: 'jsonMaxObjectMembers',
+    build: (value) => Object.fromEntries(Array.from({ length: value }, (_, i) => [i.toString(36), 0])),
+  },
+  'array-items': { limit: 'jsonMaxArrayItems', build: (value) => Array.from({ length: value }, () => 0) },
+  bytes: {
+    limit: 'jsonMaxBytes',
+    build: () => null,
+    // Padding in strings of at most AT_BOUND_CHUNK characters, so that no string limit is reached.
+    text: (value, _canary, jid, version) => {
+      const shell = JSON.stringify(limitProbe(jid, version, []));
+      const padding = value - Buffer.byteLength(shell);
+      if (padding < 0)
+        throw new MissingFixture(
+          `a documented jsonMaxBytes of ${String(value)} is smaller than a one-tool manifest`,
+        );
+      if (padding === 1) return shell.replace('[]', '[0]');
+      // n strings of total length L take L + 3n - 1 bytes inside the brackets.
+      const strings = Math.ceil((padding + 1) / (AT_BOUND_CHUNK + 3));
+      let left = padding + 1 - 3 * strings;
+      const items = Array.from({ length: strings }, () => {
+        const length = Math.min(left, AT_BOUND_CHUNK);
+        left -= length;
+        return 'x'.repeat(length);
+      });
+      return shell.replace('[]', JSON.stringify(items));
+    },
+  },
+} satisfies Readonly<Record<string, LimitProbe>>;
+
+/**
+ * The probe must be within every documented limit, the probed one included (our own strict parser,
+ * which counts as the AT_BOUND conventions do): otherwise it reaches another bound too, or none.
+ */
+function expectWithinEveryLimit(context: CaseContext, probe: LimitProbe, text: string): void {
+  const limits = context.sut.limits ?? {};
+  try {
+    parseStrictJson(text, {
+      maxBytes: limits.jsonMaxBytes ?? Number.POSITIVE_INFINITY,
+      maxDepth: limits.jsonMaxDepth ?? Number.POSITIVE_INFINITY,
+      maxStringLength: limits.jsonMaxStringLength ?? Number.POSITIVE_INFINITY,
+      maxObjectMembers: limits.jsonMaxObjectMembers ?? Number.POSITIVE_INFINITY,
+      maxArrayElements: limits.jsonMaxArrayItems ?? Number.POSITIVE_INFINITY,
+      maxValues: Number.POSITIVE_INFINITY,
+    });
+  } catch (error) {
+    if (!(error instanceof JsonRejection)) throw error;
+    throw new MissingFixture(
+      `a manifest at the documented ${probe.limit} breaks another documented limit (${error.rule}): one bound cannot be reached alone with these limits`,
+    );
+  }
+}
+
+/** A manifest exactly at one documented limit registers: a limit is a bound, not a bound minus one. */
+function atBoundCase(id: CaseId<'json-encoding'>, probe: LimitProbe): CaseDeclaration<'json-encoding'> {
+  return {
+    id,
+    requirements: ['json-encoding.documented-limits'],
+    profiles: ['self-registration', 'admin-provisioning'],
+    level: 'MUST',
+    features: [FEATURE.admin],
+    statement: `A manifest exactly at the documented ${probe.limit} (and within every other limit) registers from the administrator, after the same manifest well within every limit registered (the positive control); a refusal counts only when the manifest one below the bound then registers and the one at it is refused again (content, not a rate limit).`,
+    run: async (context) =>
+      withRestore(context, async (restorer) => {
+        const value = documented(context, probe.limit);
+        const admin = await adminFor(context);
+        const { jid } = freshEndpoint(context, 'at-bound');
+        const atBound = (): string => {
+          const text = probeText(probe, value, '', jid, freshVersion(context));
+          expectWithinEveryLimit(context, probe, text);
+          return text;
+        };
+        requirePositiveControl(
+          await restorer.register(
+            admin,
+            jid,
+            JSON.stringify(limitProbe(jid, freshVersion(context), 'within every limit')),
+          ),
+          `the administrator registering the same manifest within every limit for ${jid}`,
+        );
+        const first = await restorer.register(admin, jid, atBound());
+        if (first.parsed.type === 'result') {
+          expectThat(
+            first.reply.xml,
+            'json-encoding.documented-limits',
+            `a manifest at ${probe.limit} ${String(value)} registered`,
+            true,
+          );
+          return;
+        }
+        // A rate limit refuses whatever the content; the bound refuses only the document at it.
+        const below = await restorer.register(
+          admin,
+          jid,
+          probeText(probe, value - 1, '', jid, freshVersion(context)),
+        );
+        if (below.parsed.type === 'error') {
+          throw new CannotTell(
+            `the manifests at ${probe.limit} ${String(value)} and one below it were both refused (<${first.parsed.error.condition}/>, <${below.parsed.error.condition}/>): a rate limit or another rule may have answered both`,
+          );
+        }
+        const again = await restorer.register(admin, jid, atBound());
+        if (again.parsed.type === 'result') {
+          throw new CannotTell(
+            `the manifest at ${probe.limit} ${String(value)} was refused once, then registered`,
+          );
+        }
+        throw new RequirementViolation(
+          'json-encoding.documented-limits',
+          `a manifest exactly at the documented ${probe.limit} ${String(value)} registered (a limit bounds what is accepted: at it is within it)`,
+          again.reply.xml,
+          `json-encoding.documented-limits: the manifest at ${probe.limit} ${String(value)} was refused twice (<${again.parsed.error.condition}/>) while the one below it registered`,
+        );
       }),
   };
 }
@@ -512,6 +652,11 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
   limitCase('json-encoding.limit-object-members', PROBES['object-members']),
   limitCase('json-encoding.limit-array-items', PROBES['array-items']),
   limitCase('json-encoding.limit-bytes', PROBES.bytes),
+  atBoundCase('json-encoding.at-limit-depth', AT_BOUND.depth),
+  atBoundCase('json-encoding.at-limit-string-length', AT_BOUND['string-length']),
+  atBoundCase('json-encoding.at-limit-object-members', AT_BOUND['object-members']),
+  atBoundCase('json-encoding.at-limit-array-items', AT_BOUND['array-items']),
+  atBoundCase('json-encoding.at-limit-bytes', AT_BOUND.bytes),
   {
     id: 'json-encoding.authorize-before-limits',
     requirements: ['json-encoding.authorize-before-limits', 'errors.no-payload-echo'],
@@ -547,6 +692,18 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
             text,
           );
           if (exchange.parsed.type === 'error' && exchange.parsed.error.condition === 'resource-constraint') {
+            // Judged only when the same sender's manifest within the limits is refused otherwise:
+            // then the content decided, and no rate limit answered.
+            const within = await restorer.register(
+              new ProvisioningClient(caller, context.sut.gatewayJid),
+              jid,
+              JSON.stringify(limitProbe(jid, freshVersion(context), 'within every limit')),
+            );
+            if (within.parsed.type !== 'error' || within.parsed.error.condition === 'resource-constraint') {
+              throw new CannotTell(
+                `${caller.bareJid} got resource-constraint for ${jid} past ${probe.limit} and ${within.parsed.type === 'error' ? 'again' : 'a result'} within the limits: a rate limit may have answered`,
+              );
+            }
             throw new RequirementViolation(
               'json-encoding.authorize-before-limits',
               `${caller.bareJid} may not register ${jid}: its refusal comes before any limit (<${unauthorizedConditions(context).join('/> or <')}/>)`,
@@ -582,6 +739,7 @@ export const jsonEncodingSuite = defineSuite('json-encoding', 'JSON Payload Enco
         }
       }),
   },
+  ...authorizeBeforeLimitsCases,
   {
     id: 'json-encoding.ijson-arguments-refused',
     requirements: ['json-encoding.ijson-rejection'],

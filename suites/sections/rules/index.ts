@@ -11,7 +11,6 @@
  */
 import { ProvisioningClient } from '../../../harness/provisioning/provisioning-client.ts';
 import type { Caller } from '../../../harness/driver/index.ts';
-import { documentedRateLimitsOf } from '../../../harness/sut/index.ts';
 import { canonicalDocument } from '../../../protocol/json/canonical.ts';
 import { normalizeBareJid } from '../../../protocol/jid/index.ts';
 import { FEATURE, NODE_DIRECTORY, NS, NS_AGENT_API } from '../../../protocol/namespaces.ts';
@@ -46,14 +45,15 @@ import {
   withRestore,
 } from '../support/provisioning.ts';
 import { readFound, searchLegacy, traverseSearch } from '../support/search.ts';
-import { instantFromNow } from '../support/gateway-clock.ts';
 import { whileHeld } from '../support/held-task.ts';
 import { prober } from '../support/task-accounts.ts';
-import { isTerminalState, statusState } from '../support/task-events.ts';
-import { expectAccepted, expectCancelAccepted, expectTaskState } from '../support/task-replies.ts';
-import { TaskSession, type SentInvoke } from '../support/task-session.ts';
+import { expectAccepted, expectTaskState } from '../support/task-replies.ts';
+import { TaskSession } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
 import { probe, SURFACES, targetOf } from '../support/surfaces.ts';
+import { capacityFreedCases } from './capacity-freed.ts';
+import { cancelAndSettle, FILL_RETRIES_MS, invokeOpenWaits, MAX_FILLED_CAPACITY } from './task-capacity.ts';
+import { selfRegistrationClaimCases } from './self-registration-claims.ts';
 
 /**
  * Lifecycle events for `taskId` as a target would send them, at the next revision: progress, and
@@ -96,66 +96,6 @@ async function expectCollectionPinned(
     'rules.version-pinning',
     `${when}, the collection of ${jid} ${manifest.version} lists exactly its own tools:\n${listing(expected)}`,
     nodes.length === expected.length && nodes.every((node, index) => node === expected[index]),
-  );
-}
-
-/** The largest documented per-caller task capacity the run fills (each task costs a few stanzas). */
-const MAX_FILLED_CAPACITY = 500;
-
-/** A task that waits until it is cancelled (the conformance tools' open wait, which confirms a cancellation). */
-const OPEN_WAIT = { steps: [{ wait: {} }, { complete: {} }] };
-
-/** Open waits sent at once while filling: a burst of admissions can meet a gateway's pending-work or validation-time limits. */
-const FILL_BATCH = 10;
-
-/** Back-offs before sending a refused fill invocation again (the identical request). */
-const FILL_RETRIES_MS = [100, 400, 1_600] as const;
-
-/**
- * Sends `count` invocations of an open wait from `caller`, a few at a time and no faster than the
- * SUT's documented invocation rate, sending one refused with resource-constraint again (the
- * identical request: it created no task) after a pause (TaskSession.invokePatiently): the fill
- * must meet only the capacity.
- * Each invocation's last exchange.
- */
-async function invokeOpenWaits(tasks: TaskSession, count: number, retry = true): Promise<SentInvoke[]> {
-  const { context } = tasks;
-  const rate = documentedRateLimitsOf(context.sut.limits, tasks.caller.bareJid).invocation;
-  const batch = Math.min(
-    FILL_BATCH,
-    rate === undefined ? FILL_BATCH : Math.max(1, Math.floor(rate.burst / 2)),
-  );
-  // A deadline, so that tasks a broken run leaves behind end by themselves.
-  const deadline = instantFromNow(context.sut.taskTimeoutMs + 60_000);
-  const sendOne = (): Promise<SentInvoke> =>
-    tasks.invokePatiently('script', OPEN_WAIT, { deadline }, retry ? FILL_RETRIES_MS : []);
-  const sent: SentInvoke[] = [];
-  while (sent.length < count) {
-    const size = Math.min(batch, count - sent.length);
-    sent.push(...(await Promise.all(Array.from({ length: size }, sendOne))));
-    if (rate !== undefined && sent.length < count) {
-      await new Promise((resolve) => setTimeout(resolve, Math.ceil((size / rate.perSecond) * 1000)));
-    }
-  }
-  return sent;
-}
-
-/** Cancels every open-wait task and waits until each settles (any terminal state: #cancellation). */
-async function cancelAndSettle(tasks: TaskSession, taskIds: readonly string[]): Promise<void> {
-  await Promise.all(
-    taskIds.map(async (taskId) => {
-      const running = await tasks.awaitEvent(taskId, 'status', () => true);
-      const revision = statusState(running) === undefined ? 0 : running.event.revision;
-      expectCancelAccepted(await tasks.cancel(taskId, revision), 'rules.resource-bounds');
-      await tasks.awaitSettled(taskId);
-      const state = expectTaskState(await tasks.state(taskId), 'rules.resource-bounds');
-      expectThat(
-        `${taskId}: ${state.state}`,
-        'rules.resource-bounds',
-        'every task the case filled the capacity with settled once cancelled',
-        isTerminalState(state.state),
-      );
-    }),
   );
 }
 
@@ -235,6 +175,7 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
         }
       }),
   },
+  ...selfRegistrationClaimCases,
   {
     id: 'rules.version-pinning',
     requirements: ['rules.version-pinning'],
@@ -479,4 +420,5 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
       await cancelAndSettle(tasks, made);
     },
   },
+  ...capacityFreedCases,
 ]);

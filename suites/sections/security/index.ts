@@ -57,6 +57,7 @@ import { prober } from '../support/task-accounts.ts';
 import { terminalPayload } from '../support/task-events.ts';
 import { TaskSession } from '../support/task-session.ts';
 import { conformanceTarget } from '../support/task-target.ts';
+import { adminPrincipalCases } from './admin-principals.ts';
 import { modelCases } from './model-checks.ts';
 import { rawComponentInputCases } from './raw-component-input.ts';
 
@@ -402,6 +403,7 @@ export const securitySuite = defineSuite('security', 'Security Considerations', 
         await expectRegistrationUnchanged(context, endpoint);
       }),
   },
+  ...adminPrincipalCases,
   {
     id: 'security.output-is-data-not-routing',
     requirements: [

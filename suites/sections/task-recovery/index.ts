@@ -26,7 +26,7 @@ import { isTerminal } from '../../../protocol/task-states.ts';
 import { defineSuite } from '../../framework/case.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import { expectIndistinguishable, expectStanzaError, expectThat } from '../../framework/expect.ts';
-import { MissingFixture } from '../../framework/verdicts.ts';
+import { MissingFixture, NotApplicable } from '../../framework/verdicts.ts';
 import { requireWorld } from '../../fixtures/reference-world.ts';
 import {
   instantFromNow,
@@ -386,6 +386,49 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
       });
       const history = await ownerTasks.awaitSettled(task.accepted.taskId);
       await expectRefused(task.accepted.taskId, terminalPayload(history).revision, 'settled');
+      expectTaskResult(await ownerTasks.result(task.accepted.taskId), 'task-recovery.caller-authorization');
+    },
+  },
+  {
+    id: 'task-recovery.administrator-no-task-authority',
+    scenario: 'equivalence',
+    requirements: ['task-recovery.caller-authorization', 'task-recovery.indistinguishable-not-found'],
+    profiles: ['task-execution'],
+    level: 'MUST',
+    interpretations: ['interp-19'],
+    statement:
+      "The gateway's administrator asking for the local caller's task's state or result, cancelling it or answering its input (where the endpoint offers these), while it runs and after it settled, gets exactly what a task ID that names no task gets: item-not-found. Administrative authority is over registrations, not over other callers' tasks; the caller itself meanwhile reads state and result.",
+    run: async (context) => {
+      if (context.sut.adminJid === undefined) {
+        throw new NotApplicable('the SUT names no administrator (adminJid)');
+      }
+      const target = conformanceTarget(context);
+      const owner = await context.callers.local();
+      const ownerTasks = new TaskSession(context, owner, target);
+      const strangers: Strangers = {
+        target,
+        others: [{ label: 'the administrator', caller: await context.callers.admin() }],
+        operations: await offeredTaskOperations(owner, target),
+        unknown: freshRequestId(context),
+      };
+      const { task } = await whileHeld(ownerTasks, async ({ accepted, running }) => {
+        await expectRefusedToStrangers(
+          context,
+          strangers,
+          accepted.taskId,
+          running.event.revision,
+          'running',
+        );
+        expectTaskState(await ownerTasks.state(accepted.taskId), 'task-recovery.caller-authorization');
+      });
+      const history = await ownerTasks.awaitSettled(task.accepted.taskId);
+      await expectRefusedToStrangers(
+        context,
+        strangers,
+        task.accepted.taskId,
+        terminalPayload(history).revision,
+        'settled',
+      );
       expectTaskResult(await ownerTasks.result(task.accepted.taskId), 'task-recovery.caller-authorization');
     },
   },
