@@ -181,9 +181,9 @@ describe('refusals before admission create no task and run nothing (#invocation,
     );
   });
 
-  it('arguments beyond a documented limit (nesting depth 32) → resource-constraint, after authorization (#json-encoding)', async () => {
+  it('arguments beyond a documented limit (nesting depth 64) → resource-constraint, after authorization (#json-encoding)', async () => {
     const alice = await world().caller(ALICE);
-    const deep = `${'['.repeat(40)}${']'.repeat(40)}`;
+    const deep = `${'['.repeat(70)}${']'.repeat(70)}`;
     await refusedWithoutExecution(
       alice,
       (key) => ({

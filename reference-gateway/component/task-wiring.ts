@@ -102,7 +102,7 @@ export class TaskWiring {
     options: TaskWiringOptions = {},
   ): TaskWiring {
     const outbox = new TaskOutbox({ log });
-    const settings = taskEngineSettingsOf(state.config.tasks);
+    const settings = taskEngineSettingsOf(state.config.tasks, state.config.limits);
     const engine = TaskEngine.start({
       store: state.store,
       policy: () => state.policy,
@@ -113,7 +113,8 @@ export class TaskWiring {
       features: TASK_FEATURES,
       log,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
-      // The config's retention and duration (docs/gateway-config.md "Tasks"); a caller's overrides win.
+      // The config's retention, duration and JSON limits (docs/gateway-config.md "Tasks"); a
+      // caller's overrides win.
       limits: { ...settings.limits, ...options.limits },
     });
     const { settled, resumed } = engine.recovery;

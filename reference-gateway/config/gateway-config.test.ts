@@ -314,6 +314,7 @@ describe('tasks', () => {
           maxActiveTasksPerCaller: 40,
           maxActiveTasksOf: { 'prober@server.example': 5 },
         },
+        limits: { manifestMaxBytes: 196_608, jsonMaxDepth: 48, jsonMaxArrayItems: 1000 },
       }),
     );
     expect(config.tasks).toEqual({
@@ -323,8 +324,17 @@ describe('tasks', () => {
       maxActiveTasksPerCaller: 40,
       maxActiveTasksOf: { 'prober@server.example': 5 },
     });
-    expect(taskEngineSettingsOf(config.tasks)).toEqual({
+    expect(taskEngineSettingsOf(config.tasks, config.limits)).toEqual({
       limits: {
+        // One documented set of JSON limits: what a caller sends meets the manifests' limits.
+        json: {
+          maxBytes: 196_608,
+          maxDepth: 48,
+          maxStringLength: 65_536,
+          maxObjectMembers: 16_384,
+          maxArrayElements: 1000,
+          maxValues: 262_144,
+        },
         retentionSeconds: 2,
         maxTaskDurationSeconds: 1,
         maxActiveTasksPerCaller: 40,

@@ -9,6 +9,8 @@
  * The replay window is not here: it is advertised in endpoint info, so it lives in
  * `endpointInfo.requestReplaySeconds` and the engine takes it from there.
  */
+import type { JsonLimits } from '../../protocol/json/json-limits.ts';
+import type { ManifestLimits } from '../registration/manifest-intake.ts';
 import { DEFAULT_TASK_LIMITS, type TaskLimits } from '../tasks/task-limits.ts';
 
 export interface TasksConfig {
@@ -46,11 +48,28 @@ export function tasksConfigOf(raw: RawTasksConfig | undefined): TasksConfig {
   };
 }
 
+/**
+ * The JSON limits of what callers send (arguments, input answers): the nesting depth, string
+ * length, member and item counts of the config's `limits`, the bytes at most the engine's own
+ * bound. A gateway documents one set of JSON limits (#json-encoding; a SUT file has one, docs/sut.md),
+ * so its tasks must not refuse a document within them that its registrations would take.
+ */
+export function callerJsonLimitsOf(limits: ManifestLimits): JsonLimits {
+  return {
+    ...DEFAULT_TASK_LIMITS.json,
+    maxBytes: Math.min(DEFAULT_TASK_LIMITS.json.maxBytes, limits.manifestMaxBytes),
+    maxDepth: limits.jsonMaxDepth,
+    maxStringLength: limits.jsonMaxStringLength,
+    maxObjectMembers: limits.jsonMaxObjectMembers,
+    maxArrayElements: limits.jsonMaxArrayItems,
+  };
+}
+
 /** What the task wiring hands the engine: limit overrides and the sweep period. */
 export interface TaskEngineSettings {
   readonly limits: Pick<
     TaskLimits,
-    'retentionSeconds' | 'maxTaskDurationSeconds' | 'maxActiveTasksPerCaller' | 'maxActiveTasksOf'
+    'retentionSeconds' | 'maxTaskDurationSeconds' | 'maxActiveTasksPerCaller' | 'maxActiveTasksOf' | 'json'
   >;
   readonly purgeIntervalMs: number;
 }
@@ -59,9 +78,10 @@ export interface TaskEngineSettings {
  * The engine options the config asks for, in the shape of the component's TaskWiringOptions,
  * so code that starts the gateway can pass them on (and override members for a benchmark).
  */
-export function taskEngineSettingsOf(tasks: TasksConfig): TaskEngineSettings {
+export function taskEngineSettingsOf(tasks: TasksConfig, limits: ManifestLimits): TaskEngineSettings {
   return {
     limits: {
+      json: callerJsonLimitsOf(limits),
       retentionSeconds: tasks.retentionSeconds,
       maxTaskDurationSeconds: tasks.maxTaskDurationSeconds,
       maxActiveTasksPerCaller: tasks.maxActiveTasksPerCaller,

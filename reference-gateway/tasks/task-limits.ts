@@ -33,7 +33,9 @@ export interface TaskLimits {
 /**
  * Why these numbers:
  * - json: 256 KiB, depth 32: arguments are one tool call's parameters, far smaller than a
- *   manifest; the other limits are the strict parser's defaults.
+ *   manifest; the other limits are the strict parser's defaults. A gateway started from a config
+ *   takes depth, strings, members and items from its documented `limits` instead
+ *   (config/task-settings.ts, callerJsonLimitsOf).
  * - validationTimeoutMs 250: a warm validation takes well under a millisecond; 250 ms bounds a
  *   catastrophic pattern without failing honest schemas (protocol/tool-schema/README.md).
  * - maxActiveTasks 1000, per caller 100: far above what the suites run at once.
