@@ -484,6 +484,8 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
   },
   {
     id: 'errors.task-ops-survive-deactivation',
+    // It changes, as the administrator, the directory the read-only cases read: never beside them.
+    alongside: false,
     requirements: ['errors.task-ops-survive-visibility-change'],
     profiles: ['task-execution'],
     level: 'MUST',
