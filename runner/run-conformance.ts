@@ -617,6 +617,9 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
       ? runOrInterrupt(testCase, caseOptions, options, stops, leftovers)
       : Promise.resolve(notRun(testCase, options.seed, stopReason));
   });
+  // Closed gracefully, the readers' callers take in what was still on its way to them, each into
+  // the transcript of the case it was handed to last, before the round trips below.
+  await session.callers.closeIdleOwn();
   if (stops.interruptedBy === undefined) await awaitStragglers(session);
   const results = await afterTheLastCase(session, caseResults, wireChecks, options, late);
   return runResultOf(options, { results, findings, stops, startedAt, started });
