@@ -87,6 +87,40 @@ describe('RunCallers', () => {
     expect(senders(first)).toEqual(new Set([mine.jid]));
     expect(senders(second)).toEqual(new Set([theirs.jid]));
     await Promise.all([one.release(), other.release(), shared.release()]);
+    // Left online for the next attempts of their kind, one set each, which record where they say.
+    expect([mine.status, theirs.status]).toEqual(['online', 'online']);
+    const [third, fourth] = [new Transcript('third'), new Transcript('fourth')];
+    const next = callers.forAttempt(third, { own: true });
+    const after = callers.forAttempt(fourth, { own: true });
+    const [again, also] = await Promise.all([next.local(), after.local()]);
+    expect(new Set([again, also])).toEqual(new Set([mine, theirs]));
+    await Promise.all([
+      again.iq(ECHO, 'get', xml('hello', { xmlns: ECHO_NS })),
+      also.iq(ECHO, 'get', xml('hello', { xmlns: ECHO_NS })),
+    ]);
+    expect(senders(third)).toEqual(new Set([again.jid]));
+    expect(senders(fourth)).toEqual(new Set([also.jid]));
+    await Promise.all([next.release(), after.release()]);
+    // Before a case alone on a quiet gateway, none stays online.
+    await callers.closeIdleOwn();
     expect([mine.status, theirs.status]).toEqual(['closed', 'closed']);
+  });
+
+  it('opens a caller anew for an attempt when the one left to it is no longer online', async () => {
+    const callers = new RunCallers(driver, ROLES);
+    const first = callers.forAttempt(new Transcript('first'), { own: true });
+    const lost = await first.local();
+    await first.release();
+    await lost.close();
+    const transcript = new Transcript('second');
+    const second = callers.forAttempt(transcript, { own: true });
+    const fresh = await second.local();
+    expect(fresh).not.toBe(lost);
+    expect(fresh.status).toBe('online');
+    await fresh.iq(ECHO, 'get', xml('hello', { xmlns: ECHO_NS }));
+    expect(senders(transcript)).toEqual(new Set([fresh.jid]));
+    await second.release();
+    await callers.closeIdleOwn();
+    expect(fresh.status).toBe('closed');
   });
 });

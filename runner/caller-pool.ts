@@ -6,9 +6,11 @@
  *
  * An attempt that runs beside others (runner/case-schedule.ts) cannot share those connections:
  * what arrives on one could be another case's, and switching the driver's transcript would take
- * the others' stanzas. It gets callers of its own instead (`own`): a new resource of each
- * account it asks for, pinned to its transcript and closed when it ends, so a second reply or a
- * late event still lands in the case that sent the request.
+ * the others' stanzas. It gets callers of its own instead (`own`): a resource of each account it
+ * asks for that no other running attempt holds, pinned to its transcript for as long as it
+ * runs. When it ends they go back to a set of idle ones, which the next such attempt takes
+ * over: a login per case would cost those short cases more than running beside others saves
+ * (as with the shared callers, a request's second reply is laid at the case that sent it).
  */
 import type { Caller, CallerSendOptions, Driver, Transcript } from '../harness/driver/index.ts';
 import type { CallerPool } from '../suites/framework/context.ts';
@@ -38,6 +40,8 @@ export class RunCallers {
   readonly #roles: CallerRoles;
   readonly #connected = new Map<string, Promise<Caller>>();
   #siblings: Caller[] = [];
+  /** Callers of their own that attempts running beside others left, by account, for the next ones. */
+  readonly #idleOwn: Map<string, Promise<Caller>>[] = [];
   /** Numbers the resources this run opens, so no two open callers share a full JID. */
   #resources = 0;
   /** Each account's first-login preparation this run, by bare JID. */
@@ -63,7 +67,10 @@ export class RunCallers {
     const siblings: Caller[] = [];
     const used = new Map<Caller, number>();
     // One connection per account and attempt, as the shared pool gives: a case may ask twice.
-    const owned = new Map<string, Promise<Caller>>();
+    const owned = own
+      ? (this.#idleOwn.pop() ?? new Map<string, Promise<Caller>>())
+      : new Map<string, Promise<Caller>>();
+    const taken = new Set<string>();
     const handOut = async (connecting: Promise<Caller>): Promise<Caller> => {
       const caller = await connecting;
       if (!used.has(caller)) used.set(caller, caller.inbound.length);
@@ -71,8 +78,22 @@ export class RunCallers {
     };
     const ownCaller = (jid: string, options: CallerSendOptions): Promise<Caller> => {
       let connecting = owned.get(jid);
-      if (connecting === undefined) {
-        const opened = this.#driver.connect(jid, this.#nextResource('case'), { ...options, ...pinned });
+      if (connecting === undefined || !taken.has(jid)) {
+        taken.add(jid);
+        const open = (): Promise<Caller> =>
+          this.#driver.connect(jid, this.#nextResource('case'), { ...options, ...pinned });
+        // One an earlier attempt left is this one's from now on, unless it is no longer online.
+        const opened =
+          connecting === undefined
+            ? open()
+            : connecting.then(
+                (caller) => {
+                  if (caller.status !== 'online') return open();
+                  caller.useTranscript(transcript);
+                  return caller;
+                },
+                () => open(),
+              );
         opened.catch(() => {
           if (owned.get(jid) === opened) owned.delete(jid);
         });
@@ -104,14 +125,30 @@ export class RunCallers {
       },
       used: () => [...used].map(([caller, since]) => ({ caller, since })),
       release: async () => {
-        const ownCallers = await Promise.all(
-          [...owned.values()].map((connecting) => connecting.catch(() => undefined)),
-        );
-        const closing = [...siblings, ...ownCallers.filter((caller) => caller !== undefined)];
-        await Promise.all(closing.map((caller) => caller.close().catch(() => undefined)));
+        await Promise.all(siblings.map((caller) => caller.close().catch(() => undefined)));
         this.#siblings = this.#siblings.filter((caller) => !siblings.includes(caller));
+        if (!own) return;
+        // Only callers still online go back; the next attempt opens the rest anew.
+        const kept = new Map<string, Promise<Caller>>();
+        for (const [jid, connecting] of owned) {
+          const caller = await connecting.catch(() => undefined);
+          if (caller?.status === 'online') kept.set(jid, connecting);
+        }
+        this.#idleOwn.push(kept);
       },
     };
+  }
+
+  /**
+   * Closes the callers of their own that ended attempts left: before a case that runs on a quiet
+   * gateway, whose accounts must have no resource online but the role callers (a human taken
+   * offline, say). Only while no attempt with callers of its own runs.
+   */
+  async closeIdleOwn(): Promise<void> {
+    const idle = this.#idleOwn.splice(0).flatMap((callers) => [...callers.values()]);
+    await Promise.all(
+      idle.map((connecting) => connecting.then((caller) => caller.close()).catch(() => undefined)),
+    );
   }
 
   /**

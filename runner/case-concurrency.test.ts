@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FEATURE } from '../protocol/namespaces.ts';
 import { ALL_SUITES } from '../suites/index.ts';
 import type { ConformanceCase } from '../suites/framework/case.ts';
-import { whyAlone } from './case-concurrency.ts';
+import { companyOf, whyAlone } from './case-concurrency.ts';
 
 const READER: ConformanceCase = {
   id: 'list-agents.reader',
@@ -40,6 +40,7 @@ describe('whyAlone', () => {
       [{ profiles: ['core-directory', 'admin-provisioning'] }, /registration/],
       [{ features: [FEATURE.admin] }, /administrator/],
       [{ profiles: ['human-messaging'] }, /messaging/],
+      [{ requirements: ['security.rate-limits'] }, /rate limit/],
     ];
     for (const [declared, why] of cases) expect(whyAlone({ ...READER, ...declared })).toMatch(why);
   });
@@ -49,5 +50,37 @@ describe('whyAlone', () => {
     expect(alongside.length).toBeGreaterThan(50);
     const profiles = new Set(alongside.flatMap((testCase) => testCase.profiles));
     expect([...profiles].sort()).toEqual(['core-directory', 'jabber-search', 'tool-discovery']);
+  });
+});
+
+describe('companyOf', () => {
+  const { alongside: _, ...UNDECLARED } = READER;
+  const TASK: ConformanceCase = { ...UNDECLARED, profiles: ['task-execution'] };
+
+  it('lets a reader run beside anything, and a task case beside readers only', () => {
+    expect(companyOf(READER)).toBe('any');
+    expect(companyOf(TASK)).toBe('readers');
+    expect(companyOf({ ...TASK, profiles: ['core-directory', 'interactive-tasks'] })).toBe('readers');
+  });
+
+  it('keeps a task case alone for any other reason, or when it declares alongside: false', () => {
+    const declared: Partial<ConformanceCase>[] = [
+      { scenario: 'timing' },
+      { scenario: 'race' },
+      { scenario: 'crash' },
+      { scenario: 'link-fault' },
+      { needs: ['libfiu'] },
+      { requirements: ['rules.resource-bounds', 'security.rate-limits'] },
+      { profiles: ['task-execution', 'self-registration'] },
+      { features: [FEATURE.admin] },
+      { profiles: ['task-execution', 'human-messaging'] },
+      { alongside: false },
+    ];
+    for (const declaration of declared) expect(companyOf({ ...TASK, ...declaration })).toBe('none');
+  });
+
+  it('keeps alone a case that is neither a reader nor a task case', () => {
+    expect(companyOf(UNDECLARED)).toBe('none');
+    expect(companyOf({ ...READER, profiles: ['self-registration'] })).toBe('none');
   });
 });

@@ -20,34 +20,92 @@ const ALONE_SCENARIOS: ReadonlyMap<Scenario, string> = new Map([
   ['link-fault', 'it cuts, delays or freezes links every case’s traffic passes'],
 ]);
 
+/** One reason a case may not run beside others, or undefined; `tasks` marks the task reason. */
+interface AloneCheck {
+  readonly tasks?: true;
+  readonly why: (testCase: ConformanceCase) => string | undefined;
+}
+
+/** In the order their reasons are given: the first one found is the case's. */
+const ALONE_CHECKS: readonly AloneCheck[] = [
+  {
+    why: (testCase) => {
+      const scenario = testCase.scenario === undefined ? undefined : ALONE_SCENARIOS.get(testCase.scenario);
+      return scenario === undefined ? undefined : `${testCase.scenario ?? ''} case: ${scenario}`;
+    },
+  },
+  {
+    why: (testCase) =>
+      (testCase.needs ?? []).length > 0
+        ? `needs ${(testCase.needs ?? []).join(', ')}: faults inside the gateway every case talks to`
+        : undefined,
+  },
+  {
+    // runner/task-leftovers.ts: a task case starts from a known state, which is every earlier
+    // case's tasks settled; and task capacity is per account, which all cases share.
+    tasks: true,
+    why: (testCase) =>
+      startsTasks(testCase)
+        ? 'a task case: it starts only once every earlier case’s tasks are settled'
+        : undefined,
+  },
+  {
+    // A bucket is judged by when each request was sent and answered: another case's traffic
+    // delays the answers until the bucket can no longer be told from the gateway's throughput.
+    why: (testCase) =>
+      testCase.requirements.includes('security.rate-limits')
+        ? 'it judges a rate limit by when answers come, which other cases’ traffic would delay'
+        : undefined,
+  },
+  {
+    why: (testCase) =>
+      testCase.profiles.some((profile) => profile === 'self-registration' || profile === 'admin-provisioning')
+        ? 'a registration case: it changes the directory other cases read'
+        : undefined,
+  },
+  {
+    why: (testCase) =>
+      (testCase.features ?? []).includes(FEATURE.admin)
+        ? 'it provisions as the administrator, changing the directory other cases read'
+        : undefined,
+  },
+  {
+    why: (testCase) =>
+      testCase.profiles.includes('human-messaging')
+        ? 'a messaging case: blocks and conversations belong to the accounts every case uses'
+        : undefined,
+  },
+];
+
 /**
  * Why the case must run alone, or undefined when it may run alongside others. The first reason
  * found is given; each alone is enough.
  */
 export function whyAlone(testCase: ConformanceCase): string | undefined {
-  const scenario = testCase.scenario === undefined ? undefined : ALONE_SCENARIOS.get(testCase.scenario);
-  if (scenario !== undefined) return `${testCase.scenario} case: ${scenario}`;
-  if ((testCase.needs ?? []).length > 0) {
-    return `needs ${(testCase.needs ?? []).join(', ')}: faults inside the gateway every case talks to`;
-  }
-  if (startsTasks(testCase)) {
-    // runner/task-leftovers.ts: a task case starts from a known state, which is every earlier
-    // case's tasks settled; and task capacity is per account, which all cases share.
-    return 'a task case: it starts only once every earlier case’s tasks are settled';
-  }
-  if (
-    testCase.profiles.some((profile) => profile === 'self-registration' || profile === 'admin-provisioning')
-  ) {
-    return 'a registration case: it changes the directory other cases read';
-  }
-  if ((testCase.features ?? []).includes(FEATURE.admin)) {
-    return 'it provisions as the administrator, changing the directory other cases read';
-  }
-  if (testCase.profiles.includes('human-messaging')) {
-    return 'a messaging case: blocks and conversations belong to the accounts every case uses';
+  for (const check of ALONE_CHECKS) {
+    const why = check.why(testCase);
+    if (why !== undefined) return why;
   }
   if (testCase.alongside !== true) return 'it does not declare that it may run alongside others';
   return undefined;
+}
+
+/**
+ * Who may run beside the case: `any` (it runs alongside others), `readers` (only cases that run
+ * alongside others, never another case of its own kind), `none` (it runs on a quiet gateway).
+ * A task case is kept from other task cases by the state and capacity they share, not from the
+ * read-only cases: they start no task, act as no role that changes the directory, and use
+ * resources of their own, so what they do cannot reach its tasks, nor its tasks their reads. Its
+ * other reasons still keep it alone, and so does `alongside: false`.
+ */
+export type Company = 'any' | 'readers' | 'none';
+
+export function companyOf(testCase: ConformanceCase): Company {
+  if (whyAlone(testCase) === undefined) return 'any';
+  const besidesTasks = ALONE_CHECKS.some(
+    (check) => check.tasks !== true && check.why(testCase) !== undefined,
+  );
+  return startsTasks(testCase) && !besidesTasks && testCase.alongside !== false ? 'readers' : 'none';
 }
 
 /**
@@ -57,3 +115,10 @@ export function whyAlone(testCase: ConformanceCase): string | undefined {
  * fails loudly (the case errors) rather than quietly changing another case's verdict.
  */
 export const ROLES_ALONE = ['admin', 'registrant', 'prober'] as const;
+
+/**
+ * The roles a case running beside read-only cases may not act as: an administrator's or a
+ * registrant's acts change the directory those cases read. The prober it may use: no read-only
+ * case does.
+ */
+export const ROLES_NOT_BESIDE_READERS = ['admin', 'registrant'] as const;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import type { Company } from './case-concurrency.ts';
 import { runSchedule, type ScheduledCase } from './case-schedule.ts';
 
 /** Lets every promise callback queued so far run (no clock involved). */
@@ -9,12 +10,12 @@ const settle = (): Promise<void> =>
   });
 
 /** Cases the test ends by hand, recording which were running at each start. */
-function controlled(kinds: readonly ('alone' | 'alongside')[]) {
+function controlled(kinds: readonly Company[]) {
   const running = new Set<number>();
   const startedWith: number[][] = [];
   const ends: (() => void)[] = [];
   const cases: ScheduledCase<string>[] = kinds.map((kind, index) => ({
-    alone: kind === 'alone',
+    company: kind,
     start: () => {
       startedWith[index] = [...running];
       running.add(index);
@@ -31,7 +32,7 @@ function controlled(kinds: readonly ('alone' | 'alongside')[]) {
 
 describe('runSchedule', () => {
   it('with one job runs each case only once the one before it has ended', async () => {
-    const { cases, running, end } = controlled(['alongside', 'alongside', 'alongside']);
+    const { cases, running, end } = controlled(['any', 'any', 'any']);
     const reported: string[] = [];
     const schedule = runSchedule(cases, 1, (result) => reported.push(result));
     for (const index of [0, 1, 2]) {
@@ -43,15 +44,19 @@ describe('runSchedule', () => {
     expect(reported).toEqual(['case 0', 'case 1', 'case 2']);
   });
 
+  it('with one job keeps declaration order whatever the companies', async () => {
+    const { cases, running, end } = controlled(['readers', 'any', 'none', 'any']);
+    const schedule = runSchedule(cases, 1, () => undefined);
+    for (const index of [0, 1, 2, 3]) {
+      await settle();
+      expect([...running]).toEqual([index]);
+      end(index);
+    }
+    expect(await schedule).toHaveLength(4);
+  });
+
   it('runs up to `jobs` alongside, an alone case by itself, and reports in declaration order', async () => {
-    const { cases, running, startedWith, end } = controlled([
-      'alongside',
-      'alongside',
-      'alongside',
-      'alone',
-      'alongside',
-      'alongside',
-    ]);
+    const { cases, running, startedWith, end } = controlled(['any', 'any', 'any', 'any']);
     const reported: number[] = [];
     const schedule = runSchedule(cases, 2, (_, index) => reported.push(index));
     await settle();
@@ -60,33 +65,66 @@ describe('runSchedule', () => {
     await settle();
     expect([...running]).toEqual([0, 2]);
     expect(reported).toEqual([]);
+    end(0);
+    await settle();
+    expect(reported).toEqual([0, 1]);
+    expect([...running]).toEqual([2, 3]);
+    end(3);
+    end(2);
+    expect(await schedule).toHaveLength(4);
+    expect(reported).toEqual([0, 1, 2, 3]);
+    expect(startedWith[3]).toEqual([2]);
+  });
+
+  it('runs the read-only cases beside a case that admits them, and none beside one alone', async () => {
+    const { cases, running, startedWith, end } = controlled(['any', 'none', 'any', 'readers', 'any', 'none']);
+    const reported: number[] = [];
+    const schedule = runSchedule(cases, 3, (_, index) => reported.push(index));
+    await settle();
+    // The main lane's first case is alone: no reader starts before it, whatever their order.
+    expect([...running]).toEqual([1]);
+    end(1);
+    await settle();
+    // Beside the task case, up to jobs - 1 readers, taken in declaration order.
+    expect([...running]).toEqual([3, 0, 2]);
+    end(0);
+    await settle();
+    expect([...running]).toEqual([3, 2, 4]);
+    end(3);
+    await settle();
+    // The next alone case waits for the readers to drain, and no reader starts meanwhile.
+    expect([...running]).toEqual([2, 4]);
+    end(2);
+    end(4);
+    await settle();
+    expect([...running]).toEqual([5]);
+    expect(startedWith[5]).toEqual([]);
+    end(5);
+    expect(await schedule).toHaveLength(6);
+    expect(reported).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('never runs two cases of the main lane at once', async () => {
+    const { cases, running, end } = controlled(['readers', 'readers', 'any']);
+    const schedule = runSchedule(cases, 4, () => undefined);
+    await settle();
+    expect([...running]).toEqual([0, 2]);
     end(2);
     await settle();
-    // The alone case waits for case 0 too.
     expect([...running]).toEqual([0]);
     end(0);
     await settle();
-    expect(reported).toEqual([0, 1, 2]);
-    expect([...running]).toEqual([3]);
-    end(3);
-    await settle();
-    expect([...running]).toEqual([4, 5]);
-    end(5);
-    await settle();
-    expect(reported).toEqual([0, 1, 2, 3]);
-    end(4);
-    expect(await schedule).toHaveLength(6);
-    expect(reported).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(startedWith[3]).toEqual([]);
-    expect(startedWith[4]).toEqual([]);
+    expect([...running]).toEqual([1]);
+    end(1);
+    expect(await schedule).toHaveLength(3);
   });
 
   it('starts nothing more once a case fails to run, and rejects after the started ones end', async () => {
-    const { cases, running, end } = controlled(['alongside', 'alongside', 'alongside']);
+    const { cases, running, end } = controlled(['any', 'any', 'any']);
     const failing: ScheduledCase<string>[] = cases.map((scheduled, index) =>
-      index === 1 ? { alone: false, start: () => Promise.reject(new Error('no caller')) } : scheduled,
+      index === 1 ? { company: 'any', start: () => Promise.reject(new Error('no caller')) } : scheduled,
     );
-    const schedule = runSchedule(failing, 3, () => undefined);
+    const schedule = runSchedule(failing, 2, () => undefined);
     schedule.catch(() => undefined);
     await settle();
     expect([...running]).toEqual([0]);

@@ -1,22 +1,28 @@
 /**
- * The order cases run in under `--jobs N`: in declaration order, up to `jobs` at once, except that
- * a case that must run alone (runner/case-concurrency.ts) waits until every case before it has
- * ended and nothing starts until it has. Results are handed on in declaration order whatever
- * order they end in, so reports read as a sequential run's do. With `jobs` 1 this is the
- * sequential run: each case starts when the one before it has ended.
+ * The order cases run in under `--jobs N`. With `jobs` 1 it is the sequential run: in declaration
+ * order, each case starting when the one before it has ended. Above 1 there are two lanes. The
+ * cases that run alongside others (company `any`, runner/case-concurrency.ts) take the readers'
+ * lane, in declaration order; every other case takes the main lane, one at a time in declaration
+ * order. While the main lane runs a case that may have readers beside it, up to `jobs - 1`
+ * readers run with it; before a case that must run alone the readers drain, and none starts
+ * until it has ended; once the main lane is empty, up to `jobs` readers run. So the read-only
+ * cases fill the time a task case spends waiting on the gateway's clock. Results are handed on
+ * in declaration order whatever order they end in, so reports read as a sequential run's do.
  */
+import type { Company } from './case-concurrency.ts';
 
 export interface ScheduledCase<T> {
-  /** Runs on a quiet gateway: nothing else runs while it does. */
-  readonly alone: boolean;
-  /** Starts the case; called at most once, in declaration order. */
+  /** Who may run beside it (case-concurrency.ts); `none` runs on a quiet gateway. */
+  readonly company: Company;
+  /** Starts the case; called at most once. */
   start(): Promise<T>;
 }
 
 /**
  * Runs `cases` as above; `finished` gets each result in declaration order, as soon as it and
  * every result before it are in. Resolves with every result, in declaration order. A case whose
- * start rejects rejects the schedule once the cases already started have ended.
+ * start rejects rejects the schedule once the cases already started have ended, and nothing
+ * starts after it.
  */
 export async function runSchedule<T>(
   cases: readonly ScheduledCase<T>[],
@@ -28,8 +34,6 @@ export async function runSchedule<T>(
   const results: T[] = [];
   const done = new Map<number, T>();
   let reported = 0;
-  const running = new Set<Promise<unknown>>();
-  let failure: { error: unknown } | undefined;
   const report = (): void => {
     while (done.has(reported)) {
       const result = done.get(reported) as T;
@@ -39,26 +43,71 @@ export async function runSchedule<T>(
       reported += 1;
     }
   };
-  const drainTo = async (size: number): Promise<void> => {
-    while (running.size > size) await Promise.race(running);
+  const indexed = cases.map((scheduled, index) => ({ scheduled, index }));
+  // One lane in declaration order is the sequential run, whatever the companies.
+  const main = jobs === 1 ? indexed : indexed.filter(({ scheduled }) => scheduled.company !== 'any');
+  const readers = jobs === 1 ? [] : indexed.filter(({ scheduled }) => scheduled.company === 'any');
+  let nextMain = 0;
+  let nextReader = 0;
+  let mainRunning: Company | undefined;
+  let readersRunning = 0;
+  let failure: { error: unknown } | undefined;
+  let settle: () => void = () => undefined;
+  const allDone = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  const launch = (entry: { scheduled: ScheduledCase<T>; index: number }, ended: () => void): void => {
+    // A start that throws rather than rejects fails the schedule the same way.
+    const started = new Promise<T>((resolve) => {
+      resolve(entry.scheduled.start());
+    });
+    void started
+      .then(
+        (result) => {
+          done.set(entry.index, result);
+          report();
+        },
+        (error: unknown) => {
+          failure ??= { error };
+        },
+      )
+      .finally(() => {
+        ended();
+        pump();
+      });
   };
-  for (const [index, scheduled] of cases.entries()) {
-    await drainTo(scheduled.alone ? 0 : jobs - 1);
-    if (failure !== undefined) break;
-    const started = scheduled.start().then(
-      (result) => {
-        done.set(index, result);
-        report();
-      },
-      (error: unknown) => {
-        failure ??= { error };
-      },
-    );
-    const tracked = started.finally(() => running.delete(tracked));
-    running.add(tracked);
-    if (scheduled.alone) await drainTo(0);
+  const readerRoom = (): number => {
+    if (nextMain >= main.length && mainRunning === undefined) return jobs;
+    return mainRunning === 'readers' ? jobs - 1 : 0;
+  };
+  function pump(): void {
+    if (failure === undefined) {
+      const next = main[nextMain];
+      if (mainRunning === undefined && next !== undefined) {
+        const { company } = next.scheduled;
+        // A case that must be alone waits for the readers to drain; none starts meanwhile.
+        if (company !== 'none' || readersRunning === 0) {
+          nextMain += 1;
+          mainRunning = company === 'none' ? 'none' : 'readers';
+          launch(next, () => {
+            mainRunning = undefined;
+          });
+        }
+      }
+      for (let reader = readers[nextReader]; reader !== undefined && readersRunning < readerRoom();) {
+        nextReader += 1;
+        readersRunning += 1;
+        launch(reader, () => {
+          readersRunning -= 1;
+        });
+        reader = readers[nextReader];
+      }
+    }
+    const exhausted = failure !== undefined || (nextMain >= main.length && nextReader >= readers.length);
+    if (exhausted && mainRunning === undefined && readersRunning === 0) settle();
   }
-  await drainTo(0);
+  pump();
+  await allDone;
   if (failure !== undefined) throw failure.error;
   return results;
 }

@@ -53,7 +53,7 @@ import {
   type TaskLeftover,
 } from './task-leftovers.ts';
 import { remoteServerFacts, runServersOf } from './server-stack.ts';
-import { ROLES_ALONE, whyAlone } from './case-concurrency.ts';
+import { companyOf, ROLES_ALONE, ROLES_NOT_BESIDE_READERS, type Company } from './case-concurrency.ts';
 import { runSchedule } from './case-schedule.ts';
 
 /** A case the run did not start because the gateway had gone: undecided, with the reason. */
@@ -236,8 +236,8 @@ function attemptPreparer(
     let left: readonly TaskLeftover[] = [];
     let blocksLeft: readonly string[] = [];
     const transcript = new Transcript(testCase.id, { redactions });
-    const alongside = jobs > 1 && whyAlone(testCase) === undefined;
-    const pool = refusingAloneRoles(session.callers.forAttempt(transcript, { own: alongside }), alongside);
+    const company = jobs > 1 ? companyOf(testCase) : 'none';
+    const pool = refusingRoles(session.callers.forAttempt(transcript, { own: company === 'any' }), company);
     const budget = new AttemptBudget(deep);
     return {
       transcript,
@@ -284,17 +284,21 @@ function attemptPreparer(
 
 /**
  * An attempt running alongside others may not act as a role whose acts other cases would see
- * (case-concurrency.ts, ROLES_ALONE): the case errors, naming its wrong declaration.
+ * (case-concurrency.ts, ROLES_ALONE), nor one beside them as a role that changes what they read
+ * (ROLES_NOT_BESIDE_READERS): the case errors, naming its wrong declaration.
  */
-function refusingAloneRoles<Pool extends CallerPool>(pool: Pool, alongside: boolean): Pool {
-  if (!alongside) return pool;
+function refusingRoles<Pool extends CallerPool>(pool: Pool, company: Company): Pool {
+  if (company === 'none') return pool;
+  const roles = company === 'any' ? ROLES_ALONE : ROLES_NOT_BESIDE_READERS;
+  const fix =
+    company === 'any' ? 'declare it alongside: false' : 'declare it alongside: false to run it alone';
   const refused = Object.fromEntries(
-    ROLES_ALONE.map((role) => [
+    roles.map((role) => [
       role,
       () =>
         Promise.reject(
           new Error(
-            `the case declares it may run alongside others, yet acts as the ${role}: declare it alongside: false`,
+            `the case ${company === 'any' ? 'declares it may run alongside others' : 'runs beside read-only cases'}, yet acts as the ${role}: ${fix}`,
           ),
         ),
     ]),
@@ -541,7 +545,7 @@ async function preflightFindings(options: RunConformanceOptions): Promise<Prefli
 async function runSections(
   options: RunConformanceOptions,
   jobs: number,
-  run: (testCase: ConformanceCase) => Promise<CaseResult>,
+  run: (testCase: ConformanceCase, company: Company) => Promise<CaseResult>,
 ): Promise<CaseResult[]> {
   const { progress } = options;
   const sections = selectCases(options.suites, options.selection);
@@ -557,7 +561,10 @@ async function runSections(
   let sectionResults: CaseResult[] = [];
   started(0);
   return runSchedule(
-    order.map(({ testCase }) => ({ alone: whyAlone(testCase) !== undefined, start: () => run(testCase) })),
+    order.map(({ testCase }) => {
+      const company = companyOf(testCase);
+      return { company, start: () => run(testCase, company) };
+    }),
     jobs,
     (result, index) => {
       sectionResults.push(result);
@@ -602,12 +609,17 @@ export async function runConformance(options: RunConformanceOptions): Promise<Ru
     },
   };
   const stops = new RunStops(session, progress, options.interrupt);
-  const caseResults = await runSections(options, jobs, (testCase) => {
+  const caseResults = await runSections(options, jobs, async (testCase, company) => {
+    // The schedule starts a case alone only once every case beside others has ended.
+    if (company === 'none') await session.callers.closeIdleOwn();
     const stopReason = stops.beforeCase();
     return stopReason === undefined
       ? runOrInterrupt(testCase, caseOptions, options, stops, leftovers)
       : Promise.resolve(notRun(testCase, options.seed, stopReason));
   });
+  // Closed gracefully, the readers' callers take in what was still on its way to them, each into
+  // the transcript of the case it was handed to last, before the round trips below.
+  await session.callers.closeIdleOwn();
   if (stops.interruptedBy === undefined) await awaitStragglers(session);
   const results = await afterTheLastCase(session, caseResults, wireChecks, options, late);
   return runResultOf(options, { results, findings, stops, startedAt, started });

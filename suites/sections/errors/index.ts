@@ -29,7 +29,8 @@ import {
   expectThat,
   requirePositiveControl,
 } from '../../framework/expect.ts';
-import { MissingFixture, NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
+import { isTerminal } from '../../../protocol/task-states.ts';
+import { CannotTell, MissingFixture, NotApplicable, RequirementViolation } from '../../framework/verdicts.ts';
 import { unsafeTrace } from '../../framework/safe-text.ts';
 import { requireWorld, type CallerRole, type FixtureEndpoint } from '../../fixtures/reference-world.ts';
 import { callerFor, discoItems, roleThatMaySee } from '../support/discovery.ts';
@@ -44,7 +45,8 @@ import {
   withRestore,
 } from '../support/provisioning.ts';
 import { nonexistentLike, probe, surfacesFor, targetOf, type Target } from '../support/surfaces.ts';
-import { whileHeld } from '../support/held-task.ts';
+import { decided, escalating, tooShort } from '../support/escalating.ts';
+import { HOLDS_MS, whileHeld } from '../support/held-task.ts';
 import { offeredTaskOperations } from '../support/raw-operations.ts';
 import { inputRequestId, terminalPayload } from '../support/task-events.ts';
 import {
@@ -441,26 +443,41 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
       const ownerTasks = new TaskSession(context, owner, target);
       const canary = `agentconfsecret${freshToken(context)}`;
       const planted = [canary, owner.bareJid];
-      const foreign = await ownerTasks.start('script', {
-        steps: [
-          { wait: { ms: 300 } },
-          { complete: { structuredContent: { value: canary }, summary: canary } },
-        ],
-      });
-      const taskId = foreign.accepted.taskId;
       const caller = await context.callers.local();
       const tasks = new TaskSession(context, caller, target);
       const since = caller.inbound.length;
-      const refusals = [
-        await tasks.state(taskId),
-        await tasks.result(taskId),
-        await tasks.cancel(taskId, 0),
-        await tasks.provideInput(taskId, freshRequestId(context), 1, { value: 'mine' }),
-        (await tasks.invoke('script', { steps: 'not a list' })).exchange,
-      ];
-      for (const exchange of refusals) {
-        expectThat(exchange.reply.xml, 'errors.safe-messages', 'a refusal', exchange.parsed.type === 'error');
-      }
+      // The owner's task is held by a wait as short as the refusals allow, and longer only when
+      // it had settled before they were done: they are judged against a task that runs.
+      const held = await escalating(HOLDS_MS, async ({ ms }) => {
+        const foreign = await ownerTasks.start('script', {
+          steps: [{ wait: { ms } }, { complete: { structuredContent: { value: canary }, summary: canary } }],
+        });
+        const taskId = foreign.accepted.taskId;
+        const refusals = [
+          await tasks.state(taskId),
+          await tasks.result(taskId),
+          await tasks.cancel(taskId, 0),
+          await tasks.provideInput(taskId, freshRequestId(context), 1, { value: 'mine' }),
+          (await tasks.invoke('script', { steps: 'not a list' })).exchange,
+        ];
+        for (const exchange of refusals) {
+          expectThat(
+            exchange.reply.xml,
+            'errors.safe-messages',
+            'a refusal',
+            exchange.parsed.type === 'error',
+          );
+        }
+        const state = expectTaskState(await ownerTasks.state(taskId), 'task-recovery.state-contents');
+        if (!isTerminal(state.state)) return decided(taskId);
+        await ownerTasks.awaitSettled(taskId);
+        return tooShort(undefined);
+      });
+      if (held.kind === 'exhausted')
+        throw new CannotTell(
+          `the owner's task held running by a wait of ${String(held.ms)} ms had settled before the other caller's refusals were done: the machine is too slow to tell`,
+        );
+      const taskId = held.value;
       const failing: readonly (readonly [string, JsonObject])[] = [
         ['script.typed', { steps: [{ complete: { structuredContent: { value: 1 } } }] }],
         ['script', { steps: [{ fail: { code: 'quota', message: 'unqualified', retryable: false } }] }],
@@ -484,6 +501,8 @@ export const errorsSuite = defineSuite('errors', 'Error Handling', [
   },
   {
     id: 'errors.task-ops-survive-deactivation',
+    // It changes, as the administrator, the directory the read-only cases read: never beside them.
+    alongside: false,
     requirements: ['errors.task-ops-survive-visibility-change'],
     profiles: ['task-execution'],
     level: 'MUST',

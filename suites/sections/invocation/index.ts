@@ -715,6 +715,8 @@ export const invocationSuite = defineSuite('invocation', 'Invocation', [
   },
   {
     id: 'invocation.pinned-across-activation',
+    // It changes, as the administrator, the directory the read-only cases read: never beside them.
+    alongside: false,
     requirements: ['invocation.pin-before-admission', 'manifest-retrieval.retain-pinned-manifest'],
     profiles: ['task-execution'],
     level: 'MUST',

@@ -12,6 +12,8 @@ import { checkCapacityPaths, checkDeadlines } from '../support/model-driver/limi
 export const modelCases: readonly CaseDeclaration<'invocation'>[] = [
   {
     id: 'invocation.model-authorization',
+    // It changes, as the administrator, the directory the read-only cases read: never beside them.
+    alongside: false,
     requirements: [
       'invocation.unauthorized-item-not-found',
       'invocation.authorize-first',

@@ -175,9 +175,11 @@ async function expectRegistered(
  * How long the task waits before it completes, try by try: its cancellation must meet it running.
  * The last is the one wait that is long enough whatever the machine's load (a task that settles
  * first even then leaves the case unable to tell); the shorter ones come first because the
- * clean-up waits out every task a tool without cancel support runs.
+ * clean-up waits out every task a tool without cancel support runs. The first is about ten times
+ * what the start and the cancellation take on a quiet machine; a task that settled first shows
+ * in its terminal event, and costs one longer try.
  */
-const RUNNING_HOLDS_MS = [300, 3000] as const;
+const RUNNING_HOLDS_MS = [100, 400, 3000] as const;
 
 /**
  * Cancelling a running task of `tool`, which has no effective cancel support, is refused with

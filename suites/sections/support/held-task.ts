@@ -13,7 +13,7 @@ import type { InvokeOptions, StartedTask, TaskSession } from './task-session.ts'
  * case waits for its task to settle: a hold that ends too soon costs one retry, a long first hold
  * costs every case its length.
  */
-const HOLDS_MS = [100, 400, 1_600, 6_400] as const;
+export const HOLDS_MS = [100, 400, 1_600, 6_400] as const;
 
 export interface HeldTask extends StartedTask {
   /** The status event announcing that the task runs. */

@@ -26,7 +26,7 @@ import { isTerminal } from '../../../protocol/task-states.ts';
 import { defineSuite } from '../../framework/case.ts';
 import type { CaseContext } from '../../framework/context.ts';
 import { expectIndistinguishable, expectStanzaError, expectThat } from '../../framework/expect.ts';
-import { MissingFixture, NotApplicable } from '../../framework/verdicts.ts';
+import { CannotTell, MissingFixture, NotApplicable } from '../../framework/verdicts.ts';
 import { requireWorld } from '../../fixtures/reference-world.ts';
 import {
   instantFromNow,
@@ -35,7 +35,8 @@ import {
   SHORT_RETENTION_MS,
   startShortlyRetained,
 } from '../support/gateway-clock.ts';
-import { whileHeld } from '../support/held-task.ts';
+import { decided, escalating, tooShort } from '../support/escalating.ts';
+import { HOLDS_MS, whileHeld } from '../support/held-task.ts';
 import {
   offeredTaskOperations,
   operationIqType,
@@ -264,16 +265,26 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
       const sibling = await context.callers.sibling(caller);
       const siblingTasks = new TaskSession(context, sibling, target);
       const deadline = instantFromNow(600_000);
-      const { accepted } = await tasks.start(
-        'script',
-        {
-          steps: [{ wait: { ms: 250 } }, { complete: { structuredContent: { value: 'recovered' } } }],
-        },
-        { deadline },
-      );
-      const running = await expectFullStateWhileRunning(siblingTasks, accepted, deadline);
-      if (!isTerminal(running.state.state))
-        await expectNoResultYet(context, siblingTasks, accepted.taskId, running);
+      // Held by a wait as short as the checks allow, longer only when it settled before them.
+      const held = await escalating(HOLDS_MS, async ({ ms }) => {
+        const { accepted } = await tasks.start(
+          'script',
+          { steps: [{ wait: { ms } }, { complete: { structuredContent: { value: 'recovered' } } }] },
+          { deadline },
+        );
+        const running = await expectFullStateWhileRunning(siblingTasks, accepted, deadline);
+        if (!isTerminal(running.state.state)) {
+          await expectNoResultYet(context, siblingTasks, accepted.taskId, running);
+          return decided(accepted);
+        }
+        await tasks.awaitSettled(accepted.taskId);
+        return tooShort(undefined);
+      });
+      if (held.kind === 'exhausted')
+        throw new CannotTell(
+          `a task held running by a wait of ${String(held.ms)} ms had settled when its sibling first asked: the machine is too slow to tell`,
+        );
+      const accepted = held.value;
       const terminal = terminalPayload(await tasks.awaitSettled(accepted.taskId));
       expectThat(
         `${String(sibling.events.all(accepted.taskId).length)} events`,
