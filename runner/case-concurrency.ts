@@ -112,7 +112,7 @@ export function companyOf(testCase: ConformanceCase): Company {
  * The roles a case running alongside others may not act as: what an administrator or a
  * registrant does changes the directory every other case reads, and the prober exists to
  * exhaust per-sender bounds. A case that asks for one was declared alongside by mistake; it
- * fails loudly (the case errors) rather than quietly changing another case's verdict.
+ * cannot tell, naming the suite defect, rather than quietly changing another case's verdict.
  */
 export const ROLES_ALONE = ['admin', 'registrant', 'prober'] as const;
 

@@ -285,7 +285,7 @@ function attemptPreparer(
 /**
  * An attempt running alongside others may not act as a role whose acts other cases would see
  * (case-concurrency.ts, ROLES_ALONE), nor one beside them as a role that changes what they read
- * (ROLES_NOT_BESIDE_READERS): the case errors, naming its wrong declaration.
+ * (ROLES_NOT_BESIDE_READERS): the case cannot tell, naming its wrong declaration as a suite defect.
  */
 function refusingRoles<Pool extends CallerPool>(pool: Pool, company: Company): Pool {
   if (company === 'none') return pool;
@@ -296,9 +296,10 @@ function refusingRoles<Pool extends CallerPool>(pool: Pool, company: Company): P
     roles.map((role) => [
       role,
       () =>
+        // A defect of the suite's declaration, not the gateway's: never a failure of it.
         Promise.reject(
-          new Error(
-            `the case ${company === 'any' ? 'declares it may run alongside others' : 'runs beside read-only cases'}, yet acts as the ${role}: ${fix}`,
+          new CannotTell(
+            `suite defect: the case ${company === 'any' ? 'declares it may run alongside others' : 'runs beside read-only cases'}, yet acts as the ${role}: ${fix}`,
           ),
         ),
     ]),

@@ -67,6 +67,9 @@ async function answerAt(context: CaseContext, clock: GatewayClock, offsetMs: num
 export const expiryInstantCases: readonly CaseDeclaration<'interactive-input'>[] = [
   {
     id: 'interactive-input.expiry-compared-as-instant',
+    // Its answers land 100 ms either side of an expiry: other cases' traffic beside it would
+    // make the arrival uncertain (a cannot-tell), so it runs on a quiet gateway.
+    alongside: false,
     requirements: ['cancellation.exact-instant-comparison', 'interactive-input.expiry-enforced'],
     profiles: ['interactive-tasks'],
     level: 'MUST',

@@ -402,6 +402,9 @@ export const taskRecoverySuite = defineSuite('task-recovery', 'Task Recovery', [
   },
   {
     id: 'task-recovery.administrator-no-task-authority',
+    // It acts as the administrator, whose session the read-only cases' directory reads would
+    // meet: never beside them.
+    alongside: false,
     scenario: 'equivalence',
     requirements: ['task-recovery.caller-authorization', 'task-recovery.indistinguishable-not-found'],
     profiles: ['task-execution'],
