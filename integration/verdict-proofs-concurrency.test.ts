@@ -1,12 +1,12 @@
 // Issue 25, item 1: `agentconf run --jobs N` must change no case's outcome. On the reference
-// gateway, each seed is judged sequentially (--jobs 1) and with two jobs (the default), each run on a
-// federation and gateway of its own (a second whole run on one session meets the first one's
-// crashes and restarts), and every
-// case's outcome must be the sequential run's: the whole default selection for one seed, and
-// the sections holding the cases that run beside others (runner/case-concurrency.ts: read-only
-// cases and the task cases they may run beside) for eight (CI's budget, issue 25: twenty seeds
-// and a second whole run took 9 minutes). The concurrent runs' transcripts must stay each case's
-// own: a resource of a case's own is held by one case at a time.
+// gateway, each seed is judged sequentially (--jobs 1) and with two jobs (the default), each run on
+// a federation and gateway of its own (a second whole run on one session meets the first one's
+// crashes and restarts), and every case's outcome must be the sequential run's: whole runs for
+// four seeds. Read-only cases run beside task cases, so nearly every section (259 of 284 cases)
+// is one where concurrency changes something: whole runs cost what section runs did. CI's budget
+// holds four pairs; the twenty seeds the issue asks for were compared once (docs/suites.md). The
+// concurrent runs' transcripts must stay each case's own: a resource of a case's own is held by
+// one case at a time.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,6 @@ import { nativeProvider } from '../harness/federation/native-provider.ts';
 import { REPO_ROOT } from '../harness/repo-root.ts';
 import { parseSutConfig } from '../harness/sut/sut-config.ts';
 import { inlineWorldFile } from '../protocol/fixture-world-file.ts';
-import { companyOf } from '../runner/case-concurrency.ts';
 import { runConformance } from '../runner/run-conformance.ts';
 import type { RunResult } from '../runner/run-result.ts';
 import { startSession, type RunSession } from '../runner/run-session.ts';
@@ -24,17 +23,8 @@ import { ALL_SUITES } from '../suites/index.ts';
 const SUT_FILE = join(REPO_ROOT, 'fixtures', 'sut', 'reference-gateway.json');
 const WORLD_FILE = join(REPO_ROOT, 'fixtures', 'worlds', 'reference.json');
 const JOBS = 2;
-const FULL_SEEDS = [7];
-/** Seeds 1 to 8, over the sections where concurrency changes anything (the issue asks twenty). */
-const SECTION_SEEDS = Array.from({ length: 8 }, (_, index) => index + 1);
-/** The sections with a case that runs beside others under --jobs, as --grep patterns. */
-const ALONGSIDE_SECTIONS = [
-  ...new Set(
-    ALL_SUITES.flatMap((suite) => suite.cases)
-      .filter((testCase) => companyOf(testCase) !== 'none')
-      .map((testCase) => `${testCase.section}.`),
-  ),
-];
+/** Whole runs for these seeds (the issue asks twenty; docs/suites.md has that comparison). */
+const FULL_SEEDS = [1, 2, 3, 4];
 
 const config = parseSutConfig(readFileSync(SUT_FILE, 'utf8'), SUT_FILE);
 
@@ -122,28 +112,21 @@ interface Pair {
 
 describe(`--jobs ${String(JOBS)} against --jobs 1 on the reference gateway`, () => {
   const full: Pair[] = [];
-  const sections: Pair[] = [];
 
   beforeAll(async () => {
-    for (const [seeds, grep, pairs] of [
-      [FULL_SEEDS, [], full],
-      [SECTION_SEEDS, ALONGSIDE_SECTIONS, sections],
-    ] as const) {
-      for (const seed of seeds) {
-        const sequential = await judged(seed, 1, grep);
-        const concurrent = await judged(seed, JOBS, grep);
-        pairs.push({ seed, sequential, concurrent });
-      }
+    for (const seed of FULL_SEEDS) {
+      const sequential = await judged(seed, 1, []);
+      const concurrent = await judged(seed, JOBS, []);
+      full.push({ seed, sequential, concurrent });
     }
     const seconds = (pairs: readonly Pair[], which: 'sequential' | 'concurrent'): string =>
       pairs.map((pair) => (pair[which].durationMs / 1000).toFixed(1)).join(' ');
     console.log(
-      `whole runs, sequential: ${seconds(full, 'sequential')} s; --jobs ${String(JOBS)}: ${seconds(full, 'concurrent')} s\n` +
-        `the concurrent sections, sequential: ${seconds(sections, 'sequential')} s; --jobs ${String(JOBS)}: ${seconds(sections, 'concurrent')} s`,
+      `whole runs, sequential: ${seconds(full, 'sequential')} s; --jobs ${String(JOBS)}: ${seconds(full, 'concurrent')} s`,
     );
   }, 1_800_000);
 
-  it('gives every case of the whole run the sequential run’s outcome', () => {
+  it('gives every case of four whole runs the sequential run’s outcome', () => {
     expect(full.map((pair) => pair.seed)).toEqual(FULL_SEEDS);
     for (const { seed, sequential, concurrent } of full) {
       expect(sequential.cases.length, `seed ${String(seed)}`).toBeGreaterThan(250);
@@ -151,16 +134,8 @@ describe(`--jobs ${String(JOBS)} against --jobs 1 on the reference gateway`, () 
     }
   });
 
-  it('gives every case of the concurrent sections the sequential run’s outcome over eight seeds', () => {
-    expect(sections.map((pair) => pair.seed)).toEqual(SECTION_SEEDS);
-    for (const { seed, sequential, concurrent } of sections) {
-      expect(sequential.cases.length, `seed ${String(seed)}`).toBeGreaterThan(80);
-      expect(outcomes(concurrent), `seed ${String(seed)}`).toEqual(outcomes(sequential));
-    }
-  });
-
   it('hands each resource of a concurrent case’s own to one case at a time', () => {
-    for (const { concurrent } of [...full, ...sections]) expect(sharedResources(concurrent)).toEqual([]);
+    for (const { concurrent } of full) expect(sharedResources(concurrent)).toEqual([]);
     // The check sees the cases' own resources at all: they ran alongside others.
     const owned = (full[0]?.concurrent.cases ?? []).flatMap((entry) =>
       entry.attempts.flatMap((attempt) =>
