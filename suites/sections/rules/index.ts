@@ -36,12 +36,11 @@ import { minimalManifest } from '../support/manifests.ts';
 import {
   adminFor,
   describeVersions,
-  expectRefused,
+  expectForeignClaimsRefused,
   freshEndpoint,
   freshVersion,
   hasAdmin,
   registeredVersions,
-  unauthorizedConditions,
   withRestore,
 } from '../support/provisioning.ts';
 import { readFound, searchLegacy, traverseSearch } from '../support/search.ts';
@@ -141,20 +140,7 @@ export const rulesSuite = defineSuite('rules', 'Business Rules', [
           freshEndpoint(context, 'claimed').jid,
           normalizeBareJid((await context.callers.local()).bareJid),
         ];
-        for (const jid of others) {
-          const exchange = await restorer.register(
-            self,
-            jid,
-            JSON.stringify(minimalManifest(jid, freshVersion(context))),
-          );
-          expectRefused(
-            exchange,
-            'rules.self-registration-own-jid',
-            unauthorizedConditions(context),
-            `${own} registering ${jid}`,
-            context,
-          );
-        }
+        await expectForeignClaimsRefused(context, restorer, self, own, others);
         if (!hasAdmin(context)) return;
         const admin = await adminFor(context);
         const ownVersions = await registeredVersions(context, admin, own, 'rules.self-registration-own-jid');

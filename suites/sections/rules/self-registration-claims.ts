@@ -20,11 +20,10 @@ import { minimalManifest } from '../support/manifests.ts';
 import {
   adminFor,
   describeVersions,
-  expectRefused,
+  expectForeignClaimsRefused,
   freshVersion,
   hasAdmin,
   registeredVersions,
-  unauthorizedConditions,
   withRestore,
 } from '../support/provisioning.ts';
 
@@ -57,20 +56,7 @@ export const selfRegistrationClaimCases: readonly CaseDeclaration<'rules'>[] = [
         const federated = normalizeBareJid((await context.callers.remote()).bareJid);
         const foreignDomain = federated.slice(federated.indexOf('@') + 1);
         const claims = [`${own.slice(0, own.indexOf('@'))}@${foreignDomain}`, federated];
-        for (const jid of claims) {
-          const exchange = await restorer.register(
-            self,
-            jid,
-            JSON.stringify(minimalManifest(jid, freshVersion(context))),
-          );
-          expectRefused(
-            exchange,
-            'rules.self-registration-own-jid',
-            unauthorizedConditions(context),
-            `${own} registering ${jid}`,
-            context,
-          );
-        }
+        await expectForeignClaimsRefused(context, restorer, self, own, claims);
         if (!hasAdmin(context)) return;
         const admin = await adminFor(context);
         for (const jid of claims) {

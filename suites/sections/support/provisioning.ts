@@ -391,3 +391,30 @@ export async function provisionActive(
   }
   return hash;
 }
+
+/**
+ * rules.self-registration-own-jid: `self`, whose bare JID is `own`, registers a minimal manifest
+ * claiming each of `jids`, none of them its own; each must be refused as unauthorized.
+ */
+export async function expectForeignClaimsRefused(
+  context: CaseContext,
+  restorer: Restorer,
+  self: ProvisioningClient,
+  own: string,
+  jids: readonly string[],
+): Promise<void> {
+  for (const jid of jids) {
+    const exchange = await restorer.register(
+      self,
+      jid,
+      JSON.stringify(minimalManifest(jid, freshVersion(context))),
+    );
+    expectRefused(
+      exchange,
+      'rules.self-registration-own-jid',
+      unauthorizedConditions(context),
+      `${own} registering ${jid}`,
+      context,
+    );
+  }
+}
