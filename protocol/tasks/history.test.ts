@@ -238,6 +238,17 @@ it('accepts item-not-found for the owner once the task may have been purged, not
   expect(rules({ ...history, purgeableFrom: 40 })).toEqual(['state-read']);
 });
 
+it('accepts item-not-found for a request sent before the task may have been purged but answered after', () => {
+  const history = new Builder()
+    .running(5)
+    .event('owner/a', 2, 'completed', { result: { content: [] } }, 20)
+    // Sent at 35, answered at 45: the gateway may have taken it after the purge at 40.
+    .op('owner/c', cancel(2), 35, 45, fail('item-not-found'))
+    .op('owner/b', { kind: 'task-state' }, 30, 39, fail('item-not-found'))
+    .history();
+  expect(rules({ ...history, purgeableFrom: 40 })).toEqual(['state-read']);
+});
+
 describe('input races', () => {
   const ask = (b: Builder, revision: number, requestId: string, at: number): Builder =>
     b.event(

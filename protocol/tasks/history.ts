@@ -124,11 +124,16 @@ export interface History {
   readonly purgeableFrom?: number;
 }
 
-/** item-not-found for the owner once the task may have been purged: allowed, and says nothing. */
+/**
+ * item-not-found for the owner once the task may have been purged: allowed, and says nothing. The
+ * gateway took the request at some instant up to its answer, so an answer from purgeableFrom on
+ * may come from after the purge, however early the request was sent (a loaded gateway answers
+ * late).
+ */
 function purged(history: History, operation: Operation): boolean {
   return (
     history.purgeableFrom !== undefined &&
-    operation.invokedAt >= history.purgeableFrom &&
+    (operation.completedAt ?? Number.POSITIVE_INFINITY) >= history.purgeableFrom &&
     operation.result.type === 'fail' &&
     operation.result.condition === 'item-not-found'
   );
