@@ -80,9 +80,10 @@ describe('the reference gateway', () => {
       expect(caseOf(run(), id).outcome, `${id}\n${describeRun(run())}`).toBe('passed');
       expect(timingWarnings(run(), id), `${id}\n${transcriptOf(run(), id)}`).toEqual([]);
       // "No evidence" is never a bare pass: the bound comes with it (an inconclusive comparison,
-      // |t| between 3 and 5, passes this SHOULD with its figures instead).
+      // |t| between 3 and 5, passes this SHOULD with its figures instead; a difference the test
+      // sees but below the minimum effect size names that size — a loaded machine shows some).
       expect(transcriptOf(run(), id)).toMatch(
-        /note timing: .*: (no evidence of a difference: .*no leak detectable above \d+(\.\d)? µs at this N|inconclusive)/,
+        /note timing: .*: (no evidence of a difference: .*no leak detectable above \d+(\.\d)? µs at this N|inconclusive|no finding: the difference is below the minimum effect size \(\d+(\.\d)? µs)/,
       );
     }
     // Only SHOULD cases ran, so no profile is assessed; none failed even under --strict.

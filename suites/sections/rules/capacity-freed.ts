@@ -28,18 +28,25 @@ interface TerminalPath {
   readonly name: string;
   readonly state: string;
   readonly features: readonly Parameters<typeof requireToolFeatures>[2][number][];
-  /** Starts the task that holds the last slot, non-terminal until `settle`. */
-  readonly start: (tasks: TaskSession) => Promise<SentInvoke>;
+  /**
+   * Prepares (before the other slots are filled) the start of the task that takes the last slot,
+   * non-terminal until `settle`: a deadline path measures the gateway's clock first, so that its
+   * deadline counts from the last slot, not from before the filling (which a stricter rate limit
+   * may stretch past it).
+   */
+  readonly prepare: (tasks: TaskSession) => Promise<() => Promise<SentInvoke>>;
   readonly settle: (tasks: TaskSession, task: StartedTask) => Promise<void>;
 }
 
 /** A task waiting for an answer, which then runs `last`. */
-function answered(last: JsonObject): Pick<TerminalPath, 'start' | 'settle'> {
+function answered(last: JsonObject): Pick<TerminalPath, 'prepare' | 'settle'> {
   return {
-    start: (tasks) =>
-      tasks.invokePatiently('script', {
-        steps: [{ input: { question: 'Go on?', inputSchema: { type: 'object' } } }, last],
-      }),
+    prepare: (tasks) =>
+      Promise.resolve(() =>
+        tasks.invokePatiently('script', {
+          steps: [{ input: { question: 'Go on?', inputSchema: { type: 'object' } } }, last],
+        }),
+      ),
     settle: async (tasks, { accepted }) => {
       const asked = await tasks.awaitEvent(accepted.taskId, 'input_required');
       expectInputAccepted(
@@ -57,7 +64,7 @@ const PATHS = {
     name: 'is cancelled',
     state: 'cancelled',
     features: ['cancel'],
-    start: (tasks) => tasks.invokePatiently('script', OPEN_WAIT),
+    prepare: (tasks) => Promise.resolve(() => tasks.invokePatiently('script', OPEN_WAIT)),
     settle: async (tasks, { accepted }) => {
       const running = await tasks.awaitEvent(accepted.taskId, 'status');
       expectCancelAccepted(
@@ -70,9 +77,9 @@ const PATHS = {
     name: 'reaches its deadline',
     state: 'failed',
     features: [],
-    start: async (tasks) => {
+    prepare: async (tasks) => {
       const clock = await measureGatewayClock(tasks);
-      return tasks.invokePatiently('script', OPEN_WAIT, { deadline: clock.ahead(DEADLINE_AHEAD_MS) });
+      return () => tasks.invokePatiently('script', OPEN_WAIT, { deadline: clock.ahead(DEADLINE_AHEAD_MS) });
     },
     settle: () => Promise.resolve(),
   },
@@ -101,26 +108,27 @@ async function expectSlotFreed(context: CaseContext, path: TerminalPath): Promis
   const capacity = documentedCapacity(context);
   const tasks = new TaskSession(context, await prober(context), conformanceTarget(context));
   await requireToolFeatures(tasks, 'script', path.features);
-  const started = await path.start(tasks);
-  if (started.exchange.parsed.type === 'error') {
-    throw new CannotTell(
-      `the first of ${String(capacity)} invocations got <${started.exchange.parsed.error.condition}/>: ${tasks.caller.bareJid} already holds open tasks (a slot an earlier case's task never gave back?)`,
-    );
-  }
-  const held = {
-    ...started,
-    accepted: expectAccepted(started.exchange, 'invocation.required-parts', started.invoke),
-  };
+  const start = await path.prepare(tasks);
   const open: string[] = [];
   try {
     for (const { exchange, invoke } of await invokeOpenWaits(tasks, capacity - 1)) {
       if (exchange.parsed.type === 'error') {
         throw new CannotTell(
-          `filling the documented capacity of ${String(capacity)} got <${exchange.parsed.error.condition}/> before it was full`,
+          `filling the documented capacity of ${String(capacity)} got <${exchange.parsed.error.condition}/> before it was full: ${tasks.caller.bareJid} may already hold open tasks (a slot an earlier case's task never gave back?)`,
         );
       }
       open.push(expectAccepted(exchange, 'invocation.required-parts', invoke).taskId);
     }
+    const started = await start();
+    if (started.exchange.parsed.type === 'error') {
+      throw new CannotTell(
+        `the last of ${String(capacity)} invocations got <${started.exchange.parsed.error.condition}/> before the capacity was full`,
+      );
+    }
+    const held = {
+      ...started,
+      accepted: expectAccepted(started.exchange, 'invocation.required-parts', started.invoke),
+    };
     const [full] = await invokeOpenWaits(tasks, 1, false);
     if (full === undefined) throw new Error('unreachable: one invocation sent');
     if (full.exchange.parsed.type === 'result') {

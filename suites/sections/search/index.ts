@@ -584,6 +584,9 @@ export const searchSuite = defineSuite('search', 'Agent Directory Search', { alo
   },
   {
     id: 'search.octet-order',
+    // Where an empty search lists nothing (#search allows it), it provisions endpoints that share
+    // a name, as the administrator: never beside read-only cases.
+    alongside: false,
     requirements: ['search.octet-order', 'namespaces.jid-comparison'],
     profiles: ['jabber-search'],
     level: 'MUST',
