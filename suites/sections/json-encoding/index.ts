@@ -19,6 +19,8 @@
  */
 import { ProvisioningClient } from '../../../harness/provisioning/provisioning-client.ts';
 import type { Element } from '@xmpp/xml';
+import type { IqExchange } from '../../../harness/driver/index.ts';
+import { normalizeBareJid } from '../../../protocol/jid/index.ts';
 import { canonicalDocument, canonicalJson } from '../../../protocol/json/canonical.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../protocol/json/json-value.ts';
 import { JsonRejection } from '../../../protocol/json/json-rejection.ts';
@@ -36,6 +38,7 @@ import {
   type DefinedCondition,
   buildSchemaRequest,
   parseManifest,
+  parseRegistered,
   parseSchema,
 } from '../../../protocol/stanza/index.ts';
 import type { SutLimits } from '../../../harness/sut/sut-config.ts';
@@ -348,6 +351,28 @@ function atBoundCase(id: CaseId<'json-encoding'>, probe: LimitProbe): CaseDeclar
           expectWithinEveryLimit(context, probe, text);
           return text;
         };
+        // Accepted means the exact <registered/> of that manifest: its JID, version and hash.
+        const expectRegistered = (exchange: IqExchange, text: string): void => {
+          const manifest = parseStrictJson(text);
+          const agent = isJsonObject(manifest) ? manifest['agent'] : undefined;
+          const version = isJsonObject(agent) && typeof agent['version'] === 'string' ? agent['version'] : '';
+          const { hash } = canonicalDocument(manifest);
+          const registered = expectParsedResult(
+            exchange,
+            'json-encoding.documented-limits',
+            NS_AGENT_API,
+            'registered',
+            parseRegistered,
+          );
+          expectThat(
+            exchange.reply.xml,
+            'json-encoding.documented-limits',
+            `a manifest at ${probe.limit} ${String(value)} registered: <registered jid='${jid}' version='${version}'> with hash ${hash.value}`,
+            normalizeBareJid(registered.jid) === normalizeBareJid(jid) &&
+              registered.version === version &&
+              registered.hash.value === hash.value,
+          );
+        };
         requirePositiveControl(
           await restorer.register(
             admin,
@@ -356,14 +381,10 @@ function atBoundCase(id: CaseId<'json-encoding'>, probe: LimitProbe): CaseDeclar
           ),
           `the administrator registering the same manifest within every limit for ${jid}`,
         );
-        const first = await restorer.register(admin, jid, atBound());
+        const firstText = atBound();
+        const first = await restorer.register(admin, jid, firstText);
         if (first.parsed.type === 'result') {
-          expectThat(
-            first.reply.xml,
-            'json-encoding.documented-limits',
-            `a manifest at ${probe.limit} ${String(value)} registered`,
-            true,
-          );
+          expectRegistered(first, firstText);
           return;
         }
         // A rate limit refuses whatever the content; the bound refuses only the document at it.
